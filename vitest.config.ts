@@ -1,0 +1,50 @@
+import { defineConfig } from 'vitest/config';
+
+// PGlite takes 0.5-1 GB per process: two workers fit this 2-core machine.
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: 'contract',
+          root: './packages/contract',
+          include: ['test/**/*.test.ts'],
+        },
+      },
+      {
+        test: {
+          name: 'web',
+          root: './apps/web',
+          include: ['src/**/*.test.ts'],
+        },
+      },
+      {
+        test: {
+          name: 'server',
+          root: './apps/server',
+          include: ['test/**/*.test.ts'],
+          globalSetup: ['./test/helpers/global-setup.ts'],
+          sequence: { groupOrder: 1 },
+          testTimeout: 30_000,
+          hookTimeout: 120_000,
+          pool: 'forks',
+          maxWorkers: 2,
+        },
+      },
+      {
+        test: {
+          name: 'e2e',
+          root: './e2e',
+          include: ['tests/**/*.e2e.test.ts'],
+          globalSetup: ['./helpers/global-setup.ts'],
+          // After the API tests: the browser tests want the machine to themselves.
+          sequence: { groupOrder: 2 },
+          testTimeout: 90_000,
+          hookTimeout: 240_000,
+          pool: 'forks',
+          maxWorkers: 1,
+        },
+      },
+    ],
+  },
+});
