@@ -1,0 +1,104 @@
+import { z } from 'zod';
+import { clinicList } from './clinics.ts';
+import {
+  booleanField,
+  email,
+  gender,
+  optionalPassword,
+  optionalText,
+  password,
+  passwordsMatchMessage,
+  requiredId,
+  requiredMessage,
+  userType,
+  username,
+  requiredText,
+} from './fields.ts';
+import { DOCTOR_ROLE_ID } from './roles.ts';
+
+const doctorFields = {
+  username,
+  firstname: requiredText('First Name', 100),
+  lastname: requiredText('Last Name', 100),
+  email,
+  mobileNo: optionalText('Mobile No', 30).refine(
+    (value) => value === '' || /^\+?[\d\s()-]{4,30}$/.test(value),
+    'Mobile No is not valid',
+  ),
+  roleId: requiredId('Role is required', 'Role is not valid'),
+  countryId: requiredId('Location is required', 'Location is not valid'),
+  gender,
+  profession: optionalText('Profession', 100),
+  professionSpecialization: optionalText('Professional Specialization', 100),
+  academicTitle: optionalText('Academic Title', 100),
+  description: optionalText('Description', 2000),
+  clinicList,
+  isActive: booleanField('Status'),
+};
+
+/** POST /doctor/add: public self-registration, and staff adding a doctor. */
+export const doctorAddRequest = z.object({
+  ...doctorFields,
+  roleId: doctorFields.roleId.default(DOCTOR_ROLE_ID),
+  isActive: doctorFields.isActive.default(false),
+  password,
+  userType: z.literal('Doctor').default('Doctor'),
+});
+export type DoctorAddRequest = z.infer<typeof doctorAddRequest>;
+
+/** PUT /doctor/edit/{doctorId}: an empty password keeps the current one. */
+export const doctorEditRequest = z.object({ ...doctorFields, password: optionalPassword });
+export type DoctorEditRequest = z.infer<typeof doctorEditRequest>;
+
+/**
+ * The register, profile and Doctors screen form. `isEdit` true means an empty password
+ * keeps the stored one. The password checks run even while other fields are invalid, so
+ * their messages show as the person types, not only once the rest of the form is right.
+ */
+export const doctorForm = z
+  .object({
+    ...doctorFields,
+    password: optionalPassword,
+    confirmPassword: z.string({ error: requiredMessage('Confirm Password') }),
+    isEdit: z.boolean(),
+  })
+  .superRefine(
+    (form, ctx) => {
+      if (!form.isEdit && form.password === '') {
+        ctx.addIssue({ code: 'custom', path: ['password'], message: requiredMessage('Password') });
+      }
+      if (form.password !== '' && form.password !== form.confirmPassword) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['confirmPassword'],
+          message: form.confirmPassword === '' ? requiredMessage('Confirm Password') : passwordsMatchMessage,
+        });
+      }
+    },
+    { when: (payload) => typeof payload.value === 'object' && payload.value !== null },
+  );
+
+export const doctor = z.object({
+  UserId: z.number(),
+  DoctorId: z.number(),
+  UserName: z.string(),
+  RoleId: z.number(),
+  FirstName: z.string(),
+  LastName: z.string(),
+  Email: z.string(),
+  MobileNo: z.string(),
+  ProfilePic: z.string().nullable(),
+  Profession: z.string(),
+  ProfessionalSpecialization: z.string(),
+  AcademicTitle: z.string(),
+  Message: z.string(),
+  IsActive: z.boolean(),
+  CountryId: z.number().nullable(),
+  Gender: z.string(),
+  createdAt: z.string(),
+  userType,
+});
+export type Doctor = z.infer<typeof doctor>;
+
+export const registrationSucceeded =
+  'Registration successful. Your activation status will be notified via the provided e-mail.';

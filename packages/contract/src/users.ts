@@ -1,0 +1,68 @@
+import { z } from 'zod';
+import {
+  email,
+  optionalPassword,
+  password,
+  passwordsMatchMessage,
+  requiredId,
+  requiredMessage,
+  requiredText,
+  userType,
+  username,
+} from './fields.ts';
+
+export const mobileNo = requiredText('Mobile No', 30).regex(/^\+?[\d\s()-]{4,30}$/, 'Mobile No is not valid');
+
+const webUserFields = {
+  username,
+  firstname: requiredText('First Name', 100),
+  lastname: requiredText('Last Name', 100),
+  email,
+  mobileNo,
+  roleId: requiredId('Role is required', 'Role is not valid'),
+};
+
+/** POST /user/add (multipart, profilePic travels as a file part). */
+export const userAddRequest = z.object({ ...webUserFields, password, userType: z.literal('Web').default('Web') });
+export type UserAddRequest = z.infer<typeof userAddRequest>;
+
+/** PUT /user/edit/{id}: an empty password keeps the current one. */
+export const userEditRequest = z.object({ ...webUserFields, password: optionalPassword });
+export type UserEditRequest = z.infer<typeof userEditRequest>;
+
+const confirmPassword = z.string({ error: requiredMessage('Confirm Password') });
+
+/**
+ * The Users screen form: everything but the picture is required. The password checks run
+ * even while other fields are invalid, so a mismatch shows as soon as it is typed.
+ */
+export const userForm = z
+  .object({ ...webUserFields, password: optionalPassword, confirmPassword, isEdit: z.boolean() })
+  .superRefine(
+    (form, ctx) => {
+      if (!form.isEdit && form.password === '') {
+        ctx.addIssue({ code: 'custom', path: ['password'], message: requiredMessage('Password') });
+      }
+      if (form.password !== '' && form.confirmPassword === '') {
+        ctx.addIssue({ code: 'custom', path: ['confirmPassword'], message: requiredMessage('Confirm Password') });
+      } else if (form.password !== form.confirmPassword) {
+        ctx.addIssue({ code: 'custom', path: ['confirmPassword'], message: passwordsMatchMessage });
+      }
+    },
+    { when: (payload) => typeof payload.value === 'object' && payload.value !== null },
+  );
+
+export const user = z.object({
+  UserId: z.number(),
+  UserName: z.string(),
+  FirstName: z.string(),
+  LastName: z.string(),
+  Email: z.string(),
+  MobileNo: z.string(),
+  RoleId: z.number(),
+  RoleName: z.string().nullable(),
+  ProfilePic: z.string().nullable(),
+  createdAt: z.string(),
+  userType,
+});
+export type User = z.infer<typeof user>;
