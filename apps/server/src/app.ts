@@ -1,0 +1,85 @@
+import cookie from '@fastify/cookie';
+import multipart from '@fastify/multipart';
+import rateLimit from '@fastify/rate-limit';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import path from 'node:path';
+import type { Config } from './config.ts';
+import type { Database, DatabaseConnection } from './db/client.ts';
+import { Mailer } from './mail/mailer.ts';
+import { MailOutbox } from './mail/outbox.ts';
+import { authPlugin } from './plugins/auth.ts';
+import { docsPlugin } from './plugins/docs.ts';
+import { errorHandlerPlugin } from './plugins/error-handler.ts';
+import { securityPlugin } from './plugins/security.ts';
+import { webAppPlugin } from './plugins/web-app.ts';
+import { apiRoutes } from './routes/index.ts';
+import { createStorage } from './storage/create-storage.ts';
+import type { Storage } from './storage/storage.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    config: Config;
+    db: Database;
+    database: DatabaseConnection;
+    storage: Storage;
+    outbox: MailOutbox;
+  }
+}
+
+export interface AppOptions {
+  config: Config;
+  database: DatabaseConnection;
+  storage?: Storage;
+  logger?: FastifyServerOptions['logger'];
+}
+
+/** Fields never written to logs: credentials and patient identity. */
+export const redactedPaths = [
+  'req.headers.authorization',
+  'req.headers.cookie',
+  'res.headers["set-cookie"]',
+  '*.password',
+  '*.newPassword',
+  '*.token',
+];
+
+/** The whole server as one Fastify instance; main.ts listens, tests inject. */
+export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  const { config } = options;
+  const app = Fastify({
+    logger: options.logger ?? { level: config.logLevel, redact: redactedPaths },
+    bodyLimit: 1024 * 1024,
+    onProtoPoisoning: 'error',
+    onConstructorPoisoning: 'error',
+    trustProxy: config.trustProxy,
+    routerOptions: { ignoreTrailingSlash: true },
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  app.decorate('config', config);
+  app.decorate('database', options.database);
+  app.decorate('db', options.database.db);
+  app.decorate('storage', options.storage ?? createStorage(config));
+  const mailer = new Mailer(
+    { smtpUrl: config.smtpUrl, from: config.mailFrom, outboxDir: path.join(config.dataDir, 'outbox') },
+    app.log,
+  );
+  app.decorate('outbox', new MailOutbox(options.database.db, mailer, app.log));
+  app.addHook('onClose', async () => {
+    await app.outbox.stop();
+    mailer.close();
+  });
+
+  await app.register(errorHandlerPlugin);
+  await app.register(securityPlugin);
+  await app.register(cookie);
+  await app.register(rateLimit, { global: false });
+  await app.register(multipart, { limits: { fieldSize: 1024 * 1024, fields: 200, parts: 300 } });
+  await app.register(docsPlugin);
+  await app.register(authPlugin);
+  await app.register(apiRoutes, { prefix: '/api' });
+  await app.register(webAppPlugin);
+  return app;
+}

@@ -1,0 +1,74 @@
+import { randomUUID } from 'node:crypto';
+import { SignJWT, jwtVerify } from 'jose';
+
+export interface TokenClaims {
+  sub: string;
+  jti: string;
+  /** The user's token version when issued; a later version refuses this token. */
+  ver: number;
+  roleId: number;
+  userType: 'Web' | 'Doctor';
+  exp: number;
+  iat: number;
+}
+
+/** Verified tokens kept so each is checked by signature once (the DB checks still run every request). */
+const verifiedCacheSize = 10_000;
+
+export class TokenService {
+  private readonly key: Uint8Array;
+  private readonly verified = new Map<string, TokenClaims>();
+
+  constructor(
+    secret: string,
+    private readonly ttlSeconds: number,
+  ) {
+    this.key = new TextEncoder().encode(secret);
+  }
+
+  async issue(user: { userId: number; roleId: number; userType: 'Web' | 'Doctor'; tokenVersion: number }) {
+    const jti = randomUUID();
+    const issuedAt = Math.floor(Date.now() / 1000);
+    const exp = issuedAt + this.ttlSeconds;
+    const token = await new SignJWT({ ver: user.tokenVersion, roleId: user.roleId, userType: user.userType })
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .setSubject(String(user.userId))
+      .setJti(jti)
+      .setIssuedAt(issuedAt)
+      .setExpirationTime(exp)
+      .sign(this.key);
+    return { token, jti, exp };
+  }
+
+  /** Only HS256 with our key, with exp, sub, jti and ver present; anything else is null. */
+  async verify(token: string): Promise<TokenClaims | null> {
+    const known = this.verified.get(token);
+    if (known) {
+      if (known.exp * 1000 > Date.now()) return known;
+      this.verified.delete(token);
+      return null;
+    }
+    const claims = await this.verifySignature(token);
+    if (claims) {
+      if (this.verified.size >= verifiedCacheSize) this.verified.delete(this.verified.keys().next().value!);
+      this.verified.set(token, claims);
+    }
+    return claims;
+  }
+
+  private async verifySignature(token: string): Promise<TokenClaims | null> {
+    try {
+      const { payload } = await jwtVerify(token, this.key, {
+        algorithms: ['HS256'],
+        requiredClaims: ['exp', 'iat', 'sub', 'jti'],
+      });
+      const userId = Number(payload.sub);
+      if (!Number.isSafeInteger(userId) || typeof payload.ver !== 'number' || typeof payload.jti !== 'string') {
+        return null;
+      }
+      return payload as unknown as TokenClaims;
+    } catch {
+      return null;
+    }
+  }
+}

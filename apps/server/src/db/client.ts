@@ -1,0 +1,74 @@
+import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
+import pg from 'pg';
+import { fileURLToPath } from 'node:url';
+import * as schema from './schema.ts';
+
+export type Schema = typeof schema;
+/** One handle type for both drivers, so every query is written once. */
+export type Database = PgDatabase<PgQueryResultHKT, Schema>;
+
+export interface DatabaseConnection {
+  db: Database;
+  driver: 'pglite' | 'postgres';
+  migrate(): Promise<void>;
+  /** Runs `work` while holding a cluster-wide lock, so two processes never migrate at once. */
+  withStartupLock<T>(work: () => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+  /** PGlite only: the whole data directory, to start copies from (tests). */
+  dumpDataDir?(): Promise<Blob>;
+}
+
+const startupLockKey = 7_351_208;
+const migrationsFolder = fileURLToPath(new URL('../../drizzle', import.meta.url));
+
+/** PostgreSQL when `url` is given, otherwise embedded PGlite stored in `dataDir` (or memory). */
+export async function connectDatabase(options: {
+  url?: string;
+  dataDir?: string;
+  loadDataDir?: Blob;
+}): Promise<DatabaseConnection> {
+  if (options.url) {
+    const pool = new pg.Pool({ connectionString: options.url, max: 10, connectionTimeoutMillis: 5000 });
+    // A dropped connection must not take the process down; the next query reconnects.
+    pool.on('error', () => {});
+    const db = drizzlePg(pool, { schema }) as unknown as Database;
+    return {
+      db,
+      driver: 'postgres',
+      migrate: () => migratePg(drizzlePg(pool), { migrationsFolder }),
+      async withStartupLock(work) {
+        const client = await pool.connect();
+        try {
+          await client.query('select pg_advisory_lock($1)', [startupLockKey]);
+          return await work();
+        } finally {
+          await client.query('select pg_advisory_unlock($1)', [startupLockKey]).catch(() => {});
+          client.release();
+        }
+      },
+      close: () => pool.end(),
+    };
+  }
+  // pg_trgm backs the case search indexes, as on PostgreSQL.
+  const client = await PGlite.create({
+    dataDir: options.dataDir,
+    loadDataDir: options.loadDataDir,
+    extensions: { pg_trgm },
+  });
+  const db = drizzlePglite(client, { schema }) as unknown as Database;
+  return {
+    db,
+    driver: 'pglite',
+    migrate: () => migratePglite(drizzlePglite(client), { migrationsFolder }),
+    // PGlite belongs to this one process.
+    withStartupLock: (work) => work(),
+    close: () => client.close(),
+    dumpDataDir: () => client.dumpDataDir('none'),
+  };
+}

@@ -1,0 +1,302 @@
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  boolean,
+  date,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+
+const createdAt = () => timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow();
+
+export const roles = pgTable(
+  'roles',
+  {
+    roleId: integer('role_id').primaryKey().generatedByDefaultAsIdentity({ startWith: 100 }),
+    roleName: text('role_name').notNull(),
+    description: text('description').notNull().default(''),
+    createdAt: createdAt(),
+  },
+  (table) => [uniqueIndex('roles_name_unique').on(sql`lower(${table.roleName})`)],
+);
+
+export const pages = pgTable('pages', {
+  pageId: integer('page_id').primaryKey(),
+  pageName: text('page_name').notNull(),
+  pageUrl: text('page_url').notNull().unique(),
+});
+
+export const rolePermissions = pgTable(
+  'role_permissions',
+  {
+    roleId: integer('role_id')
+      .notNull()
+      .references(() => roles.roleId, { onDelete: 'cascade' }),
+    pageId: integer('page_id')
+      .notNull()
+      .references(() => pages.pageId, { onDelete: 'cascade' }),
+  },
+  (table) => [primaryKey({ columns: [table.roleId, table.pageId] })],
+);
+
+export const countries = pgTable('countries', {
+  countryId: integer('country_id').primaryKey(),
+  isoCode: text('iso_code').notNull().unique(),
+  countryName: text('country_name').notNull(),
+});
+
+export const cities = pgTable(
+  'cities',
+  {
+    cityId: integer('city_id').primaryKey(),
+    countryId: integer('country_id')
+      .notNull()
+      .references(() => countries.countryId),
+    cityName: text('city_name').notNull(),
+  },
+  (table) => [index('cities_country_idx').on(table.countryId, table.cityName)],
+);
+
+/**
+ * Web users and doctors alike. Rows are never removed: a deleted user keeps its cases,
+ * and `deletedAt` hides it. `tokenVersion` goes up on delete, deactivation and password
+ * change, which refuses every token issued before.
+ */
+export const users = pgTable(
+  'users',
+  {
+    userId: integer('user_id').primaryKey().generatedAlwaysAsIdentity(),
+    userName: text('user_name').notNull(),
+    firstName: text('first_name').notNull(),
+    lastName: text('last_name').notNull(),
+    email: text('email').notNull(),
+    mobileNo: text('mobile_no').notNull().default(''),
+    roleId: integer('role_id')
+      .notNull()
+      .references(() => roles.roleId),
+    userType: text('user_type', { enum: ['Web', 'Doctor'] }).notNull(),
+    passwordHash: text('password_hash').notNull(),
+    profilePic: text('profile_pic'),
+    isActive: boolean('is_active').notNull().default(true),
+    tokenVersion: integer('token_version').notNull().default(0),
+    createdAt: createdAt(),
+    deletedAt: timestamp('deleted_at', { withTimezone: true, mode: 'date' }),
+  },
+  (table) => [
+    uniqueIndex('users_name_unique')
+      .on(sql`lower(${table.userName})`)
+      .where(sql`${table.deletedAt} is null`),
+    index('users_type_idx').on(table.userType),
+  ],
+);
+
+export const doctors = pgTable('doctors', {
+  doctorId: integer('doctor_id').primaryKey().generatedAlwaysAsIdentity(),
+  userId: integer('user_id')
+    .notNull()
+    .unique()
+    .references(() => users.userId),
+  countryId: integer('country_id').references(() => countries.countryId),
+  gender: text('gender').notNull(),
+  profession: text('profession').notNull().default(''),
+  professionalSpecialization: text('professional_specialization').notNull().default(''),
+  academicTitle: text('academic_title').notNull().default(''),
+  message: text('message').notNull().default(''),
+});
+
+/** Clinics are hidden, not removed, when a doctor drops them: cases point at them. */
+export const clinics = pgTable(
+  'clinics',
+  {
+    clinicId: integer('clinic_id').primaryKey().generatedAlwaysAsIdentity(),
+    doctorId: integer('doctor_id')
+      .notNull()
+      .references(() => doctors.doctorId),
+    clinicName: text('clinic_name').notNull(),
+    countryId: integer('country_id')
+      .notNull()
+      .references(() => countries.countryId),
+    cityId: integer('city_id')
+      .notNull()
+      .references(() => cities.cityId),
+    contactNo: text('contact_no').notNull().default(''),
+    address: text('address').notNull().default(''),
+    deletedAt: timestamp('deleted_at', { withTimezone: true, mode: 'date' }),
+  },
+  (table) => [index('clinics_doctor_idx').on(table.doctorId)],
+);
+
+/** Reset tokens are stored as SHA-256 hashes; the link holds the only copy of the token. */
+export const passwordResetTokens = pgTable(
+  'password_reset_tokens',
+  {
+    tokenHash: text('token_hash').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.userId),
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true, mode: 'date' }),
+    createdAt: createdAt(),
+  },
+  (table) => [index('password_reset_tokens_user_idx').on(table.userId)],
+);
+
+/** Tokens signed out before they expire; rows past `expiresAt` can go. */
+export const revokedTokens = pgTable('revoked_tokens', {
+  jti: text('jti').primaryKey(),
+  expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+});
+
+/**
+ * Mail is written here in the same transaction as the change that causes it, then sent
+ * by the dispatcher; a failed send stays here and is retried, so a change never waits
+ * on (or fails with) the mail server. Variables are cleared once the mail is sent.
+ */
+export const mailOutbox = pgTable(
+  'mail_outbox',
+  {
+    mailId: integer('mail_id').primaryKey().generatedAlwaysAsIdentity(),
+    recipient: text('recipient').notNull(),
+    template: text('template').notNull(),
+    subject: text('subject'),
+    variables: jsonb('variables').$type<Record<string, string>>().notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    sentAt: timestamp('sent_at', { withTimezone: true, mode: 'date' }),
+    lastError: text('last_error'),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    index('mail_outbox_pending_idx')
+      .on(table.nextAttemptAt)
+      .where(sql`${table.sentAt} is null`),
+  ],
+);
+
+const caseStatusValues = ['new', 'inprogress', 'dispatched', 'delivered'] as const;
+const caseText = (name: string) => text(name).notNull().default('');
+
+/**
+ * One row per submitted case; the answer names of portal-spec.md section 3 are mapped in
+ * services/cases/find-cases.ts. `doctorUserId` is the doctor's UserId. The indexes serve the
+ * paged lists (status or doctor, newest first) and the search on tracking number.
+ */
+export const cases = pgTable(
+  'cases',
+  {
+    caseId: integer('case_id').primaryKey().generatedAlwaysAsIdentity(),
+    trackingNo: text('tracking_no').notNull(),
+    doctorUserId: integer('doctor_user_id')
+      .notNull()
+      .references(() => users.userId),
+    clinicId: integer('clinic_id')
+      .notNull()
+      .references(() => clinics.clinicId),
+    firstName: text('first_name').notNull(),
+    lastName: text('last_name').notNull(),
+    dob: date('dob', { mode: 'string' }).notNull(),
+    gender: caseText('gender'),
+    arches: text('arches').notNull(),
+    nature: text('nature').notNull(),
+    shipment: caseText('shipment'),
+    passiveAligner: caseText('passive_aligner'),
+    alignerShipment: text('aligner_shipment').notNull(),
+    ipr: caseText('ipr'),
+    complaint: text('complaint').notNull(),
+    impressionType: text('impression_type').notNull(),
+    imageType: text('image_type').notNull(),
+    midline: text('midline').notNull(),
+    overjet: text('overjet').notNull(),
+    overbite: text('overbite').notNull(),
+    crossBite: text('cross_bite').notNull(),
+    rightCanine: caseText('right_canine'),
+    leftCanine: caseText('left_canine'),
+    rightMolar: caseText('right_molar'),
+    leftMolar: caseText('left_molar'),
+    iprPreference: caseText('ipr_preference'),
+    proclination: caseText('proclination'),
+    expansion: caseText('expansion'),
+    extraction: caseText('extraction'),
+    iprPrescription: caseText('ipr_prescription'),
+    auxiliaryType: caseText('auxiliary_type'),
+    toothNumbering: caseText('tooth_numbering'),
+    moveTooth: caseText('move_tooth'),
+    noElastic: caseText('no_elastic'),
+    noAttachment: caseText('no_attachment'),
+    extractTooth: caseText('extract_tooth'),
+    specialInstruction: caseText('special_instruction'),
+    status: text('status', { enum: caseStatusValues }).notNull().default('new'),
+    termsAcceptedAt: timestamp('terms_accepted_at', { withTimezone: true, mode: 'date' }).notNull(),
+    createdAt: createdAt(),
+    createdBy: integer('created_by')
+      .notNull()
+      .references(() => users.userId),
+  },
+  (table) => [
+    uniqueIndex('cases_tracking_no_unique').on(table.trackingNo),
+    index('cases_status_created_idx').on(table.status, table.createdAt, table.caseId),
+    index('cases_doctor_status_created_idx').on(table.doctorUserId, table.status, table.createdAt, table.caseId),
+    index('cases_created_idx').on(table.createdAt, table.caseId),
+    index('cases_doctor_created_idx').on(table.doctorUserId, table.createdAt, table.caseId),
+    // Case-insensitive substring search (ILIKE '%...%'); pg_trgm folds case itself.
+    index('cases_tracking_no_trgm_idx').using('gin', table.trackingNo.op('gin_trgm_ops')),
+  ],
+);
+
+/** Files of a case: the server-made storage key, and what the uploader sent (name for display only). */
+export const caseAttachments = pgTable(
+  'case_attachments',
+  {
+    attachmentId: integer('attachment_id').primaryKey().generatedAlwaysAsIdentity(),
+    caseId: integer('case_id')
+      .notNull()
+      .references(() => cases.caseId),
+    fileType: text('file_type').notNull(),
+    fileName: text('file_name').notNull(),
+    storageKey: text('storage_key').notNull().unique(),
+    contentType: text('content_type').notNull(),
+    fileSize: bigint('file_size', { mode: 'number' }).notNull(),
+    sha256: text('sha256').notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [index('case_attachments_case_idx').on(table.caseId, table.attachmentId)],
+);
+
+/** Every status a case has had: the first row (from null to new) is its submission. */
+export const caseStatusHistory = pgTable(
+  'case_status_history',
+  {
+    historyId: integer('history_id').primaryKey().generatedAlwaysAsIdentity(),
+    caseId: integer('case_id')
+      .notNull()
+      .references(() => cases.caseId),
+    fromStatus: text('from_status', { enum: caseStatusValues }),
+    toStatus: text('to_status', { enum: caseStatusValues }).notNull(),
+    changedBy: integer('changed_by')
+      .notNull()
+      .references(() => users.userId),
+    changedAt: timestamp('changed_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (table) => [index('case_status_history_case_idx').on(table.caseId, table.historyId)],
+);
+
+/**
+ * How many cases each doctor has in each status, kept by a trigger on `cases` (migration
+ * 0003) in the same transaction as every insert, status change and delete. Stats and the
+ * list's total read these few rows instead of counting every case.
+ */
+export const caseCounts = pgTable(
+  'case_counts',
+  {
+    doctorUserId: integer('doctor_user_id').notNull(),
+    status: text('status', { enum: caseStatusValues }).notNull(),
+    count: integer('count').notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.doctorUserId, table.status] })],
+);

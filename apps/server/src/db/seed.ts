@@ -1,0 +1,99 @@
+import { randomBytes } from 'node:crypto';
+import { ADMIN_ROLE_ID, DOCTOR_ROLE_ID, pages as pageList } from '@portal/contract';
+import { City, Country, State } from 'country-state-city';
+import { and, eq, isNull, sql } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import { hashPassword } from '../auth/passwords.ts';
+import type { Database } from './client.ts';
+import { cities, countries, pages, roles, users } from './schema.ts';
+
+/** Country ids follow the package's alphabetical order; city ids its city order. */
+export function geographyRows() {
+  const countryRows = [...Country.getAllCountries()]
+    .sort((a, b) => a.name.localeCompare(b.name))
+    .map((country, index) => ({ countryId: index + 1, isoCode: country.isoCode, countryName: country.name }));
+  const countryIdOf = new Map(countryRows.map((row) => [row.isoCode, row.countryId]));
+  const stateNames = new Map(
+    State.getAllStates().map((state) => [`${state.countryCode}/${state.isoCode}`, state.name]),
+  );
+  const allCities = City.getAllCities();
+  const nameCount = new Map<string, number>();
+  for (const city of allCities) {
+    const key = `${city.countryCode}/${city.name}`;
+    nameCount.set(key, (nameCount.get(key) ?? 0) + 1);
+  }
+  // A name that occurs twice in one country is told apart by its state ("Springfield, Illinois").
+  const cityRows = allCities.flatMap((city, index) => {
+    const countryId = countryIdOf.get(city.countryCode);
+    if (!countryId) return [];
+    const state = stateNames.get(`${city.countryCode}/${city.stateCode}`);
+    const isAmbiguous = (nameCount.get(`${city.countryCode}/${city.name}`) ?? 0) > 1;
+    return [{ cityId: index + 1, countryId, cityName: isAmbiguous && state ? `${city.name}, ${state}` : city.name }];
+  });
+  return { countryRows, cityRows };
+}
+
+async function seedGeography(db: Database) {
+  const [existing] = await db.select({ count: sql<number>`count(*)::int` }).from(countries);
+  if ((existing?.count ?? 0) > 0) return;
+  const { countryRows, cityRows } = geographyRows();
+  await db.transaction(async (tx) => {
+    await tx.insert(countries).values(countryRows);
+    for (let start = 0; start < cityRows.length; start += 20_000) {
+      const chunk = cityRows.slice(start, start + 20_000);
+      await tx.execute(sql`
+        insert into ${cities} (city_id, country_id, city_name)
+        select * from unnest(
+          ${`{${chunk.map((row) => row.cityId).join(',')}}`}::int[],
+          ${`{${chunk.map((row) => row.countryId).join(',')}}`}::int[],
+          ${`{${chunk.map((row) => JSON.stringify(row.cityName)).join(',')}}`}::text[])`);
+    }
+  });
+}
+
+/** The administrator from ADMIN_USERNAME/ADMIN_PASSWORD, or a generated password shown once. */
+async function seedAdministrator(db: Database, log: FastifyBaseLogger, username?: string, password?: string) {
+  const [admin] = await db
+    .select({ userId: users.userId })
+    .from(users)
+    .where(and(eq(users.roleId, ADMIN_ROLE_ID), eq(users.userType, 'Web'), isNull(users.deletedAt)));
+  if (admin) return;
+  const name = username ?? 'admin';
+  const secret = password ?? randomBytes(12).toString('base64url');
+  await db.insert(users).values({
+    userName: name,
+    firstName: 'Portal',
+    lastName: 'Administrator',
+    email: 'admin@localhost',
+    roleId: ADMIN_ROLE_ID,
+    userType: 'Web',
+    passwordHash: await hashPassword(secret),
+  });
+  if (!password) {
+    // Printed once, on purpose, outside the structured log.
+    process.stdout.write(
+      `\nAdministrator created: username "${name}", password "${secret}". Change it after signing in.\n\n`,
+    );
+  }
+  log.info({ username: name }, 'administrator created');
+}
+
+export async function seedDatabase(
+  db: Database,
+  log: FastifyBaseLogger,
+  admin: { username?: string; password?: string },
+): Promise<void> {
+  await db
+    .insert(roles)
+    .values([
+      { roleId: ADMIN_ROLE_ID, roleName: 'Administrator', description: 'Full access' },
+      { roleId: DOCTOR_ROLE_ID, roleName: 'Doctor', description: 'Doctors who submit cases' },
+    ])
+    .onConflictDoNothing();
+  await db
+    .insert(pages)
+    .values(pageList.map((page) => ({ pageId: page.PageId, pageName: page.PageName, pageUrl: page.PageUrl })))
+    .onConflictDoNothing();
+  await seedGeography(db);
+  await seedAdministrator(db, log, admin.username, admin.password);
+}

@@ -1,0 +1,26 @@
+/** The one error type services throw; the error handler maps `status` to the answer. */
+export class AppError extends Error {
+  constructor(
+    readonly status: 400 | 401 | 403 | 404 | 409 | 413 | 415 | 429 | 503,
+    message: string,
+    readonly fieldErrors?: Record<string, string>,
+  ) {
+    super(message);
+    this.name = 'AppError';
+  }
+}
+
+export const badRequest = (message: string, fieldErrors?: Record<string, string>) =>
+  new AppError(400, message, fieldErrors);
+export const unauthorized = (message = 'Please sign in again.') => new AppError(401, message);
+export const forbidden = (message = 'You do not have permission to do this.') => new AppError(403, message);
+export const notFound = (what: string) => new AppError(404, `${what} not found`);
+export const conflict = (message: string, fieldErrors?: Record<string, string>) =>
+  new AppError(409, message, fieldErrors);
+
+/** PostgreSQL's unique_violation, raised by both drivers. */
+export function isUniqueViolation(error: unknown, constraint?: string): boolean {
+  const cause = (error as { cause?: unknown })?.cause ?? error;
+  const pgError = cause as { code?: string; constraint?: string };
+  return pgError?.code === '23505' && (!constraint || pgError.constraint === constraint);
+}

@@ -1,0 +1,30 @@
+import type { EmailTemplateName } from './mailer.ts';
+
+export interface RenderedMail {
+  subject: string;
+  text: string;
+  html: string;
+}
+
+const escapeHtml = (value: string) =>
+  value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+type Variables = Record<string, string>;
+
+const templates: Record<EmailTemplateName, (v: Variables) => RenderedMail> = {
+  activation: (v) => ({
+    subject: 'Your Aligner Portal account is active',
+    text: `Dear ${v.username},\n\nYour account has been activated. Set your password with this link (valid for one hour):\n${v.resetUrl}\n\nAligner Portal`,
+    html: `<p>Dear ${escapeHtml(v.username ?? '')},</p><p>Your account has been activated. Set your password with this link (valid for one hour):</p><p><a href="${escapeHtml(v.resetUrl ?? '')}">${escapeHtml(v.resetUrl ?? '')}</a></p><p>Aligner Portal</p>`,
+  }),
+  caseStatus: (v) => ({
+    subject: `Case ${v.trackingNo} is now ${v.status}`,
+    text: `Dear ${v.doctorName},\n\nThe status of case ${v.trackingNo} changed to ${v.status}.\n${v.caseUrl}\n\nAligner Portal`,
+    html: `<p>Dear ${escapeHtml(v.doctorName ?? '')},</p><p>The status of case ${escapeHtml(v.trackingNo ?? '')} changed to <b>${escapeHtml(v.status ?? '')}</b>.</p><p><a href="${escapeHtml(v.caseUrl ?? '')}">Open the portal</a></p><p>Aligner Portal</p>`,
+  }),
+};
+
+export function renderTemplate(name: EmailTemplateName, variables: Variables, subject?: string): RenderedMail {
+  const rendered = templates[name](variables);
+  return subject ? { ...rendered, subject } : rendered;
+}

@@ -1,0 +1,32 @@
+import path from 'node:path';
+import { buildApp } from './app.ts';
+import { loadConfig } from './config.ts';
+import { connectDatabase } from './db/client.ts';
+import { prepareDatabase } from './db/prepare.ts';
+
+const config = loadConfig();
+const database = await connectDatabase({ url: config.databaseUrl, dataDir: path.join(config.dataDir, 'pglite') });
+const app = await buildApp({ config, database });
+await prepareDatabase(database, app.log, { username: config.adminUsername, password: config.adminPassword });
+app.outbox.start();
+
+// SIGTERM and SIGINT: stop taking connections, let requests in flight finish, then exit.
+let isClosing = false;
+for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+  process.on(signal, () => {
+    if (isClosing) return;
+    isClosing = true;
+    app.log.info({ signal }, 'shutting down');
+    app
+      .close()
+      .then(() => database.close())
+      .then(() => process.exit(0))
+      .catch((error: unknown) => {
+        app.log.error({ err: error }, 'shutdown failed');
+        process.exit(1);
+      });
+  });
+}
+
+await app.listen({ port: config.port, host: process.env.HOST ?? '0.0.0.0' });
+app.log.info(`Aligner Portal at ${config.publicUrl} (API docs at ${config.publicUrl}/api/docs)`);

@@ -1,0 +1,118 @@
+import { and, eq, gt, sql } from 'drizzle-orm';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { isAllowed, type Access, type SignedInUser } from '../auth/access.ts';
+import { TokenService } from '../auth/tokens.ts';
+import { doctors, pages, revokedTokens, rolePermissions, users } from '../db/schema.ts';
+import { forbidden, unauthorized } from '../lib/errors.ts';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    access?: Access;
+  }
+  interface FastifyRequest {
+    user: SignedInUser | null;
+  }
+  interface FastifyInstance {
+    tokens: TokenService;
+    /** Every /api route registered after this plugin, as declared: read-only, for the authorization matrix test. */
+    apiRoutes: readonly { method: string; url: string }[];
+  }
+}
+
+export const TOKEN_COOKIE = 'token';
+
+/**
+ * The bearer token, or the cookie for GET and HEAD only: `<img src>` and download links
+ * need the cookie, while a cross-site form can never change anything with it.
+ */
+function readToken(request: FastifyRequest): string | undefined {
+  const header = request.headers.authorization;
+  if (header?.startsWith('Bearer ')) return header.slice(7).trim();
+  if (request.method === 'GET' || request.method === 'HEAD') return request.cookies[TOKEN_COOKIE];
+  return undefined;
+}
+
+export const authPlugin = fp(async (app: FastifyInstance) => {
+  app.decorate('tokens', new TokenService(app.config.jwtSecret, app.config.tokenTtl));
+  app.decorateRequest('user', null);
+  const apiRoutes: { method: string; url: string }[] = [];
+  app.decorate('apiRoutes', apiRoutes);
+
+  // Fail closed: an API route that forgets to say who may call it does not start.
+  app.addHook('onRoute', (route) => {
+    if (route.url.startsWith('/api/') && !route.config?.access && !route.url.startsWith('/api/docs')) {
+      throw new Error(`Route ${route.method} ${route.url} declares no config.access`);
+    }
+    if (route.url.startsWith('/api/')) {
+      for (const method of [route.method].flat()) apiRoutes.push({ method, url: route.url });
+    }
+  });
+
+  /** Who the token belongs to, if it is still good: user present, active, same version, not revoked. */
+  // Runs on every signed-in request: built and prepared once (named statement on PostgreSQL).
+  const findSession = app.db
+    .select({
+      userId: users.userId,
+      roleId: users.roleId,
+      userType: users.userType,
+      doctorId: doctors.doctorId,
+      isRevoked: sql<boolean>`exists (select 1 from ${revokedTokens} where ${revokedTokens.jti} = ${sql.placeholder('jti')})`,
+      pages: sql<
+        string[]
+      >`array(select ${pages.pageUrl} from ${rolePermissions} join ${pages} on ${pages.pageId} = ${rolePermissions.pageId} where ${rolePermissions.roleId} = ${users.roleId})`,
+    })
+    .from(users)
+    .leftJoin(doctors, eq(doctors.userId, users.userId))
+    .where(
+      and(
+        eq(users.userId, sql.placeholder('userId')),
+        eq(users.isActive, true),
+        eq(users.tokenVersion, sql.placeholder('version')),
+        sql`${users.deletedAt} is null`,
+      ),
+    )
+    .prepare('find_session');
+
+  async function loadUser(token: string): Promise<SignedInUser | null> {
+    const claims = await app.tokens.verify(token);
+    if (!claims) return null;
+    const [row] = await findSession.execute({ userId: Number(claims.sub), version: claims.ver, jti: claims.jti });
+    if (!row || row.isRevoked) return null;
+    return {
+      userId: row.userId,
+      roleId: row.roleId,
+      userType: row.userType,
+      doctorId: row.doctorId,
+      pages: new Set(row.pages),
+      jti: claims.jti,
+      exp: claims.exp,
+    };
+  }
+
+  app.addHook('onRequest', async (request) => {
+    const access = request.routeOptions.config?.access;
+    if (!access) return;
+    const token = readToken(request);
+    request.user = token ? await loadUser(token) : null;
+    if (access === 'public') return;
+    if (!request.user)
+      throw unauthorized(token ? 'Your session has expired. Please sign in again.' : 'Please sign in.');
+    if (!isAllowed(request.user, access)) throw forbidden();
+  });
+
+  /** Signed-out tokens are kept until they would have expired anyway. */
+  app.decorate('revokeToken', async (jti: string, exp: number) => {
+    await app.db
+      .insert(revokedTokens)
+      .values({ jti, expiresAt: new Date(exp * 1000) })
+      .onConflictDoNothing();
+    await app.db.delete(revokedTokens).where(gt(sql`now()`, revokedTokens.expiresAt));
+  });
+});
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    revokeToken(jti: string, exp: number): Promise<void>;
+  }
+}

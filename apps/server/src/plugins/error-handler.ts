@@ -1,0 +1,53 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { AppError } from '../lib/errors.ts';
+
+/** Database unreachable: the driver's connection errors, from either pg or PGlite. */
+function isDatabaseUnavailable(error: { code?: string; message?: string }): boolean {
+  return (
+    ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', '57P01', '57P03', '08006', '08001'].includes(
+      error.code ?? '',
+    ) || /Connection terminated|timeout exceeded when trying to connect/i.test(error.message ?? '')
+  );
+}
+
+/**
+ * One place turns every failure into `{ message, fieldErrors? }`: AppError keeps its status,
+ * schema failures are 400 with the contract's messages, Fastify's own 4xx keep their text,
+ * and anything else is logged and answered without its details.
+ */
+export const errorHandlerPlugin = fp(async (app: FastifyInstance) => {
+  app.setErrorHandler((failure, request, reply) => {
+    const error = failure as FastifyError;
+    if (error instanceof AppError) {
+      return reply.status(error.status).send({ message: error.message, fieldErrors: error.fieldErrors });
+    }
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      const fieldErrors: Record<string, string> = {};
+      for (const issue of error.validation) {
+        const key = issue.instancePath.replace(/^\//, '').replaceAll('/', '.') || '_';
+        fieldErrors[key] ??= issue.message ?? 'Invalid value';
+      }
+      return reply.status(400).send({ message: error.validation[0]?.message ?? 'Invalid request', fieldErrors });
+    }
+    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+    if (isDatabaseUnavailable(error as { code?: string }) || (cause && isDatabaseUnavailable(cause))) {
+      request.log.error({ err: error }, 'database unavailable');
+      return reply
+        .status(503)
+        .header('retry-after', '5')
+        .send({ message: 'The service is temporarily unavailable. Please try again shortly.' });
+    }
+    const status = error.statusCode ?? 500;
+    if (status >= 400 && status < 500) {
+      return reply.status(status).send({ message: error.message });
+    }
+    request.log.error({ err: error }, 'request failed');
+    return reply.status(500).send({ message: 'Something went wrong. Please try again.' });
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    reply.status(404).send({ message: `Route ${request.method} ${request.url.split('?')[0]} not found` });
+  });
+});

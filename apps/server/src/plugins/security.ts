@@ -1,0 +1,40 @@
+import helmet from '@fastify/helmet';
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+
+/** Swagger UI's page runs an inline bootstrap script; only /api/docs gets that allowance. */
+const docsCsp =
+  "default-src 'self'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; object-src 'none'; frame-ancestors 'none'";
+
+export const securityPlugin = fp(async (app: FastifyInstance) => {
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        // Mantine sets style attributes at run time.
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'blob:'],
+        connectSrc: ["'self'"],
+        fontSrc: ["'self'", 'data:'],
+        workerSrc: ["'self'", 'blob:'],
+        frameSrc: ["'self'"],
+        objectSrc: ["'none'"],
+        baseUri: ["'self'"],
+        formAction: ["'self'"],
+        frameAncestors: ["'self'"],
+        upgradeInsecureRequests: app.config.publicUrl.startsWith('https:') ? [] : null,
+      },
+    },
+    strictTransportSecurity: app.config.publicUrl.startsWith('https:'),
+  });
+
+  app.addHook('onSend', async (request, reply) => {
+    if (request.url.startsWith('/api/docs')) {
+      reply.header('content-security-policy', docsCsp);
+    } else if (request.url.startsWith('/api/')) {
+      // Answers carry patient data: never kept by a browser or proxy cache.
+      reply.header('cache-control', 'no-store');
+    }
+  });
+});

@@ -1,0 +1,46 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { parseByteRange, type CaseFileDownload } from '../../services/cases/case-files.ts';
+
+const inlineTypes = new Set(['image/jpeg', 'image/png']);
+
+/** `attachment; filename="..."; filename*=UTF-8''...`: an ASCII fallback and the exact name. */
+function contentDisposition(disposition: 'inline' | 'attachment', fileName: string): string {
+  const ascii = fileName.replace(/[^\x20-\x7e]|["\\]/g, '_');
+  const encoded = encodeURIComponent(fileName).replace(
+    /['()*]/g,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
+  return `${disposition}; filename="${ascii}"; filename*=UTF-8''${encoded}`;
+}
+
+/**
+ * Sends a stored case file: JPEG and PNG inline with their type, anything else as an
+ * application/octet-stream download, never sniffed; one `bytes=` Range gives 206, a range
+ * outside the file 416. The SHA-256 stored at upload travels as Repr-Digest.
+ */
+export async function sendCaseFile(request: FastifyRequest, reply: FastifyReply, file: CaseFileDownload) {
+  const isImage = inlineTypes.has(file.contentType);
+  reply
+    .header('content-type', isImage ? file.contentType : 'application/octet-stream')
+    .header('content-disposition', contentDisposition(isImage ? 'inline' : 'attachment', file.fileName))
+    .header('x-content-type-options', 'nosniff')
+    .header('accept-ranges', 'bytes')
+    .header('repr-digest', `sha-256=:${Buffer.from(file.sha256, 'hex').toString('base64')}:`);
+  const range = parseByteRange(request.headers.range, file.size);
+  if (range === 'unsatisfiable') {
+    return reply
+      .status(416)
+      .header('content-range', `bytes */${file.size}`)
+      .type('application/json')
+      .send({ message: 'The requested range is not in the file' });
+  }
+  if (range === 'none') {
+    reply.header('content-length', file.size);
+    return reply.send(request.method === 'HEAD' ? '' : await file.open());
+  }
+  reply
+    .status(206)
+    .header('content-range', `bytes ${range.start}-${range.end}/${file.size}`)
+    .header('content-length', range.end - range.start + 1);
+  return reply.send(request.method === 'HEAD' ? '' : await file.open(range));
+}

@@ -1,0 +1,157 @@
+import {
+  caseFileMessages,
+  imageExtensions,
+  otherFilesField,
+  photoFileTypes,
+  scanExtensions,
+  scanFileTypes,
+  type CaseFileType,
+} from '@portal/contract';
+import { createHash } from 'node:crypto';
+import { Transform, type TransformCallback } from 'node:stream';
+
+/** What the bytes of an accepted case file are. */
+export type FileKind = 'stl' | 'zip' | 'rar' | 'jpeg' | 'png';
+
+export const contentTypeOf: Record<FileKind, string> = {
+  stl: 'model/stl',
+  zip: 'application/zip',
+  rar: 'application/vnd.rar',
+  jpeg: 'image/jpeg',
+  png: 'image/png',
+};
+
+export const isImageKind = (kind: FileKind) => kind === 'jpeg' || kind === 'png';
+
+/** A file field of the case form: the FileType it is stored as and the message when refused. */
+export interface FileSlot {
+  fileType: CaseFileType;
+  isMultiple: boolean;
+  /** Extension (lower case, no dot) -> the kinds its bytes may be. */
+  accepts: Record<string, FileKind[]>;
+  message: string;
+}
+
+const scanAccepts: Record<(typeof scanExtensions)[number], FileKind[]> = { stl: ['stl'], zip: ['zip'], rar: ['rar'] };
+const imageAccepts: Record<(typeof imageExtensions)[number], FileKind[]> = {
+  jpg: ['jpeg', 'png'],
+  jpeg: ['jpeg', 'png'],
+  png: ['png', 'jpeg'],
+};
+
+export function fileSlotOf(fieldName: string): FileSlot | undefined {
+  if (Object.hasOwn(scanFileTypes, fieldName)) {
+    const fileType = scanFileTypes[fieldName as keyof typeof scanFileTypes];
+    return { fileType, isMultiple: false, accepts: scanAccepts, message: caseFileMessages.scanType };
+  }
+  if (Object.hasOwn(photoFileTypes, fieldName)) {
+    const fileType = photoFileTypes[fieldName as keyof typeof photoFileTypes];
+    return { fileType, isMultiple: false, accepts: imageAccepts, message: caseFileMessages.photoType };
+  }
+  if (fieldName === otherFilesField) {
+    return { fileType: 'OtherFile', isMultiple: true, accepts: imageAccepts, message: caseFileMessages.otherFileType };
+  }
+  return undefined;
+}
+
+export function extensionOf(fileName: string): string {
+  const match = /\.([^./\\]+)$/.exec(fileName);
+  return match ? match[1]!.toLowerCase() : '';
+}
+
+/** Bytes kept from the start of each file: enough for every magic number and the STL header. */
+export const headBytes = 512;
+
+const startsWith = (head: Buffer, bytes: number[]) =>
+  head.length >= bytes.length && bytes.every((byte, index) => head[index] === byte);
+
+const isZip = (head: Buffer) =>
+  startsWith(head, [0x50, 0x4b, 0x03, 0x04]) || startsWith(head, [0x50, 0x4b, 0x05, 0x06]);
+const isRar = (head: Buffer) => startsWith(head, [0x52, 0x61, 0x72, 0x21, 0x1a, 0x07]);
+const isJpeg = (head: Buffer) => startsWith(head, [0xff, 0xd8, 0xff]);
+const isPng = (head: Buffer) => startsWith(head, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+
+/** Binary STL: an 80-byte header, a triangle count, and exactly 50 bytes per triangle. */
+const isBinaryStl = (head: Buffer, size: number) => head.length >= 84 && size === 84 + 50 * head.readUInt32LE(80);
+
+/** ASCII STL: 'solid' first, and only text in the bytes we kept. */
+const isAsciiStl = (head: Buffer) =>
+  /^\s*solid\b/.test(head.toString('latin1')) &&
+  head.every((byte) => byte === 9 || byte === 10 || byte === 13 || (byte >= 32 && byte < 127));
+
+/** Whether the whole file (its first bytes and its size) is of `kind`. */
+export function isFileOfKind(kind: FileKind, head: Buffer, size: number): boolean {
+  switch (kind) {
+    case 'stl':
+      return isBinaryStl(head, size) || isAsciiStl(head);
+    case 'zip':
+      return isZip(head);
+    case 'rar':
+      return isRar(head);
+    case 'jpeg':
+      return isJpeg(head);
+    case 'png':
+      return isPng(head);
+  }
+}
+
+/**
+ * Whether a file starting with `head` can still turn out to be of `kind`; lets an upload be
+ * refused at its first bytes instead of after the whole file. An STL's verdict needs its size.
+ */
+export function mayBeOfKind(kind: FileKind, head: Buffer): boolean {
+  return kind === 'stl' || head.length < 8 || isFileOfKind(kind, head, Number.NaN);
+}
+
+/**
+ * Passes the bytes through unchanged while hashing them (SHA-256), counting them, keeping the
+ * first `headBytes`, and calling `check` on every chunk so a wrong type or an upload past its
+ * limit stops the write at once.
+ */
+export class FileInspector extends Transform {
+  private readonly hash = createHash('sha256');
+  private headChunks: Buffer[] = [];
+  private headLength = 0;
+  bytes = 0;
+
+  constructor(private readonly check: (inspector: FileInspector, chunkBytes: number) => void) {
+    // Buffers a few socket reads ahead of the storage write (the default is 16 KiB).
+    super({ highWaterMark: 1024 * 1024 });
+  }
+
+  get head(): Buffer {
+    if (this.headChunks.length > 1) this.headChunks = [Buffer.concat(this.headChunks)];
+    return (this.headChunks[0] ?? Buffer.alloc(0)).subarray(0, headBytes);
+  }
+
+  get sha256(): string {
+    return this.hash.copy().digest('hex');
+  }
+
+  override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
+    this.bytes += chunk.length;
+    this.hash.update(chunk);
+    if (this.headLength < headBytes) {
+      this.headChunks.push(chunk.subarray(0, headBytes - this.headLength));
+      this.headLength += Math.min(chunk.length, headBytes - this.headLength);
+    }
+    try {
+      this.check(this, chunk.length);
+    } catch (error) {
+      callback(error as Error);
+      return;
+    }
+    callback(null, chunk);
+  }
+}
+
+/** The uploader's file name, for display and Content-Disposition only: no path, no control characters. */
+export function displayFileName(fileName: string): string {
+  const base = fileName.split(/[/\\]/).pop() ?? '';
+  const cleaned = base
+    // eslint-disable-next-line no-control-regex -- control characters are what is removed
+    .replace(/[\u0000-\u001f\u007f"<>|:*?]/g, '_')
+    .trim()
+    .slice(-200);
+  return cleaned.replace(/^\.+/, '') || 'file';
+}

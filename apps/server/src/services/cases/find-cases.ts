@@ -1,0 +1,230 @@
+import type {
+  CaseAttachment,
+  CaseListQuery,
+  CaseRow,
+  CaseSortColumn,
+  CaseStats,
+  CaseStatusFilter,
+} from '@portal/contract';
+import { and, asc, desc, eq, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
+import { isDoctor, type SignedInUser } from '../../auth/access.ts';
+import type { Database } from '../../db/client.ts';
+import { caseAttachments, caseCounts, cases, users } from '../../db/schema.ts';
+import { notFound } from '../../lib/errors.ts';
+
+/**
+ * Whose cases a caller may read: a doctor only their own, whatever id they pass; staff all
+ * (0) or one doctor's (their UserId). `null` means every case.
+ */
+export function caseOwnerScope(actor: SignedInUser, requestedUserId: number): number | null {
+  if (isDoctor(actor)) return actor.userId;
+  return requestedUserId === 0 ? null : requestedUserId;
+}
+
+const ownedBy = (doctorUserId: number | null) =>
+  doctorUserId === null ? undefined : eq(cases.doctorUserId, doctorUserId);
+
+export const isoTimestamp = (column: SQLWrapper) =>
+  sql<string>`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+/** doctorname: the doctor's first and last name (ARCHITECTURE.md). */
+const doctorFullName = sql<string>`(${users.firstName} || ' ' || ${users.lastName})`;
+
+const caseColumns = {
+  CaseId: cases.caseId,
+  TrackingNo: cases.trackingNo,
+  FirstName: cases.firstName,
+  LastName: cases.lastName,
+  DOB: sql<string>`${cases.dob}::text`,
+  doctorname: doctorFullName,
+  Gender: cases.gender,
+  ArchesToTreat: cases.arches,
+  NatureOfPatient: cases.nature,
+  RetainerShipmentPreference: cases.shipment,
+  PassiveAligners: cases.passiveAligner,
+  AlignerShipmentPreference: cases.alignerShipment,
+  ChiefComplaint: cases.complaint,
+  Midline: cases.midline,
+  Overjet: cases.overjet,
+  Overbite: cases.overbite,
+  CrossBite: cases.crossBite,
+  RightCanine: cases.rightCanine,
+  LeftCanine: cases.leftCanine,
+  RightMolar: cases.rightMolar,
+  LeftMolar: cases.leftMolar,
+  IPR: cases.iprPreference,
+  Proclination: cases.proclination,
+  Expansion: cases.expansion,
+  Extraction: cases.extraction,
+  IPRPrescription: cases.iprPrescription,
+  AuxiliaryType: cases.auxiliaryType,
+  ToothNumberingSystem: cases.toothNumbering,
+  MoveTooth: cases.moveTooth,
+  NoElastic: cases.noElastic,
+  NoAttachment: cases.noAttachment,
+  ExtractTooth: cases.extractTooth,
+  SpecialInstruction: cases.specialInstruction,
+  ImpressionType: cases.impressionType,
+  IPRStage: cases.ipr,
+  ImageType: cases.imageType,
+  Status: cases.status,
+  CreatedAt: isoTimestamp(cases.createdAt),
+  DoctorUserId: cases.doctorUserId,
+  ClinicId: cases.clinicId,
+};
+
+const sortExpressions: Record<CaseSortColumn, SQL> = {
+  CaseId: sql`${cases.caseId}`,
+  TrackingNo: sql`${cases.trackingNo}`,
+  FirstName: sql`${cases.firstName}`,
+  LastName: sql`${cases.lastName}`,
+  DOB: sql`${cases.dob}`,
+  doctorname: doctorFullName,
+  Gender: sql`${cases.gender}`,
+  ArchesToTreat: sql`${cases.arches}`,
+  NatureOfPatient: sql`${cases.nature}`,
+  ImpressionType: sql`${cases.impressionType}`,
+  Status: sql`${cases.status}`,
+  CreatedAt: sql`${cases.createdAt}`,
+};
+
+/** ILIKE pattern for a substring, with the user's % _ and \ taken literally. */
+const containing = (text: string) => `%${text.replace(/[\\%_]/g, '\\$&')}%`;
+
+/**
+ * Tracking number or doctor name, case-insensitively. Matches are collected first through
+ * the trigram index on tracking numbers OR'd with the doctor index (the names become an id
+ * list); OFFSET 0 keeps PostgreSQL from folding this into a newest-first scan of every case,
+ * which is slow exactly when few cases match (measured on a million rows: ~10 ms vs 1.5 s).
+ */
+function matchesSearch(search: string): SQL {
+  const pattern = containing(search);
+  return sql`${cases.caseId} in (select x.case_id from cases x where x.tracking_no ilike ${pattern}
+    or x.doctor_user_id = any(array(select u.user_id from users u where (u.first_name || ' ' || u.last_name) ilike ${pattern}))
+    offset 0)`;
+}
+
+export function isPagedQuery(query: CaseListQuery): boolean {
+  return (
+    query.page !== undefined || query.pageSize !== undefined || query.search !== undefined || query.sort !== undefined
+  );
+}
+
+/**
+ * A case list: every row (no query, as the spec reads it) or one page, newest first unless
+ * `sort` says otherwise, with the count of all matching rows.
+ */
+export async function findCases(
+  db: Database,
+  scope: { doctorUserId: number | null; status: CaseStatusFilter },
+  query: CaseListQuery,
+): Promise<{ rows: CaseRow[]; total: number }> {
+  const where = and(
+    ownedBy(scope.doctorUserId),
+    scope.status === 'all' ? undefined : eq(cases.status, scope.status),
+    query.search ? matchesSearch(query.search) : undefined,
+  );
+  const sort = query.sort ?? '-CreatedAt';
+  const isDescending = sort.startsWith('-');
+  const column = sortExpressions[sort.replace(/^-/, '') as CaseSortColumn];
+  const direction = isDescending ? desc : asc;
+  const list = db
+    .select(caseColumns)
+    .from(cases)
+    .innerJoin(users, eq(users.userId, cases.doctorUserId))
+    .where(where)
+    .orderBy(direction(column), direction(cases.caseId))
+    .$dynamic();
+  if (isPagedQuery(query)) {
+    const pageSize = query.pageSize ?? 10;
+    list.limit(pageSize).offset(((query.page ?? 1) - 1) * pageSize);
+  }
+  const [rows, total] = await Promise.all([list, countCases(db, scope, where, query.search)]);
+  return { rows: rows as CaseRow[], total };
+}
+
+/** Counts from case_counts (kept by a trigger), never a scan of the cases. */
+export async function getCaseStats(db: Database, doctorUserId: number | null): Promise<CaseStats[]> {
+  const count = (status?: string) =>
+    status
+      ? sql<number>`coalesce(sum(${caseCounts.count}) filter (where ${caseCounts.status} = ${status}), 0)::int`
+      : sql<number>`coalesce(sum(${caseCounts.count}), 0)::int`;
+  return db
+    .select({
+      newcases: count('new'),
+      total: count(),
+      inprogress: count('inprogress'),
+      dispatched: count('dispatched'),
+      delivered: count('delivered'),
+    })
+    .from(caseCounts)
+    .where(doctorUserId === null ? undefined : eq(caseCounts.doctorUserId, doctorUserId));
+}
+
+/** How many cases match; without a search, read from case_counts instead of counting rows. */
+async function countCases(
+  db: Database,
+  scope: { doctorUserId: number | null; status: CaseStatusFilter },
+  where: SQL | undefined,
+  search: string | undefined,
+): Promise<number> {
+  if (search) {
+    const [counted] = await db
+      .select({ total: sql<number>`count(*)::int` })
+      .from(cases)
+      .where(where);
+    return counted?.total ?? 0;
+  }
+  const [counted] = await db
+    .select({ total: sql<number>`coalesce(sum(${caseCounts.count}), 0)::int` })
+    .from(caseCounts)
+    .where(
+      and(
+        scope.doctorUserId === null ? undefined : eq(caseCounts.doctorUserId, scope.doctorUserId),
+        scope.status === 'all' ? undefined : eq(caseCounts.status, scope.status),
+      ),
+    );
+  return counted?.total ?? 0;
+}
+
+/** The case if the caller may see it; another doctor's case is 404, as if it did not exist. */
+export async function findVisibleCase(db: Database, actor: SignedInUser, caseId: number) {
+  const [found] = await db
+    .select({
+      caseId: cases.caseId,
+      doctorUserId: cases.doctorUserId,
+      status: cases.status,
+      trackingNo: cases.trackingNo,
+    })
+    .from(cases)
+    .where(and(eq(cases.caseId, caseId), ownedBy(caseOwnerScope(actor, 0))));
+  if (!found) throw notFound('Case');
+  return found;
+}
+
+export const caseFilePath = (attachmentId: number, fileName: string) =>
+  `/api/case/files/${attachmentId}/${encodeURIComponent(fileName)}`;
+
+export async function listCaseAttachments(
+  db: Database,
+  actor: SignedInUser,
+  caseId: number,
+): Promise<CaseAttachment[]> {
+  await findVisibleCase(db, actor, caseId);
+  const rows = await db
+    .select({
+      attachmentId: caseAttachments.attachmentId,
+      FileName: caseAttachments.fileName,
+      FileType: caseAttachments.fileType,
+      FileSize: caseAttachments.fileSize,
+      Sha256: caseAttachments.sha256,
+    })
+    .from(caseAttachments)
+    .where(eq(caseAttachments.caseId, caseId))
+    .orderBy(asc(caseAttachments.attachmentId));
+  return rows.map(({ attachmentId, ...row }) => ({
+    ...row,
+    FileType: row.FileType as CaseAttachment['FileType'],
+    FilePath: caseFilePath(attachmentId, row.FileName),
+  }));
+}

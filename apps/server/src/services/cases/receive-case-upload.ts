@@ -1,0 +1,186 @@
+import { caseFileMessages, maxOtherFiles, photoFileTypes, scanFileTypes, type CaseFileType } from '@portal/contract';
+import type { MultipartFile } from '@fastify/multipart';
+import type { FastifyRequest } from 'fastify';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { AppError, badRequest } from '../../lib/errors.ts';
+import type { Storage } from '../../storage/storage.ts';
+import { deleteKeys } from '../profile-pictures.ts';
+import {
+  contentTypeOf,
+  displayFileName,
+  extensionOf,
+  fileSlotOf,
+  FileInspector,
+  isFileOfKind,
+  mayBeOfKind,
+  type FileKind,
+  type FileSlot,
+} from './file-checks.ts';
+
+export interface StoredCaseFile {
+  fieldName: string;
+  fileType: CaseFileType;
+  fileName: string;
+  storageKey: string;
+  contentType: string;
+  size: number;
+  sha256: string;
+}
+
+export interface ReceivedCaseUpload {
+  fields: Record<string, string>;
+  files: StoredCaseFile[];
+  /** Files refused by name or content, keyed by field; nothing of theirs is stored. */
+  fileErrors: Record<string, string>;
+}
+
+const forbiddenNames = new Set(['__proto__', 'constructor', 'prototype']);
+const singleFileFields = Object.keys(scanFileTypes).length + Object.keys(photoFileTypes).length;
+const maxFields = 100;
+
+const tooLarge = () => new AppError(413, caseFileMessages.tooLarge);
+
+/** Reads a part to its end without keeping it. */
+function drain(part: MultipartFile): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (part.file.readableEnded) return resolve();
+    part.file.once('end', resolve).once('error', reject);
+    part.file.resume();
+  });
+}
+
+/**
+ * Streams the case form's files into storage as they arrive, each under a server-made key
+ * `cases/<upload uuid>/<random>`, through a FileInspector (SHA-256, size, magic bytes, the
+ * upload limit); text fields are collected. If anything throws (a limit, a malformed body,
+ * the client going away mid-file), every object already written is deleted first.
+ */
+export async function receiveCaseUpload(
+  request: FastifyRequest,
+  storage: Storage,
+  options: { maxUploadBytes?: number },
+): Promise<ReceivedCaseUpload> {
+  if (!request.isMultipart()) throw new AppError(415, 'Send this form as multipart/form-data');
+  const uploadId = randomUUID();
+  const received: ReceivedCaseUpload = { fields: Object.create(null), files: [], fileErrors: Object.create(null) };
+  const budget = { remaining: options.maxUploadBytes ?? Number.POSITIVE_INFINITY };
+  const seenSingle = new Set<string>();
+  let otherFileCount = 0;
+  try {
+    const parts = request.parts({
+      limits: {
+        // One file may use the whole budget; the inspector enforces the total.
+        fileSize: options.maxUploadBytes ?? Number.POSITIVE_INFINITY,
+        files: singleFileFields + maxOtherFiles,
+        fields: maxFields,
+        fieldSize: 1024 * 1024,
+        parts: singleFileFields + maxOtherFiles + maxFields,
+      },
+    });
+    for await (const part of parts) {
+      if (forbiddenNames.has(part.fieldname)) throw badRequest(`Field name "${part.fieldname}" is not allowed`);
+      if (part.type === 'field') {
+        if (part.valueTruncated) throw badRequest(`${part.fieldname} is too long`, { [part.fieldname]: 'Too long' });
+        received.fields[part.fieldname] = String(part.value);
+        continue;
+      }
+      const slot = fileSlotOf(part.fieldname);
+      if (!slot) {
+        await drain(part);
+        throw badRequest(`Unexpected file field "${part.fieldname}"`, { [part.fieldname]: 'Unexpected file' });
+      }
+      // A file input left empty still sends a part without a name.
+      if (!part.filename) {
+        await drain(part);
+        continue;
+      }
+      if (slot.isMultiple ? ++otherFileCount > maxOtherFiles : seenSingle.has(part.fieldname)) {
+        await drain(part);
+        received.fileErrors[part.fieldname] ??= slot.isMultiple
+          ? `At most ${maxOtherFiles} other files`
+          : 'Only one file may be sent here';
+        continue;
+      }
+      seenSingle.add(part.fieldname);
+      const stored = await storeFilePart(
+        storage,
+        part,
+        slot,
+        `cases/${uploadId}/${randomBytes(12).toString('hex')}`,
+        budget,
+      );
+      if (stored) received.files.push(stored);
+      else received.fileErrors[part.fieldname] ??= slot.message;
+    }
+  } catch (error) {
+    await deleteKeys(
+      storage,
+      received.files.map((file) => file.storageKey),
+    );
+    throw error;
+  }
+  return received;
+}
+
+/**
+ * One file part into storage. Returns undefined when its name or bytes are not allowed for
+ * the field (the rest of the part is read and dropped, nothing stays stored); throws on
+ * anything that ends the whole upload.
+ */
+async function storeFilePart(
+  storage: Storage,
+  part: MultipartFile,
+  slot: FileSlot,
+  storageKey: string,
+  budget: { remaining: number },
+): Promise<StoredCaseFile | undefined> {
+  const kinds = slot.accepts[extensionOf(part.filename)];
+  if (!kinds) {
+    await drain(part);
+    return undefined;
+  }
+  // Kept here rather than read from the thrown error: a storage driver may wrap it.
+  let stopped: 'refused' | 'tooLarge' | undefined;
+  const inspector = new FileInspector((meter, chunkBytes) => {
+    budget.remaining -= chunkBytes;
+    if (budget.remaining < 0) stopped = 'tooLarge';
+    else if (!kinds.some((kind) => mayBeOfKind(kind, meter.head))) stopped = 'refused';
+    if (stopped) throw new Error(`upload stopped: ${stopped}`);
+  });
+  // Not pipeline(): a refused file must not destroy the part, or the parser stops; the
+  // rest of the part is drained instead so the following fields are still read.
+  part.file.once('error', (error) => inspector.destroy(error));
+  // The driver sees any failure through its own pipeline; this keeps one raised before it
+  // attaches (it may await something first) from being an uncaught 'error' event.
+  inspector.on('error', () => {});
+  part.file.pipe(inspector);
+  try {
+    await storage.put(storageKey, inspector, 'application/octet-stream');
+  } catch (error) {
+    if (stopped === 'tooLarge') throw tooLarge();
+    if (stopped !== 'refused') throw error;
+    part.file.unpipe(inspector);
+    await drain(part);
+    return undefined;
+  }
+  if (part.file.truncated) {
+    await storage.delete(storageKey);
+    throw tooLarge();
+  }
+  const kind: FileKind | undefined = kinds.find((candidate) =>
+    isFileOfKind(candidate, inspector.head, inspector.bytes),
+  );
+  if (!kind) {
+    await storage.delete(storageKey);
+    return undefined;
+  }
+  return {
+    fieldName: part.fieldname,
+    fileType: slot.fileType,
+    fileName: displayFileName(part.filename),
+    storageKey,
+    contentType: contentTypeOf[kind],
+    size: inspector.bytes,
+    sha256: inspector.sha256,
+  };
+}

@@ -1,0 +1,211 @@
+import {
+  ADMIN_ROLE_ID,
+  DOCTOR_ROLE_ID,
+  type Doctor,
+  type DoctorAddRequest,
+  type DoctorEditRequest,
+} from '@portal/contract';
+import { and, asc, eq, isNull, sql, type SQL } from 'drizzle-orm';
+import { isDoctor, type SignedInUser } from '../auth/access.ts';
+import { hashPassword } from '../auth/passwords.ts';
+import type { Database } from '../db/client.ts';
+import { countries, doctors, users } from '../db/schema.ts';
+import { badRequest, notFound } from '../lib/errors.ts';
+import type { SmallFile } from '../lib/multipart-form.ts';
+import type { MailOutbox } from '../mail/outbox.ts';
+import type { Storage } from '../storage/storage.ts';
+import { inAccountTransaction, replacePicture, type Transaction } from './accounts.ts';
+import { replaceClinics } from './clinics.ts';
+import { createResetLink } from './password-reset.ts';
+import { deleteKeys } from './profile-pictures.ts';
+import { roleExists } from './roles.ts';
+
+const doctorColumns = {
+  UserId: users.userId,
+  DoctorId: doctors.doctorId,
+  UserName: users.userName,
+  RoleId: users.roleId,
+  FirstName: users.firstName,
+  LastName: users.lastName,
+  Email: users.email,
+  MobileNo: users.mobileNo,
+  ProfilePic: users.profilePic,
+  Profession: doctors.profession,
+  ProfessionalSpecialization: doctors.professionalSpecialization,
+  AcademicTitle: doctors.academicTitle,
+  Message: doctors.message,
+  IsActive: users.isActive,
+  CountryId: doctors.countryId,
+  Gender: doctors.gender,
+  createdAt: sql<string>`to_char(${users.createdAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`,
+  userType: users.userType,
+};
+
+function selectDoctors(db: Database | Transaction, where?: SQL) {
+  return db
+    .select(doctorColumns)
+    .from(doctors)
+    .innerJoin(users, eq(users.userId, doctors.userId))
+    .where(and(isNull(users.deletedAt), where))
+    .orderBy(asc(doctors.doctorId));
+}
+
+export const listDoctors = (db: Database): Promise<Doctor[]> => selectDoctors(db);
+
+/** A doctor by UserId; doctors may only read their own record. */
+export async function getDoctorByUserId(db: Database, actor: SignedInUser, userId: number): Promise<Doctor[]> {
+  if (isDoctor(actor) && actor.userId !== userId) throw notFound('Doctor');
+  const rows = await selectDoctors(db, eq(users.userId, userId));
+  if (rows.length === 0) throw notFound('Doctor');
+  return rows;
+}
+
+async function assertCountry(tx: Transaction, countryId: number) {
+  const [row] = await tx
+    .select({ countryId: countries.countryId })
+    .from(countries)
+    .where(eq(countries.countryId, countryId));
+  if (!row) throw badRequest('Location is not valid', { countryId: 'Location is not valid' });
+}
+
+async function assertDoctorRole(tx: Transaction, roleId: number) {
+  if (roleId === ADMIN_ROLE_ID || !(await roleExists(tx, roleId))) {
+    throw badRequest('Role is not valid', { roleId: 'Role is not valid' });
+  }
+}
+
+const doctorValues = (input: DoctorAddRequest | DoctorEditRequest) => ({
+  countryId: input.countryId,
+  gender: input.gender,
+  profession: input.profession,
+  professionalSpecialization: input.professionSpecialization,
+  academicTitle: input.academicTitle,
+  message: input.description,
+});
+
+/**
+ * Self-registration (anonymous) and doctors added by staff. Only staff allowed on the
+ * Doctors page choose the role and status; everyone else gets role 19, inactive.
+ */
+export async function createDoctor(
+  db: Database,
+  storage: Storage,
+  canManageDoctors: boolean,
+  input: DoctorAddRequest,
+  picture?: SmallFile,
+): Promise<number> {
+  const roleId = canManageDoctors ? input.roleId : DOCTOR_ROLE_ID;
+  const isActive = canManageDoctors ? input.isActive : false;
+  const passwordHash = await hashPassword(input.password);
+  const { result } = await inAccountTransaction(db, storage, async (tx, written) => {
+    await assertDoctorRole(tx, roleId);
+    await assertCountry(tx, input.countryId);
+    const [user] = await tx
+      .insert(users)
+      .values({
+        userName: input.username,
+        firstName: input.firstname,
+        lastName: input.lastname,
+        email: input.email,
+        mobileNo: input.mobileNo,
+        roleId,
+        userType: 'Doctor',
+        passwordHash,
+        isActive,
+      })
+      .returning({ userId: users.userId });
+    const [doctor] = await tx
+      .insert(doctors)
+      .values({ userId: user!.userId, ...doctorValues(input) })
+      .returning({ doctorId: doctors.doctorId });
+    await replaceClinics(tx, doctor!.doctorId, input.clinicList);
+    await replacePicture(tx, storage, user!.userId, { picture }, written);
+    return doctor!.doctorId;
+  });
+  return result;
+}
+
+/** A live doctor's account; `forUpdate` locks it until the transaction ends. */
+async function findDoctor(tx: Transaction | Database, doctorId: number, forUpdate = false) {
+  const query = tx
+    .select({ userId: users.userId, isActive: users.isActive, roleId: users.roleId, userName: users.userName })
+    .from(doctors)
+    .innerJoin(users, eq(users.userId, doctors.userId))
+    .where(and(eq(doctors.doctorId, doctorId), isNull(users.deletedAt)));
+  const [row] = forUpdate ? await query.for('update', { of: users }) : await query;
+  return row;
+}
+
+/**
+ * Staff edit every field. A doctor editing their own profile keeps their username, role
+ * and status whatever they send. Going from inactive to active queues the activation
+ * mail with a fresh reset link, in the same transaction.
+ */
+export async function updateDoctor(
+  deps: { db: Database; storage: Storage; outbox: MailOutbox; publicUrl: string },
+  actor: SignedInUser,
+  doctorId: number,
+  input: DoctorEditRequest,
+  change: { picture?: SmallFile; remove?: boolean },
+): Promise<{ activated: boolean }> {
+  const isSelf = isDoctor(actor);
+  if (isSelf && actor.doctorId !== doctorId) throw notFound('Doctor');
+  const passwordHash = input.password ? await hashPassword(input.password) : undefined;
+  const { result } = await inAccountTransaction(deps.db, deps.storage, async (tx, written) => {
+    // Locked: two staff activating the same doctor at once must queue one activation mail.
+    const current = await findDoctor(tx, doctorId, true);
+    if (!current) throw notFound('Doctor');
+    const roleId = isSelf ? current.roleId : input.roleId;
+    const isActive = isSelf ? current.isActive : input.isActive;
+    if (!isSelf) await assertDoctorRole(tx, roleId);
+    await assertCountry(tx, input.countryId);
+    const revokesTokens = Boolean(passwordHash) || (current.isActive && !isActive);
+    await tx
+      .update(users)
+      .set({
+        userName: isSelf ? current.userName : input.username,
+        firstName: input.firstname,
+        lastName: input.lastname,
+        email: input.email,
+        mobileNo: input.mobileNo,
+        roleId,
+        isActive,
+        ...(passwordHash ? { passwordHash } : {}),
+        ...(revokesTokens ? { tokenVersion: sql`${users.tokenVersion} + 1` } : {}),
+      })
+      .where(eq(users.userId, current.userId));
+    await tx.update(doctors).set(doctorValues(input)).where(eq(doctors.doctorId, doctorId));
+    await replaceClinics(tx, doctorId, input.clinicList);
+    const replaced = await replacePicture(tx, deps.storage, current.userId, change, written);
+    const activated = !current.isActive && isActive;
+    if (activated) {
+      const resetUrl = await createResetLink(tx, current.userId, deps.publicUrl);
+      await deps.outbox.enqueue(tx, {
+        to: input.email,
+        template: 'activation',
+        variables: { username: isSelf ? current.userName : input.username, resetUrl },
+      });
+    }
+    return { activated, replaced };
+  });
+  await deleteKeys(deps.storage, result.replaced);
+  if (result.activated) deps.outbox.kick();
+  return { activated: result.activated };
+}
+
+/** The doctor disappears from lists and cannot sign in; their cases stay. */
+export async function deleteDoctor(db: Database, doctorId: number): Promise<void> {
+  const current = await findDoctor(db, doctorId);
+  if (!current) throw notFound('Doctor');
+  await db
+    .update(users)
+    .set({ deletedAt: sql`now()`, tokenVersion: sql`${users.tokenVersion} + 1` })
+    .where(eq(users.userId, current.userId));
+}
+
+/** A reset link for the doctor; the answer's message holds it (portal-spec.md section 7). */
+export async function requestDoctorPasswordReset(db: Database, doctorId: number, publicUrl: string): Promise<string> {
+  const current = await findDoctor(db, doctorId);
+  if (!current) throw notFound('Doctor');
+  return createResetLink(db, current.userId, publicUrl);
+}

@@ -1,0 +1,68 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { resetMessages } from '@portal/contract';
+import { and, eq, gt, isNull, sql } from 'drizzle-orm';
+import { hashPassword } from '../auth/passwords.ts';
+import type { Database } from '../db/client.ts';
+import { passwordResetTokens, users } from '../db/schema.ts';
+import type { Transaction } from './accounts.ts';
+
+const validForMinutes = 60;
+const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
+
+/** 256 random bits; only its hash is stored, so the link is the one copy of the token. */
+export async function createResetLink(tx: Transaction | Database, userId: number, publicUrl: string): Promise<string> {
+  const token = randomBytes(32).toString('base64url');
+  await tx.insert(passwordResetTokens).values({
+    tokenHash: hashToken(token),
+    userId,
+    expiresAt: sql`now() + make_interval(mins => ${validForMinutes})` as unknown as Date,
+  });
+  return `${publicUrl}/reset-password?token=${token}`;
+}
+
+const usable = (token: string) =>
+  and(
+    eq(passwordResetTokens.tokenHash, hashToken(token)),
+    isNull(passwordResetTokens.usedAt),
+    gt(passwordResetTokens.expiresAt, sql`now()`),
+  );
+
+export async function isResetTokenValid(db: Database, token: string): Promise<boolean> {
+  const [row] = await db
+    .select({ userId: passwordResetTokens.userId })
+    .from(passwordResetTokens)
+    .innerJoin(users, eq(users.userId, passwordResetTokens.userId))
+    .where(and(usable(token), isNull(users.deletedAt)));
+  return row !== undefined;
+}
+
+/**
+ * Sets the password once per token: the token and every other open token of the user
+ * are used up, and tokens issued before stop working.
+ */
+export async function resetPassword(
+  db: Database,
+  token: string,
+  newPassword: string,
+): Promise<{ success: boolean; message: string }> {
+  const passwordHash = await hashPassword(newPassword);
+  return db.transaction(async (tx) => {
+    const [claimed] = await tx
+      .update(passwordResetTokens)
+      .set({ usedAt: sql`now()` })
+      .where(usable(token))
+      .returning({ userId: passwordResetTokens.userId });
+    if (!claimed) return { success: false, message: resetMessages.linkInvalid };
+    const updated = await tx
+      .update(users)
+      .set({ passwordHash, tokenVersion: sql`${users.tokenVersion} + 1` })
+      .where(and(eq(users.userId, claimed.userId), isNull(users.deletedAt)))
+      .returning({ userId: users.userId });
+    if (updated.length === 0) return { success: false, message: resetMessages.linkInvalid };
+    await tx
+      .update(passwordResetTokens)
+      .set({ usedAt: sql`now()` })
+      .where(and(eq(passwordResetTokens.userId, claimed.userId), isNull(passwordResetTokens.usedAt)));
+    return { success: true, message: resetMessages.resetSucceeded };
+  });
+}

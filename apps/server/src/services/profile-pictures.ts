@@ -1,0 +1,78 @@
+import { randomBytes } from 'node:crypto';
+import { fileTypeFromBuffer } from 'file-type';
+import sharp, { type Sharp } from 'sharp';
+import type { SmallFile } from '../lib/multipart-form.ts';
+import { badRequest } from '../lib/errors.ts';
+import type { Storage } from '../storage/storage.ts';
+
+export const pictureTypeMessage = 'Only JPG and PNG files are allowed!';
+export const avatarSizes = [32, 90] as const;
+
+const publicPrefix = '/api/uploads/users/';
+/** A stored picture's file name: server-made, with the avatar suffix when it is one. */
+export const pictureFileName = /^[a-f0-9]{16}(?:_(?:32x32|90x90))?\.(?:jpg|png)$/;
+
+export const pictureStorageKey = (userId: number, fileName: string) => `users/${userId}/${fileName}`;
+
+/** The storage keys behind a ProfilePic path: the picture and its two avatars. */
+export function pictureKeys(profilePic: string | null): string[] {
+  const match = profilePic && /^\/api\/uploads\/users\/(\d+)\/([a-f0-9]{16})\.(jpg|png)$/.exec(profilePic);
+  if (!match) return [];
+  const [, userId, name, ext] = match;
+  return [`${name}.${ext}`, ...avatarSizes.map((size) => `${name}_${size}x${size}.${ext}`)].map((file) =>
+    pictureStorageKey(Number(userId), file),
+  );
+}
+
+/**
+ * Checks the bytes (not the name) are JPEG or PNG, re-encodes them without metadata (GPS
+ * and camera data stay out), writes the picture with 32x32 and 90x90 avatars, and returns
+ * the ProfilePic path and the keys written.
+ */
+export async function storeProfilePicture(
+  storage: Storage,
+  userId: number,
+  file: SmallFile,
+): Promise<{ profilePic: string; keys: string[] }> {
+  const detected = await fileTypeFromBuffer(file.data);
+  if (!detected || (detected.mime !== 'image/jpeg' && detected.mime !== 'image/png')) {
+    throw badRequest(pictureTypeMessage, { profilePic: pictureTypeMessage });
+  }
+  const ext = detected.ext === 'png' ? 'png' : 'jpg';
+  const encode = (image: Sharp) => (ext === 'png' ? image.png() : image.jpeg({ quality: 85 }));
+  const source = () => sharp(file.data, { limitInputPixels: 40_000_000 }).rotate();
+  let outputs: { file: string; data: Buffer }[];
+  try {
+    const name = randomBytes(8).toString('hex');
+    outputs = [
+      {
+        file: `${name}.${ext}`,
+        data: await encode(source().resize(1024, 1024, { fit: 'inside', withoutEnlargement: true })).toBuffer(),
+      },
+      ...(await Promise.all(
+        avatarSizes.map(async (size) => ({
+          file: `${name}_${size}x${size}.${ext}`,
+          data: await encode(source().resize(size, size, { fit: 'cover' })).toBuffer(),
+        })),
+      )),
+    ];
+  } catch {
+    throw badRequest('The picture could not be read', { profilePic: 'The picture could not be read' });
+  }
+  const keys: string[] = [];
+  try {
+    for (const output of outputs) {
+      const key = pictureStorageKey(userId, output.file);
+      await storage.put(key, output.data, ext === 'png' ? 'image/png' : 'image/jpeg');
+      keys.push(key);
+    }
+  } catch (error) {
+    await deleteKeys(storage, keys);
+    throw error;
+  }
+  return { profilePic: `${publicPrefix}${userId}/${outputs[0]!.file}`, keys };
+}
+
+export async function deleteKeys(storage: Storage, keys: string[]): Promise<void> {
+  await Promise.all(keys.map((key) => storage.delete(key).catch(() => {})));
+}

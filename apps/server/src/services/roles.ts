@@ -1,0 +1,69 @@
+import { ADMIN_ROLE_ID, DOCTOR_ROLE_ID, type Role, type RoleRequest } from '@portal/contract';
+import { asc, eq, sql } from 'drizzle-orm';
+import type { Database } from '../db/client.ts';
+import { roles, users } from '../db/schema.ts';
+import { conflict, isUniqueViolation, notFound } from '../lib/errors.ts';
+
+const systemRoles = new Set([ADMIN_ROLE_ID, DOCTOR_ROLE_ID]);
+const duplicateName = () =>
+  conflict('A role with this name already exists', { roleName: 'A role with this name already exists' });
+
+const roleColumns = { RoleId: roles.roleId, RoleName: roles.roleName, Description: roles.description };
+
+export function listRoles(db: Database): Promise<Role[]> {
+  return db.select(roleColumns).from(roles).orderBy(asc(roles.roleId));
+}
+
+export async function createRole(db: Database, input: RoleRequest): Promise<Role> {
+  try {
+    const [created] = await db
+      .insert(roles)
+      .values({ roleName: input.roleName, description: input.description })
+      .returning(roleColumns);
+    return created!;
+  } catch (error) {
+    if (isUniqueViolation(error)) throw duplicateName();
+    throw error;
+  }
+}
+
+export async function updateRole(db: Database, roleId: number, input: RoleRequest): Promise<void> {
+  try {
+    const updated = await db
+      .update(roles)
+      .set({ roleName: input.roleName, description: input.description })
+      .where(eq(roles.roleId, roleId))
+      .returning({ roleId: roles.roleId });
+    if (updated.length === 0) throw notFound('Role');
+  } catch (error) {
+    if (isUniqueViolation(error)) throw duplicateName();
+    throw error;
+  }
+}
+
+/**
+ * System roles and roles held by any user (deleted users keep theirs) stay. The row is locked
+ * first, so a user or permission being given this role meanwhile (see roleExists) either
+ * finishes before the count or finds the role gone.
+ */
+export async function deleteRole(db: Database, roleId: number): Promise<void> {
+  if (systemRoles.has(roleId)) throw conflict('This role is built in and cannot be deleted');
+  await db.transaction(async (tx) => {
+    const [role] = await tx.select({ roleId: roles.roleId }).from(roles).where(eq(roles.roleId, roleId)).for('update');
+    if (!role) throw notFound('Role');
+    const [holders] = await tx
+      .select({ count: sql<number>`count(*)::int` })
+      .from(users)
+      .where(eq(users.roleId, roleId));
+    if ((holders?.count ?? 0) > 0) throw conflict('This role is assigned to users and cannot be deleted');
+    await tx.delete(roles).where(eq(roles.roleId, roleId));
+  });
+}
+
+/** Whether the role exists; inside a transaction it also cannot be deleted until that ends. */
+export async function roleExists(db: Pick<Database, 'select'>, roleId: number): Promise<boolean> {
+  // Forms send ids as free text; one beyond the integer column is no role (and PostgreSQL would raise).
+  if (!Number.isSafeInteger(roleId) || roleId < -2147483648 || roleId > 2147483647) return false;
+  const [row] = await db.select({ roleId: roles.roleId }).from(roles).where(eq(roles.roleId, roleId)).for('key share');
+  return row !== undefined;
+}

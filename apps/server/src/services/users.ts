@@ -1,0 +1,133 @@
+import { ADMIN_ROLE_ID, DOCTOR_ROLE_ID, type User, type UserAddRequest, type UserEditRequest } from '@portal/contract';
+import { and, asc, eq, isNull, sql } from 'drizzle-orm';
+import type { SignedInUser } from '../auth/access.ts';
+import { hashPassword } from '../auth/passwords.ts';
+import type { Database } from '../db/client.ts';
+import { roles, users } from '../db/schema.ts';
+import { badRequest, conflict, notFound } from '../lib/errors.ts';
+import type { SmallFile } from '../lib/multipart-form.ts';
+import type { Storage } from '../storage/storage.ts';
+import {
+  assertMayTouchAdministrator,
+  assertOtherAdministratorRemains,
+  inAccountTransaction,
+  replacePicture,
+  type Transaction,
+} from './accounts.ts';
+import { deleteKeys } from './profile-pictures.ts';
+import { roleExists } from './roles.ts';
+
+const userColumns = {
+  UserId: users.userId,
+  UserName: users.userName,
+  FirstName: users.firstName,
+  LastName: users.lastName,
+  Email: users.email,
+  MobileNo: users.mobileNo,
+  RoleId: users.roleId,
+  RoleName: roles.roleName,
+  ProfilePic: users.profilePic,
+  createdAt: sql<string>`to_char(${users.createdAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`,
+  userType: users.userType,
+};
+
+/** Web users (staff and administrators); doctors are listed by the doctor service. */
+export function listWebUsers(db: Database): Promise<User[]> {
+  return db
+    .select(userColumns)
+    .from(users)
+    .leftJoin(roles, eq(roles.roleId, users.roleId))
+    .where(and(eq(users.userType, 'Web'), isNull(users.deletedAt)))
+    .orderBy(asc(users.userId));
+}
+
+async function assertWebRole(tx: Transaction, roleId: number) {
+  if (roleId === DOCTOR_ROLE_ID) throw badRequest('The Doctor role is for doctors', { roleId: 'Role is not valid' });
+  if (!(await roleExists(tx, roleId))) throw badRequest('Role is not valid', { roleId: 'Role is not valid' });
+}
+
+async function findWebUser(tx: Transaction, userId: number) {
+  const [row] = await tx
+    .select({ roleId: users.roleId })
+    .from(users)
+    .where(and(eq(users.userId, userId), eq(users.userType, 'Web'), isNull(users.deletedAt)));
+  if (!row) throw notFound('User');
+  return row;
+}
+
+export async function createWebUser(
+  db: Database,
+  storage: Storage,
+  actor: SignedInUser,
+  input: UserAddRequest,
+  picture?: SmallFile,
+): Promise<number> {
+  assertMayTouchAdministrator(actor, [input.roleId]);
+  const passwordHash = await hashPassword(input.password);
+  const { result } = await inAccountTransaction(db, storage, async (tx, written) => {
+    await assertWebRole(tx, input.roleId);
+    const [created] = await tx
+      .insert(users)
+      .values({
+        userName: input.username,
+        firstName: input.firstname,
+        lastName: input.lastname,
+        email: input.email,
+        mobileNo: input.mobileNo,
+        roleId: input.roleId,
+        userType: 'Web',
+        passwordHash,
+      })
+      .returning({ userId: users.userId });
+    await replacePicture(tx, storage, created!.userId, { picture }, written);
+    return created!.userId;
+  });
+  return result;
+}
+
+export async function updateWebUser(
+  db: Database,
+  storage: Storage,
+  actor: SignedInUser,
+  userId: number,
+  input: UserEditRequest,
+  change: { picture?: SmallFile; remove?: boolean },
+): Promise<void> {
+  const passwordHash = input.password ? await hashPassword(input.password) : undefined;
+  const { result: replaced } = await inAccountTransaction(db, storage, async (tx, written) => {
+    const current = await findWebUser(tx, userId);
+    assertMayTouchAdministrator(actor, [current.roleId, input.roleId]);
+    await assertWebRole(tx, input.roleId);
+    if (current.roleId === ADMIN_ROLE_ID && input.roleId !== ADMIN_ROLE_ID) {
+      await assertOtherAdministratorRemains(tx, userId);
+    }
+    await tx
+      .update(users)
+      .set({
+        userName: input.username,
+        firstName: input.firstname,
+        lastName: input.lastname,
+        email: input.email,
+        mobileNo: input.mobileNo,
+        roleId: input.roleId,
+        ...(passwordHash ? { passwordHash, tokenVersion: sql`${users.tokenVersion} + 1` } : {}),
+      })
+      .where(eq(users.userId, userId));
+    return replacePicture(tx, storage, userId, change, written);
+  });
+  await deleteKeys(storage, replaced);
+}
+
+/** The row stays (it may have cases and history); it disappears from lists and its tokens stop. */
+export async function deleteWebUser(db: Database, actor: SignedInUser, userId: number): Promise<void> {
+  if (actor.userId === userId) throw conflict('You cannot delete your own account');
+  await db.transaction(async (tx) => {
+    const current = await findWebUser(tx, userId);
+    assertMayTouchAdministrator(actor, [current.roleId]);
+    if (current.roleId === ADMIN_ROLE_ID) await assertOtherAdministratorRemains(tx, userId);
+    await tx
+      .update(users)
+      .set({ deletedAt: sql`now()`, tokenVersion: sql`${users.tokenVersion} + 1` })
+      .where(eq(users.userId, userId));
+  });
+}

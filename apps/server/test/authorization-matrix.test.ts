@@ -1,0 +1,432 @@
+import { pages } from '@portal/contract';
+import type { InjectOptions, LightMyRequestResponse } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { caseFields, caseForm, createCaseDoctor, submitCase } from './helpers/case-factories.ts';
+import {
+  createDoctor,
+  createStaff,
+  doctorEditFields,
+  doctorFields,
+  firstCityOf,
+  formData,
+  makeImage,
+  uniqueName,
+} from './helpers/factories.ts';
+import { createTestApp, testAdmin, type TestApp } from './helpers/test-app.ts';
+
+/**
+ * QUALITY.md, Access: every route the server registers x seven actors, against the table
+ * below. A route missing from the table fails the test, so a new route can't slip in.
+ */
+
+const actors = [
+  'anonymous',
+  'inactiveDoctor',
+  'doctorA',
+  'doctorB',
+  'staffWithoutPage',
+  'staffWithPage',
+  'admin',
+] as const;
+type Actor = (typeof actors)[number];
+type PageName = (typeof pages)[number]['PageName'];
+
+/**
+ * What one actor should get: a status, one of several statuses, 'ok' (any 2xx or 3xx), or
+ * 'own' (2xx, answered with the caller's own data: the same answer as for their own ids).
+ */
+type Outcome = number | readonly number[] | 'ok' | 'own';
+type Row = readonly [Outcome, Outcome, Outcome, Outcome, Outcome, Outcome, Outcome];
+/** `page`: the one page the "staff with the page" actor's role has (the first of the route's pages). */
+interface Entry {
+  page?: PageName;
+  expect: Row;
+}
+
+const everyone = (outcome: Outcome): Row => [outcome, outcome, outcome, outcome, outcome, outcome, outcome];
+/** Another doctor's record: refused, whichever of the two. */
+const OTHERS = [403, 404] as const;
+//                                   anonymous inactive doctorA doctorB  no page  page  admin
+const PUBLIC: Row = everyone(200);
+const STAFF_ONLY: Row = /*        */ [401, 401, 403, 403, 403, 200, 200];
+const DOCTOR_OR_STAFF: Row = /*   */ [401, 401, 200, OTHERS, 403, 200, 200];
+const OWN_OR_STAFF: Row = /*      */ [401, 401, 200, 'own', 403, 200, 200];
+
+/** Params are doctor A's records (doctor B thus asks for another doctor's), see `requests` below. */
+const EXPECTED: Record<string, Entry> = {
+  // Public: the same answer whoever asks.
+  'GET /api/health': { expect: PUBLIC },
+  'GET /api/ready': { expect: PUBLIC },
+  'POST /api/auth/login': { expect: PUBLIC },
+  'GET /api/country/get_countries_list': { expect: PUBLIC },
+  'GET /api/city/get_cities_list/:id': { expect: PUBLIC },
+  'POST /api/doctor/add': { expect: PUBLIC },
+  'GET /api/doctor/verify_token/:token': { expect: PUBLIC },
+  'POST /api/doctor/reset_password': { expect: everyone(400) }, // an unknown token, for everyone alike
+  'GET /api/docs': { expect: everyone('ok') },
+  'GET /api/docs/json': { expect: everyone('ok') },
+  'GET /api/docs/yaml': { expect: everyone('ok') },
+  'GET /api/docs/static/index.html': { expect: everyone('ok') },
+  'GET /api/docs/static/swagger-initializer.js': { expect: everyone('ok') },
+  'GET /api/docs/static/*': { expect: everyone('ok') },
+
+  // Any signed-in user.
+  'POST /api/auth/logout': { expect: [401, 401, 200, 200, 200, 200, 200] },
+  // Profile pictures are shown across the app to signed-in users; a doctor sees only their own.
+  'GET /api/uploads/users/:userId/:fileName': { expect: [401, 401, 200, OTHERS, 200, 200, 200] },
+  // Role 19 (doctors): not the caller's own Web role, so Role Permissions only.
+  'GET /api/permission/get_menu/:roleId': { page: 'Role Permissions', expect: STAFF_ONLY },
+
+  'GET /api/permission/get_role_permissions/:roleId': { page: 'Role Permissions', expect: STAFF_ONLY },
+  'POST /api/permission/add/:roleId/:pageId': { page: 'Role Permissions', expect: STAFF_ONLY },
+  'DELETE /api/permission/delete/:roleId/:pageId': { page: 'Role Permissions', expect: STAFF_ONLY },
+
+  'GET /api/role/get_roles_list': { page: 'Roles', expect: STAFF_ONLY },
+  'POST /api/role/add': { page: 'Roles', expect: STAFF_ONLY },
+  'PUT /api/role/edit/:id': { page: 'Roles', expect: STAFF_ONLY },
+  'DELETE /api/role/delete/:id': { page: 'Roles', expect: STAFF_ONLY },
+
+  'GET /api/user/get_users_list': { page: 'Users', expect: STAFF_ONLY },
+  'POST /api/user/add': { page: 'Users', expect: STAFF_ONLY },
+  'PUT /api/user/edit/:id': { page: 'Users', expect: STAFF_ONLY },
+  'DELETE /api/user/delete/:id': { page: 'Users', expect: STAFF_ONLY },
+
+  'GET /api/doctor/get_doctors_list': { page: 'Doctors', expect: STAFF_ONLY },
+  'GET /api/doctor/get_doctor_detail_by_user_Id/:id': { page: 'Doctors', expect: DOCTOR_OR_STAFF },
+  'PUT /api/doctor/edit/:id': { page: 'Doctors', expect: DOCTOR_OR_STAFF },
+  'DELETE /api/doctor/delete/:id': { page: 'Doctors', expect: STAFF_ONLY },
+  'POST /api/doctor/request_password_reset/:id': { page: 'Doctors', expect: STAFF_ONLY },
+  'POST /api/email/send': { page: 'Doctors', expect: [401, 401, 403, 403, 403, 'ok', 'ok'] },
+  'GET /api/clinic/get_clinics_list/:id': { page: 'Doctors', expect: DOCTOR_OR_STAFF },
+  'GET /api/clinic/get_clinics_list_by_user_id/:id': { page: 'Doctors', expect: DOCTOR_OR_STAFF },
+
+  // Doctor B submitting with doctor A's clinic is refused (the case would be B's, the clinic is A's).
+  'POST /api/case/add': { page: 'Add Case', expect: [401, 401, 200, [400, 403, 404], 403, 200, 200] },
+  'GET /api/case/get_all_stats/:userId': { page: 'Dashboard', expect: OWN_OR_STAFF },
+  'GET /api/case/get_cases_by_status/:status/:userId': { page: 'Dashboard', expect: OWN_OR_STAFF },
+  'GET /api/case/get_cases_attachments_by_case_id/:caseId': { page: 'Dashboard', expect: DOCTOR_OR_STAFF },
+  'GET /api/case/get_case_history/:caseId': { page: 'Dashboard', expect: DOCTOR_OR_STAFF },
+  'PUT /api/case/status/:caseId': { page: 'Dashboard', expect: STAFF_ONLY },
+  'GET /api/case/files/:attachmentId/:fileName': { page: 'Dashboard', expect: DOCTOR_OR_STAFF },
+};
+
+/** Registered before the auth plugin, so not in `app.apiRoutes`: checked to exist with hasRoute. */
+const docsRoutes = Object.keys(EXPECTED).filter((key) => key.startsWith('GET /api/docs'));
+
+/** Doctor A's records, the params every route is called with (`own` re-asks with doctor B's). */
+interface Owner {
+  userId: number;
+  doctorId: number;
+  clinicId: number;
+  caseId: number;
+  filePath: string;
+  picturePath: string;
+}
+
+/** A request; `token` (even null) replaces the actor's usual token. */
+type Request = Omit<InjectOptions, 'method'> & { url: string; token?: string | null };
+type Build = (actor: Actor, owner: Owner) => Promise<Request> | Request;
+
+let t: TestApp;
+let admin: string;
+let ownerA: Owner;
+let ownerB: Owner;
+const tokens = new Map<string, string | null>();
+const staffOfPage = new Map<PageName, string>();
+/** Who signed in with a token, to sign in again. */
+const accounts = new Map<string, { username: string; password: string }>();
+let pagelessRoleId: number;
+let cityId: number;
+
+async function tokenOf(actor: Actor, page: PageName): Promise<string | null> {
+  if (actor !== 'staffWithPage') return tokens.get(actor)!;
+  if (!staffOfPage.has(page)) {
+    const pageId = pages.find((row) => row.PageName === page)!.PageId;
+    const staff = await createStaff(t, [pageId]);
+    accounts.set(staff.token, { username: staff.username, password: 'staff-pass' });
+    staffOfPage.set(page, staff.token);
+  }
+  return staffOfPage.get(page)!;
+}
+
+/** A fresh token for the actor (logout revokes the one it is called with). */
+async function freshToken(actor: Actor): Promise<string | null> {
+  const current = await tokenOf(actor, 'Dashboard');
+  const account = current ? accounts.get(current) : undefined;
+  return account ? t.login(account.username, account.password) : current;
+}
+
+// Throwaway records, made by the administrator for one request each.
+const asAdmin = (options: InjectOptions) => t.as(admin, options);
+const json = <T>(response: LightMyRequestResponse) => {
+  if (response.statusCode !== 200) throw new Error(`setup failed: ${response.statusCode} ${response.body}`);
+  return response.json<T>();
+};
+
+async function newRole(): Promise<number> {
+  const response = await asAdmin({
+    method: 'POST',
+    url: '/api/role/add',
+    payload: { roleName: uniqueName('role'), description: 'matrix' },
+  });
+  return json<{ RoleId: number }>(response).RoleId;
+}
+
+async function newRoleWithDashboard(): Promise<number> {
+  const roleId = await newRole();
+  json(await asAdmin({ method: 'POST', url: `/api/permission/add/${roleId}/1` }));
+  return roleId;
+}
+
+function webUserForm(fields: Record<string, string | number> = {}) {
+  const username = uniqueName('web');
+  return formData({
+    username,
+    firstname: 'Wen',
+    lastname: 'User',
+    password: 'web-pass-1',
+    email: `${username}@lab.test`,
+    mobileNo: '5550102',
+    roleId: pagelessRoleId,
+    ...fields,
+  });
+}
+
+async function newWebUser(): Promise<number> {
+  const response = await asAdmin({ method: 'POST', url: '/api/user/add', payload: webUserForm() });
+  return json<{ UserId: number }>(response).UserId;
+}
+
+/** A self-registration form with a real city. */
+const registration = () =>
+  doctorFields({
+    clinicList: JSON.stringify([
+      { clinicId: 0, clinicName: 'Smile Clinic', countryId: 1, cityId, contactNo: '123456', address: '1 Main St' },
+    ]),
+  });
+
+const newDoctor = async () => (await createDoctor(t)).doctorId;
+
+async function caseFormFor(actor: Actor, owner: Owner) {
+  const isDoctor = actor === 'doctorA' || actor === 'doctorB' || actor === 'inactiveDoctor';
+  const fields = caseFields(owner.clinicId, isDoctor ? {} : { userId: owner.userId });
+  return caseForm(fields, { front: { data: await makeImage(), name: 'front.png', type: 'image/png' } });
+}
+
+async function newCaseOfA(): Promise<number> {
+  const response = await submitCase(t, tokens.get('doctorA')!, await caseFormFor('doctorA', ownerA));
+  return json<{ CaseId: number }>(response).CaseId;
+}
+
+/** How each route is called: one builder per table entry. */
+const requests: Record<string, Build> = {
+  'GET /api/health': () => ({ url: '/api/health' }),
+  'GET /api/ready': () => ({ url: '/api/ready' }),
+  'POST /api/auth/login': () => ({ url: '/api/auth/login', payload: testAdmin }),
+  'GET /api/country/get_countries_list': () => ({ url: '/api/country/get_countries_list' }),
+  'GET /api/city/get_cities_list/:id': () => ({ url: '/api/city/get_cities_list/1' }),
+  'POST /api/doctor/add': () => ({ url: '/api/doctor/add', payload: formData(registration()) }),
+  'GET /api/doctor/verify_token/:token': () => ({ url: `/api/doctor/verify_token/${'a'.repeat(43)}` }),
+  'POST /api/doctor/reset_password': () => ({
+    url: '/api/doctor/reset_password',
+    payload: { token: 'b'.repeat(43), newPassword: 'new-secret-pass' },
+  }),
+  'GET /api/docs': () => ({ url: '/api/docs' }),
+  'GET /api/docs/json': () => ({ url: '/api/docs/json' }),
+  'GET /api/docs/yaml': () => ({ url: '/api/docs/yaml' }),
+  'GET /api/docs/static/index.html': () => ({ url: '/api/docs/static/index.html' }),
+  'GET /api/docs/static/swagger-initializer.js': () => ({ url: '/api/docs/static/swagger-initializer.js' }),
+  'GET /api/docs/static/*': () => ({ url: '/api/docs/static/swagger-ui.css' }),
+
+  'POST /api/auth/logout': async (actor) => ({ url: '/api/auth/logout', token: await freshToken(actor) }),
+  'GET /api/uploads/users/:userId/:fileName': (_actor, owner) => ({ url: owner.picturePath }),
+  'GET /api/permission/get_menu/:roleId': () => ({ url: '/api/permission/get_menu/19' }),
+
+  'GET /api/permission/get_role_permissions/:roleId': () => ({ url: '/api/permission/get_role_permissions/19' }),
+  'POST /api/permission/add/:roleId/:pageId': async () => ({ url: `/api/permission/add/${await newRole()}/1` }),
+  'DELETE /api/permission/delete/:roleId/:pageId': async () => ({
+    url: `/api/permission/delete/${await newRoleWithDashboard()}/1`,
+  }),
+
+  'GET /api/role/get_roles_list': () => ({ url: '/api/role/get_roles_list' }),
+  'POST /api/role/add': () => ({ url: '/api/role/add', payload: { roleName: uniqueName('role'), description: 'x' } }),
+  'PUT /api/role/edit/:id': async () => ({
+    url: `/api/role/edit/${await newRole()}`,
+    payload: { roleName: uniqueName('role'), description: 'edited' },
+  }),
+  'DELETE /api/role/delete/:id': async () => ({ url: `/api/role/delete/${await newRole()}` }),
+
+  'GET /api/user/get_users_list': () => ({ url: '/api/user/get_users_list' }),
+  'POST /api/user/add': () => ({ url: '/api/user/add', payload: webUserForm() }),
+  'PUT /api/user/edit/:id': async () => ({
+    url: `/api/user/edit/${await newWebUser()}`,
+    payload: webUserForm({ password: '' }),
+  }),
+  'DELETE /api/user/delete/:id': async () => ({ url: `/api/user/delete/${await newWebUser()}` }),
+
+  'GET /api/doctor/get_doctors_list': () => ({ url: '/api/doctor/get_doctors_list' }),
+  'GET /api/doctor/get_doctor_detail_by_user_Id/:id': (_actor, owner) => ({
+    url: `/api/doctor/get_doctor_detail_by_user_Id/${owner.userId}`,
+  }),
+  'PUT /api/doctor/edit/:id': async (_actor, owner) => ({
+    url: `/api/doctor/edit/${owner.doctorId}`,
+    payload: formData(await doctorEditFields(t, doctorA)),
+  }),
+  'DELETE /api/doctor/delete/:id': async () => ({ url: `/api/doctor/delete/${await newDoctor()}` }),
+  'POST /api/doctor/request_password_reset/:id': (_actor, owner) => ({
+    url: `/api/doctor/request_password_reset/${owner.doctorId}`,
+  }),
+  'POST /api/email/send': () => ({
+    url: '/api/email/send',
+    payload: {
+      to: doctorA.email,
+      subject: 'Your account',
+      templateName: 'activation',
+      variables: { username: 'someone', resetUrl: 'http://portal.test/reset-password?token=x' },
+    },
+  }),
+  'GET /api/clinic/get_clinics_list/:id': (_actor, owner) => ({
+    url: `/api/clinic/get_clinics_list/${owner.doctorId}`,
+  }),
+  'GET /api/clinic/get_clinics_list_by_user_id/:id': (_actor, owner) => ({
+    url: `/api/clinic/get_clinics_list_by_user_id/${owner.userId}`,
+  }),
+
+  'POST /api/case/add': async (actor, owner) => ({ url: '/api/case/add', payload: await caseFormFor(actor, owner) }),
+  'GET /api/case/get_all_stats/:userId': (_actor, owner) => ({ url: `/api/case/get_all_stats/${owner.userId}` }),
+  'GET /api/case/get_cases_by_status/:status/:userId': (_actor, owner) => ({
+    url: `/api/case/get_cases_by_status/all/${owner.userId}`,
+  }),
+  'GET /api/case/get_cases_attachments_by_case_id/:caseId': (_actor, owner) => ({
+    url: `/api/case/get_cases_attachments_by_case_id/${owner.caseId}`,
+  }),
+  'GET /api/case/get_case_history/:caseId': (_actor, owner) => ({ url: `/api/case/get_case_history/${owner.caseId}` }),
+  'PUT /api/case/status/:caseId': async () => ({
+    url: `/api/case/status/${await newCaseOfA()}`,
+    payload: { status: 'inprogress' },
+  }),
+  'GET /api/case/files/:attachmentId/:fileName': (_actor, owner) => ({ url: owner.filePath }),
+};
+
+let doctorA: Awaited<ReturnType<typeof createCaseDoctor>>;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  admin = await t.adminToken();
+  cityId = await firstCityOf(t);
+  doctorA = await createCaseDoctor(t);
+  const doctorB = await createCaseDoctor(t);
+  const inactive = await createDoctor(t);
+  const pageless = await createStaff(t, []);
+  pagelessRoleId = pageless.roleId;
+  tokens.set('anonymous', null);
+  const issued = await t.app.tokens.issue({
+    userId: inactive.userId,
+    roleId: 19,
+    userType: 'Doctor',
+    tokenVersion: 0,
+  });
+  tokens.set('inactiveDoctor', issued.token);
+  tokens.set('doctorA', doctorA.token);
+  tokens.set('doctorB', doctorB.token);
+  tokens.set('staffWithoutPage', pageless.token);
+  tokens.set('admin', admin);
+  accounts.set(admin, testAdmin);
+  accounts.set(pageless.token, { username: pageless.username, password: 'staff-pass' });
+  for (const doctor of [doctorA, doctorB]) accounts.set(doctor.token, doctor);
+
+  // Doctor A: a profile picture, a case and its attachment.
+  const picture = { data: await makeImage(), name: 'face.png', type: 'image/png' };
+  json(
+    await asAdmin({
+      method: 'PUT',
+      url: `/api/doctor/edit/${doctorA.doctorId}`,
+      payload: formData(await doctorEditFields(t, doctorA), { profilePic: picture }),
+    }),
+  );
+  const detail = json<{ ProfilePic: string }[]>(
+    await asAdmin({ method: 'GET', url: `/api/doctor/get_doctor_detail_by_user_Id/${doctorA.userId}` }),
+  );
+  ownerA = {
+    userId: doctorA.userId,
+    doctorId: doctorA.doctorId,
+    clinicId: doctorA.clinicId,
+    caseId: 0,
+    filePath: '',
+    picturePath: detail[0]!.ProfilePic,
+  };
+  ownerA.caseId = await newCaseOfA();
+  const attachments = json<{ FilePath: string }[]>(
+    await t.as(doctorA.token, { method: 'GET', url: `/api/case/get_cases_attachments_by_case_id/${ownerA.caseId}` }),
+  );
+  ownerA.filePath = attachments[0]!.FilePath;
+  ownerB = { ...ownerA, userId: doctorB.userId, doctorId: doctorB.doctorId, clinicId: doctorB.clinicId };
+});
+afterAll(() => t.close());
+
+const isAllowedStatus = (status: number) => status >= 200 && status < 300;
+
+function matches(outcome: Outcome, status: number): boolean {
+  if (outcome === 'ok') return status >= 200 && status < 400;
+  if (outcome === 'own') return isAllowedStatus(status);
+  if (typeof outcome === 'number') return status === outcome;
+  return outcome.includes(status);
+}
+
+/** A refusal expected (401/403/404/400) but a 2xx given. */
+const isUnexpectedAllow = (outcome: Outcome, status: number) =>
+  outcome !== 'ok' && outcome !== 'own' && !matches(outcome, 200) && isAllowedStatus(status);
+
+describe('authorization matrix', () => {
+  it('every registered route is in the table, and every actor gets what the table says', async () => {
+    const registered = [
+      ...t.app.apiRoutes.map((route) => `${route.method} ${route.url}`),
+      ...docsRoutes.filter((key) => t.app.hasRoute({ method: 'GET', url: key.slice(4) })),
+    ];
+    const keys = [...new Set(registered)];
+    // HEAD shares its GET's entry and is checked too.
+    const entryKey = (key: string) => (key.startsWith('HEAD ') ? `GET ${key.slice(5)}` : key);
+    const missing = keys
+      .filter((key) => !EXPECTED[entryKey(key)] || !requests[entryKey(key)])
+      .map((key) => `route ${key} has no entry in the authorization matrix`);
+    const stale = Object.keys(EXPECTED)
+      .filter((key) => !keys.includes(key))
+      .map((key) => `${key} is in the table but not registered`);
+    expect([...missing, ...stale]).toEqual([]);
+
+    const mismatches: string[] = [];
+    const unexpectedAllows: string[] = [];
+    const serverErrors: string[] = [];
+    let pairs = 0;
+    for (const key of keys) {
+      const method = key.split(' ')[0] as InjectOptions['method'];
+      const entry = EXPECTED[entryKey(key)]!;
+      const build = requests[entryKey(key)]!;
+      for (const [index, actor] of actors.entries()) {
+        const outcome = entry.expect[index]!;
+        const { token: override, ...request } = await build(actor, ownerA);
+        const token = override !== undefined ? override : await tokenOf(actor, entry.page ?? 'Dashboard');
+        const response = await t.as(token, { ...request, method });
+        pairs++;
+        const status = response.statusCode;
+        const where = `${key} as ${actor}: ${status}, expected ${JSON.stringify(outcome)}`;
+        if (status >= 500) serverErrors.push(`${where} ${response.body.slice(0, 200)}`);
+        if (isUnexpectedAllow(outcome, status)) unexpectedAllows.push(where);
+        if (!matches(outcome, status)) mismatches.push(`${where} ${response.body.slice(0, 200)}`);
+        else if (outcome === 'own' && method === 'GET') {
+          // Scoped to the caller whatever id was sent: the same answer as for their own id.
+          const own = await build(actor, ownerB);
+          const expected = await t.as(token, { ...own, method });
+          if (response.body !== expected.body) unexpectedAllows.push(`${where}, but with another doctor's data`);
+        }
+      }
+    }
+    console.log(
+      `authorization matrix: ${keys.length} routes x ${actors.length} actors = ${pairs} pairs checked, ` +
+        `${unexpectedAllows.length} unexpected allows`,
+    );
+    expect(unexpectedAllows).toEqual([]);
+    expect(serverErrors).toEqual([]);
+    expect(mismatches).toEqual([]);
+  });
+});

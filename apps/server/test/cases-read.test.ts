@@ -1,0 +1,178 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { caseFields, caseForm, createCaseDoctor, submitCase } from './helpers/case-factories.ts';
+import { createStaff, makeImage } from './helpers/factories.ts';
+import { createTestApp, type TestApp } from './helpers/test-app.ts';
+
+type Doctor = Awaited<ReturnType<typeof createCaseDoctor>>;
+interface Row {
+  CaseId: number;
+  TrackingNo: string;
+  FirstName: string;
+  doctorname: string;
+  DoctorUserId: number;
+  CreatedAt: string;
+}
+
+let t: TestApp;
+let curie: Doctor;
+let turing: Doctor;
+let admin: string;
+const caseIds = new Map<Doctor, number[]>();
+
+async function addCases(doctor: Doctor, count: number) {
+  for (let i = 0; i < count; i++) {
+    const response = await submitCase(
+      t,
+      doctor.token,
+      caseForm(caseFields(doctor.clinicId, { firstname: `P${String(i).padStart(2, '0')}` }), {
+        front: { data: await makeImage(), name: 'front.png' },
+      }),
+    );
+    if (response.statusCode !== 200) throw new Error(response.body);
+    caseIds.set(doctor, [...(caseIds.get(doctor) ?? []), response.json<{ CaseId: number }>().CaseId]);
+  }
+}
+
+beforeAll(async () => {
+  t = await createTestApp();
+  curie = await createCaseDoctor(t, { firstname: 'Marie', lastname: 'Curie' });
+  turing = await createCaseDoctor(t, { firstname: 'Alan', lastname: 'Turing' });
+  admin = await t.adminToken();
+  await addCases(curie, 12);
+  await addCases(turing, 3);
+});
+afterAll(() => t.close());
+
+const list = (token: string, path: string) => t.as(token, { method: 'GET', url: `/api/case/${path}` });
+
+describe('GET /case/get_cases_by_status/{status}/{userId}', () => {
+  it('gives staff every case with no query (userId 0), or one doctor by userId', async () => {
+    const all = await list(admin, 'get_cases_by_status/all/0');
+    expect(all.statusCode).toBe(200);
+    expect(all.json<Row[]>()).toHaveLength(15);
+    expect(all.headers['x-total-count']).toBe('15');
+    const one = await list(admin, `get_cases_by_status/all/${turing.userId}`);
+    expect(one.json<Row[]>().map((row) => row.doctorname)).toEqual(['Alan Turing', 'Alan Turing', 'Alan Turing']);
+    const staff = await createStaff(t, [1]);
+    expect((await list(staff.token, 'get_cases_by_status/new/0')).json<Row[]>()).toHaveLength(15);
+  });
+
+  it('pages newest first with the full count in X-Total-Count', async () => {
+    const first = await list(admin, 'get_cases_by_status/all/0?page=1&pageSize=5');
+    expect(first.json<Row[]>()).toHaveLength(5);
+    expect(first.headers['x-total-count']).toBe('15');
+    const third = await list(admin, 'get_cases_by_status/all/0?page=3&pageSize=5');
+    const ids = [...first.json<Row[]>(), ...third.json<Row[]>()].map((row) => row.CaseId);
+    expect(ids).toEqual([...ids].sort((a, b) => b - a));
+    expect((await list(admin, 'get_cases_by_status/all/0?page=4&pageSize=5')).json()).toEqual([]);
+    const defaults = await list(admin, 'get_cases_by_status/all/0?page=2');
+    expect(defaults.json<Row[]>()).toHaveLength(5);
+  });
+
+  it('searches tracking number or doctor name, ignoring case, and takes % literally', async () => {
+    const byName = await list(admin, 'get_cases_by_status/all/0?search=cUrIe&pageSize=100');
+    expect(byName.headers['x-total-count']).toBe('12');
+    expect(new Set(byName.json<Row[]>().map((row) => row.doctorname))).toEqual(new Set(['Marie Curie']));
+    const fullName = await list(admin, 'get_cases_by_status/all/0?search=alan%20tur');
+    expect(fullName.headers['x-total-count']).toBe('3');
+    const target = byName.json<Row[]>()[4]!;
+    const byTracking = await list(
+      admin,
+      `get_cases_by_status/all/0?search=${target.TrackingNo.slice(3).toLowerCase()}`,
+    );
+    expect(byTracking.json<Row[]>().map((row) => row.CaseId)).toEqual([target.CaseId]);
+    expect((await list(admin, 'get_cases_by_status/all/0?search=%25')).headers['x-total-count']).toBe('0');
+  });
+
+  it('sorts by any listed column, ascending or descending, and refuses others', async () => {
+    const ascending = await list(admin, 'get_cases_by_status/all/0?sort=TrackingNo&pageSize=100');
+    const numbers = ascending.json<Row[]>().map((row) => row.TrackingNo);
+    expect(numbers).toEqual([...numbers].sort());
+    const byName = await list(admin, 'get_cases_by_status/all/0?sort=-FirstName&pageSize=3');
+    expect(byName.json<Row[]>().map((row) => row.FirstName)).toEqual(['P11', 'P10', 'P09']);
+    const byDoctor = await list(admin, 'get_cases_by_status/all/0?sort=doctorname&pageSize=1');
+    expect(byDoctor.json<Row[]>()[0]!.doctorname).toBe('Alan Turing');
+    const bad = await list(admin, 'get_cases_by_status/all/0?sort=password_hash');
+    expect(bad.statusCode).toBe(400);
+    expect((await list(admin, 'get_cases_by_status/all/0?pageSize=1000')).statusCode).toBe(400);
+    expect((await list(admin, 'get_cases_by_status/closed/0')).statusCode).toBe(400);
+  });
+});
+
+describe('GET /case/get_all_stats/{userId}', () => {
+  it('counts all cases for staff and own cases for a doctor', async () => {
+    const all = await list(admin, 'get_all_stats/0');
+    expect(all.json()).toEqual([{ newcases: 15, total: 15, inprogress: 0, dispatched: 0, delivered: 0 }]);
+    const one = await list(admin, `get_all_stats/${curie.userId}`);
+    expect(one.json()[0].total).toBe(12);
+  });
+});
+
+describe('doctor isolation', () => {
+  it('shows a doctor only their own cases and stats, whatever userId they pass', async () => {
+    for (const path of [
+      `get_cases_by_status/all/${curie.userId}`,
+      'get_cases_by_status/all/0',
+      'get_cases_by_status/new/0?page=1&pageSize=50',
+    ]) {
+      const rows = (await list(turing.token, path)).json<Row[]>();
+      expect(rows.map((row) => row.CaseId).sort()).toEqual([...caseIds.get(turing)!].sort());
+    }
+    const stats = await list(turing.token, `get_all_stats/${curie.userId}`);
+    expect(stats.json()[0].total).toBe(3);
+    const search = await list(turing.token, 'get_cases_by_status/all/0?search=curie');
+    expect(search.json()).toEqual([]);
+  });
+
+  it("answers 404 for another doctor's case, attachments, history and files", async () => {
+    const curieCase = caseIds.get(curie)![0]!;
+    const attachments = await list(curie.token, `get_cases_attachments_by_case_id/${curieCase}`);
+    expect(attachments.statusCode).toBe(200);
+    const [file] = attachments.json<{ FilePath: string }[]>();
+    expect((await list(turing.token, `get_cases_attachments_by_case_id/${curieCase}`)).statusCode).toBe(404);
+    expect((await list(turing.token, `get_case_history/${curieCase}`)).statusCode).toBe(404);
+    expect((await t.as(turing.token, { method: 'GET', url: file!.FilePath })).statusCode).toBe(404);
+    expect(
+      (await t.app.inject({ method: 'GET', url: file!.FilePath, cookies: { token: turing.token } })).statusCode,
+    ).toBe(404);
+    expect((await t.as(turing.token, { method: 'HEAD', url: file!.FilePath })).statusCode).toBe(404);
+    expect(
+      (
+        await t.as(turing.token, {
+          method: 'PUT',
+          url: `/api/case/status/${curieCase}`,
+          payload: { status: 'delivered' },
+        })
+      ).statusCode,
+    ).toBe(403);
+    // The owner and Dashboard staff do get them.
+    expect((await t.as(curie.token, { method: 'GET', url: file!.FilePath })).statusCode).toBe(200);
+    const staff = await createStaff(t, [1]);
+    expect((await t.as(staff.token, { method: 'GET', url: file!.FilePath })).statusCode).toBe(200);
+    expect((await list(staff.token, `get_case_history/${curieCase}`)).statusCode).toBe(200);
+  });
+
+  it('refuses staff without the Dashboard page and anonymous callers on every read', async () => {
+    const curieCase = caseIds.get(curie)![0]!;
+    const [file] = (await list(curie.token, `get_cases_attachments_by_case_id/${curieCase}`)).json<
+      { FilePath: string }[]
+    >();
+    const paths = [
+      '/api/case/get_all_stats/0',
+      '/api/case/get_cases_by_status/all/0',
+      `/api/case/get_cases_attachments_by_case_id/${curieCase}`,
+      `/api/case/get_case_history/${curieCase}`,
+      file!.FilePath,
+    ];
+    const addCaseOnly = await createStaff(t, [6]);
+    for (const path of paths) {
+      expect((await t.as(addCaseOnly.token, { method: 'GET', url: path })).statusCode, path).toBe(403);
+      expect((await t.app.inject({ method: 'GET', url: path })).statusCode, path).toBe(401);
+    }
+  });
+
+  it('answers 404 for a case that does not exist', async () => {
+    expect((await list(admin, 'get_cases_attachments_by_case_id/999999')).statusCode).toBe(404);
+    expect((await t.as(admin, { method: 'GET', url: '/api/case/files/999999/x.png' })).statusCode).toBe(404);
+  });
+});

@@ -1,0 +1,91 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { caseFields, caseForm, createCaseDoctor, submitCase } from './helpers/case-factories.ts';
+import { createStaff, outboxMessages } from './helpers/factories.ts';
+import { createTestApp, type TestApp } from './helpers/test-app.ts';
+
+let t: TestApp;
+let doctor: Awaited<ReturnType<typeof createCaseDoctor>>;
+let staff: Awaited<ReturnType<typeof createStaff>>;
+let caseId: number;
+let trackingNo: string;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  doctor = await createCaseDoctor(t, { firstname: 'Rosalind', lastname: 'Franklin' });
+  staff = await createStaff(t, [1]);
+  const created = await submitCase(t, doctor.token, caseForm(caseFields(doctor.clinicId)));
+  ({ CaseId: caseId, TrackingNo: trackingNo } = created.json<{ CaseId: number; TrackingNo: string }>());
+});
+afterAll(() => t.close());
+
+const setStatus = (token: string, status: string, id = caseId) =>
+  t.as(token, { method: 'PUT', url: `/api/case/status/${id}`, payload: { status } });
+
+async function queuedMail(): Promise<{ recipient: string; template: string; variables: Record<string, string> }[]> {
+  const result = await t.app.db.execute(
+    sql`select recipient, template, variables from mail_outbox where template = 'caseStatus' order by mail_id`,
+  );
+  return (result as unknown as { rows: { recipient: string; template: string; variables: Record<string, string> }[] })
+    .rows;
+}
+
+describe('PUT /case/status/{caseId}', () => {
+  it('lets Dashboard staff move a case, keeps the history and e-mails the doctor', async () => {
+    const response = await setStatus(staff.token, 'inprogress');
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.json().message).toBe('Case status changed to In Progress');
+    const admin = await t.adminToken();
+    expect((await setStatus(admin, 'dispatched')).statusCode).toBe(200);
+
+    const history = await t.as(doctor.token, { method: 'GET', url: `/api/case/get_case_history/${caseId}` });
+    expect(history.json()).toMatchObject([
+      { FromStatus: null, ToStatus: 'new', ChangedBy: doctor.userId, ChangedByName: 'Rosalind Franklin' },
+      { FromStatus: 'new', ToStatus: 'inprogress', ChangedBy: staff.userId, ChangedByName: 'Sam Staff' },
+      { FromStatus: 'inprogress', ToStatus: 'dispatched' },
+    ]);
+    for (const entry of history.json<{ ChangedAt: string }[]>())
+      expect(Date.parse(entry.ChangedAt)).toBeGreaterThan(Date.now() - 60_000);
+
+    const mail = await queuedMail();
+    expect(mail).toHaveLength(2);
+    expect(mail[0]).toMatchObject({ recipient: doctor.email, template: 'caseStatus' });
+    await t.app.outbox.deliverDue();
+    const sent = (await outboxMessages(t)).filter((message) => message.includes(trackingNo));
+    expect(sent.some((message) => message.includes(`Case ${trackingNo} is now In Progress`))).toBe(true);
+    expect(sent.some((message) => message.includes(`Case ${trackingNo} is now Dispatched`))).toBe(true);
+
+    const stats = await t.as(doctor.token, { method: 'GET', url: `/api/case/get_all_stats/${doctor.userId}` });
+    expect(stats.json()).toEqual([{ newcases: 0, total: 1, inprogress: 0, dispatched: 1, delivered: 0 }]);
+    const dispatched = await t.as(doctor.token, { method: 'GET', url: `/api/case/get_cases_by_status/dispatched/0` });
+    expect(dispatched.json<{ CaseId: number; Status: string }[]>()).toMatchObject([
+      { CaseId: caseId, Status: 'dispatched' },
+    ]);
+  });
+
+  it('answers 409 for the status the case already has, with no history row and no mail', async () => {
+    const historyBefore = (
+      await t.as(staff.token, { method: 'GET', url: `/api/case/get_case_history/${caseId}` })
+    ).json<unknown[]>().length;
+    const mailBefore = (await queuedMail()).length;
+    const same = await setStatus(staff.token, 'dispatched');
+    expect(same.statusCode).toBe(409);
+    expect(same.json().message).toBe('The case is already Dispatched');
+    expect(
+      (await t.as(staff.token, { method: 'GET', url: `/api/case/get_case_history/${caseId}` })).json(),
+    ).toHaveLength(historyBefore);
+    expect(await queuedMail()).toHaveLength(mailBefore);
+  });
+
+  it('refuses doctors, staff without the Dashboard page, unknown statuses and unknown cases', async () => {
+    expect((await setStatus(doctor.token, 'delivered')).statusCode).toBe(403);
+    const addCaseOnly = await createStaff(t, [6]);
+    expect((await setStatus(addCaseOnly.token, 'delivered')).statusCode).toBe(403);
+    const bad = await setStatus(staff.token, 'closed');
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().fieldErrors).toEqual({ status: 'Status is not valid' });
+    expect((await setStatus(staff.token, 'delivered', 999_999)).statusCode).toBe(404);
+    const status = await t.as(staff.token, { method: 'GET', url: `/api/case/get_cases_by_status/all/0` });
+    expect(status.json<{ Status: string }[]>()[0]!.Status).toBe('dispatched');
+  });
+});

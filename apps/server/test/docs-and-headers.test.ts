@@ -1,0 +1,113 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from './helpers/test-app.ts';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(() => t.close());
+
+describe('GET /api/docs', () => {
+  it('serves the OpenAPI document generated from the routes', async () => {
+    const response = await t.app.inject({ method: 'GET', url: '/api/docs/json' });
+    expect(response.statusCode).toBe(200);
+    const document = response.json();
+    expect(document.openapi).toMatch(/^3\./);
+    expect(Object.keys(document.paths)).toEqual(
+      expect.arrayContaining([
+        '/api/auth/login',
+        '/api/role/get_roles_list',
+        '/api/doctor/add',
+        '/api/city/get_cities_list/{id}',
+      ]),
+    );
+    const login = document.paths['/api/auth/login'].post;
+    expect(login.requestBody.content['application/json'].schema.properties).toHaveProperty('username');
+  });
+
+  it('serves the browsable UI with its own assets', async () => {
+    const page = await t.app.inject({ method: 'GET', url: '/api/docs' });
+    expect(page.statusCode).toBe(200);
+    expect(page.headers['content-type']).toMatch(/text\/html/);
+    const script = /src="\.?\/?([^"]*swagger-ui-bundle\.js)"/.exec(page.body)?.[1];
+    expect(script).toBeTruthy();
+    const asset = await t.app.inject({ method: 'GET', url: `/api/docs/${script!.replace(/^.*static\//, 'static/')}` });
+    expect(asset.statusCode).toBe(200);
+  });
+});
+
+describe('security headers', () => {
+  it('sends a strict CSP, nosniff and no-store on API answers, and no version banner', async () => {
+    const response = await t.app.inject({ method: 'GET', url: '/api/country/get_countries_list' });
+    expect(response.headers['content-security-policy']).toMatch(/default-src 'self'/);
+    expect(response.headers['content-security-policy']).toMatch(/script-src 'self'(;|$)/);
+    expect(response.headers['x-content-type-options']).toBe('nosniff');
+    expect(response.headers['cache-control']).toBe('no-store');
+    expect(response.headers['x-powered-by']).toBeUndefined();
+    expect(response.headers.server).toBeUndefined();
+  });
+
+  it('keeps CORS closed', async () => {
+    const response = await t.app.inject({
+      method: 'OPTIONS',
+      url: '/api/role/get_roles_list',
+      headers: { origin: 'https://evil.example', 'access-control-request-method': 'GET' },
+    });
+    expect(response.headers['access-control-allow-origin']).toBeUndefined();
+  });
+});
+
+describe('request limits and hostile bodies', () => {
+  it('answers 413 to a JSON body over 1 MiB', async () => {
+    const token = await t.adminToken();
+    const response = await t.as(token, {
+      method: 'POST',
+      url: '/api/role/add',
+      payload: { roleName: 'x', description: 'y'.repeat(1024 * 1024 + 10) },
+    });
+    expect(response.statusCode).toBe(413);
+    expect(response.json().message).toBeTruthy();
+  });
+
+  it('refuses __proto__ and constructor.prototype in JSON with 400', async () => {
+    const token = await t.adminToken();
+    for (const body of [
+      '{"roleName":"a","__proto__":{"admin":true}}',
+      '{"roleName":"a","constructor":{"prototype":{"admin":true}}}',
+    ]) {
+      const response = await t.as(token, {
+        method: 'POST',
+        url: '/api/role/add',
+        headers: { 'content-type': 'application/json' },
+        payload: body,
+      });
+      expect(response.statusCode).toBe(400);
+    }
+  });
+
+  it('answers malformed JSON with 400 and no stack trace', async () => {
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"username":',
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.body).not.toMatch(/at .*\.(ts|js):\d+/);
+  });
+
+  it('answers an unknown API route with 404 JSON', async () => {
+    const response = await t.app.inject({ method: 'GET', url: '/api/nothing/here' });
+    expect(response.statusCode).toBe(404);
+    expect(response.json().message).toMatch(/not found/);
+  });
+});
+
+describe('health', () => {
+  it('GET /api/health and /api/ready answer for load balancers', async () => {
+    expect((await t.app.inject({ method: 'GET', url: '/api/health' })).json()).toEqual({ status: 'ok' });
+    const ready = await t.app.inject({ method: 'GET', url: '/api/ready' });
+    expect(ready.statusCode).toBe(200);
+    expect(ready.json().status).toBe('ready');
+  });
+});

@@ -1,0 +1,190 @@
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import sharp from 'sharp';
+import type { TestApp } from './test-app.ts';
+
+let counter = 0;
+export const uniqueName = (prefix: string) => `${prefix}${Date.now().toString(36)}${(counter++).toString(36)}`;
+
+/** A real PNG or JPEG made by sharp. */
+export async function makeImage(format: 'png' | 'jpeg' = 'png', size = 120): Promise<Buffer> {
+  const image = sharp({ create: { width: size, height: size, channels: 3, background: { r: 20, g: 120, b: 200 } } });
+  return format === 'png' ? image.png().toBuffer() : image.jpeg().toBuffer();
+}
+
+export function formData(
+  fields: Record<string, string | number | boolean>,
+  files: Record<string, { data: Buffer; name: string; type: string }> = {},
+) {
+  const form = new FormData();
+  for (const [name, value] of Object.entries(fields)) form.append(name, String(value));
+  for (const [name, file] of Object.entries(files))
+    form.append(name, new Blob([file.data], { type: file.type }), file.name);
+  return form;
+}
+
+/** A valid doctor registration; the city is a real city of the country. */
+export function doctorFields(overrides: Record<string, string | number | boolean> = {}) {
+  const username = uniqueName('dr');
+  return {
+    username,
+    firstname: 'Ada',
+    lastname: 'Lovelace',
+    password: 'secret-pass',
+    email: `${username}@clinic.test`,
+    mobileNo: '+1 555 0100',
+    roleId: 19,
+    countryId: 1,
+    gender: 'Female',
+    profession: 'Orthodontist',
+    professionSpecialization: 'Aligners',
+    academicTitle: 'DDS',
+    description: 'Registered in tests',
+    clinicList: JSON.stringify([
+      { clinicId: 0, clinicName: 'Smile Clinic', countryId: 1, cityId: 1, contactNo: '123456', address: '1 Main St' },
+    ]),
+    isActive: false,
+    userType: 'Doctor',
+    ...overrides,
+  };
+}
+
+/** Countries 1 (Afghanistan) and its first city, as seeded. */
+export async function firstCityOf(t: TestApp, countryId = 1): Promise<number> {
+  const response = await t.app.inject({ method: 'GET', url: `/api/city/get_cities_list/${countryId}` });
+  return response.json<{ CityId: number }[]>()[0]!.CityId;
+}
+
+export interface CreatedDoctor {
+  doctorId: number;
+  userId: number;
+  username: string;
+  password: string;
+  email: string;
+  token?: string;
+}
+
+/** Registers a doctor; with `active`, the administrator activates them and they sign in. */
+export async function createDoctor(
+  t: TestApp,
+  options: { active?: boolean; fields?: Record<string, string | number | boolean> } = {},
+): Promise<CreatedDoctor> {
+  const cityId = await firstCityOf(t);
+  const fields = doctorFields({
+    clinicList: JSON.stringify([
+      { clinicId: 0, clinicName: 'Smile Clinic', countryId: 1, cityId, contactNo: '123456', address: '1 Main St' },
+    ]),
+    ...options.fields,
+  });
+  const admin = await t.adminToken();
+  const response = await t.as(options.active ? admin : null, {
+    method: 'POST',
+    url: '/api/doctor/add',
+    payload: formData({ ...fields, isActive: options.active ? 'true' : 'false' }),
+  });
+  if (response.statusCode !== 200) throw new Error(`doctor add failed: ${response.body}`);
+  const { DoctorId } = response.json<{ DoctorId: number }>();
+  const list = await t.as(admin, { method: 'GET', url: '/api/doctor/get_doctors_list' });
+  const row = list.json<{ DoctorId: number; UserId: number }[]>().find((doctor) => doctor.DoctorId === DoctorId)!;
+  const created: CreatedDoctor = {
+    doctorId: DoctorId,
+    userId: row.UserId,
+    username: String(fields.username),
+    password: String(fields.password),
+    email: String(fields.email),
+  };
+  if (options.active) created.token = await t.login(created.username, created.password);
+  return created;
+}
+
+export interface ClinicRow {
+  ClinicId: number;
+  CountryId: number;
+  CityId: number;
+  ClinicName: string;
+  ContactNo: string;
+  Address: string;
+}
+
+/** Clinic rows as read, turned back into the clinicList entries a form sends. */
+export const clinicEntries = (rows: ClinicRow[]) =>
+  rows.map((row) => ({
+    clinicId: row.ClinicId,
+    clinicName: row.ClinicName,
+    countryId: row.CountryId,
+    cityId: row.CityId,
+    contactNo: row.ContactNo,
+    address: row.Address,
+  }));
+
+/** The Doctors screen / profile form for an existing doctor: active, password unchanged, clinics kept. */
+export async function doctorEditFields(
+  t: TestApp,
+  doctor: CreatedDoctor,
+  overrides: Record<string, string | number | boolean> = {},
+) {
+  const currentClinics = async () => {
+    const response = await t.as(await t.adminToken(), {
+      method: 'GET',
+      url: `/api/clinic/get_clinics_list/${doctor.doctorId}`,
+    });
+    if (response.statusCode !== 200)
+      throw new Error(`clinics of doctor ${doctor.doctorId}: ${response.statusCode} ${response.body}`);
+    return JSON.stringify(clinicEntries(response.json<ClinicRow[]>()));
+  };
+  const { userType: _userType, ...fields } = doctorFields({
+    username: doctor.username,
+    email: doctor.email,
+    password: '',
+    isActive: 'true',
+    clinicList: overrides.clinicList ?? (await currentClinics()),
+    ...overrides,
+  });
+  return fields;
+}
+
+/** A Web user whose role has exactly `pages` (page ids), signed in. */
+export async function createStaff(
+  t: TestApp,
+  pageIds: number[],
+): Promise<{ userId: number; roleId: number; token: string; username: string }> {
+  const admin = await t.adminToken();
+  const role = await t.as(admin, {
+    method: 'POST',
+    url: '/api/role/add',
+    payload: { roleName: uniqueName('role'), description: 'test' },
+  });
+  const { RoleId } = role.json<{ RoleId: number }>();
+  for (const pageId of pageIds) {
+    await t.as(admin, { method: 'POST', url: `/api/permission/add/${RoleId}/${pageId}` });
+  }
+  const username = uniqueName('staff');
+  const user = await t.as(admin, {
+    method: 'POST',
+    url: '/api/user/add',
+    payload: formData({
+      username,
+      firstname: 'Sam',
+      lastname: 'Staff',
+      password: 'staff-pass',
+      email: `${username}@lab.test`,
+      mobileNo: '5550101',
+      roleId: RoleId,
+      userType: 'Web',
+    }),
+  });
+  if (user.statusCode !== 200) throw new Error(`user add failed: ${user.body}`);
+  return {
+    userId: user.json<{ UserId: number }>().UserId,
+    roleId: RoleId,
+    token: await t.login(username, 'staff-pass'),
+    username,
+  };
+}
+
+/** The .eml files the mailer wrote into DATA_DIR/outbox. */
+export async function outboxMessages(t: TestApp): Promise<string[]> {
+  const folder = path.join(t.dataDir, 'outbox');
+  const files = await readdir(folder).catch(() => [] as string[]);
+  return Promise.all(files.sort().map((file) => readFile(path.join(folder, file), 'utf8')));
+}

@@ -1,0 +1,101 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import pg from 'pg';
+import { inject } from 'vitest';
+import { buildApp } from '../../src/app.ts';
+import type { Config } from '../../src/config.ts';
+import { connectDatabase, type DatabaseConnection } from '../../src/db/client.ts';
+import type { Storage } from '../../src/storage/storage.ts';
+import { testAdmin } from './constants.ts';
+
+export { testAdmin };
+
+/** A fresh copy of the seeded template database: PGlite in memory, or a new PostgreSQL database. */
+async function freshDatabase(): Promise<{ connection: DatabaseConnection; drop(): Promise<void> }> {
+  const url = process.env.DATABASE_URL;
+  if (url) {
+    const name = `portal_test_${randomBytes(6).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    await admin.query(`create database ${name} template ${inject('templateDatabase')}`);
+    const testUrl = new URL(url);
+    testUrl.pathname = `/${name}`;
+    const connection = await connectDatabase({ url: testUrl.toString() });
+    return {
+      connection,
+      async drop() {
+        await admin.query(`drop database if exists ${name} with (force)`);
+        await admin.end();
+      },
+    };
+  }
+  const dump = await readFile(inject('templateDump'));
+  const connection = await connectDatabase({ loadDataDir: new Blob([dump]) });
+  return { connection, drop: async () => {} };
+}
+
+export interface TestApp {
+  app: FastifyInstance;
+  config: Config;
+  dataDir: string;
+  /** Signs in and returns the token; throws with the answer if it fails. */
+  login(username: string, password: string): Promise<string>;
+  adminToken(): Promise<string>;
+  /** inject() with a bearer token. */
+  as(token: string | null, options: InjectOptions): Promise<LightMyRequestResponse>;
+  close(): Promise<void>;
+}
+
+export async function createTestApp(overrides: Partial<Config> & { storage?: Storage } = {}): Promise<TestApp> {
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'portal-test-'));
+  const database = await freshDatabase();
+  const { storage, ...configOverrides } = overrides;
+  const config: Config = {
+    port: 0,
+    dataDir,
+    jwtSecret: randomBytes(32).toString('hex'),
+    tokenTtl: 3600,
+    publicUrl: 'http://portal.test',
+    mailFrom: 'Portal <portal@test>',
+    logLevel: 'silent',
+    loginAttemptsPerAddress: 1000,
+    loginAttemptsPerAccount: 1000,
+    trustProxy: false,
+    webDist: undefined,
+    ...configOverrides,
+  };
+  const app = await buildApp({ config, database: database.connection, storage, logger: false });
+  await app.ready();
+  let adminToken: string | undefined;
+  const testApp: TestApp = {
+    app,
+    config,
+    dataDir,
+    async login(username, password) {
+      const response = await app.inject({ method: 'POST', url: '/api/auth/login', payload: { username, password } });
+      if (response.statusCode !== 200)
+        throw new Error(`login ${username} failed: ${response.statusCode} ${response.body}`);
+      return response.json<{ token: string }>().token;
+    },
+    async adminToken() {
+      adminToken ??= await testApp.login(testAdmin.username, testAdmin.password);
+      return adminToken;
+    },
+    as(token, options) {
+      return app.inject({
+        ...options,
+        headers: { ...options.headers, ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      });
+    },
+    async close() {
+      await app.close();
+      await database.connection.close();
+      await database.drop();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+  return testApp;
+}
