@@ -1,0 +1,49 @@
+import { Alert } from '@mantine/core';
+import { ModalsProvider } from '@mantine/modals';
+import type { PageUrl } from '@portal/contract';
+import type { ReactNode } from 'react';
+import { Navigate } from 'react-router';
+import { AppLayout } from '../components/layout/app-layout.tsx';
+import { paths } from '../config/paths.ts';
+import { useMenu } from '../features/menu/api/get-menu.ts';
+import { isDoctor, useSession, type Session } from '../lib/session.ts';
+
+/** Signed-in routes: an anonymous or expired session goes to the login screen. */
+export function ProtectedLayout() {
+  const session = useSession();
+  if (!session) return <Navigate to={paths.login} replace />;
+  return (
+    <ModalsProvider>
+      <AppLayout session={session} />
+    </ModalsProvider>
+  );
+}
+
+function Refused() {
+  return (
+    <Alert color="red" title="No access" role="alert">
+      You do not have access to this page.
+    </Alert>
+  );
+}
+
+/**
+ * A page only for users whose menu has it (doctors: only `doctorPage`s). The server refuses
+ * the page's calls anyway; this only spares the user a screen of errors.
+ */
+export function RequirePage({
+  page,
+  allowDoctor = false,
+  children,
+}: {
+  page: PageUrl | '/profile';
+  allowDoctor?: boolean;
+  children: ReactNode;
+}) {
+  const session = useSession() as Session;
+  const menu = useMenu(session);
+  if (isDoctor(session)) return allowDoctor ? children : <Refused />;
+  if (page === '/profile') return <Refused />;
+  if (menu.isLoading) return null;
+  return menu.items.some((item) => item.url === page) ? children : <Refused />;
+}

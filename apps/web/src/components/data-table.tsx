@@ -1,0 +1,118 @@
+import { TextInput } from '@mantine/core';
+import { IconSearch } from '@tabler/icons-react';
+import { DataTable, type DataTableColumn, type DataTableSortStatus } from 'mantine-datatable';
+import { useMemo, useState } from 'react';
+import 'mantine-datatable/styles.css';
+
+export const pageSizes = [5, 10, 20];
+export const noRecordsText = 'There are no records to display';
+
+/** Compares two cell values for sorting: numbers as numbers, the rest as text. */
+function compare(a: unknown, b: unknown): number {
+  if (typeof a === 'number' && typeof b === 'number') return a - b;
+  return String(a ?? '').localeCompare(String(b ?? ''), undefined, { numeric: true, sensitivity: 'base' });
+}
+
+/**
+ * The portal's table over records held in memory: striped, sortable, 10 rows a page with
+ * 5/10/20, the spec's empty and loading texts, and an optional search over `searchKeys`.
+ */
+export function LocalTable<T extends Record<string, unknown>>({
+  records,
+  columns,
+  idAccessor,
+  isLoading,
+  searchKeys,
+  searchLabel = 'Search',
+  defaultSort,
+  emptyText = noRecordsText,
+  pinLastColumn,
+}: {
+  records: T[] | undefined;
+  columns: DataTableColumn<T>[];
+  idAccessor: keyof T & string;
+  isLoading?: boolean;
+  searchKeys?: (keyof T & string)[];
+  searchLabel?: string;
+  defaultSort?: DataTableSortStatus<T>;
+  /** What an empty table says, when a screen words it differently ('No record found'). */
+  emptyText?: string;
+  /** Keeps the last column (a row's actions) in view while a narrow screen scrolls the rest. */
+  pinLastColumn?: boolean;
+}) {
+  const [search, setSearch] = useState('');
+  const [page, setPage] = useState(1);
+  const [pageSize, setPageSize] = useState(10);
+  const [sortStatus, setSortStatus] = useState<DataTableSortStatus<T>>(
+    defaultSort ?? { columnAccessor: idAccessor, direction: 'asc' },
+  );
+
+  const rows = useMemo(() => {
+    const needle = search.trim().toLowerCase();
+    const found = (records ?? []).filter(
+      (record) =>
+        !needle ||
+        (searchKeys ?? []).some((key) =>
+          String(record[key] ?? '')
+            .toLowerCase()
+            .includes(needle),
+        ),
+    );
+    const key = sortStatus.columnAccessor as keyof T;
+    const sorted = [...found].sort((a, b) => compare(a[key], b[key]));
+    return sortStatus.direction === 'desc' ? sorted.reverse() : sorted;
+  }, [records, search, searchKeys, sortStatus]);
+
+  const visible = rows.slice((page - 1) * pageSize, page * pageSize);
+
+  return (
+    <>
+      {searchKeys && (
+        <TextInput
+          label={searchLabel}
+          placeholder="Search..."
+          leftSection={<IconSearch size={16} aria-hidden />}
+          value={search}
+          onChange={(event) => {
+            setSearch(event.currentTarget.value);
+            setPage(1);
+          }}
+          maw={360}
+          mb="sm"
+        />
+      )}
+      <DataTable<T>
+        withTableBorder
+        striped
+        highlightOnHover
+        minHeight={visible.length === 0 ? 180 : undefined}
+        records={visible}
+        columns={columns}
+        idAccessor={idAccessor}
+        fetching={isLoading}
+        loadingText="Loading..."
+        noRecordsText={emptyText}
+        pinLastColumn={pinLastColumn}
+        totalRecords={rows.length}
+        page={page}
+        onPageChange={setPage}
+        recordsPerPage={pageSize}
+        recordsPerPageOptions={pageSizes}
+        onRecordsPerPageChange={(size) => {
+          setPageSize(size);
+          setPage(1);
+        }}
+        sortStatus={sortStatus}
+        onSortStatusChange={setSortStatus}
+      />
+    </>
+  );
+}
+
+/** The 'S.No' column: the row's position in the whole list. */
+export const serialNumberColumn = <T,>(records: T[] | undefined): DataTableColumn<T> => ({
+  accessor: '__serial',
+  title: 'S.No',
+  width: 70,
+  render: (record) => (records ?? []).indexOf(record) + 1,
+});

@@ -1,0 +1,62 @@
+import { AppShell, Burger, Group, NavLink, ScrollArea, Text, Title } from '@mantine/core';
+import { useDisclosure, useMediaQuery } from '@mantine/hooks';
+import { IconDental } from '@tabler/icons-react';
+import { NavLink as RouterLink, Outlet, useLocation } from 'react-router';
+import { useMenu } from '../../features/menu/api/get-menu.ts';
+import type { Session } from '../../lib/session.ts';
+import { UserMenu } from './user-menu.tsx';
+
+/** Top bar, sidebar by user type, footer; the sidebar collapses below 768 px. */
+export function AppLayout({ session }: { session: Session }) {
+  const isNarrow = useMediaQuery('(max-width: 767px)') ?? false;
+  const [isOpenOnMobile, mobile] = useDisclosure(false);
+  const [isOpenOnDesktop, desktop] = useDisclosure(true);
+  const menu = useMenu(session);
+  const location = useLocation();
+  const toggle = isNarrow ? mobile.toggle : desktop.toggle;
+  const isOpen = isNarrow ? isOpenOnMobile : isOpenOnDesktop;
+
+  return (
+    <AppShell
+      header={{ height: 60 }}
+      navbar={{ width: 240, breakpoint: 768, collapsed: { mobile: !isOpenOnMobile, desktop: !isOpenOnDesktop } }}
+      footer={{ height: 40 }}
+      padding="md"
+    >
+      <AppShell.Header>
+        <Group h="100%" px="md" justify="space-between" wrap="nowrap">
+          <Group gap="sm" wrap="nowrap">
+            <Burger opened={isOpen} onClick={toggle} size="sm" aria-label="Toggle sidebar" />
+            <IconDental size={28} aria-hidden />
+            <Title order={1} size="h4" visibleFrom="xs">
+              Aligner Portal
+            </Title>
+          </Group>
+          <UserMenu session={session} />
+        </Group>
+      </AppShell.Header>
+      <AppShell.Navbar p="sm" aria-label="Main menu">
+        <AppShell.Section grow component={ScrollArea}>
+          {menu.items.map((item) => (
+            <NavLink
+              key={item.url}
+              component={RouterLink}
+              to={item.url}
+              label={item.label}
+              active={location.pathname === item.url}
+              onClick={() => isNarrow && mobile.close()}
+            />
+          ))}
+        </AppShell.Section>
+      </AppShell.Navbar>
+      <AppShell.Main>
+        <Outlet />
+      </AppShell.Main>
+      <AppShell.Footer p="xs">
+        <Text size="sm" ta="center" c="dimmed">
+          Copyright © 2025-2026 Aligner Portal
+        </Text>
+      </AppShell.Footer>
+    </AppShell>
+  );
+}

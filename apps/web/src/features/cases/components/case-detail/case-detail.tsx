@@ -1,0 +1,88 @@
+import { Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
+import type { CaseRow } from '@portal/contract';
+import { IconArrowLeft } from '@tabler/icons-react';
+import { useEffect, useRef, type ReactNode } from 'react';
+import { CaseStatusBadge } from '../../../../components/case-status-badge.tsx';
+import { useCaseAttachments } from '../../api/get-case-attachments.ts';
+import { useCaseHistory } from '../../api/get-case-history.ts';
+import { ViewIn3d } from '../stl-viewer/view-in-3d.tsx';
+import { CaseAttachments } from './case-attachments.tsx';
+import { caseDetailItems, treatmentItems } from './case-fields.ts';
+import { CaseStatusPanel } from './case-status-panel.tsx';
+import { DetailList, orNotAvailable } from './detail-list.tsx';
+
+function Section({ title, actions, children }: { title: string; actions?: ReactNode; children: ReactNode }) {
+  return (
+    <Paper withBorder p="md" component="section" aria-label={title}>
+      <Group justify="space-between" mb="sm">
+        <Title order={3} size="h4">
+          {title}
+        </Title>
+        {actions}
+      </Group>
+      {children}
+    </Paper>
+  );
+}
+
+/** One case as read: details, treatment instructions, records, and its status history. */
+export function CaseDetail({
+  caseRow,
+  showDoctor,
+  canChangeStatus,
+  onBack,
+}: {
+  caseRow: CaseRow;
+  showDoctor: boolean;
+  canChangeStatus: boolean;
+  onBack: () => void;
+}) {
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  const attachments = useCaseAttachments(caseRow.CaseId);
+  const history = useCaseHistory(caseRow.CaseId);
+  const currentStatus = history.data?.at(-1)?.ToStatus ?? caseRow.Status;
+
+  // The list is replaced in place: move focus and the view to the case's heading.
+  useEffect(() => {
+    window.scrollTo({ top: 0 });
+    headingRef.current?.focus();
+  }, []);
+
+  return (
+    <Stack gap="md">
+      <Group justify="space-between" wrap="wrap">
+        <Group gap="sm">
+          <Title order={2} ref={headingRef} tabIndex={-1}>
+            Case {caseRow.TrackingNo}
+          </Title>
+          <CaseStatusBadge status={currentStatus} />
+        </Group>
+        <Button variant="default" leftSection={<IconArrowLeft size={16} aria-hidden />} onClick={onBack}>
+          Back to list
+        </Button>
+      </Group>
+      <Section title="Case Details">
+        <DetailList items={caseDetailItems(caseRow, showDoctor)} />
+      </Section>
+      <Section title="Status">
+        <CaseStatusPanel caseId={caseRow.CaseId} currentStatus={currentStatus} canChangeStatus={canChangeStatus} />
+      </Section>
+      <Section title="Treatment Instructions">
+        <DetailList items={treatmentItems(caseRow)} />
+      </Section>
+      <Section title="Patient's Records" actions={attachments.data && <ViewIn3d attachments={attachments.data} />}>
+        <DetailList items={[{ label: 'Impression Type', value: orNotAvailable(caseRow.ImpressionType) }]} />
+        <Title order={4} size="h5" mt="md" mb="xs">
+          Attachments
+        </Title>
+        {attachments.data ? (
+          <CaseAttachments attachments={attachments.data} />
+        ) : (
+          <Text size="sm" c="dimmed">
+            {attachments.isError ? 'The attachments could not be loaded.' : 'Loading...'}
+          </Text>
+        )}
+      </Section>
+    </Stack>
+  );
+}

@@ -1,0 +1,32 @@
+import { Anchor, Checkbox, Modal, Text } from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import { paths } from '../../../../config/paths.ts';
+import { useCaseFormContext } from './case-form-values.ts';
+
+/** Accepting the Terms and Conditions, which can be read in a large dialog first. */
+export function TermsField() {
+  const form = useCaseFormContext();
+  const [opened, terms] = useDisclosure(false);
+  return (
+    <>
+      <Checkbox
+        label={
+          <>
+            I accept the{' '}
+            <Anchor component="button" type="button" fz="sm" onClick={terms.open}>
+              Terms and Conditions
+            </Anchor>
+            <Text span c="red" aria-hidden>
+              {' '}
+              *
+            </Text>
+          </>
+        }
+        {...form.getInputProps('termsAndCondition', { type: 'checkbox' })}
+      />
+      <Modal opened={opened} onClose={terms.close} title="Terms and Conditions" size="xl">
+        <iframe src={paths.terms} title="Terms and Conditions" style={{ width: '100%', height: '70vh', border: 0 }} />
+      </Modal>
+    </>
+  );
+}

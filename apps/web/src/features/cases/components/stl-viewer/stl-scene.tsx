@@ -1,0 +1,98 @@
+import { Alert, Box, Group, Text } from '@mantine/core';
+import { useEffect, useRef, useState } from 'react';
+import { createViewer } from './create-viewer.ts';
+import { loadStl } from './load-stl.ts';
+import type { ViewableScan } from './viewable-scans.ts';
+import { ViewerLoading } from './viewer-status.tsx';
+
+type ViewerState =
+  | { kind: 'loading' }
+  | { kind: 'ready'; shown: ViewableScan[]; failures: string[] }
+  | { kind: 'failed'; failures: string[] };
+
+/** The 3D view of a case's scans; three.js lives in this lazily loaded chunk only. */
+export default function StlScene({ scans }: { scans: ViewableScan[] }) {
+  const containerRef = useRef<HTMLDivElement>(null);
+  const [state, setState] = useState<ViewerState>({ kind: 'loading' });
+
+  useEffect(() => {
+    const controller = new AbortController();
+    let viewer: { dispose: () => void } | undefined;
+    void Promise.allSettled(scans.map((scan) => loadStl(scan.url, controller.signal))).then((results) => {
+      const loaded = results.flatMap((result, index) =>
+        result.status === 'fulfilled' ? [{ scan: scans[index]!, geometry: result.value }] : [],
+      );
+      if (controller.signal.aborted) {
+        loaded.forEach(({ geometry }) => geometry.dispose());
+        return;
+      }
+      const failures = results.flatMap((result, index) =>
+        result.status === 'rejected'
+          ? [`Could not read ${scans[index]!.fileName}: ${(result.reason as Error).message}.`]
+          : [],
+      );
+      if (loaded.length === 0) {
+        setState({ kind: 'failed', failures });
+        return;
+      }
+      try {
+        const shown = loaded.map(({ scan }) => scan);
+        viewer = createViewer(
+          containerRef.current!,
+          loaded.map(({ scan, geometry }) => ({ geometry, color: scan.color })),
+          `3D view of the ${shown.map((scan) => scan.label.toLowerCase()).join(' and ')} scan`,
+        );
+        setState({ kind: 'ready', shown, failures });
+      } catch {
+        loaded.forEach(({ geometry }) => geometry.dispose());
+        setState({ kind: 'failed', failures: ['This browser cannot show 3D graphics (WebGL is not available).'] });
+      }
+    });
+    return () => {
+      controller.abort();
+      viewer?.dispose();
+    };
+  }, [scans]);
+
+  return (
+    <>
+      {state.kind === 'loading' && <ViewerLoading />}
+      {state.kind !== 'loading' &&
+        state.failures.map((failure) => (
+          <Alert key={failure} color="red" role="alert" mb="sm">
+            {failure}
+          </Alert>
+        ))}
+      {state.kind === 'ready' && (
+        <Group gap="lg" mb="xs">
+          {state.shown.map((scan) => (
+            <Group key={scan.label} gap={6}>
+              <Box
+                w={14}
+                h={14}
+                bg={scan.color}
+                bd="1px solid var(--mantine-color-gray-6)"
+                style={{ borderRadius: 3 }}
+                aria-hidden
+              />
+              <Text size="sm">{scan.label}</Text>
+            </Group>
+          ))}
+        </Group>
+      )}
+      <Box
+        ref={containerRef}
+        h="min(60vh, 560px)"
+        mih={280}
+        display={state.kind === 'ready' ? 'block' : 'none'}
+        style={{ borderRadius: 'var(--mantine-radius-md)', overflow: 'hidden' }}
+      />
+      {state.kind === 'ready' && (
+        <Text size="sm" c="dimmed" mt="xs">
+          Drag to rotate, scroll or pinch to zoom, right-drag to pan. With the view focused, arrow keys pan and Shift +
+          arrow keys rotate.
+        </Text>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,105 @@
+import { Button, TextInput } from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import type { CaseRow, CaseSortColumn, CaseStatusFilter } from '@portal/contract';
+import { IconEye, IconSearch } from '@tabler/icons-react';
+import { DataTable, type DataTableColumn, type DataTableSortStatus } from 'mantine-datatable';
+import { useState } from 'react';
+import { CaseStatusBadge } from '../../../components/case-status-badge.tsx';
+import { noRecordsText, pageSizes } from '../../../components/data-table.tsx';
+import { formatDateOnly } from '../../../lib/format-date.ts';
+import { useCases } from '../api/get-cases.ts';
+
+const searchDelayMs = 300;
+
+/**
+ * The case list, paged, sorted and searched by the server: `page`, `pageSize`, `sort`
+ * ('TrackingNo', '-CreatedAt') and `search` (tracking number or doctor name).
+ */
+export function CaseList({
+  userId,
+  status,
+  showDoctor,
+  onView,
+}: {
+  userId: number;
+  status: CaseStatusFilter;
+  showDoctor: boolean;
+  onView: (caseRow: CaseRow) => void;
+}) {
+  const [search, setSearch] = useState('');
+  const [debouncedSearch] = useDebouncedValue(search, searchDelayMs);
+  const [pageSize, setPageSize] = useState(10);
+  const [sortStatus, setSortStatus] = useState<DataTableSortStatus<CaseRow>>({
+    columnAccessor: 'CreatedAt',
+    direction: 'desc',
+  });
+  const [page, setPage] = useState(1);
+  // A new filter, search or sort starts again at page 1 (state adjusted while rendering).
+  const filterKey = `${status}|${debouncedSearch}|${sortStatus.columnAccessor}|${sortStatus.direction}|${pageSize}`;
+  const [pageFilterKey, setPageFilterKey] = useState(filterKey);
+  if (pageFilterKey !== filterKey) {
+    setPageFilterKey(filterKey);
+    setPage(1);
+  }
+
+  const sort = `${sortStatus.direction === 'desc' ? '-' : ''}${sortStatus.columnAccessor as CaseSortColumn}` as const;
+  const cases = useCases({ status, userId, page, pageSize, search: debouncedSearch, sort });
+
+  const columns: DataTableColumn<CaseRow>[] = [
+    { accessor: 'serial', title: 'S.No', width: 70, render: (_, index) => (page - 1) * pageSize + index + 1 },
+    { accessor: 'TrackingNo', title: 'Tracking No', sortable: true },
+    { accessor: 'FirstName', title: 'First Name', sortable: true },
+    { accessor: 'LastName', title: 'Last Name', sortable: true },
+    { accessor: 'DOB', title: 'DOB', sortable: true, render: (row) => formatDateOnly(row.DOB) },
+    { accessor: 'doctorname', title: 'Doctor', sortable: true, hidden: !showDoctor },
+    { accessor: 'Status', title: 'Status', sortable: true, render: (row) => <CaseStatusBadge status={row.Status} /> },
+    {
+      accessor: 'actions',
+      title: 'Action',
+      textAlign: 'right',
+      render: (row) => (
+        <Button size="compact-sm" leftSection={<IconEye size={14} aria-hidden />} onClick={() => onView(row)}>
+          View
+        </Button>
+      ),
+    },
+  ];
+
+  return (
+    <>
+      <TextInput
+        label="Search"
+        description="Tracking number or doctor name"
+        placeholder="Search..."
+        leftSection={<IconSearch size={16} aria-hidden />}
+        value={search}
+        onChange={(event) => setSearch(event.currentTarget.value)}
+        maw={360}
+        mb="sm"
+      />
+      <DataTable<CaseRow>
+        withTableBorder
+        striped
+        highlightOnHover
+        minHeight={cases.data?.rows.length ? undefined : 180}
+        records={cases.data?.rows ?? []}
+        columns={columns}
+        idAccessor="CaseId"
+        fetching={cases.isFetching}
+        loadingText="Loading..."
+        noRecordsText={noRecordsText}
+        totalRecords={cases.data?.total ?? 0}
+        page={page}
+        onPageChange={setPage}
+        recordsPerPage={pageSize}
+        recordsPerPageOptions={pageSizes}
+        onRecordsPerPageChange={setPageSize}
+        sortStatus={sortStatus}
+        // A newly chosen column starts ascending (the table would keep the old direction).
+        onSortStatusChange={(next) =>
+          setSortStatus(next.columnAccessor === sortStatus.columnAccessor ? next : { ...next, direction: 'asc' })
+        }
+      />
+    </>
+  );
+}

@@ -1,0 +1,77 @@
+import { Group, SimpleGrid, Text, ThemeIcon, UnstyledButton } from '@mantine/core';
+import { caseStatusLabels, type CaseStats, type CaseStatusFilter } from '@portal/contract';
+import { IconCircleCheck, IconClipboardList, IconProgress, IconSparkles, IconTruckDelivery } from '@tabler/icons-react';
+import type { ComponentType } from 'react';
+
+interface Tile {
+  status: CaseStatusFilter;
+  label: string;
+  count: (stats: CaseStats) => number;
+  icon: ComponentType<{ size?: number }>;
+  isStaffOnly?: boolean;
+}
+
+const tiles: Tile[] = [
+  { status: 'all', label: 'Total Cases', count: (stats) => stats.total, icon: IconClipboardList },
+  { status: 'new', label: 'New Cases', count: (stats) => stats.newcases, icon: IconSparkles, isStaffOnly: true },
+  { status: 'inprogress', label: 'In Progress', count: (stats) => stats.inprogress, icon: IconProgress },
+  { status: 'dispatched', label: 'Dispatched', count: (stats) => stats.dispatched, icon: IconTruckDelivery },
+  { status: 'delivered', label: 'Delivered', count: (stats) => stats.delivered, icon: IconCircleCheck },
+];
+
+export const statusFilterLabel = (status: CaseStatusFilter) =>
+  status === 'all' ? 'All cases' : `${caseStatusLabels[status]} cases`;
+
+/** The stat tiles; each is a toggle button that filters the case list by its status. */
+export function StatTiles({
+  stats,
+  selected,
+  onSelect,
+  isStaff,
+}: {
+  stats: CaseStats | undefined;
+  selected: CaseStatusFilter;
+  onSelect: (status: CaseStatusFilter) => void;
+  isStaff: boolean;
+}) {
+  const visible = tiles.filter((tile) => isStaff || !tile.isStaffOnly);
+  return (
+    <SimpleGrid
+      cols={{ base: 2, sm: 3, md: visible.length }}
+      spacing="sm"
+      mb="lg"
+      role="group"
+      aria-label="Filter cases by status"
+    >
+      {visible.map((tile) => {
+        const isSelected = tile.status === selected;
+        const Icon = tile.icon;
+        return (
+          <UnstyledButton
+            key={tile.status}
+            aria-pressed={isSelected}
+            onClick={() => onSelect(tile.status)}
+            p="md"
+            bg={isSelected ? 'teal.0' : 'white'}
+            bd={isSelected ? '2px solid var(--mantine-color-teal-9)' : '2px solid var(--mantine-color-gray-3)'}
+            style={{ borderRadius: 'var(--mantine-radius-md)' }}
+          >
+            <Group justify="space-between" wrap="nowrap" align="flex-start">
+              <div>
+                <Text size="sm" fw={600} c={isSelected ? 'teal.9' : 'gray.8'}>
+                  {tile.label}
+                </Text>
+                <Text fz={28} fw={700} lh={1.2}>
+                  {stats ? tile.count(stats) : '–'}
+                </Text>
+              </div>
+              <ThemeIcon variant={isSelected ? 'filled' : 'light'} size="lg" radius="md" aria-hidden>
+                <Icon size={20} />
+              </ThemeIcon>
+            </Group>
+          </UnstyledButton>
+        );
+      })}
+    </SimpleGrid>
+  );
+}

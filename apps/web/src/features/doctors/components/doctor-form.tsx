@@ -1,0 +1,95 @@
+import { Button, Group, Stack } from '@mantine/core';
+import { schemaResolver, useForm, type FormErrors } from '@mantine/form';
+import { clinicListMessage, doctorForm, type Clinic, type Doctor } from '@portal/contract';
+import { ApiError } from '../../../lib/api-client.ts';
+import { errorMessage, fallbackMessages, notifyError, toastMs } from '../../../lib/notify.ts';
+import { useAddDoctor } from '../api/add-doctor.ts';
+import { useEditDoctor } from '../api/edit-doctor.ts';
+import { ClinicInformationSection } from './clinic-information-section.tsx';
+import {
+  initialDoctorValues,
+  toDoctorFormData,
+  type DoctorFormMode,
+  type DoctorFormValues,
+} from './doctor-form-values.ts';
+import { LoginInformationSection } from './login-information-section.tsx';
+import { PersonalInformationSection } from './personal-information-section.tsx';
+
+const toastFor = { register: toastMs.registration, profile: toastMs.profile, staff: toastMs.default } as const;
+
+/** Server messages about one clinic ('clinicList.0.cityId') show under the clinic table. */
+function toFormErrors(fieldErrors: Record<string, string>): FormErrors {
+  const errors: FormErrors = {};
+  for (const [key, message] of Object.entries(fieldErrors)) {
+    errors[key.startsWith('clinicList.') ? 'clinicList' : key] ??= message;
+  }
+  return errors;
+}
+
+/**
+ * The one doctor form behind Register, the Doctors screen and Profile. It validates with
+ * the contract's doctorForm on every change and on submit, sends the multipart body, and
+ * hands the server's message to `onSaved`.
+ */
+export function DoctorForm({
+  mode,
+  doctor,
+  clinics,
+  onSaved,
+  onCancel,
+}: {
+  mode: DoctorFormMode;
+  doctor?: Doctor;
+  clinics?: Clinic[];
+  onSaved: (message: string, change: { hasNewPassword: boolean }) => void | Promise<void>;
+  onCancel: () => void;
+}) {
+  const addDoctor = useAddDoctor();
+  const editDoctor = useEditDoctor();
+  const toast = toastFor[mode];
+  const form = useForm<DoctorFormValues>({
+    mode: 'controlled',
+    initialValues: initialDoctorValues(mode, doctor, clinics),
+    validate: schemaResolver(doctorForm, { sync: true }),
+    validateInputOnChange: true,
+  });
+
+  const save = async (values: DoctorFormValues) => {
+    const body = toDoctorFormData(values, doctor === undefined);
+    try {
+      const answer = doctor
+        ? await editDoctor.mutateAsync({ doctorId: doctor.DoctorId, form: body })
+        : await addDoctor.mutateAsync(body);
+      await onSaved(answer.message, { hasNewPassword: values.password !== '' });
+    } catch (error) {
+      if (error instanceof ApiError) form.setErrors(toFormErrors(error.fieldErrors));
+      notifyError(errorMessage(error, fallbackMessages.saveFailed), toast);
+    }
+  };
+
+  const submit = form.onSubmit(save, (errors) => {
+    if (errors.clinicList) notifyError(clinicListMessage, toast);
+  });
+
+  return (
+    <form onSubmit={submit} noValidate>
+      <Stack>
+        <PersonalInformationSection form={form} storedPicture={doctor?.ProfilePic ?? null} />
+        <ClinicInformationSection
+          clinics={form.values.clinicList}
+          error={typeof form.errors.clinicList === 'string' ? form.errors.clinicList : undefined}
+          onChange={(clinicList) => form.setFieldValue('clinicList', clinicList)}
+        />
+        <LoginInformationSection form={form} mode={mode} isEditing={doctor !== undefined} />
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onCancel}>
+            Cancel
+          </Button>
+          <Button type="submit" loading={addDoctor.isPending || editDoctor.isPending}>
+            Submit
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}

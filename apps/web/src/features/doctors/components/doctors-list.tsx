@@ -1,0 +1,77 @@
+import { Button, Group } from '@mantine/core';
+import type { Doctor } from '@portal/contract';
+import { IconPencil, IconTrash } from '@tabler/icons-react';
+import type { DataTableColumn } from 'mantine-datatable';
+import { confirmDelete } from '../../../components/confirm-delete.tsx';
+import { LocalTable, serialNumberColumn } from '../../../components/data-table.tsx';
+import { errorMessage, fallbackMessages, notifyError, notifySuccess } from '../../../lib/notify.ts';
+import { useDeleteDoctor } from '../api/delete-doctor.ts';
+import { useDoctors } from '../api/get-doctors.ts';
+
+const searchKeys: (keyof Doctor & string)[] = ['UserName', 'FirstName', 'LastName', 'Email', 'MobileNo'];
+
+/** The doctors table: search over names, e-mail and mobile; Status; Edit and Delete. */
+export function DoctorsList({ onEdit }: { onEdit: (doctor: Doctor) => void }) {
+  const doctors = useDoctors();
+  const deleteDoctor = useDeleteDoctor();
+
+  const remove = async (doctor: Doctor) => {
+    if (!(await confirmDelete())) return;
+    try {
+      const answer = await deleteDoctor.mutateAsync(doctor.DoctorId);
+      notifySuccess(answer.message || fallbackMessages.deleted);
+    } catch (error) {
+      notifyError(errorMessage(error, fallbackMessages.deleteFailed));
+    }
+  };
+
+  const columns: DataTableColumn<Doctor>[] = [
+    serialNumberColumn<Doctor>(doctors.data),
+    { accessor: 'UserName', title: 'User Name', sortable: true },
+    { accessor: 'FirstName', title: 'First Name', sortable: true },
+    { accessor: 'LastName', title: 'Last Name', sortable: true },
+    { accessor: 'Email', title: 'Email', sortable: true },
+    { accessor: 'MobileNo', title: 'Mobile No', sortable: true },
+    {
+      accessor: 'IsActive',
+      title: 'Status',
+      sortable: true,
+      render: (doctor) => (doctor.IsActive ? 'Active' : 'Inactive'),
+    },
+    {
+      accessor: 'actions',
+      title: 'Actions',
+      render: (doctor) => (
+        <Group gap={6} wrap="nowrap">
+          <Button
+            variant="default"
+            size="xs"
+            leftSection={<IconPencil size={14} aria-hidden />}
+            onClick={() => onEdit(doctor)}
+          >
+            Edit
+          </Button>
+          <Button
+            variant="default"
+            size="xs"
+            leftSection={<IconTrash size={14} aria-hidden />}
+            onClick={() => void remove(doctor)}
+          >
+            Delete
+          </Button>
+        </Group>
+      ),
+    },
+  ];
+
+  return (
+    <LocalTable<Doctor>
+      records={doctors.data}
+      columns={columns}
+      idAccessor="DoctorId"
+      isLoading={doctors.isLoading}
+      searchKeys={searchKeys}
+      searchLabel="Search doctors"
+    />
+  );
+}

@@ -1,0 +1,90 @@
+import { Anchor, Fieldset, PasswordInput, Select, SimpleGrid, TextInput } from '@mantine/core';
+import type { UseFormReturnType } from '@mantine/form';
+import { ADMIN_ROLE_ID } from '@portal/contract';
+import { useMemo } from 'react';
+import { useRoles } from '../api/get-roles.ts';
+import { statusOptions, type DoctorFormMode, type DoctorFormValues } from './doctor-form-values.ts';
+
+const toggleLabel = { 'aria-label': 'Show or hide password' };
+
+/**
+ * Login Information: username, password pair (locked behind 'Change Password' when
+ * editing), and for staff the role and status. At registration the role is 19 and hidden;
+ * on the profile the doctor can change neither.
+ */
+export function LoginInformationSection({
+  form,
+  mode,
+  isEditing,
+}: {
+  form: UseFormReturnType<DoctorFormValues>;
+  mode: DoctorFormMode;
+  isEditing: boolean;
+}) {
+  const isStaff = mode === 'staff';
+  const roles = useRoles(isStaff);
+  const roleOptions = useMemo(
+    () =>
+      (roles.data ?? [])
+        .filter((role) => role.RoleId !== ADMIN_ROLE_ID)
+        .map((role) => ({ value: String(role.RoleId), label: role.RoleName })),
+    [roles.data],
+  );
+  const isPasswordLocked = form.values.isEdit;
+  const lockedPlaceholder = isPasswordLocked ? '********' : undefined;
+
+  return (
+    <Fieldset legend="Login Information">
+      <SimpleGrid cols={{ base: 1, sm: 2 }}>
+        <TextInput
+          label="Username"
+          withAsterisk
+          autoComplete="username"
+          disabled={mode === 'profile'}
+          {...form.getInputProps('username')}
+        />
+        {isStaff && (
+          <Select
+            label="Role"
+            placeholder="Choose a role"
+            withAsterisk
+            data={roleOptions}
+            {...form.getInputProps('roleId')}
+          />
+        )}
+        <PasswordInput
+          label="Password"
+          withAsterisk={!isPasswordLocked}
+          autoComplete="new-password"
+          disabled={isPasswordLocked}
+          placeholder={lockedPlaceholder}
+          visibilityToggleButtonProps={toggleLabel}
+          {...form.getInputProps('password')}
+        />
+        <PasswordInput
+          label="Confirm Password"
+          withAsterisk={!isPasswordLocked}
+          autoComplete="new-password"
+          disabled={isPasswordLocked}
+          placeholder={lockedPlaceholder}
+          visibilityToggleButtonProps={toggleLabel}
+          {...form.getInputProps('confirmPassword')}
+        />
+        {isStaff && (
+          <Select
+            label="Status"
+            withAsterisk
+            data={statusOptions}
+            allowDeselect={false}
+            {...form.getInputProps('isActive')}
+          />
+        )}
+      </SimpleGrid>
+      {isEditing && isPasswordLocked && (
+        <Anchor component="button" type="button" size="sm" mt="xs" onClick={() => form.setFieldValue('isEdit', false)}>
+          Change Password
+        </Anchor>
+      )}
+    </Fieldset>
+  );
+}

@@ -1,0 +1,32 @@
+import type { MenuItem } from '@portal/contract';
+import { pages } from '@portal/contract';
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { api } from '../../../lib/api-client.ts';
+import { isAdministrator, isDoctor, type Session } from '../../../lib/session.ts';
+
+export const getMenu = (roleId: number) => api.get<MenuItem[]>(`/permission/get_menu/${roleId}`);
+
+export const menuQueryOptions = (roleId: number) =>
+  queryOptions({ queryKey: ['menu', roleId], queryFn: () => getMenu(roleId) });
+
+/** The sidebar by user type (portal-spec.md section 2, Layout). */
+export function useMenu(session: Session): { items: { label: string; url: string }[]; isLoading: boolean } {
+  const isStaff = !isDoctor(session) && !isAdministrator(session);
+  const query = useQuery({ ...menuQueryOptions(session.roleId), enabled: isStaff });
+  if (isDoctor(session)) {
+    return {
+      items: [
+        { label: 'Dashboard', url: '/dashboard' },
+        { label: 'Add Cases', url: '/cases' },
+      ],
+      isLoading: false,
+    };
+  }
+  if (isAdministrator(session)) {
+    return { items: pages.map((page) => ({ label: page.PageName, url: page.PageUrl })), isLoading: false };
+  }
+  return {
+    items: (query.data ?? []).map((item) => ({ label: item.PageName, url: item.PageUrl })),
+    isLoading: query.isLoading,
+  };
+}

@@ -1,0 +1,65 @@
+import { Checkbox, Paper, Select } from '@mantine/core';
+import type { Role, RolePermission } from '@portal/contract';
+import { useState } from 'react';
+import { LocalTable, serialNumberColumn } from '../../../components/data-table.tsx';
+import { PageTitle } from '../../../components/page-title.tsx';
+import { useRolePermissions } from '../api/get-role-permissions.ts';
+import { useGrantPageAccess } from '../api/grant-page-access.ts';
+import { useRevokePageAccess } from '../api/revoke-page-access.ts';
+
+/** Picks a role and grants or revokes each page for it; failures are only logged (spec section 8). */
+export function RolePermissionsScreen({ roles }: { roles: Role[] }) {
+  const [roleId, setRoleId] = useState<string | null>(null);
+  const selectedRoleId = roleId === null ? null : Number(roleId);
+  const permissions = useRolePermissions(selectedRoleId);
+  const grant = useGrantPageAccess();
+  const revoke = useRevokePageAccess();
+  const isSaving = grant.isPending || revoke.isPending;
+
+  const setAccess = (row: RolePermission, hasAccess: boolean) => {
+    if (selectedRoleId === null) return;
+    const change = hasAccess ? grant : revoke;
+    change.mutateAsync({ roleId: selectedRoleId, pageId: row.PageId }).catch((error: unknown) => {
+      console.error('Could not change page access', error);
+    });
+  };
+
+  return (
+    <>
+      <PageTitle title="Role Permissions" />
+      <Paper withBorder p="md" mb="md" maw={420}>
+        <Select
+          label="Role"
+          placeholder="Select a role"
+          searchable
+          nothingFoundMessage="No role found"
+          data={roles.map((role) => ({ value: String(role.RoleId), label: role.RoleName }))}
+          value={roleId}
+          onChange={setRoleId}
+        />
+      </Paper>
+      <LocalTable<RolePermission>
+        records={permissions.data}
+        isLoading={permissions.isFetching}
+        idAccessor="PageId"
+        emptyText="No record found"
+        columns={[
+          { ...serialNumberColumn(permissions.data), title: 'S.#' },
+          { accessor: 'PageName', title: 'Page Name', sortable: true },
+          {
+            accessor: 'HasAccess',
+            title: 'Has Access',
+            render: (row) => (
+              <Checkbox
+                aria-label={`Has access to ${row.PageName}`}
+                checked={row.HasAccess}
+                disabled={isSaving}
+                onChange={(event) => setAccess(row, event.currentTarget.checked)}
+              />
+            ),
+          },
+        ]}
+      />
+    </>
+  );
+}

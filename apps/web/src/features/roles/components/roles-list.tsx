@@ -1,0 +1,50 @@
+import { Button } from '@mantine/core';
+import type { Role } from '@portal/contract';
+import { confirmDelete } from '../../../components/confirm-delete.tsx';
+import { LocalTable, serialNumberColumn } from '../../../components/data-table.tsx';
+import { PageTitle } from '../../../components/page-title.tsx';
+import { RowActions } from '../../../components/row-actions.tsx';
+import { fallbackMessages, notifyDeleteError, notifySuccess } from '../../../lib/notify.ts';
+import { useDeleteRole } from '../api/delete-role.ts';
+import { useRoles } from '../api/get-roles.ts';
+
+export function RolesList({ onAdd, onEdit }: { onAdd: () => void; onEdit: (role: Role) => void }) {
+  const roles = useRoles();
+  const deleteRole = useDeleteRole();
+
+  const remove = async (role: Role) => {
+    if (!(await confirmDelete())) return;
+    try {
+      const answer = await deleteRole.mutateAsync(role.RoleId);
+      notifySuccess(answer.message || fallbackMessages.deleted);
+    } catch (error) {
+      notifyDeleteError(error);
+    }
+  };
+
+  return (
+    <>
+      <PageTitle title="Roles" actions={<Button onClick={onAdd}>+ Add New</Button>} />
+      <LocalTable<Role>
+        records={roles.data}
+        isLoading={roles.isLoading}
+        idAccessor="RoleId"
+        pinLastColumn
+        searchKeys={['RoleName', 'Description']}
+        searchLabel="Search by role name or description"
+        columns={[
+          serialNumberColumn(roles.data),
+          { accessor: 'RoleName', title: 'Role Name', sortable: true },
+          { accessor: 'Description', sortable: true },
+          {
+            accessor: 'actions',
+            title: 'Actions',
+            render: (role) => (
+              <RowActions name={role.RoleName} onEdit={() => onEdit(role)} onDelete={() => void remove(role)} />
+            ),
+          },
+        ]}
+      />
+    </>
+  );
+}

@@ -1,0 +1,96 @@
+import { Container, List, Stack, Text, Title } from '@mantine/core';
+
+const sections: { title: string; paragraphs: string[]; list?: { intro: string; items: string[] } }[] = [
+  {
+    title: '1. The service',
+    paragraphs: [
+      'Aligner Portal lets licensed dental professionals submit patient cases for clear-aligner treatment planning and manufacturing, and follow those cases until delivery.',
+      'Treatment plans are proposals. The treating doctor reviews and approves every plan and remains responsible for diagnosis, treatment decisions and the care of the patient.',
+    ],
+  },
+  {
+    title: '2. Your account',
+    paragraphs: [
+      'Accounts are personal. Keep your password secret and tell us at once if you think someone else has used your account.',
+      'Self-registered accounts are activated after review; we may refuse or suspend an account that does not belong to a licensed professional.',
+    ],
+  },
+  {
+    title: '3. Patient records and consent',
+    paragraphs: [
+      'By submitting a case you confirm that the patient (or their guardian) has consented to treatment with clear aligners and to sharing their records, photographs and scans with us for planning and manufacturing.',
+      'Submit only the records a case needs. Scans, photographs and X-rays must be recent, complete and of the patient named in the case.',
+    ],
+  },
+  {
+    title: '4. Privacy and security',
+    paragraphs: [
+      'Patient data is used only to plan, manufacture, ship and support the treatment of that patient. It is stored securely, access is limited to the staff who work on the case, and it is never sold.',
+    ],
+  },
+  {
+    title: '5. Orders, manufacturing and shipping',
+    paragraphs: [
+      'Manufacturing starts once the treatment plan is approved. Delivery times are estimates; we tell you when a case is dispatched and delivered.',
+      'Refinements, replacement aligners and retainers are ordered through the portal as separate requests where the plan does not already include them.',
+    ],
+  },
+  {
+    title: '6. Responsibilities and limits',
+    paragraphs: [
+      'Clear-aligner results depend on patient compliance and on clinical factors outside our control; no particular outcome is guaranteed.',
+    ],
+    list: {
+      intro: 'The treating doctor agrees to:',
+      items: [
+        'examine the patient and confirm that clear-aligner treatment is suitable;',
+        'check each treatment plan before approving it;',
+        'supervise the treatment and see the patient at regular intervals;',
+        'tell us promptly about any problem with fit, comfort or progress.',
+      ],
+    },
+  },
+];
+
+/** The Terms and Conditions; also shown inside the case form's terms dialog. */
+export function TermsPage() {
+  return (
+    <Container component="main" size="md" py="xl">
+      <Stack gap="lg">
+        <div>
+          <Title order={1}>Terms and Conditions</Title>
+          <Text c="dimmed" size="sm" mt={4}>
+            Clear-aligner case submission service
+          </Text>
+        </div>
+        <Text>
+          These terms apply to every case submitted through Aligner Portal. Please read them before accepting them in
+          the case form.
+        </Text>
+        {sections.map((section) => (
+          <Stack key={section.title} gap="xs" component="section">
+            <Title order={2} size="h4">
+              {section.title}
+            </Title>
+            {section.paragraphs.map((paragraph) => (
+              <Text key={paragraph}>{paragraph}</Text>
+            ))}
+            {section.list && (
+              <>
+                <Text>{section.list.intro}</Text>
+                <List spacing={4}>
+                  {section.list.items.map((item) => (
+                    <List.Item key={item}>{item}</List.Item>
+                  ))}
+                </List>
+              </>
+            )}
+          </Stack>
+        ))}
+        <Text size="sm" c="dimmed">
+          Questions about these terms can be sent to your Aligner Portal contact.
+        </Text>
+      </Stack>
+    </Container>
+  );
+}

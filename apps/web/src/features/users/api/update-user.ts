@@ -1,0 +1,27 @@
+import type { UserEditRequest } from '@portal/contract';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api } from '../../../lib/api-client.ts';
+import { usersQueryOptions } from './get-users.ts';
+import { userMultipart } from './user-multipart.ts';
+
+/** An empty password keeps the current one; `removeProfilePic` drops the stored picture. */
+export type UpdateUserInput = Omit<UserEditRequest, 'roleId'> & {
+  userId: number;
+  roleId: string;
+  profilePic: File | null;
+  removeProfilePic: boolean;
+};
+
+export const updateUser = ({ userId, profilePic, removeProfilePic, ...fields }: UpdateUserInput) =>
+  api.putForm<{ message: string }>(
+    `/user/edit/${userId}`,
+    userMultipart({ ...fields, ...(removeProfilePic ? { removeProfilePic: 'true' } : {}) }, profilePic),
+  );
+
+export function useUpdateUser() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: updateUser,
+    onSuccess: () => queryClient.invalidateQueries(usersQueryOptions()),
+  });
+}

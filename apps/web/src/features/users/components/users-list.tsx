@@ -1,0 +1,53 @@
+import { Button } from '@mantine/core';
+import type { User } from '@portal/contract';
+import { confirmDelete } from '../../../components/confirm-delete.tsx';
+import { LocalTable, serialNumberColumn } from '../../../components/data-table.tsx';
+import { PageTitle } from '../../../components/page-title.tsx';
+import { RowActions } from '../../../components/row-actions.tsx';
+import { fallbackMessages, notifyDeleteError, notifySuccess } from '../../../lib/notify.ts';
+import { useDeleteUser } from '../api/delete-user.ts';
+import { useUsers } from '../api/get-users.ts';
+
+export function UsersList({ onAdd, onEdit }: { onAdd: () => void; onEdit: (user: User) => void }) {
+  const users = useUsers();
+  const deleteUser = useDeleteUser();
+
+  const remove = async (user: User) => {
+    if (!(await confirmDelete())) return;
+    try {
+      const answer = await deleteUser.mutateAsync(user.UserId);
+      notifySuccess(answer.message || fallbackMessages.deleted);
+    } catch (error) {
+      notifyDeleteError(error);
+    }
+  };
+
+  return (
+    <>
+      <PageTitle title="Users" actions={<Button onClick={onAdd}>+ Add New</Button>} />
+      <LocalTable<User>
+        records={users.data}
+        isLoading={users.isLoading}
+        idAccessor="UserId"
+        pinLastColumn
+        searchKeys={['UserName', 'FirstName']}
+        searchLabel="Search by user name or first name"
+        columns={[
+          serialNumberColumn(users.data),
+          { accessor: 'UserName', title: 'User Name', sortable: true },
+          { accessor: 'FirstName', title: 'First Name', sortable: true },
+          { accessor: 'LastName', title: 'Last Name', sortable: true },
+          { accessor: 'Email', sortable: true },
+          { accessor: 'MobileNo', title: 'Mobile No', sortable: true },
+          {
+            accessor: 'actions',
+            title: 'Actions',
+            render: (user) => (
+              <RowActions name={user.UserName} onEdit={() => onEdit(user)} onDelete={() => void remove(user)} />
+            ),
+          },
+        ]}
+      />
+    </>
+  );
+}

@@ -1,0 +1,109 @@
+import type { LoginResponse, UserType } from '@portal/contract';
+import { sessionKeys } from '@portal/contract/auth';
+import { ADMIN_ROLE_ID } from '@portal/contract/roles';
+import { useSyncExternalStore } from 'react';
+
+/** The signed-in user, kept in localStorage under the seven keys of portal-spec.md section 3. */
+export interface Session {
+  token: string;
+  username: string;
+  userId: number;
+  userType: UserType;
+  createdAt: string;
+  profilePic: string | null;
+  roleId: number;
+  /** Seconds since the epoch, from the token's exp claim. */
+  exp: number;
+}
+
+/** The token's exp claim in seconds, or null when it has none or cannot be decoded. */
+export function readExp(token: string): number | null {
+  try {
+    const payload = token.split('.')[1];
+    if (!payload) return null;
+    const json = JSON.parse(atob(payload.replace(/-/g, '+').replace(/_/g, '/'))) as { exp?: unknown };
+    return typeof json.exp === 'number' ? json.exp : null;
+  } catch {
+    return null;
+  }
+}
+
+const isExpired = (exp: number) => exp * 1000 <= Date.now();
+
+function load(): Session | null {
+  const token = localStorage.getItem('token');
+  if (!token) return null;
+  const exp = readExp(token);
+  if (exp === null || isExpired(exp)) {
+    clearStorage();
+    return null;
+  }
+  return {
+    token,
+    exp,
+    username: localStorage.getItem('username') ?? '',
+    userId: Number(localStorage.getItem('userId')),
+    userType: localStorage.getItem('userType') === 'Doctor' ? 'Doctor' : 'Web',
+    createdAt: localStorage.getItem('createdAt') ?? '',
+    profilePic: localStorage.getItem('profilePic') || null,
+    roleId: Number(localStorage.getItem('roleId')),
+  };
+}
+
+function clearStorage() {
+  for (const key of sessionKeys) localStorage.removeItem(key);
+}
+
+let current: Session | null = load();
+const listeners = new Set<() => void>();
+const emit = () => listeners.forEach((listener) => listener());
+
+export const sessionStore = {
+  get: () => current,
+  /** The session, or null (and signed out) once its token has expired. */
+  getValid(): Session | null {
+    if (current && isExpired(current.exp)) sessionStore.clear();
+    return current;
+  },
+  start(answer: LoginResponse) {
+    const values: Record<(typeof sessionKeys)[number], string> = {
+      token: answer.token,
+      username: answer.userName,
+      userId: String(answer.userId),
+      userType: answer.userType,
+      createdAt: answer.createdAt,
+      profilePic: answer.profilePic ?? '',
+      roleId: String(answer.roleId),
+    };
+    for (const key of sessionKeys) localStorage.setItem(key, values[key]);
+    current = load();
+    emit();
+  },
+  setProfilePic(profilePic: string | null) {
+    localStorage.setItem('profilePic', profilePic ?? '');
+    current = load();
+    emit();
+  },
+  clear() {
+    clearStorage();
+    current = null;
+    emit();
+  },
+  subscribe(listener: () => void) {
+    listeners.add(listener);
+    return () => listeners.delete(listener);
+  },
+};
+
+// Another tab signing in or out changes this one too.
+window.addEventListener('storage', (event) => {
+  if (event.key === null || (sessionKeys as readonly string[]).includes(event.key)) {
+    current = load();
+    emit();
+  }
+});
+
+export const useSession = () => useSyncExternalStore(sessionStore.subscribe, sessionStore.get);
+
+export const isAdministrator = (session: Session) => session.userType === 'Web' && session.roleId === ADMIN_ROLE_ID;
+export const isDoctor = (session: Session) => session.userType === 'Doctor';

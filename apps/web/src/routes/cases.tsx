@@ -1,0 +1,10 @@
+import { RequirePage } from '../app/guards.tsx';
+import { CaseForm } from '../features/cases/components/case-form/case-form.tsx';
+
+export function Component() {
+  return (
+    <RequirePage page="/cases" allowDoctor>
+      <CaseForm />
+    </RequirePage>
+  );
+}

@@ -1,0 +1,10 @@
+import { RequirePage } from '../app/guards.tsx';
+import { DoctorsScreen } from '../features/doctors/components/doctors-screen.tsx';
+
+export function Component() {
+  return (
+    <RequirePage page="/doctors">
+      <DoctorsScreen />
+    </RequirePage>
+  );
+}

@@ -1,0 +1,10 @@
+import { RequirePage } from '../app/guards.tsx';
+import { RolesScreen } from '../features/roles/components/roles-screen.tsx';
+
+export function Component() {
+  return (
+    <RequirePage page="/roles">
+      <RolesScreen />
+    </RequirePage>
+  );
+}
