@@ -1,0 +1,97 @@
+import { AxeBuilder } from '@axe-core/playwright';
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, expect, inject } from 'vitest';
+
+export const baseUrl = () => inject('baseUrl');
+export const artifactsDir = path.resolve(import.meta.dirname, '../artifacts');
+
+/** Debian's Chromium, headless, with nothing that reaches outside this machine. */
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+}
+
+/** One Chromium for the whole test file, closed after it; call the result for the browser. */
+export function useBrowser(): () => Browser {
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  });
+  afterAll(() => browser?.close());
+  return () => {
+    if (!browser) throw new Error('the browser starts in beforeAll');
+    return browser;
+  };
+}
+
+export async function newPage(browser: Browser, width = 1280): Promise<Page> {
+  // Reduced motion: transitions end at once, so axe never measures a toast mid-fade.
+  const context = await browser.newContext({
+    baseURL: baseUrl(),
+    viewport: { width, height: 900 },
+    reducedMotion: 'reduce',
+  });
+  const page = await context.newPage();
+  page.setDefaultTimeout(15_000);
+  return page;
+}
+
+/** Signs in through the login screen, as a person does. */
+export async function signIn(page: Page, username: string, password: string): Promise<void> {
+  await page.goto('/');
+  await page.getByRole('textbox', { name: 'Username' }).fill(username);
+  await page.getByRole('textbox', { name: 'Password' }).fill(password);
+  await page.getByRole('button', { name: 'Sign In' }).click();
+  await page.waitForURL('**/dashboard');
+}
+
+/** Waits until the global 'Loading...' overlay is gone. */
+export async function settle(page: Page): Promise<void> {
+  await page.waitForLoadState('networkidle');
+  // A cold server can take a few seconds for its first queries; expect.poll's default is 1 s.
+  await expect
+    .poll(
+      () =>
+        page
+          .getByRole('status')
+          .filter({ hasText: /Loading\.\.\.|% uploaded/ })
+          .count(),
+      { timeout: 15_000 },
+    )
+    .toBe(0);
+}
+
+/** Screenshots of the current screen at 375 px and 1280 px wide, kept in e2e/artifacts. */
+export async function screenshots(page: Page, name: string): Promise<void> {
+  await mkdir(artifactsDir, { recursive: true });
+  const original = page.viewportSize() ?? { width: 1280, height: 900 };
+  for (const width of [375, 1280]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.waitForTimeout(400);
+    await page.screenshot({ path: path.join(artifactsDir, `${name}-${width}.png`), fullPage: true });
+  }
+  await page.setViewportSize(original);
+}
+
+/** axe on the current screen: no serious or critical violation. */
+export async function expectNoSeriousA11yViolations(page: Page): Promise<void> {
+  const results = await new AxeBuilder({ page }).analyze();
+  const serious = results.violations.filter(
+    (violation) => violation.impact === 'serious' || violation.impact === 'critical',
+  );
+  expect(
+    serious.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`),
+  ).toEqual([]);
+}

@@ -1,0 +1,16 @@
+import type { Page } from 'playwright-core';
+import { expect } from 'vitest';
+
+/** Polls long enough for a save: the server hashes passwords and the overlay lingers 500 ms. */
+export const eventually = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 10_000 });
+
+export const textbox = (page: Page, name: string) => page.getByRole('textbox', { name, exact: true });
+export const combobox = (page: Page, name: string) => page.getByRole('combobox', { name, exact: true });
+
+/** Opens a Select by its label, optionally narrows a long list by typing, and picks the option. */
+export async function pickOption(page: Page, label: string, option: string, search?: string): Promise<void> {
+  const field = combobox(page, label);
+  await field.click();
+  if (search) await field.fill(search);
+  await page.getByRole('option', { name: option, exact: true }).first().click();
+}

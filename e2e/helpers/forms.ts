@@ -1,0 +1,28 @@
+import type { Locator, Page } from 'playwright-core';
+
+/**
+ * The text a screen reader announces as a field's description (its error or hint), read
+ * through aria-describedby; this ties a message to its field, not just to the page.
+ */
+export async function fieldDescription(field: Locator): Promise<string> {
+  const ids = (await field.getAttribute('aria-describedby'))?.split(/\s+/).filter(Boolean) ?? [];
+  const page = field.page();
+  const texts = await Promise.all(ids.map((id) => page.locator(`[id="${id}"]`).textContent()));
+  return texts.filter(Boolean).join(' ');
+}
+
+/** Picks a file as a person does: click the control, answer the file chooser. */
+export async function chooseFile(
+  page: Page,
+  control: Locator,
+  file: { name: string; mimeType: string; buffer: Buffer },
+): Promise<void> {
+  const [chooser] = await Promise.all([page.waitForEvent('filechooser'), control.click()]);
+  await chooser.setFiles(file);
+}
+
+/** Picks an option of a Mantine Select by its label. */
+export async function selectOption(page: Page, label: string, option: string): Promise<void> {
+  await page.getByRole('combobox', { name: label, exact: true }).click();
+  await page.getByRole('option', { name: option, exact: true }).click();
+}

@@ -1,0 +1,271 @@
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { apiLogin, createActiveDoctor, createStaff } from '../helpers/api.ts';
+import {
+  artifactsDir,
+  expectNoSeriousA11yViolations,
+  launchBrowser,
+  newPage,
+  screenshots,
+  settle,
+  signIn,
+} from '../helpers/browser.ts';
+import { asciiStl, defaultCaseFiles, pngPhoto, submitCase } from '../helpers/cases.ts';
+
+let browser: Browser;
+let doctor: Awaited<ReturnType<typeof createActiveDoctor>>;
+let staff: Awaited<ReturnType<typeof createStaff>>;
+let submitted: { CaseId: number; TrackingNo: string };
+
+// Screens wait on a real server: give each poll more than the default second.
+vi.setConfig({ expect: { poll: { timeout: 10_000 } } });
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+  doctor = await createActiveDoctor();
+  staff = await createStaff([1]);
+  const files = await defaultCaseFiles();
+  submitted = await submitCase(
+    await apiLogin(doctor.username, doctor.password),
+    { ...files, opv: { name: 'opg.png', data: await pngPhoto(), type: 'image/png' } },
+    { gender: '', toothNumbering: 'FDI', moveTooth: '1,2,16', noAttachment: '8' },
+  );
+});
+afterAll(() => browser.close());
+
+const tile = (page: Page, label: string) =>
+  page.getByRole('group', { name: 'Filter cases by status' }).getByRole('button', { name: new RegExp(`^${label}`) });
+/** A column header; mantine-datatable makes sortable ones buttons named 'Tracking No Not sorted'. */
+function columnHeader(page: Page, title: string) {
+  const name = new RegExp(`^${title.replace('.', '\\.')}( .*sort.*)?$`, 'i');
+  const table = page.getByRole('table');
+  return table.getByRole('columnheader', { name }).or(table.getByRole('button', { name }));
+}
+const caseRow = (page: Page, trackingNo: string) => page.getByRole('row').filter({ hasText: trackingNo });
+/** The value shown beside a label in the case detail (a dt/dd pair). */
+const detailValue = (page: Page, label: string) =>
+  page
+    .getByRole('term')
+    .filter({ hasText: new RegExp(`^${label}$`) })
+    .locator('xpath=following-sibling::dd[1]')
+    .textContent();
+
+/** How many pixels show the warm upper scan and the blue lower scan (the background is grey). */
+async function canvasColours(png: Buffer): Promise<{ upper: number; lower: number }> {
+  const { data, info } = await sharp(png).raw().toBuffer({ resolveWithObject: true });
+  const counts = { upper: 0, lower: 0 };
+  for (let i = 0; i < data.length; i += info.channels) {
+    const [red, , blue] = [data[i]!, data[i + 1]!, data[i + 2]!];
+    if (red - blue > 30) counts.upper++;
+    if (blue - red > 40) counts.lower++;
+  }
+  return counts;
+}
+
+async function signInTo(username: string, password: string): Promise<Page> {
+  const page = await newPage(browser);
+  await signIn(page, username, password);
+  await page.getByRole('group', { name: 'Filter cases by status' }).waitFor();
+  await settle(page);
+  return page;
+}
+
+async function openCase(page: Page, trackingNo: string) {
+  await caseRow(page, trackingNo).getByRole('button', { name: 'View' }).click();
+  await expect.poll(() => page.getByRole('heading', { name: `Case ${trackingNo}` }).isVisible()).toBe(true);
+  await settle(page);
+}
+
+describe('Dashboard as a doctor', () => {
+  it('shows their case and the tiles, without New Cases or the Doctor column, and filters by tile', async () => {
+    const page = await signInTo(doctor.username, doctor.password);
+    for (const label of ['Total Cases', 'In Progress', 'Dispatched', 'Delivered']) {
+      await expect.poll(() => tile(page, label).isVisible()).toBe(true);
+    }
+    expect(await tile(page, 'New Cases').count()).toBe(0);
+    expect(await tile(page, 'Total Cases').textContent()).toMatch(/Total Cases\s*1$/);
+    expect(await tile(page, 'Total Cases').getAttribute('aria-pressed')).toBe('true');
+    expect(await columnHeader(page, 'Doctor').count()).toBe(0);
+    for (const header of ['S.No', 'Tracking No', 'First Name', 'Last Name', 'DOB', 'Status']) {
+      expect(await columnHeader(page, header).count()).toBe(1);
+    }
+    const row = caseRow(page, submitted.TrackingNo);
+    await expect.poll(() => row.isVisible()).toBe(true);
+    expect(await row.textContent()).toContain('March 5, 2001');
+    await expectNoSeriousA11yViolations(page);
+    await screenshots(page, 'dashboard-doctor-list');
+
+    await tile(page, 'In Progress').click();
+    await settle(page);
+    expect(await tile(page, 'In Progress').getAttribute('aria-pressed')).toBe('true');
+    await expect.poll(() => page.getByText('There are no records to display').isVisible()).toBe(true);
+    await tile(page, 'Total Cases').focus();
+    await page.keyboard.press('Enter');
+    await settle(page);
+    await expect.poll(() => row.isVisible()).toBe(true);
+  });
+
+  it('opens the case in place: fields, grouped attachments, the photo, the scan downloads and its history', async () => {
+    const page = await signInTo(doctor.username, doctor.password);
+    const scripts: string[] = [];
+    page.on('request', (request) => {
+      if (request.resourceType() === 'script') scripts.push(request.url());
+    });
+    await openCase(page, submitted.TrackingNo);
+
+    expect(await detailValue(page, 'Tracking No')).toBe(submitted.TrackingNo);
+    expect(await detailValue(page, 'Name')).toBe('Pat Patient');
+    expect(await detailValue(page, 'Date of Birth')).toBe('March 5, 2001');
+    expect(await detailValue(page, 'Gender')).toBe('N/A');
+    expect(await detailValue(page, 'Arches To Treat')).toBe('Both');
+    expect(await detailValue(page, 'Chief Complaint')).toBe('Crowding of the lower incisors');
+    expect(await detailValue(page, 'Midline')).toBe('Improve');
+    expect(await detailValue(page, 'IPR')).toBe('First preference');
+    expect(await detailValue(page, 'Tooth Numbering')).toBe('FDI');
+    expect(await detailValue(page, "Don't Move Tooth")).toBe('18, 17, 28');
+    expect(await detailValue(page, 'No Attachment')).toBe('11');
+    expect(await detailValue(page, 'No Elastic')).toBe('N/A');
+    expect(await detailValue(page, 'Special Instructions')).toBe('N/A');
+    expect(await detailValue(page, 'Impression Type')).toBe('Digital Impression');
+
+    for (const empty of ['No X-Ray CEPH attachments', 'No BITE-1 attachments', 'No BITE-2 attachments']) {
+      await expect.poll(() => page.getByText(empty).isVisible()).toBe(true);
+    }
+    expect(await page.getByText('No X-Ray OPG attachments').count()).toBe(0);
+    expect(await page.getByText('No STL-1 attachments').count()).toBe(0);
+    expect(await page.getByRole('region', { name: 'X-Ray OPG' }).getByRole('img', { name: 'opg.png' }).count()).toBe(1);
+    const photo = page.getByRole('region', { name: 'Other files' }).getByRole('img', { name: 'smile.png' });
+    await expect.poll(() => photo.evaluate((image: HTMLImageElement) => image.complete && image.naturalWidth)).toBe(64);
+    for (const [group, fileName] of [
+      ['STL-1', 'upper.stl'],
+      ['STL-2', 'lower.stl'],
+    ] as const) {
+      const link = page.getByRole('region', { name: group }).getByRole('link', { name: fileName });
+      expect(await link.getAttribute('download')).toBe(fileName);
+      expect(await link.getAttribute('href')).toMatch(/^\/api\/case\/files\/\d+\//);
+    }
+
+    expect(await page.getByRole('button', { name: 'Update Status' }).count()).toBe(0);
+    const history = page.getByRole('region', { name: 'Status' });
+    await expect.poll(() => history.getByText('New', { exact: true }).isVisible()).toBe(true);
+    expect(await history.textContent()).toMatch(/by Ada Lovelace/);
+    expect(scripts.some((url) => /stl-scene/.test(url))).toBe(false);
+
+    await expectNoSeriousA11yViolations(page);
+    await screenshots(page, 'dashboard-case-detail');
+
+    await page.getByRole('button', { name: 'Back to list' }).click();
+    await expect.poll(() => caseRow(page, submitted.TrackingNo).isVisible()).toBe(true);
+  });
+
+  it('shows the upper and lower scans in the lazily loaded 3D viewer', async () => {
+    const page = await signInTo(doctor.username, doctor.password);
+    const scripts: string[] = [];
+    page.on('request', (request) => {
+      if (request.resourceType() === 'script') scripts.push(request.url());
+    });
+    await openCase(page, submitted.TrackingNo);
+    await page.getByRole('button', { name: 'View in 3D' }).click();
+    const dialog = page.getByRole('dialog', { name: '3D scan viewer' });
+    const canvas = dialog.getByRole('img', { name: '3D view of the upper (maxillary) and lower (mandibular) scan' });
+    await expect.poll(() => canvas.isVisible()).toBe(true);
+    const box = await canvas.boundingBox();
+    expect(box!.width).toBeGreaterThan(0);
+    expect(box!.height).toBeGreaterThan(0);
+    expect(await canvas.evaluate((element: HTMLCanvasElement) => element.width * element.height)).toBeGreaterThan(0);
+    expect(scripts.some((url) => /stl-scene/.test(url))).toBe(true);
+    const pixels = await canvasColours(await canvas.screenshot());
+    expect(pixels.upper).toBeGreaterThan(100);
+    expect(pixels.lower).toBeGreaterThan(100);
+    expect(await dialog.getByText('Upper (maxillary)').isVisible()).toBe(true);
+    expect(await dialog.getByText('Lower (mandibular)').isVisible()).toBe(true);
+    await expectNoSeriousA11yViolations(page);
+    await screenshots(page, 'dashboard-stl-viewer');
+    await dialog.screenshot({ path: path.join(artifactsDir, 'dashboard-stl-viewer-dialog.png') });
+
+    await dialog.getByRole('button', { name: 'Close 3D viewer' }).click();
+    await expect.poll(() => page.getByRole('img', { name: /3D view/ }).count()).toBe(0);
+  });
+
+  it('says so when a scan cannot be parsed', async () => {
+    const other = await createActiveDoctor();
+    const broken = await submitCase(await apiLogin(other.username, other.password), {
+      maxillaryScan: { name: 'broken.stl', data: 'solid broken\nthis is not geometry\nendsolid broken\n' },
+      mandibularScan: { name: 'lower.stl', data: asciiStl() },
+    });
+    const page = await signInTo(other.username, other.password);
+    await openCase(page, broken.TrackingNo);
+    await page.getByRole('button', { name: 'View in 3D' }).click();
+    const dialog = page.getByRole('dialog', { name: '3D scan viewer' });
+    await expect
+      .poll(() => dialog.getByRole('alert').textContent())
+      .toBe('Could not read broken.stl: it is not a valid STL file.');
+    await expect
+      .poll(() => dialog.getByRole('img', { name: '3D view of the lower (mandibular) scan' }).isVisible())
+      .toBe(true);
+  });
+});
+
+describe('Dashboard as staff with the Dashboard page', () => {
+  it('shows New Cases and the Doctor column, searches, and moves the case to In Progress', async () => {
+    const page = await signInTo(staff.username, staff.password);
+    await expect.poll(() => tile(page, 'New Cases').isVisible()).toBe(true);
+    await expect.poll(() => columnHeader(page, 'Doctor').isVisible()).toBe(true);
+
+    const search = page.getByRole('textbox', { name: 'Search' });
+    await search.fill(submitted.TrackingNo.toLowerCase());
+    await expect.poll(() => page.getByRole('row').count()).toBe(2);
+    await expect.poll(() => caseRow(page, submitted.TrackingNo).isVisible()).toBe(true);
+    await search.fill('ADA LOVE');
+    await settle(page);
+    await expect.poll(() => caseRow(page, submitted.TrackingNo).isVisible()).toBe(true);
+    for (const text of await page
+      .getByRole('row')
+      .filter({ has: page.getByRole('button', { name: 'View' }) })
+      .allTextContents()) {
+      expect(text).toContain('Ada Lovelace');
+    }
+    await search.fill('no such case');
+    await expect.poll(() => page.getByText('There are no records to display').isVisible()).toBe(true);
+    await search.fill(submitted.TrackingNo);
+    await expect.poll(() => caseRow(page, submitted.TrackingNo).isVisible()).toBe(true);
+    const sorted = page.waitForRequest((request) => request.url().includes('sort=TrackingNo'));
+    await columnHeader(page, 'Tracking No').click();
+    await sorted;
+    const reversed = page.waitForRequest((request) => request.url().includes('sort=-TrackingNo'));
+    await columnHeader(page, 'Tracking No').click();
+    await reversed;
+    await settle(page);
+    await expectNoSeriousA11yViolations(page);
+    await screenshots(page, 'dashboard-staff-list');
+
+    await openCase(page, submitted.TrackingNo);
+    expect(await detailValue(page, 'Doctor')).toBe('Ada Lovelace');
+    await page.getByRole('combobox', { name: 'Case status' }).click();
+    await page.getByRole('option', { name: 'In Progress' }).click();
+    await page.getByRole('button', { name: 'Update Status' }).click();
+    await expect.poll(() => page.getByText('Case status changed to In Progress').isVisible()).toBe(true);
+    const history = page.getByRole('region', { name: 'Status' });
+    await expect.poll(() => history.getByText('In Progress', { exact: true }).isVisible()).toBe(true);
+    expect(await history.textContent()).toMatch(/by Sam Staff/);
+    expect(await page.getByRole('button', { name: 'Update Status' }).isDisabled()).toBe(true);
+    await settle(page);
+    await expectNoSeriousA11yViolations(page);
+    await screenshots(page, 'dashboard-staff-detail');
+
+    await page.getByRole('button', { name: 'Back to list' }).click();
+    await tile(page, 'In Progress').click();
+    await settle(page);
+    await expect.poll(() => caseRow(page, submitted.TrackingNo).isVisible()).toBe(true);
+  });
+
+  it("updates the doctor's In Progress tile after a reload", async () => {
+    const page = await signInTo(doctor.username, doctor.password);
+    await page.reload();
+    await settle(page);
+    await expect.poll(() => tile(page, 'In Progress').textContent()).toMatch(/In Progress\s*1$/);
+    expect(await tile(page, 'Total Cases').textContent()).toMatch(/Total Cases\s*1$/);
+  });
+});

@@ -1,0 +1,123 @@
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { apiLogin, createActiveDoctor, e2eAdmin, uniqueName } from '../helpers/api.ts';
+import { expectNoSeriousA11yViolations, useBrowser, newPage, screenshots, signIn } from '../helpers/browser.ts';
+import { combobox, eventually, pickOption, textbox } from '../helpers/doctor-form.ts';
+import { fieldDescription } from '../helpers/forms.ts';
+
+const browser = useBrowser();
+
+async function openDoctors(): Promise<Page> {
+  const page = await newPage(browser());
+  await signIn(page, e2eAdmin.username, e2eAdmin.password);
+  await page.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name: 'Doctors', exact: true }).click();
+  await eventually(() => textbox(page, 'Search doctors').isVisible()).toBe(true);
+  return page;
+}
+
+const rowOf = (page: Page, text: string) => page.getByRole('row', { name: new RegExp(text) });
+
+describe('Doctors screen', () => {
+  it('lists doctors with their status and searches by user name, names, e-mail and mobile', async () => {
+    const doctor = await createActiveDoctor();
+    const page = await openDoctors();
+    const header = page.getByRole('row').first();
+    for (const column of ['S.No', 'User Name', 'First Name', 'Last Name', 'Email', 'Mobile No', 'Status', 'Actions']) {
+      await eventually(() => header.textContent()).toContain(column);
+    }
+    for (const needle of [doctor.username, `${doctor.username}@clinic.test`, doctor.username.toUpperCase()]) {
+      await textbox(page, 'Search doctors').fill(needle);
+      await eventually(() => rowOf(page, doctor.username).textContent()).toContain('Active');
+    }
+    await textbox(page, 'Search doctors').fill('Lovelace');
+    await eventually(() => rowOf(page, doctor.username).count()).toBe(1);
+    await textbox(page, 'Search doctors').fill('5550100');
+    await eventually(() => rowOf(page, doctor.username).count()).toBe(1);
+    await textbox(page, 'Search doctors').fill('no-such-doctor-anywhere');
+    await eventually(() => page.getByText('There are no records to display').isVisible()).toBe(true);
+    await textbox(page, 'Search doctors').fill('');
+    await expectNoSeriousA11yViolations(page);
+    await screenshots(page, 'doctors');
+  });
+
+  it('adds a doctor with a role, status and clinic through + Add New', async () => {
+    const page = await openDoctors();
+    await page.getByRole('button', { name: 'Add New' }).click();
+    await eventually(() => page.getByRole('heading', { name: 'Add Doctor' }).isVisible()).toBe(true);
+    await eventually(() => combobox(page, 'Role').inputValue()).toBe('Doctor');
+    expect(await combobox(page, 'Status').inputValue()).toBe('Active');
+    await combobox(page, 'Role').click();
+    expect(await page.getByRole('option', { name: 'Administrator' }).count()).toBe(0);
+    await page.keyboard.press('Escape');
+
+    const username = uniqueName('drstaff');
+    await textbox(page, 'First Name').fill('Lina');
+    await textbox(page, 'Last Name').fill('Bo');
+    await textbox(page, 'Email').fill(`${username}@clinic.test`);
+    await pickOption(page, 'Location', 'Germany', 'Germ');
+    await pickOption(page, 'Gender', 'Other');
+    await textbox(page, 'Clinic Name').fill('Alster Aligners');
+    await pickOption(page, 'Country', 'Germany', 'Germ');
+    await pickOption(page, 'City', 'Hamburg', 'Hamb');
+    await page.getByRole('button', { name: 'Add Clinic' }).click();
+    await textbox(page, 'Clinic Name').fill('Second Site');
+    await pickOption(page, 'Country', 'Germany', 'Germ');
+    await pickOption(page, 'City', 'Berlin', 'Berlin');
+    await page.getByRole('button', { name: 'Add Clinic' }).click();
+    const clinics = page.getByRole('table', { name: 'Clinics' });
+    await eventually(() => clinics.getByRole('row').count()).toBe(3);
+
+    // Deleting a clinic asks first; Cancel keeps it, Delete removes it.
+    await clinics.getByRole('button', { name: 'Delete Second Site' }).click();
+    const dialog = page.getByRole('dialog');
+    await eventually(() => dialog.getByText('Are you sure you want to delete?').isVisible()).toBe(true);
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await eventually(() => clinics.getByRole('row').count()).toBe(3);
+    await clinics.getByRole('button', { name: 'Delete Second Site' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
+    await eventually(() => clinics.getByRole('row').count()).toBe(2);
+
+    await textbox(page, 'Username').fill(username);
+    await textbox(page, 'Password').fill('staff-made');
+    await textbox(page, 'Confirm Password').fill('staff-made');
+    await expectNoSeriousA11yViolations(page);
+    await screenshots(page, 'doctors-form');
+    await page.getByRole('button', { name: 'Submit' }).click();
+    await eventually(() => page.getByText('Doctor added successfully').isVisible()).toBe(true);
+    await textbox(page, 'Search doctors').fill(username);
+    await eventually(() => rowOf(page, username).textContent()).toContain('Active');
+    // Added as Active by staff: the doctor can sign in at once.
+    expect(await apiLogin(username, 'staff-made')).toBeTruthy();
+  });
+
+  it('keeps the password locked until Change Password, then sets a new one', async () => {
+    const doctor = await createActiveDoctor();
+    const page = await openDoctors();
+    await textbox(page, 'Search doctors').fill(doctor.username);
+    await rowOf(page, doctor.username).getByRole('button', { name: 'Edit' }).click();
+    await eventually(() => textbox(page, 'Username').inputValue()).toBe(doctor.username);
+    expect(await textbox(page, 'Password').isDisabled()).toBe(true);
+    expect(await textbox(page, 'Password').getAttribute('placeholder')).toBe('********');
+
+    await page.getByRole('button', { name: 'Change Password' }).click();
+    await page.getByRole('button', { name: 'Submit' }).click();
+    await eventually(() => fieldDescription(textbox(page, 'Password'))).toContain('Password is required');
+    await textbox(page, 'Password').fill('changed-by-staff');
+    await textbox(page, 'Confirm Password').fill('changed-by-staff');
+    await page.getByRole('button', { name: 'Submit' }).click();
+    await eventually(() => page.getByText('Doctor updated successfully').isVisible()).toBe(true);
+    expect(await apiLogin(doctor.username, 'changed-by-staff')).toBeTruthy();
+  });
+
+  it('deletes a doctor after the confirmation', async () => {
+    const doctor = await createActiveDoctor();
+    const page = await openDoctors();
+    await textbox(page, 'Search doctors').fill(doctor.username);
+    await rowOf(page, doctor.username).getByRole('button', { name: 'Delete' }).click();
+    const dialog = page.getByRole('dialog');
+    await eventually(() => dialog.getByText('Are you sure you want to delete?').isVisible()).toBe(true);
+    await dialog.getByRole('button', { name: 'Delete' }).click();
+    await eventually(() => page.getByText('Doctor deleted successfully').isVisible()).toBe(true);
+    await eventually(() => rowOf(page, doctor.username).count()).toBe(0);
+  });
+});

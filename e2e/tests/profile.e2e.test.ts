@@ -1,0 +1,85 @@
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { createActiveDoctor } from '../helpers/api.ts';
+import { expectNoSeriousA11yViolations, useBrowser, newPage, screenshots, signIn } from '../helpers/browser.ts';
+import { combobox, eventually, textbox } from '../helpers/doctor-form.ts';
+import { chooseFile, fieldDescription } from '../helpers/forms.ts';
+import { pictureFile } from '../helpers/pictures.ts';
+
+const browser = useBrowser();
+
+const storedProfilePic = (page: Page) => page.evaluate(() => localStorage.getItem('profilePic'));
+const preview = (page: Page) => page.getByRole('img', { name: 'Profile picture preview' });
+
+async function openProfile(page: Page) {
+  await page.getByRole('button', { name: 'User menu' }).click();
+  await page.getByRole('menuitem', { name: 'Profile' }).click();
+  await page.waitForURL('**/profile');
+  // The user menu stays open after the click; a person closes it.
+  await page.keyboard.press('Escape');
+  await eventually(() => page.getByRole('menu').count()).toBe(0);
+  await eventually(() => textbox(page, 'First Name').inputValue()).toBe('Ada');
+}
+
+describe('Profile screen', () => {
+  it("shows the doctor's own record with the username disabled and the password locked", async () => {
+    const doctor = await createActiveDoctor();
+    const page = await newPage(browser());
+    await signIn(page, doctor.username, doctor.password);
+    await openProfile(page);
+
+    expect(await textbox(page, 'Username').inputValue()).toBe(doctor.username);
+    expect(await textbox(page, 'Username').isDisabled()).toBe(true);
+    expect(await textbox(page, 'Password').isDisabled()).toBe(true);
+    expect(await textbox(page, 'Password').getAttribute('placeholder')).toBe('********');
+    expect(await combobox(page, 'Location').inputValue()).not.toBe('');
+    expect(await combobox(page, 'Gender').inputValue()).toBe('Female');
+    await eventually(() => page.getByRole('table', { name: 'Clinics' }).textContent()).toContain('Smile Clinic');
+    // Role and status are not the doctor's to change.
+    expect(await combobox(page, 'Role').count()).toBe(0);
+    expect(await combobox(page, 'Status').count()).toBe(0);
+    await expectNoSeriousA11yViolations(page);
+    await screenshots(page, 'profile');
+
+    await page.getByRole('button', { name: 'Change Password' }).click();
+    expect(await textbox(page, 'Password').isEnabled()).toBe(true);
+    await page.getByRole('button', { name: 'Submit' }).click();
+    await eventually(() => fieldDescription(textbox(page, 'Password'))).toContain('Password is required');
+  });
+
+  it('changes the mobile number and picture, then removes the picture', async () => {
+    const doctor = await createActiveDoctor();
+    const page = await newPage(browser());
+    await signIn(page, doctor.username, doctor.password);
+    await openProfile(page);
+    expect(await storedProfilePic(page)).toBe('');
+
+    await textbox(page, 'Mobile No').fill('+1 555 0199');
+    await chooseFile(
+      page,
+      page.getByRole('button', { name: 'Profile Picture' }),
+      await pictureFile('portrait.jpg', '#e76f51', 'jpeg'),
+    );
+    await eventually(() => preview(page).isVisible()).toBe(true);
+    await page.getByRole('button', { name: 'Submit' }).click();
+    await eventually(() => page.getByText('Doctor updated successfully').first().isVisible()).toBe(true);
+    // The session's picture follows, so the top bar shows the new avatar.
+    await eventually(() => storedProfilePic(page)).toMatch(/\.jpe?g$/);
+    await eventually(() => page.getByRole('button', { name: 'User menu' }).locator('img').getAttribute('src')).toMatch(
+      /_32x32\.jpe?g$/,
+    );
+
+    await page.reload();
+    await eventually(() => textbox(page, 'Mobile No').inputValue()).toBe('+1 555 0199');
+    await eventually(() => preview(page).isVisible()).toBe(true);
+    await screenshots(page, 'profile-with-picture');
+
+    await page.getByRole('button', { name: 'Remove Picture' }).click();
+    expect(await preview(page).count()).toBe(0);
+    await page.getByRole('button', { name: 'Submit' }).click();
+    await eventually(() => storedProfilePic(page)).toBe('');
+    await page.reload();
+    await eventually(() => textbox(page, 'Mobile No').inputValue()).toBe('+1 555 0199');
+    expect(await preview(page).count()).toBe(0);
+  });
+});

@@ -1,0 +1,174 @@
+import { clinicListMessage, messages, registrationSucceeded } from '@portal/contract';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { e2eAdmin, latestMail, uniqueName } from '../helpers/api.ts';
+import { expectNoSeriousA11yViolations, useBrowser, newPage, screenshots, signIn } from '../helpers/browser.ts';
+import { combobox, eventually, pickOption, textbox } from '../helpers/doctor-form.ts';
+import { chooseFile, fieldDescription } from '../helpers/forms.ts';
+import { pictureFile, textFile } from '../helpers/pictures.ts';
+
+const browser = useBrowser();
+
+async function openRegister(page: Page) {
+  await page.goto('/');
+  await page.getByRole('button', { name: 'Register' }).click();
+  await page.waitForURL('**/register');
+  await eventually(() => textbox(page, 'First Name').isVisible()).toBe(true);
+}
+
+describe('Register screen', () => {
+  it('shows every validation message under its field, for the doctor, the clinic and the picture', async () => {
+    const page = await newPage(browser());
+    await openRegister(page);
+    await eventually(() => page.getByRole('group', { name: 'Personal Information' }).isVisible()).toBe(true);
+    await eventually(() => page.getByRole('group', { name: 'Clinic Information' }).isVisible()).toBe(true);
+    await eventually(() => page.getByRole('group', { name: 'Login Information' }).isVisible()).toBe(true);
+    // Registration gives role 19 and Inactive: neither is offered.
+    expect(await combobox(page, 'Role').count()).toBe(0);
+    expect(await combobox(page, 'Status').count()).toBe(0);
+
+    await page.getByRole('button', { name: 'Submit' }).click();
+    const required: [string, string][] = [
+      ['First Name', 'First Name is required'],
+      ['Last Name', 'Last Name is required'],
+      ['Email', 'Email is required'],
+      ['Username', 'Username is required'],
+      ['Password', 'Password is required'],
+    ];
+    for (const [label, message] of required) {
+      await eventually(() => fieldDescription(textbox(page, label))).toContain(message);
+    }
+    await eventually(() => fieldDescription(combobox(page, 'Location'))).toContain('Location is required');
+    await eventually(() => fieldDescription(combobox(page, 'Gender'))).toContain('Gender is required');
+    // The clinic rule is a toast and a message in the clinic section.
+    await eventually(() => page.getByText(clinicListMessage).count()).toBe(2);
+    await expectNoSeriousA11yViolations(page);
+    await screenshots(page, 'register-errors');
+
+    await textbox(page, 'Username').fill('ab');
+    await eventually(() => fieldDescription(textbox(page, 'Username'))).toContain(
+      'Username must be at least 3 characters',
+    );
+    await textbox(page, 'Email').fill('not-an-email');
+    await eventually(() => fieldDescription(textbox(page, 'Email'))).toContain('Email is not valid');
+    await textbox(page, 'Password').fill('abc');
+    await eventually(() => fieldDescription(textbox(page, 'Password'))).toContain(
+      'Password must be at least 6 characters',
+    );
+    await textbox(page, 'Password').fill('abcdef');
+    await textbox(page, 'Confirm Password').fill('abcdeX');
+    await eventually(() => fieldDescription(textbox(page, 'Confirm Password'))).toContain('Passwords do not match');
+    await textbox(page, 'Confirm Password').fill('abcdef');
+    await eventually(() => fieldDescription(textbox(page, 'Confirm Password'))).toBe('');
+
+    // Add Clinic with nothing filled in.
+    expect(await combobox(page, 'City').isDisabled()).toBe(true);
+    await page.getByRole('button', { name: 'Add Clinic' }).click();
+    await eventually(() => fieldDescription(textbox(page, 'Clinic Name'))).toContain('Clinic Name is required!');
+    await eventually(() => fieldDescription(combobox(page, 'City'))).toContain('City is required!');
+
+    // A picture that is not JPEG or PNG is refused and the input cleared.
+    await chooseFile(page, page.getByRole('button', { name: 'Profile Picture' }), textFile());
+    await eventually(() => page.getByText('Only JPG and PNG files are allowed!').isVisible()).toBe(true);
+    expect(await page.getByRole('img', { name: 'Profile picture preview' }).count()).toBe(0);
+
+    await page.getByRole('button', { name: 'Cancel' }).click();
+    await page.waitForURL((url) => url.pathname === '/');
+  });
+
+  it('registers a doctor who can sign in once an administrator activates them and they set a password', async () => {
+    const username = uniqueName('drreg');
+    const email = `${username}@clinic.test`;
+    const page = await newPage(browser());
+    await openRegister(page);
+
+    await textbox(page, 'First Name').fill('Grace');
+    await textbox(page, 'Last Name').fill('Hopper');
+    await textbox(page, 'Email').fill(email);
+    await textbox(page, 'Mobile No').fill('+49 30 1234567');
+    await pickOption(page, 'Location', 'Germany', 'Germ');
+    await pickOption(page, 'Gender', 'Female');
+    await textbox(page, 'Profession').fill('Orthodontist');
+    await textbox(page, 'Professional Specialization').fill('Clear aligners');
+    await textbox(page, 'Academic Title').fill('Dr. med. dent.');
+    await textbox(page, 'Description').fill('Twenty years of practice.');
+    await chooseFile(
+      page,
+      page.getByRole('button', { name: 'Profile Picture' }),
+      await pictureFile('me.png', '#2a9d8f'),
+    );
+    await eventually(() => page.getByRole('img', { name: 'Profile picture preview' }).isVisible()).toBe(true);
+
+    await textbox(page, 'Clinic Name').fill('Spree Smiles');
+    await textbox(page, 'Contact No').fill('030 5550100');
+    await pickOption(page, 'Country', 'Germany', 'Germ');
+    await eventually(() => combobox(page, 'City').isEnabled()).toBe(true);
+    await pickOption(page, 'City', 'Berlin', 'Berlin');
+    await textbox(page, 'Address').fill('Unter den Linden 1');
+    await page.getByRole('button', { name: 'Add Clinic' }).click();
+    const clinics = page.getByRole('table', { name: 'Clinics' });
+    await eventually(() => clinics.getByRole('row', { name: /Spree Smiles/ }).textContent()).toContain('Berlin');
+    expect(await textbox(page, 'Clinic Name').inputValue()).toBe('');
+
+    await textbox(page, 'Username').fill(username);
+    await textbox(page, 'Password').fill('first-pass');
+    await textbox(page, 'Confirm Password').fill('first-pass');
+    await expectNoSeriousA11yViolations(page);
+    await screenshots(page, 'register');
+    await page.getByRole('button', { name: 'Submit' }).click();
+
+    const notice = page.getByRole('status').filter({ hasText: registrationSucceeded });
+    await eventually(() => notice.isVisible()).toBe(true);
+    await expectNoSeriousA11yViolations(page);
+    await screenshots(page, 'register-done');
+
+    // Not active yet: the correct password is refused with the inactive message.
+    await page.getByRole('button', { name: 'Go to Sign In' }).click();
+    await textbox(page, 'Username').fill(username);
+    await textbox(page, 'Password').fill('first-pass');
+    await page.getByRole('button', { name: 'Sign In' }).click();
+    await eventually(() => page.getByText(messages.accountInactive).isVisible()).toBe(true);
+
+    // The administrator finds the doctor and sets Status to Active.
+    const admin = await newPage(browser());
+    await signIn(admin, e2eAdmin.username, e2eAdmin.password);
+    await admin
+      .getByRole('navigation', { name: 'Main menu' })
+      .getByRole('link', { name: 'Doctors', exact: true })
+      .click();
+    await eventually(() => textbox(admin, 'Search doctors').isVisible()).toBe(true);
+    await textbox(admin, 'Search doctors').fill(email);
+    const row = admin.getByRole('row', { name: new RegExp(username) });
+    await eventually(() => row.textContent()).toContain('Inactive');
+    await row.getByRole('button', { name: 'Edit' }).click();
+    await eventually(() => textbox(admin, 'Username').inputValue()).toBe(username);
+    await eventually(() => admin.getByRole('table', { name: 'Clinics' }).textContent()).toContain('Berlin');
+    await pickOption(admin, 'Status', 'Active');
+    await admin.getByRole('button', { name: 'Submit' }).click();
+    await eventually(() =>
+      admin
+        .getByText(/activation e-mail/)
+        .first()
+        .isVisible(),
+    ).toBe(true);
+    await textbox(admin, 'Search doctors').fill(email);
+    await eventually(() => admin.getByRole('row', { name: new RegExp(username) }).textContent()).toContain('Active');
+
+    // The activation mail carries the reset link; the doctor sets a password with it.
+    let mail = '';
+    await eventually(async () => (mail = await latestMail().catch(() => ''))).toContain(email);
+    const link = /https?:\/\/[^\s"<]+\/reset-password\?token=[\w-]+/.exec(mail)?.[0];
+    expect(link).toBeTruthy();
+    await page.goto(link!);
+    await eventually(() => textbox(page, 'New Password').isVisible()).toBe(true);
+    await textbox(page, 'New Password').fill('chosen-pass');
+    await textbox(page, 'Confirm Password').fill('chosen-pass');
+    await page.getByRole('button', { name: 'Reset Password' }).click();
+    await eventually(() => page.getByText('Password reset successful. You can now log in.').isVisible()).toBe(true);
+    await page.waitForURL((url) => url.pathname === '/');
+
+    await signIn(page, username, 'chosen-pass');
+    await page.getByRole('button', { name: 'User menu' }).click();
+    await eventually(() => page.getByRole('menuitem', { name: 'Profile' }).isVisible()).toBe(true);
+  });
+});

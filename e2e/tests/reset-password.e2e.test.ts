@@ -1,0 +1,98 @@
+import { resetMessages } from '@portal/contract';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { adminToken, apiCall, createActiveDoctor } from '../helpers/api.ts';
+import { expectNoSeriousA11yViolations, useBrowser, newPage, screenshots, signIn } from '../helpers/browser.ts';
+import { eventually, textbox } from '../helpers/doctor-form.ts';
+import { fieldDescription } from '../helpers/forms.ts';
+
+const browser = useBrowser();
+
+/** A fresh reset link for a new doctor, as the activation mail carries it (path and query only). */
+async function resetLinkForNewDoctor() {
+  const doctor = await createActiveDoctor();
+  const { message } = await apiCall<{ message: string }>('POST', `/doctor/request_password_reset/${doctor.doctorId}`, {
+    token: await adminToken(),
+  });
+  const url = new URL(message);
+  return { doctor, path: `${url.pathname}${url.search}`, token: url.searchParams.get('token')! };
+}
+
+async function expectToastAndSignInScreen(page: Page, toast: string) {
+  await eventually(() => page.getByText(toast).isVisible()).toBe(true);
+  await page.waitForURL((url) => url.pathname === '/');
+}
+
+describe('Reset password screen', () => {
+  it('without a token says the link is invalid and goes to sign in', async () => {
+    const page = await newPage(browser());
+    await page.goto('/reset-password');
+    await expectToastAndSignInScreen(page, 'Invalid reset link');
+  });
+
+  it('verifies first, and a garbage token is refused and sent to sign in', async () => {
+    const page = await newPage(browser());
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/api/doctor/verify_token/**', async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto('/reset-password?token=not-a-real-token');
+    await eventually(() => page.getByText('Verifying reset link...').isVisible()).toBe(true);
+    await expectNoSeriousA11yViolations(page);
+    await screenshots(page, 'reset-password-verifying');
+    release();
+    await expectToastAndSignInScreen(page, 'Invalid or expired link');
+  });
+
+  it('validates both fields, sets the password, and the link works only once', async () => {
+    const { doctor, path } = await resetLinkForNewDoctor();
+    const page = await newPage(browser());
+    await page.goto(path);
+    await eventually(() => textbox(page, 'New Password').isVisible()).toBe(true);
+    await expectNoSeriousA11yViolations(page);
+    await screenshots(page, 'reset-password');
+
+    await page.getByRole('button', { name: 'Reset Password' }).click();
+    await eventually(() => fieldDescription(textbox(page, 'New Password'))).toContain('Password is required');
+    await eventually(() => fieldDescription(textbox(page, 'Confirm Password'))).toContain(
+      'Confirm Password is required',
+    );
+    await textbox(page, 'New Password').fill('abc');
+    await eventually(() => fieldDescription(textbox(page, 'New Password'))).toContain(
+      'Password must be at least 6 characters',
+    );
+    await textbox(page, 'New Password').fill('brand-new-pass');
+    await textbox(page, 'Confirm Password').fill('brand-new-pasX');
+    await eventually(() => fieldDescription(textbox(page, 'Confirm Password'))).toContain('Passwords do not match');
+    await screenshots(page, 'reset-password-errors');
+
+    // The show/hide toggle reveals what was typed.
+    expect(await textbox(page, 'New Password').getAttribute('type')).toBe('password');
+    await page.getByRole('button', { name: 'Show or hide password' }).first().click();
+    expect(await textbox(page, 'New Password').getAttribute('type')).toBe('text');
+
+    await textbox(page, 'Confirm Password').fill('brand-new-pass');
+    await page.getByRole('button', { name: 'Reset Password' }).click();
+    await expectToastAndSignInScreen(page, resetMessages.resetSucceeded);
+    await signIn(page, doctor.username, 'brand-new-pass');
+
+    const again = await newPage(browser());
+    await again.goto(path);
+    await expectToastAndSignInScreen(again, 'Invalid or expired link');
+  });
+
+  it("says 'Unable to reset password' when the link was used meanwhile", async () => {
+    const { path, token } = await resetLinkForNewDoctor();
+    const page = await newPage(browser());
+    await page.goto(path);
+    await eventually(() => textbox(page, 'New Password').isVisible()).toBe(true);
+    await apiCall('POST', '/doctor/reset_password', { json: { token, newPassword: 'used-elsewhere' } });
+    await textbox(page, 'New Password').fill('too-late-pass');
+    await textbox(page, 'Confirm Password').fill('too-late-pass');
+    await page.getByRole('button', { name: 'Reset Password' }).click();
+    await eventually(() => page.getByText('Unable to reset password').isVisible()).toBe(true);
+    expect(new URL(page.url()).pathname).toBe('/reset-password');
+  });
+});

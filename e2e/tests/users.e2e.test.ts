@@ -1,0 +1,200 @@
+import type { Browser, Page } from 'playwright-core';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { adminToken, apiCall, apiLogin, e2eAdmin, uniqueName } from '../helpers/api.ts';
+import {
+  baseUrl,
+  expectNoSeriousA11yViolations,
+  launchBrowser,
+  newPage,
+  screenshots,
+  settle,
+  signIn,
+} from '../helpers/browser.ts';
+import { chooseFile, fieldDescription, selectOption } from '../helpers/forms.ts';
+
+let browser: Browser;
+let roleName: string;
+beforeAll(async () => {
+  browser = await launchBrowser();
+  roleName = uniqueName('Front desk ');
+  await apiCall('POST', '/role/add', { token: await adminToken(), json: { roleName, description: 'e2e' } });
+});
+afterAll(() => browser.close());
+
+async function openUsers(): Promise<Page> {
+  const page = await newPage(browser);
+  await signIn(page, e2eAdmin.username, e2eAdmin.password);
+  await page.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name: 'Users', exact: true }).click();
+  await page.waitForURL('**/users');
+  await settle(page);
+  return page;
+}
+
+const textbox = (page: Page, name: string) => page.getByRole('textbox', { name, exact: true });
+const userRow = (page: Page, username: string) => page.getByRole('row').filter({ hasText: username });
+const isShown = (page: Page, text: string) => page.getByText(text, { exact: true }).first().isVisible();
+const pictureInput = (page: Page) => page.getByRole('button', { name: 'Profile Picture' });
+const bluePng = () =>
+  sharp({ create: { width: 60, height: 60, channels: 3, background: '#07f' } })
+    .png()
+    .toBuffer();
+
+interface ListedUser {
+  UserId: number;
+  UserName: string;
+  FirstName: string;
+  RoleName: string | null;
+  ProfilePic: string | null;
+}
+
+async function findUser(username: string): Promise<ListedUser | undefined> {
+  const users = await apiCall<ListedUser[]>('GET', '/user/get_users_list', { token: await adminToken() });
+  return users.find((user) => user.UserName === username);
+}
+
+describe('Users screen', () => {
+  it('lists users with the spec columns and a search, and is accessible', async () => {
+    const page = await openUsers();
+    await expect.poll(() => userRow(page, e2eAdmin.username).first().isVisible()).toBe(true);
+    const header = (await page.getByRole('row').first().textContent()) ?? '';
+    for (const column of ['S.No', 'User Name', 'First Name', 'Last Name', 'Email', 'Mobile No'])
+      expect(header).toContain(column);
+    await textbox(page, 'Search by user name or first name').fill('no such person');
+    await expect.poll(() => isShown(page, 'There are no records to display')).toBe(true);
+    await textbox(page, 'Search by user name or first name').fill('');
+    await expectNoSeriousA11yViolations(page);
+    await screenshots(page, 'users');
+  });
+
+  it('shows each validation message under its field and sends nothing while one stands', async () => {
+    const page = await openUsers();
+    const sent: string[] = [];
+    page.on('request', (request) => {
+      if (request.method() !== 'GET' && request.url().includes('/api/user/')) sent.push(request.url());
+    });
+    await page.getByRole('button', { name: '+ Add New' }).click();
+    await page.getByRole('button', { name: 'Submit' }).click();
+    const required = {
+      Username: 'Username is required',
+      'First Name': 'First Name is required',
+      'Last Name': 'Last Name is required',
+      Password: 'Password is required',
+      Email: 'Email is required',
+      'Mobile No': 'Mobile No is required',
+    };
+    for (const [label, message] of Object.entries(required)) {
+      await expect.poll(() => fieldDescription(textbox(page, label))).toBe(message);
+    }
+    await expect.poll(() => fieldDescription(page.getByRole('combobox', { name: 'Role' }))).toBe('Role is required');
+    await expectNoSeriousA11yViolations(page);
+    await screenshots(page, 'users-form-errors');
+
+    // Checked on every change, message by message.
+    await textbox(page, 'Username').fill('ab');
+    await expect.poll(() => fieldDescription(textbox(page, 'Username'))).toBe('Username must be at least 3 characters');
+    await textbox(page, 'Email').fill('someone@clinic');
+    await expect.poll(() => fieldDescription(textbox(page, 'Email'))).toBe('Email is not valid');
+    await textbox(page, 'Password').fill('abc');
+    await expect.poll(() => fieldDescription(textbox(page, 'Password'))).toBe('Password must be at least 6 characters');
+    await textbox(page, 'Confirm Password').fill('abd');
+    await expect.poll(() => fieldDescription(textbox(page, 'Confirm Password'))).toBe('Passwords do not match');
+    await textbox(page, 'Password').fill('abcdef');
+    await textbox(page, 'Confirm Password').fill('abcdef');
+    await expect.poll(() => fieldDescription(textbox(page, 'Confirm Password'))).toBe('');
+    await textbox(page, 'Mobile No').fill('call me');
+    await expect.poll(() => fieldDescription(textbox(page, 'Mobile No'))).toBe('Mobile No is not valid');
+
+    await chooseFile(page, pictureInput(page), {
+      name: 'notes.txt',
+      mimeType: 'text/plain',
+      buffer: Buffer.from('not a picture'),
+    });
+    await expect.poll(() => fieldDescription(pictureInput(page))).toBe('Only JPG and PNG files are allowed!');
+    expect(await pictureInput(page).textContent()).not.toContain('notes.txt');
+    expect(await page.getByRole('img', { name: 'Profile picture preview' }).count()).toBe(0);
+
+    await page.getByRole('button', { name: 'Submit' }).click();
+    await settle(page);
+    expect(sent).toEqual([]);
+  });
+
+  it('lets the administrator add a user with a picture, edit and delete them', async () => {
+    const page = await openUsers();
+    const username = uniqueName('clerk');
+    await page.getByRole('button', { name: '+ Add New' }).click();
+    await expect.poll(() => page.getByRole('heading', { name: 'Add User' }).isVisible()).toBe(true);
+    await textbox(page, 'Username').fill(username);
+    await selectOption(page, 'Role', roleName);
+    await textbox(page, 'First Name').fill('Grace');
+    await textbox(page, 'Last Name').fill('Hopper');
+    await textbox(page, 'Password').fill('clerk-pass');
+    await textbox(page, 'Confirm Password').fill('clerk-pass');
+    await page.getByRole('button', { name: 'Show or hide password' }).first().click();
+    await expect.poll(() => textbox(page, 'Password').getAttribute('type')).toBe('text');
+    await textbox(page, 'Email').fill(`${username}@lab.test`);
+    await textbox(page, 'Mobile No').fill('+1 555 0100');
+    await chooseFile(page, pictureInput(page), { name: 'grace.png', mimeType: 'image/png', buffer: await bluePng() });
+    await expect.poll(() => page.getByRole('img', { name: 'Profile picture preview' }).isVisible()).toBe(true);
+    expect(
+      await page
+        .getByRole('img', { name: 'Profile picture preview' })
+        .evaluate((image) => image.getBoundingClientRect().width),
+    ).toBe(100);
+    await expectNoSeriousA11yViolations(page);
+    await screenshots(page, 'users-form');
+    await page.getByRole('button', { name: 'Submit' }).click();
+    await expect.poll(() => isShown(page, 'User added successfully')).toBe(true);
+    await expect.poll(() => userRow(page, username).isVisible()).toBe(true);
+    expect(await userRow(page, username).textContent()).toContain('Hopper');
+
+    const added = await findUser(username);
+    expect(added).toMatchObject({ FirstName: 'Grace', RoleName: roleName });
+    expect(added!.ProfilePic).toBeTruthy();
+    const picture = await fetch(`${baseUrl()}${added!.ProfilePic}`, {
+      headers: { authorization: `Bearer ${await adminToken()}` },
+    });
+    expect(picture.status).toBe(200);
+
+    await textbox(page, 'Search by user name or first name').fill('Grace');
+    await expect.poll(() => userRow(page, username).isVisible()).toBe(true);
+    await textbox(page, 'Search by user name or first name').fill(username);
+    await expect.poll(() => page.getByRole('row').count()).toBe(2);
+
+    await page.getByRole('button', { name: `Edit ${username}` }).click();
+    await expect.poll(() => page.getByRole('heading', { name: 'Edit User' }).isVisible()).toBe(true);
+    expect(await textbox(page, 'Email').inputValue()).toBe(`${username}@lab.test`);
+    expect(await page.getByRole('combobox', { name: 'Role' }).inputValue()).toBe(roleName);
+    await expect.poll(() => page.getByRole('img', { name: 'Profile picture preview' }).isVisible()).toBe(true);
+    await textbox(page, 'First Name').fill('Amazing Grace');
+    await page.getByRole('button', { name: 'Submit' }).click();
+    await expect.poll(() => isShown(page, 'User updated successfully')).toBe(true);
+    await expect.poll(async () => (await userRow(page, username).textContent()) ?? '').toContain('Amazing Grace');
+    // The password was left empty, so the old one still works.
+    expect(await apiLogin(username, 'clerk-pass')).toBeTruthy();
+
+    await page.getByRole('button', { name: `Delete ${username}` }).click();
+    const dialog = page.getByRole('dialog');
+    await expect.poll(() => dialog.getByText('Are you sure you want to delete?').isVisible()).toBe(true);
+    await dialog.getByRole('button', { name: 'Delete' }).click();
+    await expect.poll(() => isShown(page, 'User deleted successfully')).toBe(true);
+    await expect.poll(() => userRow(page, username).count()).toBe(0);
+    expect(await findUser(username)).toBeUndefined();
+  });
+
+  it("puts the server's taken-username message under Username", async () => {
+    const page = await openUsers();
+    await page.getByRole('button', { name: '+ Add New' }).click();
+    await textbox(page, 'Username').fill(e2eAdmin.username);
+    await selectOption(page, 'Role', roleName);
+    await textbox(page, 'First Name').fill('Copy');
+    await textbox(page, 'Last Name').fill('Cat');
+    await textbox(page, 'Password').fill('copy-pass');
+    await textbox(page, 'Confirm Password').fill('copy-pass');
+    await textbox(page, 'Email').fill('copy@lab.test');
+    await textbox(page, 'Mobile No').fill('5550102');
+    await page.getByRole('button', { name: 'Submit' }).click();
+    await expect.poll(() => fieldDescription(textbox(page, 'Username'))).toBe('Username is already taken');
+    expect(await page.getByRole('heading', { name: 'Add User' }).isVisible()).toBe(true);
+  });
+});
