@@ -1,0 +1,34 @@
+import { readFileSync } from 'node:fs';
+
+/** Resident memory of a process in bytes, from /proc (Linux). */
+export function rssOf(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+  return kb * 1024;
+}
+
+/** Samples a process's RSS every `everyMs` until stopped; returns the peak. */
+export function sampleRss(pid: number, everyMs = 50) {
+  let peak = rssOf(pid);
+  const timer = setInterval(() => {
+    try {
+      peak = Math.max(peak, rssOf(pid));
+    } catch {
+      // the process ended
+    }
+  }, everyMs);
+  return {
+    stop() {
+      clearInterval(timer);
+      return peak;
+    },
+  };
+}
+
+export const mb = (bytes: number) => bytes / (1024 * 1024);
+export const fixed = (value: number, digits = 1) => value.toFixed(digits);
+
+export function printTable(title: string, rows: Record<string, string | number>[]) {
+  console.log(`\n${title}`);
+  console.table(rows);
+}

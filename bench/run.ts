@@ -1,0 +1,18 @@
+/**
+ * `npm run bench`: every benchmark, each printing its figures beside a baseline measured
+ * in the same run (bare Node / bare Fastify on this machine). Run on a quiet machine.
+ */
+import { execSync } from 'node:child_process';
+import path from 'node:path';
+import { runBundleBenchmark } from './bundle.ts';
+import { runListBenchmark } from './lists.ts';
+import { runUploadBenchmark } from './upload.ts';
+
+const root = path.resolve(import.meta.dirname, '..');
+console.log(
+  `Aligner Portal benchmarks, ${new Date().toISOString()}, node ${process.version}, ${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'}`,
+);
+execSync('npm run build', { cwd: root, stdio: 'ignore' });
+await runBundleBenchmark();
+await runUploadBenchmark();
+await runListBenchmark();
