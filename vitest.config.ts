@@ -41,6 +41,9 @@ export default defineConfig({
           sequence: { groupOrder: 2 },
           testTimeout: 90_000,
           hookTimeout: 240_000,
+          // expect.poll gives up after 1 s by default; a loaded CI machine can take longer
+          // to answer a request and render the toast.
+          expect: { poll: { timeout: 10_000 } },
           pool: 'forks',
           maxWorkers: 1,
         },
