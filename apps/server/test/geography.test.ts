@@ -8,6 +8,7 @@ import {
   type CreatedDoctor,
 } from './helpers/factories.ts';
 import { createTestApp, type TestApp } from './helpers/test-app.ts';
+import { geographyRows } from '../src/db/seed.ts';
 
 interface Country {
   CountryId: number;
@@ -84,6 +85,13 @@ describe('GET /city/get_cities_list/{countryId}', () => {
     expect(new Set(names).size).toBe(names.length);
     // A name that occurs once keeps its plain form.
     expect(names).toContain('Chicago');
+  });
+
+  it('gives every city a label of its own within its country', () => {
+    const { cityRows } = geographyRows();
+    const labels = cityRows.map((row) => `${row.countryId}/${row.cityName}`);
+    expect(new Set(labels).size).toBe(labels.length);
+    expect(cityRows.length).toBeGreaterThan(140_000);
   });
 
   it('answers an empty list for a country without cities, 404 for an unknown country', async () => {

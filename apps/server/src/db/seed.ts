@@ -23,12 +23,18 @@ export function geographyRows() {
     nameCount.set(key, (nameCount.get(key) ?? 0) + 1);
   }
   // A name that occurs twice in one country is told apart by its state ("Springfield, Illinois").
+  // The package lists a few places twice in one state under one name; a person could not
+  // tell them apart in a list, so only the first is kept (ids stay the package's order).
+  const labels = new Set<string>();
   const cityRows = allCities.flatMap((city, index) => {
     const countryId = countryIdOf.get(city.countryCode);
     if (!countryId) return [];
     const state = stateNames.get(`${city.countryCode}/${city.stateCode}`);
     const isAmbiguous = (nameCount.get(`${city.countryCode}/${city.name}`) ?? 0) > 1;
-    return [{ cityId: index + 1, countryId, cityName: isAmbiguous && state ? `${city.name}, ${state}` : city.name }];
+    const cityName = isAmbiguous && state ? `${city.name}, ${state}` : city.name;
+    if (labels.has(`${countryId}/${cityName}`)) return [];
+    labels.add(`${countryId}/${cityName}`);
+    return [{ cityId: index + 1, countryId, cityName }];
   });
   return { countryRows, cityRows };
 }
