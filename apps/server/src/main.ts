@@ -3,15 +3,26 @@ import { buildApp } from './app.ts';
 import { loadConfig } from './config.ts';
 import { connectDatabase } from './db/client.ts';
 import { prepareDatabase } from './db/prepare.ts';
+import { sweepOrphanedCaseFiles } from './services/cases/sweep-orphaned-files.ts';
 
 const config = loadConfig();
 const database = await connectDatabase({ url: config.databaseUrl, dataDir: path.join(config.dataDir, 'pglite') });
 const app = await buildApp({ config, database });
 await prepareDatabase(database, app.log, { username: config.adminUsername, password: config.adminPassword });
+// Files of uploads cut short by a killed process. Housekeeping only: a failure must not stop the start.
+await sweepOrphanedCaseFiles(app, { graceSeconds: config.orphanFileGraceSeconds }).then(
+  (swept) => app.log.info({ swept }, 'orphaned case files swept'),
+  (error: unknown) => app.log.warn({ err: error }, 'orphaned case files could not be swept'),
+);
 app.outbox.start();
 
 // SIGTERM and SIGINT: stop taking connections, let requests in flight finish, then exit.
 let isClosing = false;
+// A request still running at shutdown answers with `Connection: close`: otherwise its client's
+// keep-alive connection holds close() open until the keep-alive timeout (72 s).
+app.addHook('onSend', async (_request, reply) => {
+  if (isClosing) reply.header('connection', 'close');
+});
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {
   process.on(signal, () => {
     if (isClosing) return;

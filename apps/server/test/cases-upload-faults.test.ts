@@ -1,5 +1,3 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SignedInUser } from '../src/auth/access.ts';
 import { createCase } from '../src/services/cases/create-case.ts';
@@ -12,7 +10,6 @@ import {
   createCaseDoctor,
   sha256,
   snapshot,
-  storedCaseFiles,
   submitCase,
 } from './helpers/case-factories.ts';
 import { makeImage } from './helpers/factories.ts';
@@ -25,62 +22,6 @@ beforeAll(async () => {
   doctor = await createCaseDoctor(t);
 });
 afterAll(() => t.close());
-
-async function waitFor(condition: () => Promise<boolean>, what: string, timeoutMs = 10_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
-
-describe('client aborts a case upload', () => {
-  let port: number;
-  beforeAll(async () => {
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
-    port = (t.app.server.address() as AddressInfo).port;
-  });
-
-  for (const fraction of [0.1, 0.5, 0.9]) {
-    it(`leaves no row and no file when the socket closes at ${fraction * 100}% of a scan`, async () => {
-      const before = await snapshot(t);
-      const boundary = `----case${Date.now()}`;
-      const photo = await makeImage('png', 64);
-      const scan = binaryStl(80_000); // 4 MB
-      const head = Buffer.concat([
-        ...Object.entries(caseFields(doctor.clinicId)).map(([name, value]) =>
-          Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`),
-        ),
-        Buffer.from(
-          `--${boundary}\r\nContent-Disposition: form-data; name="front"; filename="front.png"\r\nContent-Type: image/png\r\n\r\n`,
-        ),
-        photo,
-        Buffer.from(
-          `\r\n--${boundary}\r\nContent-Disposition: form-data; name="maxillaryScan"; filename="upper.stl"\r\nContent-Type: application/octet-stream\r\n\r\n`,
-        ),
-      ]);
-      const request = http.request({
-        host: '127.0.0.1',
-        port,
-        method: 'POST',
-        path: '/api/case/add',
-        headers: {
-          authorization: `Bearer ${doctor.token}`,
-          'content-type': `multipart/form-data; boundary=${boundary}`,
-          'content-length': head.length + scan.length + 100,
-        },
-      });
-      request.on('error', () => {});
-      request.write(head);
-      request.write(scan.subarray(0, Math.floor(scan.length * fraction)));
-      // The photo is stored and the scan is being written when the client goes away.
-      await waitFor(async () => (await storedCaseFiles(t)).length >= 2, 'the upload to reach storage');
-      request.destroy();
-      await waitFor(async () => (await storedCaseFiles(t)).length === before.files, 'the stored files to be deleted');
-      expect(await snapshot(t)).toEqual(before);
-    });
-  }
-});
 
 describe('concurrent submissions', () => {
   it('stores 20 cases at once with unique tracking numbers and intact files', async () => {

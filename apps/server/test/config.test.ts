@@ -43,4 +43,10 @@ describe('loadConfig', () => {
     expect(parseDuration('8h')).toBe(28_800);
     expect(parseDuration('3600')).toBe(3600);
   });
+
+  it('sweeps orphaned case files older than a day unless ORPHAN_FILE_GRACE says otherwise', () => {
+    expect(loadConfig({ JWT_SECRET: secret }).orphanFileGraceSeconds).toBe(86_400);
+    expect(loadConfig({ JWT_SECRET: secret, ORPHAN_FILE_GRACE: '0' }).orphanFileGraceSeconds).toBe(0);
+    expect(() => loadConfig({ JWT_SECRET: secret, ORPHAN_FILE_GRACE: 'later' })).toThrow(/ORPHAN_FILE_GRACE/);
+  });
 });

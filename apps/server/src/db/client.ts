@@ -35,8 +35,11 @@ export async function connectDatabase(options: {
 }): Promise<DatabaseConnection> {
   if (options.url) {
     const pool = new pg.Pool({ connectionString: options.url, max: 10, connectionTimeoutMillis: 5000 });
-    // A dropped connection must not take the process down; the next query reconnects.
+    // A dropped connection must not take the process down; the next query reconnects. The
+    // pool listens only to idle clients, so a client checked out for a transaction gets its
+    // own listener: the query in flight still fails (503), the process does not.
     pool.on('error', () => {});
+    pool.on('connect', (client) => client.on('error', () => {}));
     const db = drizzlePg(pool, { schema }) as unknown as Database;
     return {
       db,

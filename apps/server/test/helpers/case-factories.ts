@@ -163,3 +163,9 @@ export async function caseRowCounts(t: TestApp): Promise<{ cases: number; attach
 export async function snapshot(t: TestApp) {
   return { rows: await caseRowCounts(t), files: (await storedCaseFiles(t)).length };
 }
+
+/** A form as the bytes and content type a browser sends, for tests that write them to a socket themselves. */
+export async function encodeForm(form: FormData): Promise<{ body: Buffer; contentType: string }> {
+  const request = new Request('http://localhost/', { method: 'POST', body: form });
+  return { body: Buffer.from(await request.arrayBuffer()), contentType: request.headers.get('content-type')! };
+}

@@ -1,0 +1,170 @@
+import { sql } from 'drizzle-orm';
+import { once } from 'node:events';
+import net from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, testAdmin, type TestApp } from './helpers/test-app.ts';
+
+/**
+ * A TCP proxy in front of PostgreSQL that a test can cut (every connection dropped, new ones
+ * refused), stall (new connections accepted and never answered), hold (nothing forwarded
+ * back, so queries wait mid-flight) and restore.
+ */
+async function startDatabaseProxy(target: { host: string; port: number }) {
+  const sockets = new Set<net.Socket>();
+  let state: 'open' | 'stalled' | 'held' = 'open';
+  const track = (socket: net.Socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket)).on('error', () => {});
+  };
+  const server = net.createServer((client) => {
+    track(client);
+    if (state === 'stalled') return;
+    const upstream = net.connect(target.port, target.host);
+    track(upstream);
+    client.pipe(upstream);
+    upstream.on('data', (chunk: Buffer) => {
+      if (state !== 'held') client.write(chunk);
+    });
+    client.on('close', () => upstream.destroy());
+    upstream.on('close', () => client.destroy());
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const port = (server.address() as net.AddressInfo).port;
+  const dropAll = () => {
+    for (const socket of sockets) socket.destroy();
+  };
+  return {
+    port,
+    cut() {
+      dropAll();
+      server.close();
+    },
+    stall() {
+      state = 'stalled';
+      dropAll();
+    },
+    hold() {
+      state = 'held';
+    },
+    async restore() {
+      state = 'open';
+      dropAll();
+      if (!server.listening) {
+        server.listen(port, '127.0.0.1');
+        await once(server, 'listening');
+      }
+    },
+    close() {
+      dropAll();
+      server.close();
+    },
+  };
+}
+
+const databaseUrl = process.env.DATABASE_URL;
+
+describe.runIf(databaseUrl)('database unreachable (PostgreSQL through a TCP proxy the test cuts)', () => {
+  let proxy: Awaited<ReturnType<typeof startDatabaseProxy>>;
+  let t: TestApp;
+  let adminToken: string;
+  let unavailableAnswers = 0;
+
+  beforeAll(async () => {
+    const direct = new URL(databaseUrl!);
+    proxy = await startDatabaseProxy({ host: direct.hostname, port: Number(direct.port || 5432) });
+    t = await createTestApp({
+      routeDatabaseUrl: (url) => {
+        const routed = new URL(url);
+        routed.hostname = '127.0.0.1';
+        routed.port = String(proxy.port);
+        return routed;
+      },
+    });
+    adminToken = await t.adminToken();
+  });
+  afterAll(async () => {
+    console.log(`[figure] database cut: ${unavailableAnswers} requests answered 503, recovered without restart`);
+    // Connections through the proxy must end before the test database is dropped.
+    await proxy.restore();
+    await t?.close();
+    proxy?.close();
+  });
+
+  const rolesList = () => t.as(adminToken, { method: 'GET', url: '/api/role/get_roles_list' });
+  const login = () => t.app.inject({ method: 'POST', url: '/api/auth/login', payload: testAdmin });
+
+  /** 503 with a message for the person and nothing of the driver's error. */
+  function expectUnavailable(response: Awaited<ReturnType<typeof rolesList>>) {
+    expect(response.statusCode, response.body).toBe(503);
+    const body = response.json<Record<string, unknown>>();
+    expect(Object.keys(body)).toEqual(['message']);
+    expect(body.message).toMatch(/temporarily unavailable/);
+    expect(response.body).not.toMatch(/ECONN|terminated|timeout|at .*\.(ts|js)/i);
+    unavailableAnswers++;
+  }
+
+  async function expectRecovered() {
+    await proxy.restore();
+    expect((await rolesList()).statusCode).toBe(200);
+    expect((await login()).statusCode).toBe(200);
+    expect((await t.app.inject({ method: 'GET', url: '/api/ready' })).statusCode).toBe(200);
+  }
+
+  it('answers 503 while connections are refused, keeps /api/health up, and recovers by itself', async () => {
+    expect((await rolesList()).statusCode).toBe(200);
+    proxy.cut();
+    for (let round = 0; round < 3; round++) {
+      expectUnavailable(await rolesList());
+      expectUnavailable(await login());
+    }
+    expect((await t.app.inject({ method: 'GET', url: '/api/health' })).statusCode).toBe(200);
+    const ready = await t.app.inject({ method: 'GET', url: '/api/ready' });
+    expect(ready.statusCode).toBe(503);
+    expect(ready.json()).toEqual({ status: 'unavailable', message: 'Database or storage is unreachable' });
+    await expectRecovered();
+  });
+
+  it('answers 503 when the connection dies in the middle of a query', async () => {
+    proxy.hold();
+    const inFlight = Promise.all([rolesList(), login()]);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    proxy.cut();
+    for (const response of await inFlight) expectUnavailable(response);
+    await expectRecovered();
+  });
+
+  it('survives a connection dying inside a transaction (no uncaught error event)', async () => {
+    const uncaught: unknown[] = [];
+    const onUncaught = (error: unknown) => uncaught.push(error);
+    process.on('uncaughtException', onUncaught);
+    try {
+      await expect(
+        t.app.db.transaction(async (tx) => {
+          await tx.execute(sql`select 1`);
+          proxy.cut();
+          await new Promise((resolve) => setTimeout(resolve, 200));
+          await tx.execute(sql`select 1`);
+        }),
+      ).rejects.toThrow();
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    } finally {
+      process.off('uncaughtException', onUncaught);
+    }
+    expect(uncaught).toEqual([]);
+    await expectRecovered();
+  });
+
+  it('answers 503 within the connect timeout when the database accepts but never answers', async () => {
+    proxy.stall();
+    // Let the pool see its idle connections close, so the requests have to connect anew.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const started = Date.now();
+    const responses = await Promise.all([rolesList(), login()]);
+    for (const response of responses) expectUnavailable(response);
+    // The pool's 5 s connect timeout answered them, not a closed socket.
+    expect(Date.now() - started).toBeGreaterThanOrEqual(4_500);
+    expect(Date.now() - started).toBeLessThan(10_000);
+    await expectRecovered();
+  });
+});

@@ -1,0 +1,306 @@
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
+import { mkdir, mkdtemp, readdir, rm, stat } from 'node:fs/promises';
+import http from 'node:http';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { startPortal, type PortalProcess } from '../../../e2e/helpers/portal-process.ts';
+import { binaryStl, caseFields, caseForm, encodeForm, sha256, type UploadFile } from './helpers/case-factories.ts';
+import { doctorFields, formData, makeImage } from './helpers/factories.ts';
+import { testAdmin } from './helpers/test-app.ts';
+
+/**
+ * The real server (`node apps/server/src/main.ts`) stopped and started again on the same
+ * data: SIGTERM with an upload in flight, a restart after 50 cases, SIGKILL mid-upload and
+ * the start-up sweep of the files it left. One DATA_DIR and one database for the whole file,
+ * in the order written: PGlite on the PGlite pass, a fresh PostgreSQL database on the other.
+ */
+const databaseUrl = process.env.DATABASE_URL;
+const caseCount = 50;
+
+let dataDir: string;
+let env: Record<string, string>;
+let dropDatabase = async () => {};
+let portal: PortalProcess;
+let adminToken: string;
+let doctor: { token: string; clinicId: number };
+/** What was sent for every case the server accepted: CaseId -> the SHA-256 of each file. */
+const sent = new Map<number, string[]>();
+const startTimes: number[] = [];
+const keepAliveAgent = new http.Agent({ keepAlive: true });
+
+/** A seeded database for the server: a copy of the test run's template, so no start seeds 148k cities. */
+async function seededDatabase(): Promise<string> {
+  if (databaseUrl) {
+    const name = `portal_restart_${randomBytes(6).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: databaseUrl });
+    await admin.connect();
+    await admin.query(`create database ${name} template ${inject('templateDatabase')}`);
+    dropDatabase = async () => {
+      await admin.query(`drop database if exists ${name} with (force)`);
+      await admin.end();
+    };
+    const url = new URL(databaseUrl);
+    url.pathname = `/${name}`;
+    return url.toString();
+  }
+  // The template is a PGlite data-directory dump (a tar of PGDATA): unpacked, it is one.
+  await mkdir(path.join(dataDir, 'pglite'));
+  await promisify(execFile)('tar', ['-xf', inject('templateDump'), '-C', path.join(dataDir, 'pglite')]);
+  return '';
+}
+
+function call(method: string, url: string, options: { token?: string; json?: unknown; form?: FormData } = {}) {
+  return fetch(`${portal.baseUrl}/api${url}`, {
+    method,
+    headers: {
+      ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
+      ...(options.json !== undefined ? { 'content-type': 'application/json' } : {}),
+    },
+    body: options.form ?? (options.json !== undefined ? JSON.stringify(options.json) : undefined),
+  });
+}
+
+async function callJson<T>(method: string, url: string, options: Parameters<typeof call>[2] = {}): Promise<T> {
+  const response = await call(method, url, options);
+  const body = await response.text();
+  if (!response.ok) throw new Error(`${method} ${url}: ${response.status} ${body}`);
+  return JSON.parse(body) as T;
+}
+
+async function login(username: string, password: string): Promise<string> {
+  return (await callJson<{ token: string }>('POST', '/auth/login', { json: { username, password } })).token;
+}
+
+async function createDoctor(): Promise<{ token: string; clinicId: number }> {
+  const [city] = await callJson<{ CityId: number }[]>('GET', '/city/get_cities_list/1');
+  const clinicList = [
+    { clinicId: 0, clinicName: 'Smile Clinic', countryId: 1, cityId: city!.CityId, contactNo: '1', address: 'x' },
+  ];
+  const fields = doctorFields({ clinicList: JSON.stringify(clinicList), isActive: 'true' });
+  await callJson('POST', '/doctor/add', { token: adminToken, form: formData(fields) });
+  const token = await login(String(fields.username), String(fields.password));
+  const doctors = await callJson<{ UserId: number; UserName: string }[]>('GET', '/doctor/get_doctors_list', {
+    token: adminToken,
+  });
+  const userId = doctors.find((row) => row.UserName === fields.username)!.UserId;
+  const [clinic] = await callJson<{ ClinicId: number }[]>('GET', `/clinic/get_clinics_list_by_user_id/${userId}`, {
+    token,
+  });
+  return { token, clinicId: clinic!.ClinicId };
+}
+
+function caseFiles(scan: Buffer, photo: Buffer): Record<string, UploadFile> {
+  return { front: { data: photo, name: 'front.png' }, maxillaryScan: { data: scan, name: 'upper.stl' } };
+}
+
+const digitalCase = () => caseFields(doctor.clinicId, { impressionType: 'Digital Impression' });
+
+/** A case submission written to a raw socket slice by slice, so a test can act between slices. */
+async function startUpload(files: Record<string, UploadFile>) {
+  const { body, contentType } = await encodeForm(caseForm(digitalCase(), files));
+  const request = http.request(`${portal.baseUrl}/api/case/add`, {
+    method: 'POST',
+    // As a browser does: the connection is kept alive after the answer.
+    agent: keepAliveAgent,
+    headers: { authorization: `Bearer ${doctor.token}`, 'content-type': contentType, 'content-length': body.length },
+  });
+  const answer = new Promise<{ status: number; body: string }>((resolve, reject) => {
+    request.once('error', reject).once('response', (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.once('end', () => resolve({ status: response.statusCode!, body: Buffer.concat(chunks).toString() }));
+    });
+  });
+  let written = 0;
+  return {
+    body,
+    answer,
+    request,
+    /** Writes up to `fraction` of the body, `chunkBytes` at a time with `pauseMs` between. */
+    async writeUpTo(fraction: number, chunkBytes: number, pauseMs = 0) {
+      const end = Math.floor(body.length * fraction);
+      while (written < end) {
+        const chunk = body.subarray(written, Math.min(end, written + chunkBytes));
+        written += chunk.length;
+        if (!request.write(chunk)) await once(request, 'drain');
+        if (pauseMs) await new Promise((resolve) => setTimeout(resolve, pauseMs));
+      }
+      if (written === body.length) request.end();
+    },
+  };
+}
+
+async function filesUnder(folder: string): Promise<{ file: string; size: number }[]> {
+  const entries = await readdir(folder, { recursive: true, withFileTypes: true }).catch(() => []);
+  const files = entries.filter((entry) => entry.isFile()).map((entry) => path.join(entry.parentPath, entry.name));
+  return Promise.all(files.map(async (file) => ({ file, size: (await stat(file)).size })));
+}
+
+const storedCaseFiles = () => filesUnder(path.join(dataDir, 'files', 'cases'));
+
+async function waitFor(condition: () => Promise<boolean>, what: string, timeoutMs = 20_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+const exitOf = (portal: PortalProcess) =>
+  portal.child.exitCode !== null
+    ? Promise.resolve({ code: portal.child.exitCode, signal: portal.child.signalCode })
+    : once(portal.child, 'exit').then(([code, signal]) => ({ code: code as number | null, signal }));
+
+/**
+ * Every case the server lists, each file downloaded and hashed: returns how many cases have
+ * exactly the files that were sent, byte for byte, and how many attachments there are.
+ */
+async function checkCases(): Promise<{ intact: number; listed: number; attachments: number }> {
+  const rows = await callJson<{ CaseId: number }[]>('GET', '/case/get_cases_by_status/all/0', { token: adminToken });
+  const checked = await Promise.all(
+    rows.map(async ({ CaseId }) => {
+      const files = await callJson<{ FilePath: string }[]>('GET', `/case/get_cases_attachments_by_case_id/${CaseId}`, {
+        token: adminToken,
+      });
+      const downloaded = await Promise.all(
+        files.map(async (file) => {
+          const response = await fetch(`${portal.baseUrl}${file.FilePath}`, {
+            headers: { authorization: `Bearer ${adminToken}` },
+          });
+          return response.ok ? sha256(Buffer.from(await response.arrayBuffer())) : 'missing';
+        }),
+      );
+      const isIntact = JSON.stringify(downloaded.sort()) === JSON.stringify([...(sent.get(CaseId) ?? [])].sort());
+      return { isIntact, attachments: files.length };
+    }),
+  );
+  const intact = checked.filter((result) => result.isIntact).length;
+  const attachments = checked.reduce((sum, result) => sum + result.attachments, 0);
+  return { intact, listed: rows.length, attachments };
+}
+
+async function start() {
+  const started = Date.now();
+  portal = await startPortal(env, { quiet: true });
+  startTimes.push(Date.now() - started);
+}
+
+beforeAll(async () => {
+  dataDir = await mkdtemp(path.join(os.tmpdir(), 'portal-restart-'));
+  env = {
+    DATA_DIR: dataDir,
+    DATABASE_URL: await seededDatabase(),
+    ADMIN_USERNAME: testAdmin.username,
+    ADMIN_PASSWORD: testAdmin.password,
+    JWT_SECRET: randomBytes(32).toString('hex'),
+    // Every start sweeps whatever no case refers to; only this test's uploads share the folder.
+    ORPHAN_FILE_GRACE: '0',
+  };
+  await start();
+  adminToken = await login(testAdmin.username, testAdmin.password);
+  doctor = await createDoctor();
+}, 120_000);
+
+afterAll(async () => {
+  keepAliveAgent.destroy();
+  console.log(`[figure] server starts on the same data: ${startTimes.map((ms) => `${ms} ms`).join(', ')}`);
+  await portal?.stop();
+  await dropDatabase();
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+describe(`the real server stopped and started again (${databaseUrl ? 'PostgreSQL' : 'PGlite'})`, () => {
+  it(`accepts ${caseCount} cases with small files`, async () => {
+    const photo = await makeImage('png', 40);
+    for (let batch = 0; batch < caseCount; batch += 10) {
+      await Promise.all(
+        Array.from({ length: 10 }, async (_, index) => {
+          const scan = binaryStl(100 + batch + index);
+          const { CaseId } = await callJson<{ CaseId: number }>('POST', '/case/add', {
+            token: doctor.token,
+            form: caseForm(digitalCase(), caseFiles(scan, photo)),
+          });
+          sent.set(CaseId, [sha256(photo), sha256(scan)]);
+        }),
+      );
+    }
+    expect(sent.size).toBe(caseCount);
+  }, 60_000);
+
+  it('SIGTERM: the upload in flight completes (200, stored), new connections are refused, exit code 0', async () => {
+    const scan = binaryStl(160_000); // 8 MB
+    const photo = await makeImage('png', 50);
+    const upload = await startUpload(caseFiles(scan, photo));
+    await upload.writeUpTo(0.25, 256 * 1024, 20);
+    const signalledAt = Date.now();
+    portal.child.kill('SIGTERM');
+    const exited = exitOf(portal);
+    // The listening socket closes at once; the upload's connection stays open.
+    await waitFor(
+      () =>
+        new Promise<boolean>((resolve) => {
+          const socket = net.connect(Number(new URL(portal.baseUrl).port), '127.0.0.1');
+          socket.once('connect', () => resolve(socket.destroy() && false));
+          socket.once('error', (error: NodeJS.ErrnoException) => resolve(error.code === 'ECONNREFUSED'));
+        }),
+      'new connections to be refused',
+      5_000,
+    );
+    await upload.writeUpTo(1, 256 * 1024, 20);
+    const answer = await upload.answer;
+    expect(answer.status, answer.body).toBe(200);
+    sent.set(JSON.parse(answer.body).CaseId as number, [sha256(photo), sha256(scan)]);
+    const exit = await Promise.race([
+      exited,
+      new Promise<never>((_, reject) => setTimeout(() => reject(new Error('no exit within 15 s of SIGTERM')), 15_000)),
+    ]);
+    expect(exit).toEqual({ code: 0, signal: null });
+    console.log(
+      `[figure] graceful shutdown: 8 MB upload in flight at SIGTERM stored (200), new connections refused, exit 0 after ${Date.now() - signalledAt} ms`,
+    );
+  }, 60_000);
+
+  it(`restart after ${caseCount} cases: every case present with intact files`, async () => {
+    await start();
+    const { intact, listed } = await checkCases();
+    expect(listed).toBe(sent.size);
+    expect(intact).toBe(sent.size);
+    console.log(
+      `[figure] restart after ${caseCount} cases: ${intact - 1} of ${caseCount} present with intact files (and the one uploaded during SIGTERM)`,
+    );
+  }, 60_000);
+
+  it('SIGKILL mid-upload, then restart: no case without its files, orphaned files swept', async () => {
+    const filesBefore = (await storedCaseFiles()).length;
+    const scan = binaryStl(800_000); // 40 MB
+    const upload = await startUpload(caseFiles(scan, await makeImage('png', 60)));
+    upload.request.on('error', () => {});
+    upload.answer.catch(() => {});
+    await upload.writeUpTo(0.5, 1024 * 1024);
+    // Half the scan on the server's disk (as a partial write) before it is killed.
+    await waitFor(
+      async () => (await storedCaseFiles()).some((file) => file.size >= scan.length * 0.4),
+      'half the scan to be written',
+    );
+    portal.child.kill('SIGKILL');
+    expect(await exitOf(portal)).toEqual({ code: null, signal: 'SIGKILL' });
+    const leftBehind = (await storedCaseFiles()).length - filesBefore;
+    expect(leftBehind).toBeGreaterThan(0);
+
+    await start();
+    const { intact, listed, attachments } = await checkCases();
+    expect(listed).toBe(sent.size);
+    expect(intact).toBe(sent.size);
+    const orphans = (await storedCaseFiles()).length - attachments;
+    expect(orphans).toBe(0);
+    console.log(
+      `[figure] killed mid-upload: 40 MB scan killed at 50%, ${leftBehind} files left behind, orphans swept: ${leftBehind}, cases without files: ${listed - intact}`,
+    );
+  }, 90_000);
+});
