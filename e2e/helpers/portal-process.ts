@@ -49,6 +49,7 @@ export async function startPortal(
         LOG_LEVEL: 'warn',
         SMTP_URL: '',
         S3_BUCKET: '',
+        REDIS_URL: '',
         ...env,
       },
       stdio: ['ignore', options.quiet ? 'ignore' : 'inherit', 'inherit'],

@@ -1,11 +1,7 @@
-import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { once } from 'node:events';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
-import { createInterface } from 'node:readline';
 import { PassThrough, Readable } from 'node:stream';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,65 +10,11 @@ import { LocalStorage } from '../src/storage/local-storage.ts';
 import { S3Storage } from '../src/storage/s3-storage.ts';
 import type { Storage } from '../src/storage/storage.ts';
 import { formData, makeImage, uniqueName } from './helpers/factories.ts';
+import { startS3rver } from './helpers/s3rver.ts';
 import { createTestApp } from './helpers/test-app.ts';
 
 const bucket = 'test-bucket';
 const MiB = 1024 * 1024;
-
-/**
- * s3rver runs in a child process started with --openssl-legacy-provider: its ListObjectsV2
- * continuation tokens are DES-encrypted, and OpenSSL 3 (Node 17+) only offers DES through the
- * legacy provider, which cannot be switched on inside an already running process. Without it,
- * any listing with a ContinuationToken answers 500 InternalError.
- */
-const s3rverScript = `
-const S3rver = require(process.argv[1]);
-const options = JSON.parse(process.argv[2]);
-const server = new S3rver(options);
-server.run().then(({ port }) => process.stdout.write(JSON.stringify({ port }) + '\\n'), (error) => {
-  console.error(error);
-  process.exit(1);
-});
-// The test's process holds stdin; when it ends (or dies), so does this server.
-process.stdin.on('end', () => process.exit(0)).resume();
-`;
-
-/** A fake S3 on a free port of 127.0.0.1, in its own temporary folder, with the test bucket. */
-async function startS3rver(): Promise<{ endpoint: string; stop(): Promise<void> }> {
-  const directory = await mkdtemp(path.join(os.tmpdir(), 's3rver-test-'));
-  const options = { address: '127.0.0.1', port: 0, directory, silent: true, configureBuckets: [{ name: bucket }] };
-  const child = spawn(
-    process.execPath,
-    [
-      '--openssl-legacy-provider',
-      '-e',
-      s3rverScript,
-      createRequire(import.meta.url).resolve('s3rver'),
-      JSON.stringify(options),
-    ],
-    { stdio: ['pipe', 'pipe', 'inherit'] },
-  );
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const [line] = (await Promise.race([
-    once(createInterface({ input: child.stdout! }), 'line'),
-    exited.then(() => {
-      throw new Error('s3rver exited before listening');
-    }),
-  ])) as [string];
-  const { port } = JSON.parse(line) as { port: number };
-  let stopped = false;
-  return {
-    endpoint: `http://127.0.0.1:${port}`,
-    async stop() {
-      if (!stopped) {
-        stopped = true;
-        child.kill();
-        await exited;
-      }
-      await rm(directory, { recursive: true, force: true });
-    },
-  };
-}
 
 function s3StorageAt(endpoint: string, options: { listPageSize?: number } = {}): S3Storage {
   return new S3Storage({
@@ -115,7 +57,7 @@ interface Driver {
 
 let s3: { endpoint: string; stop(): Promise<void> };
 beforeAll(async () => {
-  s3 = await startS3rver();
+  s3 = await startS3rver(bucket);
 });
 afterAll(() => s3?.stop());
 
@@ -280,7 +222,7 @@ describe('S3Storage specifics', () => {
   });
 
   it('check() fails once the server is gone', async () => {
-    const server = await startS3rver();
+    const server = await startS3rver(bucket);
     const storage = s3StorageAt(server.endpoint);
     try {
       await expect(storage.check()).resolves.toBeUndefined();

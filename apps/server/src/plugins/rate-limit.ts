@@ -1,0 +1,51 @@
+import rateLimit from '@fastify/rate-limit';
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { Redis } from 'ioredis';
+
+/**
+ * A throttle check is one short Lua script; when Redis takes longer than this the attempt
+ * is let through (routes/auth) rather than keeping the person waiting.
+ */
+const redisTimeouts = { connectTimeout: 2000, commandTimeout: 500 };
+
+/** Counters shared by every process that points at the same Redis (several portals: one database number each). */
+const keyPrefix = 'portal:throttle:';
+
+/** Connects at start-up; a Redis that is down then does not stop the portal from starting. */
+async function connectRedis(app: FastifyInstance, url: string): Promise<Redis> {
+  const redis = new Redis(url, {
+    ...redisTimeouts,
+    // While disconnected a check fails at once instead of queueing until Redis is back.
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 1,
+    lazyConnect: true,
+  });
+  // ioredis reports every reconnection attempt; one line per outage is enough.
+  let isDown = false;
+  redis.on('error', (error: Error) => {
+    if (isDown) return;
+    isDown = true;
+    app.log.error({ err: error }, 'Redis unreachable: sign-in attempts are not counted until it is back');
+  });
+  redis.on('ready', () => {
+    if (isDown) app.log.info('Redis reachable again: sign-in throttling restored');
+    isDown = false;
+  });
+  await redis.connect().catch(() => {});
+  app.addHook('onClose', () => redis.disconnect());
+  return redis;
+}
+
+/**
+ * @fastify/rate-limit for the routes that ask for it (sign-in). With REDIS_URL its counters
+ * live in Redis, so every process behind a load balancer counts the same attempts;
+ * otherwise each process counts in its own memory.
+ */
+export const rateLimitPlugin = fp(async (app: FastifyInstance) => {
+  const { redisUrl } = app.config;
+  await app.register(rateLimit, {
+    global: false,
+    ...(redisUrl ? { redis: await connectRedis(app, redisUrl), nameSpace: keyPrefix } : {}),
+  });
+});
