@@ -108,6 +108,9 @@ const EXPECTED: Record<string, Entry> = {
   'GET /api/case/get_case_history/:caseId': { page: 'Dashboard', expect: DOCTOR_OR_STAFF },
   'PUT /api/case/status/:caseId': { page: 'Dashboard', expect: STAFF_ONLY },
   'GET /api/case/files/:attachmentId/:fileName': { page: 'Dashboard', expect: DOCTOR_OR_STAFF },
+
+  // The administrator alone: no page grants it.
+  'GET /api/audit': { expect: [401, 401, 403, 403, 403, 403, 200] },
 };
 
 /** Registered before the auth plugin, so not in `app.apiRoutes`: checked to exist with hasRoute. */
@@ -306,6 +309,7 @@ const requests: Record<string, Build> = {
     payload: { status: 'inprogress' },
   }),
   'GET /api/case/files/:attachmentId/:fileName': (_actor, owner) => ({ url: owner.filePath }),
+  'GET /api/audit': () => ({ url: '/api/audit?page=1&pageSize=5' }),
 };
 
 let doctorA: Awaited<ReturnType<typeof createCaseDoctor>>;

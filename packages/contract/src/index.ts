@@ -1,3 +1,4 @@
+export * from './audit.ts';
 export * from './auth.ts';
 export * from './cases.ts';
 export * from './clinics.ts';

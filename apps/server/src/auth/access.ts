@@ -5,10 +5,11 @@ import { ADMIN_ROLE_ID } from '@portal/contract';
  * What a route lets in, declared on every route as `config.access`:
  * - 'public': anyone, signed in or not;
  * - 'signedIn': any signed-in user; the service scopes what it returns to the caller;
+ * - 'administrator': the administrator alone (no role's pages grant it);
  * - { pages, doctors }: the administrator, Web users whose role has one of `pages`, and
  *   doctors when `doctors` is true (again scoped to themselves by the service).
  */
-export type Access = 'public' | 'signedIn' | { pages: PageUrl[]; doctors?: boolean };
+export type Access = 'public' | 'signedIn' | 'administrator' | { pages: PageUrl[]; doctors?: boolean };
 
 export interface SignedInUser {
   userId: number;
@@ -30,6 +31,7 @@ export const canUsePage = (user: SignedInUser, page: PageUrl) =>
 
 export function isAllowed(user: SignedInUser, access: Exclude<Access, 'public'>): boolean {
   if (access === 'signedIn') return true;
+  if (access === 'administrator') return isAdministrator(user);
   if (isDoctor(user)) return access.doctors === true;
   return access.pages.some((page) => canUsePage(user, page));
 }

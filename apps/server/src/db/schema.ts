@@ -1,3 +1,4 @@
+import { auditOutcomes } from '@portal/contract';
 import { sql } from 'drizzle-orm';
 import {
   bigint,
@@ -299,4 +300,32 @@ export const caseCounts = pgTable(
     count: integer('count').notNull(),
   },
   (table) => [primaryKey({ columns: [table.doctorUserId, table.status] })],
+);
+
+/**
+ * Who did what, to what, when (UTC) and from where: sign-ins, refusals, case reads and
+ * changes, and every administrative change (plugins/audit.ts). Rows are only ever added.
+ * `actorUserId` has no foreign key on purpose: an entry must be written whatever happens to
+ * the account, and `actorName` keeps the username as it was (or the one typed at a failed
+ * sign-in). No passwords, tokens or patient names are ever written here.
+ */
+export const auditLog = pgTable(
+  'audit_log',
+  {
+    auditId: bigint('audit_id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    at: timestamp('at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    actorUserId: integer('actor_user_id'),
+    actorName: text('actor_name'),
+    action: text('action').notNull(),
+    target: text('target'),
+    outcome: text('outcome', { enum: auditOutcomes }).notNull(),
+    statusCode: integer('status_code').notNull(),
+    address: text('address').notNull(),
+    requestId: text('request_id').notNull(),
+  },
+  (table) => [
+    index('audit_log_at_idx').on(table.at, table.auditId),
+    index('audit_log_action_at_idx').on(table.action, table.at),
+    index('audit_log_actor_at_idx').on(sql`lower(${table.actorName})`, table.at),
+  ],
 );

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { auditRoutes } from './audit/index.ts';
 import { authRoutes } from './auth/index.ts';
 import { caseRoutes } from './cases/index.ts';
 import { clinicRoutes } from './clinics/index.ts';
@@ -25,4 +26,5 @@ export const apiRoutes: FastifyPluginAsyncZod = async (app) => {
   await app.register(emailRoutes, { prefix: '/email' });
   await app.register(uploadRoutes, { prefix: '/uploads' });
   await app.register(caseRoutes, { prefix: '/case' });
+  await app.register(auditRoutes, { prefix: '/audit' });
 };

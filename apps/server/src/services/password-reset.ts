@@ -44,7 +44,7 @@ export async function resetPassword(
   db: Database,
   token: string,
   newPassword: string,
-): Promise<{ success: boolean; message: string }> {
+): Promise<{ success: boolean; message: string; userId?: number }> {
   const passwordHash = await hashPassword(newPassword);
   return db.transaction(async (tx) => {
     const [claimed] = await tx
@@ -63,6 +63,6 @@ export async function resetPassword(
       .update(passwordResetTokens)
       .set({ usedAt: sql`now()` })
       .where(and(eq(passwordResetTokens.userId, claimed.userId), isNull(passwordResetTokens.usedAt)));
-    return { success: true, message: resetMessages.resetSucceeded };
+    return { success: true, message: resetMessages.resetSucceeded, userId: claimed.userId };
   });
 }

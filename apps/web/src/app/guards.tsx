@@ -28,7 +28,8 @@ function Refused() {
 }
 
 /**
- * A page only for users whose menu has it (doctors: only `doctorPage`s). The server refuses
+ * A page only for users whose menu has it (doctors: only `doctorPage`s; the audit log: only
+ * the administrator, whose menu alone lists it). The server refuses
  * the page's calls anyway; this only spares the user a screen of errors.
  */
 export function RequirePage({
@@ -36,7 +37,7 @@ export function RequirePage({
   allowDoctor = false,
   children,
 }: {
-  page: PageUrl | '/profile';
+  page: PageUrl | '/profile' | '/audit';
   allowDoctor?: boolean;
   children: ReactNode;
 }) {

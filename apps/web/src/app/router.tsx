@@ -27,6 +27,7 @@ const router = createBrowserRouter([
       { path: paths.doctors, lazy: () => import('../routes/doctors.tsx') },
       { path: paths.cases, lazy: () => import('../routes/cases.tsx') },
       { path: paths.profile, lazy: () => import('../routes/profile.tsx') },
+      { path: paths.audit, lazy: () => import('../routes/audit.tsx') },
     ],
   },
   { path: '*', lazy: () => import('../routes/not-found.tsx') },

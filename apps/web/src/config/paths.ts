@@ -11,4 +11,5 @@ export const paths = {
   cases: '/cases',
   profile: '/profile',
   terms: '/terms',
+  audit: '/audit',
 } as const;

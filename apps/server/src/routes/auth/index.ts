@@ -1,8 +1,15 @@
 import { loginRequest, loginResponse, messageResponse, messages } from '@portal/contract';
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { TOKEN_COOKIE } from '../../plugins/auth.ts';
 import { login } from '../../services/auth.ts';
 import { errorResponses } from '../responses.ts';
+
+/** The username typed at a sign-in, for the audit log of a failed one. */
+const attemptedUsername = (request: FastifyRequest) => {
+  const username = (request.body as { username?: unknown } | undefined)?.username;
+  return typeof username === 'string' ? username.trim() : undefined;
+};
 
 const attemptsWindow = { address: '1 minute', account: '15 minutes' };
 
@@ -26,7 +33,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/login',
     {
-      config: { access: 'public' },
+      config: { access: 'public', audit: { action: 'auth.login', actorName: attemptedUsername } },
       schema: {
         tags: ['auth'],
         security: [],
@@ -35,8 +42,14 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       },
       preHandler: async (request, reply) => {
         for (const limit of [perAddress, perAccount]) {
-          const result = await limit(request);
-          if (!result.isAllowed && result.isExceeded) {
+          // Fail open when the counters (Redis) cannot be reached: refusing every sign-in
+          // would lock out everyone, while each guess still costs an argon2 hash. Caught
+          // here rather than with skipOnError, which would drop the error unlogged.
+          const result = await limit(request).catch((error: unknown) => {
+            request.log.warn({ err: error }, 'sign-in attempt not counted: throttle store unavailable');
+            return null;
+          });
+          if (result && !result.isAllowed && result.isExceeded) {
             return reply
               .status(429)
               .header('retry-after', result.ttlInSeconds)
@@ -47,6 +60,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const { exp, ...answer } = await login(app.db, app.tokens, request.body);
+      request.auditDetail = { actorUserId: answer.userId, target: `user:${answer.userId}` };
       reply.setCookie(TOKEN_COOKIE, answer.token, {
         httpOnly: true,
         sameSite: 'strict',
@@ -61,7 +75,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/logout',
     {
-      config: { access: 'signedIn' },
+      config: { access: 'signedIn', audit: { action: 'auth.logout' } },
       schema: { tags: ['auth'], response: { 200: messageResponse, ...errorResponses(401, 503) } },
     },
     async (request, reply) => {

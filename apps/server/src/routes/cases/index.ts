@@ -13,6 +13,7 @@ import {
 } from '@portal/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { paramTarget } from '../../plugins/audit.ts';
 import { createCase } from '../../services/cases/create-case.ts';
 import { changeCaseStatus, getCaseHistory } from '../../services/cases/case-status.ts';
 import { findCaseFile } from '../../services/cases/case-files.ts';
@@ -27,12 +28,13 @@ const tags = ['cases'];
 
 const userIdParam = idParam.refine((id) => id >= 0, 'Id is out of range');
 const caseIdParams = z.object({ caseId: idParam });
+const caseTarget = paramTarget({ case: 'caseId' });
 
 export const caseRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/add',
     {
-      config: { access: { pages: ['/cases'], doctors: true } },
+      config: { access: { pages: ['/cases'], doctors: true }, audit: { action: 'case.create' } },
       schema: {
         tags,
         consumes: ['multipart/form-data'],
@@ -42,6 +44,7 @@ export const caseRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const upload = await receiveCaseUpload(request, app.storage, { maxUploadBytes: app.config.maxUploadBytes });
       const created = await createCase({ db: app.db, storage: app.storage }, request.user!, upload);
+      request.auditDetail = { target: `case:${created.caseId}` };
       return { message: 'Case submitted successfully', CaseId: created.caseId, TrackingNo: created.trackingNo };
     },
   );
@@ -85,7 +88,7 @@ export const caseRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/get_cases_attachments_by_case_id/:caseId',
     {
-      config: dashboard,
+      config: { ...dashboard, audit: { action: 'case.view', target: caseTarget } },
       schema: {
         tags,
         params: caseIdParams,
@@ -111,7 +114,7 @@ export const caseRoutes: FastifyPluginAsyncZod = async (app) => {
   app.put(
     '/status/:caseId',
     {
-      config: { access: { pages: ['/dashboard'] } },
+      config: { access: { pages: ['/dashboard'] }, audit: { action: 'case.status', target: caseTarget } },
       schema: {
         tags,
         params: caseIdParams,
@@ -135,11 +138,12 @@ export const caseRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/files/:attachmentId/:fileName',
     {
-      config: dashboard,
+      config: { ...dashboard, audit: { action: 'case.download', target: paramTarget({ attachment: 'attachmentId' }) } },
       schema: { tags, params: z.object({ attachmentId: idParam, fileName: z.string().max(1000) }) },
     },
     async (request, reply) => {
       const file = await findCaseFile(app.db, app.storage, request.user!, request.params.attachmentId);
+      request.auditDetail = { target: `case:${file.caseId}/attachment:${request.params.attachmentId}` };
       return sendCaseFile(request, reply, file);
     },
   );

@@ -22,10 +22,12 @@ import {
   updateDoctor,
 } from '../../services/doctors.ts';
 import { isResetTokenValid, resetPassword } from '../../services/password-reset.ts';
+import { paramTarget } from '../../plugins/audit.ts';
 import { readProfileForm } from '../profile-form.ts';
 import { errorResponses, signedInErrors } from '../responses.ts';
 
 const manage = { access: { pages: ['/doctors' as const] } };
+const byId = paramTarget({ doctor: 'id' });
 const multipartDoc = { consumes: ['multipart/form-data'], tags: ['doctors'] };
 
 export const doctorRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -56,7 +58,7 @@ export const doctorRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/add',
     {
-      config: { access: 'public' },
+      config: { access: 'public', audit: { action: 'doctor.create' } },
       schema: {
         ...multipartDoc,
         security: [],
@@ -70,6 +72,7 @@ export const doctorRoutes: FastifyPluginAsyncZod = async (app) => {
       const form = await readProfileForm(request, doctorAddRequest);
       const canManage = request.user !== null && canUsePage(request.user, '/doctors');
       const doctorId = await createDoctor(app.db, app.storage, canManage, form.input, form.picture);
+      request.auditDetail = { target: `doctor:${doctorId}` };
       return { message: canManage ? 'Doctor added successfully' : registrationSucceeded, DoctorId: doctorId };
     },
   );
@@ -77,7 +80,7 @@ export const doctorRoutes: FastifyPluginAsyncZod = async (app) => {
   app.put(
     '/edit/:id',
     {
-      config: { access: { pages: ['/doctors'], doctors: true } },
+      config: { access: { pages: ['/doctors'], doctors: true }, audit: { action: 'doctor.update', target: byId } },
       schema: {
         ...multipartDoc,
         params: idParams,
@@ -93,6 +96,7 @@ export const doctorRoutes: FastifyPluginAsyncZod = async (app) => {
         form.input,
         { picture: form.picture, remove: form.removePicture },
       );
+      if (activated) request.auditDetail = { action: 'doctor.activate' };
       return {
         message: activated ? 'Doctor activated; the activation e-mail is on its way' : 'Doctor updated successfully',
       };
@@ -102,7 +106,7 @@ export const doctorRoutes: FastifyPluginAsyncZod = async (app) => {
   app.delete(
     '/delete/:id',
     {
-      config: manage,
+      config: { ...manage, audit: { action: 'doctor.delete', target: byId } },
       schema: {
         tags: ['doctors'],
         params: idParams,
@@ -118,7 +122,7 @@ export const doctorRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/request_password_reset/:id',
     {
-      config: manage,
+      config: { ...manage, audit: { action: 'doctor.password_reset_request', target: byId } },
       schema: {
         tags: ['doctors'],
         params: idParams,
@@ -148,7 +152,7 @@ export const doctorRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/reset_password',
     {
-      config: { access: 'public' },
+      config: { access: 'public', audit: { action: 'auth.password_reset' } },
       schema: {
         tags: ['doctors'],
         security: [],
@@ -157,7 +161,8 @@ export const doctorRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const result = await resetPassword(app.db, request.body.token, request.body.newPassword);
+      const { userId, ...result } = await resetPassword(app.db, request.body.token, request.body.newPassword);
+      if (userId) request.auditDetail = { target: `user:${userId}` };
       return reply.status(result.success ? 200 : 400).send(result);
     },
   );

@@ -7,7 +7,7 @@ export const emailRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/send',
     {
-      config: { access: { pages: ['/doctors'] } },
+      config: { access: { pages: ['/doctors'] }, audit: { action: 'email.send' } },
       schema: {
         tags: ['email'],
         body: sendEmailRequest,

@@ -4,10 +4,12 @@ import { z } from 'zod';
 import { canUsePage } from '../../auth/access.ts';
 import { forbidden } from '../../lib/errors.ts';
 import { getMenu, getRolePermissions, grantPage, revokePage } from '../../services/permissions.ts';
+import { paramTarget } from '../../plugins/audit.ts';
 import { errorResponses, signedInErrors } from '../responses.ts';
 
 const roleParams = z.object({ roleId: idParam });
 const rolePageParams = z.object({ roleId: idParam, pageId: idParam });
+const rolePage = paramTarget({ role: 'roleId', page: 'pageId' });
 
 export const permissionRoutes: FastifyPluginAsyncZod = async (app) => {
   // Everyone may read the menu of their own role; other roles' menus are for the Role Permissions page.
@@ -47,7 +49,7 @@ export const permissionRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/add/:roleId/:pageId',
     {
-      config: manage,
+      config: { ...manage, audit: { action: 'permission.grant', target: rolePage } },
       schema: {
         tags: ['permissions'],
         params: rolePageParams,
@@ -63,7 +65,7 @@ export const permissionRoutes: FastifyPluginAsyncZod = async (app) => {
   app.delete(
     '/delete/:roleId/:pageId',
     {
-      config: manage,
+      config: { ...manage, audit: { action: 'permission.revoke', target: rolePage } },
       schema: {
         tags: ['permissions'],
         params: rolePageParams,

@@ -1,6 +1,7 @@
 import { idParams, messageResponse, role, roleRequest } from '@portal/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { createRole, deleteRole, listRoles, updateRole } from '../../services/roles.ts';
+import { paramTarget } from '../../plugins/audit.ts';
 import { errorResponses, signedInErrors } from '../responses.ts';
 
 export const roleRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -15,11 +16,12 @@ export const roleRoutes: FastifyPluginAsyncZod = async (app) => {
   );
 
   const manage = { access: { pages: ['/roles' as const] } };
+  const byId = paramTarget({ role: 'id' });
 
   app.post(
     '/add',
     {
-      config: manage,
+      config: { ...manage, audit: { action: 'role.create' } },
       schema: {
         tags: ['roles'],
         body: roleRequest,
@@ -32,6 +34,7 @@ export const roleRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const created = await createRole(app.db, request.body);
+      request.auditDetail = { target: `role:${created.RoleId}` };
       return { message: 'Role added successfully', RoleId: created.RoleId };
     },
   );
@@ -39,7 +42,7 @@ export const roleRoutes: FastifyPluginAsyncZod = async (app) => {
   app.put(
     '/edit/:id',
     {
-      config: manage,
+      config: { ...manage, audit: { action: 'role.update', target: byId } },
       schema: {
         tags: ['roles'],
         params: idParams,
@@ -56,7 +59,7 @@ export const roleRoutes: FastifyPluginAsyncZod = async (app) => {
   app.delete(
     '/delete/:id',
     {
-      config: manage,
+      config: { ...manage, audit: { action: 'role.delete', target: byId } },
       schema: {
         tags: ['roles'],
         params: idParams,

@@ -1,10 +1,12 @@
 import { idParams, messageResponse, user, userAddRequest, userEditRequest } from '@portal/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { createWebUser, deleteWebUser, listWebUsers, updateWebUser } from '../../services/users.ts';
+import { paramTarget } from '../../plugins/audit.ts';
 import { readProfileForm } from '../profile-form.ts';
 import { errorResponses, signedInErrors } from '../responses.ts';
 
 const manage = { access: { pages: ['/users' as const] } };
+const byId = paramTarget({ user: 'id' });
 const multipartDoc = { consumes: ['multipart/form-data'], tags: ['users'] };
 
 export const userRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -17,7 +19,7 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/add',
     {
-      config: manage,
+      config: { ...manage, audit: { action: 'user.create' } },
       schema: {
         ...multipartDoc,
         response: {
@@ -30,6 +32,7 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const form = await readProfileForm(request, userAddRequest);
       const userId = await createWebUser(app.db, app.storage, request.user!, form.input, form.picture);
+      request.auditDetail = { target: `user:${userId}` };
       return { message: 'User added successfully', UserId: userId };
     },
   );
@@ -37,7 +40,7 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
   app.put(
     '/edit/:id',
     {
-      config: manage,
+      config: { ...manage, audit: { action: 'user.update', target: byId } },
       schema: {
         ...multipartDoc,
         params: idParams,
@@ -57,7 +60,7 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
   app.delete(
     '/delete/:id',
     {
-      config: manage,
+      config: { ...manage, audit: { action: 'user.delete', target: byId } },
       schema: {
         tags: ['users'],
         params: idParams,

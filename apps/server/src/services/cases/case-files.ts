@@ -8,6 +8,7 @@ import type { ByteRange, Storage } from '../../storage/storage.ts';
 import { caseOwnerScope } from './find-cases.ts';
 
 export interface CaseFileDownload {
+  caseId: number;
   fileName: string;
   /** What the server detected at upload (image/jpeg, image/png, model/stl, ...). */
   contentType: string;
@@ -26,6 +27,7 @@ export async function findCaseFile(
   const doctorUserId = caseOwnerScope(actor, 0);
   const [file] = await db
     .select({
+      caseId: caseAttachments.caseId,
       fileName: caseAttachments.fileName,
       contentType: caseAttachments.contentType,
       size: caseAttachments.fileSize,

@@ -23,7 +23,8 @@ export function useMenu(session: Session): { items: { label: string; url: string
     };
   }
   if (isAdministrator(session)) {
-    return { items: pages.map((page) => ({ label: page.PageName, url: page.PageUrl })), isLoading: false };
+    const items = pages.map((page) => ({ label: page.PageName, url: page.PageUrl }));
+    return { items: [...items, { label: 'Audit Log', url: '/audit' }], isLoading: false };
   }
   return {
     items: (query.data ?? []).map((item) => ({ label: item.PageName, url: item.PageUrl })),

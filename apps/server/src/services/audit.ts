@@ -1,0 +1,63 @@
+import type { AuditEntry, AuditListQuery, AuditOutcome } from '@portal/contract';
+import { and, count, desc, eq, gte, lt, sql } from 'drizzle-orm';
+import type { Database } from '../db/client.ts';
+import { auditLog, users } from '../db/schema.ts';
+
+export interface AuditRecord {
+  actorUserId: number | null;
+  /** Only when there is no signed-in user: the username typed at a sign-in. */
+  actorName?: string;
+  action: string;
+  target?: string;
+  outcome: AuditOutcome;
+  statusCode: number;
+  address: string;
+  requestId: string;
+}
+
+/** One row; the actor's username is read in the same statement, as it is at this moment. */
+export async function recordAudit(db: Database, record: AuditRecord): Promise<void> {
+  const { actorName, ...row } = record;
+  const currentName =
+    actorName ?? sql`(select ${users.userName} from ${users} where ${users.userId} = ${record.actorUserId})`;
+  await db.insert(auditLog).values({ ...row, actorName: currentName });
+}
+
+const entryColumns = {
+  AuditId: auditLog.auditId,
+  At: auditLog.at,
+  UserId: auditLog.actorUserId,
+  UserName: auditLog.actorName,
+  Action: auditLog.action,
+  Target: auditLog.target,
+  Outcome: auditLog.outcome,
+  StatusCode: auditLog.statusCode,
+  Address: auditLog.address,
+  RequestId: auditLog.requestId,
+};
+
+/** One page of the log, newest first, with the count of every matching entry. */
+export async function findAuditEntries(
+  db: Database,
+  query: AuditListQuery,
+): Promise<{ rows: AuditEntry[]; total: number }> {
+  const where = and(
+    query.action ? eq(auditLog.action, query.action) : undefined,
+    query.actor ? eq(sql`lower(${auditLog.actorName})`, query.actor.toLowerCase()) : undefined,
+    query.outcome ? eq(auditLog.outcome, query.outcome) : undefined,
+    query.from ? gte(auditLog.at, new Date(query.from)) : undefined,
+    query.to ? lt(auditLog.at, new Date(query.to)) : undefined,
+  );
+  const pageSize = query.pageSize ?? 10;
+  const [rows, [counted]] = await Promise.all([
+    db
+      .select(entryColumns)
+      .from(auditLog)
+      .where(where)
+      .orderBy(desc(auditLog.at), desc(auditLog.auditId))
+      .limit(pageSize)
+      .offset(((query.page ?? 1) - 1) * pageSize),
+    db.select({ total: count() }).from(auditLog).where(where),
+  ]);
+  return { rows: rows.map((row) => ({ ...row, At: row.At.toISOString() })), total: counted!.total };
+}

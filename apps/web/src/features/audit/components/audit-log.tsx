@@ -1,0 +1,101 @@
+import { Badge, Group, Select, TextInput } from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import { auditActions, auditOutcomes, type AuditAction, type AuditEntry, type AuditOutcome } from '@portal/contract';
+import { DataTable, type DataTableColumn } from 'mantine-datatable';
+import { useState } from 'react';
+import { noRecordsText, pageSizes } from '../../../components/data-table.tsx';
+import { PageTitle } from '../../../components/page-title.tsx';
+import { formatDateTime } from '../../../lib/format-date.ts';
+import { useAuditEntries } from '../api/get-audit-entries.ts';
+
+const typingDelayMs = 300;
+
+// Shades with at least 4.5:1 contrast to white text.
+const outcomeColors: Record<AuditOutcome, string> = { success: 'teal.9', failure: 'grape.9', refused: 'red.9' };
+
+const columns: DataTableColumn<AuditEntry>[] = [
+  { accessor: 'At', title: 'When', render: (row) => formatDateTime(row.At) },
+  { accessor: 'UserName', title: 'User', render: (row) => row.UserName ?? '—' },
+  { accessor: 'Action', title: 'Action' },
+  { accessor: 'Target', title: 'Target', render: (row) => row.Target ?? '—' },
+  {
+    accessor: 'Outcome',
+    title: 'Outcome',
+    render: (row) => (
+      <Badge color={outcomeColors[row.Outcome]} variant="filled" radius="sm">
+        {row.Outcome}
+      </Badge>
+    ),
+  },
+  { accessor: 'Address', title: 'Address' },
+];
+
+/** The administrator's audit log: newest first, paged and filtered by the server. */
+export function AuditLog() {
+  const [action, setAction] = useState<AuditAction | null>(null);
+  const [actor, setActor] = useState('');
+  const [debouncedActor] = useDebouncedValue(actor, typingDelayMs);
+  const [outcome, setOutcome] = useState<AuditOutcome | null>(null);
+  const [pageSize, setPageSize] = useState(10);
+  const [page, setPage] = useState(1);
+  // A new filter starts again at page 1 (state adjusted while rendering).
+  const filterKey = `${action}|${debouncedActor}|${outcome}|${pageSize}`;
+  const [pageFilterKey, setPageFilterKey] = useState(filterKey);
+  if (pageFilterKey !== filterKey) {
+    setPageFilterKey(filterKey);
+    setPage(1);
+  }
+  const entries = useAuditEntries({ page, pageSize, action, actor: debouncedActor, outcome });
+
+  return (
+    <>
+      <PageTitle title="Audit Log" />
+      <Group align="flex-end" mb="sm">
+        <Select
+          label="Action"
+          placeholder="Any action"
+          data={auditActions}
+          value={action}
+          onChange={(value) => setAction(value as AuditAction | null)}
+          clearable
+          searchable
+          w={260}
+        />
+        <TextInput
+          label="User"
+          placeholder="Username"
+          value={actor}
+          onChange={(event) => setActor(event.currentTarget.value)}
+          w={220}
+        />
+        <Select
+          label="Outcome"
+          placeholder="Any outcome"
+          data={auditOutcomes}
+          value={outcome}
+          onChange={(value) => setOutcome(value as AuditOutcome | null)}
+          clearable
+          w={180}
+        />
+      </Group>
+      <DataTable<AuditEntry>
+        withTableBorder
+        striped
+        highlightOnHover
+        minHeight={entries.data?.rows.length ? undefined : 180}
+        records={entries.data?.rows ?? []}
+        columns={columns}
+        idAccessor="AuditId"
+        fetching={entries.isFetching}
+        loadingText="Loading..."
+        noRecordsText={noRecordsText}
+        totalRecords={entries.data?.total ?? 0}
+        page={page}
+        onPageChange={setPage}
+        recordsPerPage={pageSize}
+        recordsPerPageOptions={pageSizes}
+        onRecordsPerPageChange={setPageSize}
+      />
+    </>
+  );
+}

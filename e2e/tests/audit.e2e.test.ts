@@ -1,0 +1,66 @@
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createStaff, e2eAdmin } from '../helpers/api.ts';
+import { expectNoSeriousA11yViolations, newPage, screenshots, settle, signIn, useBrowser } from '../helpers/browser.ts';
+
+const browser = useBrowser();
+
+const menu = (page: Page) => page.getByRole('navigation', { name: 'Main menu' });
+/** The table's data rows (the header row has no cells). */
+const rows = (page: Page) => page.getByRole('row').filter({ has: page.getByRole('cell') });
+
+describe('Audit Log screen', () => {
+  let staff: Awaited<ReturnType<typeof createStaff>>;
+  beforeAll(async () => {
+    // Made through the API before the browser signs in: a role, its pages and a user.
+    staff = await createStaff([1, 2, 3, 4, 5, 6]);
+  });
+
+  it("shows the administrator's own sign-in first, filters by action, and is accessible", async () => {
+    const page = await newPage(browser());
+    await signIn(page, e2eAdmin.username, e2eAdmin.password);
+    await menu(page).getByRole('link', { name: 'Audit Log', exact: true }).click();
+    await page.waitForURL('**/audit');
+    await settle(page);
+    await expect.poll(() => page.getByRole('heading', { name: 'Audit Log' }).isVisible()).toBe(true);
+
+    const newest = rows(page).first();
+    await expect.poll(async () => (await newest.textContent()) ?? '').toContain('auth.login');
+    const cells = await newest.getByRole('cell').allTextContents();
+    expect(cells).toEqual([
+      expect.stringMatching(/\d{4} \d{1,2}:\d\d [AP]M$/),
+      'admin',
+      'auth.login',
+      'user:1',
+      'success',
+      expect.any(String),
+    ]);
+    expect(await rows(page).count()).toBeLessThanOrEqual(10);
+
+    await page.getByRole('combobox', { name: 'Action' }).click();
+    await page.getByRole('option', { name: 'permission.grant', exact: true }).click();
+    await settle(page);
+    // The six pages granted to the staff's role, and nothing else.
+    await expect.poll(() => rows(page).count()).toBe(6);
+    const actions = await rows(page).evaluateAll((found) => found.map((row) => row.children[2]?.textContent));
+    expect(new Set(actions)).toEqual(new Set(['permission.grant']));
+    expect(await rows(page).first().textContent()).toContain(`role:${staff.roleId}/page:`);
+
+    await page.getByRole('textbox', { name: 'User' }).fill('nobody-is-called-this');
+    await expect.poll(() => page.getByText('There are no records to display').isVisible()).toBe(true);
+    await page.getByRole('textbox', { name: 'User' }).fill('');
+    await settle(page);
+    await expectNoSeriousA11yViolations(page);
+    await screenshots(page, 'audit-log');
+  });
+
+  it('is not in the menu of a Web user, and refused to them at /audit', async () => {
+    const page = await newPage(browser());
+    await signIn(page, staff.username, staff.password);
+    await settle(page);
+    await expect.poll(() => menu(page).getByRole('link', { name: 'Users', exact: true }).isVisible()).toBe(true);
+    expect(await menu(page).getByRole('link', { name: 'Audit Log' }).count()).toBe(0);
+    await page.goto('/audit');
+    await expect.poll(() => page.getByText('You do not have access to this page.').isVisible()).toBe(true);
+  });
+});

@@ -1,0 +1,61 @@
+import { z } from 'zod';
+import { caseListQuery } from './cases.ts';
+
+export const auditOutcomes = ['success', 'failure', 'refused'] as const;
+export const auditOutcome = z.enum(auditOutcomes, { error: 'Outcome is not valid' });
+export type AuditOutcome = z.infer<typeof auditOutcome>;
+
+/** What the audit log records; the administrator's screen filters by these. */
+export const auditActions = [
+  'auth.login',
+  'auth.logout',
+  'auth.password_reset',
+  'access.refused',
+  'case.create',
+  'case.view',
+  'case.download',
+  'case.status',
+  'role.create',
+  'role.update',
+  'role.delete',
+  'permission.grant',
+  'permission.revoke',
+  'user.create',
+  'user.update',
+  'user.delete',
+  'doctor.create',
+  'doctor.update',
+  'doctor.activate',
+  'doctor.delete',
+  'doctor.password_reset_request',
+  'email.send',
+] as const;
+export const auditAction = z.enum(auditActions, { error: 'Action is not valid' });
+export type AuditAction = z.infer<typeof auditAction>;
+
+const isoDate = (label: string) => z.iso.datetime({ offset: true, error: `${label} must be an ISO date and time` });
+
+/** `GET /api/audit`: one page, newest first; every filter is optional. */
+export const auditListQuery = caseListQuery.pick({ page: true, pageSize: true }).extend({
+  action: auditAction.optional(),
+  actor: z.string().trim().max(100, 'User is at most 100 characters').optional(),
+  outcome: auditOutcome.optional(),
+  from: isoDate('From').optional(),
+  to: isoDate('To').optional(),
+});
+export type AuditListQuery = z.infer<typeof auditListQuery>;
+
+export const auditEntry = z.object({
+  AuditId: z.number(),
+  /** UTC, ISO 8601. */
+  At: z.string(),
+  UserId: z.number().nullable(),
+  UserName: z.string().nullable(),
+  Action: z.string(),
+  Target: z.string().nullable(),
+  Outcome: auditOutcome,
+  StatusCode: z.number(),
+  Address: z.string(),
+  RequestId: z.string(),
+});
+export type AuditEntry = z.infer<typeof auditEntry>;
