@@ -1,16 +1,18 @@
 import cookie from '@fastify/cookie';
 import multipart from '@fastify/multipart';
-import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import path from 'node:path';
 import type { Config } from './config.ts';
 import type { Database, DatabaseConnection } from './db/client.ts';
+import { serializeError, serializeRequest } from './lib/logging.ts';
 import { Mailer } from './mail/mailer.ts';
 import { MailOutbox } from './mail/outbox.ts';
+import { auditPlugin } from './plugins/audit.ts';
 import { authPlugin } from './plugins/auth.ts';
 import { docsPlugin } from './plugins/docs.ts';
 import { errorHandlerPlugin } from './plugins/error-handler.ts';
+import { rateLimitPlugin } from './plugins/rate-limit.ts';
 import { securityPlugin } from './plugins/security.ts';
 import { webAppPlugin } from './plugins/web-app.ts';
 import { apiRoutes } from './routes/index.ts';
@@ -31,13 +33,17 @@ export interface AppOptions {
   config: Config;
   database: DatabaseConnection;
   storage?: Storage;
-  logger?: FastifyServerOptions['logger'];
+  /** `false`, or pino options laid over the defaults (level, redaction, serializers). */
+  logger?: false | Exclude<FastifyServerOptions['logger'], boolean>;
 }
 
 /** Fields never written to logs: credentials and patient identity. */
 export const redactedPaths = [
   'req.headers.authorization',
   'req.headers.cookie',
+  // @fastify/multipart logs busboy's options, request headers included, at trace level.
+  'busboyOptions.headers.authorization',
+  'busboyOptions.headers.cookie',
   'res.headers["set-cookie"]',
   '*.password',
   '*.newPassword',
@@ -48,7 +54,12 @@ export const redactedPaths = [
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { config } = options;
   const app = Fastify({
-    logger: options.logger ?? { level: config.logLevel, redact: redactedPaths },
+    logger: options.logger !== false && {
+      level: config.logLevel,
+      redact: redactedPaths,
+      serializers: { req: serializeRequest, err: serializeError },
+      ...options.logger,
+    },
     bodyLimit: 1024 * 1024,
     onProtoPoisoning: 'error',
     onConstructorPoisoning: 'error',
@@ -75,10 +86,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(errorHandlerPlugin);
   await app.register(securityPlugin);
   await app.register(cookie);
-  await app.register(rateLimit, { global: false });
+  await app.register(rateLimitPlugin);
   await app.register(multipart, { limits: { fieldSize: 1024 * 1024, fields: 200, parts: 300 } });
   await app.register(docsPlugin);
   await app.register(authPlugin);
+  await app.register(auditPlugin);
   await app.register(apiRoutes, { prefix: '/api' });
   await app.register(webAppPlugin);
   return app;

@@ -21,10 +21,14 @@ export interface Config {
   loginAttemptsPerAccount: number;
   /** Trust X-Forwarded-For from a load balancer: TRUST_PROXY=true, or its addresses/CIDRs. */
   trustProxy: boolean | string;
+  /** REDIS_URL: where sign-in attempts are counted, so that every process counts the same ones. */
+  redisUrl?: string;
   /** Serve the built web app from this folder when it exists. */
   webDist?: string;
   /** MAX_UPLOAD_BYTES: the most file bytes one case submission may carry; unset means no limit. */
   maxUploadBytes?: number;
+  /** ORPHAN_FILE_GRACE: stored case files no row references are swept at start once older than this (seconds). */
+  orphanFileGraceSeconds: number;
   /** S3-compatible object storage instead of DATA_DIR/files, when S3_BUCKET is set. */
   s3?: { bucket: string; endpoint?: string; region: string; accessKeyId?: string; secretAccessKey?: string };
 }
@@ -33,10 +37,10 @@ const repoRoot = path.resolve(import.meta.dirname, '../../..');
 
 const units: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86400 };
 
-/** '8h', '30m', '3600' -> seconds. */
-export function parseDuration(value: string): number {
+/** '8h', '30m', '3600' -> seconds; `name` is the variable it came from, for the error. */
+export function parseDuration(value: string, name = 'TOKEN_TTL'): number {
   const match = /^(\d+)\s*([smhd]?)$/.exec(value.trim());
-  if (!match) throw new Error(`TOKEN_TTL "${value}" is not a duration like 8h, 30m or 3600`);
+  if (!match) throw new Error(`${name} "${value}" is not a duration like 8h, 30m or 3600`);
   return Number(match[1]) * (units[match[2] || 's'] ?? 1);
 }
 
@@ -77,8 +81,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     loginAttemptsPerAddress: Number(env.LOGIN_ATTEMPTS_PER_ADDRESS ?? 30),
     loginAttemptsPerAccount: Number(env.LOGIN_ATTEMPTS_PER_ACCOUNT ?? 10),
     trustProxy: env.TRUST_PROXY === 'true' ? true : env.TRUST_PROXY || false,
+    redisUrl: env.REDIS_URL || undefined,
     webDist: env.WEB_DIST ? path.resolve(base, env.WEB_DIST) : path.join(repoRoot, 'apps/web/dist'),
     maxUploadBytes: env.MAX_UPLOAD_BYTES ? Number(env.MAX_UPLOAD_BYTES) : undefined,
+    // A day: longer than any upload still in progress on another process sharing the storage.
+    orphanFileGraceSeconds: parseDuration(env.ORPHAN_FILE_GRACE ?? '24h', 'ORPHAN_FILE_GRACE'),
     s3: env.S3_BUCKET
       ? {
           bucket: env.S3_BUCKET,

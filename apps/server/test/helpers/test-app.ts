@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
 import { inject } from 'vitest';
-import { buildApp } from '../../src/app.ts';
+import { buildApp, type AppOptions } from '../../src/app.ts';
 import type { Config } from '../../src/config.ts';
 import { connectDatabase, type DatabaseConnection } from '../../src/db/client.ts';
 import type { Storage } from '../../src/storage/storage.ts';
@@ -13,8 +13,13 @@ import { testAdmin } from './constants.ts';
 
 export { testAdmin };
 
-/** A fresh copy of the seeded template database: PGlite in memory, or a new PostgreSQL database. */
-async function freshDatabase(): Promise<{ connection: DatabaseConnection; drop(): Promise<void> }> {
+/**
+ * A fresh copy of the seeded template database: PGlite in memory, or a new PostgreSQL database
+ * (reached through `routeDatabaseUrl`'s address when given, e.g. a proxy a test can cut).
+ */
+async function freshDatabase(
+  routeDatabaseUrl: (url: URL) => URL = (url) => url,
+): Promise<{ connection: DatabaseConnection; drop(): Promise<void> }> {
   const url = process.env.DATABASE_URL;
   if (url) {
     const name = `portal_test_${randomBytes(6).toString('hex')}`;
@@ -23,7 +28,7 @@ async function freshDatabase(): Promise<{ connection: DatabaseConnection; drop()
     await admin.query(`create database ${name} template ${inject('templateDatabase')}`);
     const testUrl = new URL(url);
     testUrl.pathname = `/${name}`;
-    const connection = await connectDatabase({ url: testUrl.toString() });
+    const connection = await connectDatabase({ url: routeDatabaseUrl(testUrl).toString() });
     return {
       connection,
       async drop() {
@@ -49,10 +54,17 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-export async function createTestApp(overrides: Partial<Config> & { storage?: Storage } = {}): Promise<TestApp> {
+export async function createTestApp(
+  overrides: Partial<Config> & {
+    storage?: Storage;
+    routeDatabaseUrl?: (url: URL) => URL;
+    /** pino options, e.g. a level and a stream to read what the app logs; silent by default. */
+    logger?: AppOptions['logger'];
+  } = {},
+): Promise<TestApp> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'portal-test-'));
-  const database = await freshDatabase();
-  const { storage, ...configOverrides } = overrides;
+  const { storage, routeDatabaseUrl, logger = false, ...configOverrides } = overrides;
+  const database = await freshDatabase(routeDatabaseUrl);
   const config: Config = {
     port: 0,
     dataDir,
@@ -65,9 +77,10 @@ export async function createTestApp(overrides: Partial<Config> & { storage?: Sto
     loginAttemptsPerAccount: 1000,
     trustProxy: false,
     webDist: undefined,
+    orphanFileGraceSeconds: 86_400,
     ...configOverrides,
   };
-  const app = await buildApp({ config, database: database.connection, storage, logger: false });
+  const app = await buildApp({ config, database: database.connection, storage, logger });
   await app.ready();
   let adminToken: string | undefined;
   const testApp: TestApp = {
