@@ -13,6 +13,16 @@ function isDatabaseUnavailable(error: { code?: string; message?: string }): bool
 }
 
 /**
+ * busboy's errors for a multipart body cut short or framed wrongly. They reach us as plain
+ * errors through @fastify/multipart (no status), but are the client's fault, not ours.
+ */
+function isMalformedMultipart(error: { message?: string }): boolean {
+  return /^(?:Unexpected end of multipart data|Multipart: Boundary not found|Malformed part header|.+ terminated early due to unexpected end of multipart data)$/.test(
+    error.message ?? '',
+  );
+}
+
+/**
  * One place turns every failure into `{ message, fieldErrors? }`: AppError keeps its status,
  * schema failures are 400 with the contract's messages, Fastify's own 4xx keep their text,
  * and anything else is logged and answered without its details.
@@ -38,6 +48,9 @@ export const errorHandlerPlugin = fp(async (app: FastifyInstance) => {
         .status(503)
         .header('retry-after', '5')
         .send({ message: 'The service is temporarily unavailable. Please try again shortly.' });
+    }
+    if (isMalformedMultipart(error)) {
+      return reply.status(400).send({ message: 'The form could not be read. Please send it again.' });
     }
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) {

@@ -1,0 +1,181 @@
+import { ADMIN_ROLE_ID } from '@portal/contract';
+import { and, asc, eq, isNull, sql } from 'drizzle-orm';
+import fc from 'fast-check';
+import type { LightMyRequestResponse } from 'fastify';
+import { users } from '../../src/db/schema.ts';
+import type { TestApp } from '../helpers/test-app.ts';
+import { changedParts, fingerprint, type Fingerprint } from './fingerprint.ts';
+import { requestArbitrary, type Actor, type FuzzRequest } from './requests.ts';
+import { examples, type Example, type Fixture } from './route-examples.ts';
+
+export interface FuzzRoute {
+  key: string;
+  method: string;
+  /** The path as registered, with `:param` and `*`. */
+  pattern: string;
+  example: Example;
+}
+
+export interface FuzzStats {
+  requests: number;
+  statuses: Record<string, number>;
+  serverErrors: number;
+  stackTraces: number;
+  refusedWrites: number;
+  malformedRefusals: number;
+}
+
+/**
+ * Every route Fastify registered under /api, and the docs routes it has (registered before
+ * the auth plugin records routes), each with its example; `missing` names routes without one.
+ */
+export function routesToFuzz(t: TestApp, fixture: Fixture): { routes: FuzzRoute[]; missing: string[] } {
+  const docs = Object.keys(examples)
+    .filter((key) => key.startsWith('GET /api/docs'))
+    .flatMap((key) => ['GET', 'HEAD'].map((method) => ({ method, url: key.slice(4) })))
+    .filter((route) => t.app.hasRoute(route));
+  const routes: FuzzRoute[] = [];
+  const missing: string[] = [];
+  for (const { method, url } of [...t.app.apiRoutes, ...docs]) {
+    const key = `${method} ${url}`;
+    const build = examples[key] ?? examples[`GET ${url}`];
+    if (build) routes.push({ key, method, pattern: url, example: build(fixture) });
+    else missing.push(`${key} has no example in test/fuzz/route-examples.ts`);
+  }
+  return { routes, missing };
+}
+
+/** Tokens live an hour (the test config's TTL); a long fuzz run issues new ones well before. */
+const tokenReuseMs = 10 * 60_000;
+
+/** A stack frame (`at fn (/path/file.ts:1:2)`), a source position, or a dependency path. */
+export const hasStackTrace = (text: string) =>
+  /\bat (?:async )?(?:\S+ )?\(?(?:file:\/\/|node:|\/)\S*:\d+:\d+|\.(?:ts|js|mjs|cjs):\d+:\d+|node_modules/.test(text);
+const isText = (response: LightMyRequestResponse) =>
+  response.statusCode >= 400 || /json|text|html|yaml/.test(String(response.headers['content-type'] ?? ''));
+
+function isErrorAnswer(response: LightMyRequestResponse): boolean {
+  try {
+    const body = response.json<{ message?: unknown }>();
+    return typeof body.message === 'string' && body.message.length > 0;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Sends fuzzed requests and checks each answer. Tokens are issued for whoever holds the
+ * role now, again after every write: fuzzing may log out, re-password, demote, deactivate
+ * or delete anyone.
+ */
+export class RouteFuzzer {
+  readonly stats: FuzzStats = {
+    requests: 0,
+    statuses: {},
+    serverErrors: 0,
+    stackTraces: 0,
+    refusedWrites: 0,
+    malformedRefusals: 0,
+  };
+  /** The state after the last request, which is the state before the next one. */
+  private lastState: Fingerprint | undefined;
+
+  constructor(
+    private readonly t: TestApp,
+    private readonly fixture: Fixture,
+  ) {}
+
+  /** Tokens issued since the last write: any write may have made them invalid. */
+  private readonly tokens = new Map<Actor, { token: string; issuedAt: number }>();
+
+  private async tokenOf(actor: Actor): Promise<string | undefined> {
+    if (actor === 'anonymous') return undefined;
+    const cached = this.tokens.get(actor);
+    if (cached && performance.now() - cached.issuedAt < tokenReuseMs) return cached.token;
+    const user = (await this.holderOf(actor)) ?? (await this.restoreDoctor(actor));
+    if (!user) throw new Error(`no active ${actor} is left`);
+    const { token } = await this.t.app.tokens.issue(user);
+    this.tokens.set(actor, { token, issuedAt: performance.now() });
+    return token;
+  }
+
+  private async holderOf(actor: Exclude<Actor, 'anonymous'>) {
+    const holder = actor === 'admin' ? eq(users.roleId, ADMIN_ROLE_ID) : eq(users.userType, 'Doctor');
+    const [user] = await this.t.app.db
+      .select()
+      .from(users)
+      .where(and(holder, eq(users.isActive, true), isNull(users.deletedAt)))
+      .orderBy(asc(users.userId))
+      .limit(1);
+    return user;
+  }
+
+  /** Fuzzing deleted or deactivated every doctor: the fixture's comes back for the next runs. */
+  private async restoreDoctor(actor: Exclude<Actor, 'anonymous'>) {
+    if (actor !== 'doctor') return undefined;
+    await this.t.app.db
+      .update(users)
+      .set({ isActive: true, deletedAt: null, userName: sql`${users.userName} || '-restored'` })
+      .where(eq(users.userId, this.fixture.doctor.userId));
+    this.lastState = undefined;
+    return this.holderOf(actor);
+  }
+
+  async send(route: FuzzRoute, request: FuzzRequest): Promise<string[]> {
+    const token = await this.tokenOf(request.actor);
+    const before = this.lastState ?? (await fingerprint(this.t));
+    const headers: Record<string, string> = {};
+    if (token) headers.authorization = `Bearer ${token}`;
+    if (request.body.contentType !== undefined) headers['content-type'] = request.body.contentType;
+    const response = await this.t.app.inject({
+      method: route.method as 'GET',
+      url: request.query ? `${request.path}?${request.query}` : request.path,
+      headers,
+      payload: request.body.payload,
+    });
+    const after = await fingerprint(this.t);
+    this.lastState = after;
+    const changed = changedParts(before, after);
+    if (changed.length > 0) this.tokens.clear();
+    return this.check(route, response, changed);
+  }
+
+  private check(route: FuzzRoute, response: LightMyRequestResponse, changed: string[]) {
+    const { statusCode: status } = response;
+    const statusClass = `${Math.floor(status / 100)}xx`;
+    this.stats.requests++;
+    this.stats.statuses[statusClass] = (this.stats.statuses[statusClass] ?? 0) + 1;
+    const problems: string[] = [];
+    const excerpt = response.body.slice(0, 500);
+    if (status >= 500) {
+      this.stats.serverErrors++;
+      problems.push(`answered ${status}: ${excerpt}`);
+    }
+    if (isText(response) && hasStackTrace(response.body)) {
+      this.stats.stackTraces++;
+      problems.push(`a stack trace in the answer (${status}): ${excerpt}`);
+    }
+    if (status >= 400 && status < 500) {
+      if (changed.length > 0) {
+        this.stats.refusedWrites++;
+        problems.push(`refused with ${status} but changed ${changed.join(', ')}`);
+      }
+      if (route.method !== 'HEAD' && !isErrorAnswer(response)) {
+        this.stats.malformedRefusals++;
+        problems.push(`refused with ${status} without { message }: ${excerpt}`);
+      }
+    }
+    return problems;
+  }
+
+  /** `runs` requests for one route; fast-check reports the seed, path and (shrunk) counterexample. */
+  async fuzz(route: FuzzRoute, options: { runs: number; seed: number; path?: string }): Promise<void> {
+    await fc.assert(
+      fc.asyncProperty(requestArbitrary(this.t, route, this.fixture), async (request) => {
+        const problems = await this.send(route, request);
+        if (problems.length > 0) throw new Error(`${route.key}: ${problems.join('; ')}`);
+      }),
+      { numRuns: options.runs, seed: options.seed, path: options.path, includeErrorInReport: true },
+    );
+  }
+}

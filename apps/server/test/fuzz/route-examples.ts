@@ -1,0 +1,234 @@
+import { otherFilesField, photoFileTypes, scanFileTypes } from '@portal/contract';
+import { binaryStl, caseFields, caseForm, createCaseDoctor, submitCase } from '../helpers/case-factories.ts';
+import { createStaff, doctorEditFields, doctorFields, firstCityOf, formData, makeImage } from '../helpers/factories.ts';
+import { resetTokensIn } from '../helpers/mail.ts';
+import { testAdmin, type TestApp } from '../helpers/test-app.ts';
+import type { Part } from './bodies.ts';
+
+/** A valid request of a route, as the administrator would send it: the seed its fuzzing mutates. */
+export interface Example {
+  url: string;
+  json?: Record<string, unknown>;
+  form?: Part[];
+  /** The form's file fields, for the files the fuzzer adds. */
+  fileFields?: string[];
+}
+
+/** Records the examples point at: a doctor with a clinic, picture, case and file; a Web user; a role. */
+export interface Fixture {
+  adminUserId: number;
+  doctor: { userId: number; doctorId: number; clinicId: number; username: string; email: string };
+  caseId: number;
+  filePath: string;
+  picturePath: string;
+  staff: { userId: number; roleId: number };
+  cityId: number;
+  resetToken: string;
+  png: Buffer;
+}
+
+/** Ids of existing records of every kind, for path params: the fixture's, the Doctor and administrator roles, pages 1 and 6. */
+export const existingIds = (fixture: Fixture): string[] =>
+  [
+    fixture.adminUserId,
+    fixture.doctor.userId,
+    fixture.doctor.doctorId,
+    fixture.doctor.clinicId,
+    fixture.caseId,
+    fixture.staff.userId,
+    fixture.staff.roleId,
+    fixture.cityId,
+    19,
+    -1,
+    1,
+    6,
+  ].map(String);
+
+export async function createFixture(t: TestApp): Promise<Fixture> {
+  const admin = await t.adminToken();
+  const doctor = await createCaseDoctor(t);
+  const png = await makeImage('png', 40);
+  const asAdmin = async (method: 'GET' | 'PUT' | 'POST', url: string, payload?: FormData) => {
+    const response = await t.as(admin, { method, url, payload });
+    if (response.statusCode !== 200) throw new Error(`${method} ${url}: ${response.statusCode} ${response.body}`);
+    return response;
+  };
+  await asAdmin(
+    'PUT',
+    `/api/doctor/edit/${doctor.doctorId}`,
+    formData(await doctorEditFields(t, doctor), { profilePic: { data: png, name: 'face.png', type: 'image/png' } }),
+  );
+  const [detail] = (await asAdmin('GET', `/api/doctor/get_doctor_detail_by_user_Id/${doctor.userId}`)).json<
+    { ProfilePic: string }[]
+  >();
+  const submitted = await submitCase(
+    t,
+    doctor.token,
+    caseForm(caseFields(doctor.clinicId), { maxillaryScan: { data: binaryStl(10), name: 'upper.stl' } }),
+  );
+  const { CaseId } = submitted.json<{ CaseId: number }>();
+  const [attachment] = (await asAdmin('GET', `/api/case/get_cases_attachments_by_case_id/${CaseId}`)).json<
+    { FilePath: string }[]
+  >();
+  const staff = await createStaff(t, []);
+  // A real reset link: the Doctors screen is answered with it.
+  const reset = await asAdmin('POST', `/api/doctor/request_password_reset/${doctor.doctorId}`);
+  const [resetToken] = resetTokensIn(reset.json<{ message: string }>().message);
+  if (!resetToken) throw new Error(`no reset link in ${reset.body}`);
+  return {
+    adminUserId: Number((await t.app.tokens.verify(admin))!.sub),
+    doctor,
+    caseId: CaseId,
+    filePath: attachment!.FilePath,
+    picturePath: detail!.ProfilePic,
+    staff,
+    cityId: await firstCityOf(t),
+    resetToken,
+    png,
+  };
+}
+
+const textParts = (fields: Record<string, string | number | boolean>): Part[] =>
+  Object.entries(fields).map(([name, value]) => ({ name, value: String(value) }));
+const picture = (fixture: Fixture): Part => ({
+  name: 'profilePic',
+  value: fixture.png,
+  fileName: 'face.png',
+  type: 'image/png',
+});
+const webUserFields = (fixture: Fixture) => ({
+  username: 'fuzzuser',
+  firstname: 'Wen',
+  lastname: 'User',
+  password: 'web-pass-1',
+  email: 'fuzzuser@lab.test',
+  mobileNo: '5550102',
+  roleId: fixture.staff.roleId,
+});
+const clinicList = (fixture: Fixture, clinicId = 0) =>
+  JSON.stringify([
+    {
+      clinicId,
+      clinicName: 'Smile Clinic',
+      countryId: 1,
+      cityId: fixture.cityId,
+      contactNo: '123456',
+      address: '1 Main',
+    },
+  ]);
+const caseFileFields = [...Object.keys(scanFileTypes), ...Object.keys(photoFileTypes), otherFilesField];
+
+/** One valid request per route, by `METHOD /url` as Fastify registered it; HEAD uses its GET's. */
+export const examples: Record<string, (fixture: Fixture) => Example> = {
+  'GET /api/health': () => ({ url: '/api/health' }),
+  'GET /api/ready': () => ({ url: '/api/ready' }),
+  'POST /api/auth/login': () => ({ url: '/api/auth/login', json: { ...testAdmin } }),
+  'POST /api/auth/logout': () => ({ url: '/api/auth/logout' }),
+  'GET /api/country/get_countries_list': () => ({ url: '/api/country/get_countries_list' }),
+  'GET /api/city/get_cities_list/:id': () => ({ url: '/api/city/get_cities_list/1' }),
+
+  'GET /api/role/get_roles_list': () => ({ url: '/api/role/get_roles_list' }),
+  'POST /api/role/add': () => ({ url: '/api/role/add', json: { roleName: 'Fuzz role', description: 'fuzzed' } }),
+  'PUT /api/role/edit/:id': (f) => ({
+    url: `/api/role/edit/${f.staff.roleId}`,
+    json: { roleName: 'Fuzz edited', description: 'edited' },
+  }),
+  'DELETE /api/role/delete/:id': (f) => ({ url: `/api/role/delete/${f.staff.roleId}` }),
+
+  'GET /api/permission/get_menu/:roleId': () => ({ url: '/api/permission/get_menu/19' }),
+  'GET /api/permission/get_role_permissions/:roleId': () => ({ url: '/api/permission/get_role_permissions/19' }),
+  'POST /api/permission/add/:roleId/:pageId': (f) => ({ url: `/api/permission/add/${f.staff.roleId}/1` }),
+  'DELETE /api/permission/delete/:roleId/:pageId': (f) => ({ url: `/api/permission/delete/${f.staff.roleId}/1` }),
+
+  'GET /api/user/get_users_list': () => ({ url: '/api/user/get_users_list' }),
+  'POST /api/user/add': (f) => ({
+    url: '/api/user/add',
+    form: [...textParts(webUserFields(f)), picture(f)],
+    fileFields: ['profilePic'],
+  }),
+  'PUT /api/user/edit/:id': (f) => ({
+    url: `/api/user/edit/${f.staff.userId}`,
+    form: [...textParts({ ...webUserFields(f), password: '', removeProfilePic: 'false' }), picture(f)],
+    fileFields: ['profilePic'],
+  }),
+  'DELETE /api/user/delete/:id': (f) => ({ url: `/api/user/delete/${f.staff.userId}` }),
+
+  'GET /api/doctor/get_doctors_list': () => ({ url: '/api/doctor/get_doctors_list' }),
+  'GET /api/doctor/get_doctor_detail_by_user_Id/:id': (f) => ({
+    url: `/api/doctor/get_doctor_detail_by_user_Id/${f.doctor.userId}`,
+  }),
+  'POST /api/doctor/add': (f) => ({
+    url: '/api/doctor/add',
+    form: [...textParts(doctorFields({ username: 'fuzzdoctor', clinicList: clinicList(f) })), picture(f)],
+    fileFields: ['profilePic'],
+  }),
+  'PUT /api/doctor/edit/:id': (f) => {
+    const { userType: _userType, ...fields } = doctorFields({
+      username: f.doctor.username,
+      email: f.doctor.email,
+      password: '',
+      isActive: 'true',
+      clinicList: clinicList(f, f.doctor.clinicId),
+    });
+    return {
+      url: `/api/doctor/edit/${f.doctor.doctorId}`,
+      form: [...textParts(fields), picture(f)],
+      fileFields: ['profilePic'],
+    };
+  },
+  'DELETE /api/doctor/delete/:id': (f) => ({ url: `/api/doctor/delete/${f.doctor.doctorId}` }),
+  'POST /api/doctor/request_password_reset/:id': (f) => ({
+    url: `/api/doctor/request_password_reset/${f.doctor.doctorId}`,
+  }),
+  'GET /api/doctor/verify_token/:token': (f) => ({ url: `/api/doctor/verify_token/${f.resetToken}` }),
+  'POST /api/doctor/reset_password': (f) => ({
+    url: '/api/doctor/reset_password',
+    json: { token: f.resetToken, newPassword: 'new-secret-pass' },
+  }),
+  'GET /api/clinic/get_clinics_list/:id': (f) => ({ url: `/api/clinic/get_clinics_list/${f.doctor.doctorId}` }),
+  'GET /api/clinic/get_clinics_list_by_user_id/:id': (f) => ({
+    url: `/api/clinic/get_clinics_list_by_user_id/${f.doctor.userId}`,
+  }),
+  'POST /api/email/send': (f) => ({
+    url: '/api/email/send',
+    json: {
+      to: f.doctor.email,
+      subject: 'Your account',
+      templateName: 'activation',
+      variables: { username: 'someone', resetUrl: 'http://portal.test/reset-password?token=x' },
+    },
+  }),
+  'GET /api/uploads/users/:userId/:fileName': (f) => ({ url: f.picturePath }),
+
+  'POST /api/case/add': (f) => ({
+    url: '/api/case/add',
+    form: [
+      ...textParts(caseFields(f.doctor.clinicId, { userId: f.doctor.userId })),
+      { name: 'maxillaryScan', value: binaryStl(4), fileName: 'upper.stl', type: 'application/octet-stream' },
+      { name: 'front', value: f.png, fileName: 'front.png', type: 'image/png' },
+    ],
+    fileFields: caseFileFields,
+  }),
+  'GET /api/case/get_all_stats/:userId': (f) => ({ url: `/api/case/get_all_stats/${f.doctor.userId}` }),
+  'GET /api/case/get_cases_by_status/:status/:userId': (f) => ({
+    url: `/api/case/get_cases_by_status/all/${f.doctor.userId}?page=1&pageSize=10&search=Pat&sort=-CreatedAt`,
+  }),
+  'GET /api/case/get_cases_attachments_by_case_id/:caseId': (f) => ({
+    url: `/api/case/get_cases_attachments_by_case_id/${f.caseId}`,
+  }),
+  'GET /api/case/get_case_history/:caseId': (f) => ({ url: `/api/case/get_case_history/${f.caseId}` }),
+  'PUT /api/case/status/:caseId': (f) => ({ url: `/api/case/status/${f.caseId}`, json: { status: 'inprogress' } }),
+  'GET /api/case/files/:attachmentId/:fileName': (f) => ({ url: f.filePath }),
+
+  'GET /api/audit': () => ({
+    url: '/api/audit?page=1&pageSize=20&action=auth.login&actor=admin&outcome=failure&from=2020-01-01T00:00:00Z&to=2030-01-01T00:00:00Z',
+  }),
+
+  // Registered before the auth plugin, so not in `app.apiRoutes`; the fuzz test adds them when present.
+  'GET /api/docs': () => ({ url: '/api/docs' }),
+  'GET /api/docs/json': () => ({ url: '/api/docs/json' }),
+  'GET /api/docs/yaml': () => ({ url: '/api/docs/yaml' }),
+  'GET /api/docs/static/index.html': () => ({ url: '/api/docs/static/index.html' }),
+  'GET /api/docs/static/swagger-initializer.js': () => ({ url: '/api/docs/static/swagger-initializer.js' }),
+  'GET /api/docs/static/*': () => ({ url: '/api/docs/static/swagger-ui.css' }),
+};
