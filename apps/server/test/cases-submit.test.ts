@@ -128,6 +128,9 @@ describe('POST /case/add', () => {
       const download = await t.as(doctor.token, { method: 'GET', url: stored.FilePath });
       expect(download.statusCode).toBe(200);
       expect(sha256(download.rawPayload)).toBe(stored.Sha256);
+      // The stored SHA-256 travels with the download, so a client can check what it got.
+      const digest = Buffer.from(stored.Sha256, 'hex').toString('base64');
+      expect(download.headers['repr-digest']).toBe(`sha-256=:${digest}:`);
       expect(download.headers['x-content-type-options']).toBe('nosniff');
     }
     // What is on disk is what was sent.
