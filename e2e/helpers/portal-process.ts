@@ -15,9 +15,17 @@ export async function freePort(): Promise<number> {
   });
 }
 
+export interface ApiCallOptions {
+  token?: string;
+  json?: unknown;
+  form?: FormData;
+}
+
 export interface PortalProcess {
   baseUrl: string;
   child: ChildProcess;
+  /** fetch() of `/api${url}` with an optional bearer token and a JSON or multipart body. */
+  api(method: string, url: string, options?: ApiCallOptions): Promise<Response>;
   stop(): Promise<void>;
 }
 
@@ -69,6 +77,15 @@ export async function startPortal(
   return {
     baseUrl,
     child,
+    api: (method, url, options = {}) =>
+      fetch(`${baseUrl}/api${url}`, {
+        method,
+        headers: {
+          ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
+          ...(options.json !== undefined ? { 'content-type': 'application/json' } : {}),
+        },
+        body: options.form ?? (options.json !== undefined ? JSON.stringify(options.json) : undefined),
+      }),
     stop: () =>
       new Promise((resolve) => {
         if (child.exitCode !== null) return resolve();

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { startPortal, type PortalProcess } from '../../../e2e/helpers/portal-process.ts';
+import { startPortal, type ApiCallOptions, type PortalProcess } from '../../../e2e/helpers/portal-process.ts';
 import { binaryStl, caseFields, caseForm, encodeForm, sha256, type UploadFile } from './helpers/case-factories.ts';
 import { doctorFields, formData, makeImage } from './helpers/factories.ts';
 import { testAdmin } from './helpers/test-app.ts';
@@ -55,19 +55,8 @@ async function seededDatabase(): Promise<string> {
   return '';
 }
 
-function call(method: string, url: string, options: { token?: string; json?: unknown; form?: FormData } = {}) {
-  return fetch(`${portal.baseUrl}/api${url}`, {
-    method,
-    headers: {
-      ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
-      ...(options.json !== undefined ? { 'content-type': 'application/json' } : {}),
-    },
-    body: options.form ?? (options.json !== undefined ? JSON.stringify(options.json) : undefined),
-  });
-}
-
-async function callJson<T>(method: string, url: string, options: Parameters<typeof call>[2] = {}): Promise<T> {
-  const response = await call(method, url, options);
+async function callJson<T>(method: string, url: string, options: ApiCallOptions = {}): Promise<T> {
+  const response = await portal.api(method, url, options);
   const body = await response.text();
   if (!response.ok) throw new Error(`${method} ${url}: ${response.status} ${body}`);
   return JSON.parse(body) as T;

@@ -24,25 +24,8 @@ const attemptsPerAccount = 3;
 const freshName = (prefix: string) => `${prefix}${randomBytes(6).toString('hex')}`;
 const admin = { username: freshName('admin'), password: 'admin-password' };
 
-interface CallOptions {
-  token?: string;
-  json?: unknown;
-  form?: FormData;
-}
-
-function call(portal: PortalProcess, method: string, url: string, options: CallOptions = {}): Promise<Response> {
-  return fetch(`${portal.baseUrl}/api${url}`, {
-    method,
-    headers: {
-      ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
-      ...(options.json !== undefined ? { 'content-type': 'application/json' } : {}),
-    },
-    body: options.form ?? (options.json !== undefined ? JSON.stringify(options.json) : undefined),
-  });
-}
-
 async function login(portal: PortalProcess, username: string, password: string): Promise<string> {
-  const response = await call(portal, 'POST', '/auth/login', { json: { username, password } });
+  const response = await portal.api('POST', '/auth/login', { json: { username, password } });
   expect(response.status, `login ${username} on ${portal.baseUrl}`).toBe(200);
   return ((await response.json()) as { token: string }).token;
 }
@@ -52,7 +35,7 @@ const userIdOf = (token: string) =>
 
 /** An active doctor with one clinic, made by the administrator through `portal`. */
 async function createDoctor(portal: PortalProcess, adminToken: string) {
-  const [city] = (await (await call(portal, 'GET', '/city/get_cities_list/1')).json()) as { CityId: number }[];
+  const [city] = (await (await portal.api('GET', '/city/get_cities_list/1')).json()) as { CityId: number }[];
   const username = freshName('dr');
   const fields = doctorFields({
     username,
@@ -61,7 +44,7 @@ async function createDoctor(portal: PortalProcess, adminToken: string) {
       { clinicId: 0, clinicName: 'Smile', countryId: 1, cityId: city!.CityId, contactNo: '1', address: '1 Main St' },
     ]),
   });
-  const response = await call(portal, 'POST', '/doctor/add', { token: adminToken, form: formData(fields) });
+  const response = await portal.api('POST', '/doctor/add', { token: adminToken, form: formData(fields) });
   expect(response.status, await response.clone().text()).toBe(200);
   return { username, password: String(fields.password) };
 }
@@ -129,28 +112,28 @@ describe.runIf(process.env.DATABASE_URL && process.env.REDIS_URL)(
     });
 
     it('accepts on one process a token issued by the other, and a logout on either ends it on both', async () => {
-      expect((await call(second, 'GET', '/doctor/get_doctors_list', { token: adminToken })).status).toBe(200);
+      expect((await second.api('GET', '/doctor/get_doctors_list', { token: adminToken })).status).toBe(200);
 
       const doctor = await createDoctor(second, adminToken);
       const token = await login(first, doctor.username, doctor.password);
       const clinics = `/clinic/get_clinics_list_by_user_id/${userIdOf(token)}`;
       // Used on both first, so each process has it in its verified-token cache.
-      expect((await call(second, 'GET', clinics, { token })).status).toBe(200);
-      expect((await call(first, 'GET', clinics, { token })).status).toBe(200);
+      expect((await second.api('GET', clinics, { token })).status).toBe(200);
+      expect((await first.api('GET', clinics, { token })).status).toBe(200);
 
-      expect((await call(second, 'POST', '/auth/logout', { token })).status).toBe(200);
-      expect((await call(first, 'GET', clinics, { token })).status).toBe(401);
-      expect((await call(second, 'GET', clinics, { token })).status).toBe(401);
+      expect((await second.api('POST', '/auth/logout', { token })).status).toBe(200);
+      expect((await first.api('GET', clinics, { token })).status).toBe(401);
+      expect((await second.api('GET', clinics, { token })).status).toBe(401);
     });
 
     it('serves through one process, byte for byte, a case file uploaded through the other', async () => {
       const doctor = await createDoctor(first, adminToken);
       const token = await login(first, doctor.username, doctor.password);
       const clinics = (await (
-        await call(first, 'GET', `/clinic/get_clinics_list_by_user_id/${userIdOf(token)}`, { token })
+        await first.api('GET', `/clinic/get_clinics_list_by_user_id/${userIdOf(token)}`, { token })
       ).json()) as { ClinicId: number }[];
       const scan = binaryStl(40_000); // 2 MB
-      const submitted = await call(first, 'POST', '/case/add', {
+      const submitted = await first.api('POST', '/case/add', {
         token,
         form: caseForm(caseFields(clinics[0]!.ClinicId), { maxillaryScan: { data: scan, name: 'upper.stl' } }),
       });
@@ -158,7 +141,7 @@ describe.runIf(process.env.DATABASE_URL && process.env.REDIS_URL)(
       const { CaseId } = (await submitted.json()) as { CaseId: number };
 
       for (const reader of [token, adminToken]) {
-        const listed = await call(second, 'GET', `/case/get_cases_attachments_by_case_id/${CaseId}`, {
+        const listed = await second.api('GET', `/case/get_cases_attachments_by_case_id/${CaseId}`, {
           token: reader,
         });
         const [attachment] = (await listed.json()) as { FilePath: string; Sha256: string }[];
@@ -178,7 +161,7 @@ describe.runIf(process.env.DATABASE_URL && process.env.REDIS_URL)(
     it('counts sign-in attempts for one account across both processes (Redis)', async () => {
       const doctor = await createDoctor(first, adminToken);
       const attempt = (portal: PortalProcess, password = 'wrong-password') =>
-        call(portal, 'POST', '/auth/login', { json: { username: doctor.username, password } });
+        portal.api('POST', '/auth/login', { json: { username: doctor.username, password } });
 
       expect((await attempt(first)).status).toBe(401);
       expect((await attempt(first)).status).toBe(401);

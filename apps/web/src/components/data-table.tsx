@@ -1,6 +1,6 @@
 import { TextInput } from '@mantine/core';
 import { IconSearch } from '@tabler/icons-react';
-import { DataTable, type DataTableColumn, type DataTableSortStatus } from 'mantine-datatable';
+import { DataTable, type DataTableColumn, type DataTableSortProps, type DataTableSortStatus } from 'mantine-datatable';
 import { useMemo, useState } from 'react';
 import 'mantine-datatable/styles.css';
 
@@ -106,6 +106,69 @@ export function LocalTable<T extends Record<string, unknown>>({
         onSortStatusChange={setSortStatus}
       />
     </>
+  );
+}
+
+/**
+ * The page a server-paged list shows, back to 1 whenever `filterKey` (its filters, search,
+ * sort and page size) changes; the state is adjusted while rendering, as React advises.
+ */
+export function usePageOf(filterKey: string): [number, (page: number) => void] {
+  const [page, setPage] = useState(1);
+  const [pageFilterKey, setPageFilterKey] = useState(filterKey);
+  if (pageFilterKey !== filterKey) {
+    setPageFilterKey(filterKey);
+    setPage(1);
+  }
+  return [page, setPage];
+}
+
+/**
+ * The portal's table over one page of records the server chose (paged, filtered and sorted
+ * there): the same look, texts and page sizes as LocalTable.
+ */
+export function ServerTable<T>({
+  records,
+  total,
+  columns,
+  idAccessor,
+  isFetching,
+  page,
+  onPageChange,
+  pageSize,
+  onPageSizeChange,
+  ...sort
+}: {
+  records: T[] | undefined;
+  total: number | undefined;
+  columns: DataTableColumn<T>[];
+  idAccessor: keyof T & string;
+  isFetching: boolean;
+  page: number;
+  onPageChange: (page: number) => void;
+  pageSize: number;
+  onPageSizeChange: (pageSize: number) => void;
+} & DataTableSortProps<T>) {
+  return (
+    <DataTable<T>
+      withTableBorder
+      striped
+      highlightOnHover
+      minHeight={records?.length ? undefined : 180}
+      records={records ?? []}
+      columns={columns}
+      idAccessor={idAccessor}
+      fetching={isFetching}
+      loadingText="Loading..."
+      noRecordsText={noRecordsText}
+      totalRecords={total ?? 0}
+      page={page}
+      onPageChange={onPageChange}
+      recordsPerPage={pageSize}
+      recordsPerPageOptions={pageSizes}
+      onRecordsPerPageChange={onPageSizeChange}
+      {...sort}
+    />
   );
 }
 

@@ -1,9 +1,9 @@
 import { Badge, Group, Select, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { auditActions, auditOutcomes, type AuditAction, type AuditEntry, type AuditOutcome } from '@portal/contract';
-import { DataTable, type DataTableColumn } from 'mantine-datatable';
+import type { DataTableColumn } from 'mantine-datatable';
 import { useState } from 'react';
-import { noRecordsText, pageSizes } from '../../../components/data-table.tsx';
+import { ServerTable, usePageOf } from '../../../components/data-table.tsx';
 import { PageTitle } from '../../../components/page-title.tsx';
 import { formatDateTime } from '../../../lib/format-date.ts';
 import { useAuditEntries } from '../api/get-audit-entries.ts';
@@ -37,14 +37,7 @@ export function AuditLog() {
   const [debouncedActor] = useDebouncedValue(actor, typingDelayMs);
   const [outcome, setOutcome] = useState<AuditOutcome | null>(null);
   const [pageSize, setPageSize] = useState(10);
-  const [page, setPage] = useState(1);
-  // A new filter starts again at page 1 (state adjusted while rendering).
-  const filterKey = `${action}|${debouncedActor}|${outcome}|${pageSize}`;
-  const [pageFilterKey, setPageFilterKey] = useState(filterKey);
-  if (pageFilterKey !== filterKey) {
-    setPageFilterKey(filterKey);
-    setPage(1);
-  }
+  const [page, setPage] = usePageOf(`${action}|${debouncedActor}|${outcome}|${pageSize}`);
   const entries = useAuditEntries({ page, pageSize, action, actor: debouncedActor, outcome });
 
   return (
@@ -78,23 +71,16 @@ export function AuditLog() {
           w={180}
         />
       </Group>
-      <DataTable<AuditEntry>
-        withTableBorder
-        striped
-        highlightOnHover
-        minHeight={entries.data?.rows.length ? undefined : 180}
-        records={entries.data?.rows ?? []}
+      <ServerTable<AuditEntry>
+        records={entries.data?.rows}
+        total={entries.data?.total}
         columns={columns}
         idAccessor="AuditId"
-        fetching={entries.isFetching}
-        loadingText="Loading..."
-        noRecordsText={noRecordsText}
-        totalRecords={entries.data?.total ?? 0}
+        isFetching={entries.isFetching}
         page={page}
         onPageChange={setPage}
-        recordsPerPage={pageSize}
-        recordsPerPageOptions={pageSizes}
-        onRecordsPerPageChange={setPageSize}
+        pageSize={pageSize}
+        onPageSizeChange={setPageSize}
       />
     </>
   );

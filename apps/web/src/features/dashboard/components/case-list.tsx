@@ -2,10 +2,10 @@ import { Button, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import type { CaseRow, CaseSortColumn, CaseStatusFilter } from '@portal/contract';
 import { IconEye, IconSearch } from '@tabler/icons-react';
-import { DataTable, type DataTableColumn, type DataTableSortStatus } from 'mantine-datatable';
+import type { DataTableColumn, DataTableSortStatus } from 'mantine-datatable';
 import { useState } from 'react';
 import { CaseStatusBadge } from '../../../components/case-status-badge.tsx';
-import { noRecordsText, pageSizes } from '../../../components/data-table.tsx';
+import { ServerTable, usePageOf } from '../../../components/data-table.tsx';
 import { formatDateOnly } from '../../../lib/format-date.ts';
 import { useCases } from '../api/get-cases.ts';
 
@@ -33,14 +33,9 @@ export function CaseList({
     columnAccessor: 'CreatedAt',
     direction: 'desc',
   });
-  const [page, setPage] = useState(1);
-  // A new filter, search or sort starts again at page 1 (state adjusted while rendering).
-  const filterKey = `${status}|${debouncedSearch}|${sortStatus.columnAccessor}|${sortStatus.direction}|${pageSize}`;
-  const [pageFilterKey, setPageFilterKey] = useState(filterKey);
-  if (pageFilterKey !== filterKey) {
-    setPageFilterKey(filterKey);
-    setPage(1);
-  }
+  const [page, setPage] = usePageOf(
+    `${status}|${debouncedSearch}|${sortStatus.columnAccessor}|${sortStatus.direction}|${pageSize}`,
+  );
 
   const sort = `${sortStatus.direction === 'desc' ? '-' : ''}${sortStatus.columnAccessor as CaseSortColumn}` as const;
   const cases = useCases({ status, userId, page, pageSize, search: debouncedSearch, sort });
@@ -77,23 +72,16 @@ export function CaseList({
         maw={360}
         mb="sm"
       />
-      <DataTable<CaseRow>
-        withTableBorder
-        striped
-        highlightOnHover
-        minHeight={cases.data?.rows.length ? undefined : 180}
-        records={cases.data?.rows ?? []}
+      <ServerTable<CaseRow>
+        records={cases.data?.rows}
+        total={cases.data?.total}
         columns={columns}
         idAccessor="CaseId"
-        fetching={cases.isFetching}
-        loadingText="Loading..."
-        noRecordsText={noRecordsText}
-        totalRecords={cases.data?.total ?? 0}
+        isFetching={cases.isFetching}
         page={page}
         onPageChange={setPage}
-        recordsPerPage={pageSize}
-        recordsPerPageOptions={pageSizes}
-        onRecordsPerPageChange={setPageSize}
+        pageSize={pageSize}
+        onPageSizeChange={setPageSize}
         sortStatus={sortStatus}
         // A newly chosen column starts ascending (the table would keep the old direction).
         onSortStatusChange={(next) =>
