@@ -1,0 +1,86 @@
+import type { z } from 'zod';
+import type { PageUrl } from './pages.ts';
+
+/**
+ * Who may call an endpoint:
+ * - 'public': anyone, signed in or not;
+ * - 'signedIn': any signed-in user; the service scopes what it returns to the caller;
+ * - 'administrator': the administrator alone (no role's pages grant it);
+ * - { pages, doctors }: the administrator, Web users whose role has one of `pages`, and
+ *   doctors when `doctors` is true (scoped to themselves by the service).
+ */
+export type Access = 'public' | 'signedIn' | 'administrator' | { pages: readonly PageUrl[]; doctors?: boolean };
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+/**
+ * How the request body travels: JSON validated by `body`, or a multipart form whose text
+ * fields `body` describes and whose files `files` names (checked inside the handler, since
+ * they stream).
+ */
+export type BodyKind = 'json' | 'multipart';
+
+/** What a successful answer is: JSON matching a schema, or the bytes of a stored file. */
+export type Answer = z.ZodType | { file: { contentTypes: readonly string[]; ranges?: boolean } };
+
+/** A file field of a multipart endpoint, for the OpenAPI document and generated clients. */
+export interface FileField {
+  name: string;
+  multiple?: boolean;
+  required?: boolean;
+  description: string;
+}
+
+/**
+ * One row of the endpoint table: everything the server needs to register a route, the
+ * OpenAPI document needs to describe it, and a client needs to call it.
+ */
+export interface Endpoint {
+  method: HttpMethod;
+  /** The full path with Fastify-style parameters: '/api/role/edit/:id'. */
+  path: string;
+  /** The OpenAPI operationId and the client's name for the call. */
+  operationId: string;
+  summary: string;
+  tag: string;
+  access: Access;
+  params?: z.ZodObject;
+  query?: z.ZodObject;
+  bodyKind?: BodyKind;
+  body?: z.ZodType;
+  files?: readonly FileField[];
+  answer: Answer;
+  /** Answer headers worth documenting, such as X-Total-Count on paged lists. */
+  answerHeaders?: Readonly<Record<string, { description: string; schema: { type: 'integer' | 'string' } }>>;
+  /** The 4xx/5xx statuses this endpoint can answer besides those every endpoint of its access can. */
+  errors?: readonly (400 | 401 | 403 | 404 | 409 | 413 | 415 | 416 | 429 | 503)[];
+}
+
+/** Keeps the literal types of a table row, so clients infer params, body and answer from it. */
+export const defineEndpoint = <const E extends Endpoint>(endpoint: E): E => endpoint;
+
+type Infer<T> = T extends z.ZodType ? z.infer<T> : never;
+type Input<T> = T extends z.ZodType ? z.input<T> : never;
+
+/** What a caller passes: path params, query and body as the schemas accept them. */
+export type EndpointInput<E extends Endpoint> = (E['params'] extends z.ZodType
+  ? { params: Input<E['params']> }
+  : { params?: never }) &
+  (E['query'] extends z.ZodType ? { query?: Input<E['query']> } : { query?: never }) &
+  (E['bodyKind'] extends 'multipart'
+    ? { body: FormData }
+    : E['body'] extends z.ZodType
+      ? { body: Input<E['body']> }
+      : { body?: never });
+
+/** What a successful call answers: the parsed JSON, or the file as a Response. */
+export type EndpointAnswer<E extends Endpoint> = E['answer'] extends z.ZodType ? Infer<E['answer']> : Response;
+
+/** '/api/role/edit/:id' with { id: 3 } -> '/api/role/edit/3' (each value URI-encoded). */
+export function buildPath(path: string, params: Record<string, unknown> = {}): string {
+  return path.replace(/:([A-Za-z_]+)/g, (_, name: string) => {
+    const value = params[name];
+    if (value === undefined || value === null) throw new Error(`Missing path parameter ${name} for ${path}`);
+    return encodeURIComponent(String(value));
+  });
+}
