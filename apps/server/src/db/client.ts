@@ -12,6 +12,8 @@ import * as schema from './schema.ts';
 export type Schema = typeof schema;
 /** One handle type for both drivers, so every query is written once. */
 export type Database = PgDatabase<PgQueryResultHKT, Schema>;
+/** The handle inside `db.transaction(...)`, for functions that must run within one. */
+export type Transaction = Parameters<Parameters<Database['transaction']>[0]>[0];
 
 export interface DatabaseConnection {
   db: Database;

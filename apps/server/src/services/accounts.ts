@@ -2,16 +2,15 @@ import { ADMIN_ROLE_ID } from '@portal/contract';
 import { and, asc, eq, isNull } from 'drizzle-orm';
 import type { SignedInUser } from '../auth/access.ts';
 import { isAdministrator } from '../auth/access.ts';
-import type { Database } from '../db/client.ts';
+import type { Database, Transaction } from '../db/client.ts';
 import { users } from '../db/schema.ts';
 import { conflict, forbidden, isUniqueViolation } from '../lib/errors.ts';
 import type { SmallFile } from '../lib/multipart-form.ts';
+import { deleteKeys } from '../storage/delete-keys.ts';
 import type { Storage } from '../storage/storage.ts';
-import { deleteKeys, pictureKeys, storeProfilePicture } from './profile-pictures.ts';
+import { pictureKeys, storeProfilePicture } from './profile-pictures.ts';
 
 /** What users and doctors share: the account row, its password and its picture. */
-
-export type Transaction = Parameters<Parameters<Database['transaction']>[0]>[0];
 
 export const usernameTaken = () => conflict('Username is already taken', { username: 'Username is already taken' });
 

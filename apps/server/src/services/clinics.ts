@@ -3,7 +3,7 @@ import { and, asc, eq, inArray, isNull, notInArray, type SQL } from 'drizzle-orm
 import type { Database } from '../db/client.ts';
 import { cities, clinics, doctors, users } from '../db/schema.ts';
 import { badRequest, notFound } from '../lib/errors.ts';
-import type { Transaction } from './accounts.ts';
+import type { Transaction } from '../db/client.ts';
 
 /** The doctor's id when the doctor exists and is not deleted; 404 otherwise. */
 async function findLiveDoctorId(db: Database, where: SQL): Promise<number> {

@@ -8,16 +8,17 @@ import {
 import { and, asc, eq, isNull, sql, type SQL } from 'drizzle-orm';
 import { isDoctor, type SignedInUser } from '../auth/access.ts';
 import { hashPassword } from '../auth/passwords.ts';
-import type { Database } from '../db/client.ts';
+import type { Database, Transaction } from '../db/client.ts';
+import { isoTimestamp } from '../db/iso-timestamp.ts';
 import { countries, doctors, users } from '../db/schema.ts';
 import { badRequest, notFound } from '../lib/errors.ts';
 import type { SmallFile } from '../lib/multipart-form.ts';
 import type { MailOutbox } from '../mail/outbox.ts';
+import { deleteKeys } from '../storage/delete-keys.ts';
 import type { Storage } from '../storage/storage.ts';
-import { inAccountTransaction, replacePicture, type Transaction } from './accounts.ts';
+import { inAccountTransaction, replacePicture } from './accounts.ts';
 import { replaceClinics } from './clinics.ts';
 import { createResetLink } from './password-reset.ts';
-import { deleteKeys } from './profile-pictures.ts';
 import { roleExists } from './roles.ts';
 
 const doctorColumns = {
@@ -37,7 +38,7 @@ const doctorColumns = {
   IsActive: users.isActive,
   CountryId: doctors.countryId,
   Gender: doctors.gender,
-  createdAt: sql<string>`to_char(${users.createdAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`,
+  createdAt: isoTimestamp(users.createdAt),
   userType: users.userType,
 };
 

@@ -2,9 +2,8 @@ import { createHash, randomBytes } from 'node:crypto';
 import { resetMessages } from '@portal/contract';
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import { hashPassword } from '../auth/passwords.ts';
-import type { Database } from '../db/client.ts';
+import type { Database, Transaction } from '../db/client.ts';
 import { passwordResetTokens, users } from '../db/schema.ts';
-import type { Transaction } from './accounts.ts';
 
 const validForMinutes = 60;
 const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');

@@ -3,6 +3,7 @@ import { fileTypeFromBuffer } from 'file-type';
 import sharp, { type Sharp } from 'sharp';
 import type { SmallFile } from '../lib/multipart-form.ts';
 import { badRequest } from '../lib/errors.ts';
+import { deleteKeys } from '../storage/delete-keys.ts';
 import type { Storage } from '../storage/storage.ts';
 
 export const pictureTypeMessage = 'Only JPG and PNG files are allowed!';
@@ -71,8 +72,4 @@ export async function storeProfilePicture(
     throw error;
   }
   return { profilePic: `${publicPrefix}${userId}/${outputs[0]!.file}`, keys };
-}
-
-export async function deleteKeys(storage: Storage, keys: string[]): Promise<void> {
-  await Promise.all(keys.map((key) => storage.delete(key).catch(() => {})));
 }

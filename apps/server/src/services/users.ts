@@ -2,19 +2,19 @@ import { ADMIN_ROLE_ID, DOCTOR_ROLE_ID, type User, type UserAddRequest, type Use
 import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import type { SignedInUser } from '../auth/access.ts';
 import { hashPassword } from '../auth/passwords.ts';
-import type { Database } from '../db/client.ts';
+import type { Database, Transaction } from '../db/client.ts';
+import { isoTimestamp } from '../db/iso-timestamp.ts';
 import { roles, users } from '../db/schema.ts';
 import { badRequest, conflict, notFound } from '../lib/errors.ts';
 import type { SmallFile } from '../lib/multipart-form.ts';
+import { deleteKeys } from '../storage/delete-keys.ts';
 import type { Storage } from '../storage/storage.ts';
 import {
   assertMayTouchAdministrator,
   assertOtherAdministratorRemains,
   inAccountTransaction,
   replacePicture,
-  type Transaction,
 } from './accounts.ts';
-import { deleteKeys } from './profile-pictures.ts';
 import { roleExists } from './roles.ts';
 
 const userColumns = {
@@ -27,7 +27,7 @@ const userColumns = {
   RoleId: users.roleId,
   RoleName: roles.roleName,
   ProfilePic: users.profilePic,
-  createdAt: sql<string>`to_char(${users.createdAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`,
+  createdAt: isoTimestamp(users.createdAt),
   userType: users.userType,
 };
 

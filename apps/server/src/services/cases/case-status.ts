@@ -2,10 +2,11 @@ import { caseStatusLabels, type CaseHistoryEntry, type CaseStatus } from '@porta
 import { asc, eq, sql } from 'drizzle-orm';
 import type { SignedInUser } from '../../auth/access.ts';
 import type { Database } from '../../db/client.ts';
+import { isoTimestamp } from '../../db/iso-timestamp.ts';
 import { cases, caseStatusHistory, users } from '../../db/schema.ts';
 import { conflict, notFound } from '../../lib/errors.ts';
 import type { MailOutbox } from '../../mail/outbox.ts';
-import { findVisibleCase, isoTimestamp } from './find-cases.ts';
+import { findVisibleCase } from './find-cases.ts';
 
 /**
  * Staff move a case to another status. The change, its history row (who, when, from, to)

@@ -7,12 +7,11 @@ import {
 } from '@portal/contract';
 import { and, eq, isNull } from 'drizzle-orm';
 import { isDoctor, type SignedInUser } from '../../auth/access.ts';
-import type { Database } from '../../db/client.ts';
+import type { Database, Transaction } from '../../db/client.ts';
 import { caseAttachments, cases, caseStatusHistory, clinics, doctors, users } from '../../db/schema.ts';
 import { badRequest, isUniqueViolation } from '../../lib/errors.ts';
+import { deleteKeys } from '../../storage/delete-keys.ts';
 import type { Storage } from '../../storage/storage.ts';
-import type { Transaction } from '../accounts.ts';
-import { deleteKeys } from '../profile-pictures.ts';
 import type { ReceivedCaseUpload, StoredCaseFile } from './receive-case-upload.ts';
 import { makeTrackingNo } from './tracking-number.ts';
 

@@ -6,9 +6,10 @@ import type {
   CaseStats,
   CaseStatusFilter,
 } from '@portal/contract';
-import { and, asc, desc, eq, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
+import { and, asc, desc, eq, sql, type SQL } from 'drizzle-orm';
 import { isDoctor, type SignedInUser } from '../../auth/access.ts';
 import type { Database } from '../../db/client.ts';
+import { isoTimestamp } from '../../db/iso-timestamp.ts';
 import { caseAttachments, caseCounts, cases, users } from '../../db/schema.ts';
 import { notFound } from '../../lib/errors.ts';
 
@@ -23,9 +24,6 @@ export function caseOwnerScope(actor: SignedInUser, requestedUserId: number): nu
 
 const ownedBy = (doctorUserId: number | null) =>
   doctorUserId === null ? undefined : eq(cases.doctorUserId, doctorUserId);
-
-export const isoTimestamp = (column: SQLWrapper) =>
-  sql<string>`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
 /** doctorname: the doctor's first and last name (ARCHITECTURE.md). */
 const doctorFullName = sql<string>`(${users.firstName} || ' ' || ${users.lastName})`;

@@ -3,8 +3,8 @@ import type { MultipartFile } from '@fastify/multipart';
 import type { FastifyRequest } from 'fastify';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { AppError, badRequest } from '../../lib/errors.ts';
+import { deleteKeys } from '../../storage/delete-keys.ts';
 import type { Storage } from '../../storage/storage.ts';
-import { deleteKeys } from '../profile-pictures.ts';
 import {
   contentTypeOf,
   displayFileName,
