@@ -20,8 +20,20 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
  */
 export type BodyKind = 'json' | 'multipart';
 
+/**
+ * The bytes of a stored file: answered to GET and HEAD, with the content types it may have;
+ * `ranges`: one `bytes=` Range gives 206 with that part, a range outside the file 416.
+ */
+export interface FileAnswer {
+  file: { contentTypes: readonly string[]; ranges?: boolean; description: string };
+}
+
 /** What a successful answer is: JSON matching a schema, or the bytes of a stored file. */
-export type Answer = z.ZodType | { file: { contentTypes: readonly string[]; ranges?: boolean } };
+export type Answer = z.ZodType | FileAnswer;
+
+export const isFileAnswer = (answer: Answer): answer is FileAnswer => 'file' in answer;
+
+export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 416 | 429 | 503;
 
 /** A file field of a multipart endpoint, for the OpenAPI document and generated clients. */
 export interface FileField {
@@ -52,8 +64,32 @@ export interface Endpoint {
   answer: Answer;
   /** Answer headers worth documenting, such as X-Total-Count on paged lists. */
   answerHeaders?: Readonly<Record<string, { description: string; schema: { type: 'integer' | 'string' } }>>;
-  /** The 4xx/5xx statuses this endpoint can answer besides those every endpoint of its access can. */
-  errors?: readonly (400 | 401 | 403 | 404 | 409 | 413 | 415 | 416 | 429 | 503)[];
+  /**
+   * The error statuses (answered as `{ message, fieldErrors? }`) this endpoint can give
+   * besides those `impliedErrors` adds from its access and inputs.
+   */
+  errors?: readonly ErrorStatus[];
+  /** Other answers that are not the error shape: 202 accepted, a 503 health status, ... */
+  otherAnswers?: Readonly<Partial<Record<202 | 400 | 503, { description: string; schema: z.ZodType }>>>;
+  /** Answers without the database or storage, so never 503 (the liveness probe). */
+  isStandalone?: boolean;
+}
+
+/**
+ * The error statuses every endpoint like this one can give: 400 for refused input, 401
+ * without a session, 403 without the right, 413 for a body over the limit, 416 for a range
+ * outside a file, 503 when the database or storage is down; then the row's own `errors`. Ascending, without the statuses `otherAnswers` describes.
+ */
+export function impliedErrors(endpoint: Endpoint): ErrorStatus[] {
+  const { access } = endpoint;
+  const statuses = new Set<ErrorStatus>(endpoint.errors);
+  if (endpoint.params || endpoint.query || endpoint.body || endpoint.files) statuses.add(400);
+  if (access !== 'public') statuses.add(401);
+  if (access !== 'public' && access !== 'signedIn') statuses.add(403);
+  if (endpoint.body) statuses.add(413);
+  if (isFileAnswer(endpoint.answer) && endpoint.answer.file.ranges) statuses.add(416);
+  if (!endpoint.isStandalone) statuses.add(503);
+  return [...statuses].filter((status) => !endpoint.otherAnswers?.[status as 400 | 503]).sort((a, b) => a - b);
 }
 
 /** Keeps the literal types of a table row, so clients infer params, body and answer from it. */

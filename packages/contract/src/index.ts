@@ -5,6 +5,8 @@ export * from './clinics.ts';
 export * from './common.ts';
 export * from './doctors.ts';
 export * from './email.ts';
+export * from './endpoint.ts';
+export * from './endpoints/index.ts';
 export * from './errors.ts';
 export * from './fields.ts';
 export * from './pages.ts';

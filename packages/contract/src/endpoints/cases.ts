@@ -1,0 +1,127 @@
+import { z } from 'zod';
+import {
+  caseAddResponse,
+  caseAttachment,
+  caseHistoryEntry,
+  caseListQuery,
+  caseRow,
+  caseStats,
+  caseStatusFilter,
+  caseStatusRequest,
+  caseSubmission,
+  maxOtherFiles,
+  otherFilesField,
+  photoFileTypes,
+  scanFileTypes,
+} from '../cases.ts';
+import { idParam, messageResponse } from '../common.ts';
+import { defineEndpoint, type FileField } from '../endpoint.ts';
+import { totalCountHeader } from './common.ts';
+
+const tag = 'cases';
+/** Dashboard staff, and doctors (scoped to their own by the services). */
+const dashboard = { pages: ['/dashboard'], doctors: true } as const;
+
+/** Whose cases: a doctor's UserId, or 0 for every doctor's (staff); a doctor always gets their own. */
+const ownerParam = idParam.refine((id) => id >= 0, 'Id is out of range');
+const caseIdParams = z.object({ caseId: idParam });
+
+const caseFiles: FileField[] = [
+  ...Object.keys(scanFileTypes).map((name) => ({
+    name,
+    required: name === 'maxillaryScan',
+    description: 'Intraoral scan: STL, ZIP or RAR',
+  })),
+  ...Object.keys(photoFileTypes).map((name) => ({ name, description: 'Photo or X-ray: JPEG or PNG' })),
+  { name: otherFilesField, multiple: true, description: `Other pictures, JPEG or PNG, at most ${maxOtherFiles}` },
+];
+
+export const caseEndpoints = {
+  caseCreate: defineEndpoint({
+    method: 'POST',
+    path: '/api/case/add',
+    operationId: 'caseCreate',
+    summary: 'Submit a case: the prescription and its scans, photos and X-rays',
+    tag,
+    access: { pages: ['/cases'], doctors: true },
+    bodyKind: 'multipart',
+    body: caseSubmission,
+    files: caseFiles,
+    answer: caseAddResponse,
+    errors: [404, 413, 415],
+  }),
+  caseStats: defineEndpoint({
+    method: 'GET',
+    path: '/api/case/get_all_stats/:userId',
+    operationId: 'caseStats',
+    summary: 'How many cases are in each status',
+    tag,
+    access: dashboard,
+    params: z.object({ userId: ownerParam }),
+    answer: caseStats.array(),
+  }),
+  caseList: defineEndpoint({
+    method: 'GET',
+    path: '/api/case/get_cases_by_status/:status/:userId',
+    operationId: 'caseList',
+    summary: 'One page of cases in a status, searched and sorted',
+    tag,
+    access: dashboard,
+    params: z.object({ status: caseStatusFilter, userId: ownerParam }),
+    query: caseListQuery,
+    answer: caseRow.array(),
+    answerHeaders: totalCountHeader,
+  }),
+  caseAttachmentList: defineEndpoint({
+    method: 'GET',
+    path: '/api/case/get_cases_attachments_by_case_id/:caseId',
+    operationId: 'caseAttachmentList',
+    summary: "A case's files, with their download paths",
+    tag,
+    access: dashboard,
+    params: caseIdParams,
+    answer: caseAttachment.array(),
+    errors: [404],
+  }),
+  caseHistory: defineEndpoint({
+    method: 'GET',
+    path: '/api/case/get_case_history/:caseId',
+    operationId: 'caseHistory',
+    summary: "A case's status changes, oldest first",
+    tag,
+    access: dashboard,
+    params: caseIdParams,
+    answer: caseHistoryEntry.array(),
+    errors: [404],
+  }),
+  caseStatusChange: defineEndpoint({
+    method: 'PUT',
+    path: '/api/case/status/:caseId',
+    operationId: 'caseStatusChange',
+    summary: 'Move a case to its next status; the doctor is e-mailed',
+    tag,
+    access: { pages: ['/dashboard'] },
+    params: caseIdParams,
+    body: caseStatusRequest,
+    answer: messageResponse,
+    errors: [404, 409],
+  }),
+  // The name in the path is for the browser's "save as"; the id alone picks the file.
+  caseFileGet: defineEndpoint({
+    method: 'GET',
+    path: '/api/case/files/:attachmentId/:fileName',
+    operationId: 'caseFileGet',
+    summary: "Download a case's file (HEAD too; one byte range gives 206)",
+    tag,
+    access: dashboard,
+    params: z.object({ attachmentId: idParam, fileName: z.string().max(1000) }),
+    answer: {
+      file: {
+        contentTypes: ['image/jpeg', 'image/png', 'application/octet-stream'],
+        ranges: true,
+        description: 'The file: JPEG and PNG inline, anything else as an application/octet-stream attachment',
+      },
+    },
+    errors: [404],
+  }),
+};

@@ -1,0 +1,108 @@
+import { errorResponse, idParams, messageResponse, successResponse } from '../common.ts';
+import { doctor, doctorAddRequest, doctorEditRequest } from '../doctors.ts';
+import { defineEndpoint } from '../endpoint.ts';
+import { resetPasswordRequest, tokenParams } from '../password-reset.ts';
+import { pictureRemoval, profilePicFile } from './common.ts';
+
+const tag = 'doctors';
+const manage = { pages: ['/doctors'] } as const;
+
+export const doctorEndpoints = {
+  // Staff adding a case pick the doctor from this list too.
+  doctorList: defineEndpoint({
+    method: 'GET',
+    path: '/api/doctor/get_doctors_list',
+    operationId: 'doctorList',
+    summary: 'List the doctors',
+    tag,
+    access: { pages: ['/doctors', '/cases'] },
+    answer: doctor.array(),
+  }),
+  doctorGet: defineEndpoint({
+    method: 'GET',
+    path: '/api/doctor/get_doctor_detail_by_user_Id/:id',
+    operationId: 'doctorGet',
+    summary: 'A doctor by user id, with clinics; a doctor reads only their own',
+    tag,
+    access: { pages: ['/doctors'], doctors: true },
+    params: idParams,
+    answer: doctor.array(),
+    errors: [404],
+  }),
+  // Public self-registration; staff on the Doctors page may also set role and status.
+  doctorCreate: defineEndpoint({
+    method: 'POST',
+    path: '/api/doctor/add',
+    operationId: 'doctorCreate',
+    summary: 'Register a doctor with clinics (public), or add one from the Doctors page',
+    tag,
+    access: 'public',
+    bodyKind: 'multipart',
+    body: doctorAddRequest,
+    files: [profilePicFile],
+    answer: messageResponse.extend({ DoctorId: doctor.shape.DoctorId }),
+    errors: [409, 413, 415],
+  }),
+  doctorUpdate: defineEndpoint({
+    method: 'PUT',
+    path: '/api/doctor/edit/:id',
+    operationId: 'doctorUpdate',
+    summary: 'Change a doctor and their clinics; activating one e-mails them',
+    tag,
+    access: { pages: ['/doctors'], doctors: true },
+    params: idParams,
+    bodyKind: 'multipart',
+    body: doctorEditRequest.extend(pictureRemoval.shape),
+    files: [profilePicFile],
+    answer: messageResponse,
+    errors: [404, 409, 413, 415],
+  }),
+  doctorDelete: defineEndpoint({
+    method: 'DELETE',
+    path: '/api/doctor/delete/:id',
+    operationId: 'doctorDelete',
+    summary: 'Delete a doctor (the row and their cases are kept)',
+    tag,
+    access: manage,
+    params: idParams,
+    answer: messageResponse,
+    errors: [404],
+  }),
+  doctorRequestPasswordReset: defineEndpoint({
+    method: 'POST',
+    path: '/api/doctor/request_password_reset/:id',
+    operationId: 'doctorRequestPasswordReset',
+    summary: 'E-mail a doctor a link to set a new password',
+    tag,
+    access: manage,
+    params: idParams,
+    answer: messageResponse,
+    errors: [404],
+  }),
+  doctorVerifyResetToken: defineEndpoint({
+    method: 'GET',
+    path: '/api/doctor/verify_token/:token',
+    operationId: 'doctorVerifyResetToken',
+    summary: 'Whether a password reset link is still good',
+    tag,
+    access: 'public',
+    params: tokenParams,
+    answer: successResponse,
+  }),
+  doctorResetPassword: defineEndpoint({
+    method: 'POST',
+    path: '/api/doctor/reset_password',
+    operationId: 'doctorResetPassword',
+    summary: 'Set a new password with a reset link',
+    tag,
+    access: 'public',
+    body: resetPasswordRequest,
+    answer: successResponse,
+    otherAnswers: {
+      400: {
+        description: 'The link is unknown, used or expired (success false), or the input is refused',
+        schema: successResponse.or(errorResponse),
+      },
+    },
+  }),
+};

@@ -1,0 +1,51 @@
+import { auditEndpoints } from './audit.ts';
+import { authEndpoints } from './auth.ts';
+import { caseEndpoints } from './cases.ts';
+import { clinicEndpoints, geographyEndpoints } from './clinics.ts';
+import { doctorEndpoints } from './doctors.ts';
+import { emailEndpoints } from './email.ts';
+import { healthEndpoints } from './health.ts';
+import { permissionEndpoints } from './permissions.ts';
+import { roleEndpoints } from './roles.ts';
+import { uploadEndpoints } from './uploads.ts';
+import { userEndpoints } from './users.ts';
+
+export { healthStatus } from './health.ts';
+export { pictureRemoval, profilePictureFileName } from './common.ts';
+
+/**
+ * Every API endpoint, once: the server registers its routes from these rows, the OpenAPI
+ * document describes them, and the web app's client calls them.
+ */
+export const endpoints = {
+  ...healthEndpoints,
+  ...authEndpoints,
+  ...roleEndpoints,
+  ...permissionEndpoints,
+  ...userEndpoints,
+  ...doctorEndpoints,
+  ...clinicEndpoints,
+  ...geographyEndpoints,
+  ...emailEndpoints,
+  ...uploadEndpoints,
+  ...caseEndpoints,
+  ...auditEndpoints,
+};
+export type Endpoints = typeof endpoints;
+export type EndpointName = keyof Endpoints;
+
+/** The OpenAPI tags, in the order the document lists them. */
+export const endpointTags = [
+  { name: 'health', description: 'Liveness and readiness probes for load balancers' },
+  { name: 'auth', description: 'Signing in and out' },
+  { name: 'roles', description: 'Roles of Web users (the Roles page)' },
+  { name: 'permissions', description: 'Which pages each role has (the Role Permissions page), and menus' },
+  { name: 'users', description: 'Web users: the lab staff (the Users page)' },
+  { name: 'doctors', description: 'Doctors: registration, the Doctors page, password reset links' },
+  { name: 'clinics', description: "Doctors' clinics" },
+  { name: 'geography', description: 'Countries and cities for addresses' },
+  { name: 'email', description: 'Templated e-mails to doctors' },
+  { name: 'uploads', description: 'Profile pictures and avatars' },
+  { name: 'cases', description: 'Case submission, lists, status workflow and files' },
+  { name: 'audit', description: "The audit log (the administrator's)" },
+] as const;
