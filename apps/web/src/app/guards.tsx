@@ -3,7 +3,7 @@ import { ModalsProvider } from '@mantine/modals';
 import type { PageUrl } from '@portal/contract';
 import type { ReactNode } from 'react';
 import { Navigate } from 'react-router';
-import { AppLayout } from '../components/layout/app-layout.tsx';
+import { AppLayout } from './layout/app-layout.tsx';
 import { paths } from '../config/paths.ts';
 import { useMenu } from '../features/menu/api/get-menu.ts';
 import { isDoctor, useSession, type Session } from '../lib/session.ts';

@@ -1,7 +1,7 @@
 import { createBrowserRouter, RouterProvider } from 'react-router';
 import { paths } from '../config/paths.ts';
 import { PublicOnly } from './public-only.tsx';
-import { LoginRoute } from '../routes/login.tsx';
+import { LoginRoute } from './routes/login.tsx';
 
 /** Screens load on demand, so the login page stays small (bench: bundle budget). */
 const router = createBrowserRouter([
@@ -13,24 +13,24 @@ const router = createBrowserRouter([
       </PublicOnly>
     ),
   },
-  { path: paths.register, lazy: () => import('../routes/register.tsx') },
-  { path: paths.resetPassword, lazy: () => import('../routes/reset-password.tsx') },
-  { path: paths.terms, lazy: () => import('../routes/terms.tsx') },
+  { path: paths.register, lazy: () => import('./routes/register.tsx') },
+  { path: paths.resetPassword, lazy: () => import('./routes/reset-password.tsx') },
+  { path: paths.terms, lazy: () => import('./routes/terms.tsx') },
   {
     // The signed-in shell is its own chunk: the login page loads without it.
     lazy: async () => ({ Component: (await import('./guards.tsx')).ProtectedLayout }),
     children: [
-      { path: paths.dashboard, lazy: () => import('../routes/dashboard.tsx') },
-      { path: paths.roles, lazy: () => import('../routes/roles.tsx') },
-      { path: paths.rolePermissions, lazy: () => import('../routes/role-permissions.tsx') },
-      { path: paths.users, lazy: () => import('../routes/users.tsx') },
-      { path: paths.doctors, lazy: () => import('../routes/doctors.tsx') },
-      { path: paths.cases, lazy: () => import('../routes/cases.tsx') },
-      { path: paths.profile, lazy: () => import('../routes/profile.tsx') },
-      { path: paths.audit, lazy: () => import('../routes/audit.tsx') },
+      { path: paths.dashboard, lazy: () => import('./routes/dashboard.tsx') },
+      { path: paths.roles, lazy: () => import('./routes/roles.tsx') },
+      { path: paths.rolePermissions, lazy: () => import('./routes/role-permissions.tsx') },
+      { path: paths.users, lazy: () => import('./routes/users.tsx') },
+      { path: paths.doctors, lazy: () => import('./routes/doctors.tsx') },
+      { path: paths.cases, lazy: () => import('./routes/cases.tsx') },
+      { path: paths.profile, lazy: () => import('./routes/profile.tsx') },
+      { path: paths.audit, lazy: () => import('./routes/audit.tsx') },
     ],
   },
-  { path: '*', lazy: () => import('../routes/not-found.tsx') },
+  { path: '*', lazy: () => import('./routes/not-found.tsx') },
 ]);
 
 export function AppRouter() {

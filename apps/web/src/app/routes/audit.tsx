@@ -1,5 +1,5 @@
-import { RequirePage } from '../app/guards.tsx';
-import { AuditLog } from '../features/audit/components/audit-log.tsx';
+import { RequirePage } from '../guards.tsx';
+import { AuditLog } from '../../features/audit/components/audit-log.tsx';
 
 export function Component() {
   return (

@@ -1,5 +1,5 @@
-import { RequirePage } from '../app/guards.tsx';
-import { CaseForm } from '../features/cases/components/case-form/case-form.tsx';
+import { RequirePage } from '../guards.tsx';
+import { CaseForm } from '../../features/cases/components/case-form/case-form.tsx';
 
 export function Component() {
   return (

@@ -1,10 +1,10 @@
 import { Box } from '@mantine/core';
 import type { CaseRow } from '@portal/contract';
 import { useEffect, useRef, useState } from 'react';
-import { RequirePage } from '../app/guards.tsx';
-import { CaseDetail } from '../features/cases/components/case-detail/case-detail.tsx';
-import { CaseDashboard } from '../features/dashboard/components/case-dashboard.tsx';
-import { isDoctor, useSession, type Session } from '../lib/session.ts';
+import { RequirePage } from '../guards.tsx';
+import { CaseDetail } from '../../features/cases/components/case-detail/case-detail.tsx';
+import { CaseDashboard } from '../../features/dashboard/components/case-dashboard.tsx';
+import { isDoctor, useSession, type Session } from '../../lib/session.ts';
 
 /**
  * Tiles and case list, or one case in place of them. The list stays mounted (hidden) so

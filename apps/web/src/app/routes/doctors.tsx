@@ -1,5 +1,5 @@
-import { RequirePage } from '../app/guards.tsx';
-import { DoctorsScreen } from '../features/doctors/components/doctors-screen.tsx';
+import { RequirePage } from '../guards.tsx';
+import { DoctorsScreen } from '../../features/doctors/components/doctors-screen.tsx';
 
 export function Component() {
   return (

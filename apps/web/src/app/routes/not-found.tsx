@@ -1,6 +1,6 @@
 import { Button, Center, Stack, Text, Title } from '@mantine/core';
 import { useNavigate } from 'react-router';
-import { paths } from '../config/paths.ts';
+import { paths } from '../../config/paths.ts';
 
 export function Component() {
   const navigate = useNavigate();

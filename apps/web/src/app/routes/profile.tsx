@@ -1,5 +1,5 @@
-import { RequirePage } from '../app/guards.tsx';
-import { ProfileScreen } from '../features/doctors/components/profile-screen.tsx';
+import { RequirePage } from '../guards.tsx';
+import { ProfileScreen } from '../../features/doctors/components/profile-screen.tsx';
 
 export function Component() {
   return (

@@ -1,4 +1,4 @@
-import { ResetPasswordScreen } from '../features/password-reset/components/reset-password-screen.tsx';
+import { ResetPasswordScreen } from '../../features/password-reset/components/reset-password-screen.tsx';
 
 export function Component() {
   return <ResetPasswordScreen />;

@@ -1,6 +1,6 @@
-import { RequirePage } from '../app/guards.tsx';
-import { RolePermissionsScreen } from '../features/role-permissions/components/role-permissions-screen.tsx';
-import { useRoles } from '../features/roles/api/get-roles.ts';
+import { RequirePage } from '../guards.tsx';
+import { RolePermissionsScreen } from '../../features/role-permissions/components/role-permissions-screen.tsx';
+import { useRoles } from '../../features/roles/api/get-roles.ts';
 
 /** The role selector lists the roles of the Roles feature. */
 function RolePermissionsRoute() {

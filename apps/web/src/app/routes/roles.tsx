@@ -1,5 +1,5 @@
-import { RequirePage } from '../app/guards.tsx';
-import { RolesScreen } from '../features/roles/components/roles-screen.tsx';
+import { RequirePage } from '../guards.tsx';
+import { RolesScreen } from '../../features/roles/components/roles-screen.tsx';
 
 export function Component() {
   return (

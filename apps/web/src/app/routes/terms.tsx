@@ -1,4 +1,4 @@
-import { TermsPage } from '../features/terms/components/terms-page.tsx';
+import { TermsPage } from '../../features/terms/components/terms-page.tsx';
 
 export function Component() {
   return <TermsPage />;

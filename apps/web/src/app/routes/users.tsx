@@ -1,6 +1,6 @@
-import { RequirePage } from '../app/guards.tsx';
-import { useRoles } from '../features/roles/api/get-roles.ts';
-import { UsersScreen } from '../features/users/components/users-screen.tsx';
+import { RequirePage } from '../guards.tsx';
+import { useRoles } from '../../features/roles/api/get-roles.ts';
+import { UsersScreen } from '../../features/users/components/users-screen.tsx';
 
 /** The role picker lists the roles of the Roles feature. */
 function UsersRoute() {
