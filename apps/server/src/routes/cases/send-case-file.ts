@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { parseByteRange, type CaseFileDownload } from '../../services/cases/case-files.ts';
+import type { CaseFileDownload } from '../../services/cases/case-files.ts';
+import type { ByteRange } from '../../storage/storage.ts';
 
 const inlineTypes = new Set(['image/jpeg', 'image/png']);
 
@@ -11,6 +12,24 @@ function contentDisposition(disposition: 'inline' | 'attachment', fileName: stri
     (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
   );
   return `${disposition}; filename="${ascii}"; filename*=UTF-8''${encoded}`;
+}
+
+/**
+ * A single `bytes=` range of a file of `size` bytes: 'none' when there is no usable Range
+ * header (the whole file is sent), 'unsatisfiable' for a range outside the file (416).
+ */
+function parseByteRange(header: string | undefined, size: number): ByteRange | 'none' | 'unsatisfiable' {
+  const match = header ? /^bytes=(\d*)-(\d*)$/.exec(header.trim()) : null;
+  if (!match || (match[1] === '' && match[2] === '')) return 'none';
+  if (match[1] === '') {
+    const suffix = Number(match[2]);
+    if (suffix === 0 || size === 0) return 'unsatisfiable';
+    return { start: Math.max(0, size - suffix), end: size - 1 };
+  }
+  const start = Number(match[1]);
+  const end = match[2] === '' ? size - 1 : Math.min(Number(match[2]), size - 1);
+  if (start >= size || start > end) return 'unsatisfiable';
+  return { start, end };
 }
 
 /**

@@ -1,11 +1,10 @@
 import { and, eq } from 'drizzle-orm';
 import type { Readable } from 'node:stream';
-import type { SignedInUser } from '../../auth/access.ts';
+import { caseOwnerScope, type SignedInUser } from '../../auth/policy.ts';
 import type { Database } from '../../db/client.ts';
 import { caseAttachments, cases } from '../../db/schema.ts';
 import { notFound } from '../../lib/errors.ts';
 import type { ByteRange, Storage } from '../../storage/storage.ts';
-import { caseOwnerScope } from './find-cases.ts';
 
 export interface CaseFileDownload {
   caseId: number;
@@ -44,22 +43,4 @@ export async function findCaseFile(
     );
   if (!file) throw notFound('File');
   return { ...file, open: (range) => storage.read(file.storageKey, range) };
-}
-
-/**
- * A single `bytes=` range of a file of `size` bytes: 'none' when there is no usable Range
- * header (the whole file is sent), 'unsatisfiable' for a range outside the file (416).
- */
-export function parseByteRange(header: string | undefined, size: number): ByteRange | 'none' | 'unsatisfiable' {
-  const match = header ? /^bytes=(\d*)-(\d*)$/.exec(header.trim()) : null;
-  if (!match || (match[1] === '' && match[2] === '')) return 'none';
-  if (match[1] === '') {
-    const suffix = Number(match[2]);
-    if (suffix === 0 || size === 0) return 'unsatisfiable';
-    return { start: Math.max(0, size - suffix), end: size - 1 };
-  }
-  const start = Number(match[1]);
-  const end = match[2] === '' ? size - 1 : Math.min(Number(match[2]), size - 1);
-  if (start >= size || start > end) return 'unsatisfiable';
-  return { start, end };
 }
