@@ -1,0 +1,129 @@
+import type { z } from 'zod';
+import { buildPath, isFileAnswer, type Endpoint, type EndpointAnswer, type EndpointInput } from './endpoint.ts';
+import type { ErrorResponse } from './errors.ts';
+
+/** A refused call (any non-2xx answer): the server's message and, for forms, its per-field messages. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly fieldErrors: Record<string, string> = {},
+    readonly headers?: Headers,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+/** A 2xx answer that does not match the endpoint's answer schema: the server and the contract disagree. */
+export class InvalidAnswerError extends Error {
+  constructor(
+    readonly endpoint: Pick<Endpoint, 'method' | 'path'>,
+    readonly issues: z.core.$ZodIssue[],
+  ) {
+    super(`${endpoint.method} ${endpoint.path} answered outside its schema: ${JSON.stringify(issues.slice(0, 3))}`);
+    this.name = 'InvalidAnswerError';
+  }
+}
+
+export interface ApiClientOptions {
+  /** Put before each row's path ('/api/...'): '' for the page's own origin, 'http://host:port' from Node. */
+  baseUrl?: string;
+  fetch?: typeof fetch;
+  /** The bearer token of every call, read afresh each time; a call's own `token` wins. */
+  token?: () => string | null | undefined;
+  credentials?: RequestCredentials;
+  /** Around every call, whatever its outcome (the web app's loading overlay). */
+  onBegin?: () => void;
+  onEnd?: () => void;
+  /** A 401 answer, before its ApiError is thrown (the web app ends the session). */
+  onUnauthorized?: () => void;
+}
+
+export interface CallOptions {
+  signal?: AbortSignal;
+  token?: string;
+}
+
+/** The input may be left out when the endpoint takes no params and no body. */
+export type CallArgs<E extends Endpoint> =
+  Record<string, never> extends EndpointInput<E>
+    ? [input?: EndpointInput<E>, options?: CallOptions]
+    : [input: EndpointInput<E>, options?: CallOptions];
+
+export interface ApiClient {
+  /** Calls a row of the endpoint table: the parsed answer, or the Response of a file row. */
+  call<E extends Endpoint>(endpoint: E, ...args: CallArgs<E>): Promise<EndpointAnswer<E>>;
+  /** The same, with the answer's headers (X-Total-Count of the paged lists). */
+  callWithHeaders<E extends Endpoint>(
+    endpoint: E,
+    ...args: CallArgs<E>
+  ): Promise<{ data: EndpointAnswer<E>; headers: Headers }>;
+}
+
+/** '?a=1&b=x&b=y': undefined and null are left out, arrays repeat their key. */
+export function toQueryString(query: Record<string, unknown> | undefined): string {
+  const search = new URLSearchParams();
+  for (const [name, value] of Object.entries(query ?? {})) {
+    for (const item of Array.isArray(value) ? value : [value]) {
+      if (item !== undefined && item !== null) search.append(name, String(item));
+    }
+  }
+  const text = search.toString();
+  return text ? `?${text}` : '';
+}
+
+function requestBody(endpoint: Endpoint, body: unknown): { body?: BodyInit; headers: Record<string, string> } {
+  if (body === undefined) return { headers: {} };
+  if (endpoint.bodyKind === 'multipart') return { body: body as FormData, headers: {} };
+  return { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } };
+}
+
+async function toApiError(response: Response): Promise<ApiError> {
+  const body = (await response.json().catch(() => null)) as Partial<ErrorResponse> | null;
+  return new ApiError(response.status, body?.message ?? response.statusText, body?.fieldErrors, response.headers);
+}
+
+async function parseAnswer(endpoint: Endpoint, response: Response): Promise<unknown> {
+  if (isFileAnswer(endpoint.answer)) return response;
+  const text = response.status === 204 ? '' : await response.text();
+  const result = endpoint.answer.safeParse(text ? JSON.parse(text) : undefined);
+  if (!result.success) throw new InvalidAnswerError(endpoint, result.error.issues);
+  return result.data;
+}
+
+type AnyInput = { params?: Record<string, unknown>; query?: Record<string, unknown>; body?: unknown };
+
+/** One typed client for the endpoint table, used by the web app, the browser tests and the benchmarks. */
+export function createApiClient(options: ApiClientOptions = {}): ApiClient {
+  const { baseUrl = '', credentials } = options;
+  const fetchImpl = options.fetch ?? ((input, init) => fetch(input, init));
+
+  async function send(endpoint: Endpoint, input: AnyInput = {}, call: CallOptions = {}) {
+    const url = `${baseUrl}${buildPath(endpoint.path, input.params)}${toQueryString(input.query)}`;
+    const token = call.token ?? options.token?.();
+    const { body, headers } = requestBody(endpoint, input.body);
+    options.onBegin?.();
+    try {
+      const response = await fetchImpl(url, {
+        method: endpoint.method,
+        credentials,
+        signal: call.signal,
+        headers: { ...headers, ...(token ? { authorization: `Bearer ${token}` } : {}) },
+        body,
+      });
+      if (!response.ok) {
+        if (response.status === 401) options.onUnauthorized?.();
+        throw await toApiError(response);
+      }
+      return { data: await parseAnswer(endpoint, response), headers: response.headers };
+    } finally {
+      options.onEnd?.();
+    }
+  }
+
+  return {
+    call: async (endpoint, ...[input, call]) => (await send(endpoint, input, call)).data as never,
+    callWithHeaders: async (endpoint, ...[input, call]) => (await send(endpoint, input, call)) as never,
+  };
+}
