@@ -1,4 +1,5 @@
 import {
+  caseFieldValues,
   caseFileMessages,
   caseSubmission,
   requiredMessage,
@@ -58,43 +59,6 @@ async function assertClinicOfDoctor(tx: Transaction, clinicId: number, doctorId:
   if (!clinic) throw badRequest('Clinic is not valid', { clinicId: 'Clinic is not valid' });
 }
 
-const caseValues = (input: CaseSubmission) => ({
-  firstName: input.firstname,
-  lastName: input.lastname,
-  dob: input.dob,
-  gender: input.gender,
-  clinicId: input.clinicId,
-  arches: input.arches,
-  nature: input.nature,
-  shipment: input.shipment,
-  passiveAligner: input.passiveAligner,
-  alignerShipment: input.alignerShipment,
-  ipr: input.ipr,
-  complaint: input.complaint,
-  impressionType: input.impressionType,
-  imageType: input.imageType,
-  midline: input.midline,
-  overjet: input.overjet,
-  overbite: input.overbite,
-  crossBite: input.crossBite,
-  rightCanine: input.rightCanine,
-  leftCanine: input.leftCanine,
-  rightMolar: input.rightMolar,
-  leftMolar: input.leftMolar,
-  iprPreference: input.iprPreference,
-  proclination: input.proclination,
-  expansion: input.expansion,
-  extraction: input.extraction,
-  iprPrescription: input.iprPrescription,
-  auxiliaryType: input.auxilliaryType,
-  toothNumbering: input.toothNumbering,
-  moveTooth: input.moveTooth,
-  noElastic: input.noElastic,
-  noAttachment: input.noAttachment,
-  extractTooth: input.extractTooth,
-  specialInstruction: input.specialInstruction,
-});
-
 async function insertCase(
   db: Database,
   actor: SignedInUser,
@@ -108,7 +72,7 @@ async function insertCase(
     const [created] = await tx
       .insert(cases)
       .values({
-        ...caseValues(input),
+        ...caseFieldValues(input),
         trackingNo,
         doctorUserId: doctor.userId,
         termsAcceptedAt: new Date(),

@@ -1,10 +1,13 @@
-import type {
-  CaseAttachment,
-  CaseListQuery,
-  CaseRow,
-  CaseSortColumn,
-  CaseStats,
-  CaseStatusFilter,
+import {
+  caseFieldList,
+  type CaseAttachment,
+  type CaseFieldEntry,
+  type CaseListQuery,
+  type CaseRow,
+  type CaseSortColumn,
+  type CaseStats,
+  type CaseStatusFilter,
+  type SortableCaseField,
 } from '@portal/contract';
 import { and, asc, desc, eq, sql, type SQL } from 'drizzle-orm';
 import { isDoctor, type SignedInUser } from '../../auth/access.ts';
@@ -19,6 +22,10 @@ import { notFound } from '../../lib/errors.ts';
  */
 export function caseOwnerScope(actor: SignedInUser, requestedUserId: number): number | null {
   if (isDoctor(actor)) return actor.userId;
+/** A field's column as read: a date as its 'YYYY-MM-DD' text. */
+const answerColumn = (field: CaseFieldEntry) =>
+  field.kind === 'date' ? sql<string>`${cases[field.key]}::text` : cases[field.key];
+
   return requestedUserId === 0 ? null : requestedUserId;
 }
 
@@ -31,57 +38,22 @@ const doctorFullName = sql<string>`(${users.firstName} || ' ' || ${users.lastNam
 const caseColumns = {
   CaseId: cases.caseId,
   TrackingNo: cases.trackingNo,
-  FirstName: cases.firstName,
-  LastName: cases.lastName,
-  DOB: sql<string>`${cases.dob}::text`,
+  ...Object.fromEntries(caseFieldList.map((field) => [field.read, answerColumn(field)])),
   doctorname: doctorFullName,
-  Gender: cases.gender,
-  ArchesToTreat: cases.arches,
-  NatureOfPatient: cases.nature,
-  RetainerShipmentPreference: cases.shipment,
-  PassiveAligners: cases.passiveAligner,
-  AlignerShipmentPreference: cases.alignerShipment,
-  ChiefComplaint: cases.complaint,
-  Midline: cases.midline,
-  Overjet: cases.overjet,
-  Overbite: cases.overbite,
-  CrossBite: cases.crossBite,
-  RightCanine: cases.rightCanine,
-  LeftCanine: cases.leftCanine,
-  RightMolar: cases.rightMolar,
-  LeftMolar: cases.leftMolar,
-  IPR: cases.iprPreference,
-  Proclination: cases.proclination,
-  Expansion: cases.expansion,
-  Extraction: cases.extraction,
-  IPRPrescription: cases.iprPrescription,
-  AuxiliaryType: cases.auxiliaryType,
-  ToothNumberingSystem: cases.toothNumbering,
-  MoveTooth: cases.moveTooth,
-  NoElastic: cases.noElastic,
-  NoAttachment: cases.noAttachment,
-  ExtractTooth: cases.extractTooth,
-  SpecialInstruction: cases.specialInstruction,
-  ImpressionType: cases.impressionType,
-  IPRStage: cases.ipr,
-  ImageType: cases.imageType,
   Status: cases.status,
   CreatedAt: isoTimestamp(cases.createdAt),
   DoctorUserId: cases.doctorUserId,
-  ClinicId: cases.clinicId,
 };
 
 const sortExpressions: Record<CaseSortColumn, SQL> = {
   CaseId: sql`${cases.caseId}`,
   TrackingNo: sql`${cases.trackingNo}`,
-  FirstName: sql`${cases.firstName}`,
-  LastName: sql`${cases.lastName}`,
-  DOB: sql`${cases.dob}`,
+  ...(Object.fromEntries(
+    caseFieldList
+      .filter((field) => 'isSortable' in field && field.isSortable)
+      .map((field) => [field.read, sql`${cases[field.key]}`]),
+  ) as Record<SortableCaseField, SQL>),
   doctorname: doctorFullName,
-  Gender: sql`${cases.gender}`,
-  ArchesToTreat: sql`${cases.arches}`,
-  NatureOfPatient: sql`${cases.nature}`,
-  ImpressionType: sql`${cases.impressionType}`,
   Status: sql`${cases.status}`,
   CreatedAt: sql`${cases.createdAt}`,
 };

@@ -1,0 +1,49 @@
+import { caseFieldList } from '@portal/contract';
+import { getTableColumns, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cases } from '../src/db/schema.ts';
+import { createTestApp, type TestApp } from './helpers/test-app.ts';
+
+/** Columns of the cases table that are the workflow's, not the form's. */
+const workflowColumns = {
+  caseId: 'case_id',
+  trackingNo: 'tracking_no',
+  doctorUserId: 'doctor_user_id',
+  status: 'status',
+  termsAcceptedAt: 'terms_accepted_at',
+  createdAt: 'created_at',
+  createdBy: 'created_by',
+};
+
+const fieldColumns = Object.fromEntries(caseFieldList.map((field) => [field.key, field.column]));
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(() => t.close());
+
+describe('the case field table (packages/contract/src/case-fields.ts)', () => {
+  it('names every column of the Drizzle cases table but the workflow ones, by property and column', () => {
+    const drizzleColumns = Object.fromEntries(
+      Object.entries(getTableColumns(cases)).map(([property, column]) => [property, column.name]),
+    );
+    expect(drizzleColumns).toEqual({ ...workflowColumns, ...fieldColumns });
+  });
+
+  it('matches the migrated database, so a field without its migration fails', async () => {
+    const { rows } = await t.app.db.execute<{ column_name: string }>(
+      sql`select column_name from information_schema.columns where table_name = 'cases' and table_schema = current_schema()`,
+    );
+    expect(rows.map((row) => row.column_name).sort()).toEqual(
+      [...Object.values(workflowColumns), ...Object.values(fieldColumns)].sort(),
+    );
+  });
+
+  it('gives each field its own name as sent, as read and in the database', () => {
+    for (const name of ['sent', 'read', 'column'] as const) {
+      const names = caseFieldList.map((field) => field[name]);
+      expect(new Set(names).size, name).toBe(names.length);
+    }
+  });
+});
