@@ -91,7 +91,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(docsPlugin);
   await app.register(authPlugin);
   await app.register(auditPlugin);
-  await app.register(apiRoutes, { prefix: '/api' });
+  await app.register(apiRoutes);
   await app.register(webAppPlugin);
   return app;
 }

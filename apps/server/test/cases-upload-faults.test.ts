@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SignedInUser } from '../src/auth/access.ts';
+import type { SignedInUser } from '../src/auth/policy.ts';
 import { createCase } from '../src/services/cases/create-case.ts';
 import { displayFileName, isFileOfKind } from '../src/services/cases/file-checks.ts';
 import { makeTrackingNo, trackingNoPattern } from '../src/services/cases/tracking-number.ts';

@@ -1,15 +1,10 @@
-import type { PageUrl } from '@portal/contract';
-import { ADMIN_ROLE_ID } from '@portal/contract';
+import { ADMIN_ROLE_ID, type Access, type PageUrl } from '@portal/contract';
+import { forbidden, notFound } from '../lib/errors.ts';
 
 /**
- * What a route lets in, declared on every route as `config.access`:
- * - 'public': anyone, signed in or not;
- * - 'signedIn': any signed-in user; the service scopes what it returns to the caller;
- * - 'administrator': the administrator alone (no role's pages grant it);
- * - { pages, doctors }: the administrator, Web users whose role has one of `pages`, and
- *   doctors when `doctors` is true (again scoped to themselves by the service).
+ * Who may do what, in one place: the routes' declared access (checked before any handler
+ * by plugins/auth.ts) and the finer rules routes and services apply to a record.
  */
-export type Access = 'public' | 'signedIn' | 'administrator' | { pages: PageUrl[]; doctors?: boolean };
 
 export interface SignedInUser {
   userId: number;
@@ -29,9 +24,43 @@ export const isDoctor = (user: SignedInUser) => user.userType === 'Doctor';
 export const canUsePage = (user: SignedInUser, page: PageUrl) =>
   isAdministrator(user) || (user.userType === 'Web' && user.pages.has(page));
 
+/** An endpoint's declared access (see `Access` in the contract). */
 export function isAllowed(user: SignedInUser, access: Exclude<Access, 'public'>): boolean {
   if (access === 'signedIn') return true;
   if (access === 'administrator') return isAdministrator(user);
   if (isDoctor(user)) return access.doctors === true;
   return access.pages.some((page) => canUsePage(user, page));
+}
+
+/** Adding a doctor as staff (role and status may be set) rather than registering as one. */
+export const canManageDoctors = (user: SignedInUser | null) => user !== null && canUsePage(user, '/doctors');
+
+/**
+ * A doctor reaches only records hanging from themselves (by UserId or DoctorId); staff let
+ * in by the endpoint's pages reach any. Another doctor's record is "not found", so that
+ * ids cannot be probed.
+ */
+export function assertOwnRecordIfDoctor(
+  user: SignedInUser,
+  owner: { userId: number } | { doctorId: number },
+  what = 'Doctor',
+): void {
+  if (!isDoctor(user)) return;
+  const isOwn = 'userId' in owner ? owner.userId === user.userId : owner.doctorId === user.doctorId;
+  if (!isOwn) throw notFound(what);
+}
+
+/** Everyone reads the menu of their own role; other roles' menus are for the Role Permissions page. */
+export function assertMayReadMenu(user: SignedInUser, roleId: number): void {
+  const isOwnRole = user.userType === 'Web' && user.roleId === roleId;
+  if (!isOwnRole && !canUsePage(user, '/rolepermissions')) throw forbidden();
+}
+
+/**
+ * Whose cases a caller may read: a doctor only their own, whatever id they pass; staff all
+ * (0) or one doctor's (their UserId). `null` means every case.
+ */
+export function caseOwnerScope(user: SignedInUser, requestedUserId: number): number | null {
+  if (isDoctor(user)) return user.userId;
+  return requestedUserId === 0 ? null : requestedUserId;
 }

@@ -1,7 +1,8 @@
+import type { Access } from '@portal/contract';
 import { and, eq, gt, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { isAllowed, type Access, type SignedInUser } from '../auth/access.ts';
+import { isAllowed, type SignedInUser } from '../auth/policy.ts';
 import { TokenService } from '../auth/tokens.ts';
 import { doctors, pages, revokedTokens, rolePermissions, users } from '../db/schema.ts';
 import { forbidden, unauthorized } from '../lib/errors.ts';

@@ -1,7 +1,7 @@
 import { ADMIN_ROLE_ID } from '@portal/contract';
 import { and, asc, eq, isNull } from 'drizzle-orm';
-import type { SignedInUser } from '../auth/access.ts';
-import { isAdministrator } from '../auth/access.ts';
+import type { SignedInUser } from '../auth/policy.ts';
+import { isAdministrator } from '../auth/policy.ts';
 import type { Database, Transaction } from '../db/client.ts';
 import { users } from '../db/schema.ts';
 import { conflict, forbidden, isUniqueViolation } from '../lib/errors.ts';

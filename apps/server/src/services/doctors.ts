@@ -6,7 +6,7 @@ import {
   type DoctorEditRequest,
 } from '@portal/contract';
 import { and, asc, eq, isNull, sql, type SQL } from 'drizzle-orm';
-import { isDoctor, type SignedInUser } from '../auth/access.ts';
+import { assertOwnRecordIfDoctor, isDoctor, type SignedInUser } from '../auth/policy.ts';
 import { hashPassword } from '../auth/passwords.ts';
 import type { Database, Transaction } from '../db/client.ts';
 import { isoTimestamp } from '../db/iso-timestamp.ts';
@@ -55,7 +55,7 @@ export const listDoctors = (db: Database): Promise<Doctor[]> => selectDoctors(db
 
 /** A doctor by UserId; doctors may only read their own record. */
 export async function getDoctorByUserId(db: Database, actor: SignedInUser, userId: number): Promise<Doctor[]> {
-  if (isDoctor(actor) && actor.userId !== userId) throw notFound('Doctor');
+  assertOwnRecordIfDoctor(actor, { userId });
   const rows = await selectDoctors(db, eq(users.userId, userId));
   if (rows.length === 0) throw notFound('Doctor');
   return rows;
@@ -150,7 +150,7 @@ export async function updateDoctor(
   change: { picture?: SmallFile; remove?: boolean },
 ): Promise<{ activated: boolean }> {
   const isSelf = isDoctor(actor);
-  if (isSelf && actor.doctorId !== doctorId) throw notFound('Doctor');
+  assertOwnRecordIfDoctor(actor, { doctorId });
   const passwordHash = input.password ? await hashPassword(input.password) : undefined;
   const { result } = await inAccountTransaction(deps.db, deps.storage, async (tx, written) => {
     // Locked: two staff activating the same doctor at once must queue one activation mail.

@@ -1,6 +1,6 @@
 import { ADMIN_ROLE_ID, DOCTOR_ROLE_ID, type User, type UserAddRequest, type UserEditRequest } from '@portal/contract';
 import { and, asc, eq, isNull, sql } from 'drizzle-orm';
-import type { SignedInUser } from '../auth/access.ts';
+import type { SignedInUser } from '../auth/policy.ts';
 import { hashPassword } from '../auth/passwords.ts';
 import type { Database, Transaction } from '../db/client.ts';
 import { isoTimestamp } from '../db/iso-timestamp.ts';

@@ -9,7 +9,7 @@ export const profilePicFile: FileField = {
 
 /** An edit form's request to drop the stored picture (ignored when a new one is sent). */
 export const pictureRemoval = z.object({
-  removeProfilePic: z.enum(['true', 'false', '1', '0']).optional().meta({
+  removeProfilePic: z.string().optional().meta({
     description: "'true' or '1' removes the stored picture when no new one is sent",
   }),
 });

@@ -1,9 +1,8 @@
-import { loginRequest, loginResponse, messageResponse, messages } from '@portal/contract';
-import type { FastifyRequest } from 'fastify';
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { endpoints, messages } from '@portal/contract';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { TOKEN_COOKIE } from '../../plugins/auth.ts';
 import { login } from '../../services/auth.ts';
-import { errorResponses } from '../responses.ts';
+import { route } from '../define-route.ts';
 
 /** The username typed at a sign-in, for the audit log of a failed one. */
 const attemptedUsername = (request: FastifyRequest) => {
@@ -13,7 +12,7 @@ const attemptedUsername = (request: FastifyRequest) => {
 
 const attemptsWindow = { address: '1 minute', account: '15 minutes' };
 
-export const authRoutes: FastifyPluginAsyncZod = async (app) => {
+export async function authRoutes(app: FastifyInstance) {
   // Throttled per address and per account, after the body is read: every attempt counts.
   const perAddress = app.createRateLimit({
     max: app.config.loginAttemptsPerAddress,
@@ -30,34 +29,25 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   });
   const cookiePath = '/';
 
-  app.post(
-    '/login',
-    {
-      config: { access: 'public', audit: { action: 'auth.login', actorName: attemptedUsername } },
-      schema: {
-        tags: ['auth'],
-        security: [],
-        body: loginRequest,
-        response: { 200: loginResponse, ...errorResponses(400, 401, 403, 429, 503) },
-      },
-      preHandler: async (request, reply) => {
-        for (const limit of [perAddress, perAccount]) {
-          // Fail open when the counters (Redis) cannot be reached: refusing every sign-in
-          // would lock out everyone, while each guess still costs an argon2 hash. Caught
-          // here rather than with skipOnError, which would drop the error unlogged.
-          const result = await limit(request).catch((error: unknown) => {
-            request.log.warn({ err: error }, 'sign-in attempt not counted: throttle store unavailable');
-            return null;
-          });
-          if (result && !result.isAllowed && result.isExceeded) {
-            return reply
-              .status(429)
-              .header('retry-after', result.ttlInSeconds)
-              .send({ message: messages.tooManyAttempts });
-          }
-        }
-      },
-    },
+  const throttle = async (request: FastifyRequest, reply: FastifyReply) => {
+    for (const limit of [perAddress, perAccount]) {
+      // Fail open when the counters (Redis) cannot be reached: refusing every sign-in
+      // would lock out everyone, while each guess still costs an argon2 hash. Caught
+      // here rather than with skipOnError, which would drop the error unlogged.
+      const result = await limit(request).catch((error: unknown) => {
+        request.log.warn({ err: error }, 'sign-in attempt not counted: throttle store unavailable');
+        return null;
+      });
+      if (result && !result.isAllowed && result.isExceeded) {
+        return reply.status(429).header('retry-after', result.ttlInSeconds).send({ message: messages.tooManyAttempts });
+      }
+    }
+  };
+
+  route(
+    app,
+    endpoints.login,
+    { audit: { action: 'auth.login', actorName: attemptedUsername }, preHandler: throttle },
     async (request, reply) => {
       const { exp, ...answer } = await login(app.db, app.tokens, request.body);
       request.auditDetail = { actorUserId: answer.userId, target: `user:${answer.userId}` };
@@ -72,17 +62,9 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
-  app.post(
-    '/logout',
-    {
-      config: { access: 'signedIn', audit: { action: 'auth.logout' } },
-      schema: { tags: ['auth'], response: { 200: messageResponse, ...errorResponses(401, 503) } },
-    },
-    async (request, reply) => {
-      const user = request.user!;
-      await app.revokeToken(user.jti, user.exp);
-      reply.clearCookie(TOKEN_COOKIE, { path: cookiePath });
-      return { message: messages.signedOut };
-    },
-  );
-};
+  route(app, endpoints.logout, { audit: { action: 'auth.logout' } }, async (request, reply) => {
+    await app.revokeToken(request.user.jti, request.user.exp);
+    reply.clearCookie(TOKEN_COOKIE, { path: cookiePath });
+    return { message: messages.signedOut };
+  });
+}

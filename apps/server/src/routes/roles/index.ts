@@ -1,74 +1,27 @@
-import { idParams, messageResponse, role, roleRequest } from '@portal/contract';
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { createRole, deleteRole, listRoles, updateRole } from '../../services/roles.ts';
+import { endpoints } from '@portal/contract';
+import type { FastifyInstance } from 'fastify';
 import { paramTarget } from '../../plugins/audit.ts';
-import { errorResponses, signedInErrors } from '../responses.ts';
+import { createRole, deleteRole, listRoles, updateRole } from '../../services/roles.ts';
+import { route } from '../define-route.ts';
 
-export const roleRoutes: FastifyPluginAsyncZod = async (app) => {
-  // The Users and Doctors screens pick a role from this list too.
-  app.get(
-    '/get_roles_list',
-    {
-      config: { access: { pages: ['/roles', '/users', '/doctors'] } },
-      schema: { tags: ['roles'], response: { 200: role.array(), ...signedInErrors } },
-    },
-    () => listRoles(app.db),
-  );
+const byId = paramTarget({ role: 'id' });
 
-  const manage = { access: { pages: ['/roles' as const] } };
-  const byId = paramTarget({ role: 'id' });
+export async function roleRoutes(app: FastifyInstance) {
+  route(app, endpoints.roleList, {}, () => listRoles(app.db));
 
-  app.post(
-    '/add',
-    {
-      config: { ...manage, audit: { action: 'role.create' } },
-      schema: {
-        tags: ['roles'],
-        body: roleRequest,
-        response: {
-          200: messageResponse.extend({ RoleId: role.shape.RoleId }),
-          ...signedInErrors,
-          ...errorResponses(409),
-        },
-      },
-    },
-    async (request) => {
-      const created = await createRole(app.db, request.body);
-      request.auditDetail = { target: `role:${created.RoleId}` };
-      return { message: 'Role added successfully', RoleId: created.RoleId };
-    },
-  );
+  route(app, endpoints.roleCreate, { audit: { action: 'role.create' } }, async (request) => {
+    const created = await createRole(app.db, request.body);
+    request.auditDetail = { target: `role:${created.RoleId}` };
+    return { message: 'Role added successfully', RoleId: created.RoleId };
+  });
 
-  app.put(
-    '/edit/:id',
-    {
-      config: { ...manage, audit: { action: 'role.update', target: byId } },
-      schema: {
-        tags: ['roles'],
-        params: idParams,
-        body: roleRequest,
-        response: { 200: messageResponse, ...signedInErrors, ...errorResponses(404, 409) },
-      },
-    },
-    async (request) => {
-      await updateRole(app.db, request.params.id, request.body);
-      return { message: 'Role updated successfully' };
-    },
-  );
+  route(app, endpoints.roleUpdate, { audit: { action: 'role.update', target: byId } }, async (request) => {
+    await updateRole(app.db, request.params.id, request.body);
+    return { message: 'Role updated successfully' };
+  });
 
-  app.delete(
-    '/delete/:id',
-    {
-      config: { ...manage, audit: { action: 'role.delete', target: byId } },
-      schema: {
-        tags: ['roles'],
-        params: idParams,
-        response: { 200: messageResponse, ...signedInErrors, ...errorResponses(404, 409) },
-      },
-    },
-    async (request) => {
-      await deleteRole(app.db, request.params.id);
-      return { message: 'Role deleted successfully' };
-    },
-  );
-};
+  route(app, endpoints.roleDelete, { audit: { action: 'role.delete', target: byId } }, async (request) => {
+    await deleteRole(app.db, request.params.id);
+    return { message: 'Role deleted successfully' };
+  });
+}

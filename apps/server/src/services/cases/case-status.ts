@@ -1,6 +1,6 @@
 import { caseStatusLabels, type CaseHistoryEntry, type CaseStatus } from '@portal/contract';
 import { asc, eq, sql } from 'drizzle-orm';
-import type { SignedInUser } from '../../auth/access.ts';
+import type { SignedInUser } from '../../auth/policy.ts';
 import type { Database } from '../../db/client.ts';
 import { isoTimestamp } from '../../db/iso-timestamp.ts';
 import { cases, caseStatusHistory, users } from '../../db/schema.ts';

@@ -7,7 +7,7 @@ import {
   type CaseSubmission,
 } from '@portal/contract';
 import { and, eq, isNull } from 'drizzle-orm';
-import { isDoctor, type SignedInUser } from '../../auth/access.ts';
+import { isDoctor, type SignedInUser } from '../../auth/policy.ts';
 import type { Database, Transaction } from '../../db/client.ts';
 import { caseAttachments, cases, caseStatusHistory, clinics, doctors, users } from '../../db/schema.ts';
 import { badRequest, isUniqueViolation } from '../../lib/errors.ts';

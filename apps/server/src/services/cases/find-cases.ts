@@ -10,30 +10,21 @@ import {
   type SortableCaseField,
 } from '@portal/contract';
 import { and, asc, desc, eq, sql, type SQL } from 'drizzle-orm';
-import { isDoctor, type SignedInUser } from '../../auth/access.ts';
+import { caseOwnerScope, type SignedInUser } from '../../auth/policy.ts';
 import type { Database } from '../../db/client.ts';
 import { isoTimestamp } from '../../db/iso-timestamp.ts';
 import { caseAttachments, caseCounts, cases, users } from '../../db/schema.ts';
 import { notFound } from '../../lib/errors.ts';
-
-/**
- * Whose cases a caller may read: a doctor only their own, whatever id they pass; staff all
- * (0) or one doctor's (their UserId). `null` means every case.
- */
-export function caseOwnerScope(actor: SignedInUser, requestedUserId: number): number | null {
-  if (isDoctor(actor)) return actor.userId;
-/** A field's column as read: a date as its 'YYYY-MM-DD' text. */
-const answerColumn = (field: CaseFieldEntry) =>
-  field.kind === 'date' ? sql<string>`${cases[field.key]}::text` : cases[field.key];
-
-  return requestedUserId === 0 ? null : requestedUserId;
-}
 
 const ownedBy = (doctorUserId: number | null) =>
   doctorUserId === null ? undefined : eq(cases.doctorUserId, doctorUserId);
 
 /** doctorname: the doctor's first and last name (ARCHITECTURE.md). */
 const doctorFullName = sql<string>`(${users.firstName} || ' ' || ${users.lastName})`;
+
+/** A field's column as read: a date as its 'YYYY-MM-DD' text. */
+const answerColumn = (field: CaseFieldEntry) =>
+  field.kind === 'date' ? sql<string>`${cases[field.key]}::text` : cases[field.key];
 
 const caseColumns = {
   CaseId: cases.caseId,

@@ -1,6 +1,7 @@
-import type { AuditAction, AuditEntry, AuditOutcome } from '@portal/contract';
+import { endpoints, type AuditAction, type AuditOutcome } from '@portal/contract';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import { apiRequest } from '../../../lib/api-client.ts';
+import { api } from '../../../lib/api-client.ts';
+import { auditKeys } from './query-keys.ts';
 
 export interface AuditListParams {
   page: number;
@@ -12,21 +13,26 @@ export interface AuditListParams {
 }
 
 /** One page of the audit log, newest first, and the count of all matching entries. */
-export async function getAuditEntries(
-  params: AuditListParams,
-  signal?: AbortSignal,
-): Promise<{ rows: AuditEntry[]; total: number }> {
-  const query = new URLSearchParams({ page: String(params.page), pageSize: String(params.pageSize) });
-  if (params.action) query.set('action', params.action);
-  if (params.actor.trim()) query.set('actor', params.actor.trim());
-  if (params.outcome) query.set('outcome', params.outcome);
-  const { data, headers } = await apiRequest<AuditEntry[]>(`/audit?${query}`, { signal });
+export async function getAuditEntries(params: AuditListParams, signal?: AbortSignal) {
+  const { data, headers } = await api.callWithHeaders(
+    endpoints.auditList,
+    {
+      query: {
+        page: params.page,
+        pageSize: params.pageSize,
+        action: params.action ?? undefined,
+        actor: params.actor.trim() || undefined,
+        outcome: params.outcome ?? undefined,
+      },
+    },
+    { signal },
+  );
   return { rows: data, total: Number(headers.get('x-total-count') ?? data.length) };
 }
 
 export const auditEntriesQueryOptions = (params: AuditListParams) =>
   queryOptions({
-    queryKey: ['audit', params],
+    queryKey: auditKeys.list(params),
     queryFn: ({ signal }) => getAuditEntries(params, signal),
     placeholderData: keepPreviousData,
   });

@@ -1,9 +1,9 @@
-import type { LoginRequest, LoginResponse } from '@portal/contract';
+import { endpoints, type LoginRequest } from '@portal/contract';
 import { useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
 import { sessionStore } from '../../../lib/session.ts';
 
-export const login = (input: LoginRequest) => api.post<LoginResponse>('/auth/login', input);
+export const login = (input: LoginRequest) => api.call(endpoints.login, { body: input });
 
 /** Signs in and stores the seven session values. */
 export function useLogin() {

@@ -1,9 +1,6 @@
-import type { caseAddResponse, CaseSubmission } from '@portal/contract';
+import { endpoints, type CaseSubmission } from '@portal/contract';
 import { useQueryClient } from '@tanstack/react-query';
-import type { z } from 'zod';
-import { uploadForm } from '../../../lib/api-client.ts';
-
-export type CaseAddResponse = z.infer<typeof caseAddResponse>;
+import { uploadApi } from '../../../lib/api-client.ts';
 
 /** One file part of the case upload: the field it goes under and the file. */
 export interface CaseFilePart {
@@ -29,7 +26,7 @@ export function toCaseFormData(submission: CaseSubmission, files: CaseFilePart[]
 export function useAddCase() {
   const queryClient = useQueryClient();
   return async (form: FormData) => {
-    const answer = await uploadForm<CaseAddResponse>('/case/add', form);
+    const answer = await uploadApi.call(endpoints.caseCreate, { body: form });
     void queryClient.invalidateQueries({ refetchType: 'none' });
     return answer;
   };

@@ -1,11 +1,11 @@
-import type { CaseAttachment } from '@portal/contract';
+import { endpoints } from '@portal/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
+import { caseDetailKeys } from './query-keys.ts';
 
-export const getCaseAttachments = (caseId: number) =>
-  api.get<CaseAttachment[]>(`/case/get_cases_attachments_by_case_id/${caseId}`);
+export const getCaseAttachments = (caseId: number) => api.call(endpoints.caseAttachmentList, { params: { caseId } });
 
 export const caseAttachmentsQueryOptions = (caseId: number) =>
-  queryOptions({ queryKey: ['cases', 'attachments', caseId], queryFn: () => getCaseAttachments(caseId) });
+  queryOptions({ queryKey: caseDetailKeys.attachments(caseId), queryFn: () => getCaseAttachments(caseId) });
 
 export const useCaseAttachments = (caseId: number) => useQuery(caseAttachmentsQueryOptions(caseId));

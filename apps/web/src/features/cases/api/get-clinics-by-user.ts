@@ -1,12 +1,12 @@
-import type { ClinicOption } from '@portal/contract';
+import { endpoints } from '@portal/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
+import { clinicsByUserKeys } from './query-keys.ts';
 
-export const getClinicsByUser = (userId: number) =>
-  api.get<ClinicOption[]>(`/clinic/get_clinics_list_by_user_id/${userId}`);
+export const getClinicsByUser = (userId: number) => api.call(endpoints.clinicListOfUser, { params: { id: userId } });
 
 export const clinicsByUserQueryOptions = (userId: number) =>
-  queryOptions({ queryKey: ['clinics-by-user', userId], queryFn: () => getClinicsByUser(userId) });
+  queryOptions({ queryKey: clinicsByUserKeys.ofUser(userId), queryFn: () => getClinicsByUser(userId) });
 
 /** The clinics of the doctor the case is for; nothing until a doctor is known. */
 export function useClinicsByUser(userId: number | null) {

@@ -1,15 +1,15 @@
-import type { CaseStats } from '@portal/contract';
+import { endpoints, type CaseStats } from '@portal/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
+import { caseKeys } from '../../../lib/shared-queries.ts';
 
 const noCases: CaseStats = { newcases: 0, total: 0, inprogress: 0, dispatched: 0, delivered: 0 };
 
 /** The tiles' counts: a doctor's own cases (their user id) or, for staff, every case (0). */
 export const getCaseStats = async (userId: number): Promise<CaseStats> =>
-  (await api.get<CaseStats[]>(`/case/get_all_stats/${userId}`))[0] ?? noCases;
+  (await api.call(endpoints.caseStats, { params: { userId } }))[0] ?? noCases;
 
-// Every case query key starts with 'cases', so a status change refreshes them all at once.
 export const caseStatsQueryOptions = (userId: number) =>
-  queryOptions({ queryKey: ['cases', 'stats', userId], queryFn: () => getCaseStats(userId) });
+  queryOptions({ queryKey: caseKeys.stats(userId), queryFn: () => getCaseStats(userId) });
 
 export const useCaseStats = (userId: number) => useQuery(caseStatsQueryOptions(userId));

@@ -1,6 +1,7 @@
-import type { CaseListQuery, CaseRow, CaseStatusFilter } from '@portal/contract';
+import { endpoints, type CaseListQuery, type CaseStatusFilter } from '@portal/contract';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import { apiRequest } from '../../../lib/api-client.ts';
+import { api } from '../../../lib/api-client.ts';
+import { caseKeys } from '../../../lib/shared-queries.ts';
 
 export interface CaseListParams {
   status: CaseStatusFilter;
@@ -13,19 +14,18 @@ export interface CaseListParams {
 }
 
 /** One page of cases (the paged form of ARCHITECTURE.md) and the count of all matching rows. */
-export async function getCases(
-  params: CaseListParams,
-  signal?: AbortSignal,
-): Promise<{ rows: CaseRow[]; total: number }> {
-  const query = new URLSearchParams({
-    page: String(params.page),
-    pageSize: String(params.pageSize),
-    sort: params.sort,
-  });
-  const search = params.search.trim();
-  if (search) query.set('search', search);
-  const { data, headers } = await apiRequest<CaseRow[]>(
-    `/case/get_cases_by_status/${params.status}/${params.userId}?${query}`,
+export async function getCases(params: CaseListParams, signal?: AbortSignal) {
+  const { data, headers } = await api.callWithHeaders(
+    endpoints.caseList,
+    {
+      params: { status: params.status, userId: params.userId },
+      query: {
+        page: params.page,
+        pageSize: params.pageSize,
+        sort: params.sort,
+        search: params.search.trim() || undefined,
+      },
+    },
     { signal },
   );
   return { rows: data, total: Number(headers.get('x-total-count') ?? data.length) };
@@ -33,7 +33,7 @@ export async function getCases(
 
 export const casesQueryOptions = (params: CaseListParams) =>
   queryOptions({
-    queryKey: ['cases', 'list', params],
+    queryKey: caseKeys.list(params),
     queryFn: ({ signal }) => getCases(params, signal),
     // The table keeps the current page on screen while the next one loads.
     placeholderData: keepPreviousData,

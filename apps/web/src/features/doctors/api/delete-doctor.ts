@@ -1,13 +1,14 @@
+import { endpoints } from '@portal/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
-import { doctorsQueryOptions } from './get-doctors.ts';
+import { doctorKeys } from '../../../lib/shared-queries.ts';
 
-export const deleteDoctor = (doctorId: number) => api.delete<{ message: string }>(`/doctor/delete/${doctorId}`);
+export const deleteDoctor = (doctorId: number) => api.call(endpoints.doctorDelete, { params: { id: doctorId } });
 
 export function useDeleteDoctor() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: deleteDoctor,
-    onSuccess: () => queryClient.invalidateQueries(doctorsQueryOptions()),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: doctorKeys.all }),
   });
 }

@@ -1,11 +1,12 @@
+import { endpoints } from '@portal/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
-import { clinicsQueryOptions } from './get-clinics.ts';
-import { doctorsQueryOptions } from './get-doctors.ts';
+import { doctorKeys } from '../../../lib/shared-queries.ts';
+import { clinicKeys } from './query-keys.ts';
 
 /** Going from Inactive to Active makes the server send the activation e-mail itself. */
 export const editDoctor = ({ doctorId, form }: { doctorId: number; form: FormData }) =>
-  api.putForm<{ message: string }>(`/doctor/edit/${doctorId}`, form);
+  api.call(endpoints.doctorUpdate, { params: { id: doctorId }, body: form });
 
 export function useEditDoctor() {
   const queryClient = useQueryClient();
@@ -13,8 +14,8 @@ export function useEditDoctor() {
     mutationFn: editDoctor,
     onSuccess: (_answer, { doctorId }) =>
       Promise.all([
-        queryClient.invalidateQueries(doctorsQueryOptions()),
-        queryClient.invalidateQueries(clinicsQueryOptions(doctorId)),
+        queryClient.invalidateQueries({ queryKey: doctorKeys.all }),
+        queryClient.invalidateQueries({ queryKey: clinicKeys.ofDoctor(doctorId) }),
       ]),
   });
 }

@@ -1,11 +1,12 @@
-import type { City } from '@portal/contract';
+import { endpoints } from '@portal/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
+import { geographyKeys } from './query-keys.ts';
 
-export const getCities = (countryId: number) => api.get<City[]>(`/city/get_cities_list/${countryId}`);
+export const getCities = (countryId: number) => api.call(endpoints.cityList, { params: { id: countryId } });
 
 export const citiesQueryOptions = (countryId: number) =>
-  queryOptions({ queryKey: ['cities', countryId], queryFn: () => getCities(countryId), staleTime: Infinity });
+  queryOptions({ queryKey: geographyKeys.cities(countryId), queryFn: () => getCities(countryId), staleTime: Infinity });
 
 /** The cities of a country; nothing is fetched until a country is chosen. */
 export const useCities = (countryId: number | null) =>

@@ -1,11 +1,12 @@
-import type { Clinic } from '@portal/contract';
+import { endpoints } from '@portal/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
+import { clinicKeys } from './query-keys.ts';
 
-export const getClinics = (doctorId: number) => api.get<Clinic[]>(`/clinic/get_clinics_list/${doctorId}`);
+export const getClinics = (doctorId: number) => api.call(endpoints.clinicListOfDoctor, { params: { id: doctorId } });
 
 export const clinicsQueryOptions = (doctorId: number) =>
-  queryOptions({ queryKey: ['clinics', doctorId], queryFn: () => getClinics(doctorId) });
+  queryOptions({ queryKey: clinicKeys.ofDoctor(doctorId), queryFn: () => getClinics(doctorId) });
 
 /** A doctor's clinics; nothing is fetched for a doctor not yet saved. */
 export const useClinics = (doctorId: number | null) =>

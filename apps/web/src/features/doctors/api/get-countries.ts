@@ -1,11 +1,11 @@
-import type { Country } from '@portal/contract';
+import { endpoints } from '@portal/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
+import { geographyKeys } from './query-keys.ts';
 
-export const getCountries = () => api.get<Country[]>('/country/get_countries_list');
+export const getCountries = () => api.call(endpoints.countryList);
 
-/** Countries never change while the app runs. */
 export const countriesQueryOptions = () =>
-  queryOptions({ queryKey: ['countries'], queryFn: getCountries, staleTime: Infinity });
+  queryOptions({ queryKey: geographyKeys.countries(), queryFn: getCountries, staleTime: Infinity });
 
 export const useCountries = () => useQuery(countriesQueryOptions());

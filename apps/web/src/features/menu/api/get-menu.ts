@@ -1,13 +1,13 @@
-import type { MenuItem } from '@portal/contract';
-import { pages } from '@portal/contract';
+import { endpoints, pages } from '@portal/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
+import { menuKeys } from '../../../lib/shared-queries.ts';
 import { isAdministrator, isDoctor, type Session } from '../../../lib/session.ts';
 
-export const getMenu = (roleId: number) => api.get<MenuItem[]>(`/permission/get_menu/${roleId}`);
+export const getMenu = (roleId: number) => api.call(endpoints.permissionMenu, { params: { roleId } });
 
 export const menuQueryOptions = (roleId: number) =>
-  queryOptions({ queryKey: ['menu', roleId], queryFn: () => getMenu(roleId) });
+  queryOptions({ queryKey: menuKeys.ofRole(roleId), queryFn: () => getMenu(roleId) });
 
 /** The sidebar by user type (portal-spec.md section 2, Layout). */
 export function useMenu(session: Session): { items: { label: string; url: string }[]; isLoading: boolean } {

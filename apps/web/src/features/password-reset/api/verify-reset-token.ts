@@ -1,11 +1,17 @@
+import { endpoints } from '@portal/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
+import { resetTokenKeys } from './query-keys.ts';
 
-export const verifyResetToken = (token: string) =>
-  api.get<{ success: boolean; message: string }>(`/doctor/verify_token/${encodeURIComponent(token)}`);
+export const verifyResetToken = (token: string) => api.call(endpoints.doctorVerifyResetToken, { params: { token } });
 
 export const verifyResetTokenQueryOptions = (token: string) =>
-  queryOptions({ queryKey: ['reset-token', token], queryFn: () => verifyResetToken(token), staleTime: 0, gcTime: 0 });
+  queryOptions({
+    queryKey: resetTokenKeys.verification(token),
+    queryFn: () => verifyResetToken(token),
+    staleTime: 0,
+    gcTime: 0,
+  });
 
 /** Whether an e-mailed reset link still works; nothing is asked without a token. */
 export const useVerifyResetToken = (token: string | null) =>

@@ -1,12 +1,13 @@
-import type { RolePermission } from '@portal/contract';
+import { endpoints } from '@portal/contract';
 import { queryOptions, useQuery, type QueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
+import { menuKeys } from '../../../lib/shared-queries.ts';
+import { rolePermissionKeys } from './query-keys.ts';
 
-export const getRolePermissions = (roleId: number) =>
-  api.get<RolePermission[]>(`/permission/get_role_permissions/${roleId}`);
+export const getRolePermissions = (roleId: number) => api.call(endpoints.permissionList, { params: { roleId } });
 
 export const rolePermissionsQueryOptions = (roleId: number) =>
-  queryOptions({ queryKey: ['role-permissions', roleId], queryFn: () => getRolePermissions(roleId) });
+  queryOptions({ queryKey: rolePermissionKeys.ofRole(roleId), queryFn: () => getRolePermissions(roleId) });
 
 export const useRolePermissions = (roleId: number | null) =>
   useQuery({ ...rolePermissionsQueryOptions(roleId ?? 0), enabled: roleId !== null });
@@ -21,5 +22,5 @@ export async function setPageAccessLocally(
   queryClient.setQueryData(rolePermissionsQueryOptions(roleId).queryKey, (rows) =>
     rows?.map((row) => (row.PageId === pageId ? { ...row, HasAccess: hasAccess } : row)),
   );
-  await queryClient.invalidateQueries({ queryKey: ['menu', roleId] });
+  await queryClient.invalidateQueries({ queryKey: menuKeys.ofRole(roleId) });
 }

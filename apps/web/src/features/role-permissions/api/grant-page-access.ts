@@ -1,3 +1,4 @@
+import { endpoints } from '@portal/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
 import { setPageAccessLocally } from './get-role-permissions.ts';
@@ -8,7 +9,7 @@ export interface PageAccess {
 }
 
 export const grantPageAccess = ({ roleId, pageId }: PageAccess) =>
-  api.post<{ message: string }>(`/permission/add/${roleId}/${pageId}`);
+  api.call(endpoints.permissionGrant, { params: { roleId, pageId } });
 
 export function useGrantPageAccess() {
   const queryClient = useQueryClient();

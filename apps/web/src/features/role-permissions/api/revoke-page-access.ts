@@ -1,10 +1,11 @@
+import { endpoints } from '@portal/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
 import { setPageAccessLocally } from './get-role-permissions.ts';
 import type { PageAccess } from './grant-page-access.ts';
 
 export const revokePageAccess = ({ roleId, pageId }: PageAccess) =>
-  api.delete<{ message: string }>(`/permission/delete/${roleId}/${pageId}`);
+  api.call(endpoints.permissionRevoke, { params: { roleId, pageId } });
 
 export function useRevokePageAccess() {
   const queryClient = useQueryClient();

@@ -1,13 +1,14 @@
+import { endpoints } from '@portal/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
-import { rolesQueryOptions } from './get-roles.ts';
+import { roleKeys } from '../../../lib/shared-queries.ts';
 
-export const deleteRole = (roleId: number) => api.delete<{ message: string }>(`/role/delete/${roleId}`);
+export const deleteRole = (roleId: number) => api.call(endpoints.roleDelete, { params: { id: roleId } });
 
 export function useDeleteRole() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: deleteRole,
-    onSuccess: () => queryClient.invalidateQueries(rolesQueryOptions()),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: roleKeys.all }),
   });
 }

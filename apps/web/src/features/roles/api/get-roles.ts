@@ -1,9 +1,4 @@
-import type { Role } from '@portal/contract';
-import { queryOptions, useQuery } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client.ts';
+import { useQuery } from '@tanstack/react-query';
+import { roleListQueryOptions } from '../../../lib/shared-queries.ts';
 
-export const getRoles = () => api.get<Role[]>('/role/get_roles_list');
-
-export const rolesQueryOptions = () => queryOptions({ queryKey: ['roles'], queryFn: getRoles });
-
-export const useRoles = () => useQuery(rolesQueryOptions());
+export const useRoles = () => useQuery(roleListQueryOptions());

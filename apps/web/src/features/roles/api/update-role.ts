@@ -1,15 +1,15 @@
-import type { RoleRequest } from '@portal/contract';
+import { endpoints, type RoleRequest } from '@portal/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
-import { rolesQueryOptions } from './get-roles.ts';
+import { roleKeys } from '../../../lib/shared-queries.ts';
 
 export const updateRole = ({ roleId, input }: { roleId: number; input: RoleRequest }) =>
-  api.put<{ message: string }>(`/role/edit/${roleId}`, input);
+  api.call(endpoints.roleUpdate, { params: { id: roleId }, body: input });
 
 export function useUpdateRole() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: updateRole,
-    onSuccess: () => queryClient.invalidateQueries(rolesQueryOptions()),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: roleKeys.all }),
   });
 }

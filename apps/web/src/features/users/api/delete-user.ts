@@ -1,13 +1,14 @@
+import { endpoints } from '@portal/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
-import { usersQueryOptions } from './get-users.ts';
+import { userKeys } from './query-keys.ts';
 
-export const deleteUser = (userId: number) => api.delete<{ message: string }>(`/user/delete/${userId}`);
+export const deleteUser = (userId: number) => api.call(endpoints.userDelete, { params: { id: userId } });
 
 export function useDeleteUser() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: deleteUser,
-    onSuccess: () => queryClient.invalidateQueries(usersQueryOptions()),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: userKeys.all }),
   });
 }

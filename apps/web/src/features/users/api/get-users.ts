@@ -1,9 +1,10 @@
-import type { User } from '@portal/contract';
+import { endpoints } from '@portal/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
+import { userKeys } from './query-keys.ts';
 
-export const getUsers = () => api.get<User[]>('/user/get_users_list');
+export const getUsers = () => api.call(endpoints.userList);
 
-export const usersQueryOptions = () => queryOptions({ queryKey: ['users'], queryFn: getUsers });
+export const usersQueryOptions = () => queryOptions({ queryKey: userKeys.all, queryFn: getUsers });
 
 export const useUsers = () => useQuery(usersQueryOptions());

@@ -1,7 +1,7 @@
-import type { UserEditRequest } from '@portal/contract';
+import { endpoints, type UserEditRequest } from '@portal/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
-import { usersQueryOptions } from './get-users.ts';
+import { userKeys } from './query-keys.ts';
 import { userMultipart } from './user-multipart.ts';
 
 /** An empty password keeps the current one; `removeProfilePic` drops the stored picture. */
@@ -13,15 +13,15 @@ export type UpdateUserInput = Omit<UserEditRequest, 'roleId'> & {
 };
 
 export const updateUser = ({ userId, profilePic, removeProfilePic, ...fields }: UpdateUserInput) =>
-  api.putForm<{ message: string }>(
-    `/user/edit/${userId}`,
-    userMultipart({ ...fields, ...(removeProfilePic ? { removeProfilePic: 'true' } : {}) }, profilePic),
-  );
+  api.call(endpoints.userUpdate, {
+    params: { id: userId },
+    body: userMultipart({ ...fields, ...(removeProfilePic ? { removeProfilePic: 'true' } : {}) }, profilePic),
+  });
 
 export function useUpdateUser() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: updateUser,
-    onSuccess: () => queryClient.invalidateQueries(usersQueryOptions()),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: userKeys.all }),
   });
 }

@@ -1,0 +1,72 @@
+import {
+  errorResponse,
+  impliedErrors,
+  isFileAnswer,
+  type Endpoint,
+  type EndpointAnswer,
+} from '@portal/contract';
+import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import type { z } from 'zod';
+import type { SignedInUser } from '../auth/policy.ts';
+import type { AuditConfig } from '../plugins/audit.ts';
+
+type Parsed<T> = T extends z.ZodType ? z.output<T> : unknown;
+
+/**
+ * The request a handler of `E` gets: params, query and JSON body as its schemas parsed
+ * them, and the caller, never null once the endpoint is not public (plugins/auth.ts
+ * refused the request before the handler otherwise).
+ */
+export type EndpointRequest<E extends Endpoint> = Omit<FastifyRequest, 'params' | 'query' | 'body' | 'user'> & {
+  params: Parsed<E['params']>;
+  query: Parsed<E['query']>;
+  body: E['bodyKind'] extends 'multipart' ? unknown : Parsed<E['body']>;
+  user: E['access'] extends 'public' ? SignedInUser | null : SignedInUser;
+};
+
+/** A handler answers the endpoint's JSON, or sends its own reply (a file, another status). */
+export type EndpointHandler<E extends Endpoint> = (
+  request: EndpointRequest<E>,
+  reply: FastifyReply,
+) => Promise<EndpointAnswer<E> | FastifyReply> | EndpointAnswer<E> | FastifyReply;
+
+export interface RouteOptions {
+  /** What the audit log records for this route (plugins/audit.ts). */
+  audit?: AuditConfig;
+  preHandler?: preHandlerAsyncHookHandler;
+}
+
+/** Fastify's response schemas: the answer, the other answers, and `{ message }` for each error. */
+function responseSchemas(endpoint: Endpoint): Record<number, z.ZodType> {
+  const responses: Record<number, z.ZodType> = {};
+  if (!isFileAnswer(endpoint.answer)) responses[200] = endpoint.answer;
+  for (const [status, other] of Object.entries(endpoint.otherAnswers ?? {})) responses[Number(status)] = other.schema;
+  for (const status of impliedErrors(endpoint)) responses[status] = errorResponse;
+  return responses;
+}
+
+/**
+ * Registers one row of the endpoint table: method, path, schemas and access all come from
+ * the row, so the route, the OpenAPI document and the client cannot disagree. File answers
+ * take HEAD as well, declared rather than derived (a derived HEAD answers content-length 0).
+ */
+export function route<const E extends Endpoint>(
+  app: FastifyInstance,
+  endpoint: E,
+  options: RouteOptions,
+  handler: EndpointHandler<E>,
+): void {
+  app.route({
+    method: isFileAnswer(endpoint.answer) ? [endpoint.method, 'HEAD'] : endpoint.method,
+    url: endpoint.path,
+    config: { access: endpoint.access, audit: options.audit },
+    schema: {
+      ...(endpoint.params && { params: endpoint.params }),
+      ...(endpoint.query && { querystring: endpoint.query }),
+      ...(endpoint.body && endpoint.bodyKind !== 'multipart' && { body: endpoint.body }),
+      response: responseSchemas(endpoint),
+    },
+    ...(options.preHandler && { preHandler: options.preHandler }),
+    handler: (request, reply) => handler(request as unknown as EndpointRequest<E>, reply),
+  });
+}

@@ -1,0 +1,3 @@
+export const userKeys = {
+  all: ['users'] as const,
+};

@@ -1,0 +1,41 @@
+import { endpoints } from '@portal/contract';
+import { queryOptions } from '@tanstack/react-query';
+import { api } from './api-client.ts';
+
+/*
+ * What more than one feature reads or refreshes, with its query key written once: the feature
+ * that shows the data and the feature whose change makes it stale both take the key from
+ * here. A feature's other keys stay in its own api/query-keys.ts.
+ */
+
+/** The dashboard counts and lists cases; the cases feature moves them to another status. */
+export const caseKeys = {
+  all: ['cases'] as const,
+  allStats: () => [...caseKeys.all, 'stats'] as const,
+  stats: (userId: number) => [...caseKeys.allStats(), userId] as const,
+  lists: () => [...caseKeys.all, 'list'] as const,
+  list: (params: object) => [...caseKeys.lists(), params] as const,
+};
+
+/** The shell shows a role's menu; granting or revoking a page changes it. */
+export const menuKeys = {
+  all: ['menu'] as const,
+  ofRole: (roleId: number) => [...menuKeys.all, roleId] as const,
+};
+
+/** Every doctor query: the Doctors screen's changes refresh them all. */
+export const doctorKeys = {
+  all: ['doctors'] as const,
+};
+
+/** The doctors: the Doctors screen lists them, staff adding a case pick one. */
+export const doctorListQueryOptions = () =>
+  queryOptions({ queryKey: doctorKeys.all, queryFn: () => api.call(endpoints.doctorList) });
+
+export const roleKeys = {
+  all: ['roles'] as const,
+};
+
+/** The roles: the Roles screen lists them, the Users, Role Permissions and Doctors screens pick one. */
+export const roleListQueryOptions = () =>
+  queryOptions({ queryKey: roleKeys.all, queryFn: () => api.call(endpoints.roleList) });
