@@ -15,10 +15,15 @@ export async function permissionRoutes(app: FastifyInstance) {
 
   route(app, endpoints.permissionList, {}, (request) => getRolePermissions(app.db, request.params.roleId));
 
-  route(app, endpoints.permissionGrant, { audit: { action: 'permission.grant', target: rolePage } }, async (request) => {
-    await grantPage(app.db, request.params.roleId, request.params.pageId);
-    return { message: 'Permission granted successfully' };
-  });
+  route(
+    app,
+    endpoints.permissionGrant,
+    { audit: { action: 'permission.grant', target: rolePage } },
+    async (request) => {
+      await grantPage(app.db, request.params.roleId, request.params.pageId);
+      return { message: 'Permission granted successfully' };
+    },
+  );
 
   route(
     app,
