@@ -1,9 +1,31 @@
-import type { FastifyRequest } from 'fastify';
+import type { Readable } from 'node:stream';
 import type { z } from 'zod';
 import { toFieldErrors } from '@portal/contract';
-import { AppError, badRequest } from './errors.ts';
+import { badRequest } from './errors.ts';
 
 const forbiddenNames = new Set(['__proto__', 'constructor', 'prototype']);
+
+/** One part of a multipart body as the parser yields it, in the terms the forms read it. */
+export type FormPart =
+  | { type: 'field'; fieldname: string; value: unknown; valueTruncated: boolean }
+  | {
+      type: 'file';
+      fieldname: string;
+      filename: string;
+      mimetype: string;
+      /** `truncated` once the parser's file size limit cut the file short. */
+      file: Readable & { truncated: boolean };
+      toBuffer(): Promise<Buffer>;
+    };
+
+/** The parser's limits for one form (busboy's names). */
+export interface FormLimits {
+  fileSize?: number;
+  files?: number;
+  fields?: number;
+  fieldSize?: number;
+  parts?: number;
+}
 
 export interface SmallFile {
   fieldName: string;
@@ -12,26 +34,23 @@ export interface SmallFile {
   data: Buffer;
 }
 
+export const isForbiddenFieldName = (name: string) => forbiddenNames.has(name);
+
 /**
  * Reads a small multipart form (users, doctors): text fields into a plain object, and the
- * named file fields into memory, each at most `maxFileBytes`. Case uploads are streamed
- * elsewhere; this is only for forms whose files are pictures.
+ * named file fields into memory (the parser's limits bound their size). Case uploads are
+ * streamed elsewhere; this is only for forms whose files are pictures.
  */
 export async function readSmallMultipart(
-  request: FastifyRequest,
-  options: { fileFields: string[]; maxFileBytes: number },
+  parts: AsyncIterable<FormPart>,
+  fileFields: string[],
 ): Promise<{ fields: Record<string, string>; files: Map<string, SmallFile> }> {
-  if (!request.isMultipart()) {
-    throw new AppError(415, 'Send this form as multipart/form-data');
-  }
   const fields: Record<string, string> = Object.create(null);
   const files = new Map<string, SmallFile>();
-  for await (const part of request.parts({
-    limits: { fileSize: options.maxFileBytes, files: options.fileFields.length },
-  })) {
-    if (forbiddenNames.has(part.fieldname)) throw badRequest(`Field name "${part.fieldname}" is not allowed`);
+  for await (const part of parts) {
+    if (isForbiddenFieldName(part.fieldname)) throw badRequest(`Field name "${part.fieldname}" is not allowed`);
     if (part.type === 'file') {
-      if (!options.fileFields.includes(part.fieldname)) {
+      if (!fileFields.includes(part.fieldname)) {
         part.file.resume();
         throw badRequest(`Unexpected file field "${part.fieldname}"`);
       }

@@ -1,8 +1,7 @@
 import { caseFileMessages, maxOtherFiles, photoFileTypes, scanFileTypes, type CaseFileType } from '@portal/contract';
-import type { MultipartFile } from '@fastify/multipart';
-import type { FastifyRequest } from 'fastify';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { AppError, badRequest } from '../../lib/errors.ts';
+import { isForbiddenFieldName, type FormLimits, type FormPart } from '../../lib/multipart-form.ts';
 import { deleteKeys } from '../../storage/delete-keys.ts';
 import type { Storage } from '../../storage/storage.ts';
 import {
@@ -34,14 +33,24 @@ export interface ReceivedCaseUpload {
   fileErrors: Record<string, string>;
 }
 
-const forbiddenNames = new Set(['__proto__', 'constructor', 'prototype']);
 const singleFileFields = Object.keys(scanFileTypes).length + Object.keys(photoFileTypes).length;
 const maxFields = 100;
 
 const tooLarge = () => new AppError(413, caseFileMessages.tooLarge);
 
+type FilePart = Extract<FormPart, { type: 'file' }>;
+
+/** The parser's limits for a case form; one file may use the whole budget, the inspector enforces the total. */
+export const caseUploadLimits = (maxUploadBytes: number | undefined): FormLimits => ({
+  fileSize: maxUploadBytes ?? Number.POSITIVE_INFINITY,
+  files: singleFileFields + maxOtherFiles,
+  fields: maxFields,
+  fieldSize: 1024 * 1024,
+  parts: singleFileFields + maxOtherFiles + maxFields,
+});
+
 /** Reads a part to its end without keeping it. */
-function drain(part: MultipartFile): Promise<void> {
+function drain(part: FilePart): Promise<void> {
   return new Promise((resolve, reject) => {
     if (part.file.readableEnded) return resolve();
     part.file.once('end', resolve).once('error', reject);
@@ -50,35 +59,25 @@ function drain(part: MultipartFile): Promise<void> {
 }
 
 /**
- * Streams the case form's files into storage as they arrive, each under a server-made key
- * `cases/<upload uuid>/<random>`, through a FileInspector (SHA-256, size, magic bytes, the
- * upload limit); text fields are collected. If anything throws (a limit, a malformed body,
- * the client going away mid-file), every object already written is deleted first.
+ * Streams the case form's files (parts parsed with `caseUploadLimits`) into storage as they
+ * arrive, each under a server-made key `cases/<upload uuid>/<random>`, through a
+ * FileInspector (SHA-256, size, magic bytes, the upload limit); text fields are collected.
+ * If anything throws (a limit, a malformed body, the client going away mid-file), every
+ * object already written is deleted first.
  */
 export async function receiveCaseUpload(
-  request: FastifyRequest,
+  parts: AsyncIterable<FormPart>,
   storage: Storage,
   options: { maxUploadBytes?: number },
 ): Promise<ReceivedCaseUpload> {
-  if (!request.isMultipart()) throw new AppError(415, 'Send this form as multipart/form-data');
   const uploadId = randomUUID();
   const received: ReceivedCaseUpload = { fields: Object.create(null), files: [], fileErrors: Object.create(null) };
   const budget = { remaining: options.maxUploadBytes ?? Number.POSITIVE_INFINITY };
   const seenSingle = new Set<string>();
   let otherFileCount = 0;
   try {
-    const parts = request.parts({
-      limits: {
-        // One file may use the whole budget; the inspector enforces the total.
-        fileSize: options.maxUploadBytes ?? Number.POSITIVE_INFINITY,
-        files: singleFileFields + maxOtherFiles,
-        fields: maxFields,
-        fieldSize: 1024 * 1024,
-        parts: singleFileFields + maxOtherFiles + maxFields,
-      },
-    });
     for await (const part of parts) {
-      if (forbiddenNames.has(part.fieldname)) throw badRequest(`Field name "${part.fieldname}" is not allowed`);
+      if (isForbiddenFieldName(part.fieldname)) throw badRequest(`Field name "${part.fieldname}" is not allowed`);
       if (part.type === 'field') {
         if (part.valueTruncated) throw badRequest(`${part.fieldname} is too long`, { [part.fieldname]: 'Too long' });
         received.fields[part.fieldname] = String(part.value);
@@ -129,7 +128,7 @@ export async function receiveCaseUpload(
  */
 async function storeFilePart(
   storage: Storage,
-  part: MultipartFile,
+  part: FilePart,
   slot: FileSlot,
   storageKey: string,
   budget: { remaining: number },
