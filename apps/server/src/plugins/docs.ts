@@ -2,17 +2,13 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { jsonSchemaTransform } from 'fastify-type-provider-zod';
+import { buildOpenApiDocument } from './openapi-document.ts';
 
-/** The OpenAPI document, generated from the routes' zod schemas, browsable at /api/docs. */
+/**
+ * The OpenAPI document, built from the contract's endpoint table (the same rows the routes
+ * are registered from), served at /api/docs/json and browsable at /api/docs.
+ */
 export const docsPlugin = fp(async (app: FastifyInstance) => {
-  await app.register(swagger, {
-    openapi: {
-      info: { title: 'Aligner Portal API', version: '1.0.0', description: 'Cases, doctors and administration.' },
-      components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
-      security: [{ bearerAuth: [] }],
-    },
-    transform: jsonSchemaTransform,
-  });
+  await app.register(swagger, { mode: 'static', specification: { document: buildOpenApiDocument() as never } });
   await app.register(swaggerUi, { routePrefix: '/api/docs' });
 });
