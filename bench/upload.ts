@@ -11,9 +11,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
+import { caseAddResponse, endpoints } from '@portal/contract';
 import { freePort, startPortal } from '../e2e/helpers/portal-process.ts';
 import { fixed, mb, printTable, rssOf, sampleRss } from './lib/measure.ts';
-import { activeDoctor, call, login } from './lib/seed-api.ts';
+import { activeDoctor, benchApi, login } from './lib/seed-api.ts';
 
 const scanBytes = Number(process.env.BENCH_UPLOAD_MB ?? 1024) * 1024 * 1024;
 const admin = { username: 'admin', password: 'bench-admin-pass' };
@@ -132,11 +133,10 @@ export async function runUploadBenchmark() {
     );
     const peak = sampler.stop();
     if (portalRun.status !== 200) throw new Error(`upload refused: ${portalRun.status} ${portalRun.text}`);
-    const { TrackingNo } = JSON.parse(portalRun.text) as { TrackingNo: string };
-    const [stored] = await call<{ FileSize: number }[]>(
-      portal.baseUrl,
-      'GET',
-      `/case/get_cases_attachments_by_case_id/${(JSON.parse(portalRun.text) as { CaseId: number }).CaseId}`,
+    const { TrackingNo, CaseId } = caseAddResponse.parse(JSON.parse(portalRun.text));
+    const [stored] = await benchApi(portal.baseUrl).call(
+      endpoints.caseAttachmentList,
+      { params: { caseId: CaseId } },
       { token: doctor.token },
     );
 

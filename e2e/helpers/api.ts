@@ -1,5 +1,6 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { ApiError, createApiClient, endpoints, type Endpoint } from '@portal/contract';
 import { inject } from 'vitest';
 import { e2eAdmin } from './global-setup.ts';
 import { baseUrl } from './browser.ts';
@@ -9,45 +10,78 @@ export { e2eAdmin };
 let counter = 0;
 export const uniqueName = (prefix: string) => `${prefix}${Date.now().toString(36)}${(counter++).toString(36)}`;
 
-/** Seeds through the real API (browser tests act as a person only where the test is about it). */
+/** The portal's API for seeding (browser tests act as a person only where the test is about it). */
+export const portalApi = () => createApiClient({ baseUrl: baseUrl() });
+
+/** The endpoint row of a method and a concrete path ('/role/edit/3'), and the path's parameters. */
+function findEndpoint(method: string, apiPath: string): { endpoint: Endpoint; params: Record<string, string> } {
+  for (const endpoint of Object.values(endpoints) as Endpoint[]) {
+    if (endpoint.method !== method) continue;
+    const names: string[] = [];
+    const pattern = endpoint.path.replace(/:([A-Za-z_]+)/g, (_, name: string) => {
+      names.push(name);
+      return '([^/]+)';
+    });
+    const match = new RegExp(`^${pattern}$`).exec(`/api${apiPath}`);
+    if (match) {
+      const params = Object.fromEntries(names.map((name, index) => [name, decodeURIComponent(match[index + 1]!)]));
+      return { endpoint, params };
+    }
+  }
+  throw new Error(`No endpoint answers ${method} /api${apiPath}`);
+}
+
+/**
+ * A call by method and path, for a test's one-off read or write: it goes through the row of
+ * the endpoint table that matches, so its answer is still checked against the row's schema.
+ */
 export async function apiCall<T>(
   method: string,
   url: string,
   options: { token?: string; json?: unknown; form?: FormData } = {},
 ): Promise<T> {
-  const response = await fetch(`${baseUrl()}/api${url}`, {
-    method,
-    headers: {
-      ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
-      ...(options.json !== undefined ? { 'content-type': 'application/json' } : {}),
-    },
-    body: options.form ?? (options.json !== undefined ? JSON.stringify(options.json) : undefined),
-  });
-  const body = await response.json().catch(() => null);
-  if (!response.ok) throw new Error(`${method} ${url}: ${response.status} ${JSON.stringify(body)}`);
-  return body as T;
+  const [apiPath, search] = url.split('?');
+  const { endpoint, params } = findEndpoint(method, apiPath!);
+  const input = {
+    params,
+    query: Object.fromEntries(new URLSearchParams(search)),
+    body: options.form ?? options.json,
+  };
+  try {
+    return (await portalApi().call(endpoint, input as never, { token: options.token })) as T;
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    throw new Error(`${method} ${url}: ${error.status} ${error.message} ${JSON.stringify(error.fieldErrors)}`, {
+      cause: error,
+    });
+  }
 }
 
 export async function apiLogin(username: string, password: string): Promise<string> {
-  return (await apiCall<{ token: string }>('POST', '/auth/login', { json: { username, password } })).token;
+  return (await portalApi().call(endpoints.login, { body: { username, password } })).token;
 }
 
 export const adminToken = () => apiLogin(e2eAdmin.username, e2eAdmin.password);
+
+const toForm = (fields: Record<string, string>) => {
+  const form = new FormData();
+  for (const [key, value] of Object.entries(fields)) form.append(key, value);
+  return form;
+};
 
 /** A Web user whose role has exactly the given page ids; returns their credentials. */
 export async function createStaff(
   pageIds: number[],
 ): Promise<{ username: string; password: string; roleId: number; roleName: string }> {
+  const api = portalApi();
   const token = await adminToken();
   const roleName = uniqueName('Role');
-  const { RoleId } = await apiCall<{ RoleId: number }>('POST', '/role/add', {
-    token,
-    json: { roleName, description: 'e2e' },
-  });
-  for (const pageId of pageIds) await apiCall('POST', `/permission/add/${RoleId}/${pageId}`, { token });
+  const { RoleId } = await api.call(endpoints.roleCreate, { body: { roleName, description: 'e2e' } }, { token });
+  for (const pageId of pageIds) {
+    await api.call(endpoints.permissionGrant, { params: { roleId: RoleId, pageId } }, { token });
+  }
   const username = uniqueName('staff');
-  const form = new FormData();
-  for (const [key, value] of Object.entries({
+  const form = toForm({
     username,
     firstname: 'Sam',
     lastname: 'Staff',
@@ -56,10 +90,8 @@ export async function createStaff(
     mobileNo: '5550101',
     roleId: String(RoleId),
     userType: 'Web',
-  })) {
-    form.append(key, value);
-  }
-  await apiCall('POST', '/user/add', { token, form });
+  });
+  await api.call(endpoints.userCreate, { body: form }, { token });
   return { username, password: 'staff-pass', roleId: RoleId, roleName };
 }
 
@@ -70,11 +102,11 @@ export async function createActiveDoctor(): Promise<{
   userId: number;
   doctorId: number;
 }> {
+  const api = portalApi();
   const token = await adminToken();
-  const [city] = await apiCall<{ CityId: number }[]>('GET', '/city/get_cities_list/1');
+  const [city] = await api.call(endpoints.cityList, { params: { id: 1 } });
   const username = uniqueName('dr');
-  const form = new FormData();
-  const fields = {
+  const form = toForm({
     username,
     firstname: 'Ada',
     lastname: 'Lovelace',
@@ -96,10 +128,9 @@ export async function createActiveDoctor(): Promise<{
     ]),
     isActive: 'true',
     userType: 'Doctor',
-  };
-  for (const [key, value] of Object.entries(fields)) form.append(key, value);
-  const { DoctorId } = await apiCall<{ DoctorId: number }>('POST', '/doctor/add', { token, form });
-  const doctors = await apiCall<{ DoctorId: number; UserId: number }[]>('GET', '/doctor/get_doctors_list', { token });
+  });
+  const { DoctorId } = await api.call(endpoints.doctorCreate, { body: form }, { token });
+  const doctors = await api.call(endpoints.doctorList, {}, { token });
   const userId = doctors.find((doctor) => doctor.DoctorId === DoctorId)!.UserId;
   return { username, password: 'doctor-pass', userId, doctorId: DoctorId };
 }

@@ -1,5 +1,6 @@
 import sharp from 'sharp';
-import { apiCall } from './api.ts';
+import { endpoints } from '@portal/contract';
+import { portalApi } from './api.ts';
 
 export interface CaseFile {
   name: string;
@@ -78,17 +79,16 @@ export async function submitCase(
   files?: Record<string, CaseFile>,
   overrides: Record<string, string> = {},
 ): Promise<{ CaseId: number; TrackingNo: string }> {
-  const [clinic] = await apiCall<{ ClinicId: number }[]>(
-    'GET',
-    `/clinic/get_clinics_list_by_user_id/${userIdOf(doctorToken)}`,
-    {
-      token: doctorToken,
-    },
+  const api = portalApi();
+  const [clinic] = await api.call(
+    endpoints.clinicListOfUser,
+    { params: { id: userIdOf(doctorToken) } },
+    { token: doctorToken },
   );
   const form = new FormData();
   for (const [key, value] of Object.entries(caseFields(clinic!.ClinicId, overrides))) form.append(key, value);
   for (const [field, file] of Object.entries(files ?? (await defaultCaseFiles()))) {
     form.append(field, new Blob([file.data], { type: file.type ?? 'application/octet-stream' }), file.name);
   }
-  return apiCall('POST', '/case/add', { token: doctorToken, form });
+  return api.call(endpoints.caseCreate, { body: form }, { token: doctorToken });
 }

@@ -32,7 +32,7 @@ export interface ApiClientOptions {
   fetch?: typeof fetch;
   /** The bearer token of every call, read afresh each time; a call's own `token` wins. */
   token?: () => string | null | undefined;
-  credentials?: RequestCredentials;
+  credentials?: RequestInit['credentials'];
   /** Around every call, whatever its outcome (the web app's loading overlay). */
   onBegin?: () => void;
   onEnd?: () => void;
@@ -73,7 +73,7 @@ export function toQueryString(query: Record<string, unknown> | undefined): strin
   return text ? `?${text}` : '';
 }
 
-function requestBody(endpoint: Endpoint, body: unknown): { body?: BodyInit; headers: Record<string, string> } {
+function requestBody(endpoint: Endpoint, body: unknown): { body?: RequestInit['body']; headers: Record<string, string> } {
   if (body === undefined) return { headers: {} };
   if (endpoint.bodyKind === 'multipart') return { body: body as FormData, headers: {} };
   return { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } };
