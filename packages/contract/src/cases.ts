@@ -74,11 +74,6 @@ const acceptance = z.preprocess(
 
 const rankFields = fieldsOfKind('rank');
 
-/** The ranked preferences, in the order the form shows them. */
-export const rankedPreferenceLabels = Object.fromEntries(
-  rankFields.map((field) => [field.sent, field.label]),
-) as Record<(typeof rankFields)[number]['sent'], string>;
-
 /**
  * POST /case/add, the text part of the multipart body ("Case submission (as sent)").
  * `userId` names the doctor when staff submit; for a doctor the server uses the caller.

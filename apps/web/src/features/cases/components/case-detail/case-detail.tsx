@@ -7,9 +7,9 @@ import { useCaseAttachments } from '../../api/get-case-attachments.ts';
 import { useCaseHistory } from '../../api/get-case-history.ts';
 import { ViewIn3d } from '../stl-viewer/view-in-3d.tsx';
 import { CaseAttachments } from './case-attachments.tsx';
-import { caseDetailItems, treatmentItems } from './case-fields.ts';
+import { caseDetailItems, caseFieldItems } from './case-fields.ts';
 import { CaseStatusPanel } from './case-status-panel.tsx';
-import { DetailList, orNotAvailable } from './detail-list.tsx';
+import { DetailList } from './detail-list.tsx';
 
 function Section({ title, actions, children }: { title: string; actions?: ReactNode; children: ReactNode }) {
   return (
@@ -68,10 +68,10 @@ export function CaseDetail({
         <CaseStatusPanel caseId={caseRow.CaseId} currentStatus={currentStatus} canChangeStatus={canChangeStatus} />
       </Section>
       <Section title="Treatment Instructions">
-        <DetailList items={treatmentItems(caseRow)} />
+        <DetailList items={caseFieldItems(caseRow, 'treatment')} />
       </Section>
       <Section title="Patient's Records" actions={attachments.data && <ViewIn3d attachments={attachments.data} />}>
-        <DetailList items={[{ label: 'Impression Type', value: orNotAvailable(caseRow.ImpressionType) }]} />
+        <DetailList items={caseFieldItems(caseRow, 'records')} />
         <Title order={4} size="h5" mt="md" mb="xs">
           Attachments
         </Title>

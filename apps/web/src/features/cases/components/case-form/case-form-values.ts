@@ -1,11 +1,18 @@
-import { photoFileTypes, scanFileTypes } from '@portal/contract';
+import {
+  caseFieldList,
+  photoFileTypes,
+  scanFileTypes,
+  stepOfCaseField,
+  type CaseField,
+  type CaseFieldKey,
+  type CaseFields,
+} from '@portal/contract';
 import { createFormContext } from '@mantine/form';
-import type { NumberingSystem } from '../../lib/tooth-numbering.ts';
 import type { CaseFilePart } from '../../api/add-case.ts';
 
 export type ScanField = keyof typeof scanFileTypes;
 export type PhotoField = keyof typeof photoFileTypes;
-export type ToothListField = 'moveTooth' | 'noElastic' | 'noAttachment' | 'extractTooth';
+export type ToothListField = Extract<CaseField, { kind: 'teeth' }>['sent'];
 
 export const scanLabels: Record<ScanField, string> = {
   maxillaryScan: 'Maxillary Scan',
@@ -40,96 +47,45 @@ export const individualPhotoFields = [
 ] as const satisfies readonly PhotoField[];
 export const xRayFields = ['opv', 'leteralCeloform'] as const satisfies readonly PhotoField[];
 
-export const toothListLabels: Record<ToothListField, string> = {
-  moveTooth: "Don't Move Tooth",
-  noElastic: 'No Elastic',
-  noAttachment: 'No Attachment',
-  extractTooth: 'Extract Tooth',
-};
+/** The fields the form has inputs for; the others are filled from one of these (`formValueFrom`). */
+const formFields = caseFieldList.filter((field) => field.section !== null);
+type FormFieldKey = { [K in CaseFieldKey]: CaseFields[K]['section'] extends null ? never : K }[CaseFieldKey];
 
-/**
- * What the form holds. Choices are null (or '') until picked; tooth lists hold Universal
- * numbers ('3,14'); `ipr` is the IPR prescription choice.
- */
-export type CaseFormValues = {
+/** What the form holds for a field: choices are null until picked unless the form starts with one. */
+type FormValueOf<Field> = Field extends {
+  kind: 'choice';
+  options: readonly (infer Option)[];
+  defaultValue: infer Default;
+}
+  ? null extends Default
+    ? Option | null
+    : Option
+  : Field extends { defaultValue: infer Default }
+    ? Default
+    : never;
+
+/** What the form holds: the table's fields by their submission names ('3,14' for teeth, in Universal numbers), the doctor, the terms and the files. */
+type FieldValues = { [K in FormFieldKey as CaseFields[K]['sent']]: FormValueOf<CaseFields[K]> };
+
+export type CaseFormValues = FieldValues & {
   isStaff: boolean;
   userId: string | null;
-  firstname: string;
-  lastname: string;
-  dob: string | null;
-  gender: string | null;
-  clinicId: string | null;
-  arches: string | null;
-  nature: string | null;
-  shipment: string | null;
-  passiveAligner: string | null;
-  alignerShipment: string | null;
-  complaint: string;
-  midline: string;
-  overjet: string;
-  overbite: string;
-  crossBite: string;
-  rightCanine: string | null;
-  leftCanine: string | null;
-  rightMolar: string | null;
-  leftMolar: string | null;
-  iprPreference: string;
-  proclination: string;
-  expansion: string;
-  extraction: string;
-  ipr: string | null;
-  auxilliaryType: string | null;
-  toothNumbering: NumberingSystem;
-  specialInstruction: string;
-  impressionType: string | null;
-  imageType: string;
   termsAndCondition: boolean;
   otherFiles: File[];
-} & Record<ToothListField, string> &
-  Record<ScanField | PhotoField, File | null>;
+} & Record<ScanField | PhotoField, File | null>;
 
 const noFiles = Object.fromEntries(
   [...Object.keys(scanFileTypes), ...Object.keys(photoFileTypes)].map((field) => [field, null]),
 ) as Record<ScanField | PhotoField, null>;
+
+const fieldDefaults = Object.fromEntries(formFields.map((field) => [field.sent, field.defaultValue])) as FieldValues;
 
 /** A fresh form; doctors submit for themselves, staff pick the doctor. */
 export function initialCaseFormValues(doctorUserId: number | null): CaseFormValues {
   return {
     isStaff: doctorUserId === null,
     userId: doctorUserId === null ? null : String(doctorUserId),
-    firstname: '',
-    lastname: '',
-    dob: null,
-    gender: null,
-    clinicId: null,
-    arches: null,
-    nature: null,
-    shipment: null,
-    passiveAligner: null,
-    alignerShipment: null,
-    complaint: '',
-    midline: 'Improve',
-    overjet: 'Improve',
-    overbite: 'Improve',
-    crossBite: 'Correct',
-    rightCanine: null,
-    leftCanine: null,
-    rightMolar: null,
-    leftMolar: null,
-    iprPreference: '',
-    proclination: '',
-    expansion: '',
-    extraction: '',
-    ipr: null,
-    auxilliaryType: null,
-    toothNumbering: 'Universal',
-    moveTooth: '',
-    noElastic: '',
-    noAttachment: '',
-    extractTooth: '',
-    specialInstruction: '',
-    impressionType: null,
-    imageType: 'Individual',
+    ...fieldDefaults,
     termsAndCondition: false,
     otherFiles: [],
     ...noFiles,
@@ -137,50 +93,14 @@ export function initialCaseFormValues(doctorUserId: number | null): CaseFormValu
 }
 
 // Server field errors use the submission's names (iprPrescription) as well as the form's.
-const stepFields: string[][] = [
-  [
-    'userId',
-    'firstname',
-    'lastname',
-    'dob',
-    'gender',
-    'clinicId',
-    'arches',
-    'nature',
-    'shipment',
-    'passiveAligner',
-    'alignerShipment',
-    'complaint',
-  ],
-  [
-    'midline',
-    'overjet',
-    'overbite',
-    'crossBite',
-    'rightCanine',
-    'leftCanine',
-    'rightMolar',
-    'leftMolar',
-    'iprPreference',
-    'proclination',
-    'expansion',
-    'extraction',
-    'ipr',
-    'iprPrescription',
-    'auxilliaryType',
-    'toothNumbering',
-    'moveTooth',
-    'noElastic',
-    'noAttachment',
-    'extractTooth',
-    'specialInstruction',
-  ],
-];
+const stepOfName = new Map<string, number>([
+  ['userId', 0],
+  ...caseFieldList.map((field) => [field.sent, stepOfCaseField(field)] as const),
+]);
 
-/** The step (0-2) showing a field; anything not on the first two steps is a record on step 3. */
+/** The step (0-2) showing a field; the files and the terms are on step 3. */
 export function stepOfField(field: string): number {
-  const step = stepFields.findIndex((fields) => fields.includes(field));
-  return step === -1 ? 2 : step;
+  return stepOfName.get(field) ?? 2;
 }
 
 /** The first step with one of these errors, or null when there are none. */
@@ -210,10 +130,14 @@ export function caseFileParts(values: CaseFormValues): CaseFilePart[] {
   ];
 }
 
-/** The text part: the IPR prescription is the IPR choice of step 2. */
+/** The text part: a field the form has no input for takes the value of the one it is filled from. */
 export const submissionInput = (values: CaseFormValues) => ({
   ...values,
-  iprPrescription: values.ipr ?? '',
+  ...Object.fromEntries(
+    caseFieldList.flatMap((field) =>
+      'formValueFrom' in field ? [[field.sent, (values as Record<string, unknown>)[field.formValueFrom] ?? '']] : [],
+    ),
+  ),
 });
 
 export const [CaseFormProvider, useCaseFormContext, useCaseForm] = createFormContext<CaseFormValues>();

@@ -1,7 +1,7 @@
 import '@mantine/dates/styles.css';
 import { Button, Group, Paper, Stepper, Text, useMatches } from '@mantine/core';
 import { schemaResolver, type FormErrors } from '@mantine/form';
-import { caseFileMessages, caseForm, caseSubmission } from '@portal/contract';
+import { caseFileMessages, caseForm, caseFormSteps, caseSubmission } from '@portal/contract';
 import { IconArrowLeft, IconArrowRight, IconExclamationMark, IconSend } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
@@ -24,11 +24,8 @@ import { CaseDetailsStep } from './case-details-step.tsx';
 import { PatientRecordsStep } from './patient-records-step.tsx';
 import { TreatmentInstructionsStep } from './treatment-instructions-step.tsx';
 
-const steps = [
-  { label: 'Case Details', Content: CaseDetailsStep },
-  { label: 'Treatment Instructions', Content: TreatmentInstructionsStep },
-  { label: "Patients's Records", Content: PatientRecordsStep },
-];
+const stepContents = [CaseDetailsStep, TreatmentInstructionsStep, PatientRecordsStep];
+const steps = caseFormSteps.map((step, index) => ({ label: step.label, Content: stepContents[index]! }));
 const lastStep = steps.length - 1;
 
 /** The three-step case form (portal-spec.md section 2): doctors submit for themselves, staff for a doctor they pick. */

@@ -1,16 +1,16 @@
-import { Alert, Divider, SimpleGrid, Stack } from '@mantine/core';
-import { caseOptions, scanFileTypes } from '@portal/contract';
+import { Alert, SimpleGrid } from '@mantine/core';
+import { scanFileTypes } from '@portal/contract';
 import { IconAlertTriangle } from '@tabler/icons-react';
+import { CaseFormStep } from './case-form-step.tsx';
 import { useCaseFormContext, visiblePhotoFields, type ScanField } from './case-form-values.ts';
-import { ChoiceRadios } from './choice-inputs.tsx';
 import { OtherFilesInput, PhotoInput, ScanInput } from './file-inputs.tsx';
 import { TermsField } from './terms-field.tsx';
 
+/** The impression and its scans, then the image type and its photos, other files and the terms. */
 export function PatientRecordsStep() {
   const form = useCaseFormContext();
-  return (
-    <Stack gap="lg">
-      <ChoiceRadios field="impressionType" label="Impression Type" options={caseOptions.impressionType} withAsterisk />
+  const scans = (
+    <>
       {form.values.impressionType === 'Digital Impression' && (
         <Alert
           color="yellow"
@@ -27,8 +27,10 @@ export function PatientRecordsStep() {
           <ScanInput key={field} field={field} />
         ))}
       </SimpleGrid>
-      <Divider label="Photos and X-rays" labelPosition="left" />
-      <ChoiceRadios field="imageType" label="Image Type" options={caseOptions.imageType} />
+    </>
+  );
+  const photos = (
+    <>
       <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }}>
         {visiblePhotoFields(form.values.imageType).map((field) => (
           <PhotoInput key={field} field={field} />
@@ -36,6 +38,7 @@ export function PatientRecordsStep() {
       </SimpleGrid>
       <OtherFilesInput />
       <TermsField />
-    </Stack>
+    </>
   );
+  return <CaseFormStep step={2} after={{ impression: scans, images: photos }} />;
 }

@@ -1,16 +1,17 @@
 import { Button, TextInput } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
+import type { CaseFieldEntry } from '@portal/contract';
 import { formatToothList } from '../../lib/tooth-numbering.ts';
 import { parseToothList, toggleTooth } from '../../lib/tooth-list.ts';
-import { toothListLabels, useCaseFormContext, type ToothListField } from './case-form-values.ts';
+import { useCaseFormContext } from './case-form-values.ts';
 import { ToothPickerModal } from './tooth-picker-modal.tsx';
 
 /** A read-only list of teeth in the chosen numbering ('N/A' when empty), filled from the picker. */
-export function ToothListInput({ field }: { field: ToothListField }) {
+export function ToothListInput({ field }: { field: Extract<CaseFieldEntry, { kind: 'teeth' }> }) {
   const form = useCaseFormContext();
   const [opened, picker] = useDisclosure(false);
-  const label = toothListLabels[field];
-  const stored = form.values[field];
+  const { label, sent } = field;
+  const stored = form.values[sent];
   const system = form.values.toothNumbering;
   return (
     <>
@@ -18,7 +19,7 @@ export function ToothListInput({ field }: { field: ToothListField }) {
         label={label}
         readOnly
         value={formatToothList(stored, system)}
-        error={form.errors[field]}
+        error={form.errors[sent]}
         rightSectionWidth={80}
         rightSectionPointerEvents="all"
         rightSection={
@@ -33,7 +34,7 @@ export function ToothListInput({ field }: { field: ToothListField }) {
         fieldLabel={label}
         system={system}
         selected={parseToothList(stored)}
-        onToggle={(tooth) => form.setFieldValue(field, toggleTooth(stored, tooth))}
+        onToggle={(tooth) => form.setFieldValue(sent, toggleTooth(stored, tooth))}
       />
     </>
   );
