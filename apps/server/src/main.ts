@@ -1,11 +1,19 @@
 import path from 'node:path';
 import { buildApp } from './app.ts';
-import { loadConfig } from './config.ts';
+import { ConfigError, loadConfig, type Config } from './config.ts';
 import { connectDatabase } from './db/client.ts';
 import { prepareDatabase } from './db/prepare.ts';
 import { sweepOrphanedCaseFiles } from './services/cases/sweep-orphaned-files.ts';
 
-const config = loadConfig();
+// A refused environment is one line on stderr and a non-zero exit, not a stack trace.
+let config: Config;
+try {
+  config = loadConfig();
+} catch (error) {
+  if (!(error instanceof ConfigError)) throw error;
+  process.stderr.write(`${error.message}\n`);
+  process.exit(1);
+}
 const database = await connectDatabase({ url: config.databaseUrl, dataDir: path.join(config.dataDir, 'pglite') });
 const app = await buildApp({ config, database });
 await prepareDatabase(database, app.log, { username: config.adminUsername, password: config.adminPassword });
@@ -39,5 +47,16 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
   });
 }
 
-await app.listen({ port: config.port, host: process.env.HOST ?? '0.0.0.0' });
+// The port taken or not allowed: one line too, like a refused configuration.
+const listenErrors: Record<string, string> = {
+  EADDRINUSE: 'is already in use',
+  EACCES: 'may not be used by this user',
+  EADDRNOTAVAIL: 'is not an address of this machine',
+};
+await app.listen({ port: config.port, host: config.host }).catch((error: unknown) => {
+  const reason = listenErrors[(error as NodeJS.ErrnoException).code ?? ''];
+  if (!reason) throw error;
+  process.stderr.write(`Could not start: ${config.host}:${config.port} ${reason} (set PORT or HOST)\n`);
+  process.exit(1);
+});
 app.log.info(`Aligner Portal at ${config.publicUrl} (API docs at ${config.publicUrl}/api/docs)`);

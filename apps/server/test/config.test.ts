@@ -1,9 +1,26 @@
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadConfig, parseDuration } from '../src/config.ts';
+import { ConfigError, loadConfig, parseDuration, readDuration, readSize } from '../src/config.ts';
+import { binaryStl, caseFields, caseForm, createCaseDoctor, snapshot, submitCase } from './helpers/case-factories.ts';
+import { createTestApp } from './helpers/test-app.ts';
 
 const secret = 'x'.repeat(40);
 const repoRoot = path.resolve(import.meta.dirname, '../../..');
+
+/** The one line loadConfig refuses `env` with (JWT_SECRET set unless `env` sets it). */
+function refusal(env: Record<string, string>): string {
+  try {
+    loadConfig({ JWT_SECRET: secret, ...env });
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return (error as Error).message;
+  }
+  throw new Error(`accepted ${JSON.stringify(env)}`);
+}
 
 describe('loadConfig', () => {
   it('keeps data in the repository root by default, wherever npm runs the server', () => {
@@ -19,34 +36,334 @@ describe('loadConfig', () => {
     expect(loadConfig({ JWT_SECRET: secret, DATA_DIR: '/var/portal' }).dataDir).toBe('/var/portal');
   });
 
+  it('has the documented defaults, and treats an empty variable as unset', () => {
+    const empty = Object.fromEntries(
+      ['PORT', 'HOST', 'TOKEN_TTL', 'MAIL_FROM', 'LOG_LEVEL', 'S3_BUCKET', 'REDIS_URL', 'SMTP_URL', 'TRUST_PROXY'].map(
+        (name) => [name, ''],
+      ),
+    );
+    expect(loadConfig({ JWT_SECRET: secret, ...empty })).toMatchObject({
+      port: 3000,
+      host: '0.0.0.0',
+      tokenTtl: 8 * 3600,
+      publicUrl: 'http://localhost:3000',
+      mailFrom: 'Aligner Portal <no-reply@localhost>',
+      logLevel: 'info',
+      loginAttemptsPerAddress: 30,
+      loginAttemptsPerAccount: 10,
+      trustProxy: false,
+      maxUploadBytes: undefined,
+      orphanFileGraceSeconds: 86_400,
+      s3: undefined,
+      redisUrl: undefined,
+      smtpUrl: undefined,
+    });
+  });
+
   it('reads the documented variables', () => {
     const config = loadConfig({
       JWT_SECRET: secret,
       PORT: '8080',
+      HOST: '127.0.0.1',
       TOKEN_TTL: '30m',
       PUBLIC_URL: 'https://portal.example/',
+      DATABASE_URL: 'postgres://portal:secret@db.internal:5432/portal',
+      SMTP_URL: 'smtps://user:pass@mail.example:465',
+      MAIL_FROM: 'noreply@portal.example',
+      ADMIN_USERNAME: 'chief',
+      ADMIN_PASSWORD: 'a long password',
       S3_BUCKET: 'scans',
+      S3_ENDPOINT: 'http://minio.internal:9000',
       MAX_UPLOAD_BYTES: '1000',
+      LOGIN_ATTEMPTS_PER_ADDRESS: '100',
+      LOGIN_ATTEMPTS_PER_ACCOUNT: '5',
+      TRUST_PROXY: '127.0.0.1, 10.0.0.0/8',
+      REDIS_URL: 'redis://redis.internal:6379/1',
+      LOG_LEVEL: 'warn',
     });
     expect(config).toMatchObject({
       port: 8080,
+      host: '127.0.0.1',
       tokenTtl: 1800,
       publicUrl: 'https://portal.example',
+      databaseUrl: 'postgres://portal:secret@db.internal:5432/portal',
+      smtpUrl: 'smtps://user:pass@mail.example:465',
+      mailFrom: 'noreply@portal.example',
+      adminUsername: 'chief',
+      adminPassword: 'a long password',
       maxUploadBytes: 1000,
+      loginAttemptsPerAddress: 100,
+      loginAttemptsPerAccount: 5,
+      trustProxy: '127.0.0.1,10.0.0.0/8',
+      redisUrl: 'redis://redis.internal:6379/1',
+      logLevel: 'warn',
     });
-    expect(config.s3).toMatchObject({ bucket: 'scans', region: 'us-east-1' });
+    // S3-compatible storage (an endpoint) takes any region; us-east-1 when none is given.
+    expect(config.s3).toEqual({
+      bucket: 'scans',
+      endpoint: 'http://minio.internal:9000',
+      region: 'us-east-1',
+      accessKeyId: undefined,
+      secretAccessKey: undefined,
+    });
+    expect(loadConfig({ JWT_SECRET: secret, S3_BUCKET: 'scans', S3_REGION: 'eu-central-1' }).s3).toMatchObject({
+      bucket: 'scans',
+      region: 'eu-central-1',
+    });
+    expect(loadConfig({ JWT_SECRET: secret, TRUST_PROXY: 'true' }).trustProxy).toBe(true);
+    expect(loadConfig({ JWT_SECRET: secret, TRUST_PROXY: 'false' }).trustProxy).toBe(false);
+    expect(loadConfig({ JWT_SECRET: secret, PORT: '4000' }).publicUrl).toBe('http://localhost:4000');
   });
 
-  it('refuses a short JWT_SECRET and a TOKEN_TTL it cannot read', () => {
-    expect(() => loadConfig({ JWT_SECRET: 'short' })).toThrow(/at least 32/);
-    expect(() => parseDuration('soon')).toThrow(/TOKEN_TTL/);
+  it('reads durations: plain seconds, s, m, h, d', () => {
+    expect(readDuration('3600')).toBe(3600);
+    expect(readDuration('45s')).toBe(45);
+    expect(readDuration('30m')).toBe(1800);
+    expect(readDuration('8h')).toBe(28_800);
+    expect(readDuration('1d')).toBe(86_400);
+    expect(readDuration(' 24h ')).toBe(86_400);
+    for (const bad of ['soon', '8 hours', '-1', '1.5h', '', 'h', '99999999999999999999d']) {
+      expect(readDuration(bad), bad).toBeUndefined();
+    }
+    for (const [value, seconds] of [
+      ['3600', 3600],
+      ['30m', 1800],
+      ['8h', 28_800],
+      ['1d', 86_400],
+    ] as const) {
+      expect(loadConfig({ JWT_SECRET: secret, TOKEN_TTL: value }).tokenTtl).toBe(seconds);
+    }
     expect(parseDuration('8h')).toBe(28_800);
-    expect(parseDuration('3600')).toBe(3600);
+    expect(() => parseDuration('soon')).toThrow(/TOKEN_TTL/);
+  });
+
+  it('reads sizes: plain bytes, B, KB/MB/GB/TB (powers of 1000), KiB/MiB/GiB/TiB (powers of 1024)', () => {
+    const sizes: [string, number][] = [
+      ['1048576', 1_048_576],
+      ['512B', 512],
+      ['512KB', 512_000],
+      ['100MB', 100_000_000],
+      ['1MB', 1_000_000],
+      ['2GB', 2_000_000_000],
+      ['1TB', 1e12],
+      ['1.5GB', 1_500_000_000],
+      ['100 mb', 100_000_000],
+      ['512KiB', 524_288],
+      ['1MiB', 1_048_576],
+      ['2GiB', 2_147_483_648],
+    ];
+    for (const [value, bytes] of sizes) {
+      expect(readSize(value), value).toBe(bytes);
+      expect(loadConfig({ JWT_SECRET: secret, MAX_UPLOAD_BYTES: value }).maxUploadBytes, value).toBe(bytes);
+    }
+    for (const bad of ['lots', '1.5', '1PB', 'MB', '-1MB', '1 M B', '1e6']) expect(readSize(bad), bad).toBeUndefined();
   });
 
   it('sweeps orphaned case files older than a day unless ORPHAN_FILE_GRACE says otherwise', () => {
     expect(loadConfig({ JWT_SECRET: secret }).orphanFileGraceSeconds).toBe(86_400);
     expect(loadConfig({ JWT_SECRET: secret, ORPHAN_FILE_GRACE: '0' }).orphanFileGraceSeconds).toBe(0);
-    expect(() => loadConfig({ JWT_SECRET: secret, ORPHAN_FILE_GRACE: 'later' })).toThrow(/ORPHAN_FILE_GRACE/);
+    expect(loadConfig({ JWT_SECRET: secret, ORPHAN_FILE_GRACE: '24h' }).orphanFileGraceSeconds).toBe(86_400);
+    expect(loadConfig({ JWT_SECRET: secret, ORPHAN_FILE_GRACE: '30m' }).orphanFileGraceSeconds).toBe(1800);
+  });
+});
+
+describe('a refused configuration is one line naming the variable and what it accepts', () => {
+  const refusals: [Record<string, string>, string][] = [
+    [{ PORT: 'abc' }, 'PORT must be a whole number from 1 to 65535 (got "abc")'],
+    [{ PORT: '0' }, 'PORT must be a whole number from 1 to 65535 (got "0")'],
+    [{ PORT: '65536' }, 'PORT must be a whole number from 1 to 65535 (got "65536")'],
+    [{ PORT: '80.5' }, 'PORT must be a whole number from 1 to 65535 (got "80.5")'],
+    [
+      { HOST: 'http://example.com' },
+      'HOST must be an address or host name to listen on, such as 0.0.0.0, 127.0.0.1, :: or localhost (got "http://example.com")',
+    ],
+    [
+      { DATABASE_URL: 'mysql://root:hunter2@db/portal' },
+      'DATABASE_URL must be a PostgreSQL URL such as postgres://user:password@host:5432/database (got "mysql://***@db/portal")',
+    ],
+    [
+      { DATABASE_URL: 'db.internal' },
+      'DATABASE_URL must be a PostgreSQL URL such as postgres://user:password@host:5432/database (got "db.internal")',
+    ],
+    [{ JWT_SECRET: 'too short' }, 'JWT_SECRET must be at least 32 characters (got 9 characters)'],
+    [
+      { TOKEN_TTL: 'soon' },
+      'TOKEN_TTL must be a duration of at least 1 second, such as 3600 (seconds), 30m, 8h or 1d (got "soon")',
+    ],
+    [
+      { TOKEN_TTL: '0' },
+      'TOKEN_TTL must be a duration of at least 1 second, such as 3600 (seconds), 30m, 8h or 1d (got "0")',
+    ],
+    [{ ADMIN_USERNAME: 'al' }, 'ADMIN_USERNAME must be 3 to 50 characters (got "al")'],
+    [{ ADMIN_PASSWORD: 'abc' }, 'ADMIN_PASSWORD must be 6 to 128 characters, not only spaces (got 3 characters)'],
+    [
+      { PUBLIC_URL: 'portal.example.com' },
+      'PUBLIC_URL must be an http:// or https:// URL such as https://portal.example.com (got "portal.example.com")',
+    ],
+    [
+      { SMTP_URL: 'mail.example:587' },
+      'SMTP_URL must be an smtp:// or smtps:// URL such as smtp://user:password@mail.example:587 (got "mail.example:587")',
+    ],
+    [
+      { SMTP_URL: 'http://user:pass@mail.example' },
+      'SMTP_URL must be an smtp:// or smtps:// URL such as smtp://user:password@mail.example:587 (got "http://***@mail.example")',
+    ],
+    [
+      { MAIL_FROM: 'Portal' },
+      'MAIL_FROM must be an address such as no-reply@example.com or Aligner Portal <no-reply@example.com> (got "Portal")',
+    ],
+    [
+      { S3_BUCKET: 'My_Bucket', S3_REGION: 'eu-central-1' },
+      'S3_BUCKET must be an S3 bucket name: 3 to 63 lowercase letters, digits, dots and hyphens (got "My_Bucket")',
+    ],
+    [
+      { S3_BUCKET: 'scans' },
+      "S3_REGION must be set to the bucket's region (such as eu-central-1) when S3_BUCKET is on AWS (no S3_ENDPOINT)",
+    ],
+    [
+      { S3_BUCKET: 'scans', S3_ENDPOINT: 'minio:9000' },
+      'S3_ENDPOINT must be an http:// or https:// URL such as http://minio.internal:9000 (got "minio:9000")',
+    ],
+    [
+      { S3_BUCKET: 'scans', S3_REGION: 'eu central' },
+      'S3_REGION must be a region name such as eu-central-1 (got "eu central")',
+    ],
+    [
+      { S3_BUCKET: 'scans', S3_REGION: 'eu-central-1', S3_ACCESS_KEY_ID: 'AKIA0000' },
+      'S3_SECRET_ACCESS_KEY must be set when S3_ACCESS_KEY_ID is',
+    ],
+    [
+      { S3_ENDPOINT: 'http://minio.internal:9000' },
+      'S3_ENDPOINT is set but S3_BUCKET is not: set S3_BUCKET too, or unset it (got "http://minio.internal:9000")',
+    ],
+    [
+      { MAX_UPLOAD_BYTES: 'lots' },
+      'MAX_UPLOAD_BYTES must be a size of at least 1 byte, such as 500MB, 2GB, 512KB, 1GiB or 1048576 (bytes) (got "lots")',
+    ],
+    [
+      { MAX_UPLOAD_BYTES: '0' },
+      'MAX_UPLOAD_BYTES must be a size of at least 1 byte, such as 500MB, 2GB, 512KB, 1GiB or 1048576 (bytes) (got "0")',
+    ],
+    [
+      { ORPHAN_FILE_GRACE: 'later' },
+      'ORPHAN_FILE_GRACE must be a duration such as 86400 (seconds), 30m, 24h or 1d (got "later")',
+    ],
+    [
+      { LOGIN_ATTEMPTS_PER_ADDRESS: 'many' },
+      'LOGIN_ATTEMPTS_PER_ADDRESS must be a whole number of at least 1 (got "many")',
+    ],
+    [{ LOGIN_ATTEMPTS_PER_ACCOUNT: '0' }, 'LOGIN_ATTEMPTS_PER_ACCOUNT must be a whole number of at least 1 (got "0")'],
+    [
+      { TRUST_PROXY: 'yes' },
+      'TRUST_PROXY must be true, false, or comma-separated proxy addresses or CIDR ranges such as 10.0.0.1,10.1.0.0/16 (got "yes")',
+    ],
+    [
+      { TRUST_PROXY: '10.0.0.0/33' },
+      'TRUST_PROXY must be true, false, or comma-separated proxy addresses or CIDR ranges such as 10.0.0.1,10.1.0.0/16 (got "10.0.0.0/33")',
+    ],
+    [
+      { REDIS_URL: 'redis.internal:6379' },
+      'REDIS_URL must be a redis:// or rediss:// URL such as redis://redis.internal:6379/0 (got "redis.internal:6379")',
+    ],
+    [
+      { REDIS_URL: 'redis://:secret@redis.internal:6379/cache' },
+      'REDIS_URL must be a redis:// or rediss:// URL such as redis://redis.internal:6379/0 (got "redis://***@redis.internal:6379/cache")',
+    ],
+    [
+      { LOG_LEVEL: 'verbose' },
+      'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent (got "verbose")',
+    ],
+    [{ DATA_DIR: 'a\0b' }, 'DATA_DIR must be a folder path (got "a\\u0000b")'],
+    [{ WEB_DIST: 'a\0b' }, 'WEB_DIST must be a folder path (got "a\\u0000b")'],
+  ];
+
+  it.each(refusals)('%j', (env, message) => {
+    const line = refusal(env);
+    expect(line).toBe(`Invalid configuration: ${message}`);
+    expect(line).not.toContain('\n');
+  });
+
+  it('names every refused variable on the same line', () => {
+    expect(refusal({ PORT: 'abc', LOG_LEVEL: 'loud' })).toBe(
+      'Invalid configuration: PORT must be a whole number from 1 to 65535 (got "abc"); ' +
+        'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent (got "loud")',
+    );
+  });
+
+  it('never repeats a secret, a password in a URL or a line break', () => {
+    const line = refusal({
+      JWT_SECRET: 'hunter2',
+      DATABASE_URL: 'mysql://root:hunter2@db/portal',
+      REDIS_URL: 'redis://:hunter2@r/x',
+      LOG_LEVEL: 'a\nb',
+    });
+    expect(line).not.toContain('hunter2');
+    expect(line).not.toContain('\n');
+  });
+});
+
+describe('MAX_UPLOAD_BYTES with a unit', () => {
+  it('MAX_UPLOAD_BYTES=1KB refuses a larger submission with 413 and keeps nothing', async () => {
+    const { maxUploadBytes } = loadConfig({ JWT_SECRET: secret, MAX_UPLOAD_BYTES: '1KB' });
+    expect(maxUploadBytes).toBe(1000);
+    const limited = await createTestApp({ maxUploadBytes });
+    try {
+      const doctor = await createCaseDoctor(limited);
+      const before = await snapshot(limited);
+      const tooLarge = await submitCase(
+        limited,
+        doctor.token,
+        caseForm(caseFields(doctor.clinicId), { maxillaryScan: { data: binaryStl(40), name: 'a.stl' } }),
+      );
+      expect(tooLarge.statusCode, tooLarge.body).toBe(413);
+      expect(await snapshot(limited)).toEqual(before);
+      const fits = await submitCase(
+        limited,
+        doctor.token,
+        caseForm(caseFields(doctor.clinicId), { maxillaryScan: { data: binaryStl(10), name: 'a.stl' } }),
+      );
+      expect(fits.statusCode, fits.body).toBe(200);
+    } finally {
+      await limited.close();
+    }
+  });
+});
+
+describe('the real process', () => {
+  // The Node the project pins (npm scripts run it too); the running one if it is missing.
+  const pinnedNode = path.join(repoRoot, 'node_modules/.bin/node');
+  const node = existsSync(pinnedNode) ? pinnedNode : process.execPath;
+
+  function start(env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+    return new Promise((resolve, reject) => {
+      const child = spawn(node, ['--import', 'tsx', 'apps/server/src/main.ts'], {
+        cwd: repoRoot,
+        env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+      child.on('error', reject);
+      child.on('close', (code) => {
+        clearTimeout(timer);
+        resolve({ code, stdout, stderr });
+      });
+    });
+  }
+
+  it('PORT=abc: exits non-zero with the one line on stderr, no stack trace', { timeout: 90_000 }, async () => {
+    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'portal-config-'));
+    try {
+      const result = await start({ PORT: 'abc', DATA_DIR: dataDir });
+      expect(result.code).not.toBe(0);
+      expect(result.code).not.toBeNull();
+      expect(result.stderr).toBe('Invalid configuration: PORT must be a whole number from 1 to 65535 (got "abc")\n');
+      expect(result.stdout).toBe('');
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
   });
 });
