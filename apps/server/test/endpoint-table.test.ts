@@ -1,0 +1,50 @@
+import { endpoints, isFileAnswer, type Endpoint } from '@portal/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from './helpers/test-app.ts';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(() => t.close());
+
+const rows = Object.values(endpoints) as Endpoint[];
+/** What the server should register for each row: its method, and HEAD beside GET for a file. */
+const expected = rows.flatMap((row) => [
+  `${row.method} ${row.path}`,
+  ...(isFileAnswer(row.answer) ? [`HEAD ${row.path}`] : []),
+]);
+
+describe('the endpoint table (packages/contract/src/endpoints)', () => {
+  it('has a row for every registered /api route, and every row is registered', () => {
+    const registered = t.app.apiRoutes
+      .filter(({ url }) => !url.startsWith('/api/docs'))
+      // Fastify derives a HEAD for every GET; only file answers declare one of their own.
+      .filter(({ method, url }) => method !== 'HEAD' || expected.includes(`HEAD ${url}`))
+      .map(({ method, url }) => `${method} ${url}`);
+    const unlisted = registered.filter((route) => !expected.includes(route)).map((route) => `${route}: no row`);
+    const unregistered = expected
+      .filter((route) => !registered.includes(route))
+      .map((route) => `${route}: not registered`);
+    expect([...unlisted, ...unregistered]).toEqual([]);
+  });
+
+  it('names each operation once, by the key it has in the table', () => {
+    const keyed = Object.entries(endpoints).filter(([key, row]) => key !== row.operationId);
+    expect(keyed.map(([key]) => key)).toEqual([]);
+    const paths = rows.map((row) => `${row.method} ${row.path}`);
+    expect(new Set(paths).size).toBe(paths.length);
+  });
+
+  it('describes the text fields and files of every multipart form', () => {
+    const multipart = rows.filter((row) => row.bodyKind === 'multipart');
+    expect(multipart.map((row) => `${row.method} ${row.path}`).sort()).toEqual([
+      'POST /api/case/add',
+      'POST /api/doctor/add',
+      'POST /api/user/add',
+      'PUT /api/doctor/edit/:id',
+      'PUT /api/user/edit/:id',
+    ]);
+    for (const row of multipart) expect([row.path, Boolean(row.body && row.files?.length)]).toEqual([row.path, true]);
+  });
+});

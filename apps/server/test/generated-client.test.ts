@@ -1,0 +1,316 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import createClient from 'openapi-fetch';
+import openapiTS, { astToString } from 'openapi-typescript';
+import ts from 'typescript';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { binaryStl, caseFields, sha256 } from './helpers/case-factories.ts';
+import { doctorFields, firstCityOf, makeImage, uniqueName } from './helpers/factories.ts';
+import { createTestApp, testAdmin, type TestApp } from './helpers/test-app.ts';
+
+/**
+ * The OpenAPI document serves real consumers: types generated from it with
+ * openapi-typescript compile against a typed call file, and openapi-fetch calls every
+ * operation it lists on a listening portal (JSON, multipart forms with files, downloads).
+ */
+
+const root = fileURLToPath(new URL('../../../', import.meta.url));
+const tsc = path.join(root, 'node_modules/.bin/tsc');
+
+interface Document {
+  paths: Record<string, Record<string, { operationId: string }>>;
+}
+interface Answer {
+  data?: unknown;
+  error?: unknown;
+  response: Response;
+}
+type Call = (url: string, init?: Record<string, unknown>) => Promise<Answer>;
+
+/** Multipart bodies as openapi-fetch sends them: files as parts, arrays of objects as JSON text. */
+function toFormData(body: Record<string, unknown>): FormData {
+  const form = new FormData();
+  for (const [name, value] of Object.entries(body)) {
+    if (value === undefined || value === null) continue;
+    const values = Array.isArray(value) && value.every((item) => item instanceof Blob) ? value : [value];
+    for (const item of values) {
+      if (item instanceof Blob) form.append(name, item, item instanceof File ? item.name : name);
+      else form.append(name, typeof item === 'object' ? JSON.stringify(item) : String(item));
+    }
+  }
+  return form;
+}
+
+const file = (data: Buffer, name: string, type: string) => new File([new Uint8Array(data)], name, { type });
+
+let t: TestApp;
+let baseUrl: string;
+let dir: string;
+let document: Document;
+let types: string;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  await t.app.listen({ port: 0, host: '127.0.0.1' });
+  baseUrl = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+  dir = await mkdtemp(path.join(os.tmpdir(), 'portal-client-'));
+  document = (await (await fetch(`${baseUrl}/api/docs/json`)).json()) as Document;
+  const blob = ts.factory.createTypeReferenceNode('Blob');
+  types = astToString(
+    await openapiTS(document as never, {
+      // Binary parts and answers as Blob, so a form's file fields take a File.
+      transform: (schema) => (schema.format === 'binary' ? blob : undefined),
+    }),
+  );
+});
+afterAll(async () => {
+  await t.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('a client generated from GET /api/docs/json', () => {
+  it('type-checks typed JSON, multipart and download calls', async () => {
+    await writeFile(path.join(dir, 'api.d.ts'), types);
+    await writeFile(
+      path.join(dir, 'calls.ts'),
+      `import createClient from 'openapi-fetch';
+import type { paths } from './api';
+
+const client = createClient<paths>({ baseUrl: 'http://portal.test' });
+type UserForm = NonNullable<paths['/api/user/add']['post']['requestBody']>['content']['multipart/form-data'];
+type CaseForm = NonNullable<paths['/api/case/add']['post']['requestBody']>['content']['multipart/form-data'];
+const isNever = <T>(): [T] extends [never] ? true : false => undefined as never;
+export const formsAreTyped: [false, false] = [isNever<UserForm>(), isNever<CaseForm>()];
+export const scanIsAFile: CaseForm['maxillaryScan'] = new File([], 'upper.stl');
+
+export async function addUser(picture: File): Promise<number | undefined> {
+  const body: UserForm = {
+    username: 'ada', firstname: 'Ada', lastname: 'Lovelace', email: 'ada@lab.test',
+    mobileNo: '+1 555 0100', roleId: 1, password: 'secret-pass', profilePic: picture,
+  };
+  const { data } = await client.POST('/api/user/add', { body, bodySerializer: () => new FormData() });
+  return data?.UserId;
+}
+
+export async function addRole(): Promise<string | undefined> {
+  // @ts-expect-error roleName is required
+  await client.POST('/api/role/add', { body: { description: 'none' } });
+  const { data, error } = await client.POST('/api/role/add', { body: { roleName: 'Lab', description: '' } });
+  return data?.message ?? error?.fieldErrors?.roleName;
+}
+
+export async function downloadPart(): Promise<Blob | undefined> {
+  const { data } = await client.GET('/api/case/files/{attachmentId}/{fileName}', {
+    params: { path: { attachmentId: 1, fileName: 'upper.stl' }, header: { Range: 'bytes=0-9' } },
+    parseAs: 'blob',
+  });
+  return data;
+}
+`,
+    );
+    await writeFile(
+      path.join(dir, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          strict: true,
+          noEmit: true,
+          target: 'es2023',
+          module: 'preserve',
+          moduleResolution: 'bundler',
+          lib: ['es2023', 'dom'],
+          types: [],
+          skipLibCheck: true,
+          paths: { 'openapi-fetch': [path.join(root, 'node_modules/openapi-fetch')] },
+        },
+        files: ['calls.ts'],
+      }),
+    );
+    const run = spawnSync(tsc, ['-p', dir], { encoding: 'utf8', timeout: 60_000 });
+    expect(run.stdout + run.stderr).toBe('');
+    expect(run.status).toBe(0);
+  });
+
+  it('performs every operation of the document on a listening portal', async () => {
+    let token: string | undefined;
+    const client = createClient({ baseUrl });
+    client.use({
+      onRequest: ({ request }) => {
+        if (token) request.headers.set('Authorization', `Bearer ${token}`);
+        return request;
+      },
+    });
+    const called = new Set<string>();
+    const operationIds = new Map(
+      Object.entries(document.paths).flatMap(([url, operations]) =>
+        Object.entries(operations).map(([method, { operationId }]) => [`${method.toUpperCase()} ${url}`, operationId]),
+      ),
+    );
+    /** Calls one operation and expects its status; the answer's data (or error) back. */
+    const call = async (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, init: object, status = 200) => {
+      const send = (client as unknown as Record<string, Call>)[method]!;
+      const answer = await send(url, init);
+      expect(`${method} ${url}: ${answer.response.status}`).toBe(`${method} ${url}: ${status}`);
+      called.add(operationIds.get(`${method} ${url}`) ?? `${method} ${url} (not in the document)`);
+      return answer;
+    };
+    const multipart = { bodySerializer: toFormData };
+    const json = <T>(answer: Answer) => answer.data as T;
+
+    await call('GET', '/api/health', {});
+    await call('GET', '/api/ready', {});
+    token = json<{ token: string }>(
+      await call('POST', '/api/auth/login', { body: { username: testAdmin.username, password: testAdmin.password } }),
+    ).token;
+    await call('GET', '/api/country/get_countries_list', {});
+    const cityId = await firstCityOf(t);
+    await call('GET', '/api/city/get_cities_list/{id}', { params: { path: { id: 1 } } });
+
+    // Roles and their pages.
+    const role = (name: string) => ({ body: { roleName: uniqueName(name), description: 'From the generated client' } });
+    const { RoleId } = json<{ RoleId: number }>(await call('POST', '/api/role/add', role('lab')));
+    const { RoleId: spareRoleId } = json<{ RoleId: number }>(await call('POST', '/api/role/add', role('spare')));
+    await call('GET', '/api/role/get_roles_list', {});
+    await call('PUT', '/api/role/edit/{id}', { params: { path: { id: RoleId } }, ...role('lab') });
+    const rolePage = { params: { path: { roleId: RoleId, pageId: 1 } } };
+    await call('POST', '/api/permission/add/{roleId}/{pageId}', rolePage);
+    await call('DELETE', '/api/permission/delete/{roleId}/{pageId}', rolePage);
+    await call('GET', '/api/permission/get_role_permissions/{roleId}', { params: { path: { roleId: RoleId } } });
+    await call('GET', '/api/permission/get_menu/{roleId}', { params: { path: { roleId: -1 } } });
+
+    // A Web user with a picture, then their picture.
+    const picture = file(await makeImage('png', 64), 'me.png', 'image/png');
+    const username = uniqueName('staff');
+    const userForm = {
+      username,
+      firstname: 'Grace',
+      lastname: 'Hopper',
+      email: `${username}@lab.test`,
+      mobileNo: '+1 555 0101',
+      roleId: RoleId,
+      password: 'secret-pass',
+      profilePic: picture,
+    };
+    const { UserId } = json<{ UserId: number }>(await call('POST', '/api/user/add', { body: userForm, ...multipart }));
+    await call('PUT', '/api/user/edit/{id}', {
+      params: { path: { id: UserId } },
+      body: { ...userForm, lastname: 'Murray Hopper', password: '' },
+      ...multipart,
+    });
+    const users = json<{ UserId: number; ProfilePic: string | null }[]>(
+      await call('GET', '/api/user/get_users_list', {}),
+    );
+    const [, userId, fileName] = /^\/api\/uploads\/users\/(\d+)\/(.+)$/.exec(
+      users.find((user) => user.UserId === UserId)!.ProfilePic!,
+    )!;
+    const stored = await call('GET', '/api/uploads/users/{userId}/{fileName}', {
+      params: { path: { userId: Number(userId), fileName } },
+      parseAs: 'blob',
+    });
+    expect((stored.data as Blob).type).toBe('image/png');
+
+    // A doctor registers (no token), is activated by staff, and their records are read.
+    const signedIn = token;
+    token = undefined;
+    const clinic = {
+      clinicId: 0,
+      clinicName: 'Smile Clinic',
+      countryId: 1,
+      cityId,
+      contactNo: '123456',
+      address: '1 Main St',
+    };
+    const registration = { ...doctorFields(), clinicList: [clinic], isActive: false, profilePic: picture };
+    const { DoctorId } = json<{ DoctorId: number }>(
+      await call('POST', '/api/doctor/add', { body: registration, ...multipart }),
+    );
+    token = signedIn;
+    const doctors = json<{ DoctorId: number; UserId: number }[]>(await call('GET', '/api/doctor/get_doctors_list', {}));
+    const doctorUserId = doctors.find((doctor) => doctor.DoctorId === DoctorId)!.UserId;
+    await call('GET', '/api/doctor/get_doctor_detail_by_user_Id/{id}', { params: { path: { id: doctorUserId } } });
+    const clinics = json<{ ClinicId: number }[]>(
+      await call('GET', '/api/clinic/get_clinics_list_by_user_id/{id}', { params: { path: { id: doctorUserId } } }),
+    );
+    const doctorClinics = json<{ ClinicId: number }[]>(
+      await call('GET', '/api/clinic/get_clinics_list/{id}', { params: { path: { id: DoctorId } } }),
+    );
+    await call('PUT', '/api/doctor/edit/{id}', {
+      params: { path: { id: DoctorId } },
+      body: {
+        ...registration,
+        clinicList: [{ ...clinic, clinicId: doctorClinics[0]!.ClinicId }],
+        isActive: true,
+        password: '',
+        profilePic: undefined,
+        removeProfilePic: 'true',
+      },
+      ...multipart,
+    });
+    await call('POST', '/api/doctor/request_password_reset/{id}', { params: { path: { id: DoctorId } } });
+    await call('GET', '/api/doctor/verify_token/{token}', { params: { path: { token: 'not-a-reset-token' } } });
+    await call('POST', '/api/doctor/reset_password', { body: { token: 'unknown', newPassword: 'new-secret' } }, 400);
+    await call('POST', '/api/email/send', {
+      body: {
+        to: registration.email,
+        subject: 'Welcome',
+        templateName: 'activation',
+        variables: { username: registration.username, resetUrl: 'http://portal.test/reset-password?token=x' },
+      },
+    });
+
+    // A case with real files, its lists, history, status and downloads.
+    const scan = binaryStl(200);
+    const caseForm = {
+      ...caseFields(clinics[0]!.ClinicId, { userId: doctorUserId }),
+      maxillaryScan: file(scan, 'upper arch.stl', 'application/octet-stream'),
+      frontSmiling: picture,
+      otherFiles: [picture, file(await makeImage('jpeg', 48), 'extra.jpg', 'image/jpeg')],
+    };
+    const { CaseId } = json<{ CaseId: number }>(await call('POST', '/api/case/add', { body: caseForm, ...multipart }));
+    await call('GET', '/api/case/get_all_stats/{userId}', { params: { path: { userId: 0 } } });
+    const list = await call('GET', '/api/case/get_cases_by_status/{status}/{userId}', {
+      params: { path: { status: 'all', userId: doctorUserId }, query: { page: 1, pageSize: 10, sort: '-CreatedAt' } },
+    });
+    expect(list.response.headers.get('x-total-count')).toBe('1');
+    const attachments = json<{ FileType: string; FilePath: string }[]>(
+      await call('GET', '/api/case/get_cases_attachments_by_case_id/{caseId}', {
+        params: { path: { caseId: CaseId } },
+      }),
+    );
+    const [, attachmentId, scanName] = /^\/api\/case\/files\/(\d+)\/(.+)$/.exec(
+      attachments.find((attachment) => attachment.FileType === 'MaxillaryScan')!.FilePath,
+    )!;
+    const filePath = { path: { attachmentId: Number(attachmentId), fileName: decodeURIComponent(scanName!) } };
+    const whole = await call('GET', '/api/case/files/{attachmentId}/{fileName}', {
+      params: filePath,
+      parseAs: 'arrayBuffer',
+    });
+    expect(sha256(Buffer.from(whole.data as ArrayBuffer))).toBe(sha256(scan));
+    const part = await call(
+      'GET',
+      '/api/case/files/{attachmentId}/{fileName}',
+      { params: { ...filePath, header: { Range: 'bytes=0-9' } }, parseAs: 'arrayBuffer' },
+      206,
+    );
+    expect(Buffer.from(part.data as ArrayBuffer)).toEqual(scan.subarray(0, 10));
+    expect(part.response.headers.get('content-range')).toBe(`bytes 0-9/${scan.length}`);
+    await call('PUT', '/api/case/status/{caseId}', {
+      params: { path: { caseId: CaseId } },
+      body: { status: 'inprogress' },
+    });
+    await call('GET', '/api/case/get_case_history/{caseId}', { params: { path: { caseId: CaseId } } });
+
+    const audit = await call('GET', '/api/audit', { params: { query: { page: 1, pageSize: 5 } } });
+    expect(Number(audit.response.headers.get('x-total-count'))).toBeGreaterThan(5);
+
+    await call('DELETE', '/api/doctor/delete/{id}', { params: { path: { id: DoctorId } } });
+    await call('DELETE', '/api/user/delete/{id}', { params: { path: { id: UserId } } });
+    await call('DELETE', '/api/role/delete/{id}', { params: { path: { id: spareRoleId } } });
+    await call('POST', '/api/auth/logout', {});
+
+    expect([...called].sort()).toEqual([...operationIds.values()].sort());
+  });
+});
