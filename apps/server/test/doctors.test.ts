@@ -294,7 +294,7 @@ describe('POST /doctor/add', () => {
       .select({ profilePic: users.profilePic })
       .from(users)
       .where(eq(users.userName, String(fields.username)));
-    expect(stored!.profilePic).toMatch(/^\/api\/uploads\/users\/\d+\/[a-f0-9]{16}\.jpg$/);
+    expect(stored!.profilePic).toMatch(/^users\/\d+\/[a-f0-9]{16}\.jpg$/);
   });
 
   it('wants multipart/form-data', async () => {

@@ -83,6 +83,7 @@ export const users = pgTable(
       .references(() => roles.roleId),
     userType: text('user_type', { enum: ['Web', 'Doctor'] }).notNull(),
     passwordHash: text('password_hash').notNull(),
+    /** The picture's storage key (`users/<id>/<16 hex>.png`); answers build its address. */
     profilePic: text('profile_pic'),
     isActive: boolean('is_active').notNull().default(true),
     tokenVersion: integer('token_version').notNull().default(0),
@@ -184,7 +185,7 @@ const caseStatusValues = ['new', 'inprogress', 'dispatched', 'delivered'] as con
 const caseText = (name: string) => text(name).notNull().default('');
 
 /**
- * One row per submitted case; the answer names of portal-spec.md section 3 are mapped in
+ * One row per submitted case; the answer names of docs/spec.md section 3 are mapped in
  * services/cases/find-cases.ts. `doctorUserId` is the doctor's UserId. The indexes serve the
  * paged lists (status or doctor, newest first) and the search on tracking number.
  */

@@ -45,7 +45,7 @@ export async function replacePicture(
   if (change.picture) {
     const stored = await storeProfilePicture(storage, userId, change.picture);
     written.push(...stored.keys);
-    profilePic = stored.profilePic;
+    profilePic = stored.key;
   }
   await tx.update(users).set({ profilePic }).where(eq(users.userId, userId));
   return pictureKeys(current?.profilePic ?? null);

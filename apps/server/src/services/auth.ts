@@ -14,7 +14,7 @@ export async function login(
   db: Database,
   tokens: TokenService,
   input: LoginRequest,
-): Promise<LoginResponse & { exp: number }> {
+): Promise<Omit<LoginResponse, 'profilePic'> & { exp: number; profilePicKey: string | null }> {
   const [user] = await db
     .select()
     .from(users)
@@ -30,7 +30,7 @@ export async function login(
     userId: user.userId,
     userType: user.userType,
     createdAt: user.createdAt.toISOString(),
-    profilePic: user.profilePic,
+    profilePicKey: user.profilePic,
     roleId: user.roleId,
     message: messages.loginSucceeded,
   };

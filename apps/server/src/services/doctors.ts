@@ -30,7 +30,7 @@ const doctorColumns = {
   LastName: users.lastName,
   Email: users.email,
   MobileNo: users.mobileNo,
-  ProfilePic: users.profilePic,
+  profilePicKey: users.profilePic,
   Profession: doctors.profession,
   ProfessionalSpecialization: doctors.professionalSpecialization,
   AcademicTitle: doctors.academicTitle,
@@ -51,10 +51,13 @@ function selectDoctors(db: Database | Transaction, where?: SQL) {
     .orderBy(asc(doctors.doctorId));
 }
 
-export const listDoctors = (db: Database): Promise<Doctor[]> => selectDoctors(db);
+/** A doctor as listed, with the picture's storage key where the answer has its address. */
+export type DoctorRow = Omit<Doctor, 'ProfilePic'> & { profilePicKey: string | null };
+
+export const listDoctors = (db: Database): Promise<DoctorRow[]> => selectDoctors(db);
 
 /** A doctor by UserId; doctors may only read their own record. */
-export async function getDoctorByUserId(db: Database, actor: SignedInUser, userId: number): Promise<Doctor[]> {
+export async function getDoctorByUserId(db: Database, actor: SignedInUser, userId: number): Promise<DoctorRow[]> {
   assertOwnRecordIfDoctor(actor, { userId });
   const rows = await selectDoctors(db, eq(users.userId, userId));
   if (rows.length === 0) throw notFound('Doctor');
@@ -204,7 +207,7 @@ export async function deleteDoctor(db: Database, doctorId: number): Promise<void
     .where(eq(users.userId, current.userId));
 }
 
-/** A reset link for the doctor; the answer's message holds it (portal-spec.md section 7). */
+/** A reset link for the doctor; the answer's message holds it (docs/spec.md section 7). */
 export async function requestDoctorPasswordReset(db: Database, doctorId: number, publicUrl: string): Promise<string> {
   const current = await findDoctor(db, doctorId);
   if (!current) throw notFound('Doctor');

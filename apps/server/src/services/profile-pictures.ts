@@ -9,32 +9,29 @@ import type { Storage } from '../storage/storage.ts';
 export const pictureTypeMessage = 'Only JPG and PNG files are allowed!';
 export const avatarSizes = [32, 90] as const;
 
-const publicPrefix = '/api/uploads/users/';
 /** A stored picture's file name: server-made, with the avatar suffix when it is one. */
 export const pictureFileName = /^[a-f0-9]{16}(?:_(?:32x32|90x90))?\.(?:jpg|png)$/;
 
 export const pictureStorageKey = (userId: number, fileName: string) => `users/${userId}/${fileName}`;
 
-/** The storage keys behind a ProfilePic path: the picture and its two avatars. */
-export function pictureKeys(profilePic: string | null): string[] {
-  const match = profilePic && /^\/api\/uploads\/users\/(\d+)\/([a-f0-9]{16})\.(jpg|png)$/.exec(profilePic);
+/** The storage keys of a stored picture (its key as users.profile_pic holds it) and its two avatars. */
+export function pictureKeys(pictureKey: string | null): string[] {
+  const match = pictureKey && /^(users\/\d+\/[a-f0-9]{16})\.(jpg|png)$/.exec(pictureKey);
   if (!match) return [];
-  const [, userId, name, ext] = match;
-  return [`${name}.${ext}`, ...avatarSizes.map((size) => `${name}_${size}x${size}.${ext}`)].map((file) =>
-    pictureStorageKey(Number(userId), file),
-  );
+  const [, stem, ext] = match;
+  return [pictureKey, ...avatarSizes.map((size) => `${stem}_${size}x${size}.${ext}`)];
 }
 
 /**
  * Checks the bytes (not the name) are JPEG or PNG, re-encodes them without metadata (GPS
  * and camera data stay out), writes the picture with 32x32 and 90x90 avatars, and returns
- * the ProfilePic path and the keys written.
+ * the picture's key and every key written.
  */
 export async function storeProfilePicture(
   storage: Storage,
   userId: number,
   file: SmallFile,
-): Promise<{ profilePic: string; keys: string[] }> {
+): Promise<{ key: string; keys: string[] }> {
   const detected = await fileTypeFromBuffer(file.data);
   if (!detected || (detected.mime !== 'image/jpeg' && detected.mime !== 'image/png')) {
     throw badRequest(pictureTypeMessage, { profilePic: pictureTypeMessage });
@@ -71,5 +68,5 @@ export async function storeProfilePicture(
     await deleteKeys(storage, keys);
     throw error;
   }
-  return { profilePic: `${publicPrefix}${userId}/${outputs[0]!.file}`, keys };
+  return { key: keys[0]!, keys };
 }

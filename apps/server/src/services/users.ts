@@ -26,13 +26,16 @@ const userColumns = {
   MobileNo: users.mobileNo,
   RoleId: users.roleId,
   RoleName: roles.roleName,
-  ProfilePic: users.profilePic,
+  profilePicKey: users.profilePic,
   createdAt: isoTimestamp(users.createdAt),
   userType: users.userType,
 };
 
+/** A user as listed, with the picture's storage key where the answer has its address. */
+export type WebUserRow = Omit<User, 'ProfilePic'> & { profilePicKey: string | null };
+
 /** Web users (staff and administrators); doctors are listed by the doctor service. */
-export function listWebUsers(db: Database): Promise<User[]> {
+export function listWebUsers(db: Database): Promise<WebUserRow[]> {
   return db
     .select(userColumns)
     .from(users)

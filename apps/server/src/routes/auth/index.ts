@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { TOKEN_COOKIE } from '../../plugins/auth.ts';
 import { login } from '../../services/auth.ts';
 import { route } from '../define-route.ts';
+import { pictureUrl } from '../urls.ts';
 
 /** The username typed at a sign-in, for the audit log of a failed one. */
 const attemptedUsername = (request: FastifyRequest) => {
@@ -49,7 +50,8 @@ export async function authRoutes(app: FastifyInstance) {
     endpoints.login,
     { audit: { action: 'auth.login', actorName: attemptedUsername }, preHandler: throttle },
     async (request, reply) => {
-      const { exp, ...answer } = await login(app.db, app.tokens, request.body);
+      const { exp, profilePicKey, ...signedIn } = await login(app.db, app.tokens, request.body);
+      const answer = { ...signedIn, profilePic: pictureUrl(profilePicKey) };
       request.auditDetail = { actorUserId: answer.userId, target: `user:${answer.userId}` };
       reply.setCookie(TOKEN_COOKIE, answer.token, {
         httpOnly: true,

@@ -9,6 +9,7 @@ import { findCases, getCaseStats, listCaseAttachments } from '../../services/cas
 import { caseUploadLimits, receiveCaseUpload } from '../../services/cases/receive-case-upload.ts';
 import { route } from '../define-route.ts';
 import { multipartParts } from '../multipart-parts.ts';
+import { withFileUrl } from '../urls.ts';
 import { sendCaseFile } from './send-case-file.ts';
 
 const caseTarget = paramTarget({ case: 'caseId' });
@@ -35,8 +36,8 @@ export async function caseRoutes(app: FastifyInstance) {
     return rows;
   });
 
-  route(app, endpoints.caseAttachmentList, { audit: { action: 'case.view', target: caseTarget } }, (request) =>
-    listCaseAttachments(app.db, request.user, request.params.caseId),
+  route(app, endpoints.caseAttachmentList, { audit: { action: 'case.view', target: caseTarget } }, async (request) =>
+    (await listCaseAttachments(app.db, request.user, request.params.caseId)).map(withFileUrl),
   );
 
   route(app, endpoints.caseHistory, {}, (request) => getCaseHistory(app.db, request.user, request.params.caseId));

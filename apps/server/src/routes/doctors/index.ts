@@ -13,13 +13,16 @@ import {
 import { isResetTokenValid, resetPassword } from '../../services/password-reset.ts';
 import { readProfileForm } from '../profile-form.ts';
 import { route } from '../define-route.ts';
+import { withPictureUrl } from '../urls.ts';
 
 const byId = paramTarget({ doctor: 'id' });
 
 export async function doctorRoutes(app: FastifyInstance) {
-  route(app, endpoints.doctorList, {}, () => listDoctors(app.db));
+  route(app, endpoints.doctorList, {}, async () => (await listDoctors(app.db)).map(withPictureUrl));
 
-  route(app, endpoints.doctorGet, {}, (request) => getDoctorByUserId(app.db, request.user, request.params.id));
+  route(app, endpoints.doctorGet, {}, async (request) =>
+    (await getDoctorByUserId(app.db, request.user, request.params.id)).map(withPictureUrl),
+  );
 
   route(app, endpoints.doctorCreate, { audit: { action: 'doctor.create' } }, async (request) => {
     const form = await readProfileForm(request, endpoints.doctorCreate.body);

@@ -4,11 +4,12 @@ import { paramTarget } from '../../plugins/audit.ts';
 import { createWebUser, deleteWebUser, listWebUsers, updateWebUser } from '../../services/users.ts';
 import { readProfileForm } from '../profile-form.ts';
 import { route } from '../define-route.ts';
+import { withPictureUrl } from '../urls.ts';
 
 const byId = paramTarget({ user: 'id' });
 
 export async function userRoutes(app: FastifyInstance) {
-  route(app, endpoints.userList, {}, () => listWebUsers(app.db));
+  route(app, endpoints.userList, {}, async () => (await listWebUsers(app.db)).map(withPictureUrl));
 
   route(app, endpoints.userCreate, { audit: { action: 'user.create' } }, async (request) => {
     const form = await readProfileForm(request, endpoints.userCreate.body);

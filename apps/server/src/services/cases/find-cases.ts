@@ -19,7 +19,7 @@ import { notFound } from '../../lib/errors.ts';
 const ownedBy = (doctorUserId: number | null) =>
   doctorUserId === null ? undefined : eq(cases.doctorUserId, doctorUserId);
 
-/** doctorname: the doctor's first and last name (ARCHITECTURE.md). */
+/** doctorname: the doctor's first and last name (docs/decisions.md § Doctor names in case rows). */
 const doctorFullName = sql<string>`(${users.firstName} || ' ' || ${users.lastName})`;
 
 /** A field's column as read: a date as its 'YYYY-MM-DD' text. */
@@ -163,14 +163,14 @@ export async function findVisibleCase(db: Database, actor: SignedInUser, caseId:
   return found;
 }
 
-export const caseFilePath = (attachmentId: number, fileName: string) =>
-  `/api/case/files/${attachmentId}/${encodeURIComponent(fileName)}`;
+/** A case's files as listed: the attachment id stands where the answer has its download address. */
+export type CaseAttachmentRow = Omit<CaseAttachment, 'FilePath'> & { attachmentId: number };
 
 export async function listCaseAttachments(
   db: Database,
   actor: SignedInUser,
   caseId: number,
-): Promise<CaseAttachment[]> {
+): Promise<CaseAttachmentRow[]> {
   await findVisibleCase(db, actor, caseId);
   const rows = await db
     .select({
@@ -183,9 +183,5 @@ export async function listCaseAttachments(
     .from(caseAttachments)
     .where(eq(caseAttachments.caseId, caseId))
     .orderBy(asc(caseAttachments.attachmentId));
-  return rows.map(({ attachmentId, ...row }) => ({
-    ...row,
-    FileType: row.FileType as CaseAttachment['FileType'],
-    FilePath: caseFilePath(attachmentId, row.FileName),
-  }));
+  return rows.map((row) => ({ ...row, FileType: row.FileType as CaseAttachment['FileType'] }));
 }
