@@ -9,7 +9,7 @@ import { createTestApp, testAdmin, type TestApp } from './helpers/test-app.ts';
 import { resetTokensIn } from './helpers/mail.ts';
 
 /**
- * QUALITY.md, Records: sign-ins (good and bad), refusals, case create/view/download/status
+ * docs/quality.md, Records: sign-ins (good and bad), refusals, case create/view/download/status
  * change and every administrative change, each with who, what, when (UTC) and from where;
  * no passwords, tokens or patient names in the logs or the audit log.
  */

@@ -15,7 +15,7 @@ import {
 import { createTestApp, testAdmin, type TestApp } from './helpers/test-app.ts';
 
 /**
- * QUALITY.md, Access: every route the server registers x seven actors, against the table
+ * docs/quality.md, Access: every route the server registers x seven actors, against the table
  * below. A route missing from the table fails the test, so a new route can't slip in.
  */
 

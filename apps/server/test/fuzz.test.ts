@@ -6,7 +6,7 @@ import { formData, makeImage } from './helpers/factories.ts';
 import { createTestApp, type TestApp } from './helpers/test-app.ts';
 
 /**
- * QUALITY.md, Input: property-based fuzzing of every route's params, query and body, sent
+ * docs/quality.md, Input: property-based fuzzing of every route's params, query and body, sent
  * as the administrator, a doctor or no one. `npm test` makes 100 runs per route with a
  * fixed seed; `npm run fuzz` makes 10,000 with a random seed. Replay a failure with
  * FUZZ_SEED (and FUZZ_ROUTE="PUT /api/user/edit/:id", FUZZ_PATH from the report).

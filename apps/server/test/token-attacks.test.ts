@@ -7,7 +7,7 @@ import { createDoctor, createStaff, doctorEditFields, formData, type CreatedDoct
 import { createTestApp, testAdmin, type TestApp } from './helpers/test-app.ts';
 
 /**
- * QUALITY.md, Access / Tokens: each attack against a real signed-in route (the case list),
+ * docs/quality.md, Access / Tokens: each attack against a real signed-in route (the case list),
  * answered 401 with `{ message }` only. Every attack first has a control that the same
  * route answers 200 to, so a 401 is the attack's doing and not a broken route.
  */

@@ -22,7 +22,7 @@ export const loginResponse = z.object({
 });
 export type LoginResponse = z.infer<typeof loginResponse>;
 
-/** The seven localStorage keys of a browser session (portal-spec.md section 3). */
+/** The seven localStorage keys of a browser session (docs/spec.md section 3). */
 export const sessionKeys = ['token', 'username', 'userId', 'userType', 'createdAt', 'profilePic', 'roleId'] as const;
 
 export const messages = {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { optionalText, requiredId, requiredMessage, requiredText } from './fields.ts';
 
-/** Option lists of the case form (portal-spec.md section 3), exactly as sent and stored. */
+/** Option lists of the case form (docs/spec.md section 3), exactly as sent and stored. */
 export const caseOptions = {
   gender: ['Male', 'Female', 'Other'],
   arches: ['Both', 'Upper', 'Lower'],

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** The spec's generic message for a required field (portal-spec.md section 5). */
+/** The spec's generic message for a required field (docs/spec.md section 5). */
 export const requiredMessage = (label: string) => `${label} is required`;
 
 const blankToUndefined = (value: unknown) =>
@@ -48,7 +48,7 @@ export const optionalId = (label: string) =>
       .nullable(),
   );
 
-/** Booleans in multipart bodies accept true/false/1/0 (ARCHITECTURE.md). */
+/** Booleans in multipart bodies accept true/false/1/0 (docs/decisions.md § Booleans in forms). */
 export const booleanField = (label: string) =>
   z.preprocess(
     (value) => {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** The six pages that role permissions grant (ARCHITECTURE.md seeds). */
+/** The six pages that role permissions grant (docs/decisions.md § Seeds). */
 export const pages = [
   { PageId: 1, PageName: 'Dashboard', PageUrl: '/dashboard' },
   { PageId: 2, PageName: 'Roles', PageUrl: '/roles' },

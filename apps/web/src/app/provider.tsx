@@ -6,7 +6,7 @@ import { LoadingOverlayGlobal } from '../components/loading-overlay.tsx';
 import { cssVariablesResolver, theme } from './theme.ts';
 
 const queryClient = new QueryClient({
-  // List and lookup failures are only logged; the user sees nothing (portal-spec.md section 8).
+  // List and lookup failures are only logged; the user sees nothing (docs/spec.md section 8).
   queryCache: new QueryCache({ onError: (error, query) => console.error('Could not load', query.queryKey, error) }),
   defaultOptions: {
     queries: { retry: false, refetchOnWindowFocus: false, staleTime: 30_000 },

@@ -1,4 +1,4 @@
-/** Every route of the portal, named once (portal-spec.md section 2). */
+/** Every route of the portal, named once (docs/spec.md section 2). */
 export const paths = {
   login: '/',
   register: '/register',

@@ -2,7 +2,7 @@ import { useSyncExternalStore } from 'react';
 
 /**
  * What the global overlay shows: 'Loading...' while any API call runs, or '{n}% uploaded'
- * during an upload. It is hidden 500 ms after the last answer (portal-spec.md section 9).
+ * during an upload. It is hidden 500 ms after the last answer (docs/spec.md section 9).
  */
 interface Activity {
   pending: number;

@@ -1,7 +1,7 @@
 import { notifications } from '@mantine/notifications';
 import { ApiError } from './api-client.ts';
 
-/** Toast lifetimes of portal-spec.md section 9. */
+/** Toast lifetimes of docs/spec.md section 9. */
 export const toastMs = { login: 5000, registration: 3000, profile: 3000, default: 3000 } as const;
 
 /** Mantine's close button has no name of its own (axe: button-name). */
@@ -20,7 +20,7 @@ export function errorMessage(error: unknown, fallback: string): string {
   return error instanceof ApiError && error.message ? error.message : fallback;
 }
 
-/** Texts of portal-spec.md section 8 for when the server gives no message. */
+/** Texts of docs/spec.md section 8 for when the server gives no message. */
 export const fallbackMessages = {
   saved: 'Saved successfully',
   updated: 'Updated successfully',

@@ -3,7 +3,7 @@ import { sessionKeys } from '@portal/contract/auth';
 import { ADMIN_ROLE_ID } from '@portal/contract/roles';
 import { useSyncExternalStore } from 'react';
 
-/** The signed-in user, kept in localStorage under the seven keys of portal-spec.md section 3. */
+/** The signed-in user, kept in localStorage under the seven keys of docs/spec.md section 3. */
 export interface Session {
   token: string;
   username: string;

@@ -45,7 +45,7 @@ export function formatToothList(stored: string | null | undefined, system: Numbe
   return teeth.length === 0 ? 'N/A' : teeth.map((tooth) => toothLabel(tooth, system)).join(', ');
 }
 
-/** The picker's rows: 1-8 and 9-16 on top, 32-25 and 24-17 below (portal-spec.md section 2). */
+/** The picker's rows: 1-8 and 9-16 on top, 32-25 and 24-17 below (docs/spec.md section 2). */
 export const toothChartRows = {
   upper: Array.from({ length: 16 }, (_, index) => index + 1),
   lower: Array.from({ length: 16 }, (_, index) => 32 - index),

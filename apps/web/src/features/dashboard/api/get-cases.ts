@@ -13,7 +13,7 @@ export interface CaseListParams {
   sort: NonNullable<CaseListQuery['sort']>;
 }
 
-/** One page of cases (the paged form of ARCHITECTURE.md) and the count of all matching rows. */
+/** One page of cases (the paged form of docs/decisions.md § Paging) and the count of all matching rows. */
 export async function getCases(params: CaseListParams, signal?: AbortSignal) {
   const { data, headers } = await api.callWithHeaders(
     endpoints.caseList,

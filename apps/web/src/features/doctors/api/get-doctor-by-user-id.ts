@@ -3,7 +3,7 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
 import { doctorDetailKeys } from './query-keys.ts';
 
-/** The answer is an array; its first element is the doctor (portal-spec.md section 7). */
+/** The answer is an array; its first element is the doctor (docs/spec.md section 7). */
 export const getDoctorByUserId = async (userId: number) =>
   (await api.call(endpoints.doctorGet, { params: { id: userId } }))[0] ?? null;
 

@@ -77,7 +77,7 @@ export function initialDoctorValues(mode: DoctorFormMode, doctor?: Doctor, clini
   };
 }
 
-/** The multipart body of /doctor/add and /doctor/edit (portal-spec.md section 7). */
+/** The multipart body of /doctor/add and /doctor/edit (docs/spec.md section 7). */
 export function toDoctorFormData(values: DoctorFormValues, isNew: boolean): FormData {
   const form = new FormData();
   const fields: Record<string, string> = {

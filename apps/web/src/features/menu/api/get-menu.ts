@@ -9,7 +9,7 @@ export const getMenu = (roleId: number) => api.call(endpoints.permissionMenu, { 
 export const menuQueryOptions = (roleId: number) =>
   queryOptions({ queryKey: menuKeys.ofRole(roleId), queryFn: () => getMenu(roleId) });
 
-/** The sidebar by user type (portal-spec.md section 2, Layout). */
+/** The sidebar by user type (docs/spec.md section 2, Layout). */
 export function useMenu(session: Session): { items: { label: string; url: string }[]; isLoading: boolean } {
   const isStaff = !isDoctor(session) && !isAdministrator(session);
   const query = useQuery({ ...menuQueryOptions(session.roleId), enabled: isStaff });

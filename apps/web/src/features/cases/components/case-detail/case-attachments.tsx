@@ -2,7 +2,7 @@ import { Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import type { CaseAttachment, CaseFileType } from '@portal/contract';
 import { AttachmentPreview } from './attachment-preview.tsx';
 
-/** The named groups of portal-spec.md section 3 (Case attachment); every other FileType is 'other'. */
+/** The named groups of docs/spec.md section 3 (Case attachment); every other FileType is 'other'. */
 const namedGroups: { fileType: CaseFileType; label: string }[] = [
   { fileType: 'OPV', label: 'X-Ray OPG' },
   { fileType: 'LeteralCeloform', label: 'X-Ray CEPH' },

@@ -28,7 +28,7 @@ const stepContents = [CaseDetailsStep, TreatmentInstructionsStep, PatientRecords
 const steps = caseFormSteps.map((step, index) => ({ label: step.label, Content: stepContents[index]! }));
 const lastStep = steps.length - 1;
 
-/** The three-step case form (portal-spec.md section 2): doctors submit for themselves, staff for a doctor they pick. */
+/** The three-step case form (docs/spec.md section 2): doctors submit for themselves, staff for a doctor they pick. */
 export function CaseForm() {
   const session = useSession() as Session;
   const navigate = useNavigate();
