@@ -73,7 +73,10 @@ export function toQueryString(query: Record<string, unknown> | undefined): strin
   return text ? `?${text}` : '';
 }
 
-function requestBody(endpoint: Endpoint, body: unknown): { body?: RequestInit['body']; headers: Record<string, string> } {
+function requestBody(
+  endpoint: Endpoint,
+  body: unknown,
+): { body?: RequestInit['body']; headers: Record<string, string> } {
   if (body === undefined) return { headers: {} };
   if (endpoint.bodyKind === 'multipart') return { body: body as FormData, headers: {} };
   return { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } };
