@@ -1,5 +1,6 @@
 import { caseFieldList } from '@portal/contract';
-import { getTableColumns, sql } from 'drizzle-orm';
+import { and, eq, getTableColumns, sql } from 'drizzle-orm';
+import { pgSchema, text } from 'drizzle-orm/pg-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cases } from '../src/db/schema.ts';
 import { createTestApp, type TestApp } from './helpers/test-app.ts';
@@ -14,6 +15,12 @@ const workflowColumns = {
   createdAt: 'created_at',
   createdBy: 'created_by',
 };
+
+const informationSchemaColumns = pgSchema('information_schema').table('columns', {
+  tableSchema: text('table_schema'),
+  tableName: text('table_name'),
+  columnName: text('column_name'),
+});
 
 const fieldColumns = Object.fromEntries(caseFieldList.map((field) => [field.key, field.column]));
 
@@ -32,10 +39,16 @@ describe('the case field table (packages/contract/src/case-fields.ts)', () => {
   });
 
   it('matches the migrated database, so a field without its migration fails', async () => {
-    const { rows } = await t.app.db.execute<{ column_name: string }>(
-      sql`select column_name from information_schema.columns where table_name = 'cases' and table_schema = current_schema()`,
-    );
-    expect(rows.map((row) => row.column_name).sort()).toEqual(
+    const rows = await t.app.db
+      .select({ name: informationSchemaColumns.columnName })
+      .from(informationSchemaColumns)
+      .where(
+        and(
+          eq(informationSchemaColumns.tableName, 'cases'),
+          eq(informationSchemaColumns.tableSchema, sql`current_schema()`),
+        ),
+      );
+    expect(rows.map((row) => row.name).sort()).toEqual(
       [...Object.values(workflowColumns), ...Object.values(fieldColumns)].sort(),
     );
   });
