@@ -1,11 +1,10 @@
-import type { FastifyBaseLogger } from 'fastify';
 import type { DatabaseConnection } from './client.ts';
-import { seedDatabase } from './seed.ts';
+import { seedDatabase, type SeedLog } from './seed.ts';
 
 /** Migrations, then seeds (roles, pages, countries and cities, the administrator). */
 export function prepareDatabase(
   connection: DatabaseConnection,
-  log: FastifyBaseLogger,
+  log: SeedLog,
   admin: { username?: string; password?: string },
 ): Promise<void> {
   return connection.withStartupLock(async () => {

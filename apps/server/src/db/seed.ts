@@ -2,10 +2,14 @@ import { randomBytes } from 'node:crypto';
 import { ADMIN_ROLE_ID, DOCTOR_ROLE_ID, pages as pageList } from '@portal/contract';
 import { City, Country, State } from 'country-state-city';
 import { and, eq, isNull, sql } from 'drizzle-orm';
-import type { FastifyBaseLogger } from 'fastify';
 import { hashPassword } from '../auth/passwords.ts';
 import type { Database } from './client.ts';
 import { cities, countries, pages, roles, users } from './schema.ts';
+
+/** What seeding logs to: the app's logger, or any with pino's `info(details, message)`. */
+export interface SeedLog {
+  info(details: object, message: string): void;
+}
 
 /** Country ids follow the package's alphabetical order; city ids its city order. */
 export function geographyRows() {
@@ -58,7 +62,7 @@ async function seedGeography(db: Database) {
 }
 
 /** The administrator from ADMIN_USERNAME/ADMIN_PASSWORD, or a generated password shown once. */
-async function seedAdministrator(db: Database, log: FastifyBaseLogger, username?: string, password?: string) {
+async function seedAdministrator(db: Database, log: SeedLog, username?: string, password?: string) {
   const [admin] = await db
     .select({ userId: users.userId })
     .from(users)
@@ -86,7 +90,7 @@ async function seedAdministrator(db: Database, log: FastifyBaseLogger, username?
 
 export async function seedDatabase(
   db: Database,
-  log: FastifyBaseLogger,
+  log: SeedLog,
   admin: { username?: string; password?: string },
 ): Promise<void> {
   await db

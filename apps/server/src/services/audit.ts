@@ -1,6 +1,7 @@
 import type { AuditEntry, AuditListQuery, AuditOutcome } from '@portal/contract';
 import { and, count, desc, eq, gte, lt, sql } from 'drizzle-orm';
 import type { Database } from '../db/client.ts';
+import { isoTimestamp } from '../db/iso-timestamp.ts';
 import { auditLog, users } from '../db/schema.ts';
 
 export interface AuditRecord {
@@ -25,7 +26,7 @@ export async function recordAudit(db: Database, record: AuditRecord): Promise<vo
 
 const entryColumns = {
   AuditId: auditLog.auditId,
-  At: auditLog.at,
+  At: isoTimestamp(auditLog.at),
   UserId: auditLog.actorUserId,
   UserName: auditLog.actorName,
   Action: auditLog.action,
@@ -59,5 +60,5 @@ export async function findAuditEntries(
       .offset(((query.page ?? 1) - 1) * pageSize),
     db.select({ total: count() }).from(auditLog).where(where),
   ]);
-  return { rows: rows.map((row) => ({ ...row, At: row.At.toISOString() })), total: counted!.total };
+  return { rows, total: counted!.total };
 }
