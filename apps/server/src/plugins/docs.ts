@@ -9,6 +9,8 @@ import { buildOpenApiDocument } from './openapi-document.ts';
  * are registered from), served at /api/docs/json and browsable at /api/docs.
  */
 export const docsPlugin = fp(async (app: FastifyInstance) => {
-  await app.register(swagger, { mode: 'static', specification: { document: buildOpenApiDocument() as never } });
+  // Served as built; the plugin's types describe OpenAPI 2 and 3.0 documents, this one is 3.1.
+  const document = buildOpenApiDocument() as never;
+  await app.register(swagger, { mode: 'static', specification: { document } });
   await app.register(swaggerUi, { routePrefix: '/api/docs' });
 });
