@@ -150,7 +150,12 @@ export async function downloadPart(): Promise<Blob | undefined> {
       ),
     );
     /** Calls one operation and expects its status; the answer's data (or error) back. */
-    const call = async (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, init: object, status = 200) => {
+    const call = async (
+      method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+      url: string,
+      init: Record<string, unknown>,
+      status = 200,
+    ) => {
       const send = (client as unknown as Record<string, Call>)[method]!;
       const answer = await send(url, init);
       expect(`${method} ${url}: ${answer.response.status}`).toBe(`${method} ${url}: ${status}`);
