@@ -32,6 +32,13 @@ export function isAllowed(user: SignedInUser, access: Exclude<Access, 'public'>)
   return access.pages.some((page) => canUsePage(user, page));
 }
 
+/** Only the administrator hands out, edits or removes the administrator role. */
+export function assertMayTouchAdministrator(user: SignedInUser | null, roleIds: number[]): void {
+  if (roleIds.includes(ADMIN_ROLE_ID) && !(user && isAdministrator(user))) {
+    throw forbidden('Only the administrator can manage administrator accounts');
+  }
+}
+
 /** Adding a doctor as staff (role and status may be set) rather than registering as one. */
 export const canManageDoctors = (user: SignedInUser | null) => user !== null && canUsePage(user, '/doctors');
 

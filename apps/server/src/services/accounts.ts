@@ -1,10 +1,8 @@
 import { ADMIN_ROLE_ID } from '@portal/contract';
 import { and, asc, eq, isNull } from 'drizzle-orm';
-import type { SignedInUser } from '../auth/policy.ts';
-import { isAdministrator } from '../auth/policy.ts';
 import type { Database, Transaction } from '../db/client.ts';
 import { users } from '../db/schema.ts';
-import { conflict, forbidden, isUniqueViolation } from '../lib/errors.ts';
+import { conflict, isUniqueViolation } from '../lib/errors.ts';
 import type { SmallFile } from '../lib/multipart-form.ts';
 import { deleteKeys } from '../storage/delete-keys.ts';
 import type { Storage } from '../storage/storage.ts';
@@ -49,13 +47,6 @@ export async function replacePicture(
   }
   await tx.update(users).set({ profilePic }).where(eq(users.userId, userId));
   return pictureKeys(current?.profilePic ?? null);
-}
-
-/** Only the administrator hands out, edits or removes the administrator role. */
-export function assertMayTouchAdministrator(actor: SignedInUser | null, roleIds: number[]): void {
-  if (roleIds.includes(ADMIN_ROLE_ID) && !(actor && isAdministrator(actor))) {
-    throw forbidden('Only the administrator can manage administrator accounts');
-  }
 }
 
 /**

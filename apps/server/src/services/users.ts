@@ -1,6 +1,6 @@
 import { ADMIN_ROLE_ID, DOCTOR_ROLE_ID, type User, type UserAddRequest, type UserEditRequest } from '@portal/contract';
 import { and, asc, eq, isNull, sql } from 'drizzle-orm';
-import type { SignedInUser } from '../auth/policy.ts';
+import { assertMayTouchAdministrator, type SignedInUser } from '../auth/policy.ts';
 import { hashPassword } from '../auth/passwords.ts';
 import type { Database, Transaction } from '../db/client.ts';
 import { isoTimestamp } from '../db/iso-timestamp.ts';
@@ -9,12 +9,7 @@ import { badRequest, conflict, notFound } from '../lib/errors.ts';
 import type { SmallFile } from '../lib/multipart-form.ts';
 import { deleteKeys } from '../storage/delete-keys.ts';
 import type { Storage } from '../storage/storage.ts';
-import {
-  assertMayTouchAdministrator,
-  assertOtherAdministratorRemains,
-  inAccountTransaction,
-  replacePicture,
-} from './accounts.ts';
+import { assertOtherAdministratorRemains, inAccountTransaction, replacePicture } from './accounts.ts';
 import { roleExists } from './roles.ts';
 
 const userColumns = {
