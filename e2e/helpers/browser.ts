@@ -3,6 +3,7 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, inject } from 'vitest';
+import { recordShownTexts } from './shown.ts';
 
 export const baseUrl = () => inject('baseUrl');
 export const artifactsDir = path.resolve(import.meta.dirname, '../artifacts');
@@ -43,6 +44,8 @@ export async function newPage(browser: Browser, width = 1280): Promise<Page> {
     viewport: { width, height: 900 },
     reducedMotion: 'reduce',
   });
+  // Toasts close by themselves: the page keeps a record of them for toastShown/expectToast.
+  await recordShownTexts(context);
   const page = await context.newPage();
   page.setDefaultTimeout(15_000);
   return page;
@@ -73,13 +76,32 @@ export async function settle(page: Page): Promise<void> {
     .toBe(0);
 }
 
+/**
+ * Instead of a fixed pause after a resize: two frames (the new layout is computed and
+ * painted), then the end of every finite CSS transition or animation it started (a menu
+ * collapsing); endless ones, such as a loader's spin, are not waited for.
+ */
+async function layoutSettled(page: Page): Promise<void> {
+  await page.evaluate(async () => {
+    await new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve())));
+    const finite = document
+      .getAnimations()
+      .filter((animation) => animation.effect?.getComputedTiming().endTime !== Infinity);
+    // A paused animation never finishes: 2 s is a bound, not a pause.
+    await Promise.race([
+      Promise.all(finite.map((animation) => animation.finished.catch(() => undefined))),
+      new Promise((resolve) => setTimeout(resolve, 2000)),
+    ]);
+  });
+}
+
 /** Screenshots of the current screen at 375 px and 1280 px wide, kept in e2e/artifacts. */
 export async function screenshots(page: Page, name: string): Promise<void> {
   await mkdir(artifactsDir, { recursive: true });
   const original = page.viewportSize() ?? { width: 1280, height: 900 };
   for (const width of [375, 1280]) {
     await page.setViewportSize({ width, height: 900 });
-    await page.waitForTimeout(400);
+    await layoutSettled(page);
     await page.screenshot({ path: path.join(artifactsDir, `${name}-${width}.png`), fullPage: true });
   }
   await page.setViewportSize(original);

@@ -13,6 +13,7 @@ import {
 import { chooseFiles, expectVisible, fillCaseDetails, goToStep, pickRadio, stlFile } from '../helpers/case-form.ts';
 import { fieldDescription, selectOption } from '../helpers/forms.ts';
 import { pictureFile, textFile } from '../helpers/pictures.ts';
+import { overlayShown, toastShown } from '../helpers/shown.ts';
 
 let browser: Browser;
 let doctor: Awaited<ReturnType<typeof createActiveDoctor>>;
@@ -133,10 +134,8 @@ describe('Case form', () => {
     await screenshots(page, 'case-form-step-3');
 
     await page.getByRole('button', { name: 'Submit' }).click();
-    await expect.poll(() => page.getByText(/\d+% uploaded/).isVisible()).toBe(true);
-    await expect
-      .poll(() => page.getByRole('alert').filter({ hasText: 'Case submitted successfully' }).isVisible())
-      .toBe(true);
+    await expect.poll(() => overlayShown(page, /\d+% uploaded/)).toBe(true);
+    await expect.poll(() => toastShown(page, 'Case submitted successfully')).toBe(true);
     expect(new URL(page.url()).pathname).toBe('/cases');
     await settle(page);
     expect(await page.getByRole('textbox', { name: 'First Name' }).inputValue()).toBe('');
@@ -225,9 +224,7 @@ describe('Case form', () => {
     await describes(acceptTerms, 'Terms and Conditions is required');
     await pickRadio(page, 'Impression Type', 'Digital Impression');
     await page.getByRole('button', { name: 'Submit' }).click();
-    await expect
-      .poll(() => page.getByRole('alert').filter({ hasText: 'Maxillary Scan is required' }).count())
-      .toBeGreaterThanOrEqual(1);
+    await expect.poll(() => toastShown(page, 'Maxillary Scan is required')).toBe(true);
     await goToStep(page, "Patients's Records");
     const maxillaryScan = page.getByRole('button', { name: 'Maxillary Scan', exact: true });
     await describes(maxillaryScan, 'Maxillary Scan is required');
@@ -276,9 +273,7 @@ describe('Case form', () => {
     await page.getByRole('checkbox', { name: /I accept the Terms and Conditions/ }).check();
     await page.getByRole('button', { name: 'Submit' }).click();
 
-    await expect
-      .poll(() => page.getByRole('alert').filter({ hasText: 'Only STL, ZIP, and RAR files are allowed!' }).isVisible())
-      .toBe(true);
+    await expect.poll(() => toastShown(page, 'Only STL, ZIP, and RAR files are allowed!')).toBe(true);
     await describes(
       page.getByRole('button', { name: 'Maxillary Scan', exact: true }),
       'Only STL, ZIP, and RAR files are allowed!',
@@ -319,9 +314,7 @@ describe('Case form', () => {
     await chooseFiles(page, 'Composite Image', [await pictureFile('composite.png', '#0c8599')]);
     await page.getByRole('checkbox', { name: /I accept the Terms and Conditions/ }).check();
     await page.getByRole('button', { name: 'Submit' }).click();
-    await expect
-      .poll(() => page.getByRole('alert').filter({ hasText: 'Case submitted successfully' }).isVisible())
-      .toBe(true);
+    await expect.poll(() => toastShown(page, 'Case submitted successfully')).toBe(true);
     expect(new URL(page.url()).pathname).toBe('/cases');
 
     const token = await apiLogin(doctor.username, doctor.password);

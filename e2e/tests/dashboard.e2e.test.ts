@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Page, Route } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { apiLogin, createActiveDoctor, createStaff } from '../helpers/api.ts';
@@ -13,6 +13,7 @@ import {
   signIn,
 } from '../helpers/browser.ts';
 import { asciiStl, defaultCaseFiles, pngPhoto, submitCase } from '../helpers/cases.ts';
+import { expectToast } from '../helpers/shown.ts';
 
 let browser: Browser;
 let doctor: Awaited<ReturnType<typeof createActiveDoctor>>;
@@ -246,9 +247,9 @@ describe('Dashboard as staff with the Dashboard page', () => {
     await page.getByRole('combobox', { name: 'Case status' }).click();
     await page.getByRole('option', { name: 'In Progress' }).click();
     await page.getByRole('button', { name: 'Update Status' }).click();
-    await expect.poll(() => page.getByText('Case status changed to In Progress').isVisible()).toBe(true);
     const history = page.getByRole('region', { name: 'Status' });
     await expect.poll(() => history.getByText('In Progress', { exact: true }).isVisible()).toBe(true);
+    await expectToast(page, 'Case status changed to In Progress');
     expect(await history.textContent()).toMatch(/by Sam Staff/);
     expect(await page.getByRole('button', { name: 'Update Status' }).isDisabled()).toBe(true);
     await settle(page);
@@ -259,6 +260,33 @@ describe('Dashboard as staff with the Dashboard page', () => {
     await tile(page, 'In Progress').click();
     await settle(page);
     await expect.poll(() => caseRow(page, submitted.TrackingNo).isVisible()).toBe(true);
+  });
+
+  it('confirms the status change with a toast also when the history answers before the list', async () => {
+    // Another doctor's case, so that the doctor's tiles checked below stay as they are.
+    const other = await createActiveDoctor();
+    const late = await submitCase(await apiLogin(other.username, other.password));
+    const page = await signInTo(staff.username, staff.password);
+    await page.getByRole('textbox', { name: 'Search' }).fill(late.TrackingNo);
+    await expect.poll(() => caseRow(page, late.TrackingNo).isVisible()).toBe(true);
+    await openCase(page, late.TrackingNo);
+    // The list and the tiles (mounted behind the case) answer only once the new status is on
+    // screen: the form, keyed by the status, is replaced before the change's refetches end.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const holdUntilReleased = async (route: Route) => {
+      await held;
+      await route.continue();
+    };
+    await page.route(/\/api\/case\/(get_cases_by_status|get_all_stats)\//, holdUntilReleased);
+    await page.getByRole('combobox', { name: 'Case status' }).click();
+    await page.getByRole('option', { name: 'In Progress' }).click();
+    await page.getByRole('button', { name: 'Update Status' }).click();
+    const history = page.getByRole('region', { name: 'Status' });
+    await expect.poll(() => history.getByText('In Progress', { exact: true }).isVisible()).toBe(true);
+    release();
+    await expectToast(page, 'Case status changed to In Progress');
+    await settle(page);
   });
 
   it("updates the doctor's In Progress tile after a reload", async () => {

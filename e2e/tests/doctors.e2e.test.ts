@@ -4,6 +4,7 @@ import { apiLogin, createActiveDoctor, e2eAdmin, uniqueName } from '../helpers/a
 import { expectNoSeriousA11yViolations, useBrowser, newPage, screenshots, signIn } from '../helpers/browser.ts';
 import { combobox, eventually, pickOption, textbox } from '../helpers/doctor-form.ts';
 import { fieldDescription } from '../helpers/forms.ts';
+import { toastShown } from '../helpers/shown.ts';
 
 const browser = useBrowser();
 
@@ -83,7 +84,7 @@ describe('Doctors screen', () => {
     await expectNoSeriousA11yViolations(page);
     await screenshots(page, 'doctors-form');
     await page.getByRole('button', { name: 'Submit' }).click();
-    await eventually(() => page.getByText('Doctor added successfully').isVisible()).toBe(true);
+    await eventually(() => toastShown(page, 'Doctor added successfully')).toBe(true);
     await textbox(page, 'Search doctors').fill(username);
     await eventually(() => rowOf(page, username).textContent()).toContain('Active');
     // Added as Active by staff: the doctor can sign in at once.
@@ -105,7 +106,7 @@ describe('Doctors screen', () => {
     await textbox(page, 'Password').fill('changed-by-staff');
     await textbox(page, 'Confirm Password').fill('changed-by-staff');
     await page.getByRole('button', { name: 'Submit' }).click();
-    await eventually(() => page.getByText('Doctor updated successfully').isVisible()).toBe(true);
+    await eventually(() => toastShown(page, 'Doctor updated successfully')).toBe(true);
     expect(await apiLogin(doctor.username, 'changed-by-staff')).toBeTruthy();
   });
 
@@ -117,7 +118,7 @@ describe('Doctors screen', () => {
     const dialog = page.getByRole('dialog');
     await eventually(() => dialog.getByText('Are you sure you want to delete?').isVisible()).toBe(true);
     await dialog.getByRole('button', { name: 'Delete' }).click();
-    await eventually(() => page.getByText('Doctor deleted successfully').isVisible()).toBe(true);
+    await eventually(() => toastShown(page, 'Doctor deleted successfully')).toBe(true);
     await eventually(() => rowOf(page, doctor.username).count()).toBe(0);
   });
 });

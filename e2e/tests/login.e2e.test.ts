@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { e2eAdmin } from '../helpers/api.ts';
 import { expectNoSeriousA11yViolations, useBrowser, newPage, screenshots, settle, signIn } from '../helpers/browser.ts';
+import { toastShown } from '../helpers/shown.ts';
 
 const browser = useBrowser();
 
@@ -22,7 +23,7 @@ describe('Login screen', () => {
     await page.getByRole('textbox', { name: 'Username' }).fill('admin');
     await page.getByRole('textbox', { name: 'Password' }).fill('wrong-password');
     await page.getByRole('button', { name: 'Sign In' }).click();
-    await expect.poll(() => page.getByText('Invalid username or password').isVisible()).toBe(true);
+    await expect.poll(() => toastShown(page, 'Invalid username or password')).toBe(true);
     expect(new URL(page.url()).pathname).toBe('/');
   });
 

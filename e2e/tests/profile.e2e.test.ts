@@ -5,6 +5,7 @@ import { expectNoSeriousA11yViolations, useBrowser, newPage, screenshots, signIn
 import { combobox, eventually, textbox } from '../helpers/doctor-form.ts';
 import { chooseFile, fieldDescription } from '../helpers/forms.ts';
 import { pictureFile } from '../helpers/pictures.ts';
+import { toastShown } from '../helpers/shown.ts';
 
 const browser = useBrowser();
 
@@ -62,7 +63,7 @@ describe('Profile screen', () => {
     );
     await eventually(() => preview(page).isVisible()).toBe(true);
     await page.getByRole('button', { name: 'Submit' }).click();
-    await eventually(() => page.getByText('Doctor updated successfully').first().isVisible()).toBe(true);
+    await eventually(() => toastShown(page, 'Doctor updated successfully')).toBe(true);
     // The session's picture follows, so the top bar shows the new avatar.
     await eventually(() => storedProfilePic(page)).toMatch(/\.jpe?g$/);
     await eventually(() => page.getByRole('button', { name: 'User menu' }).locator('img').getAttribute('src')).toMatch(

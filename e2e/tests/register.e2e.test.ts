@@ -6,6 +6,7 @@ import { expectNoSeriousA11yViolations, useBrowser, newPage, screenshots, signIn
 import { combobox, eventually, pickOption, textbox } from '../helpers/doctor-form.ts';
 import { chooseFile, fieldDescription } from '../helpers/forms.ts';
 import { pictureFile, textFile } from '../helpers/pictures.ts';
+import { expectToast, toastShown } from '../helpers/shown.ts';
 
 const browser = useBrowser();
 
@@ -41,7 +42,10 @@ describe('Register screen', () => {
     await eventually(() => fieldDescription(combobox(page, 'Location'))).toContain('Location is required');
     await eventually(() => fieldDescription(combobox(page, 'Gender'))).toContain('Gender is required');
     // The clinic rule is a toast and a message in the clinic section.
-    await eventually(() => page.getByText(clinicListMessage).count()).toBe(2);
+    await expectToast(page, clinicListMessage);
+    await eventually(() =>
+      page.getByRole('group', { name: 'Clinic Information' }).getByText(clinicListMessage).isVisible(),
+    ).toBe(true);
     await expectNoSeriousA11yViolations(page);
     await screenshots(page, 'register-errors');
 
@@ -127,7 +131,7 @@ describe('Register screen', () => {
     await textbox(page, 'Username').fill(username);
     await textbox(page, 'Password').fill('first-pass');
     await page.getByRole('button', { name: 'Sign In' }).click();
-    await eventually(() => page.getByText(messages.accountInactive).isVisible()).toBe(true);
+    await eventually(() => toastShown(page, messages.accountInactive)).toBe(true);
 
     // The administrator finds the doctor and sets Status to Active.
     const admin = await newPage(browser());
@@ -145,12 +149,7 @@ describe('Register screen', () => {
     await eventually(() => admin.getByRole('table', { name: 'Clinics' }).textContent()).toContain('Berlin');
     await pickOption(admin, 'Status', 'Active');
     await admin.getByRole('button', { name: 'Submit' }).click();
-    await eventually(() =>
-      admin
-        .getByText(/activation e-mail/)
-        .first()
-        .isVisible(),
-    ).toBe(true);
+    await eventually(() => toastShown(admin, /activation e-mail/)).toBe(true);
     await textbox(admin, 'Search doctors').fill(email);
     await eventually(() => admin.getByRole('row', { name: new RegExp(username) }).textContent()).toContain('Active');
 
@@ -164,7 +163,7 @@ describe('Register screen', () => {
     await textbox(page, 'New Password').fill('chosen-pass');
     await textbox(page, 'Confirm Password').fill('chosen-pass');
     await page.getByRole('button', { name: 'Reset Password' }).click();
-    await eventually(() => page.getByText('Password reset successful. You can now log in.').isVisible()).toBe(true);
+    await eventually(() => toastShown(page, 'Password reset successful. You can now log in.')).toBe(true);
     await page.waitForURL((url) => url.pathname === '/');
 
     await signIn(page, username, 'chosen-pass');

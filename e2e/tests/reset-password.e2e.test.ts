@@ -5,6 +5,7 @@ import { adminToken, apiCall, createActiveDoctor } from '../helpers/api.ts';
 import { expectNoSeriousA11yViolations, useBrowser, newPage, screenshots, signIn } from '../helpers/browser.ts';
 import { eventually, textbox } from '../helpers/doctor-form.ts';
 import { fieldDescription } from '../helpers/forms.ts';
+import { toastShown } from '../helpers/shown.ts';
 
 const browser = useBrowser();
 
@@ -19,7 +20,7 @@ async function resetLinkForNewDoctor() {
 }
 
 async function expectToastAndSignInScreen(page: Page, toast: string) {
-  await eventually(() => page.getByText(toast).isVisible()).toBe(true);
+  await eventually(() => toastShown(page, toast)).toBe(true);
   await page.waitForURL((url) => url.pathname === '/');
 }
 
@@ -92,7 +93,7 @@ describe('Reset password screen', () => {
     await textbox(page, 'New Password').fill('too-late-pass');
     await textbox(page, 'Confirm Password').fill('too-late-pass');
     await page.getByRole('button', { name: 'Reset Password' }).click();
-    await eventually(() => page.getByText('Unable to reset password').isVisible()).toBe(true);
+    await eventually(() => toastShown(page, 'Unable to reset password')).toBe(true);
     expect(new URL(page.url()).pathname).toBe('/reset-password');
   });
 });

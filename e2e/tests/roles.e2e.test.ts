@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { createStaff, e2eAdmin, uniqueName } from '../helpers/api.ts';
 import { expectNoSeriousA11yViolations, useBrowser, newPage, screenshots, settle, signIn } from '../helpers/browser.ts';
 import { fieldDescription } from '../helpers/forms.ts';
+import { isShown } from '../helpers/shown.ts';
 
 const browser = useBrowser();
 
@@ -16,7 +17,6 @@ async function openRoles(): Promise<Page> {
 }
 
 const roleRow = (page: Page, name: string) => page.getByRole('row').filter({ hasText: name });
-const isShown = (page: Page, text: string) => page.getByText(text, { exact: true }).first().isVisible();
 
 describe('Roles screen', () => {
   it('lists the roles with search, and is accessible', async () => {

@@ -12,6 +12,7 @@ import {
   signIn,
 } from '../helpers/browser.ts';
 import { chooseFile, fieldDescription, selectOption } from '../helpers/forms.ts';
+import { isShown } from '../helpers/shown.ts';
 
 let browser: Browser;
 let roleName: string;
@@ -33,7 +34,6 @@ async function openUsers(): Promise<Page> {
 
 const textbox = (page: Page, name: string) => page.getByRole('textbox', { name, exact: true });
 const userRow = (page: Page, username: string) => page.getByRole('row').filter({ hasText: username });
-const isShown = (page: Page, text: string) => page.getByText(text, { exact: true }).first().isVisible();
 const pictureInput = (page: Page) => page.getByRole('button', { name: 'Profile Picture' });
 const bluePng = () =>
   sharp({ create: { width: 60, height: 60, channels: 3, background: '#07f' } })

@@ -19,12 +19,13 @@ function ChangeStatusForm({ caseId, current }: { caseId: number; current: CaseSt
       mb="md"
       onSubmit={(event) => {
         event.preventDefault();
-        update.mutate(
-          { caseId, status },
-          {
-            onSuccess: (answer) => notifySuccess(answer.message || 'Updated successfully'),
-            onError: (error) => notifyError(errorMessage(error, 'Something went wrong...')),
-          },
+        // Not mutate()'s own callbacks: this form is keyed by the current status, so the
+        // history refetch the change sets off can unmount it before the other refetches end,
+        // and TanStack Query then never calls them (the toast was lost). The promise settles
+        // whether or not the form is still there.
+        update.mutateAsync({ caseId, status }).then(
+          (answer) => notifySuccess(answer.message || 'Updated successfully'),
+          (error: unknown) => notifyError(errorMessage(error, 'Something went wrong...')),
         );
       }}
     >
