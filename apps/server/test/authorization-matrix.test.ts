@@ -432,5 +432,7 @@ describe('authorization matrix', () => {
     expect(unexpectedAllows).toEqual([]);
     expect(serverErrors).toEqual([]);
     expect(mismatches).toEqual([]);
-  });
+    // ~450 requests, some hashing passwords or resizing pictures: far past the 30 s default
+    // on a loaded machine.
+  }, 180_000);
 });
