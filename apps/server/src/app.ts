@@ -12,6 +12,7 @@ import { auditPlugin } from './plugins/audit.ts';
 import { authPlugin } from './plugins/auth.ts';
 import { docsPlugin } from './plugins/docs.ts';
 import { errorHandlerPlugin } from './plugins/error-handler.ts';
+import { eventsPlugin, type LiveEventsOptions } from './plugins/events.ts';
 import { rateLimitPlugin } from './plugins/rate-limit.ts';
 import { securityPlugin } from './plugins/security.ts';
 import { webAppPlugin } from './plugins/web-app.ts';
@@ -35,6 +36,8 @@ export interface AppOptions {
   storage?: Storage;
   /** `false`, or pino options laid over the defaults (level, redaction, serializers). */
   logger?: false | Exclude<FastifyServerOptions['logger'], boolean>;
+  /** Live events' timings (tests shorten them). */
+  events?: LiveEventsOptions;
 }
 
 /** Fields never written to logs: credentials and patient identity. */
@@ -91,6 +94,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(docsPlugin);
   await app.register(authPlugin);
   await app.register(auditPlugin);
+  await app.register(eventsPlugin, options.events ?? {});
   await app.register(apiRoutes);
   await app.register(webAppPlugin);
   return app;

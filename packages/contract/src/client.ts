@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { buildPath, isFileAnswer, type Endpoint, type EndpointAnswer, type EndpointInput } from './endpoint.ts';
+import { buildPath, isJsonAnswer, type Endpoint, type EndpointAnswer, type EndpointInput } from './endpoint.ts';
 import type { ErrorResponse } from './errors.ts';
 
 /** A refused call (any non-2xx answer): the server's message and, for forms, its per-field messages. */
@@ -88,7 +88,7 @@ async function toApiError(response: Response): Promise<ApiError> {
 }
 
 async function parseAnswer(endpoint: Endpoint, response: Response): Promise<unknown> {
-  if (isFileAnswer(endpoint.answer)) return response;
+  if (!isJsonAnswer(endpoint.answer)) return response;
   const text = response.status === 204 ? '' : await response.text();
   const result = endpoint.answer.safeParse(text ? JSON.parse(text) : undefined);
   if (!result.success) throw new InvalidAnswerError(endpoint, result.error.issues);

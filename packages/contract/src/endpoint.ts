@@ -28,10 +28,22 @@ export interface FileAnswer {
   file: { contentTypes: readonly string[]; ranges?: boolean; description: string };
 }
 
-/** What a successful answer is: JSON matching a schema, or the bytes of a stored file. */
-export type Answer = z.ZodType | FileAnswer;
+/**
+ * A stream of Server-Sent Events (`text/event-stream`) that stays open: `events` is the
+ * discriminated union of what it carries (`type` is the `event:` name, `data` its JSON).
+ */
+export interface StreamAnswer {
+  stream: { events: z.ZodType; description: string };
+}
+
+/** What a successful answer is: JSON matching a schema, the bytes of a stored file, or an event stream. */
+export type Answer = z.ZodType | FileAnswer | StreamAnswer;
 
 export const isFileAnswer = (answer: Answer): answer is FileAnswer => 'file' in answer;
+export const isStreamAnswer = (answer: Answer): answer is StreamAnswer =>
+  'stream' in answer && typeof (answer as StreamAnswer).stream === 'object' && !('safeParse' in answer);
+/** A JSON answer, validated by its schema (neither a file nor a stream). */
+export const isJsonAnswer = (answer: Answer): answer is z.ZodType => !isFileAnswer(answer) && !isStreamAnswer(answer);
 
 export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 416 | 429 | 503;
 
@@ -109,7 +121,7 @@ export type EndpointInput<E extends Endpoint> = (E['params'] extends z.ZodType
       ? { body: Input<E['body']> }
       : { body?: never });
 
-/** What a successful call answers: the parsed JSON, or the file as a Response. */
+/** What a successful call answers: the parsed JSON, or the file or event stream as a Response. */
 export type EndpointAnswer<E extends Endpoint> = E['answer'] extends z.ZodType ? Infer<E['answer']> : Response;
 
 /** '/api/role/edit/:id' with { id: 3 } -> '/api/role/edit/3' (each value URI-encoded). */

@@ -9,6 +9,7 @@ export * from './email.ts';
 export * from './endpoint.ts';
 export * from './endpoints/index.ts';
 export * from './errors.ts';
+export * from './events.ts';
 export * from './fields.ts';
 export * from './pages.ts';
 export * from './password-reset.ts';

@@ -18,6 +18,8 @@ export type Transaction = Parameters<Parameters<Database['transaction']>[0]>[0];
 export interface DatabaseConnection {
   db: Database;
   driver: 'pglite' | 'postgres';
+  /** PostgreSQL only: where it is, for connections of their own (LISTEN for live events). */
+  connectionString?: string;
   migrate(): Promise<void>;
   /** Runs `work` while holding a cluster-wide lock, so two processes never migrate at once. */
   withStartupLock<T>(work: () => Promise<T>): Promise<T>;
@@ -46,6 +48,7 @@ export async function connectDatabase(options: {
     return {
       db,
       driver: 'postgres',
+      connectionString: options.url,
       migrate: () => migratePg(drizzlePg(pool), { migrationsFolder }),
       async withStartupLock(work) {
         const client = await pool.connect();

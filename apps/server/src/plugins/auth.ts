@@ -27,7 +27,7 @@ export const TOKEN_COOKIE = 'token';
  * The bearer token, or the cookie for GET and HEAD only: `<img src>` and download links
  * need the cookie, while a cross-site form can never change anything with it.
  */
-function readToken(request: FastifyRequest): string | undefined {
+export function readToken(request: FastifyRequest): string | undefined {
   const header = request.headers.authorization;
   if (header?.startsWith('Bearer ')) return header.slice(7).trim();
   if (request.method === 'GET' || request.method === 'HEAD') return request.cookies[TOKEN_COOKIE];
@@ -91,6 +91,8 @@ export const authPlugin = fp(async (app: FastifyInstance) => {
     };
   }
 
+  app.decorate('loadSession', loadUser);
+
   app.addHook('onRequest', async (request) => {
     const access = request.routeOptions.config?.access;
     if (!access) return;
@@ -115,5 +117,7 @@ export const authPlugin = fp(async (app: FastifyInstance) => {
 declare module 'fastify' {
   interface FastifyInstance {
     revokeToken(jti: string, exp: number): Promise<void>;
+    /** The user a token signs in, checked as every request checks it; null once it is no longer good. */
+    loadSession(token: string): Promise<SignedInUser | null>;
   }
 }

@@ -4,9 +4,11 @@ import {
   errorResponse,
   impliedErrors,
   isFileAnswer,
+  isStreamAnswer,
   type Endpoint,
   type ErrorStatus,
   type FileAnswer,
+  type StreamAnswer,
 } from '@portal/contract';
 import { z } from 'zod';
 import { TOKEN_COOKIE } from './auth.ts';
@@ -115,10 +117,31 @@ function fileAnswers({ file }: FileAnswer) {
   };
 }
 
+/**
+ * An event stream: `text/event-stream` text; the JSON Schema of the events it carries (a
+ * union on `type`, the `event:` name, with `data` the JSON of the `data:` line) is given as
+ * the schema the text's events follow (`x-events`), since OpenAPI 3.1 has no item schema.
+ */
+function streamAnswers({ stream }: StreamAnswer) {
+  return {
+    200: {
+      description: stream.description,
+      content: {
+        'text/event-stream': {
+          schema: { type: 'string', description: 'Server-Sent Events frames: `event: <type>` and `data: <JSON>`' },
+          'x-events': jsonSchema(stream.events, 'output'),
+        },
+      },
+    },
+  };
+}
+
 function answers(endpoint: Endpoint) {
   const success = isFileAnswer(endpoint.answer)
     ? fileAnswers(endpoint.answer)
-    : {
+    : isStreamAnswer(endpoint.answer)
+      ? streamAnswers(endpoint.answer)
+      : {
         200: {
           description: 'Success',
           ...(endpoint.answerHeaders && {

@@ -1,4 +1,4 @@
-import { errorResponse, impliedErrors, isFileAnswer, type Endpoint, type EndpointAnswer } from '@portal/contract';
+import { errorResponse, impliedErrors, isFileAnswer, isJsonAnswer, type Endpoint, type EndpointAnswer } from '@portal/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import type { z } from 'zod';
 import type { SignedInUser } from '../auth/policy.ts';
@@ -33,7 +33,7 @@ export interface RouteOptions {
 /** Fastify's response schemas: the answer, the other answers, and `{ message }` for each error. */
 function responseSchemas(endpoint: Endpoint): Record<number, z.ZodType> {
   const responses: Record<number, z.ZodType> = {};
-  if (!isFileAnswer(endpoint.answer)) responses[200] = endpoint.answer;
+  if (isJsonAnswer(endpoint.answer)) responses[200] = endpoint.answer;
   for (const [status, other] of Object.entries(endpoint.otherAnswers ?? {})) responses[Number(status)] = other.schema;
   for (const status of impliedErrors(endpoint)) responses[status] = errorResponse;
   return responses;
@@ -43,6 +43,8 @@ function responseSchemas(endpoint: Endpoint): Record<number, z.ZodType> {
  * Registers one row of the endpoint table: method, path, schemas and access all come from
  * the row, so the route, the OpenAPI document and the client cannot disagree. File answers
  * take HEAD as well, declared rather than derived (a derived HEAD answers content-length 0).
+ * An event stream's handler takes the reply over (`reply.hijack()`, plugins/events.ts) and
+ * answers Fastify's derived HEAD itself without opening a stream.
  */
 export function route<const E extends Endpoint>(
   app: FastifyInstance,

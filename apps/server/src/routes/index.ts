@@ -5,6 +5,7 @@ import { caseRoutes } from './cases/index.ts';
 import { clinicRoutes } from './clinics/index.ts';
 import { doctorRoutes } from './doctors/index.ts';
 import { emailRoutes } from './email/index.ts';
+import { eventRoutes } from './events/index.ts';
 import { geographyRoutes } from './geography/index.ts';
 import { healthRoutes } from './health/index.ts';
 import { permissionRoutes } from './permissions/index.ts';
@@ -27,6 +28,7 @@ export async function apiRoutes(app: FastifyInstance) {
     uploadRoutes,
     caseRoutes,
     auditRoutes,
+    eventRoutes,
   ]) {
     await app.register(areaRoutes);
   }

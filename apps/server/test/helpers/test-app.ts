@@ -60,10 +60,12 @@ export async function createTestApp(
     routeDatabaseUrl?: (url: URL) => URL;
     /** pino options, e.g. a level and a stream to read what the app logs; silent by default. */
     logger?: AppOptions['logger'];
+    /** Live events' timings, e.g. a short session check. */
+    events?: AppOptions['events'];
   } = {},
 ): Promise<TestApp> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'portal-test-'));
-  const { storage, routeDatabaseUrl, logger = false, ...configOverrides } = overrides;
+  const { storage, routeDatabaseUrl, logger = false, events, ...configOverrides } = overrides;
   const database = await freshDatabase(routeDatabaseUrl);
   const config: Config = {
     port: 0,
@@ -80,7 +82,7 @@ export async function createTestApp(
     orphanFileGraceSeconds: 86_400,
     ...configOverrides,
   };
-  const app = await buildApp({ config, database: database.connection, storage, logger });
+  const app = await buildApp({ config, database: database.connection, storage, logger, events });
   await app.ready();
   let adminToken: string | undefined;
   const testApp: TestApp = {

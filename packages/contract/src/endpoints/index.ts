@@ -4,6 +4,7 @@ import { caseEndpoints } from './cases.ts';
 import { clinicEndpoints, geographyEndpoints } from './clinics.ts';
 import { doctorEndpoints } from './doctors.ts';
 import { emailEndpoints } from './email.ts';
+import { eventEndpoints } from './events.ts';
 import { healthEndpoints } from './health.ts';
 import { permissionEndpoints } from './permissions.ts';
 import { roleEndpoints } from './roles.ts';
@@ -30,6 +31,7 @@ export const endpoints = {
   ...uploadEndpoints,
   ...caseEndpoints,
   ...auditEndpoints,
+  ...eventEndpoints,
 };
 export type Endpoints = typeof endpoints;
 export type EndpointName = keyof Endpoints;
@@ -48,4 +50,5 @@ export const endpointTags = [
   { name: 'uploads', description: 'Profile pictures and avatars' },
   { name: 'cases', description: 'Case submission, lists, status workflow and files' },
   { name: 'audit', description: "The audit log (the administrator's)" },
+  { name: 'events', description: 'Live updates as Server-Sent Events' },
 ] as const;

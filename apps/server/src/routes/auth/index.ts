@@ -66,6 +66,7 @@ export async function authRoutes(app: FastifyInstance) {
 
   route(app, endpoints.logout, { audit: { action: 'auth.logout' } }, async (request, reply) => {
     await app.revokeToken(request.user.jti, request.user.exp);
+    app.events.endSession(request.user.jti);
     reply.clearCookie(TOKEN_COOKIE, { path: cookiePath });
     return { message: messages.signedOut };
   });

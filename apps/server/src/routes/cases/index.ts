@@ -45,7 +45,12 @@ export async function caseRoutes(app: FastifyInstance) {
   route(app, endpoints.caseStatusChange, { audit: { action: 'case.status', target: caseTarget } }, async (request) => {
     const { status } = request.body;
     const deps = { db: app.db, outbox: app.outbox, publicUrl: app.config.publicUrl };
-    await changeCaseStatus(deps, request.user, request.params.caseId, status);
+    const changed = await changeCaseStatus(deps, request.user, request.params.caseId, status);
+    // After the commit: a stream never hears of a change that was rolled back.
+    await app.events.publish(
+      { type: 'case.status', data: { caseId: request.params.caseId, status, at: changed.at } },
+      { doctorUserId: changed.doctorUserId },
+    );
     return { message: `Case status changed to ${caseStatusLabels[status]}` };
   });
 

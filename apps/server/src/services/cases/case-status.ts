@@ -11,15 +11,16 @@ import { findVisibleCase } from './find-cases.ts';
 /**
  * Staff move a case to another status. The change, its history row (who, when, from, to)
  * and the doctor's e-mail commit together; the row is locked so concurrent changes queue.
- * Setting the status the case already has is a 409.
+ * Setting the status the case already has is a 409. Answers whose case it is and when the
+ * change was made, for the live event the route publishes after the commit.
  */
 export async function changeCaseStatus(
   deps: { db: Database; outbox: MailOutbox; publicUrl: string },
   actor: SignedInUser,
   caseId: number,
   status: CaseStatus,
-): Promise<void> {
-  await deps.db.transaction(async (tx) => {
+): Promise<{ doctorUserId: number; at: string }> {
+  const changed = await deps.db.transaction(async (tx) => {
     const [current] = await tx
       .select({ status: cases.status, trackingNo: cases.trackingNo, doctorUserId: cases.doctorUserId })
       .from(cases)
@@ -29,9 +30,10 @@ export async function changeCaseStatus(
     if (current.status === status)
       throw conflict(`The case is already ${caseStatusLabels[status]}`, { status: 'Unchanged' });
     await tx.update(cases).set({ status }).where(eq(cases.caseId, caseId));
-    await tx
+    const [history] = await tx
       .insert(caseStatusHistory)
-      .values({ caseId, fromStatus: current.status, toStatus: status, changedBy: actor.userId });
+      .values({ caseId, fromStatus: current.status, toStatus: status, changedBy: actor.userId })
+      .returning({ changedAt: caseStatusHistory.changedAt });
     const [doctor] = await tx
       .select({ email: users.email, firstName: users.firstName, lastName: users.lastName })
       .from(users)
@@ -46,8 +48,10 @@ export async function changeCaseStatus(
         caseUrl: `${deps.publicUrl}/dashboard`,
       },
     });
+    return { doctorUserId: current.doctorUserId, at: history!.changedAt.toISOString() };
   });
   deps.outbox.kick();
+  return changed;
 }
 
 /** Every status the case has had, oldest first; a doctor sees only their own case's. */

@@ -1,0 +1,166 @@
+import { endpoints, sseFrame, type LiveEvent } from '@portal/contract';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import type { ServerResponse } from 'node:http';
+import { isAllowed, isDoctor, type SignedInUser } from '../auth/policy.ts';
+import type { BusMessage, EventBus } from '../events/bus.ts';
+import { LocalBus } from '../events/local-bus.ts';
+import { PostgresBus } from '../events/postgres-bus.ts';
+import { RedisBus } from '../events/redis-bus.ts';
+import { readToken } from './auth.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    events: LiveEvents;
+  }
+}
+
+export interface LiveEventsOptions {
+  /** A `: heartbeat` comment this often keeps proxies from closing a quiet stream. */
+  heartbeatMs?: number;
+  /** Every open stream's session is checked again this often (logout elsewhere, deactivation, a page revoked). */
+  sessionCheckMs?: number;
+}
+
+/** A stream that cannot keep up (this much unsent) is closed; EventSource reconnects and the client refetches. */
+const maxBufferedBytes = 1024 * 1024;
+
+interface OpenStream {
+  user: SignedInUser;
+  token: string;
+  response: ServerResponse;
+}
+
+/** May this stream's user see this event? Staff with the stream's access see every case; a doctor their own. */
+function mayReceive(user: SignedInUser, message: BusMessage): boolean {
+  if (isDoctor(user)) return message.audience.doctorUserId === user.userId;
+  return isAllowed(user, endpoints.eventStream.access);
+}
+
+/**
+ * The streams this process holds and the bus that feeds them. Changes publish here after
+ * they commit; every process hears them from the bus and writes them to the streams whose
+ * users may see them.
+ */
+export class LiveEvents {
+  private readonly streams = new Set<OpenStream>();
+  private readonly timers: NodeJS.Timeout[] = [];
+  private isChecking = false;
+
+  constructor(
+    private readonly app: FastifyInstance,
+    readonly bus: EventBus,
+    options: Required<LiveEventsOptions>,
+  ) {
+    bus.subscribe((message) => this.deliver(message));
+    this.timers.push(setInterval(() => this.writeAll(': heartbeat\n\n'), options.heartbeatMs).unref());
+    this.timers.push(setInterval(() => void this.checkSessions(), options.sessionCheckMs).unref());
+  }
+
+  get openStreams(): number {
+    return this.streams.size;
+  }
+
+  /** Called after the change committed; a bus that is down loses the event (logged), never the change. */
+  async publish(event: LiveEvent, audience: BusMessage['audience']): Promise<void> {
+    await this.bus.publish({ event, audience }).catch((error: unknown) => {
+      this.app.log.warn({ err: error, event: event.type }, 'events: not published');
+    });
+  }
+
+  /** Takes the request over: an open text/event-stream until the client, the session or the server ends it. */
+  open(request: FastifyRequest, reply: FastifyReply, user: SignedInUser): void {
+    const token = readToken(request)!;
+    reply.hijack();
+    const response = reply.raw;
+    response.writeHead(200, {
+      ...(reply.getHeaders() as Record<string, string | number | string[]>),
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-store',
+      'x-accel-buffering': 'no',
+    });
+    // How long EventSource waits before reconnecting, then a first line so the client knows it is open.
+    response.write('retry: 3000\n: connected\n\n');
+    const stream: OpenStream = { user, token, response };
+    this.streams.add(stream);
+    response.on('close', () => this.streams.delete(stream));
+  }
+
+  /** Ends at once the streams opened with this token (logout on this process; others find out at their next check). */
+  endSession(jti: string): void {
+    for (const stream of this.streams) if (stream.user.jti === jti) this.end(stream);
+  }
+
+  /** Ends every stream: the server is shutting down. */
+  endAll(): void {
+    for (const stream of this.streams) this.end(stream);
+  }
+
+  async close(): Promise<void> {
+    for (const timer of this.timers) clearInterval(timer);
+    this.endAll();
+    await this.bus.close();
+  }
+
+  private end(stream: OpenStream): void {
+    this.streams.delete(stream);
+    stream.response.end();
+  }
+
+  private write(stream: OpenStream, text: string): void {
+    if (stream.response.writableLength > maxBufferedBytes) return this.end(stream);
+    stream.response.write(text);
+  }
+
+  private writeAll(text: string): void {
+    for (const stream of this.streams) this.write(stream, text);
+  }
+
+  private deliver(message: BusMessage): void {
+    const frame = sseFrame(message.event);
+    for (const stream of this.streams) if (mayReceive(stream.user, message)) this.write(stream, frame);
+  }
+
+  /** Checks each open stream's session again (once per token); a stream whose session ended is closed. */
+  async checkSessions(): Promise<void> {
+    if (this.isChecking) return;
+    this.isChecking = true;
+    try {
+      const byToken = new Map<string, OpenStream[]>();
+      for (const stream of this.streams) byToken.set(stream.token, [...(byToken.get(stream.token) ?? []), stream]);
+      for (const [token, streams] of byToken) {
+        const user = await this.app.loadSession(token).catch(() => undefined);
+        // The database did not answer: keep the streams until the next check.
+        if (user === undefined) continue;
+        for (const stream of streams) {
+          if (user && isAllowed(user, endpoints.eventStream.access)) stream.user = user;
+          else this.end(stream);
+        }
+      }
+    } finally {
+      this.isChecking = false;
+    }
+  }
+}
+
+async function connectBus(app: FastifyInstance): Promise<EventBus> {
+  if (app.config.redisUrl) return RedisBus.connect(app.config.redisUrl, app.log);
+  if (app.database.connectionString) return PostgresBus.connect(app.database.connectionString, app.log);
+  return new LocalBus();
+}
+
+/**
+ * `app.events`: live updates. Across processes through Redis when REDIS_URL is set, else
+ * PostgreSQL LISTEN/NOTIFY, else (PGlite, one process) within this process.
+ */
+export const eventsPlugin = fp(async (app: FastifyInstance, options: LiveEventsOptions) => {
+  const bus = await connectBus(app);
+  const events = new LiveEvents(app, bus, {
+    heartbeatMs: options.heartbeatMs ?? 25_000,
+    sessionCheckMs: options.sessionCheckMs ?? 30_000,
+  });
+  app.decorate('events', events);
+  // Before the server waits for requests in flight: open streams would hold it forever.
+  app.addHook('preClose', async () => events.endAll());
+  app.addHook('onClose', () => events.close());
+});

@@ -1,0 +1,125 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { caseFields, caseForm, createCaseDoctor, submitCase } from './helpers/case-factories.ts';
+import { openEventStream, type EventStreamReader, type StreamedEvent } from './helpers/event-stream.ts';
+import { createStaff } from './helpers/factories.ts';
+import { createTestApp, type TestApp } from './helpers/test-app.ts';
+
+/** GET /api/events on a real socket: who hears which status change, and when streams end. */
+let t: TestApp;
+let base: string;
+let doctorA: Awaited<ReturnType<typeof createCaseDoctor>>;
+let doctorB: Awaited<ReturnType<typeof createCaseDoctor>>;
+let staff: Awaited<ReturnType<typeof createStaff>>;
+let caseOfA: number;
+let caseOfB: number;
+const open: EventStreamReader[] = [];
+
+beforeAll(async () => {
+  t = await createTestApp({ events: { heartbeatMs: 200, sessionCheckMs: 300 } });
+  base = await t.app.listen({ port: 0, host: '127.0.0.1' });
+  doctorA = await createCaseDoctor(t);
+  doctorB = await createCaseDoctor(t);
+  staff = await createStaff(t, [1]);
+  caseOfA = (await submitCase(t, doctorA.token, caseForm(caseFields(doctorA.clinicId)))).json<{ CaseId: number }>()
+    .CaseId;
+  caseOfB = (await submitCase(t, doctorB.token, caseForm(caseFields(doctorB.clinicId)))).json<{ CaseId: number }>()
+    .CaseId;
+}, 60_000);
+afterAll(async () => {
+  for (const stream of open) stream.close();
+  await t?.close();
+});
+
+async function stream(token: string | null, headers: Record<string, string> = {}) {
+  const reader = await openEventStream(`${base}/api/events`, {
+    ...(token ? { authorization: `Bearer ${token}` } : {}),
+    ...headers,
+  });
+  open.push(reader);
+  return reader;
+}
+
+async function setStatus(caseId: number, status: string) {
+  const response = await t.as(staff.token, { method: 'PUT', url: `/api/case/status/${caseId}`, payload: { status } });
+  expect(response.statusCode, response.body).toBe(200);
+}
+
+const statusOf = (caseId: number, status: string) => (event: StreamedEvent) =>
+  event.type === 'case.status' &&
+  (event.data as { caseId: number }).caseId === caseId &&
+  (event.data as { status: string }).status === status;
+
+describe('GET /api/events', () => {
+  it("streams a doctor their own cases' status changes and never another doctor's; staff get all", async () => {
+    const a = await stream(doctorA.token);
+    const staffStream = await stream(staff.token);
+    expect(a.status).toBe(200);
+    expect(a.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    expect(a.headers.get('cache-control')).toBe('no-store');
+
+    await setStatus(caseOfB, 'inprogress');
+    await setStatus(caseOfA, 'inprogress');
+    const own = await a.waitFor(statusOf(caseOfA, 'inprogress'));
+    expect(Object.keys(own.data as object).sort()).toEqual(['at', 'caseId', 'status']);
+    expect(Date.parse((own.data as { at: string }).at)).toBeGreaterThan(Date.now() - 60_000);
+    await staffStream.waitFor(statusOf(caseOfB, 'inprogress'));
+    await staffStream.waitFor(statusOf(caseOfA, 'inprogress'));
+    // B's change was published before A's: had it been sent to A, it would have arrived first.
+    expect(a.events.filter((event) => (event.data as { caseId: number }).caseId === caseOfB)).toEqual([]);
+    expect(a.events).toHaveLength(1);
+  });
+
+  it('sends heartbeat comments on a quiet stream', async () => {
+    const a = await stream(doctorA.token);
+    await expect.poll(() => a.comments.filter((comment) => comment === 'heartbeat').length).toBeGreaterThan(0);
+  });
+
+  it('accepts the sign-in cookie (EventSource sends no Authorization header)', async () => {
+    const a = await stream(null, { cookie: `token=${doctorA.token}` });
+    expect(a.status).toBe(200);
+    await setStatus(caseOfA, 'dispatched');
+    await a.waitFor(statusOf(caseOfA, 'dispatched'));
+  });
+
+  it('refuses anyone not signed in (401) and staff without the Dashboard page (403)', async () => {
+    expect((await stream(null)).status).toBe(401);
+    const usersOnly = await createStaff(t, [4]);
+    expect((await stream(usersOnly.token)).status).toBe(403);
+    const head = await fetch(`${base}/api/events`, {
+      method: 'HEAD',
+      headers: { authorization: `Bearer ${doctorA.token}` },
+    });
+    expect([head.status, head.headers.get('content-type')]).toEqual([200, 'text/event-stream; charset=utf-8']);
+  });
+
+  it('ends the stream of a token that signs out, at once', async () => {
+    const token = await t.login(doctorA.username, doctorA.password);
+    const a = await stream(token);
+    expect((await t.as(token, { method: 'POST', url: '/api/auth/logout' })).statusCode).toBe(200);
+    await a.ended;
+  });
+
+  it('ends a stream at the next session check once its token is refused (revoked by another process)', async () => {
+    const other = await createStaff(t, [1]);
+    const s = await stream(other.token);
+    expect(s.status).toBe(200);
+    // A token refused elsewhere (another process revoked it) is found by the periodic check.
+    await t.app.revokeToken(JSON.parse(Buffer.from(other.token.split('.')[1]!, 'base64url').toString()).jti, 2e9);
+    await s.ended;
+  });
+
+  it('ends every stream when the server shuts down, and shutdown does not wait on them', async () => {
+    const other = await createTestApp();
+    const url = await other.app.listen({ port: 0, host: '127.0.0.1' });
+    const token = await other.adminToken();
+    const streams = await Promise.all(
+      [1, 2, 3].map(() => openEventStream(`${url}/api/events`, { authorization: `Bearer ${token}` })),
+    );
+    expect(streams.map((s) => s.status)).toEqual([200, 200, 200]);
+    expect(other.app.events.openStreams).toBe(3);
+    const started = Date.now();
+    await other.close();
+    await Promise.all(streams.map((s) => s.ended));
+    expect(Date.now() - started).toBeLessThan(5000);
+  });
+});
