@@ -111,6 +111,9 @@ const EXPECTED: Record<string, Entry> = {
 
   // The administrator alone: no page grants it.
   'GET /api/audit': { expect: [401, 401, 403, 403, 403, 403, 200] },
+
+  // Live events: doctors (their own cases' events only, events.test.ts) and Dashboard staff.
+  'GET /api/events': { page: 'Dashboard', expect: [401, 401, 200, 200, 403, 200, 200] },
 };
 
 /** Registered before the auth plugin, so not in `app.apiRoutes`: checked to exist with hasRoute. */
@@ -126,8 +129,11 @@ interface Owner {
   picturePath: string;
 }
 
-/** A request; `token` (even null) replaces the actor's usual token. */
-type Request = Omit<InjectOptions, 'method'> & { url: string; token?: string | null };
+/**
+ * A request; `token` (even null) replaces the actor's usual token; `asHead` sends HEAD
+ * instead of the route's GET (same access check, no body: an event stream stays open).
+ */
+type Request = Omit<InjectOptions, 'method'> & { url: string; token?: string | null; asHead?: boolean };
 type Build = (actor: Actor, owner: Owner) => Promise<Request> | Request;
 
 let t: TestApp;
@@ -310,6 +316,8 @@ const requests: Record<string, Build> = {
   }),
   'GET /api/case/files/:attachmentId/:fileName': (_actor, owner) => ({ url: owner.filePath }),
   'GET /api/audit': () => ({ url: '/api/audit?page=1&pageSize=5' }),
+  // A GET would hold the stream open; HEAD runs the same access check. The GET itself is read on a real socket in events.test.ts.
+  'GET /api/events': () => ({ url: '/api/events', asHead: true }),
 };
 
 let doctorA: Awaited<ReturnType<typeof createCaseDoctor>>;
@@ -408,9 +416,9 @@ describe('authorization matrix', () => {
       const build = requests[entryKey(key)]!;
       for (const [index, actor] of actors.entries()) {
         const outcome = entry.expect[index]!;
-        const { token: override, ...request } = await build(actor, ownerA);
+        const { token: override, asHead, ...request } = await build(actor, ownerA);
         const token = override !== undefined ? override : await tokenOf(actor, entry.page ?? 'Dashboard');
-        const response = await t.as(token, { ...request, method });
+        const response = await t.as(token, { ...request, method: asHead ? 'HEAD' : method });
         pairs++;
         const status = response.statusCode;
         const where = `${key} as ${actor}: ${status}, expected ${JSON.stringify(outcome)}`;

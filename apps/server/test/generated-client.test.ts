@@ -302,10 +302,22 @@ export async function downloadPart(): Promise<Blob | undefined> {
     );
     expect(Buffer.from(part.data as ArrayBuffer)).toEqual(scan.subarray(0, 10));
     expect(part.response.headers.get('content-range')).toBe(`bytes 0-9/${scan.length}`);
+    // The event stream, opened before the change it then carries; read up to that event and closed.
+    const events = await call('GET', '/api/events', { parseAs: 'stream' });
+    expect(events.response.headers.get('content-type')).toMatch(/^text\/event-stream/);
     await call('PUT', '/api/case/status/{caseId}', {
       params: { path: { caseId: CaseId } },
       body: { status: 'inprogress' },
     });
+    const reader = (events.data as ReadableStream<Uint8Array>).getReader();
+    let received = '';
+    while (!received.includes('event: case.status')) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      received += new TextDecoder().decode(value);
+    }
+    await reader.cancel();
+    expect(received).toContain(`event: case.status\ndata: {"caseId":${CaseId},"status":"inprogress","at":"`);
     await call('GET', '/api/case/get_case_history/{caseId}', { params: { path: { caseId: CaseId } } });
 
     const audit = await call('GET', '/api/audit', { params: { query: { page: 1, pageSize: 5 } } });

@@ -1,4 +1,4 @@
-import { ADMIN_ROLE_ID } from '@portal/contract';
+import { ADMIN_ROLE_ID, endpoints, isStreamAnswer, type Endpoint } from '@portal/contract';
 import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import fc from 'fast-check';
 import type { LightMyRequestResponse } from 'fastify';
@@ -25,6 +25,10 @@ export interface FuzzStats {
   malformedRefusals: number;
 }
 
+const streamPaths = new Set(
+  (Object.values(endpoints) as Endpoint[]).filter((row) => isStreamAnswer(row.answer)).map((row) => row.path),
+);
+
 /**
  * Every route Fastify registered under /api, and the docs routes it has (registered before
  * the auth plugin records routes), each with its example; `missing` names routes without one.
@@ -39,7 +43,9 @@ export function routesToFuzz(t: TestApp, fixture: Fixture): { routes: FuzzRoute[
   for (const { method, url } of [...t.app.apiRoutes, ...docs]) {
     const key = `${method} ${url}`;
     const build = examples[key] ?? examples[`GET ${url}`];
-    if (build) routes.push({ key, method, pattern: url, example: build(fixture) });
+    // An event stream's GET stays open once allowed: its HEAD runs the same checks and parsing.
+    const sendAs = method === 'GET' && streamPaths.has(url) ? 'HEAD' : method;
+    if (build) routes.push({ key, method: sendAs, pattern: url, example: build(fixture) });
     else missing.push(`${key} has no example in test/fuzz/route-examples.ts`);
   }
   return { routes, missing };

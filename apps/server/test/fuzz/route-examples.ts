@@ -220,6 +220,8 @@ export const examples: Record<string, (fixture: Fixture) => Example> = {
   'PUT /api/case/status/:caseId': (f) => ({ url: `/api/case/status/${f.caseId}`, json: { status: 'inprogress' } }),
   'GET /api/case/files/:attachmentId/:fileName': (f) => ({ url: f.filePath }),
 
+  'GET /api/events': () => ({ url: '/api/events' }),
+
   'GET /api/audit': () => ({
     url: '/api/audit?page=1&pageSize=20&action=auth.login&actor=admin&outcome=failure&from=2020-01-01T00:00:00Z&to=2030-01-01T00:00:00Z',
   }),

@@ -3,6 +3,7 @@ import { useDisclosure, useMediaQuery } from '@mantine/hooks';
 import { IconDental } from '@tabler/icons-react';
 import { NavLink as RouterLink, Outlet, useLocation } from 'react-router';
 import { useMenu } from '../../features/menu/api/get-menu.ts';
+import { useLiveEvents } from '../../lib/live-events.ts';
 import type { Session } from '../../lib/session.ts';
 import { UserMenu } from './user-menu.tsx';
 
@@ -12,6 +13,7 @@ export function AppLayout({ session }: { session: Session }) {
   const [isOpenOnMobile, mobile] = useDisclosure(false);
   const [isOpenOnDesktop, desktop] = useDisclosure(true);
   const menu = useMenu(session);
+  useLiveEvents(session.token);
   const location = useLocation();
   const toggle = isNarrow ? mobile.toggle : desktop.toggle;
   const isOpen = isNarrow ? isOpenOnMobile : isOpenOnDesktop;

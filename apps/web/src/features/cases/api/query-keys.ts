@@ -1,7 +1,7 @@
 import { caseKeys } from '../../../lib/shared-queries.ts';
 
 export const caseDetailKeys = {
-  history: (caseId: number) => [...caseKeys.all, 'history', caseId] as const,
+  history: caseKeys.history,
   attachments: (caseId: number) => [...caseKeys.all, 'attachments', caseId] as const,
 };
 
