@@ -5,6 +5,7 @@
 import { execSync } from 'node:child_process';
 import path from 'node:path';
 import { runBundleBenchmark } from './bundle.ts';
+import { runEventsBenchmark } from './events.ts';
 import { runListBenchmark } from './lists.ts';
 import { runUploadBenchmark } from './upload.ts';
 
@@ -16,3 +17,4 @@ execSync('npm run build', { cwd: root, stdio: 'ignore' });
 await runBundleBenchmark();
 await runUploadBenchmark();
 await runListBenchmark();
+await runEventsBenchmark();
