@@ -1,0 +1,123 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startPortal, type PortalProcess } from '../../../e2e/helpers/portal-process.ts';
+import { binaryStl, caseFields, caseForm } from './helpers/case-factories.ts';
+import { openEventStream, type EventStreamReader } from './helpers/event-stream.ts';
+import { doctorFields, formData } from './helpers/factories.ts';
+
+/**
+ * Live events across processes: two real portals on one PostgreSQL database; a status
+ * change made through the first reaches a stream held by the second. Once with the
+ * PostgreSQL LISTEN/NOTIFY bus (no REDIS_URL), once with Redis pub/sub when REDIS_URL is set.
+ */
+const freshName = (prefix: string) => `${prefix}${randomBytes(6).toString('hex')}`;
+
+async function login(portal: PortalProcess, username: string, password: string) {
+  const response = await portal.api('POST', '/auth/login', { json: { username, password } });
+  expect(response.status).toBe(200);
+  return (await response.json()) as { token: string; userId: number };
+}
+
+const buses = [
+  { name: 'PostgreSQL LISTEN/NOTIFY', redisUrl: '' },
+  ...(process.env.REDIS_URL ? [{ name: 'Redis pub/sub', redisUrl: process.env.REDIS_URL }] : []),
+];
+
+describe.runIf(process.env.DATABASE_URL).each(buses)('live events across two processes ($name)', ({ redisUrl }) => {
+  const admin = { username: freshName('admin'), password: 'admin-password' };
+  const dataDirs: string[] = [];
+  const streams: EventStreamReader[] = [];
+  let databaseName: string;
+  let adminClient: pg.Client;
+  let first: PortalProcess;
+  let second: PortalProcess;
+
+  beforeAll(async () => {
+    databaseName = `portal_events_${randomBytes(6).toString('hex')}`;
+    adminClient = new pg.Client({ connectionString: process.env.DATABASE_URL });
+    await adminClient.connect();
+    await adminClient.query(`create database ${databaseName}`);
+    const databaseUrl = new URL(process.env.DATABASE_URL!);
+    databaseUrl.pathname = `/${databaseName}`;
+    const shared = {
+      DATABASE_URL: databaseUrl.toString(),
+      REDIS_URL: redisUrl,
+      JWT_SECRET: randomBytes(32).toString('hex'),
+      ADMIN_USERNAME: admin.username,
+      ADMIN_PASSWORD: admin.password,
+      LOGIN_ATTEMPTS_PER_ADDRESS: '10000',
+      LOGIN_ATTEMPTS_PER_ACCOUNT: '10000',
+      LOG_LEVEL: 'error',
+    };
+    const startOne = async () => {
+      const dataDir = await mkdtemp(path.join(os.tmpdir(), 'portal-events-'));
+      dataDirs.push(dataDir);
+      return startPortal({ ...shared, DATA_DIR: dataDir });
+    };
+    [first, second] = await Promise.all([startOne(), startOne()]);
+  }, 240_000);
+
+  afterAll(async () => {
+    for (const stream of streams) stream.close();
+    await Promise.all([first?.stop(), second?.stop()]);
+    await adminClient?.query(`drop database if exists ${databaseName} with (force)`);
+    await adminClient?.end();
+    await Promise.all(dataDirs.map((dir) => rm(dir, { recursive: true, force: true })));
+  });
+
+  it('a status change made through one process reaches a stream held by the other, and only its doctor', async () => {
+    const { token: adminToken } = await login(first, admin.username, admin.password);
+    const [city] = (await (await first.api('GET', '/city/get_cities_list/1')).json()) as { CityId: number }[];
+    const doctors = [];
+    for (let i = 0; i < 2; i++) {
+      const fields = doctorFields({
+        isActive: 'true',
+        clinicList: JSON.stringify([
+          { clinicId: 0, clinicName: 'Smile', countryId: 1, cityId: city!.CityId, contactNo: '1', address: '1 Main' },
+        ]),
+      });
+      const added = await first.api('POST', '/doctor/add', { token: adminToken, form: formData(fields) });
+      expect(added.status, await added.clone().text()).toBe(200);
+      doctors.push(await login(first, String(fields.username), String(fields.password)));
+    }
+    const [owner, other] = doctors as [{ token: string; userId: number }, { token: string; userId: number }];
+    const clinics = await first.api('GET', `/clinic/get_clinics_list_by_user_id/${owner.userId}`, {
+      token: owner.token,
+    });
+    const [{ ClinicId }] = (await clinics.json()) as [{ ClinicId: number }];
+    const form = caseForm(caseFields(ClinicId), { maxillaryScan: { data: binaryStl(20), name: 'upper.stl' } });
+    const submitted = await first.api('POST', '/case/add', { token: owner.token, form });
+    expect(submitted.status, await submitted.clone().text()).toBe(200);
+    const { CaseId } = (await submitted.json()) as { CaseId: number };
+
+    const open = async (token: string) => {
+      const stream = await openEventStream(`${second.baseUrl}/api/events`, { authorization: `Bearer ${token}` });
+      streams.push(stream);
+      expect(stream.status).toBe(200);
+      return stream;
+    };
+    const ownerStream = await open(owner.token);
+    const otherStream = await open(other.token);
+    const staffStream = await open(adminToken);
+    // Both streams are registered on the second process before the change is made.
+    await Promise.all(
+      [ownerStream, otherStream, staffStream].map((s) => expect.poll(() => s.comments).toContain('connected')),
+    );
+
+    const changed = await first.api('PUT', `/case/status/${CaseId}`, {
+      token: adminToken,
+      json: { status: 'inprogress' },
+    });
+    expect(changed.status).toBe(200);
+    const isChange = (event: { type: string; data: unknown }) =>
+      event.type === 'case.status' && (event.data as { caseId: number }).caseId === CaseId;
+    const received = await ownerStream.waitFor(isChange, 20_000);
+    expect(received.data).toMatchObject({ caseId: CaseId, status: 'inprogress' });
+    await staffStream.waitFor(isChange, 20_000);
+    expect(otherStream.events).toEqual([]);
+  }, 120_000);
+});
