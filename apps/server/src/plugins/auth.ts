@@ -27,7 +27,7 @@ export const TOKEN_COOKIE = 'token';
  * The bearer token, or the cookie for GET and HEAD only: `<img src>` and download links
  * need the cookie, while a cross-site form can never change anything with it.
  */
-export function readToken(request: FastifyRequest): string | undefined {
+export function readToken(request: Pick<FastifyRequest, 'headers' | 'method' | 'cookies'>): string | undefined {
   const header = request.headers.authorization;
   if (header?.startsWith('Bearer ')) return header.slice(7).trim();
   if (request.method === 'GET' || request.method === 'HEAD') return request.cookies[TOKEN_COOKIE];

@@ -69,7 +69,7 @@ export class LiveEvents {
   }
 
   /** Takes the request over: an open text/event-stream until the client, the session or the server ends it. */
-  open(request: FastifyRequest, reply: FastifyReply, user: SignedInUser): void {
+  open(request: Pick<FastifyRequest, 'headers' | 'method' | 'cookies'>, reply: FastifyReply, user: SignedInUser): void {
     const token = readToken(request)!;
     reply.hijack();
     const response = reply.raw;
