@@ -120,4 +120,15 @@ describe.runIf(process.env.DATABASE_URL).each(buses)('live events across two pro
     await staffStream.waitFor(isChange, 20_000);
     expect(otherStream.events).toEqual([]);
   }, 120_000);
+
+  it('SIGTERM ends the streams a process holds and the process exits', async () => {
+    const { token } = await login(second, admin.username, admin.password);
+    const stream = await openEventStream(`${second.baseUrl}/api/events`, { authorization: `Bearer ${token}` });
+    streams.push(stream);
+    expect(stream.status).toBe(200);
+    await expect.poll(() => stream.comments).toContain('connected');
+    await second.stop();
+    await stream.ended;
+    expect(second.child.exitCode).toBe(0);
+  }, 60_000);
 });
