@@ -142,19 +142,19 @@ function answers(endpoint: Endpoint) {
     : isStreamAnswer(endpoint.answer)
       ? streamAnswers(endpoint.answer)
       : {
-        200: {
-          description: 'Success',
-          ...(endpoint.answerHeaders && {
-            headers: Object.fromEntries(
-              Object.keys(endpoint.answerHeaders).map((name) => [
-                name,
-                { $ref: `#/components/headers/${name.replaceAll('-', '')}` },
-              ]),
-            ),
-          }),
-          content: { 'application/json': { schema: jsonSchema(endpoint.answer, 'output') } },
-        },
-      };
+          200: {
+            description: 'Success',
+            ...(endpoint.answerHeaders && {
+              headers: Object.fromEntries(
+                Object.keys(endpoint.answerHeaders).map((name) => [
+                  name,
+                  { $ref: `#/components/headers/${name.replaceAll('-', '')}` },
+                ]),
+              ),
+            }),
+            content: { 'application/json': { schema: jsonSchema(endpoint.answer, 'output') } },
+          },
+        };
   const others = Object.fromEntries(
     Object.entries(endpoint.otherAnswers ?? {}).map(([status, other]) => [
       status,

@@ -1,4 +1,11 @@
-import { errorResponse, impliedErrors, isFileAnswer, isJsonAnswer, type Endpoint, type EndpointAnswer } from '@portal/contract';
+import {
+  errorResponse,
+  impliedErrors,
+  isFileAnswer,
+  isJsonAnswer,
+  type Endpoint,
+  type EndpointAnswer,
+} from '@portal/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import type { z } from 'zod';
 import type { SignedInUser } from '../auth/policy.ts';
