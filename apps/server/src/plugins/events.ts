@@ -108,7 +108,12 @@ export class LiveEvents {
   }
 
   private write(stream: OpenStream, text: string): void {
-    if (stream.response.writableLength > maxBufferedBytes) return this.end(stream);
+    if (stream.response.writableLength > maxBufferedBytes) {
+      // Ending would wait behind what it has not read: drop the connection instead.
+      this.streams.delete(stream);
+      stream.response.destroy();
+      return;
+    }
     stream.response.write(text);
   }
 
