@@ -25,19 +25,29 @@ const tile = (page: Page, label: string) =>
   page.getByRole('group', { name: 'Filter cases by status' }).getByRole('button', { name: new RegExp(`^${label}`) });
 
 describe('live updates', () => {
-  it("a doctor's dashboard follows a status change made by staff, without a reload", async () => {
+  it("a doctor's dashboard, tiles and open case follow status changes made by staff, without a reload", async () => {
     const page = await newPage(browser);
     await signIn(page, doctor.username, doctor.password);
     await expect.poll(() => tile(page, 'In Progress').textContent()).toMatch(/In Progress\s*0$/);
     await settle(page);
-    const navigations: string[] = [];
-    page.on('framenavigated', (frame) => navigations.push(frame.url()));
+    // A reload would drop this mark: the page must update in place.
+    await page.evaluate(() => ((window as unknown as { liveMark: number }).liveMark = 1));
+    const isSamePage = () => page.evaluate(() => (window as unknown as { liveMark?: number }).liveMark === 1);
 
     await apiCall('PUT', `/case/status/${submitted.CaseId}`, { token: staffToken, json: { status: 'inprogress' } });
     await expect.poll(() => tile(page, 'In Progress').textContent()).toMatch(/In Progress\s*1$/);
     await expect
       .poll(() => page.getByRole('row').filter({ hasText: submitted.TrackingNo }).textContent())
       .toMatch(/In Progress/);
-    expect(navigations).toEqual([]);
+    expect(await isSamePage()).toBe(true);
+
+    // The open case detail: its status history follows the next change.
+    await page.getByRole('row').filter({ hasText: submitted.TrackingNo }).getByRole('button', { name: 'View' }).click();
+    const history = page.getByRole('region', { name: 'Status' });
+    await expect.poll(() => history.getByText('In Progress', { exact: true }).isVisible()).toBe(true);
+    await settle(page);
+    await apiCall('PUT', `/case/status/${submitted.CaseId}`, { token: staffToken, json: { status: 'dispatched' } });
+    await expect.poll(() => history.getByText('Dispatched', { exact: true }).isVisible()).toBe(true);
+    expect(await isSamePage()).toBe(true);
   });
 });
