@@ -302,11 +302,15 @@ export async function downloadPart(): Promise<Blob | undefined> {
     );
     expect(Buffer.from(part.data as ArrayBuffer)).toEqual(scan.subarray(0, 10));
     expect(part.response.headers.get('content-range')).toBe(`bytes 0-9/${scan.length}`);
+    const caseDetail = await call('GET', '/api/case/{caseId}', { params: { path: { caseId: CaseId } } });
+    expect(caseDetail.data).toMatchObject({ CaseId, planState: null, parentCaseId: null });
     await call('PUT', '/api/case/status/{caseId}', {
       params: { path: { caseId: CaseId } },
-      body: { status: 'inprogress' },
+      body: { status: 'dispatched', courier: 'DHL', trackingNumber: 'JD0146', note: 'Packed with care' },
     });
     await call('GET', '/api/case/get_case_history/{caseId}', { params: { path: { caseId: CaseId } } });
+    const timeline = await call('GET', '/api/case/{caseId}/timeline', { params: { path: { caseId: CaseId } } });
+    expect((timeline.data as unknown[]).at(-1)).toMatchObject({ kind: 'status', to: 'dispatched', courier: 'DHL' });
 
     const audit = await call('GET', '/api/audit', { params: { query: { page: 1, pageSize: 5 } } });
     expect(Number(audit.response.headers.get('x-total-count'))).toBeGreaterThan(5);
