@@ -70,9 +70,9 @@ describe('GET /case/{caseId}', () => {
 describe('GET /case/{caseId}/timeline and the status rules', () => {
   it('lists the submission, its files and each change oldest first, with what each change carried', async () => {
     const { CaseId, TrackingNo } = await newCase();
-    expect((await setStatus(staff.token, CaseId, { status: 'inprogress', note: '  Scans look good ' })).statusCode).toBe(
-      200,
-    );
+    expect(
+      (await setStatus(staff.token, CaseId, { status: 'inprogress', note: '  Scans look good ' })).statusCode,
+    ).toBe(200);
     const dispatched = await setStatus(admin, CaseId, {
       status: 'dispatched',
       courier: 'DHL Express',
@@ -107,7 +107,12 @@ describe('GET /case/{caseId}/timeline and the status rules', () => {
         courier: null,
         trackingNumber: null,
       },
-      expect.objectContaining({ from: 'inprogress', to: 'dispatched', courier: 'DHL Express', trackingNumber: 'JD0146000' }),
+      expect.objectContaining({
+        from: 'inprogress',
+        to: 'dispatched',
+        courier: 'DHL Express',
+        trackingNumber: 'JD0146000',
+      }),
       expect.objectContaining({ from: 'dispatched', to: 'inprogress', reason: 'Returned: wrong address', note: null }),
     ]);
     const times = timeline.map((entry) => Date.parse(entry.at));

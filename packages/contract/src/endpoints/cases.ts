@@ -122,7 +122,8 @@ export const caseEndpoints = {
     method: 'PUT',
     path: '/api/case/status/:caseId',
     operationId: 'caseStatusChange',
-    summary: 'Move a case to another status (back only with a reason; dispatched with courier and tracking number); the doctor is e-mailed',
+    summary:
+      'Move a case to another status (back only with a reason; dispatched with courier and tracking number); the doctor is e-mailed',
     tag,
     access: { pages: ['/dashboard'] },
     params: caseIdParams,

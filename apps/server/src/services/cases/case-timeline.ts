@@ -12,11 +12,7 @@ import { findVisibleCase } from './find-cases.ts';
  * the same moment), then every status change with its note, reason, courier and tracking
  * number. Messages and treatment plans will merge their own kinds in by `at`.
  */
-export async function getCaseTimeline(
-  db: Database,
-  actor: SignedInUser,
-  caseId: number,
-): Promise<CaseTimelineEntry[]> {
+export async function getCaseTimeline(db: Database, actor: SignedInUser, caseId: number): Promise<CaseTimelineEntry[]> {
   const found = await findVisibleCase(db, actor, caseId);
   const [history, files] = await Promise.all([
     db

@@ -1,7 +1,8 @@
 import { caseKeys } from '../../../lib/shared-queries.ts';
 
 export const caseDetailKeys = {
-  history: (caseId: number) => [...caseKeys.all, 'history', caseId] as const,
+  detail: (caseId: number) => [...caseKeys.all, 'detail', caseId] as const,
+  timeline: (caseId: number) => [...caseKeys.all, 'timeline', caseId] as const,
   attachments: (caseId: number) => [...caseKeys.all, 'attachments', caseId] as const,
 };
 

@@ -6,7 +6,7 @@ import { IconArrowLeft, IconArrowRight, IconExclamationMark, IconSend } from '@t
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { PageTitle } from '../../../../components/page-title.tsx';
-import { paths } from '../../../../config/paths.ts';
+import { casePath } from '../../../../config/paths.ts';
 import { ApiError } from '../../../../lib/api-client.ts';
 import { errorMessage, notifyError, notifySuccess } from '../../../../lib/notify.ts';
 import { isDoctor, useSession, type Session } from '../../../../lib/session.ts';
@@ -57,10 +57,9 @@ export function CaseForm() {
       try {
         const submission = caseSubmission.parse(submissionInput(values));
         const answer = await addCase(toCaseFormData(submission, caseFileParts(values)));
-        notifySuccess(answer.message || 'Saved successfully');
-        form.reset();
-        goTo(0);
-        void navigate(paths.cases);
+        notifySuccess(`${answer.message || 'Saved successfully'}: ${answer.TrackingNo}`);
+        // The new case's own page, with its tracking number (docs/decisions.md § The case page).
+        void navigate(casePath(answer.CaseId));
       } catch (error) {
         notifyError(errorMessage(error, 'Something went wrong...'));
         if (error instanceof ApiError) {
