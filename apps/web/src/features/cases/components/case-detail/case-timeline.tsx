@@ -1,11 +1,9 @@
 import { Text, Timeline } from '@mantine/core';
-import { caseStatusLabels, type CaseAttachment, type CaseTimelineEntry } from '@portal/contract';
+import { caseStatusLabels, type CaseTimelineEntry } from '@portal/contract';
 import { IconArrowBackUp, IconFiles, IconPlus, IconTruckDelivery, IconProgress } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { formatDateTime } from '../../../../lib/format-date.ts';
-
-/** What a file type is called on the page (the attachment groups' names). */
-const fileTypeLabel = (type: CaseAttachment['FileType']) => type.replace(/([a-z])([A-Z])/g, '$1 $2');
+import { fileTypeLabel } from './case-attachments.tsx';
 
 function Line({ children }: { children: ReactNode }) {
   return <Text size="sm">{children}</Text>;

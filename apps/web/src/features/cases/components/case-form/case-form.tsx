@@ -6,7 +6,7 @@ import { IconArrowLeft, IconArrowRight, IconExclamationMark, IconSend } from '@t
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { PageTitle } from '../../../../components/page-title.tsx';
-import { casePath } from '../../../../config/paths.ts';
+import { paths } from '../../../../config/paths.ts';
 import { ApiError } from '../../../../lib/api-client.ts';
 import { errorMessage, notifyError, notifySuccess } from '../../../../lib/notify.ts';
 import { isDoctor, useSession, type Session } from '../../../../lib/session.ts';
@@ -29,7 +29,11 @@ const steps = caseFormSteps.map((step, index) => ({ label: step.label, Content: 
 const lastStep = steps.length - 1;
 
 /** The three-step case form (docs/spec.md section 2): doctors submit for themselves, staff for a doctor they pick. */
-export function CaseForm() {
+/**
+ * `onSubmitted`: where a saved case leads (the route sends those who may read it to its
+ * page); without it the form empties for the next case, as the spec's /cases does.
+ */
+export function CaseForm({ onSubmitted }: { onSubmitted?: (created: { CaseId: number; TrackingNo: string }) => void }) {
   const session = useSession() as Session;
   const navigate = useNavigate();
   const addCase = useAddCase();
@@ -57,9 +61,14 @@ export function CaseForm() {
       try {
         const submission = caseSubmission.parse(submissionInput(values));
         const answer = await addCase(toCaseFormData(submission, caseFileParts(values)));
-        notifySuccess(`${answer.message || 'Saved successfully'}: ${answer.TrackingNo}`);
-        // The new case's own page, with its tracking number (docs/decisions.md § The case page).
-        void navigate(casePath(answer.CaseId));
+        notifySuccess(`${answer.message || 'Saved successfully'} (${answer.TrackingNo})`);
+        if (onSubmitted) {
+          onSubmitted(answer);
+          return;
+        }
+        form.reset();
+        goTo(0);
+        void navigate(paths.cases);
       } catch (error) {
         notifyError(errorMessage(error, 'Something went wrong...'));
         if (error instanceof ApiError) {
