@@ -6,9 +6,9 @@ import { useMenu } from '../../features/menu/api/get-menu.ts';
 import { isDoctor, useSession, type Session } from '../../lib/session.ts';
 
 /**
- * The case form. A saved case opens its own page, tracking number shown (docs/decisions.md
- * § The case page), for those who may read it: doctors and staff with the Dashboard page;
- * staff with only Add Case stay on an emptied form.
+ * The case form. A saved case opens its own page, tracking number shown, for those who may
+ * read it: doctors and staff with the Dashboard page; staff with only Add Case stay on an
+ * emptied form (docs/decisions.md § The case page and its timeline).
  */
 function CasesPage() {
   const session = useSession() as Session;

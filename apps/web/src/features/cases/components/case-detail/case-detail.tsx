@@ -67,7 +67,7 @@ export function CaseDetail({
       </Section>
       <Section title="Status">
         {canChangeStatus && <ChangeStatusControl key={currentStatus} caseId={caseRow.CaseId} current={currentStatus} />}
-        {timeline.data && <ShippingDetails timeline={timeline.data} />}
+        {timeline.data && <ShippingDetails timeline={timeline.data} current={currentStatus} />}
         <Title order={4} size="h5" mt="md" mb="sm">
           Timeline
         </Title>

@@ -24,9 +24,9 @@ interface ChangeFields {
 const noFields: ChangeFields = { note: '', reason: '', courier: '', trackingNumber: '' };
 
 /**
- * Asks before a status change, with the fields the move needs (docs/decisions.md § Case
- * status workflow): a reason to go back, courier and tracking number to dispatch, a note
- * always. The server checks the same rules; its field messages show under the inputs.
+ * Asks before a status change, with the fields the move needs: a reason to go back, courier
+ * and tracking number to dispatch, a note always (docs/decisions.md § Case status workflow).
+ * The server checks the same rules; its field messages show under the inputs.
  */
 function ConfirmStatusModal({
   caseId,
@@ -157,8 +157,12 @@ export function ChangeStatusControl({ caseId, current }: { caseId: number; curre
   );
 }
 
-/** Where the case was last shipped, from its latest dispatch: what the doctor needs to follow it. */
-export function ShippingDetails({ timeline }: { timeline: CaseTimelineEntry[] }) {
+/**
+ * Where a dispatched or delivered case was shipped, from its latest dispatch: what the doctor
+ * needs to follow it. Nothing once the case has gone back before dispatch.
+ */
+export function ShippingDetails({ timeline, current }: { timeline: CaseTimelineEntry[]; current: CaseStatus }) {
+  if (current !== 'dispatched' && current !== 'delivered') return null;
   const dispatch = timeline.findLast((entry) => entry.kind === 'status' && entry.to === 'dispatched');
   if (dispatch?.kind !== 'status') return null;
   return (
