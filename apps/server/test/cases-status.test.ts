@@ -60,8 +60,7 @@ describe('PUT /case/status/{caseId}', () => {
     expect(sent.some((message) => message.includes(`Case ${trackingNo} is now In Progress`))).toBe(true);
     expect(sent.some((message) => message.includes(`Case ${trackingNo} is now Dispatched`))).toBe(true);
     // The mail links to the case's own page.
-    expect(mail[0]!.variables.caseUrl).toBe(`${t.app.config.publicUrl}/cases/${caseId}`);
-    expect(sent.some((message) => message.includes(`/cases/${caseId}`))).toBe(true);
+    expect(sent.every((message) => message.includes(`${t.app.config.publicUrl}/cases/${caseId}`))).toBe(true);
 
     const stats = await t.as(doctor.token, { method: 'GET', url: `/api/case/get_all_stats/${doctor.userId}` });
     expect(stats.json()).toEqual([{ newcases: 0, total: 1, inprogress: 0, dispatched: 1, delivered: 0 }]);
