@@ -20,6 +20,12 @@ const streamCount = Number(process.env.BENCH_STREAMS ?? 1000);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 30);
 const admin = { username: 'admin', password: 'bench-admin-pass' };
 const statuses = ['inprogress', 'dispatched', 'delivered', 'new'] as const;
+/** What each move of the cycle needs: courier and tracking number to dispatch, a reason to go back to New. */
+const statusMove = (status: (typeof statuses)[number]) => ({
+  status,
+  ...(status === 'dispatched' && { courier: 'DHL', trackingNumber: 'JD0146' }),
+  ...(status === 'new' && { reason: 'Benchmark cycle' }),
+});
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const percentile = (values: number[], p: number) => {
@@ -207,7 +213,7 @@ export async function runEventsBenchmark() {
       async (round) => {
         await api.call(
           endpoints.caseStatusChange,
-          { params: { caseId: CaseId }, body: { status: statuses[round % statuses.length]! } },
+          { params: { caseId: CaseId }, body: statusMove(statuses[round % statuses.length]!) },
           { token: adminToken },
         );
       },

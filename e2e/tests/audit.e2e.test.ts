@@ -42,7 +42,13 @@ describe('Audit Log screen', () => {
     await settle(page);
     // Only grants; the newest six are the pages just granted to the staff's role (other
     // browser tests on this portal may have granted pages to their roles before).
-    await expect.poll(() => rows(page).filter({ hasText: `role:${staff.roleId}/page:` }).count()).toBe(6);
+    await expect
+      .poll(() =>
+        rows(page)
+          .filter({ hasText: `role:${staff.roleId}/page:` })
+          .count(),
+      )
+      .toBe(6);
     const grants = await rows(page).evaluateAll((found) =>
       found.map((row) => [row.children[2]?.textContent, row.children[3]?.textContent]),
     );

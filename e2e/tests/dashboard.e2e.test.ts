@@ -75,6 +75,7 @@ async function signInTo(username: string, password: string): Promise<Page> {
 
 async function openCase(page: Page, trackingNo: string) {
   await caseRow(page, trackingNo).getByRole('button', { name: 'View' }).click();
+  await page.waitForURL(/\/cases\/\d+$/);
   await expect.poll(() => page.getByRole('heading', { name: `Case ${trackingNo}` }).isVisible()).toBe(true);
   await settle(page);
 }
@@ -108,7 +109,7 @@ describe('Dashboard as a doctor', () => {
     await expect.poll(() => row.isVisible()).toBe(true);
   });
 
-  it('opens the case in place: fields, grouped attachments, the photo, the scan downloads and its history', async () => {
+  it("opens the case's page: fields, grouped attachments, the photo, the scan downloads and its timeline", async () => {
     const page = await signInTo(doctor.username, doctor.password);
     const scripts: string[] = [];
     page.on('request', (request) => {
@@ -149,9 +150,11 @@ describe('Dashboard as a doctor', () => {
     }
 
     expect(await page.getByRole('button', { name: 'Update Status' }).count()).toBe(0);
+    expect(new URL(page.url()).pathname).toBe(`/cases/${submitted.CaseId}`);
     const history = page.getByRole('region', { name: 'Status' });
-    await expect.poll(() => history.getByText('New', { exact: true }).isVisible()).toBe(true);
+    await expect.poll(() => history.getByText('Case submitted', { exact: true }).isVisible()).toBe(true);
     expect(await history.textContent()).toMatch(/by Ada Lovelace/);
+    expect(await history.textContent()).toContain('opg.png (X-Ray OPG)');
     expect(scripts.some((url) => /stl-scene/.test(url))).toBe(false);
 
     await expectNoSeriousA11yViolations(page);
@@ -247,8 +250,9 @@ describe('Dashboard as staff with the Dashboard page', () => {
     await page.getByRole('combobox', { name: 'Case status' }).click();
     await page.getByRole('option', { name: 'In Progress' }).click();
     await page.getByRole('button', { name: 'Update Status' }).click();
+    await page.getByRole('dialog', { name: 'Change the case status' }).getByRole('button', { name: 'Confirm' }).click();
     const history = page.getByRole('region', { name: 'Status' });
-    await expect.poll(() => history.getByText('In Progress', { exact: true }).isVisible()).toBe(true);
+    await expect.poll(() => history.getByText('New → In Progress', { exact: true }).isVisible()).toBe(true);
     await expectToast(page, 'Case status changed to In Progress');
     expect(await history.textContent()).toMatch(/by Sam Staff/);
     expect(await page.getByRole('button', { name: 'Update Status' }).isDisabled()).toBe(true);
@@ -270,8 +274,8 @@ describe('Dashboard as staff with the Dashboard page', () => {
     await page.getByRole('textbox', { name: 'Search' }).fill(late.TrackingNo);
     await expect.poll(() => caseRow(page, late.TrackingNo).isVisible()).toBe(true);
     await openCase(page, late.TrackingNo);
-    // The list and the tiles (mounted behind the case) answer only once the new status is on
-    // screen: the form, keyed by the status, is replaced before the change's refetches end.
+    // The lists and tiles answer only once the new status is on screen: the form, keyed by
+    // the status, and the modal are replaced before the change's refetches end.
     let release = () => {};
     const held = new Promise<void>((resolve) => (release = resolve));
     const holdUntilReleased = async (route: Route) => {
@@ -282,8 +286,9 @@ describe('Dashboard as staff with the Dashboard page', () => {
     await page.getByRole('combobox', { name: 'Case status' }).click();
     await page.getByRole('option', { name: 'In Progress' }).click();
     await page.getByRole('button', { name: 'Update Status' }).click();
+    await page.getByRole('dialog', { name: 'Change the case status' }).getByRole('button', { name: 'Confirm' }).click();
     const history = page.getByRole('region', { name: 'Status' });
-    await expect.poll(() => history.getByText('In Progress', { exact: true }).isVisible()).toBe(true);
+    await expect.poll(() => history.getByText('New → In Progress', { exact: true }).isVisible()).toBe(true);
     release();
     await expectToast(page, 'Case status changed to In Progress');
     await settle(page);

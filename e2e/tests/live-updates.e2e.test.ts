@@ -41,13 +41,16 @@ describe('live updates', () => {
       .toMatch(/In Progress/);
     expect(await isSamePage()).toBe(true);
 
-    // The open case detail: its status history follows the next change.
+    // The open case page: its timeline follows the next change.
     await page.getByRole('row').filter({ hasText: submitted.TrackingNo }).getByRole('button', { name: 'View' }).click();
     const history = page.getByRole('region', { name: 'Status' });
-    await expect.poll(() => history.getByText('In Progress', { exact: true }).isVisible()).toBe(true);
+    await expect.poll(() => history.getByText('New → In Progress', { exact: true }).isVisible()).toBe(true);
     await settle(page);
-    await apiCall('PUT', `/case/status/${submitted.CaseId}`, { token: staffToken, json: { status: 'dispatched' } });
-    await expect.poll(() => history.getByText('Dispatched', { exact: true }).isVisible()).toBe(true);
+    await apiCall('PUT', `/case/status/${submitted.CaseId}`, {
+      token: staffToken,
+      json: { status: 'dispatched', courier: 'DHL', trackingNumber: 'JD0146' },
+    });
+    await expect.poll(() => history.getByText('In Progress → Dispatched', { exact: true }).isVisible()).toBe(true);
     expect(await isSamePage()).toBe(true);
   });
 });

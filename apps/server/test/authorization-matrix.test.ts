@@ -106,6 +106,8 @@ const EXPECTED: Record<string, Entry> = {
   'GET /api/case/get_cases_by_status/:status/:userId': { page: 'Dashboard', expect: OWN_OR_STAFF },
   'GET /api/case/get_cases_attachments_by_case_id/:caseId': { page: 'Dashboard', expect: DOCTOR_OR_STAFF },
   'GET /api/case/get_case_history/:caseId': { page: 'Dashboard', expect: DOCTOR_OR_STAFF },
+  'GET /api/case/:caseId': { page: 'Dashboard', expect: DOCTOR_OR_STAFF },
+  'GET /api/case/:caseId/timeline': { page: 'Dashboard', expect: DOCTOR_OR_STAFF },
   'PUT /api/case/status/:caseId': { page: 'Dashboard', expect: STAFF_ONLY },
   'GET /api/case/files/:attachmentId/:fileName': { page: 'Dashboard', expect: DOCTOR_OR_STAFF },
 
@@ -310,6 +312,8 @@ const requests: Record<string, Build> = {
     url: `/api/case/get_cases_attachments_by_case_id/${owner.caseId}`,
   }),
   'GET /api/case/get_case_history/:caseId': (_actor, owner) => ({ url: `/api/case/get_case_history/${owner.caseId}` }),
+  'GET /api/case/:caseId': (_actor, owner) => ({ url: `/api/case/${owner.caseId}` }),
+  'GET /api/case/:caseId/timeline': (_actor, owner) => ({ url: `/api/case/${owner.caseId}/timeline` }),
   'PUT /api/case/status/:caseId': async () => ({
     url: `/api/case/status/${await newCaseOfA()}`,
     payload: { status: 'inprogress' },

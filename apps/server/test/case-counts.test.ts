@@ -45,7 +45,12 @@ describe('case_counts', () => {
       [caseIds[1], 'delivered'],
       [caseIds[3], 'inprogress'],
     ] as const) {
-      const response = await t.as(admin, { method: 'PUT', url: `/api/case/status/${caseId}`, payload: { status } });
+      const shipping = status === 'dispatched' ? { courier: 'UPS', trackingNumber: '1Z999' } : {};
+      const response = await t.as(admin, {
+        method: 'PUT',
+        url: `/api/case/status/${caseId}`,
+        payload: { status, ...shipping },
+      });
       expect(response.statusCode, response.body).toBe(200);
     }
     expect(await keptCounts()).toEqual(await countedByScan());

@@ -84,6 +84,18 @@ describe('GET /case/get_cases_by_status/{status}/{userId}', () => {
     expect((await list(admin, 'get_cases_by_status/all/0?search=%25')).headers['x-total-count']).toBe('0');
   });
 
+  it("searches the patient's first and last name too, for staff and for a doctor's own cases", async () => {
+    const staff = await createStaff(t, [1]);
+    const byFirst = await list(staff.token, 'get_cases_by_status/all/0?search=p01');
+    expect(byFirst.headers['x-total-count']).toBe('2');
+    expect(byFirst.json<Row[]>().map((row) => row.FirstName)).toEqual(['P01', 'P01']);
+    const byFull = await list(admin, 'get_cases_by_status/all/0?search=P07%20patIENT');
+    expect(byFull.json<Row[]>().map((row) => [row.FirstName, row.doctorname])).toEqual([['P07', 'Marie Curie']]);
+    const own = await list(turing.token, 'get_cases_by_status/all/0?search=p01%20pat');
+    expect(own.json<Row[]>().map((row) => [row.FirstName, row.doctorname])).toEqual([['P01', 'Alan Turing']]);
+    expect((await list(turing.token, 'get_cases_by_status/all/0?search=p07')).json()).toEqual([]);
+  });
+
   it('sorts by any listed column, ascending or descending, and refuses others', async () => {
     const ascending = await list(admin, 'get_cases_by_status/all/0?sort=TrackingNo&pageSize=100');
     const numbers = ascending.json<Row[]>().map((row) => row.TrackingNo);

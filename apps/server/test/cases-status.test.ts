@@ -36,7 +36,12 @@ describe('PUT /case/status/{caseId}', () => {
     expect(response.statusCode, response.body).toBe(200);
     expect(response.json().message).toBe('Case status changed to In Progress');
     const admin = await t.adminToken();
-    expect((await setStatus(admin, 'dispatched')).statusCode).toBe(200);
+    const dispatch = await t.as(admin, {
+      method: 'PUT',
+      url: `/api/case/status/${caseId}`,
+      payload: { status: 'dispatched', courier: 'DHL', trackingNumber: 'JD014600006' },
+    });
+    expect(dispatch.statusCode, dispatch.body).toBe(200);
 
     const history = await t.as(doctor.token, { method: 'GET', url: `/api/case/get_case_history/${caseId}` });
     expect(history.json()).toMatchObject([
@@ -54,6 +59,8 @@ describe('PUT /case/status/{caseId}', () => {
     const sent = (await outboxMessages(t)).filter((message) => message.includes(trackingNo));
     expect(sent.some((message) => message.includes(`Case ${trackingNo} is now In Progress`))).toBe(true);
     expect(sent.some((message) => message.includes(`Case ${trackingNo} is now Dispatched`))).toBe(true);
+    // The mail links to the case's own page.
+    expect(sent.every((message) => message.includes(`${t.app.config.publicUrl}/cases/${caseId}`))).toBe(true);
 
     const stats = await t.as(doctor.token, { method: 'GET', url: `/api/case/get_all_stats/${doctor.userId}` });
     expect(stats.json()).toEqual([{ newcases: 0, total: 1, inprogress: 0, dispatched: 1, delivered: 0 }]);
@@ -68,7 +75,11 @@ describe('PUT /case/status/{caseId}', () => {
       await t.as(staff.token, { method: 'GET', url: `/api/case/get_case_history/${caseId}` })
     ).json<unknown[]>().length;
     const mailBefore = (await queuedMail()).length;
-    const same = await setStatus(staff.token, 'dispatched');
+    const same = await t.as(staff.token, {
+      method: 'PUT',
+      url: `/api/case/status/${caseId}`,
+      payload: { status: 'dispatched', courier: 'DHL', trackingNumber: 'JD014600006' },
+    });
     expect(same.statusCode).toBe(409);
     expect(same.json().message).toBe('The case is already Dispatched');
     expect(

@@ -40,7 +40,13 @@ async function stream(token: string | null, headers: Record<string, string> = {}
 }
 
 async function setStatus(caseId: number, status: string) {
-  const response = await t.as(staff.token, { method: 'PUT', url: `/api/case/status/${caseId}`, payload: { status } });
+  // A dispatch names its courier and tracking number (docs/decisions.md § Case status workflow).
+  const shipping = status === 'dispatched' ? { courier: 'DHL', trackingNumber: 'JD0146' } : {};
+  const response = await t.as(staff.token, {
+    method: 'PUT',
+    url: `/api/case/status/${caseId}`,
+    payload: { status, ...shipping },
+  });
   expect(response.statusCode, response.body).toBe(200);
 }
 

@@ -302,12 +302,14 @@ export async function downloadPart(): Promise<Blob | undefined> {
     );
     expect(Buffer.from(part.data as ArrayBuffer)).toEqual(scan.subarray(0, 10));
     expect(part.response.headers.get('content-range')).toBe(`bytes 0-9/${scan.length}`);
+    const caseDetail = await call('GET', '/api/case/{caseId}', { params: { path: { caseId: CaseId } } });
+    expect(caseDetail.data).toMatchObject({ CaseId, planState: null, parentCaseId: null });
     // The event stream, opened before the change it then carries; read up to that event and closed.
     const events = await call('GET', '/api/events', { parseAs: 'stream' });
     expect(events.response.headers.get('content-type')).toMatch(/^text\/event-stream/);
     await call('PUT', '/api/case/status/{caseId}', {
       params: { path: { caseId: CaseId } },
-      body: { status: 'inprogress' },
+      body: { status: 'dispatched', courier: 'DHL', trackingNumber: 'JD0146', note: 'Packed with care' },
     });
     const reader = (events.data as ReadableStream<Uint8Array>).getReader();
     let received = '';
@@ -317,8 +319,10 @@ export async function downloadPart(): Promise<Blob | undefined> {
       received += new TextDecoder().decode(value);
     }
     await reader.cancel();
-    expect(received).toContain(`event: case.status\ndata: {"caseId":${CaseId},"status":"inprogress","at":"`);
+    expect(received).toContain(`event: case.status\ndata: {"caseId":${CaseId},"status":"dispatched","at":"`);
     await call('GET', '/api/case/get_case_history/{caseId}', { params: { path: { caseId: CaseId } } });
+    const timeline = await call('GET', '/api/case/{caseId}/timeline', { params: { path: { caseId: CaseId } } });
+    expect((timeline.data as unknown[]).at(-1)).toMatchObject({ kind: 'status', to: 'dispatched', courier: 'DHL' });
 
     const audit = await call('GET', '/api/audit', { params: { query: { page: 1, pageSize: 5 } } });
     expect(Number(audit.response.headers.get('x-total-count'))).toBeGreaterThan(5);

@@ -167,7 +167,46 @@ export const caseAttachment = z.object({
 });
 export type CaseAttachment = z.infer<typeof caseAttachment>;
 
-export const caseStatusRequest = z.object({ status: caseStatus });
+// ---------------------------------------------------------------------------- the status workflow
+
+/** The order a case goes through; moving forward may skip steps, going back needs a reason. */
+export const caseStatusOrder: Record<CaseStatus, number> = { new: 0, inprogress: 1, dispatched: 2, delivered: 3 };
+export const isBackwardMove = (from: CaseStatus, to: CaseStatus) => caseStatusOrder[to] < caseStatusOrder[from];
+
+export const caseStatusMessages = {
+  reasonRequired: 'A reason is required to move a case back',
+  courierRequired: 'Courier is required for a dispatched case',
+  trackingNumberRequired: 'Tracking number is required for a dispatched case',
+} as const;
+
+const optionalText = (label: string, max: number) =>
+  z
+    .string({ error: `${label} is not valid` })
+    .trim()
+    .max(max, `${label} is at most ${max} characters`)
+    .optional();
+
+/**
+ * PUT /case/status/{caseId}: `{ status }` as before, plus what the move needs (docs/decisions.md
+ * § Case status workflow): `reason` to go back, `courier` and `trackingNumber` to dispatch,
+ * and a `note` on any change. Blank texts count as absent.
+ */
+export const caseStatusRequest = z
+  .object({
+    status: caseStatus,
+    note: optionalText('Note', 1000),
+    reason: optionalText('Reason', 1000),
+    courier: optionalText('Courier', 100),
+    trackingNumber: optionalText('Tracking number', 100),
+  })
+  .superRefine((body, ctx) => {
+    if (body.status === 'dispatched') {
+      if (!body.courier)
+        ctx.addIssue({ code: 'custom', path: ['courier'], message: caseStatusMessages.courierRequired });
+      if (!body.trackingNumber)
+        ctx.addIssue({ code: 'custom', path: ['trackingNumber'], message: caseStatusMessages.trackingNumberRequired });
+    }
+  });
 export type CaseStatusRequest = z.infer<typeof caseStatusRequest>;
 
 export const caseHistoryEntry = z.object({
@@ -178,6 +217,47 @@ export const caseHistoryEntry = z.object({
   ChangedAt: z.string(),
 });
 export type CaseHistoryEntry = z.infer<typeof caseHistoryEntry>;
+
+// ---------------------------------------------------------------------------- one case and its timeline
+
+/**
+ * GET /case/{caseId}: the case as a list row shows it, plus the places of the features to
+ * come, always null for now: `planState` (the treatment plan's state) and `parentCaseId`
+ * (the case a refinement continues).
+ */
+export const caseDetail = caseRow.extend({
+  planState: z.null().meta({ description: 'The treatment plan state; null until treatment plans exist' }),
+  parentCaseId: z.null().meta({ description: 'The case this one continues; null until refinements exist' }),
+});
+export type CaseDetail = z.infer<typeof caseDetail>;
+
+const timelineActor = { by: z.number(), byName: z.string() };
+
+/**
+ * One entry of a case's timeline, told apart by `kind`; messages and treatment plans will
+ * add their own kinds. `at` is an ISO timestamp; the timeline is oldest first.
+ */
+export const caseTimelineEntry = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('created'), at: z.string(), ...timelineActor, trackingNo: z.string() }),
+  z.object({
+    kind: z.literal('files'),
+    at: z.string(),
+    files: z.array(z.object({ FileName: z.string(), FileType: z.enum(caseFileTypes) })),
+  }),
+  z.object({
+    kind: z.literal('status'),
+    at: z.string(),
+    ...timelineActor,
+    from: caseStatus,
+    to: caseStatus,
+    note: z.string().nullable(),
+    reason: z.string().nullable(),
+    courier: z.string().nullable(),
+    trackingNumber: z.string().nullable(),
+  }),
+]);
+export type CaseTimelineEntry = z.infer<typeof caseTimelineEntry>;
+export type CaseTimelineKind = CaseTimelineEntry['kind'];
 
 // ---------------------------------------------------------------------------- the form
 

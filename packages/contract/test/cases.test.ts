@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { caseListQuery, caseSubmission, toFieldErrors, toothList } from '../src/index.ts';
+import {
+  caseListQuery,
+  caseStatusRequest,
+  caseSubmission,
+  isBackwardMove,
+  toFieldErrors,
+  toothList,
+} from '../src/index.ts';
 
 const valid = {
   firstname: ' Pat ',
@@ -58,5 +65,30 @@ describe('caseListQuery', () => {
   it('takes listed sort columns only', () => {
     expect(caseListQuery.parse({ sort: '-CreatedAt', page: '2' })).toEqual({ sort: '-CreatedAt', page: 2 });
     expect(caseListQuery.safeParse({ sort: 'password_hash' }).success).toBe(false);
+  });
+});
+
+describe('caseStatusRequest', () => {
+  it('takes { status } alone, as before, and trims the texts a move carries', () => {
+    expect(caseStatusRequest.parse({ status: 'inprogress' })).toEqual({ status: 'inprogress' });
+    expect(caseStatusRequest.parse({ status: 'new', reason: ' Redo scans ', note: '' })).toEqual({
+      status: 'new',
+      reason: 'Redo scans',
+      note: '',
+    });
+  });
+
+  it('asks for courier and tracking number to dispatch, one message per field', () => {
+    const result = caseStatusRequest.safeParse({ status: 'dispatched', courier: '  ' });
+    expect(result.success).toBe(false);
+    expect(toFieldErrors(result.error!)).toEqual({
+      courier: 'Courier is required for a dispatched case',
+      trackingNumber: 'Tracking number is required for a dispatched case',
+    });
+  });
+
+  it('knows which moves go back', () => {
+    expect(isBackwardMove('dispatched', 'inprogress')).toBe(true);
+    expect(isBackwardMove('new', 'delivered')).toBe(false);
   });
 });

@@ -248,6 +248,8 @@ export const cases = pgTable(
     index('cases_doctor_created_idx').on(table.doctorUserId, table.createdAt, table.caseId),
     // Case-insensitive substring search (ILIKE '%...%'); pg_trgm folds case itself.
     index('cases_tracking_no_trgm_idx').using('gin', table.trackingNo.op('gin_trgm_ops')),
+    // cases_patient_name_trgm_idx on first_name || ' ' || last_name: an expression index
+    // written by hand in migration 0006, like users_full_name_trgm_idx in 0001.
   ],
 );
 
@@ -284,6 +286,12 @@ export const caseStatusHistory = pgTable(
       .notNull()
       .references(() => users.userId),
     changedAt: timestamp('changed_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    // What the change carried (docs/decisions.md § Case status workflow): a note on any
+    // change, the reason for going back, the courier and its tracking number when dispatched.
+    note: text('note'),
+    reason: text('reason'),
+    courier: text('courier'),
+    trackingNumber: text('tracking_number'),
   },
   (table) => [index('case_status_history_case_idx').on(table.caseId, table.historyId)],
 );

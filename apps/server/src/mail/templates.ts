@@ -20,7 +20,7 @@ const templates: Record<EmailTemplateName, (v: Variables) => RenderedMail> = {
   caseStatus: (v) => ({
     subject: `Case ${v.trackingNo} is now ${v.status}`,
     text: `Dear ${v.doctorName},\n\nThe status of case ${v.trackingNo} changed to ${v.status}.\n${v.caseUrl}\n\nAligner Portal`,
-    html: `<p>Dear ${escapeHtml(v.doctorName ?? '')},</p><p>The status of case ${escapeHtml(v.trackingNo ?? '')} changed to <b>${escapeHtml(v.status ?? '')}</b>.</p><p><a href="${escapeHtml(v.caseUrl ?? '')}">Open the portal</a></p><p>Aligner Portal</p>`,
+    html: `<p>Dear ${escapeHtml(v.doctorName ?? '')},</p><p>The status of case ${escapeHtml(v.trackingNo ?? '')} changed to <b>${escapeHtml(v.status ?? '')}</b>.</p><p><a href="${escapeHtml(v.caseUrl ?? '')}">Open the case</a></p><p>Aligner Portal</p>`,
   }),
 };
 

@@ -217,7 +217,12 @@ export const examples: Record<string, (fixture: Fixture) => Example> = {
     url: `/api/case/get_cases_attachments_by_case_id/${f.caseId}`,
   }),
   'GET /api/case/get_case_history/:caseId': (f) => ({ url: `/api/case/get_case_history/${f.caseId}` }),
-  'PUT /api/case/status/:caseId': (f) => ({ url: `/api/case/status/${f.caseId}`, json: { status: 'inprogress' } }),
+  'GET /api/case/:caseId': (f) => ({ url: `/api/case/${f.caseId}` }),
+  'GET /api/case/:caseId/timeline': (f) => ({ url: `/api/case/${f.caseId}/timeline` }),
+  'PUT /api/case/status/:caseId': (f) => ({
+    url: `/api/case/status/${f.caseId}`,
+    json: { status: 'dispatched', note: 'Packed', reason: 'Sent back', courier: 'DHL', trackingNumber: 'JD0146' },
+  }),
   'GET /api/case/files/:attachmentId/:fileName': (f) => ({ url: f.filePath }),
 
   'GET /api/events': () => ({ url: '/api/events' }),

@@ -2,16 +2,23 @@ import { Alert } from '@mantine/core';
 import { ModalsProvider } from '@mantine/modals';
 import type { PageUrl } from '@portal/contract';
 import type { ReactNode } from 'react';
-import { Navigate } from 'react-router';
+import { Navigate, useLocation } from 'react-router';
 import { AppLayout } from './layout/app-layout.tsx';
 import { paths } from '../config/paths.ts';
 import { useMenu } from '../features/menu/api/get-menu.ts';
 import { isDoctor, useSession, type Session } from '../lib/session.ts';
 
-/** Signed-in routes: an anonymous or expired session goes to the login screen. */
+/**
+ * Signed-in routes: an anonymous or expired session goes to the login screen, which returns
+ * to the address asked for (a shared case link) after sign-in.
+ */
 export function ProtectedLayout() {
   const session = useSession();
-  if (!session) return <Navigate to={paths.login} replace />;
+  const location = useLocation();
+  if (!session) {
+    const returnTo = `${location.pathname}${location.search}`;
+    return <Navigate to={paths.login} replace state={{ returnTo }} />;
+  }
   return (
     <ModalsProvider>
       <AppLayout session={session} />

@@ -26,6 +26,7 @@ const router = createBrowserRouter([
       { path: paths.users, lazy: () => import('./routes/users.tsx') },
       { path: paths.doctors, lazy: () => import('./routes/doctors.tsx') },
       { path: paths.cases, lazy: () => import('./routes/cases.tsx') },
+      { path: paths.caseDetail, lazy: () => import('./routes/case.tsx') },
       { path: paths.profile, lazy: () => import('./routes/profile.tsx') },
       { path: paths.audit, lazy: () => import('./routes/audit.tsx') },
     ],

@@ -9,7 +9,12 @@ export const paths = {
   users: '/users',
   doctors: '/doctors',
   cases: '/cases',
+  /** One case's page; `casePath(id)` builds it. */
+  caseDetail: '/cases/:caseId',
   profile: '/profile',
   terms: '/terms',
   audit: '/audit',
 } as const;
+
+/** The address of one case's page: shared, linked from lists and e-mailed to its doctor. */
+export const casePath = (caseId: number) => `/cases/${caseId}`;

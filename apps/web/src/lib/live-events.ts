@@ -9,7 +9,8 @@ function onCaseStatus(queryClient: QueryClient, data: string) {
   if (!parsed.success) return;
   void queryClient.invalidateQueries({ queryKey: caseKeys.allStats() });
   void queryClient.invalidateQueries({ queryKey: caseKeys.lists() });
-  void queryClient.invalidateQueries({ queryKey: caseKeys.history(parsed.data.caseId) });
+  void queryClient.invalidateQueries({ queryKey: caseKeys.detail(parsed.data.caseId) });
+  void queryClient.invalidateQueries({ queryKey: caseKeys.timeline(parsed.data.caseId) });
 }
 
 /**

@@ -15,8 +15,9 @@ export const caseKeys = {
   stats: (userId: number) => [...caseKeys.allStats(), userId] as const,
   lists: () => [...caseKeys.all, 'list'] as const,
   list: (params: object) => [...caseKeys.lists(), params] as const,
-  /** A case's status history (the open case detail); live status events refresh it. */
-  history: (caseId: number) => [...caseKeys.all, 'history', caseId] as const,
+  /** One case and its timeline (the case page); live status events refresh both. */
+  detail: (caseId: number) => [...caseKeys.all, 'detail', caseId] as const,
+  timeline: (caseId: number) => [...caseKeys.all, 'timeline', caseId] as const,
 };
 
 /** The shell shows a role's menu; granting or revoking a page changes it. */

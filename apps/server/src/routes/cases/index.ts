@@ -5,7 +5,8 @@ import { paramTarget } from '../../plugins/audit.ts';
 import { changeCaseStatus, getCaseHistory } from '../../services/cases/case-status.ts';
 import { findCaseFile } from '../../services/cases/case-files.ts';
 import { createCase } from '../../services/cases/create-case.ts';
-import { findCases, getCaseStats, listCaseAttachments } from '../../services/cases/find-cases.ts';
+import { getCaseTimeline } from '../../services/cases/case-timeline.ts';
+import { findCases, getCase, getCaseStats, listCaseAttachments } from '../../services/cases/find-cases.ts';
 import { caseUploadLimits, receiveCaseUpload } from '../../services/cases/receive-case-upload.ts';
 import { route } from '../define-route.ts';
 import { multipartParts } from '../multipart-parts.ts';
@@ -36,6 +37,12 @@ export async function caseRoutes(app: FastifyInstance) {
     return rows;
   });
 
+  route(app, endpoints.caseGet, { audit: { action: 'case.view', target: caseTarget } }, (request) =>
+    getCase(app.db, request.user, request.params.caseId),
+  );
+
+  route(app, endpoints.caseTimeline, {}, (request) => getCaseTimeline(app.db, request.user, request.params.caseId));
+
   route(app, endpoints.caseAttachmentList, { audit: { action: 'case.view', target: caseTarget } }, async (request) =>
     (await listCaseAttachments(app.db, request.user, request.params.caseId)).map(withFileUrl),
   );
@@ -43,9 +50,9 @@ export async function caseRoutes(app: FastifyInstance) {
   route(app, endpoints.caseHistory, {}, (request) => getCaseHistory(app.db, request.user, request.params.caseId));
 
   route(app, endpoints.caseStatusChange, { audit: { action: 'case.status', target: caseTarget } }, async (request) => {
-    const { status } = request.body;
     const deps = { db: app.db, outbox: app.outbox, publicUrl: app.config.publicUrl };
-    const changed = await changeCaseStatus(deps, request.user, request.params.caseId, status);
+    const { status } = request.body;
+    const changed = await changeCaseStatus(deps, request.user, request.params.caseId, request.body);
     // After the commit: a stream never hears of a change that was rolled back.
     await app.events.publish(
       { type: 'case.status', data: { caseId: request.params.caseId, status, at: changed.at } },

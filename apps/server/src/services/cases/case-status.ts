@@ -1,25 +1,55 @@
-import { caseStatusLabels, type CaseHistoryEntry, type CaseStatus } from '@portal/contract';
+import {
+  caseStatusLabels,
+  caseStatusMessages,
+  isBackwardMove,
+  type CaseHistoryEntry,
+  type CaseStatusRequest,
+} from '@portal/contract';
 import { asc, eq, sql } from 'drizzle-orm';
 import type { SignedInUser } from '../../auth/policy.ts';
 import type { Database } from '../../db/client.ts';
 import { isoTimestamp } from '../../db/iso-timestamp.ts';
 import { cases, caseStatusHistory, users } from '../../db/schema.ts';
-import { conflict, notFound } from '../../lib/errors.ts';
+import { badRequest, conflict, notFound } from '../../lib/errors.ts';
 import type { MailOutbox } from '../../mail/outbox.ts';
 import { findVisibleCase } from './find-cases.ts';
 
+/** Blank texts count as absent, and are stored as null. */
+const textOrNull = (value: string | undefined) => (value?.trim() ? value.trim() : null);
+
 /**
- * Staff move a case to another status. The change, its history row (who, when, from, to)
- * and the doctor's e-mail commit together; the row is locked so concurrent changes queue.
- * Setting the status the case already has is a 409. Answers whose case it is and when the
- * change was made, for the live event the route publishes after the commit.
+ * The rules of a move (docs/decisions.md § Case status workflow): the status it already has
+ * is 409; forward may skip steps; back needs a reason; dispatched needs courier and tracking
+ * number (the contract's schema checks those too, this keeps the rule with the others).
+ */
+export function checkStatusMove(from: CaseStatusRequest['status'], change: CaseStatusRequest): void {
+  const { status } = change;
+  if (from === status) throw conflict(`The case is already ${caseStatusLabels[status]}`, { status: 'Unchanged' });
+  if (isBackwardMove(from, status) && !textOrNull(change.reason)) {
+    throw badRequest(caseStatusMessages.reasonRequired, { reason: caseStatusMessages.reasonRequired });
+  }
+  if (status === 'dispatched') {
+    const fieldErrors: Record<string, string> = {};
+    if (!textOrNull(change.courier)) fieldErrors.courier = caseStatusMessages.courierRequired;
+    if (!textOrNull(change.trackingNumber)) fieldErrors.trackingNumber = caseStatusMessages.trackingNumberRequired;
+    if (Object.keys(fieldErrors).length > 0) throw badRequest(Object.values(fieldErrors).join('; '), fieldErrors);
+  }
+}
+
+/**
+ * Staff move a case to another status. The change, its history row (who, when, from, to,
+ * and the note, reason, courier and tracking number it carries) and the doctor's e-mail
+ * commit together; the row is locked so concurrent changes queue and each is checked
+ * against the status it really moves from. Answers whose case it is and when the change
+ * was made, for the live event the route publishes after the commit.
  */
 export async function changeCaseStatus(
   deps: { db: Database; outbox: MailOutbox; publicUrl: string },
   actor: SignedInUser,
   caseId: number,
-  status: CaseStatus,
+  change: CaseStatusRequest,
 ): Promise<{ doctorUserId: number; at: string }> {
+  const { status } = change;
   const changed = await deps.db.transaction(async (tx) => {
     const [current] = await tx
       .select({ status: cases.status, trackingNo: cases.trackingNo, doctorUserId: cases.doctorUserId })
@@ -27,12 +57,21 @@ export async function changeCaseStatus(
       .where(eq(cases.caseId, caseId))
       .for('update');
     if (!current) throw notFound('Case');
-    if (current.status === status)
-      throw conflict(`The case is already ${caseStatusLabels[status]}`, { status: 'Unchanged' });
+    checkStatusMove(current.status, change);
+    const isDispatch = status === 'dispatched';
     await tx.update(cases).set({ status }).where(eq(cases.caseId, caseId));
     const [history] = await tx
       .insert(caseStatusHistory)
-      .values({ caseId, fromStatus: current.status, toStatus: status, changedBy: actor.userId })
+      .values({
+        caseId,
+        fromStatus: current.status,
+        toStatus: status,
+        changedBy: actor.userId,
+        note: textOrNull(change.note),
+        reason: isBackwardMove(current.status, status) ? textOrNull(change.reason) : null,
+        courier: isDispatch ? textOrNull(change.courier) : null,
+        trackingNumber: isDispatch ? textOrNull(change.trackingNumber) : null,
+      })
       .returning({ changedAt: caseStatusHistory.changedAt });
     const [doctor] = await tx
       .select({ email: users.email, firstName: users.firstName, lastName: users.lastName })
@@ -45,7 +84,7 @@ export async function changeCaseStatus(
         doctorName: `${doctor!.firstName} ${doctor!.lastName}`,
         trackingNo: current.trackingNo,
         status: caseStatusLabels[status],
-        caseUrl: `${deps.publicUrl}/dashboard`,
+        caseUrl: `${deps.publicUrl}/cases/${caseId}`,
       },
     });
     return { doctorUserId: current.doctorUserId, at: history!.changedAt.toISOString() };

@@ -1,6 +1,7 @@
 import {
   caseFieldList,
   type CaseAttachment,
+  type CaseDetail,
   type CaseFieldEntry,
   type CaseListQuery,
   type CaseRow,
@@ -53,14 +54,15 @@ const sortExpressions: Record<CaseSortColumn, SQL> = {
 const containing = (text: string) => `%${text.replace(/[\\%_]/g, '\\$&')}%`;
 
 /**
- * Tracking number or doctor name, case-insensitively. Matches are collected first through
- * the trigram index on tracking numbers OR'd with the doctor index (the names become an id
- * list); OFFSET 0 keeps PostgreSQL from folding this into a newest-first scan of every case,
+ * Tracking number, patient name or doctor name, case-insensitively. Matches are collected
+ * first through the trigram indexes on tracking numbers and patient names (0006) OR'd with
+ * the doctor index (the names become an id list); OFFSET 0 keeps PostgreSQL from folding this into a newest-first scan of every case,
  * which is slow exactly when few cases match (measured on a million rows: ~10 ms vs 1.5 s).
  */
 function matchesSearch(search: string): SQL {
   const pattern = containing(search);
   return sql`${cases.caseId} in (select x.case_id from cases x where x.tracking_no ilike ${pattern}
+    or (x.first_name || ' ' || x.last_name) ilike ${pattern}
     or x.doctor_user_id = any(array(select u.user_id from users u where (u.first_name || ' ' || u.last_name) ilike ${pattern}))
     offset 0)`;
 }
@@ -161,6 +163,20 @@ export async function findVisibleCase(db: Database, actor: SignedInUser, caseId:
     .where(and(eq(cases.caseId, caseId), ownedBy(caseOwnerScope(actor, 0))));
   if (!found) throw notFound('Case');
   return found;
+}
+
+/**
+ * One case as the list rows show it, for its own page; `planState` and `parentCaseId` are
+ * the places of treatment plans and refinements, null until those exist.
+ */
+export async function getCase(db: Database, actor: SignedInUser, caseId: number): Promise<CaseDetail> {
+  const [found] = await db
+    .select(caseColumns)
+    .from(cases)
+    .innerJoin(users, eq(users.userId, cases.doctorUserId))
+    .where(and(eq(cases.caseId, caseId), ownedBy(caseOwnerScope(actor, 0))));
+  if (!found) throw notFound('Case');
+  return { ...(found as CaseRow), planState: null, parentCaseId: null };
 }
 
 /** A case's files as listed: the attachment id stands where the answer has its download address. */

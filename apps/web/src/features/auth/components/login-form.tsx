@@ -8,7 +8,8 @@ import { paths } from '../../../config/paths.ts';
 import { errorMessage, notifyError, notifySuccess, toastMs } from '../../../lib/notify.ts';
 import { useLogin } from '../api/login.ts';
 
-export function LoginForm() {
+/** `returnTo`: where a successful sign-in goes (the dashboard, or the page the guard was asked for). */
+export function LoginForm({ returnTo = paths.dashboard }: { returnTo?: string }) {
   const navigate = useNavigate();
   const login = useLogin();
   const form = useForm({
@@ -22,7 +23,7 @@ export function LoginForm() {
     try {
       const answer = await login(values);
       notifySuccess(answer.message || messages.loginSucceeded, toastMs.login);
-      await navigate(paths.dashboard, { replace: true });
+      await navigate(returnTo, { replace: true });
     } catch (error) {
       notifyError(errorMessage(error, 'Login failed'), toastMs.login);
     }

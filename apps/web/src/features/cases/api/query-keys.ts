@@ -1,7 +1,8 @@
 import { caseKeys } from '../../../lib/shared-queries.ts';
 
 export const caseDetailKeys = {
-  history: caseKeys.history,
+  detail: caseKeys.detail,
+  timeline: caseKeys.timeline,
   attachments: (caseId: number) => [...caseKeys.all, 'attachments', caseId] as const,
 };
 

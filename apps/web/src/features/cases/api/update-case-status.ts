@@ -1,13 +1,13 @@
-import { endpoints, type CaseStatus } from '@portal/contract';
+import { endpoints, type CaseStatusRequest } from '@portal/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
 import { caseKeys } from '../../../lib/shared-queries.ts';
 import { caseDetailKeys } from './query-keys.ts';
 
-export const updateCaseStatus = ({ caseId, status }: { caseId: number; status: CaseStatus }) =>
-  api.call(endpoints.caseStatusChange, { params: { caseId }, body: { status } });
+export const updateCaseStatus = ({ caseId, ...body }: CaseStatusRequest & { caseId: number }) =>
+  api.call(endpoints.caseStatusChange, { params: { caseId }, body });
 
-/** Moves a case to another status; the dashboard's tiles and lists and the case's history refresh. */
+/** Moves a case to another status; the dashboard's tiles and lists and the case's page refresh. */
 export function useUpdateCaseStatus() {
   const queryClient = useQueryClient();
   return useMutation({
@@ -16,7 +16,8 @@ export function useUpdateCaseStatus() {
       Promise.all([
         queryClient.invalidateQueries({ queryKey: caseKeys.allStats() }),
         queryClient.invalidateQueries({ queryKey: caseKeys.lists() }),
-        queryClient.invalidateQueries({ queryKey: caseDetailKeys.history(caseId) }),
+        queryClient.invalidateQueries({ queryKey: caseDetailKeys.detail(caseId) }),
+        queryClient.invalidateQueries({ queryKey: caseDetailKeys.timeline(caseId) }),
       ]),
   });
 }

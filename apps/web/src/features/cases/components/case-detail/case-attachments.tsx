@@ -13,8 +13,9 @@ const namedGroups: { fileType: CaseFileType; label: string }[] = [
 ];
 const namedTypes = new Set<string>(namedGroups.map((group) => group.fileType));
 
-/** 'FrontSmiling' -> 'Front Smiling'; 'OtherFile' -> 'Other File'. */
-const fileTypeLabel = (fileType: string) => fileType.replace(/([a-z])([A-Z])/g, '$1 $2');
+/** A named group's label ('OPV' -> 'X-Ray OPG'), else 'FrontSmiling' -> 'Front Smiling'. */
+export const fileTypeLabel = (fileType: string) =>
+  namedGroups.find((group) => group.fileType === fileType)?.label ?? fileType.replace(/([a-z])([A-Z])/g, '$1 $2');
 
 function AttachmentGroup({
   title,

@@ -1,14 +1,15 @@
 import { Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
-import type { CaseRow } from '@portal/contract';
+import type { CaseDetail as CaseDetailAnswer } from '@portal/contract';
 import { IconArrowLeft } from '@tabler/icons-react';
 import { useEffect, useRef, type ReactNode } from 'react';
 import { CaseStatusBadge } from '../../../../components/case-status-badge.tsx';
 import { useCaseAttachments } from '../../api/get-case-attachments.ts';
-import { useCaseHistory } from '../../api/get-case-history.ts';
+import { useCaseTimeline } from '../../api/get-case-timeline.ts';
 import { ViewIn3d } from '../stl-viewer/view-in-3d.tsx';
 import { CaseAttachments } from './case-attachments.tsx';
 import { caseDetailItems, caseFieldItems } from './case-fields.ts';
-import { CaseStatusPanel } from './case-status-panel.tsx';
+import { ChangeStatusControl, ShippingDetails } from './case-status-panel.tsx';
+import { CaseTimeline } from './case-timeline.tsx';
 import { DetailList } from './detail-list.tsx';
 
 function Section({ title, actions, children }: { title: string; actions?: ReactNode; children: ReactNode }) {
@@ -25,24 +26,24 @@ function Section({ title, actions, children }: { title: string; actions?: ReactN
   );
 }
 
-/** One case as read: details, treatment instructions, records, and its status history. */
+/** One case as read: details, status and timeline, treatment instructions, records. */
 export function CaseDetail({
   caseRow,
   showDoctor,
   canChangeStatus,
   onBack,
 }: {
-  caseRow: CaseRow;
+  caseRow: CaseDetailAnswer;
   showDoctor: boolean;
   canChangeStatus: boolean;
   onBack: () => void;
 }) {
   const headingRef = useRef<HTMLHeadingElement>(null);
   const attachments = useCaseAttachments(caseRow.CaseId);
-  const history = useCaseHistory(caseRow.CaseId);
-  const currentStatus = history.data?.at(-1)?.ToStatus ?? caseRow.Status;
+  const timeline = useCaseTimeline(caseRow.CaseId);
+  const currentStatus = caseRow.Status;
 
-  // The list is replaced in place: move focus and the view to the case's heading.
+  // A new page: move focus and the view to the case's heading.
   useEffect(() => {
     window.scrollTo({ top: 0 });
     headingRef.current?.focus();
@@ -65,7 +66,18 @@ export function CaseDetail({
         <DetailList items={caseDetailItems(caseRow, showDoctor)} />
       </Section>
       <Section title="Status">
-        <CaseStatusPanel caseId={caseRow.CaseId} currentStatus={currentStatus} canChangeStatus={canChangeStatus} />
+        {canChangeStatus && <ChangeStatusControl key={currentStatus} caseId={caseRow.CaseId} current={currentStatus} />}
+        {timeline.data && <ShippingDetails timeline={timeline.data} current={currentStatus} />}
+        <Title order={4} size="h5" mt="md" mb="sm">
+          Timeline
+        </Title>
+        {timeline.data ? (
+          <CaseTimeline entries={timeline.data} />
+        ) : (
+          <Text size="sm" c="dimmed">
+            {timeline.isError ? 'The timeline could not be loaded.' : 'Loading...'}
+          </Text>
+        )}
       </Section>
       <Section title="Treatment Instructions">
         <DetailList items={caseFieldItems(caseRow, 'treatment')} />

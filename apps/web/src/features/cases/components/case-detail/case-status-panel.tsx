@@ -1,88 +1,176 @@
-import { Button, Group, Select, Text, Timeline, Title } from '@mantine/core';
-import { caseStatuses, caseStatusLabels, type CaseStatus } from '@portal/contract';
-import { IconCheck } from '@tabler/icons-react';
-import { useState } from 'react';
-import { formatDateTime } from '../../../../lib/format-date.ts';
+import { Button, Group, Modal, Select, Stack, Text, Textarea, TextInput } from '@mantine/core';
+import {
+  caseStatuses,
+  caseStatusLabels,
+  caseStatusMessages,
+  isBackwardMove,
+  type CaseStatus,
+  type CaseTimelineEntry,
+} from '@portal/contract';
+import { useState, type FormEvent } from 'react';
+import { ApiError } from '../../../../lib/api-client.ts';
 import { errorMessage, notifyError, notifySuccess } from '../../../../lib/notify.ts';
-import { useCaseHistory } from '../../api/get-case-history.ts';
 import { useUpdateCaseStatus } from '../../api/update-case-status.ts';
+import { DetailList } from './detail-list.tsx';
 
 const statusOptions = caseStatuses.map((status) => ({ value: status, label: caseStatusLabels[status] }));
 
-function ChangeStatusForm({ caseId, current }: { caseId: number; current: CaseStatus }) {
-  const [status, setStatus] = useState<CaseStatus>(current);
+interface ChangeFields {
+  note: string;
+  reason: string;
+  courier: string;
+  trackingNumber: string;
+}
+const noFields: ChangeFields = { note: '', reason: '', courier: '', trackingNumber: '' };
+
+/**
+ * Asks before a status change, with the fields the move needs: a reason to go back, courier
+ * and tracking number to dispatch, a note always (docs/decisions.md § Case status workflow).
+ * The server checks the same rules; its field messages show under the inputs.
+ */
+function ConfirmStatusModal({
+  caseId,
+  from,
+  to,
+  onClose,
+}: {
+  caseId: number;
+  from: CaseStatus;
+  to: CaseStatus;
+  onClose: () => void;
+}) {
   const update = useUpdateCaseStatus();
+  const [fields, setFields] = useState<ChangeFields>(noFields);
+  const [errors, setErrors] = useState<Partial<Record<keyof ChangeFields, string>>>({});
+  const isBack = isBackwardMove(from, to);
+  const isDispatch = to === 'dispatched';
+
+  const input = (name: keyof ChangeFields) => ({
+    value: fields[name],
+    error: errors[name],
+    onChange: (event: { currentTarget: { value: string } }) => {
+      const { value } = event.currentTarget;
+      setFields((current) => ({ ...current, [name]: value }));
+      setErrors((current) => ({ ...current, [name]: undefined }));
+    },
+  });
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    // The modal sits in a portal, but React still bubbles its submit to the page's forms.
+    event.stopPropagation();
+    const missing: typeof errors = {};
+    if (isBack && !fields.reason.trim()) missing.reason = caseStatusMessages.reasonRequired;
+    if (isDispatch && !fields.courier.trim()) missing.courier = caseStatusMessages.courierRequired;
+    if (isDispatch && !fields.trackingNumber.trim()) missing.trackingNumber = caseStatusMessages.trackingNumberRequired;
+    if (Object.keys(missing).length > 0) {
+      setErrors(missing);
+      return;
+    }
+    const body = {
+      status: to,
+      note: fields.note,
+      ...(isBack && { reason: fields.reason }),
+      ...(isDispatch && { courier: fields.courier, trackingNumber: fields.trackingNumber }),
+    };
+    // Not mutate()'s own callbacks: the refetches the change sets off can unmount this modal
+    // before they end, and TanStack Query then never calls them (the toast was lost).
+    update.mutateAsync({ caseId, ...body }).then(
+      (answer) => {
+        notifySuccess(answer.message || 'Updated successfully');
+        onClose();
+      },
+      (error: unknown) => {
+        notifyError(errorMessage(error, 'Something went wrong...'));
+        if (error instanceof ApiError) setErrors(error.fieldErrors);
+      },
+    );
+  };
+
   return (
-    <Group
-      component="form"
-      align="flex-end"
-      mb="md"
-      onSubmit={(event) => {
-        event.preventDefault();
-        // Not mutate()'s own callbacks: this form is keyed by the current status, so the
-        // history refetch the change sets off can unmount it before the other refetches end,
-        // and TanStack Query then never calls them (the toast was lost). The promise settles
-        // whether or not the form is still there.
-        update.mutateAsync({ caseId, status }).then(
-          (answer) => notifySuccess(answer.message || 'Updated successfully'),
-          (error: unknown) => notifyError(errorMessage(error, 'Something went wrong...')),
-        );
-      }}
-    >
-      <Select
-        label="Case status"
-        data={statusOptions}
-        value={status}
-        onChange={(value) => value && setStatus(value as CaseStatus)}
-        allowDeselect={false}
-        w={220}
-      />
-      <Button type="submit" disabled={status === current} loading={update.isPending}>
-        Update Status
-      </Button>
-    </Group>
+    <Modal opened onClose={onClose} title="Change the case status" centered>
+      <Stack component="form" gap="sm" onSubmit={submit}>
+        <Text size="sm">
+          Move this case from {caseStatusLabels[from]} to <b>{caseStatusLabels[to]}</b>? The doctor is e-mailed.
+        </Text>
+        {isBack && (
+          <Textarea
+            label="Reason"
+            description="Why the case goes back"
+            withAsterisk
+            autosize
+            minRows={2}
+            {...input('reason')}
+          />
+        )}
+        {isDispatch && (
+          <>
+            <TextInput label="Courier" withAsterisk {...input('courier')} />
+            <TextInput label="Tracking number" withAsterisk {...input('trackingNumber')} />
+          </>
+        )}
+        <Textarea label="Note" autosize minRows={2} {...input('note')} />
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button type="submit" loading={update.isPending}>
+            Confirm
+          </Button>
+        </Group>
+      </Stack>
+    </Modal>
   );
 }
 
-/** The case's status history as a timeline; staff also get the control that changes it. */
-export function CaseStatusPanel({
-  caseId,
-  currentStatus,
-  canChangeStatus,
-}: {
-  caseId: number;
-  currentStatus: CaseStatus;
-  canChangeStatus: boolean;
-}) {
-  const history = useCaseHistory(caseId);
-  const entries = history.data ?? [];
-
+/** Staff pick the next status; the change is confirmed in a modal. */
+export function ChangeStatusControl({ caseId, current }: { caseId: number; current: CaseStatus }) {
+  const [status, setStatus] = useState<CaseStatus>(current);
+  const [confirming, setConfirming] = useState(false);
   return (
     <>
-      {canChangeStatus && <ChangeStatusForm key={currentStatus} caseId={caseId} current={currentStatus} />}
-      <Title order={4} size="h5" mb="sm">
-        History
-      </Title>
-      {entries.length === 0 ? (
-        <Text size="sm" c="dimmed">
-          {history.isLoading ? 'Loading...' : 'No status changes recorded'}
-        </Text>
-      ) : (
-        <Timeline active={entries.length - 1} bulletSize={22} lineWidth={2} color="teal.9">
-          {entries.map((entry, index) => (
-            <Timeline.Item
-              key={`${entry.ChangedAt}-${index}`}
-              title={caseStatusLabels[entry.ToStatus]}
-              bullet={index === entries.length - 1 ? <IconCheck size={12} aria-hidden /> : undefined}
-            >
-              <Text size="sm">by {entry.ChangedByName}</Text>
-              <Text size="xs" c="dimmed">
-                {formatDateTime(entry.ChangedAt)}
-              </Text>
-            </Timeline.Item>
-          ))}
-        </Timeline>
+      <Group
+        component="form"
+        align="flex-end"
+        mb="md"
+        onSubmit={(event) => {
+          event.preventDefault();
+          setConfirming(true);
+        }}
+      >
+        <Select
+          label="Case status"
+          data={statusOptions}
+          value={status}
+          onChange={(value) => value && setStatus(value as CaseStatus)}
+          allowDeselect={false}
+          w={220}
+        />
+        <Button type="submit" disabled={status === current}>
+          Update Status
+        </Button>
+      </Group>
+      {confirming && (
+        <ConfirmStatusModal caseId={caseId} from={current} to={status} onClose={() => setConfirming(false)} />
       )}
     </>
+  );
+}
+
+/**
+ * Where a dispatched or delivered case was shipped, from its latest dispatch: what the doctor
+ * needs to follow it. Nothing once the case has gone back before dispatch.
+ */
+export function ShippingDetails({ timeline, current }: { timeline: CaseTimelineEntry[]; current: CaseStatus }) {
+  if (current !== 'dispatched' && current !== 'delivered') return null;
+  const dispatch = timeline.findLast((entry) => entry.kind === 'status' && entry.to === 'dispatched');
+  if (dispatch?.kind !== 'status') return null;
+  return (
+    <DetailList
+      items={[
+        { label: 'Courier', value: dispatch.courier ?? 'N/A' },
+        { label: 'Courier tracking number', value: dispatch.trackingNumber ?? 'N/A' },
+      ]}
+    />
   );
 }

@@ -29,7 +29,11 @@ const steps = caseFormSteps.map((step, index) => ({ label: step.label, Content: 
 const lastStep = steps.length - 1;
 
 /** The three-step case form (docs/spec.md section 2): doctors submit for themselves, staff for a doctor they pick. */
-export function CaseForm() {
+/**
+ * `onSubmitted`: where a saved case leads (the route sends those who may read it to its
+ * page); without it the form empties for the next case, as the spec's /cases does.
+ */
+export function CaseForm({ onSubmitted }: { onSubmitted?: (created: { CaseId: number; TrackingNo: string }) => void }) {
   const session = useSession() as Session;
   const navigate = useNavigate();
   const addCase = useAddCase();
@@ -57,7 +61,11 @@ export function CaseForm() {
       try {
         const submission = caseSubmission.parse(submissionInput(values));
         const answer = await addCase(toCaseFormData(submission, caseFileParts(values)));
-        notifySuccess(answer.message || 'Saved successfully');
+        notifySuccess(`${answer.message || 'Saved successfully'} (${answer.TrackingNo})`);
+        if (onSubmitted) {
+          onSubmitted(answer);
+          return;
+        }
         form.reset();
         goTo(0);
         void navigate(paths.cases);

@@ -1,0 +1,62 @@
+import { Alert, Button, Stack, Text } from '@mantine/core';
+import { useNavigate, useParams } from 'react-router';
+import { RequirePage } from '../guards.tsx';
+import { paths } from '../../config/paths.ts';
+import { useCase } from '../../features/cases/api/get-case.ts';
+import { CaseDetail } from '../../features/cases/components/case-detail/case-detail.tsx';
+import { isDoctor, useSession, type Session } from '../../lib/session.ts';
+
+/**
+ * /cases/:caseId, one case's own page: reached from the lists' View, from a status e-mail or
+ * a shared link (after sign-in the guard returns here). "Back to list" goes back in history
+ * when the portal brought the user here, to the dashboard otherwise.
+ */
+function CasePage({ caseId }: { caseId: number }) {
+  const session = useSession() as Session;
+  const navigate = useNavigate();
+  const found = useCase(caseId);
+  const back = () => {
+    const cameFromPortal = (window.history.state as { idx?: number } | null)?.idx;
+    if (cameFromPortal) void navigate(-1);
+    else void navigate(paths.dashboard);
+  };
+
+  if (found.isError) {
+    return (
+      <Stack align="flex-start">
+        <Alert color="red" title="Case not found" role="alert">
+          This case does not exist or is not yours to see.
+        </Alert>
+        <Button variant="default" onClick={() => void navigate(paths.dashboard)}>
+          Go to the dashboard
+        </Button>
+      </Stack>
+    );
+  }
+  if (!found.data) return <Text c="dimmed">Loading...</Text>;
+  return (
+    <CaseDetail
+      key={caseId}
+      caseRow={found.data}
+      showDoctor={!isDoctor(session)}
+      canChangeStatus={!isDoctor(session)}
+      onBack={back}
+    />
+  );
+}
+
+export function Component() {
+  const { caseId } = useParams();
+  const id = Number(caseId);
+  return (
+    <RequirePage page="/dashboard" allowDoctor>
+      {Number.isSafeInteger(id) && id > 0 ? (
+        <CasePage caseId={id} />
+      ) : (
+        <Alert color="red" title="Case not found" role="alert">
+          This is not the address of a case.
+        </Alert>
+      )}
+    </RequirePage>
+  );
+}

@@ -1,0 +1,69 @@
+import { Text, Timeline } from '@mantine/core';
+import { caseStatusLabels, type CaseTimelineEntry } from '@portal/contract';
+import { IconArrowBackUp, IconFiles, IconPlus, IconTruckDelivery, IconProgress } from '@tabler/icons-react';
+import type { ReactNode } from 'react';
+import { formatDateTime } from '../../../../lib/format-date.ts';
+import { fileTypeLabel } from './case-attachments.tsx';
+
+function Line({ children }: { children: ReactNode }) {
+  return <Text size="sm">{children}</Text>;
+}
+
+/** One entry: its title, icon and lines, by kind (messages and plans will add theirs). */
+function describe(entry: CaseTimelineEntry): { title: string; icon: ReactNode; lines: ReactNode[] } {
+  switch (entry.kind) {
+    case 'created':
+      return {
+        title: 'Case submitted',
+        icon: <IconPlus size={12} aria-hidden />,
+        lines: [`Tracking No ${entry.trackingNo}`, `by ${entry.byName}`],
+      };
+    case 'files':
+      return {
+        title: `${entry.files.length} ${entry.files.length === 1 ? 'file' : 'files'} added`,
+        icon: <IconFiles size={12} aria-hidden />,
+        lines: [entry.files.map((file) => `${file.FileName} (${fileTypeLabel(file.FileType)})`).join(', ')],
+      };
+    case 'status':
+      return {
+        title: `${caseStatusLabels[entry.from]} → ${caseStatusLabels[entry.to]}`,
+        icon:
+          entry.reason !== null ? (
+            <IconArrowBackUp size={12} aria-hidden />
+          ) : entry.to === 'dispatched' ? (
+            <IconTruckDelivery size={12} aria-hidden />
+          ) : (
+            <IconProgress size={12} aria-hidden />
+          ),
+        lines: [
+          `by ${entry.byName}`,
+          ...(entry.courier !== null
+            ? [`Courier: ${entry.courier}, tracking number ${entry.trackingNumber ?? 'N/A'}`]
+            : []),
+          ...(entry.reason !== null ? [`Reason: ${entry.reason}`] : []),
+          ...(entry.note !== null ? [`Note: ${entry.note}`] : []),
+        ],
+      };
+  }
+}
+
+/** The case's timeline, oldest first, as the server answers it. */
+export function CaseTimeline({ entries }: { entries: CaseTimelineEntry[] }) {
+  return (
+    <Timeline active={entries.length - 1} bulletSize={22} lineWidth={2} color="teal.9" aria-label="Timeline">
+      {entries.map((entry, index) => {
+        const { title, icon, lines } = describe(entry);
+        return (
+          <Timeline.Item key={`${entry.kind}-${entry.at}-${index}`} title={title} bullet={icon}>
+            {lines.map((line, lineIndex) => (
+              <Line key={lineIndex}>{line}</Line>
+            ))}
+            <Text size="xs" c="dimmed">
+              {formatDateTime(entry.at)}
+            </Text>
+          </Timeline.Item>
+        );
+      })}
+    </Timeline>
+  );
+}

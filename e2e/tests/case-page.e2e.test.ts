@@ -1,0 +1,139 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { apiLogin, createActiveDoctor, createStaff } from '../helpers/api.ts';
+import {
+  expectNoSeriousA11yViolations,
+  launchBrowser,
+  newPage,
+  screenshots,
+  settle,
+  signIn,
+} from '../helpers/browser.ts';
+import { submitCase } from '../helpers/cases.ts';
+import { expectToast } from '../helpers/shown.ts';
+
+/** Issue 9: a case's own page, /cases/:caseId: address, Back, reload, deep link, status changes, timeline. */
+
+let browser: Browser;
+let doctor: Awaited<ReturnType<typeof createActiveDoctor>>;
+let staff: Awaited<ReturnType<typeof createStaff>>;
+let submitted: { CaseId: number; TrackingNo: string };
+
+vi.setConfig({ expect: { poll: { timeout: 10_000 } } });
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+  doctor = await createActiveDoctor();
+  staff = await createStaff([1]);
+  submitted = await submitCase(await apiLogin(doctor.username, doctor.password));
+});
+afterAll(() => browser.close());
+
+const heading = (page: Page) => page.getByRole('heading', { name: `Case ${submitted.TrackingNo}` });
+const statusRegion = (page: Page) => page.getByRole('region', { name: 'Status' });
+const dialog = (page: Page) => page.getByRole('dialog', { name: 'Change the case status' });
+const pathname = (page: Page) => new URL(page.url()).pathname;
+
+async function chooseStatus(page: Page, label: string) {
+  await page.getByRole('combobox', { name: 'Case status' }).click();
+  await page.getByRole('option', { name: label }).click();
+  await page.getByRole('button', { name: 'Update Status' }).click();
+  await expect.poll(() => dialog(page).isVisible()).toBe(true);
+}
+
+describe('The case page', () => {
+  it('opens from the list at /cases/<id>, survives a reload, and Back returns to the list', async () => {
+    const page = await newPage(browser);
+    await signIn(page, staff.username, staff.password);
+    await page.getByRole('textbox', { name: 'Search' }).fill(submitted.TrackingNo);
+    const row = page.getByRole('row').filter({ hasText: submitted.TrackingNo });
+    await expect.poll(() => row.isVisible()).toBe(true);
+    await row.getByRole('button', { name: 'View' }).click();
+    await page.waitForURL(`**/cases/${submitted.CaseId}`);
+    await expect.poll(() => heading(page).isVisible()).toBe(true);
+
+    await page.reload();
+    await expect.poll(() => heading(page).isVisible()).toBe(true);
+    expect(pathname(page)).toBe(`/cases/${submitted.CaseId}`);
+
+    await page.goBack();
+    await page.waitForURL('**/dashboard');
+    await expect.poll(() => page.getByRole('group', { name: 'Filter cases by status' }).isVisible()).toBe(true);
+    await page.goForward();
+    await expect.poll(() => heading(page).isVisible()).toBe(true);
+    await page.getByRole('button', { name: 'Back to list' }).click();
+    await page.waitForURL('**/dashboard');
+  });
+
+  it('asks before a change, needs courier and tracking number to dispatch and a reason to go back', async () => {
+    const page = await newPage(browser);
+    await signIn(page, staff.username, staff.password);
+    await page.goto(`/cases/${submitted.CaseId}`);
+    await expect.poll(() => heading(page).isVisible()).toBe(true);
+    await settle(page);
+
+    await chooseStatus(page, 'Dispatched');
+    await dialog(page).getByRole('button', { name: 'Confirm' }).click();
+    await expect.poll(() => dialog(page).getByText('Courier is required for a dispatched case').isVisible()).toBe(true);
+    expect(await dialog(page).getByText('Tracking number is required for a dispatched case').isVisible()).toBe(true);
+    await dialog(page).getByRole('textbox', { name: 'Courier' }).fill('DHL Express');
+    await dialog(page).getByRole('textbox', { name: 'Tracking number' }).fill('JD0146000099');
+    await dialog(page).getByRole('textbox', { name: 'Note' }).fill('Two boxes');
+    await expectNoSeriousA11yViolations(page);
+    await screenshots(page, 'case-page-dispatch-modal');
+    await dialog(page).getByRole('button', { name: 'Confirm' }).click();
+    await expectToast(page, 'Case status changed to Dispatched');
+    await expect.poll(() => dialog(page).count()).toBe(0);
+    await expect.poll(() => statusRegion(page).getByText('New → Dispatched', { exact: true }).isVisible()).toBe(true);
+    expect(await statusRegion(page).textContent()).toContain('Courier: DHL Express, tracking number JD0146000099');
+    expect(await statusRegion(page).textContent()).toContain('Note: Two boxes');
+
+    await chooseStatus(page, 'In Progress');
+    const reason = dialog(page).getByRole('textbox', { name: 'Reason' });
+    await dialog(page).getByRole('button', { name: 'Confirm' }).click();
+    await expect.poll(() => dialog(page).getByText('A reason is required to move a case back').isVisible()).toBe(true);
+    await reason.fill('Returned by the courier');
+    await dialog(page).getByRole('button', { name: 'Confirm' }).click();
+    await expectToast(page, 'Case status changed to In Progress');
+    await expect
+      .poll(() => statusRegion(page).getByText('Dispatched → In Progress', { exact: true }).isVisible())
+      .toBe(true);
+    expect(await statusRegion(page).textContent()).toContain('Reason: Returned by the courier');
+
+    await chooseStatus(page, 'Dispatched');
+    await dialog(page).getByRole('textbox', { name: 'Courier' }).fill('UPS');
+    await dialog(page).getByRole('textbox', { name: 'Tracking number' }).fill('1Z999AA10123456784');
+    await dialog(page).getByRole('button', { name: 'Confirm' }).click();
+    await expectToast(page, 'Case status changed to Dispatched');
+    await expect
+      .poll(() => statusRegion(page).getByText('In Progress → Dispatched', { exact: true }).isVisible())
+      .toBe(true);
+  });
+
+  it('shows the doctor the courier and tracking number, and a shared link leads there after sign-in', async () => {
+    const page = await newPage(browser);
+    await page.goto(`/cases/${submitted.CaseId}`);
+    await page.getByRole('textbox', { name: 'Username' }).fill(doctor.username);
+    await page.getByRole('textbox', { name: 'Password' }).fill(doctor.password);
+    await page.getByRole('button', { name: 'Sign In' }).click();
+    await page.waitForURL(`**/cases/${submitted.CaseId}`);
+    await expect.poll(() => heading(page).isVisible()).toBe(true);
+    await settle(page);
+
+    expect(await page.getByRole('button', { name: 'Update Status' }).count()).toBe(0);
+    const shipped = statusRegion(page);
+    await expect.poll(() => shipped.getByText('1Z999AA10123456784', { exact: true }).isVisible()).toBe(true);
+    expect(await shipped.getByText('UPS', { exact: true }).isVisible()).toBe(true);
+    expect(await shipped.textContent()).toContain('Reason: Returned by the courier');
+    expect(await shipped.getByText('Case submitted', { exact: true }).isVisible()).toBe(true);
+    await expectNoSeriousA11yViolations(page);
+    await screenshots(page, 'case-page-doctor');
+
+    // Another doctor's case is not found, as on the API.
+    const other = await createActiveDoctor();
+    const stranger = await newPage(browser);
+    await signIn(stranger, other.username, other.password);
+    await stranger.goto(`/cases/${submitted.CaseId}`);
+    await expect.poll(() => stranger.getByRole('alert').filter({ hasText: 'Case not found' }).isVisible()).toBe(true);
+  });
+});
