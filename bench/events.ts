@@ -7,18 +7,14 @@
  *   BENCH_STREAMS=1000 BENCH_ROUNDS=30   DATABASE_URL=... to run on PostgreSQL
  */
 import { spawn } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
 import http from 'node:http';
-import os from 'node:os';
-import path from 'node:path';
 import { endpoints } from '@portal/contract';
-import { freePort, startPortal } from '../e2e/helpers/portal-process.ts';
+import { freePort } from '../e2e/helpers/portal-process.ts';
 import { fixed, mb, printTable, rssOf } from './lib/measure.ts';
-import { activeDoctor, benchApi, login } from './lib/seed-api.ts';
+import { benchApi, benchCaseFields, startPortalWithDoctor } from './lib/seed-api.ts';
 
 const streamCount = Number(process.env.BENCH_STREAMS ?? 1000);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 30);
-const admin = { username: 'admin', password: 'bench-admin-pass' };
 const statuses = ['inprogress', 'dispatched', 'delivered', 'new'] as const;
 /** What each move of the cycle needs: courier and tracking number to dispatch, a reason to go back to New. */
 const statusMove = (status: (typeof statuses)[number]) => ({
@@ -143,37 +139,11 @@ async function measure(
 }
 
 export async function runEventsBenchmark() {
-  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'portal-bench-events-'));
-  const portal = await startPortal(
-    {
-      DATA_DIR: dataDir,
-      ADMIN_USERNAME: admin.username,
-      ADMIN_PASSWORD: admin.password,
-      DATABASE_URL: process.env.DATABASE_URL ?? '',
-    },
-    { quiet: true },
-  );
+  const { portal, adminToken, doctor, stop } = await startPortalWithDoctor('events');
   try {
     const api = benchApi(portal.baseUrl);
-    const { token: adminToken } = await login(portal.baseUrl, admin.username, admin.password);
-    const doctor = await activeDoctor(portal.baseUrl, adminToken, `benchev${Date.now().toString(36)}`);
     const form = new FormData();
-    const fields = {
-      firstname: 'Bench',
-      lastname: 'Patient',
-      dob: '2001-03-05',
-      clinicId: String(doctor.clinicId),
-      arches: 'Both',
-      nature: 'Local',
-      alignerShipment: 'Batches',
-      complaint: 'Benchmark',
-      impressionType: 'Digital Impression',
-      midline: 'Improve',
-      overjet: 'Improve',
-      overbite: 'Improve',
-      crossBite: 'Correct',
-      termsAndCondition: 'true',
-    };
+    const fields = benchCaseFields(doctor.clinicId);
     for (const [key, value] of Object.entries(fields)) form.append(key, value);
     const stl =
       'solid a\n facet normal 0 0 1\n  outer loop\n   vertex 0 0 0\n   vertex 1 0 0\n   vertex 0 1 0\n  endloop\n endfacet\nendsolid a\n';
@@ -224,8 +194,7 @@ export async function runEventsBenchmark() {
     ]);
     return { baseline, portal: portalRow };
   } finally {
-    await portal.stop();
-    await rm(dataDir, { recursive: true, force: true });
+    await stop();
   }
 }
 

@@ -7,17 +7,13 @@
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
 import http from 'node:http';
-import os from 'node:os';
-import path from 'node:path';
 import { caseAddResponse, endpoints } from '@portal/contract';
-import { freePort, startPortal } from '../e2e/helpers/portal-process.ts';
+import { freePort } from '../e2e/helpers/portal-process.ts';
 import { fixed, mb, printTable, rssOf, sampleRss } from './lib/measure.ts';
-import { activeDoctor, benchApi, login } from './lib/seed-api.ts';
+import { benchApi, benchCaseFields, startPortalWithDoctor } from './lib/seed-api.ts';
 
 const scanBytes = Number(process.env.BENCH_UPLOAD_MB ?? 1024) * 1024 * 1024;
-const admin = { username: 'admin', password: 'bench-admin-pass' };
 
 /** The multipart body: text fields, then one binary STL of `scanBytes`, generated on the fly. */
 function multipartBody(fields: Record<string, string | number>, boundary: string) {
@@ -86,35 +82,9 @@ async function startCeilingServer() {
 }
 
 export async function runUploadBenchmark() {
-  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'portal-bench-upload-'));
-  const portal = await startPortal(
-    {
-      DATA_DIR: dataDir,
-      ADMIN_USERNAME: admin.username,
-      ADMIN_PASSWORD: admin.password,
-      DATABASE_URL: process.env.DATABASE_URL ?? '',
-    },
-    { quiet: true },
-  );
+  const { portal, doctor, stop } = await startPortalWithDoctor('upload');
   try {
-    const { token: adminToken } = await login(portal.baseUrl, admin.username, admin.password);
-    const doctor = await activeDoctor(portal.baseUrl, adminToken, `benchup${Date.now().toString(36)}`);
-    const fields = {
-      firstname: 'Bench',
-      lastname: 'Patient',
-      dob: '2001-03-05',
-      clinicId: doctor.clinicId,
-      arches: 'Both',
-      nature: 'Local',
-      alignerShipment: 'Batches',
-      complaint: 'Benchmark',
-      impressionType: 'Digital Impression',
-      midline: 'Improve',
-      overjet: 'Improve',
-      overbite: 'Improve',
-      crossBite: 'Correct',
-      termsAndCondition: 'true',
-    };
+    const fields = benchCaseFields(doctor.clinicId);
     const boundary = `----bench${randomBytes(8).toString('hex')}`;
     const contentType = { 'content-type': `multipart/form-data; boundary=${boundary}` };
 
@@ -157,8 +127,7 @@ export async function runUploadBenchmark() {
     );
     return { ceilingMbs, portalMbs, ratio: portalMbs / ceilingMbs, rssGrowthMb: growth };
   } finally {
-    await portal.stop();
-    await rm(dataDir, { recursive: true, force: true });
+    await stop();
   }
 }
 

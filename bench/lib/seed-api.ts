@@ -1,4 +1,8 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { createApiClient, endpoints } from '@portal/contract';
+import { startPortal } from '../../e2e/helpers/portal-process.ts';
 
 /** A running portal's API: benchmarks sign in and seed through the real endpoints. */
 export const benchApi = (baseUrl: string) => createApiClient({ baseUrl });
@@ -32,4 +36,53 @@ export async function activeDoctor(baseUrl: string, adminToken: string, username
     { token: session.token },
   );
   return { token: session.token, userId: session.userId, clinicId: clinic!.ClinicId };
+}
+
+/** The text fields of a valid case submission from a doctor's clinic (a Digital Impression). */
+export const benchCaseFields = (clinicId: number) => ({
+  firstname: 'Bench',
+  lastname: 'Patient',
+  dob: '2001-03-05',
+  clinicId: String(clinicId),
+  arches: 'Both',
+  nature: 'Local',
+  alignerShipment: 'Batches',
+  complaint: 'Benchmark',
+  impressionType: 'Digital Impression',
+  midline: 'Improve',
+  overjet: 'Improve',
+  overbite: 'Improve',
+  crossBite: 'Correct',
+  termsAndCondition: 'true',
+});
+
+const benchAdmin = { username: 'admin', password: 'bench-admin-pass' };
+
+/**
+ * A portal process on a fresh data folder (on `DATABASE_URL` when set), its administrator
+ * signed in and one active doctor; `stop()` ends the process and removes the folder.
+ */
+export async function startPortalWithDoctor(name: string) {
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), `portal-bench-${name}-`));
+  const portal = await startPortal(
+    {
+      DATA_DIR: dataDir,
+      ADMIN_USERNAME: benchAdmin.username,
+      ADMIN_PASSWORD: benchAdmin.password,
+      DATABASE_URL: process.env.DATABASE_URL ?? '',
+    },
+    { quiet: true },
+  );
+  const stop = async () => {
+    await portal.stop();
+    await rm(dataDir, { recursive: true, force: true });
+  };
+  try {
+    const { token: adminToken } = await login(portal.baseUrl, benchAdmin.username, benchAdmin.password);
+    const doctor = await activeDoctor(portal.baseUrl, adminToken, `bench${name}${Date.now().toString(36)}`);
+    return { portal, adminToken, doctor, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
 }
