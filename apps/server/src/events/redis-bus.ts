@@ -27,7 +27,9 @@ export class RedisBus implements EventBus {
   ) {}
 
   static async connect(url: string, log: FastifyBaseLogger): Promise<RedisBus> {
-    const options = { connectTimeout: 2000, lazyConnect: true } as const;
+    // commandTimeout bounds the ready check too: a Redis that accepts connections and never
+    // answers would otherwise hold the start-up forever.
+    const options = { connectTimeout: 2000, commandTimeout: 500, lazyConnect: true } as const;
     const publisher = new Redis(url, { ...options, enableOfflineQueue: false, maxRetriesPerRequest: 1 });
     const subscriber = new Redis(url, options);
     let isDown = false;
