@@ -10,6 +10,7 @@ import {
   signIn,
 } from '../helpers/browser.ts';
 import { submitCase } from '../helpers/cases.ts';
+import { chooseStatus, statusDialog } from '../helpers/case-status.ts';
 import { expectToast } from '../helpers/shown.ts';
 
 /** Issue 9: a case's own page, /cases/:caseId: address, Back, reload, deep link, status changes, timeline. */
@@ -31,15 +32,7 @@ afterAll(() => browser.close());
 
 const heading = (page: Page) => page.getByRole('heading', { name: `Case ${submitted.TrackingNo}` });
 const statusRegion = (page: Page) => page.getByRole('region', { name: 'Status' });
-const dialog = (page: Page) => page.getByRole('dialog', { name: 'Change the case status' });
 const pathname = (page: Page) => new URL(page.url()).pathname;
-
-async function chooseStatus(page: Page, label: string) {
-  await page.getByRole('combobox', { name: 'Case status' }).click();
-  await page.getByRole('option', { name: label }).click();
-  await page.getByRole('button', { name: 'Update Status' }).click();
-  await expect.poll(() => dialog(page).isVisible()).toBe(true);
-}
 
 describe('The case page', () => {
   it('opens from the list at /cases/<id>, survives a reload, and Back returns to the list', async () => {
@@ -73,27 +66,33 @@ describe('The case page', () => {
     await settle(page);
 
     await chooseStatus(page, 'Dispatched');
-    await dialog(page).getByRole('button', { name: 'Confirm' }).click();
-    await expect.poll(() => dialog(page).getByText('Courier is required for a dispatched case').isVisible()).toBe(true);
-    expect(await dialog(page).getByText('Tracking number is required for a dispatched case').isVisible()).toBe(true);
-    await dialog(page).getByRole('textbox', { name: 'Courier' }).fill('DHL Express');
-    await dialog(page).getByRole('textbox', { name: 'Tracking number' }).fill('JD0146000099');
-    await dialog(page).getByRole('textbox', { name: 'Note' }).fill('Two boxes');
+    await statusDialog(page).getByRole('button', { name: 'Confirm' }).click();
+    await expect
+      .poll(() => statusDialog(page).getByText('Courier is required for a dispatched case').isVisible())
+      .toBe(true);
+    expect(await statusDialog(page).getByText('Tracking number is required for a dispatched case').isVisible()).toBe(
+      true,
+    );
+    await statusDialog(page).getByRole('textbox', { name: 'Courier' }).fill('DHL Express');
+    await statusDialog(page).getByRole('textbox', { name: 'Tracking number' }).fill('JD0146000099');
+    await statusDialog(page).getByRole('textbox', { name: 'Note' }).fill('Two boxes');
     await expectNoSeriousA11yViolations(page);
     await screenshots(page, 'case-page-dispatch-modal');
-    await dialog(page).getByRole('button', { name: 'Confirm' }).click();
+    await statusDialog(page).getByRole('button', { name: 'Confirm' }).click();
     await expectToast(page, 'Case status changed to Dispatched');
-    await expect.poll(() => dialog(page).count()).toBe(0);
+    await expect.poll(() => statusDialog(page).count()).toBe(0);
     await expect.poll(() => statusRegion(page).getByText('New → Dispatched', { exact: true }).isVisible()).toBe(true);
     expect(await statusRegion(page).textContent()).toContain('Courier: DHL Express, tracking number JD0146000099');
     expect(await statusRegion(page).textContent()).toContain('Note: Two boxes');
 
     await chooseStatus(page, 'In Progress');
-    const reason = dialog(page).getByRole('textbox', { name: 'Reason' });
-    await dialog(page).getByRole('button', { name: 'Confirm' }).click();
-    await expect.poll(() => dialog(page).getByText('A reason is required to move a case back').isVisible()).toBe(true);
+    const reason = statusDialog(page).getByRole('textbox', { name: 'Reason' });
+    await statusDialog(page).getByRole('button', { name: 'Confirm' }).click();
+    await expect
+      .poll(() => statusDialog(page).getByText('A reason is required to move a case back').isVisible())
+      .toBe(true);
     await reason.fill('Returned by the courier');
-    await dialog(page).getByRole('button', { name: 'Confirm' }).click();
+    await statusDialog(page).getByRole('button', { name: 'Confirm' }).click();
     await expectToast(page, 'Case status changed to In Progress');
     await expect
       .poll(() => statusRegion(page).getByText('Dispatched → In Progress', { exact: true }).isVisible())
@@ -101,9 +100,9 @@ describe('The case page', () => {
     expect(await statusRegion(page).textContent()).toContain('Reason: Returned by the courier');
 
     await chooseStatus(page, 'Dispatched');
-    await dialog(page).getByRole('textbox', { name: 'Courier' }).fill('UPS');
-    await dialog(page).getByRole('textbox', { name: 'Tracking number' }).fill('1Z999AA10123456784');
-    await dialog(page).getByRole('button', { name: 'Confirm' }).click();
+    await statusDialog(page).getByRole('textbox', { name: 'Courier' }).fill('UPS');
+    await statusDialog(page).getByRole('textbox', { name: 'Tracking number' }).fill('1Z999AA10123456784');
+    await statusDialog(page).getByRole('button', { name: 'Confirm' }).click();
     await expectToast(page, 'Case status changed to Dispatched');
     await expect
       .poll(() => statusRegion(page).getByText('In Progress → Dispatched', { exact: true }).isVisible())

@@ -13,6 +13,7 @@ import {
   signIn,
 } from '../helpers/browser.ts';
 import { asciiStl, defaultCaseFiles, pngPhoto, submitCase } from '../helpers/cases.ts';
+import { chooseStatus, statusDialog } from '../helpers/case-status.ts';
 import { expectToast } from '../helpers/shown.ts';
 
 let browser: Browser;
@@ -247,10 +248,8 @@ describe('Dashboard as staff with the Dashboard page', () => {
 
     await openCase(page, submitted.TrackingNo);
     expect(await detailValue(page, 'Doctor')).toBe('Ada Lovelace');
-    await page.getByRole('combobox', { name: 'Case status' }).click();
-    await page.getByRole('option', { name: 'In Progress' }).click();
-    await page.getByRole('button', { name: 'Update Status' }).click();
-    await page.getByRole('dialog', { name: 'Change the case status' }).getByRole('button', { name: 'Confirm' }).click();
+    await chooseStatus(page, 'In Progress');
+    await statusDialog(page).getByRole('button', { name: 'Confirm' }).click();
     const history = page.getByRole('region', { name: 'Status' });
     await expect.poll(() => history.getByText('New → In Progress', { exact: true }).isVisible()).toBe(true);
     await expectToast(page, 'Case status changed to In Progress');
@@ -283,10 +282,8 @@ describe('Dashboard as staff with the Dashboard page', () => {
       await route.continue();
     };
     await page.route(/\/api\/case\/(get_cases_by_status|get_all_stats)\//, holdUntilReleased);
-    await page.getByRole('combobox', { name: 'Case status' }).click();
-    await page.getByRole('option', { name: 'In Progress' }).click();
-    await page.getByRole('button', { name: 'Update Status' }).click();
-    await page.getByRole('dialog', { name: 'Change the case status' }).getByRole('button', { name: 'Confirm' }).click();
+    await chooseStatus(page, 'In Progress');
+    await statusDialog(page).getByRole('button', { name: 'Confirm' }).click();
     const history = page.getByRole('region', { name: 'Status' });
     await expect.poll(() => history.getByText('New → In Progress', { exact: true }).isVisible()).toBe(true);
     release();
