@@ -11,6 +11,7 @@ const workflowColumns = {
   trackingNo: 'tracking_no',
   doctorUserId: 'doctor_user_id',
   status: 'status',
+  planState: 'plan_state',
   termsAcceptedAt: 'terms_accepted_at',
   createdAt: 'created_at',
   createdBy: 'created_by',

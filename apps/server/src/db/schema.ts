@@ -182,6 +182,8 @@ export const mailOutbox = pgTable(
 );
 
 const caseStatusValues = ['new', 'inprogress', 'dispatched', 'delivered'] as const;
+/** A plan version's state; `cases.plan_state` copies the newest version's, for the tiles and filters. */
+export const planStates = ['awaiting_approval', 'changes_requested', 'approved', 'superseded'] as const;
 const caseText = (name: string) => text(name).notNull().default('');
 
 /**
@@ -234,6 +236,8 @@ export const cases = pgTable(
     extractTooth: caseText('extract_tooth'),
     specialInstruction: caseText('special_instruction'),
     status: text('status', { enum: caseStatusValues }).notNull().default('new'),
+    // The newest treatment plan version's state, null before the first (kept with treatment_plans).
+    planState: text('plan_state', { enum: planStates }),
     termsAcceptedAt: timestamp('terms_accepted_at', { withTimezone: true, mode: 'date' }).notNull(),
     createdAt: createdAt(),
     createdBy: integer('created_by')
@@ -247,6 +251,9 @@ export const cases = pgTable(
     index('cases_created_idx').on(table.createdAt, table.caseId),
     index('cases_doctor_created_idx').on(table.doctorUserId, table.createdAt, table.caseId),
     // Case-insensitive substring search (ILIKE '%...%'); pg_trgm folds case itself.
+    index('cases_plan_state_idx')
+      .on(table.planState, table.doctorUserId, table.createdAt, table.caseId)
+      .where(sql`${table.planState} is not null`),
     index('cases_tracking_no_trgm_idx').using('gin', table.trackingNo.op('gin_trgm_ops')),
     // cases_patient_name_trgm_idx on first_name || ' ' || last_name: an expression index
     // written by hand in migration 0006, like users_full_name_trgm_idx in 0001.
@@ -337,4 +344,132 @@ export const auditLog = pgTable(
     index('audit_log_action_at_idx').on(table.action, table.at),
     index('audit_log_actor_at_idx').on(sql`lower(${table.actorName})`, table.at),
   ],
+);
+
+// ---------------------------------------------------------------------------- the conversation
+
+/** Which side of the conversation wrote a message: the case's doctor, or the lab's staff. */
+export const messageSides = ['doctor', 'lab'] as const;
+
+/** One message about a case (docs/decisions.md § Messages): its text, and files in case_message_files. */
+export const caseMessages = pgTable(
+  'case_messages',
+  {
+    messageId: integer('message_id').primaryKey().generatedAlwaysAsIdentity(),
+    caseId: integer('case_id')
+      .notNull()
+      .references(() => cases.caseId),
+    authorUserId: integer('author_user_id')
+      .notNull()
+      .references(() => users.userId),
+    side: text('side', { enum: messageSides }).notNull(),
+    body: text('body').notNull().default(''),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    index('case_messages_case_idx').on(table.caseId, table.messageId),
+    index('case_messages_side_idx').on(table.side, table.messageId),
+  ],
+);
+
+/** Files sent with a message, stored like case files: a server-made key, the sender's name for display. */
+export const caseMessageFiles = pgTable(
+  'case_message_files',
+  {
+    fileId: integer('file_id').primaryKey().generatedAlwaysAsIdentity(),
+    messageId: integer('message_id')
+      .notNull()
+      .references(() => caseMessages.messageId),
+    caseId: integer('case_id')
+      .notNull()
+      .references(() => cases.caseId),
+    fileName: text('file_name').notNull(),
+    storageKey: text('storage_key').notNull().unique(),
+    contentType: text('content_type').notNull(),
+    fileSize: bigint('file_size', { mode: 'number' }).notNull(),
+    sha256: text('sha256').notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [index('case_message_files_message_idx').on(table.messageId)],
+);
+
+/** How far each user has read each case's conversation: messages after `lastReadMessageId` are unread. */
+export const caseMessageReads = pgTable(
+  'case_message_reads',
+  {
+    caseId: integer('case_id')
+      .notNull()
+      .references(() => cases.caseId),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.userId),
+    lastReadMessageId: integer('last_read_message_id').notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.userId, table.caseId] })],
+);
+
+/** When each person was last e-mailed about a case's messages: at most one mail per case per person per window. */
+export const caseMessageMails = pgTable(
+  'case_message_mails',
+  {
+    caseId: integer('case_id')
+      .notNull()
+      .references(() => cases.caseId),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.userId),
+    lastMailedAt: timestamp('last_mailed_at', { withTimezone: true, mode: 'date' }).notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.caseId, table.userId] })],
+);
+
+// ---------------------------------------------------------------------------- treatment plans
+
+export const planArches = ['upper', 'lower'] as const;
+
+/**
+ * One version of a case's staged treatment plan (docs/decisions.md § Treatment plans): the
+ * summary the lab wrote (stage counts, IPR, attachments, notes) and the doctor's decision.
+ * A new version supersedes the one before it in the same transaction.
+ */
+export const treatmentPlans = pgTable(
+  'treatment_plans',
+  {
+    planId: integer('plan_id').primaryKey().generatedAlwaysAsIdentity(),
+    caseId: integer('case_id')
+      .notNull()
+      .references(() => cases.caseId),
+    version: integer('version').notNull(),
+    state: text('state', { enum: planStates }).notNull().default('awaiting_approval'),
+    summary: jsonb('summary').notNull(),
+    uploadedBy: integer('uploaded_by')
+      .notNull()
+      .references(() => users.userId),
+    createdAt: createdAt(),
+    decidedBy: integer('decided_by').references(() => users.userId),
+    decidedAt: timestamp('decided_at', { withTimezone: true, mode: 'date' }),
+    comment: text('comment'),
+  },
+  (table) => [uniqueIndex('treatment_plans_case_version_unique').on(table.caseId, table.version)],
+);
+
+/** One stage's model of one arch in a plan version: an STL in storage. */
+export const planStageFiles = pgTable(
+  'plan_stage_files',
+  {
+    stageFileId: integer('stage_file_id').primaryKey().generatedAlwaysAsIdentity(),
+    planId: integer('plan_id')
+      .notNull()
+      .references(() => treatmentPlans.planId),
+    caseId: integer('case_id')
+      .notNull()
+      .references(() => cases.caseId),
+    arch: text('arch', { enum: planArches }).notNull(),
+    stage: integer('stage').notNull(),
+    fileName: text('file_name').notNull(),
+    storageKey: text('storage_key').notNull().unique(),
+    fileSize: bigint('file_size', { mode: 'number' }).notNull(),
+    sha256: text('sha256').notNull(),
+  },
+  (table) => [uniqueIndex('plan_stage_files_plan_arch_stage_unique').on(table.planId, table.arch, table.stage)],
 );
