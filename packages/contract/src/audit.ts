@@ -29,6 +29,7 @@ export const auditActions = [
   'doctor.delete',
   'doctor.password_reset_request',
   'email.send',
+  'case.message',
 ] as const;
 export const auditAction = z.enum(auditActions, { error: 'Action is not valid' });
 export type AuditAction = z.infer<typeof auditAction>;

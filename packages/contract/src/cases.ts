@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { caseFieldAnswerShape, caseFieldSubmissionShape, fieldsOfKind, sortableCaseFields } from './case-fields.ts';
 import { requiredMessage } from './fields.ts';
+import { messageSide } from './messages.ts';
 
 export * from './case-fields.ts';
 
@@ -254,6 +255,14 @@ export const caseTimelineEntry = z.discriminatedUnion('kind', [
     reason: z.string().nullable(),
     courier: z.string().nullable(),
     trackingNumber: z.string().nullable(),
+  }),
+  z.object({
+    kind: z.literal('message'),
+    at: z.string(),
+    ...timelineActor,
+    side: messageSide,
+    text: z.string(),
+    attachments: z.array(z.object({ fileName: z.string() })),
   }),
 ]);
 export type CaseTimelineEntry = z.infer<typeof caseTimelineEntry>;

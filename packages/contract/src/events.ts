@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { caseStatus } from './cases.ts';
+import { messageSide } from './messages.ts';
 
 /**
  * What `GET /api/events` streams (Server-Sent Events). Each kind is one `event:` name with
@@ -15,8 +16,19 @@ export const caseStatusEvent = z.object({
 });
 export type CaseStatusEvent = z.infer<typeof caseStatusEvent>;
 
+/** A message was written about a case; clients refetch its conversation, timeline and unread counts. */
+export const caseMessageEvent = z.object({
+  caseId: z.number().int().positive(),
+  messageId: z.number().int().positive(),
+  side: messageSide,
+  /** When the message committed, ISO 8601. */
+  at: z.string(),
+});
+export type CaseMessageEvent = z.infer<typeof caseMessageEvent>;
+
 export const liveEvent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('case.status'), data: caseStatusEvent }),
+  z.object({ type: z.literal('case.message'), data: caseMessageEvent }),
 ]);
 export type LiveEvent = z.infer<typeof liveEvent>;
 export type LiveEventType = LiveEvent['type'];

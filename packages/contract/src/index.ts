@@ -11,6 +11,7 @@ export * from './endpoints/index.ts';
 export * from './errors.ts';
 export * from './events.ts';
 export * from './fields.ts';
+export * from './messages.ts';
 export * from './pages.ts';
 export * from './password-reset.ts';
 export * from './roles.ts';

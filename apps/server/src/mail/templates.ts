@@ -22,6 +22,12 @@ const templates: Record<EmailTemplateName, (v: Variables) => RenderedMail> = {
     text: `Dear ${v.doctorName},\n\nThe status of case ${v.trackingNo} changed to ${v.status}.\n${v.caseUrl}\n\nAligner Portal`,
     html: `<p>Dear ${escapeHtml(v.doctorName ?? '')},</p><p>The status of case ${escapeHtml(v.trackingNo ?? '')} changed to <b>${escapeHtml(v.status ?? '')}</b>.</p><p><a href="${escapeHtml(v.caseUrl ?? '')}">Open the case</a></p><p>Aligner Portal</p>`,
   }),
+  // Only the tracking number and the link: no message text or patient name in e-mail (docs/decisions.md § Messages).
+  caseMessage: (v) => ({
+    subject: `New message about case ${v.trackingNo}`,
+    text: `You have a new message about case ${v.trackingNo}.\n${v.caseUrl}\n\nAligner Portal`,
+    html: `<p>You have a new message about case ${escapeHtml(v.trackingNo ?? '')}.</p><p><a href="${escapeHtml(v.caseUrl ?? '')}">Open the case</a></p><p>Aligner Portal</p>`,
+  }),
 };
 
 export function renderTemplate(name: EmailTemplateName, variables: Variables, subject?: string): RenderedMail {

@@ -8,6 +8,7 @@ import { emailRoutes } from './email/index.ts';
 import { eventRoutes } from './events/index.ts';
 import { geographyRoutes } from './geography/index.ts';
 import { healthRoutes } from './health/index.ts';
+import { messageRoutes } from './messages/index.ts';
 import { permissionRoutes } from './permissions/index.ts';
 import { roleRoutes } from './roles/index.ts';
 import { uploadRoutes } from './uploads/index.ts';
@@ -29,6 +30,7 @@ export async function apiRoutes(app: FastifyInstance) {
     caseRoutes,
     auditRoutes,
     eventRoutes,
+    messageRoutes,
   ]) {
     await app.register(areaRoutes);
   }

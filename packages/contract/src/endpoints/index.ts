@@ -6,6 +6,7 @@ import { doctorEndpoints } from './doctors.ts';
 import { emailEndpoints } from './email.ts';
 import { eventEndpoints } from './events.ts';
 import { healthEndpoints } from './health.ts';
+import { messageEndpoints } from './messages.ts';
 import { permissionEndpoints } from './permissions.ts';
 import { roleEndpoints } from './roles.ts';
 import { uploadEndpoints } from './uploads.ts';
@@ -32,6 +33,7 @@ export const endpoints = {
   ...caseEndpoints,
   ...auditEndpoints,
   ...eventEndpoints,
+  ...messageEndpoints,
 };
 export type Endpoints = typeof endpoints;
 export type EndpointName = keyof Endpoints;

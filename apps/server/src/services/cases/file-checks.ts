@@ -11,7 +11,7 @@ import { createHash } from 'node:crypto';
 import { Transform, type TransformCallback } from 'node:stream';
 
 /** What the bytes of an accepted case file are. */
-export type FileKind = 'stl' | 'zip' | 'rar' | 'jpeg' | 'png';
+export type FileKind = 'stl' | 'zip' | 'rar' | 'jpeg' | 'png' | 'pdf';
 
 export const contentTypeOf: Record<FileKind, string> = {
   stl: 'model/stl',
@@ -19,6 +19,7 @@ export const contentTypeOf: Record<FileKind, string> = {
   rar: 'application/vnd.rar',
   jpeg: 'image/jpeg',
   png: 'image/png',
+  pdf: 'application/pdf',
 };
 
 export const isImageKind = (kind: FileKind) => kind === 'jpeg' || kind === 'png';
@@ -38,6 +39,9 @@ const imageAccepts: Record<(typeof imageExtensions)[number], FileKind[]> = {
   jpeg: ['jpeg', 'png'],
   png: ['png', 'jpeg'],
 };
+
+/** What a message may carry (docs/decisions.md § Messages): pictures as case photos are, PDFs and STL scans. */
+export const messageFileAccepts: Record<string, FileKind[]> = { ...imageAccepts, pdf: ['pdf'], stl: ['stl'] };
 
 export function fileSlotOf(fieldName: string): FileSlot | undefined {
   if (Object.hasOwn(scanFileTypes, fieldName)) {
@@ -70,6 +74,7 @@ const isZip = (head: Buffer) =>
 const isRar = (head: Buffer) => startsWith(head, [0x52, 0x61, 0x72, 0x21, 0x1a, 0x07]);
 const isJpeg = (head: Buffer) => startsWith(head, [0xff, 0xd8, 0xff]);
 const isPng = (head: Buffer) => startsWith(head, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+const isPdf = (head: Buffer) => startsWith(head, [0x25, 0x50, 0x44, 0x46, 0x2d]);
 
 /** Binary STL: an 80-byte header, a triangle count, and exactly 50 bytes per triangle. */
 const isBinaryStl = (head: Buffer, size: number) => head.length >= 84 && size === 84 + 50 * head.readUInt32LE(80);
@@ -92,6 +97,8 @@ export function isFileOfKind(kind: FileKind, head: Buffer, size: number): boolea
       return isJpeg(head);
     case 'png':
       return isPng(head);
+    case 'pdf':
+      return isPdf(head);
   }
 }
 

@@ -13,17 +13,20 @@ import {
   isFileOfKind,
   mayBeOfKind,
   type FileKind,
-  type FileSlot,
 } from './file-checks.ts';
 
-export interface StoredCaseFile {
-  fieldName: string;
-  fileType: CaseFileType;
+/** A file streamed into storage after its name and bytes were accepted. */
+export interface StoredFile {
   fileName: string;
   storageKey: string;
   contentType: string;
   size: number;
   sha256: string;
+}
+
+export interface StoredCaseFile extends StoredFile {
+  fieldName: string;
+  fileType: CaseFileType;
 }
 
 export interface ReceivedCaseUpload {
@@ -38,7 +41,7 @@ const maxFields = 100;
 
 const tooLarge = () => new AppError(413, caseFileMessages.tooLarge);
 
-type FilePart = Extract<FormPart, { type: 'file' }>;
+export type FilePart = Extract<FormPart, { type: 'file' }>;
 
 /** The parser's limits for a case form; one file may use the whole budget, the inspector enforces the total. */
 export const caseUploadLimits = (maxUploadBytes: number | undefined): FormLimits => ({
@@ -50,7 +53,7 @@ export const caseUploadLimits = (maxUploadBytes: number | undefined): FormLimits
 });
 
 /** Reads a part to its end without keeping it. */
-function drain(part: FilePart): Promise<void> {
+export function drain(part: FilePart): Promise<void> {
   return new Promise((resolve, reject) => {
     if (part.file.readableEnded) return resolve();
     part.file.once('end', resolve).once('error', reject);
@@ -104,11 +107,11 @@ export async function receiveCaseUpload(
       const stored = await storeFilePart(
         storage,
         part,
-        slot,
+        slot.accepts,
         `cases/${uploadId}/${randomBytes(12).toString('hex')}`,
         budget,
       );
-      if (stored) received.files.push(stored);
+      if (stored) received.files.push({ ...stored, fieldName: part.fieldname, fileType: slot.fileType });
       else received.fileErrors[part.fieldname] ??= slot.message;
     }
   } catch (error) {
@@ -122,18 +125,18 @@ export async function receiveCaseUpload(
 }
 
 /**
- * One file part into storage. Returns undefined when its name or bytes are not allowed for
- * the field (the rest of the part is read and dropped, nothing stays stored); throws on
- * anything that ends the whole upload.
+ * One file part into storage. Returns undefined when its name or bytes are not what
+ * `accepts` allows (the rest of the part is read and dropped, nothing stays stored); throws
+ * on anything that ends the whole upload (`budget` spent: 413).
  */
-async function storeFilePart(
+export async function storeFilePart(
   storage: Storage,
   part: FilePart,
-  slot: FileSlot,
+  accepts: Record<string, FileKind[]>,
   storageKey: string,
   budget: { remaining: number },
-): Promise<StoredCaseFile | undefined> {
-  const kinds = slot.accepts[extensionOf(part.filename)];
+): Promise<StoredFile | undefined> {
+  const kinds = accepts[extensionOf(part.filename)];
   if (!kinds) {
     await drain(part);
     return undefined;
@@ -174,8 +177,6 @@ async function storeFilePart(
     return undefined;
   }
   return {
-    fieldName: part.fieldname,
-    fileType: slot.fileType,
     fileName: displayFileName(part.filename),
     storageKey,
     contentType: contentTypeOf[kind],

@@ -1,0 +1,77 @@
+import { ADMIN_ROLE_ID, type MessageSide } from '@portal/contract';
+import { and, eq, exists, isNull, or, sql } from 'drizzle-orm';
+import type { Transaction } from '../../db/client.ts';
+import { caseMessageMails, pages, rolePermissions, users } from '../../db/schema.ts';
+import type { MailOutbox } from '../../mail/outbox.ts';
+
+/** At most one e-mail per case per person in this window, however many messages (docs/decisions.md § Messages). */
+export const messageMailWindowMinutes = 10;
+
+/**
+ * Who hears of a message by e-mail: the case's doctor for the lab's; for the doctor's, every
+ * active staff user who may use the Dashboard (the administrator included).
+ */
+async function findRecipients(
+  tx: Transaction,
+  side: MessageSide,
+  doctorUserId: number,
+): Promise<{ userId: number; email: string }[]> {
+  const columns = { userId: users.userId, email: users.email };
+  if (side === 'lab') {
+    return tx
+      .select(columns)
+      .from(users)
+      .where(and(eq(users.userId, doctorUserId), isNull(users.deletedAt)));
+  }
+  const hasDashboard = exists(
+    tx
+      .select({ one: sql`1` })
+      .from(rolePermissions)
+      .innerJoin(pages, eq(pages.pageId, rolePermissions.pageId))
+      .where(and(eq(rolePermissions.roleId, users.roleId), eq(pages.pageUrl, '/dashboard'))),
+  );
+  return tx
+    .select(columns)
+    .from(users)
+    .where(
+      and(
+        eq(users.userType, 'Web'),
+        eq(users.isActive, true),
+        isNull(users.deletedAt),
+        or(eq(users.roleId, ADMIN_ROLE_ID), hasDashboard),
+      ),
+    );
+}
+
+/**
+ * Queues "a new message about case <trackingNo>" for the other side, inside the message's
+ * transaction. The throttle is one upsert: a person is mailed only when their row is new or
+ * older than the window, and the row lock it takes makes a concurrent message wait and then
+ * see the fresh time, so two messages never send two mails. No text or patient data in the mail.
+ */
+export async function mailOtherSide(
+  tx: Transaction,
+  outbox: MailOutbox,
+  message: { caseId: number; trackingNo: string; side: MessageSide; doctorUserId: number; caseUrl: string },
+): Promise<number> {
+  const recipients = await findRecipients(tx, message.side, message.doctorUserId);
+  if (recipients.length === 0) return 0;
+  const due = await tx
+    .insert(caseMessageMails)
+    .values(recipients.map(({ userId }) => ({ caseId: message.caseId, userId, lastMailedAt: sql`now()` })))
+    .onConflictDoUpdate({
+      target: [caseMessageMails.caseId, caseMessageMails.userId],
+      set: { lastMailedAt: sql`now()` },
+      setWhere: sql`${caseMessageMails.lastMailedAt} <= now() - make_interval(mins => ${messageMailWindowMinutes})`,
+    })
+    .returning({ userId: caseMessageMails.userId });
+  const dueIds = new Set(due.map((row) => row.userId));
+  for (const recipient of recipients.filter(({ userId }) => dueIds.has(userId))) {
+    await outbox.enqueue(tx, {
+      to: recipient.email,
+      template: 'caseMessage',
+      variables: { trackingNo: message.trackingNo, caseUrl: message.caseUrl },
+    });
+  }
+  return dueIds.size;
+}

@@ -1,0 +1,52 @@
+import type { UnreadCount } from '@portal/contract';
+import { and, eq, gt, max, sql } from 'drizzle-orm';
+import { isDoctor, type SignedInUser } from '../../auth/policy.ts';
+import type { Database } from '../../db/client.ts';
+import { caseMessageReads, caseMessages, cases } from '../../db/schema.ts';
+import { findVisibleCase } from '../cases/find-cases.ts';
+
+/**
+ * How many messages of the other side the caller has not read, per case (docs/decisions.md
+ * § Messages): a doctor counts the lab's on their own cases, staff the doctors' on every
+ * case; a message is read once the caller's read mark reaches it.
+ */
+export async function getUnreadCounts(db: Database, actor: SignedInUser): Promise<UnreadCount[]> {
+  const isDoctorCaller = isDoctor(actor);
+  const unread = sql<number>`count(*)::int`;
+  const rows = await db
+    .select({ caseId: caseMessages.caseId, unread })
+    .from(caseMessages)
+    .innerJoin(cases, eq(cases.caseId, caseMessages.caseId))
+    .leftJoin(
+      caseMessageReads,
+      and(eq(caseMessageReads.caseId, caseMessages.caseId), eq(caseMessageReads.userId, actor.userId)),
+    )
+    .where(
+      and(
+        eq(caseMessages.side, isDoctorCaller ? 'lab' : 'doctor'),
+        isDoctorCaller ? eq(cases.doctorUserId, actor.userId) : undefined,
+        gt(caseMessages.messageId, sql`coalesce(${caseMessageReads.lastReadMessageId}, 0)`),
+      ),
+    )
+    .groupBy(caseMessages.caseId)
+    .orderBy(caseMessages.caseId);
+  return rows;
+}
+
+/** Moves the caller's read mark to the case's newest message (never back). */
+export async function markCaseRead(db: Database, actor: SignedInUser, caseId: number): Promise<void> {
+  await findVisibleCase(db, actor, caseId);
+  const [newest] = await db
+    .select({ messageId: max(caseMessages.messageId) })
+    .from(caseMessages)
+    .where(eq(caseMessages.caseId, caseId));
+  const lastReadMessageId = newest?.messageId;
+  if (!lastReadMessageId) return;
+  await db
+    .insert(caseMessageReads)
+    .values({ caseId, userId: actor.userId, lastReadMessageId })
+    .onConflictDoUpdate({
+      target: [caseMessageReads.userId, caseMessageReads.caseId],
+      set: { lastReadMessageId: sql`greatest(${caseMessageReads.lastReadMessageId}, ${lastReadMessageId})` },
+    });
+}
