@@ -116,6 +116,13 @@ const EXPECTED: Record<string, Entry> = {
 
   // Live events: doctors (their own cases' events only, events.test.ts) and Dashboard staff.
   'GET /api/events': { page: 'Dashboard', expect: [401, 401, 200, 200, 403, 200, 200] },
+
+  // Messages: the case's doctor and Dashboard staff; each doctor's unread counts are their own.
+  'GET /api/case/unread': { page: 'Dashboard', expect: [401, 401, 200, 200, 403, 200, 200] },
+  'GET /api/case/:caseId/messages': { page: 'Dashboard', expect: DOCTOR_OR_STAFF },
+  'POST /api/case/:caseId/messages': { page: 'Dashboard', expect: DOCTOR_OR_STAFF },
+  'POST /api/case/:caseId/messages/read': { page: 'Dashboard', expect: DOCTOR_OR_STAFF },
+  'GET /api/case/message_files/:fileId/:fileName': { page: 'Dashboard', expect: DOCTOR_OR_STAFF },
 };
 
 /** Registered before the auth plugin, so not in `app.apiRoutes`: checked to exist with hasRoute. */
@@ -129,6 +136,7 @@ interface Owner {
   caseId: number;
   filePath: string;
   picturePath: string;
+  messageFilePath: string;
 }
 
 /**
@@ -322,6 +330,15 @@ const requests: Record<string, Build> = {
   'GET /api/audit': () => ({ url: '/api/audit?page=1&pageSize=5' }),
   // A GET would hold the stream open; HEAD runs the same access check. The GET itself is read on a real socket in events.test.ts.
   'GET /api/events': () => ({ url: '/api/events', asHead: true }),
+
+  'GET /api/case/unread': () => ({ url: '/api/case/unread' }),
+  'GET /api/case/:caseId/messages': (_actor, owner) => ({ url: `/api/case/${owner.caseId}/messages` }),
+  'POST /api/case/:caseId/messages': (_actor, owner) => ({
+    url: `/api/case/${owner.caseId}/messages`,
+    payload: caseForm({ text: 'A question about the case' }),
+  }),
+  'POST /api/case/:caseId/messages/read': (_actor, owner) => ({ url: `/api/case/${owner.caseId}/messages/read` }),
+  'GET /api/case/message_files/:fileId/:fileName': (_actor, owner) => ({ url: owner.messageFilePath }),
 };
 
 let doctorA: Awaited<ReturnType<typeof createCaseDoctor>>;
@@ -370,12 +387,21 @@ beforeAll(async () => {
     caseId: 0,
     filePath: '',
     picturePath: detail[0]!.ProfilePic,
+    messageFilePath: '',
   };
   ownerA.caseId = await newCaseOfA();
   const attachments = json<{ FilePath: string }[]>(
     await t.as(doctorA.token, { method: 'GET', url: `/api/case/get_cases_attachments_by_case_id/${ownerA.caseId}` }),
   );
   ownerA.filePath = attachments[0]!.FilePath;
+  const message = json<{ attachments: { url: string }[] }>(
+    await t.as(doctorA.token, {
+      method: 'POST',
+      url: `/api/case/${ownerA.caseId}/messages`,
+      payload: caseForm({ text: 'See the picture' }, { files: picture }),
+    }),
+  );
+  ownerA.messageFilePath = message.attachments[0]!.url;
   ownerB = { ...ownerA, userId: doctorB.userId, doctorId: doctorB.doctorId, clinicId: doctorB.clinicId };
 });
 afterAll(() => t.close());

@@ -324,6 +324,28 @@ export async function downloadPart(): Promise<Blob | undefined> {
     const timeline = await call('GET', '/api/case/{caseId}/timeline', { params: { path: { caseId: CaseId } } });
     expect((timeline.data as unknown[]).at(-1)).toMatchObject({ kind: 'status', to: 'dispatched', courier: 'DHL' });
 
+    // The case's conversation: a message with a file, the list, unread counts, the read mark, the file.
+    const caseParams = { params: { path: { caseId: CaseId } } };
+    const note = file(await makeImage('png', 30), 'note.png', 'image/png');
+    const message = json<{ side: string; attachments: { url: string }[] }>(
+      await call('POST', '/api/case/{caseId}/messages', {
+        ...caseParams,
+        body: { text: 'Stage 3 is ready', files: [note] },
+        ...multipart,
+      }),
+    );
+    expect(message.side).toBe('lab');
+    const messages = json<{ text: string }[]>(await call('GET', '/api/case/{caseId}/messages', caseParams));
+    expect(messages.map((entry) => entry.text)).toEqual(['Stage 3 is ready']);
+    await call('GET', '/api/case/unread', {});
+    await call('POST', '/api/case/{caseId}/messages/read', caseParams);
+    const [, fileId, noteName] = /^\/api\/case\/message_files\/(\d+)\/(.+)$/.exec(message.attachments[0]!.url)!;
+    const noteFile = await call('GET', '/api/case/message_files/{fileId}/{fileName}', {
+      params: { path: { fileId: Number(fileId), fileName: noteName } },
+      parseAs: 'blob',
+    });
+    expect((noteFile.data as Blob).size).toBe(note.size);
+
     const audit = await call('GET', '/api/audit', { params: { query: { page: 1, pageSize: 5 } } });
     expect(Number(audit.response.headers.get('x-total-count'))).toBeGreaterThan(5);
 

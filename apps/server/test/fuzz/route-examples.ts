@@ -25,6 +25,7 @@ export interface Fixture {
   cityId: number;
   resetToken: string;
   png: Buffer;
+  messageFilePath: string;
 }
 
 /** Ids of existing records of every kind, for path params: the fixture's, the Doctor and administrator roles, pages 1 and 6. */
@@ -70,6 +71,12 @@ export async function createFixture(t: TestApp): Promise<Fixture> {
   const [attachment] = (await asAdmin('GET', `/api/case/get_cases_attachments_by_case_id/${CaseId}`)).json<
     { FilePath: string }[]
   >();
+  const message = await t.as(doctor.token, {
+    method: 'POST',
+    url: `/api/case/${CaseId}/messages`,
+    payload: caseForm({ text: 'A question' }, { files: { data: png, name: 'smile.png', type: 'image/png' } }),
+  });
+  if (message.statusCode !== 200) throw new Error(`message: ${message.statusCode} ${message.body}`);
   const staff = await createStaff(t, []);
   // A real reset link: the Doctors screen is answered with it.
   const reset = await asAdmin('POST', `/api/doctor/request_password_reset/${doctor.doctorId}`);
@@ -85,6 +92,7 @@ export async function createFixture(t: TestApp): Promise<Fixture> {
     cityId: await firstCityOf(t),
     resetToken,
     png,
+    messageFilePath: message.json<{ attachments: { url: string }[] }>().attachments[0]!.url,
   };
 }
 
@@ -226,6 +234,19 @@ export const examples: Record<string, (fixture: Fixture) => Example> = {
   'GET /api/case/files/:attachmentId/:fileName': (f) => ({ url: f.filePath }),
 
   'GET /api/events': () => ({ url: '/api/events' }),
+
+  'GET /api/case/unread': () => ({ url: '/api/case/unread' }),
+  'GET /api/case/:caseId/messages': (f) => ({ url: `/api/case/${f.caseId}/messages` }),
+  'POST /api/case/:caseId/messages': (f) => ({
+    url: `/api/case/${f.caseId}/messages`,
+    form: [
+      { name: 'text', value: 'Can stage 3 start later?' },
+      { name: 'files', value: f.png, fileName: 'smile.png', type: 'image/png' },
+    ],
+    fileFields: ['files'],
+  }),
+  'POST /api/case/:caseId/messages/read': (f) => ({ url: `/api/case/${f.caseId}/messages/read` }),
+  'GET /api/case/message_files/:fileId/:fileName': (f) => ({ url: f.messageFilePath }),
 
   'GET /api/audit': () => ({
     url: '/api/audit?page=1&pageSize=20&action=auth.login&actor=admin&outcome=failure&from=2020-01-01T00:00:00Z&to=2030-01-01T00:00:00Z',
