@@ -1,7 +1,7 @@
-import { caseStatusEvent, endpoints } from '@portal/contract';
+import { caseMessageEvent, caseStatusEvent, endpoints } from '@portal/contract';
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { caseKeys } from './shared-queries.ts';
+import { caseKeys, messageKeys } from './shared-queries.ts';
 
 /** What a status change makes stale: the tiles, the lists, and that case's history if it is open. */
 function onCaseStatus(queryClient: QueryClient, data: string) {
@@ -11,6 +11,15 @@ function onCaseStatus(queryClient: QueryClient, data: string) {
   void queryClient.invalidateQueries({ queryKey: caseKeys.lists() });
   void queryClient.invalidateQueries({ queryKey: caseKeys.detail(parsed.data.caseId) });
   void queryClient.invalidateQueries({ queryKey: caseKeys.timeline(parsed.data.caseId) });
+}
+
+/** What a new message makes stale: that case's conversation and timeline, and the unread counts. */
+function onCaseMessage(queryClient: QueryClient, data: string) {
+  const parsed = caseMessageEvent.safeParse(JSON.parse(data));
+  if (!parsed.success) return;
+  void queryClient.invalidateQueries({ queryKey: messageKeys.ofCase(parsed.data.caseId) });
+  void queryClient.invalidateQueries({ queryKey: caseKeys.timeline(parsed.data.caseId) });
+  void queryClient.invalidateQueries({ queryKey: messageKeys.unread() });
 }
 
 /**
@@ -28,10 +37,16 @@ export function useLiveEvents(token: string | undefined) {
     const source = new EventSource(endpoints.eventStream.path, { withCredentials: true });
     let hasOpened = false;
     source.addEventListener('open', () => {
-      if (hasOpened) void queryClient.invalidateQueries({ queryKey: caseKeys.all });
+      if (hasOpened) {
+        void queryClient.invalidateQueries({ queryKey: caseKeys.all });
+        void queryClient.invalidateQueries({ queryKey: messageKeys.all });
+      }
       hasOpened = true;
     });
     source.addEventListener('case.status', (event) => onCaseStatus(queryClient, (event as MessageEvent<string>).data));
+    source.addEventListener('case.message', (event) =>
+      onCaseMessage(queryClient, (event as MessageEvent<string>).data),
+    );
     return () => source.close();
   }, [token, queryClient]);
 }

@@ -42,3 +42,17 @@ export const roleKeys = {
 /** The roles: the Roles screen lists them, the Users, Role Permissions and Doctors screens pick one. */
 export const roleListQueryOptions = () =>
   queryOptions({ queryKey: roleKeys.all, queryFn: () => api.call(endpoints.roleList) });
+
+/**
+ * Case conversations and unread counts: the messages feature shows and changes them, the
+ * dashboard's lists and the menu show the counts, live `case.message` events refresh them.
+ */
+export const messageKeys = {
+  all: ['messages'] as const,
+  ofCase: (caseId: number) => [...messageKeys.all, 'case', caseId] as const,
+  unread: () => [...messageKeys.all, 'unread'] as const,
+};
+
+/** `[{ caseId, unread }]` for the cases with messages the caller has not read. */
+export const unreadCountsQueryOptions = () =>
+  queryOptions({ queryKey: messageKeys.unread(), queryFn: () => api.call(endpoints.caseUnread) });

@@ -1,9 +1,12 @@
 import { AppShell, Burger, Group, NavLink, ScrollArea, Text, Title } from '@mantine/core';
 import { useDisclosure, useMediaQuery } from '@mantine/hooks';
 import { IconDental } from '@tabler/icons-react';
+import { useQuery } from '@tanstack/react-query';
 import { NavLink as RouterLink, Outlet, useLocation } from 'react-router';
+import { UnreadBadge } from '../../components/unread-badge.tsx';
 import { useMenu } from '../../features/menu/api/get-menu.ts';
 import { useLiveEvents } from '../../lib/live-events.ts';
+import { unreadCountsQueryOptions } from '../../lib/shared-queries.ts';
 import type { Session } from '../../lib/session.ts';
 import { UserMenu } from './user-menu.tsx';
 
@@ -14,6 +17,12 @@ export function AppLayout({ session }: { session: Session }) {
   const [isOpenOnDesktop, desktop] = useDisclosure(true);
   const menu = useMenu(session);
   useLiveEvents(session.token);
+  // Unread messages of every case, beside Dashboard (where the cases are), for those who have it.
+  const unreadTotal = useQuery({
+    ...unreadCountsQueryOptions(),
+    enabled: menu.items.some((item) => item.url === '/dashboard'),
+    select: (rows) => rows.reduce((total, row) => total + row.unread, 0),
+  });
   const location = useLocation();
   const toggle = isNarrow ? mobile.toggle : desktop.toggle;
   const isOpen = isNarrow ? isOpenOnMobile : isOpenOnDesktop;
@@ -45,6 +54,7 @@ export function AppLayout({ session }: { session: Session }) {
               component={RouterLink}
               to={item.url}
               label={item.label}
+              rightSection={item.url === '/dashboard' && <UnreadBadge count={unreadTotal.data ?? 0} />}
               active={location.pathname === item.url}
               onClick={() => isNarrow && mobile.close()}
             />

@@ -1,12 +1,15 @@
-import { Button, TextInput } from '@mantine/core';
+import { Button, Group, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import type { CaseRow, CaseSortColumn, CaseStatusFilter } from '@portal/contract';
 import { IconEye, IconSearch } from '@tabler/icons-react';
+import { useQuery } from '@tanstack/react-query';
 import type { DataTableColumn, DataTableSortStatus } from 'mantine-datatable';
 import { useState } from 'react';
 import { CaseStatusBadge } from '../../../components/case-status-badge.tsx';
 import { ServerTable, usePageOf } from '../../../components/data-table.tsx';
+import { UnreadBadge } from '../../../components/unread-badge.tsx';
 import { formatDateOnly } from '../../../lib/format-date.ts';
+import { unreadCountsQueryOptions } from '../../../lib/shared-queries.ts';
 import { useCases } from '../api/get-cases.ts';
 
 const searchDelayMs = 300;
@@ -39,10 +42,24 @@ export function CaseList({
 
   const sort = `${sortStatus.direction === 'desc' ? '-' : ''}${sortStatus.columnAccessor as CaseSortColumn}` as const;
   const cases = useCases({ status, userId, page, pageSize, search: debouncedSearch, sort });
+  const unread = useQuery({
+    ...unreadCountsQueryOptions(),
+    select: (rows) => new Map(rows.map((row) => [row.caseId, row.unread])),
+  });
 
   const columns: DataTableColumn<CaseRow>[] = [
     { accessor: 'serial', title: 'S.No', width: 70, render: (_, index) => (page - 1) * pageSize + index + 1 },
-    { accessor: 'TrackingNo', title: 'Tracking No', sortable: true },
+    {
+      accessor: 'TrackingNo',
+      title: 'Tracking No',
+      sortable: true,
+      render: (row) => (
+        <Group gap={6} wrap="nowrap">
+          {row.TrackingNo}
+          <UnreadBadge count={unread.data?.get(row.CaseId) ?? 0} />
+        </Group>
+      ),
+    },
     { accessor: 'FirstName', title: 'First Name', sortable: true },
     { accessor: 'LastName', title: 'Last Name', sortable: true },
     { accessor: 'DOB', title: 'DOB', sortable: true, render: (row) => formatDateOnly(row.DOB) },

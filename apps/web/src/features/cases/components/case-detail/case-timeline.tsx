@@ -1,6 +1,13 @@
 import { Text, Timeline } from '@mantine/core';
 import { caseStatusLabels, type CaseTimelineEntry } from '@portal/contract';
-import { IconArrowBackUp, IconFiles, IconPlus, IconTruckDelivery, IconProgress } from '@tabler/icons-react';
+import {
+  IconArrowBackUp,
+  IconFiles,
+  IconMessage,
+  IconPlus,
+  IconTruckDelivery,
+  IconProgress,
+} from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { formatDateTime } from '../../../../lib/format-date.ts';
 import { fileTypeLabel } from './case-attachments.tsx';
@@ -42,6 +49,18 @@ function describe(entry: CaseTimelineEntry): { title: string; icon: ReactNode; l
             : []),
           ...(entry.reason !== null ? [`Reason: ${entry.reason}`] : []),
           ...(entry.note !== null ? [`Note: ${entry.note}`] : []),
+        ],
+      };
+    case 'message':
+      return {
+        title: `Message from the ${entry.side === 'lab' ? 'lab' : 'doctor'}`,
+        icon: <IconMessage size={12} aria-hidden />,
+        lines: [
+          `by ${entry.byName}`,
+          ...(entry.text ? [entry.text.length > 200 ? `${entry.text.slice(0, 200)}…` : entry.text] : []),
+          ...(entry.attachments.length > 0
+            ? [`Files: ${entry.attachments.map((file) => file.fileName).join(', ')}`]
+            : []),
         ],
       };
   }

@@ -1,0 +1,74 @@
+import { Button, FileInput, Group, Stack, Textarea } from '@mantine/core';
+import { maxMessageFiles, maxMessageLength, messageFileExtensions, messageMessages } from '@portal/contract';
+import { IconPaperclip, IconSend } from '@tabler/icons-react';
+import { useState, type FormEvent } from 'react';
+import { ApiError } from '../../../lib/api-client.ts';
+import { errorMessage } from '../../../lib/notify.ts';
+import { useSendCaseMessage } from '../api/send-case-message.ts';
+
+const accept = messageFileExtensions.map((extension) => `.${extension}`).join(',');
+
+/** Writes a message: text, files, Send; a refusal is shown under the field it concerns. */
+export function MessageComposer({ caseId }: { caseId: number }) {
+  const [text, setText] = useState('');
+  const [files, setFiles] = useState<File[]>([]);
+  const [errors, setErrors] = useState<{ text?: string; files?: string }>({});
+  const send = useSendCaseMessage();
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (!text.trim() && files.length === 0) return setErrors({ text: messageMessages.blank });
+    if (text.length > maxMessageLength) return setErrors({ text: messageMessages.tooLong });
+    if (files.length > maxMessageFiles) return setErrors({ files: messageMessages.tooManyFiles });
+    setErrors({});
+    send.mutate(
+      { caseId, text, files },
+      {
+        onSuccess: () => {
+          setText('');
+          setFiles([]);
+        },
+        onError: (error) => {
+          const fieldErrors = error instanceof ApiError ? error.fieldErrors : {};
+          const message = errorMessage(error, 'The message could not be sent');
+          setErrors(fieldErrors.files ? { files: fieldErrors.files } : { text: fieldErrors.text ?? message });
+        },
+      },
+    );
+  };
+
+  return (
+    <form onSubmit={submit} noValidate aria-label="Write a message">
+      <Stack gap="xs">
+        <Textarea
+          label="Message"
+          placeholder="Write to the other side about this case"
+          autosize
+          minRows={2}
+          maxRows={8}
+          value={text}
+          onChange={(event) => setText(event.currentTarget.value)}
+          error={errors.text}
+        />
+        <Group align="flex-end" justify="space-between" wrap="wrap">
+          <FileInput
+            label="Attach files"
+            description={`JPEG, PNG, PDF or STL, at most ${maxMessageFiles}`}
+            placeholder="Choose files"
+            multiple
+            clearable
+            accept={accept}
+            leftSection={<IconPaperclip size={16} aria-hidden />}
+            value={files}
+            onChange={setFiles}
+            error={errors.files}
+            style={{ flex: 1, minWidth: 220 }}
+          />
+          <Button type="submit" loading={send.isPending} leftSection={<IconSend size={16} aria-hidden />}>
+            Send
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
