@@ -1,0 +1,107 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { apiLogin, createActiveDoctor, createStaff } from '../helpers/api.ts';
+import {
+  expectNoSeriousA11yViolations,
+  launchBrowser,
+  newPage,
+  screenshots,
+  settle,
+  signIn,
+} from '../helpers/browser.ts';
+import { pngPhoto, submitCase } from '../helpers/cases.ts';
+
+let browser: Browser;
+let doctor: Awaited<ReturnType<typeof createActiveDoctor>>;
+let staff: Awaited<ReturnType<typeof createStaff>>;
+let submitted: { CaseId: number; TrackingNo: string };
+
+// A message travels API -> event stream -> refetch on a loaded machine: polls get time.
+vi.setConfig({ expect: { poll: { timeout: 20_000 } } });
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+  doctor = await createActiveDoctor();
+  staff = await createStaff([1]);
+  submitted = await submitCase(await apiLogin(doctor.username, doctor.password));
+});
+afterAll(() => browser.close());
+
+const conversation = (page: Page) => page.getByRole('region', { name: 'Messages' });
+const dashboardLink = (page: Page) =>
+  page.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name: /^Dashboard/ });
+const caseRow = (page: Page) => page.getByRole('row').filter({ hasText: submitted.TrackingNo });
+
+async function write(page: Page, text: string) {
+  await conversation(page).getByRole('textbox', { name: 'Message' }).fill(text);
+  await conversation(page).getByRole('button', { name: 'Send' }).click();
+}
+
+describe('case messages', () => {
+  it('staff write, the doctor sees badges live, reads, replies with a file, and staff see it live', async () => {
+    const doctorPage = await newPage(browser);
+    await signIn(doctorPage, doctor.username, doctor.password);
+    await expect.poll(() => caseRow(doctorPage).count()).toBe(1);
+    expect(await dashboardLink(doctorPage).textContent()).toBe('Dashboard');
+    await settle(doctorPage);
+
+    const staffPage = await newPage(browser);
+    await signIn(staffPage, staff.username, staff.password);
+    await staffPage.goto(`/cases/${submitted.CaseId}`);
+    await expect
+      .poll(() => conversation(staffPage).getByText('No messages yet', { exact: false }).isVisible())
+      .toBe(true);
+    await write(staffPage, 'Please send a new upper scan.');
+    await expect
+      .poll(() =>
+        conversation(staffPage).getByRole('listitem').filter({ hasText: 'Please send a new upper scan.' }).count(),
+      )
+      .toBe(1);
+
+    // The doctor's menu and list show it without a reload.
+    await expect.poll(() => dashboardLink(doctorPage).textContent()).toBe('Dashboard1 unread');
+    await expect.poll(() => caseRow(doctorPage).getByText('1 unread', { exact: false }).count()).toBe(1);
+
+    await settle(doctorPage);
+    await screenshots(doctorPage, 'case-messages-unread');
+    await caseRow(doctorPage).getByRole('button', { name: 'View' }).click();
+    const received = conversation(doctorPage).getByRole('listitem', { name: /^Lab message from Sam Staff/ });
+    await expect.poll(() => received.textContent()).toContain('Please send a new upper scan.');
+    await expect.poll(() => dashboardLink(doctorPage).textContent()).toBe('Dashboard');
+
+    await conversation(doctorPage).getByRole('textbox', { name: 'Message' }).fill('Here it is.');
+    await conversation(doctorPage)
+      .locator('input[type="file"]')
+      .setInputFiles({
+        name: 'new-scan.png',
+        mimeType: 'image/png',
+        buffer: Buffer.from(await pngPhoto()),
+      });
+    await conversation(doctorPage).getByRole('button', { name: 'Send' }).click();
+    const reply = conversation(doctorPage).getByRole('listitem', { name: /^Doctor message from Ada Lovelace/ });
+    await expect.poll(() => reply.getByRole('link', { name: /new-scan\.png/ }).count()).toBe(1);
+    await expect.poll(() => conversation(doctorPage).getByRole('textbox', { name: 'Message' }).inputValue()).toBe('');
+
+    // Staff see the reply on the open case, live.
+    const staffReply = conversation(staffPage).getByRole('listitem', { name: /^Doctor message from Ada Lovelace/ });
+    await expect.poll(() => staffReply.textContent()).toContain('Here it is.');
+    const link = staffReply.getByRole('link', { name: /new-scan\.png/ });
+    expect(await link.getAttribute('href')).toMatch(/^\/api\/case\/message_files\/\d+\/new-scan\.png$/);
+    // And the timeline lists both messages.
+    await expect
+      .poll(() => staffPage.getByRole('region', { name: 'Status' }).getByText('Message from the doctor').count())
+      .toBe(1);
+
+    await settle(doctorPage);
+    await expectNoSeriousA11yViolations(doctorPage);
+    await screenshots(doctorPage, 'case-messages');
+  });
+
+  it('refuses a blank message in the composer, with the reason under the field', async () => {
+    const page = await newPage(browser);
+    await signIn(page, doctor.username, doctor.password);
+    await page.goto(`/cases/${submitted.CaseId}`);
+    await conversation(page).getByRole('button', { name: 'Send' }).click();
+    await expect.poll(() => conversation(page).getByText('Write a message or attach a file').isVisible()).toBe(true);
+  });
+});
