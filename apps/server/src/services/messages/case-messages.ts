@@ -1,5 +1,5 @@
 import { caseMessageRequest, messageMessages, type MessageSide } from '@portal/contract';
-import { asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import { isDoctor, type SignedInUser } from '../../auth/policy.ts';
 import type { Database } from '../../db/client.ts';
 import { isoTimestamp } from '../../db/iso-timestamp.ts';
@@ -25,12 +25,12 @@ export interface CaseMessageRow {
   files: { fileId: number; fileName: string; fileSize: number; contentType: string }[];
 }
 
-export const sideOf = (actor: SignedInUser): MessageSide => (isDoctor(actor) ? 'doctor' : 'lab');
+const sideOf = (actor: SignedInUser): MessageSide => (isDoctor(actor) ? 'doctor' : 'lab');
 
 const authorName = sql<string>`(${users.firstName} || ' ' || ${users.lastName})`;
 
-/** A case's messages, oldest first, each with its files; `caseId` must already be checked visible. */
-export async function listMessagesOfCase(db: Database, caseId: number): Promise<CaseMessageRow[]> {
+/** Messages, oldest first, each with its files: a whole case's, or one message of it. */
+async function selectMessages(db: Database, caseId: number, messageId?: number): Promise<CaseMessageRow[]> {
   const [messages, files] = await Promise.all([
     db
       .select({
@@ -44,7 +44,12 @@ export async function listMessagesOfCase(db: Database, caseId: number): Promise<
       })
       .from(caseMessages)
       .innerJoin(users, eq(users.userId, caseMessages.authorUserId))
-      .where(eq(caseMessages.caseId, caseId))
+      .where(
+        and(
+          eq(caseMessages.caseId, caseId),
+          messageId === undefined ? undefined : eq(caseMessages.messageId, messageId),
+        ),
+      )
       .orderBy(asc(caseMessages.messageId)),
     db
       .select({
@@ -55,13 +60,21 @@ export async function listMessagesOfCase(db: Database, caseId: number): Promise<
         contentType: caseMessageFiles.contentType,
       })
       .from(caseMessageFiles)
-      .where(eq(caseMessageFiles.caseId, caseId))
+      .where(
+        and(
+          eq(caseMessageFiles.caseId, caseId),
+          messageId === undefined ? undefined : eq(caseMessageFiles.messageId, messageId),
+        ),
+      )
       .orderBy(asc(caseMessageFiles.fileId)),
   ]);
   const filesOf = new Map<number, CaseMessageRow['files']>();
   for (const { messageId, ...file } of files) filesOf.set(messageId, [...(filesOf.get(messageId) ?? []), file]);
   return messages.map((message) => ({ ...message, files: filesOf.get(message.messageId) ?? [] }));
 }
+
+/** A case's messages, oldest first, each with its files; `caseId` must already be checked visible. */
+export const listMessagesOfCase = (db: Database, caseId: number) => selectMessages(db, caseId);
 
 export async function listCaseMessages(db: Database, actor: SignedInUser, caseId: number): Promise<CaseMessageRow[]> {
   await findVisibleCase(db, actor, caseId);
@@ -125,8 +138,8 @@ export async function createCaseMessage(
       return id;
     });
     deps.outbox.kick();
-    const message = (await listMessagesOfCase(deps.db, caseId)).find((row) => row.messageId === messageId)!;
-    return message;
+    const [message] = await selectMessages(deps.db, caseId, messageId);
+    return message!;
   } catch (error) {
     await deleteKeys(
       deps.storage,
