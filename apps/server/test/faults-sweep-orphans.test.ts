@@ -107,4 +107,28 @@ describe.each(drivers)('sweepOrphanedCaseFiles on $name', (driver) => {
     expect(await keysUnder(storage, 'cases')).toEqual([...caseFiles.keys(), recent].sort());
     expect(await storage.stat(older!)).toBeNull();
   });
+
+  it("sweeps a message upload's leftovers and keeps the files of the messages written", async () => {
+    // What the tests before left is swept first, so the count below is this test's own.
+    await sweepOrphanedCaseFiles({ db: t.app.db, storage }, { graceSeconds: 0 });
+    const doctor = await createCaseDoctor(t);
+    const submitted = await submitCase(t, doctor.token, caseForm(caseFields(doctor.clinicId)));
+    const caseId = submitted.json<{ CaseId: number }>().CaseId;
+    const scan = binaryStl(20);
+    const written = await t.as(doctor.token, {
+      method: 'POST',
+      url: `/api/case/${caseId}/messages`,
+      payload: caseForm({ text: 'scan' }, { files: { data: scan, name: 'upper.stl' } }),
+    });
+    expect(written.statusCode, written.body).toBe(200);
+    const [kept] = await keysUnder(storage, 'messages');
+    const leftovers = [`messages/${randomUUID()}/${randomBytes(12).toString('hex')}`];
+    for (const key of leftovers) await storage.put(key, randomBytes(100), 'application/octet-stream');
+
+    expect(await sweepOrphanedCaseFiles({ db: t.app.db, storage }, { graceSeconds: 0 })).toBe(leftovers.length);
+    expect(await keysUnder(storage, 'messages')).toEqual([kept]);
+    const chunks: Buffer[] = [];
+    for await (const chunk of await storage.read(kept!)) chunks.push(chunk as Buffer);
+    expect(sha256(Buffer.concat(chunks))).toBe(sha256(scan));
+  });
 });
