@@ -235,8 +235,9 @@ export type CaseDetail = z.infer<typeof caseDetail>;
 const timelineActor = { by: z.number(), byName: z.string() };
 
 /**
- * One entry of a case's timeline, told apart by `kind`; messages and treatment plans will
- * add their own kinds. `at` is an ISO timestamp; the timeline is oldest first.
+ * One entry of a case's timeline, told apart by `kind` (a conversation's `message` among
+ * them); treatment plans will add their own kinds. `at` is an ISO timestamp; the timeline
+ * is oldest first.
  */
 export const caseTimelineEntry = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('created'), at: z.string(), ...timelineActor, trackingNo: z.string() }),

@@ -41,7 +41,7 @@ const maxFields = 100;
 
 const tooLarge = () => new AppError(413, caseFileMessages.tooLarge);
 
-export type FilePart = Extract<FormPart, { type: 'file' }>;
+type FilePart = Extract<FormPart, { type: 'file' }>;
 
 /** The parser's limits for a case form; one file may use the whole budget, the inspector enforces the total. */
 export const caseUploadLimits = (maxUploadBytes: number | undefined): FormLimits => ({

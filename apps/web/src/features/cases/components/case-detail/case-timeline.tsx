@@ -16,7 +16,7 @@ function Line({ children }: { children: ReactNode }) {
   return <Text size="sm">{children}</Text>;
 }
 
-/** One entry: its title, icon and lines, by kind (messages and plans will add theirs). */
+/** One entry: its title, icon and lines, by kind (treatment plans will add theirs). */
 function describe(entry: CaseTimelineEntry): { title: string; icon: ReactNode; lines: ReactNode[] } {
   switch (entry.kind) {
     case 'created':
