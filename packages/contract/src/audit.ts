@@ -29,6 +29,9 @@ export const auditActions = [
   'doctor.delete',
   'doctor.password_reset_request',
   'email.send',
+  'plan.upload',
+  'plan.approve',
+  'plan.request_changes',
 ] as const;
 export const auditAction = z.enum(auditActions, { error: 'Action is not valid' });
 export type AuditAction = z.infer<typeof auditAction>;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { caseFieldAnswerShape, caseFieldSubmissionShape, fieldsOfKind, sortableCaseFields } from './case-fields.ts';
 import { requiredMessage } from './fields.ts';
+import { planState } from './plans.ts';
 
 export * from './case-fields.ts';
 
@@ -146,6 +147,8 @@ export const caseListQuery = z.object({
       error: 'Sort is not valid',
     })
     .optional(),
+  /** Only cases whose newest treatment plan version is in this state (the plan tiles). */
+  planState: planState.optional(),
 });
 export type CaseListQuery = z.infer<typeof caseListQuery>;
 
@@ -155,6 +158,10 @@ export const caseStats = z.object({
   inprogress: z.number(),
   dispatched: z.number(),
   delivered: z.number(),
+  /** Cases whose newest plan version awaits the doctor's approval. */
+  awaitingApproval: z.number(),
+  /** Cases whose newest plan version the doctor sent back. */
+  changesRequested: z.number(),
 });
 export type CaseStats = z.infer<typeof caseStats>;
 
@@ -221,12 +228,14 @@ export type CaseHistoryEntry = z.infer<typeof caseHistoryEntry>;
 // ---------------------------------------------------------------------------- one case and its timeline
 
 /**
- * GET /case/{caseId}: the case as a list row shows it, plus the places of the features to
- * come, always null for now: `planState` (the treatment plan's state) and `parentCaseId`
- * (the case a refinement continues).
+ * GET /case/{caseId}: the case as a list row shows it, plus `planState` (the newest
+ * treatment plan version's state, null before the first) and `parentCaseId` (the case a
+ * refinement continues; always null for now).
  */
 export const caseDetail = caseRow.extend({
-  planState: z.null().meta({ description: 'The treatment plan state; null until treatment plans exist' }),
+  planState: planState
+    .nullable()
+    .meta({ description: "The newest treatment plan version's state; null before the first version" }),
   parentCaseId: z.null().meta({ description: 'The case this one continues; null until refinements exist' }),
 });
 export type CaseDetail = z.infer<typeof caseDetail>;
@@ -254,6 +263,16 @@ export const caseTimelineEntry = z.discriminatedUnion('kind', [
     reason: z.string().nullable(),
     courier: z.string().nullable(),
     trackingNumber: z.string().nullable(),
+  }),
+  z.object({ kind: z.literal('plan'), at: z.string(), ...timelineActor, planId: z.number(), version: z.number() }),
+  z.object({
+    kind: z.literal('plan_decision'),
+    at: z.string(),
+    ...timelineActor,
+    planId: z.number(),
+    version: z.number(),
+    decision: z.enum(['approved', 'changes_requested']),
+    comment: z.string().nullable(),
   }),
 ]);
 export type CaseTimelineEntry = z.infer<typeof caseTimelineEntry>;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { caseStatus } from './cases.ts';
+import { planState } from './plans.ts';
 
 /**
  * What `GET /api/events` streams (Server-Sent Events). Each kind is one `event:` name with
@@ -15,8 +16,20 @@ export const caseStatusEvent = z.object({
 });
 export type CaseStatusEvent = z.infer<typeof caseStatusEvent>;
 
+/** A plan version was uploaded (awaiting_approval) or decided (approved, changes_requested). */
+export const casePlanEvent = z.object({
+  caseId: z.number().int().positive(),
+  planId: z.number().int().positive(),
+  version: z.number().int().positive(),
+  state: planState,
+  /** When the change committed, ISO 8601. */
+  at: z.string(),
+});
+export type CasePlanEvent = z.infer<typeof casePlanEvent>;
+
 export const liveEvent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('case.status'), data: caseStatusEvent }),
+  z.object({ type: z.literal('case.plan'), data: casePlanEvent }),
 ]);
 export type LiveEvent = z.infer<typeof liveEvent>;
 export type LiveEventType = LiveEvent['type'];

@@ -5,7 +5,7 @@ import nodemailer, { type Transporter } from 'nodemailer';
 import type { FastifyBaseLogger } from 'fastify';
 import { renderTemplate } from './templates.ts';
 
-export type EmailTemplateName = 'activation' | 'caseStatus';
+export type EmailTemplateName = 'activation' | 'caseStatus' | 'planReady';
 
 export interface MailMessage {
   to: string;

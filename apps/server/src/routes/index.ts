@@ -9,6 +9,7 @@ import { eventRoutes } from './events/index.ts';
 import { geographyRoutes } from './geography/index.ts';
 import { healthRoutes } from './health/index.ts';
 import { permissionRoutes } from './permissions/index.ts';
+import { planRoutes } from './plans/index.ts';
 import { roleRoutes } from './roles/index.ts';
 import { uploadRoutes } from './uploads/index.ts';
 import { userRoutes } from './users/index.ts';
@@ -29,6 +30,7 @@ export async function apiRoutes(app: FastifyInstance) {
     caseRoutes,
     auditRoutes,
     eventRoutes,
+    planRoutes,
   ]) {
     await app.register(areaRoutes);
   }

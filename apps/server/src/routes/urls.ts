@@ -19,3 +19,7 @@ export function withPictureUrl<T extends { profilePicKey: string | null }>({ pro
 export function withFileUrl<T extends { attachmentId: number; FileName: string }>({ attachmentId, ...row }: T) {
   return { ...row, FilePath: caseFileUrl(attachmentId, row.FileName) };
 }
+
+/** A plan stage model's download; the name in the path is only for the browser's "save as". */
+export const planFileUrl = (stageFileId: number, fileName: string): string =>
+  `/api/case/plan_files/${stageFileId}/${encodeURIComponent(fileName)}`;

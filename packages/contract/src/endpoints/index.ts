@@ -7,6 +7,7 @@ import { emailEndpoints } from './email.ts';
 import { eventEndpoints } from './events.ts';
 import { healthEndpoints } from './health.ts';
 import { permissionEndpoints } from './permissions.ts';
+import { planEndpoints } from './plans.ts';
 import { roleEndpoints } from './roles.ts';
 import { uploadEndpoints } from './uploads.ts';
 import { userEndpoints } from './users.ts';
@@ -32,6 +33,7 @@ export const endpoints = {
   ...caseEndpoints,
   ...auditEndpoints,
   ...eventEndpoints,
+  ...planEndpoints,
 };
 export type Endpoints = typeof endpoints;
 export type EndpointName = keyof Endpoints;
@@ -51,4 +53,5 @@ export const endpointTags = [
   { name: 'cases', description: 'Case submission, lists, status workflow and files' },
   { name: 'audit', description: "The audit log (the administrator's)" },
   { name: 'events', description: 'Live updates as Server-Sent Events' },
+  { name: 'plans', description: "Treatment plan versions and the doctor's approval" },
 ] as const;
