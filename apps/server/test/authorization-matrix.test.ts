@@ -12,6 +12,7 @@ import {
   makeImage,
   uniqueName,
 } from './helpers/factories.ts';
+import { planForm, planSummaryOf, stageFiles, uploadPlan } from './helpers/plan-factories.ts';
 import { createTestApp, testAdmin, type TestApp } from './helpers/test-app.ts';
 
 /**
@@ -116,6 +117,16 @@ const EXPECTED: Record<string, Entry> = {
 
   // Live events: doctors (their own cases' events only, events.test.ts) and Dashboard staff.
   'GET /api/events': { page: 'Dashboard', expect: [401, 401, 200, 200, 403, 200, 200] },
+
+  // Treatment plans: staff upload, the case's doctor alone decides (staff 403, another doctor 404).
+  'POST /api/case/:caseId/plans': { page: 'Dashboard', expect: STAFF_ONLY },
+  'GET /api/case/:caseId/plans': { page: 'Dashboard', expect: DOCTOR_OR_STAFF },
+  'POST /api/case/:caseId/plans/:planId/approve': { page: 'Dashboard', expect: [401, 401, 200, 404, 403, 403, 403] },
+  'POST /api/case/:caseId/plans/:planId/request_changes': {
+    page: 'Dashboard',
+    expect: [401, 401, 200, 404, 403, 403, 403],
+  },
+  'GET /api/case/plan_files/:stageFileId/:fileName': { page: 'Dashboard', expect: DOCTOR_OR_STAFF },
 };
 
 /** Registered before the auth plugin, so not in `app.apiRoutes`: checked to exist with hasRoute. */
@@ -129,6 +140,7 @@ interface Owner {
   caseId: number;
   filePath: string;
   picturePath: string;
+  planFilePath: string;
 }
 
 /**
@@ -229,6 +241,16 @@ async function newCaseOfA(): Promise<number> {
   return json<{ CaseId: number }>(response).CaseId;
 }
 
+/** A plan version awaiting doctor A's decision, on a new case of A unless one is given. */
+async function newPlanOfA(caseId?: number): Promise<{ caseId: number; planId: number; stageUrl: string }> {
+  const id = caseId ?? (await newCaseOfA());
+  const { planId } = json<{ planId: number }>(
+    await uploadPlan(t, admin, id, planForm(planSummaryOf(1, 0), stageFiles(1, 0))),
+  );
+  const plans = json<{ stages: { url: string }[] }[]>(await asAdmin({ method: 'GET', url: `/api/case/${id}/plans` }));
+  return { caseId: id, planId, stageUrl: plans[0]!.stages[0]!.url };
+}
+
 /** How each route is called: one builder per table entry. */
 const requests: Record<string, Build> = {
   'GET /api/health': () => ({ url: '/api/health' }),
@@ -322,6 +344,21 @@ const requests: Record<string, Build> = {
   'GET /api/audit': () => ({ url: '/api/audit?page=1&pageSize=5' }),
   // A GET would hold the stream open; HEAD runs the same access check. The GET itself is read on a real socket in events.test.ts.
   'GET /api/events': () => ({ url: '/api/events', asHead: true }),
+
+  'POST /api/case/:caseId/plans': (_actor, owner) => ({
+    url: `/api/case/${owner.caseId}/plans`,
+    payload: planForm(planSummaryOf(1, 0), stageFiles(1, 0)),
+  }),
+  'GET /api/case/:caseId/plans': (_actor, owner) => ({ url: `/api/case/${owner.caseId}/plans` }),
+  'POST /api/case/:caseId/plans/:planId/approve': async () => {
+    const plan = await newPlanOfA();
+    return { url: `/api/case/${plan.caseId}/plans/${plan.planId}/approve` };
+  },
+  'POST /api/case/:caseId/plans/:planId/request_changes': async () => {
+    const plan = await newPlanOfA();
+    return { url: `/api/case/${plan.caseId}/plans/${plan.planId}/request_changes`, payload: { comment: 'Less' } };
+  },
+  'GET /api/case/plan_files/:stageFileId/:fileName': (_actor, owner) => ({ url: owner.planFilePath }),
 };
 
 let doctorA: Awaited<ReturnType<typeof createCaseDoctor>>;
@@ -370,12 +407,14 @@ beforeAll(async () => {
     caseId: 0,
     filePath: '',
     picturePath: detail[0]!.ProfilePic,
+    planFilePath: '',
   };
   ownerA.caseId = await newCaseOfA();
   const attachments = json<{ FilePath: string }[]>(
     await t.as(doctorA.token, { method: 'GET', url: `/api/case/get_cases_attachments_by_case_id/${ownerA.caseId}` }),
   );
   ownerA.filePath = attachments[0]!.FilePath;
+  ownerA.planFilePath = (await newPlanOfA(ownerA.caseId)).stageUrl;
   ownerB = { ...ownerA, userId: doctorB.userId, doctorId: doctorB.doctorId, clinicId: doctorB.clinicId };
 });
 afterAll(() => t.close());

@@ -39,6 +39,7 @@ describe('the endpoint table (packages/contract/src/endpoints)', () => {
   it('describes the text fields and files of every multipart form', () => {
     const multipart = rows.filter((row) => row.bodyKind === 'multipart');
     expect(multipart.map((row) => `${row.method} ${row.path}`).sort()).toEqual([
+      'POST /api/case/:caseId/plans',
       'POST /api/case/add',
       'POST /api/doctor/add',
       'POST /api/user/add',

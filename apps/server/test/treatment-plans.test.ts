@@ -2,7 +2,15 @@ import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { asciiStl, binaryStl, caseFields, caseForm, createCaseDoctor, sha256, submitCase } from './helpers/case-factories.ts';
+import {
+  asciiStl,
+  binaryStl,
+  caseFields,
+  caseForm,
+  createCaseDoctor,
+  sha256,
+  submitCase,
+} from './helpers/case-factories.ts';
 import { openEventStream, type EventStreamReader, type StreamedEvent } from './helpers/event-stream.ts';
 import { createStaff } from './helpers/factories.ts';
 import { planForm, planSummaryOf, stageFiles, uploadPlan, zipOf } from './helpers/plan-factories.ts';
@@ -70,7 +78,15 @@ interface ListedPlan {
   summary: Record<string, unknown>;
   comment: string | null;
   decidedByName: string | null;
-  stages: { stageFileId: number; arch: string; stage: number; fileName: string; size: number; sha256: string; url: string }[];
+  stages: {
+    stageFileId: number;
+    arch: string;
+    stage: number;
+    fileName: string;
+    size: number;
+    sha256: string;
+    url: string;
+  }[];
 }
 
 const listPlans = async (token: string, caseId: number) => {
@@ -79,7 +95,13 @@ const listPlans = async (token: string, caseId: number) => {
   return response.json<ListedPlan[]>();
 };
 
-const decide = (token: string | null, caseId: number, planId: number, action: 'approve' | 'request_changes', comment?: string) =>
+const decide = (
+  token: string | null,
+  caseId: number,
+  planId: number,
+  action: 'approve' | 'request_changes',
+  comment?: string,
+) =>
   t.as(token, {
     method: 'POST',
     url: `/api/case/${caseId}/plans/${planId}/${action}`,
@@ -145,7 +167,12 @@ describe('POST /api/case/{caseId}/plans', () => {
       { name: '__MACOSX/export/._lower_00.stl', data: Buffer.from('mac resource fork') },
       { name: 'export/.DS_Store', data: Buffer.from('finder') },
     ]);
-    const response = await uploadPlan(t, staff.token, caseId, planForm(planSummaryOf(0, 2), [{ name: 'plan.zip', data: zip }]));
+    const response = await uploadPlan(
+      t,
+      staff.token,
+      caseId,
+      planForm(planSummaryOf(0, 2), [{ name: 'plan.zip', data: zip }]),
+    );
     expect(response.statusCode, response.body).toBe(200);
     const [plan] = await listPlans(staff.token, caseId);
     expect(plan!.stages.map((file) => file.fileName)).toEqual(['lower_00.stl', 'lower_01.stl', 'lower_02.stl']);
@@ -181,12 +208,16 @@ describe('POST /api/case/{caseId}/plans', () => {
     const missing = await expectRefused(caseId, planForm(planSummaryOf(3, 0), stageFiles(2, 0)));
     expect(missing.fieldErrors?.stages).toBe('Missing upper stages: 3');
     const extra = await expectRefused(caseId, planForm(planSummaryOf(1, 0), stageFiles(1, 1)));
-    expect(extra.fieldErrors?.stages).toMatch(/lower stages not in the summary, which declares no lower stages: 0 \(lower_00\.stl\)/);
+    expect(extra.fieldErrors?.stages).toMatch(
+      /lower stages not in the summary, which declares no lower stages: 0 \(lower_00\.stl\)/,
+    );
     const duplicate = await expectRefused(
       caseId,
       planForm(planSummaryOf(1, 0), [...stageFiles(1, 0), { name: 'Maxillary Stage 1.stl', data: binaryStl(5) }]),
     );
-    expect(duplicate.fieldErrors?.stages).toBe('upper stage 1 sent more than once: upper_01.stl, Maxillary Stage 1.stl');
+    expect(duplicate.fieldErrors?.stages).toBe(
+      'upper stage 1 sent more than once: upper_01.stl, Maxillary Stage 1.stl',
+    );
   });
 
   it('refuses a summary that is missing, not JSON or invalid, with field errors', async () => {
@@ -227,7 +258,10 @@ describe('POST /api/case/{caseId}/plans', () => {
 
   it('refuses a ZIP bomb by its ratio as it unpacks, too many entries, a lying size and a broken archive', async () => {
     const caseId = await newCase();
-    const bomb = zipOf([...stageFiles(1, 0).map((file) => ({ name: file.name, data: file.data })), { name: 'upper_02.stl', data: Buffer.alloc(20 * 1024 * 1024) }]);
+    const bomb = zipOf([
+      ...stageFiles(1, 0).map((file) => ({ name: file.name, data: file.data })),
+      { name: 'upper_02.stl', data: Buffer.alloc(20 * 1024 * 1024) },
+    ]);
     expect(bomb.length).toBeLessThan(100 * 1024);
     const refusedBomb = await expectRefused(caseId, planForm(planSummaryOf(2, 0), [{ name: 'plan.zip', data: bomb }]));
     expect(refusedBomb.message).toMatch(/compression ratio over 100:1/);
@@ -237,10 +271,13 @@ describe('POST /api/case/{caseId}/plans', () => {
     expect(refusedMany.message).toBe('The ZIP has 401 entries; at most 400 are allowed');
 
     const lying = zipOf(stageFiles(1, 0).map((file) => ({ name: file.name, data: file.data, declaredSize: 10 })));
-    expect((await expectRefused(caseId, planForm(planSummaryOf(1, 0), [{ name: 'plan.zip', data: lying }]))).message).toMatch(
-      /^The ZIP cannot be read/,
+    expect(
+      (await expectRefused(caseId, planForm(planSummaryOf(1, 0), [{ name: 'plan.zip', data: lying }]))).message,
+    ).toMatch(/^The ZIP cannot be read/);
+    const broken = await expectRefused(
+      caseId,
+      planForm(planSummaryOf(1, 0), [{ name: 'plan.zip', data: Buffer.from('PK\x03\x04 not really') }]),
     );
-    const broken = await expectRefused(caseId, planForm(planSummaryOf(1, 0), [{ name: 'plan.zip', data: Buffer.from('PK\x03\x04 not really') }]));
     expect(broken.message).toMatch(/^The ZIP cannot be read/);
     const both = await expectRefused(
       caseId,
@@ -256,10 +293,21 @@ describe('POST /api/case/{caseId}/plans', () => {
       const lab = await createStaff(small, [1]);
       const created = await submitCase(small, owner.token, caseForm(caseFields(owner.clinicId)));
       const caseId = created.json<{ CaseId: number }>().CaseId;
-      const big = zipOf([{ name: 'upper_00.stl', data: binaryStl(100) }, { name: 'upper_01.stl', data: binaryStl(100) }]);
-      const response = await uploadPlan(small, lab.token, caseId, planForm(planSummaryOf(1, 0), [{ name: 'p.zip', data: big }]));
+      const big = zipOf([
+        { name: 'upper_00.stl', data: binaryStl(100) },
+        { name: 'upper_01.stl', data: binaryStl(100) },
+      ]);
+      const response = await uploadPlan(
+        small,
+        lab.token,
+        caseId,
+        planForm(planSummaryOf(1, 0), [{ name: 'p.zip', data: big }]),
+      );
       expect(response.statusCode, response.body).toBe(413);
-      const files = await readdir(path.join(small.dataDir, 'files', 'plans'), { recursive: true, withFileTypes: true }).catch(() => []);
+      const files = await readdir(path.join(small.dataDir, 'files', 'plans'), {
+        recursive: true,
+        withFileTypes: true,
+      }).catch(() => []);
       expect(files.filter((entry) => entry.isFile())).toEqual([]);
       expect(await readdir(path.join(small.dataDir, 'tmp')).catch(() => [])).toEqual([]);
     } finally {
@@ -279,7 +327,9 @@ describe('POST /api/case/{caseId}/plans', () => {
 describe("the doctor's decision", () => {
   it('supersedes the last version with a new one; only the awaiting version can be decided; only by the case doctor', async () => {
     const caseId = await newCase();
-    const v1 = (await uploadPlan(t, staff.token, caseId, planForm(planSummaryOf(1, 0), stageFiles(1, 0)))).json<{ planId: number }>();
+    const v1 = (await uploadPlan(t, staff.token, caseId, planForm(planSummaryOf(1, 0), stageFiles(1, 0)))).json<{
+      planId: number;
+    }>();
 
     expect((await decide(staff.token, caseId, v1.planId, 'approve')).statusCode).toBe(403);
     expect((await decide(otherDoctor.token, caseId, v1.planId, 'approve')).statusCode).toBe(404);
@@ -298,9 +348,15 @@ describe("the doctor's decision", () => {
     expect(again.statusCode).toBe(409);
     expect(again.json().message).toBe('This plan version has already been decided');
 
-    const v2 = (await uploadPlan(t, staff.token, caseId, planForm(planSummaryOf(2, 0), stageFiles(2, 0)))).json<{ planId: number; version: number }>();
+    const v2 = (await uploadPlan(t, staff.token, caseId, planForm(planSummaryOf(2, 0), stageFiles(2, 0)))).json<{
+      planId: number;
+      version: number;
+    }>();
     expect(v2.version).toBe(2);
-    const v3 = (await uploadPlan(t, staff.token, caseId, planForm(planSummaryOf(1, 1), stageFiles(1, 1)))).json<{ planId: number; version: number }>();
+    const v3 = (await uploadPlan(t, staff.token, caseId, planForm(planSummaryOf(1, 1), stageFiles(1, 1)))).json<{
+      planId: number;
+      version: number;
+    }>();
     expect(v3.version).toBe(3);
     const listed = await listPlans(doctor.token, caseId);
     expect(listed.map((plan) => [plan.version, plan.state])).toEqual([
@@ -338,7 +394,10 @@ describe("the doctor's decision", () => {
       sql`select recipient, variables from mail_outbox where template = 'planReady' order by mail_id desc limit 1`,
     );
     const [mail] = (result as unknown as { rows: { recipient: string; variables: Record<string, string> }[] }).rows;
-    expect(mail).toMatchObject({ recipient: doctor.email, variables: { caseUrl: `http://portal.test/cases/${caseId}`, version: '1' } });
+    expect(mail).toMatchObject({
+      recipient: doctor.email,
+      variables: { caseUrl: `http://portal.test/cases/${caseId}`, version: '1' },
+    });
   });
 });
 
@@ -353,8 +412,12 @@ describe('dispatch, tiles, list filter, timeline and live events', () => {
       });
     const before = await dispatch();
     expect(before.statusCode).toBe(409);
-    expect(before.json().message).toBe('The treatment plan must be approved by the doctor before the case is dispatched');
-    const v1 = (await uploadPlan(t, staff.token, caseId, planForm(planSummaryOf(1, 0), stageFiles(1, 0)))).json<{ planId: number }>();
+    expect(before.json().message).toBe(
+      'The treatment plan must be approved by the doctor before the case is dispatched',
+    );
+    const v1 = (await uploadPlan(t, staff.token, caseId, planForm(planSummaryOf(1, 0), stageFiles(1, 0)))).json<{
+      planId: number;
+    }>();
     expect((await dispatch()).statusCode).toBe(409);
     await decide(doctor.token, caseId, v1.planId, 'approve');
     const after = await dispatch();
@@ -367,8 +430,12 @@ describe('dispatch, tiles, list filter, timeline and live events', () => {
     const sentBack = await newCase(owner);
     await newCase(owner);
     await uploadPlan(t, staff.token, awaiting, planForm(planSummaryOf(1, 0), stageFiles(1, 0)));
-    const back = (await uploadPlan(t, staff.token, sentBack, planForm(planSummaryOf(1, 0), stageFiles(1, 0)))).json<{ planId: number }>();
-    expect((await decide(owner.token, sentBack, back.planId, 'request_changes', 'Less expansion')).statusCode).toBe(200);
+    const back = (await uploadPlan(t, staff.token, sentBack, planForm(planSummaryOf(1, 0), stageFiles(1, 0)))).json<{
+      planId: number;
+    }>();
+    expect((await decide(owner.token, sentBack, back.planId, 'request_changes', 'Less expansion')).statusCode).toBe(
+      200,
+    );
 
     const mine = await t.as(owner.token, { method: 'GET', url: `/api/case/get_all_stats/0` });
     expect(mine.json()).toEqual([
@@ -395,15 +462,24 @@ describe('dispatch, tiles, list filter, timeline and live events', () => {
 
   it('puts plan versions and decisions on the timeline, oldest first', async () => {
     const caseId = await newCase();
-    const v1 = (await uploadPlan(t, staff.token, caseId, planForm(planSummaryOf(1, 0), stageFiles(1, 0)))).json<{ planId: number }>();
+    const v1 = (await uploadPlan(t, staff.token, caseId, planForm(planSummaryOf(1, 0), stageFiles(1, 0)))).json<{
+      planId: number;
+    }>();
     await decide(doctor.token, caseId, v1.planId, 'request_changes', 'Rotate 13');
-    const v2 = (await uploadPlan(t, staff.token, caseId, planForm(planSummaryOf(1, 0), stageFiles(1, 0)))).json<{ planId: number }>();
+    const v2 = (await uploadPlan(t, staff.token, caseId, planForm(planSummaryOf(1, 0), stageFiles(1, 0)))).json<{
+      planId: number;
+    }>();
     await decide(doctor.token, caseId, v2.planId, 'approve');
     const timeline = await t.as(doctor.token, { method: 'GET', url: `/api/case/${caseId}/timeline` });
     const entries = timeline.json<{ kind: string; at: string; [key: string]: unknown }[]>();
     expect(entries.map((entry) => entry.kind)).toEqual(['created', 'plan', 'plan_decision', 'plan', 'plan_decision']);
     expect(entries[1]).toMatchObject({ planId: v1.planId, version: 1, by: staff.userId, byName: 'Sam Staff' });
-    expect(entries[2]).toMatchObject({ version: 1, decision: 'changes_requested', comment: 'Rotate 13', byName: 'Grace Hopper' });
+    expect(entries[2]).toMatchObject({
+      version: 1,
+      decision: 'changes_requested',
+      comment: 'Rotate 13',
+      byName: 'Grace Hopper',
+    });
     expect(entries[4]).toMatchObject({ version: 2, decision: 'approved', comment: null, by: doctor.userId });
     const times = entries.map((entry) => entry.at);
     expect([...times].sort()).toEqual(times);
@@ -419,10 +495,14 @@ describe('dispatch, tiles, list filter, timeline and live events', () => {
     const own = await open(doctor.token);
     const lab = await open(staff.token);
     const other = await open(otherDoctor.token);
-    const v1 = (await uploadPlan(t, staff.token, caseId, planForm(planSummaryOf(1, 0), stageFiles(1, 0)))).json<{ planId: number }>();
+    const v1 = (await uploadPlan(t, staff.token, caseId, planForm(planSummaryOf(1, 0), stageFiles(1, 0)))).json<{
+      planId: number;
+    }>();
     await decide(doctor.token, caseId, v1.planId, 'approve');
     const planOf = (state: string) => (event: StreamedEvent) =>
-      event.type === 'case.plan' && (event.data as { caseId: number; state: string }).caseId === caseId && (event.data as { state: string }).state === state;
+      event.type === 'case.plan' &&
+      (event.data as { caseId: number; state: string }).caseId === caseId &&
+      (event.data as { state: string }).state === state;
     const uploaded = await own.waitFor(planOf('awaiting_approval'));
     expect(uploaded.data).toMatchObject({ caseId, planId: v1.planId, version: 1, state: 'awaiting_approval' });
     expect(Object.keys(uploaded.data as object).sort()).toEqual(['at', 'caseId', 'planId', 'state', 'version']);

@@ -95,7 +95,9 @@ export type PlanSummary = z.infer<typeof planSummary>;
 
 /** The multipart form's text part: `summary` as JSON text. */
 export const planUploadForm = z.object({
-  summary: z.string().meta({ description: 'The plan summary as JSON: upperStages, lowerStages, ipr, attachmentTeeth, notes' }),
+  summary: z
+    .string()
+    .meta({ description: 'The plan summary as JSON: upperStages, lowerStages, ipr, attachmentTeeth, notes' }),
 });
 
 export const planStagesField = 'stages';

@@ -42,7 +42,8 @@ describe('plan summary', () => {
 
   it('knows adjacent FDI contacts', () => {
     for (const contact of ['11-21', '21-11', '13-14', '31-41', '47-48']) expect(isAdjacentContact(contact)).toBe(true);
-    for (const contact of ['11-13', '11-31', '12-22', '18-19', '11-', 'x']) expect(isAdjacentContact(contact)).toBe(false);
+    for (const contact of ['11-13', '11-31', '12-22', '18-19', '11-', 'x'])
+      expect(isAdjacentContact(contact)).toBe(false);
   });
 
   it('needs stages in one arch at least and fills the optional lists', () => {

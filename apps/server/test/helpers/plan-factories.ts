@@ -14,9 +14,16 @@ export const planSummaryOf = (upper: number, lower: number, extra: Record<string
 });
 
 /** One small, distinct binary STL per stage 0..N of each arch with stages, named `upper_03.stl` style. */
-export function stageFiles(upper: number, lower: number, name = (arch: string, stage: number) => `${arch}_${String(stage).padStart(2, '0')}.stl`): UploadFile[] {
+export function stageFiles(
+  upper: number,
+  lower: number,
+  name = (arch: string, stage: number) => `${arch}_${String(stage).padStart(2, '0')}.stl`,
+): UploadFile[] {
   const files: UploadFile[] = [];
-  for (const [arch, count] of [['upper', upper], ['lower', lower]] as const) {
+  for (const [arch, count] of [
+    ['upper', upper],
+    ['lower', lower],
+  ] as const) {
     if (count === 0) continue;
     for (let stage = 0; stage <= count; stage++) {
       files.push({ name: name(arch, stage), data: binaryStl(1 + stage + (arch === 'lower' ? 50 : 0)) });
@@ -89,7 +96,12 @@ export function zipOf(entries: ZipEntryInput[]): Buffer {
   return Buffer.concat([...locals, directory, end]);
 }
 
-export function uploadPlan(t: TestApp, token: string | null, caseId: number, form: FormData): Promise<LightMyRequestResponse> {
+export function uploadPlan(
+  t: TestApp,
+  token: string | null,
+  caseId: number,
+  form: FormData,
+): Promise<LightMyRequestResponse> {
   return t.as(token, { method: 'POST', url: `/api/case/${caseId}/plans`, payload: form });
 }
 

@@ -1,4 +1,4 @@
-import { caseStatusEvent, endpoints } from '@portal/contract';
+import { casePlanEvent, caseStatusEvent, endpoints } from '@portal/contract';
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { caseKeys } from './shared-queries.ts';
@@ -11,6 +11,18 @@ function onCaseStatus(queryClient: QueryClient, data: string) {
   void queryClient.invalidateQueries({ queryKey: caseKeys.lists() });
   void queryClient.invalidateQueries({ queryKey: caseKeys.detail(parsed.data.caseId) });
   void queryClient.invalidateQueries({ queryKey: caseKeys.timeline(parsed.data.caseId) });
+}
+
+/** What a plan version or decision makes stale: the plan tiles and lists, the case, its timeline and plans. */
+function onCasePlan(queryClient: QueryClient, data: string) {
+  const parsed = casePlanEvent.safeParse(JSON.parse(data));
+  if (!parsed.success) return;
+  const { caseId } = parsed.data;
+  void queryClient.invalidateQueries({ queryKey: caseKeys.allStats() });
+  void queryClient.invalidateQueries({ queryKey: caseKeys.lists() });
+  void queryClient.invalidateQueries({ queryKey: caseKeys.detail(caseId) });
+  void queryClient.invalidateQueries({ queryKey: caseKeys.timeline(caseId) });
+  void queryClient.invalidateQueries({ queryKey: caseKeys.plans(caseId) });
 }
 
 /**
@@ -32,6 +44,7 @@ export function useLiveEvents(token: string | undefined) {
       hasOpened = true;
     });
     source.addEventListener('case.status', (event) => onCaseStatus(queryClient, (event as MessageEvent<string>).data));
+    source.addEventListener('case.plan', (event) => onCasePlan(queryClient, (event as MessageEvent<string>).data));
     return () => source.close();
   }, [token, queryClient]);
 }

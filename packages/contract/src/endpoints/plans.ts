@@ -70,7 +70,7 @@ export const planEndpoints = {
     method: 'GET',
     path: '/api/case/plan_files/:stageFileId/:fileName',
     operationId: 'planFileGet',
-    summary: "Download one stage model of a treatment plan (HEAD too; one byte range gives 206); never changes",
+    summary: 'Download one stage model of a treatment plan (HEAD too; one byte range gives 206); never changes',
     tag,
     access: dashboard,
     params: z.object({ stageFileId: idParam, fileName: z.string().max(1000) }),

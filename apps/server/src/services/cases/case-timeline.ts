@@ -93,7 +93,14 @@ interface PlanRow {
 function planEntries(plans: PlanRow[]): CaseTimelineEntry[] {
   const entries: CaseTimelineEntry[] = [];
   for (const plan of plans) {
-    entries.push({ kind: 'plan', at: plan.at, by: plan.by, byName: plan.byName, planId: plan.planId, version: plan.version });
+    entries.push({
+      kind: 'plan',
+      at: plan.at,
+      by: plan.by,
+      byName: plan.byName,
+      planId: plan.planId,
+      version: plan.version,
+    });
     if (plan.decidedAt !== null && plan.decidedBy !== null) {
       entries.push({
         kind: 'plan_decision',

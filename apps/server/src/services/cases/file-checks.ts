@@ -85,7 +85,8 @@ const isAsciiStl = (head: Buffer) =>
  * and go on to a `facet` (or end at once with `endsolid`).
  */
 export const isStlModel = (head: Buffer, size: number) =>
-  isBinaryStl(head, size) || (isAsciiStl(head) && /^\s*solid\b[^\n]*\n\s*(facet|endsolid)\b/.test(head.toString('latin1')));
+  isBinaryStl(head, size) ||
+  (isAsciiStl(head) && /^\s*solid\b[^\n]*\n\s*(facet|endsolid)\b/.test(head.toString('latin1')));
 
 /** Whether the whole file (its first bytes and its size) is of `kind`. */
 export function isFileOfKind(kind: FileKind, head: Buffer, size: number): boolean {

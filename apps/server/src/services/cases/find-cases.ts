@@ -133,11 +133,7 @@ export async function getCaseStats(db: Database, doctorUserId: number | null): P
   return statusCounts.map((row) => ({ ...row, awaitingApproval, changesRequested }));
 }
 
-function statusStats(
-  db: Database,
-  doctorUserId: number | null,
-  count: (status?: string) => SQL<number>,
-) {
+function statusStats(db: Database, doctorUserId: number | null, count: (status?: string) => SQL<number>) {
   return db
     .select({
       newcases: count('new'),

@@ -52,10 +52,7 @@ const zipError = (error: unknown) =>
  * names are decoded here (decodeStrings off) so that a name like `../../x.stl` is kept as
  * its basename instead of failing the archive: names are never used as paths.
  */
-export async function readPlanZip(
-  zipPath: string,
-  each: (entry: ZipStageEntry) => Promise<void>,
-): Promise<void> {
+export async function readPlanZip(zipPath: string, each: (entry: ZipStageEntry) => Promise<void>): Promise<void> {
   let zip: yauzl.ZipFile;
   try {
     zip = await openZip(zipPath);
@@ -121,20 +118,3 @@ function openEntry(zip: yauzl.ZipFile, entry: yauzl.Entry): Promise<Readable> {
     zip.openReadStream(entry, (error, stream) => (error ? reject(error) : resolve(stream))),
   );
 }
-
-export { isIgnored as isIgnoredZipEntry };
-
-/** Whether a file's first bytes are a ZIP's (a local header, or the end record of an empty one). */
-export const looksLikeZip = (head: Buffer) =>
-  head.length >= 4 && head[0] === 0x50 && head[1] === 0x4b && (head[2] === 0x03 || head[2] === 0x05);
-
-/** A checked total of unpacked bytes across the whole upload. */
-export class ByteBudget {
-  constructor(public remaining: number) {}
-  spend(bytes: number): void {
-    this.remaining -= bytes;
-    if (this.remaining < 0) throw new AppError(413, 'The plan unpacks to more than the server allows');
-  }
-}
-
-export type { Transform };

@@ -245,7 +245,8 @@ function coverageProblems(summary: PlanSummary, files: StoredStageFile[]): strin
       const listed = extra.map((stage) => `${stage} (${byStage.get(stage)!.join(', ')})`).join(', ');
       problems.push(`${arch} stages not in the summary, which declares ${declared}: ${listed}`);
     }
-    for (const [stage, names] of duplicate) problems.push(`${arch} stage ${stage} sent more than once: ${names.join(', ')}`);
+    for (const [stage, names] of duplicate)
+      problems.push(`${arch} stage ${stage} sent more than once: ${names.join(', ')}`);
   }
   return problems;
 }

@@ -4,6 +4,7 @@ import { RequirePage } from '../guards.tsx';
 import { paths } from '../../config/paths.ts';
 import { useCase } from '../../features/cases/api/get-case.ts';
 import { CaseDetail } from '../../features/cases/components/case-detail/case-detail.tsx';
+import { PlanPanel } from '../../features/plans/components/plan-panel.tsx';
 import { isDoctor, useSession, type Session } from '../../lib/session.ts';
 
 /**
@@ -35,13 +36,16 @@ function CasePage({ caseId }: { caseId: number }) {
   }
   if (!found.data) return <Text c="dimmed">Loading...</Text>;
   return (
-    <CaseDetail
-      key={caseId}
-      caseRow={found.data}
-      showDoctor={!isDoctor(session)}
-      canChangeStatus={!isDoctor(session)}
-      onBack={back}
-    />
+    <Stack gap="md">
+      <CaseDetail
+        key={caseId}
+        caseRow={found.data}
+        showDoctor={!isDoctor(session)}
+        canChangeStatus={!isDoctor(session)}
+        onBack={back}
+      />
+      <PlanPanel key={`plan-${caseId}`} caseId={caseId} isDoctor={isDoctor(session)} />
+    </Stack>
   );
 }
 

@@ -1,6 +1,15 @@
 import { Text, Timeline } from '@mantine/core';
 import { caseStatusLabels, type CaseTimelineEntry } from '@portal/contract';
-import { IconArrowBackUp, IconFiles, IconPlus, IconTruckDelivery, IconProgress } from '@tabler/icons-react';
+import {
+  IconArrowBackUp,
+  IconCircleCheck,
+  IconCube,
+  IconFiles,
+  IconMessageReport,
+  IconPlus,
+  IconProgress,
+  IconTruckDelivery,
+} from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { formatDateTime } from '../../../../lib/format-date.ts';
 import { fileTypeLabel } from './case-attachments.tsx';
@@ -43,6 +52,26 @@ function describe(entry: CaseTimelineEntry): { title: string; icon: ReactNode; l
           ...(entry.reason !== null ? [`Reason: ${entry.reason}`] : []),
           ...(entry.note !== null ? [`Note: ${entry.note}`] : []),
         ],
+      };
+    case 'plan':
+      return {
+        title: `Treatment plan version ${entry.version} uploaded`,
+        icon: <IconCube size={12} aria-hidden />,
+        lines: [`by ${entry.byName}`],
+      };
+    case 'plan_decision':
+      return {
+        title:
+          entry.decision === 'approved'
+            ? `Treatment plan version ${entry.version} approved`
+            : `Changes requested on treatment plan version ${entry.version}`,
+        icon:
+          entry.decision === 'approved' ? (
+            <IconCircleCheck size={12} aria-hidden />
+          ) : (
+            <IconMessageReport size={12} aria-hidden />
+          ),
+        lines: [`by ${entry.byName}`, ...(entry.comment !== null ? [`Comment: ${entry.comment}`] : [])],
       };
   }
 }
