@@ -82,7 +82,7 @@ export function StatTiles({
       spacing="sm"
       mb="lg"
       role="group"
-      aria-label="Filter cases by status or plan"
+      aria-label="Filter cases by status"
     >
       {visible.map((tile) => {
         const isSelected = isSameFilter(tile, selected);
