@@ -54,6 +54,7 @@ async function uploadInTheForm(
   upper: number,
   lower: number,
   files: { name: string; mimeType: string; buffer: Buffer }[],
+  checkScreen = false,
 ) {
   await planRegion(page).getByRole('button', { name: 'Upload a new version' }).click();
   const form = page.getByRole('form', { name: 'Upload a plan version' });
@@ -64,6 +65,13 @@ async function uploadInTheForm(
   await form.getByRole('textbox', { name: 'Attachment teeth' }).fill('13, 23');
   await form.getByRole('textbox', { name: 'Notes' }).fill('Attachments on the canines.');
   await form.locator('input[type=file]').setInputFiles(files);
+  await expect
+    .poll(() => form.getByText(files.length === 1 ? files[0]!.name : `${files.length} files selected`).isVisible())
+    .toBe(true);
+  if (checkScreen) {
+    await expectNoSeriousA11yViolations(page);
+    await screenshots(page, 'plan-upload-form');
+  }
   await form.getByRole('button', { name: 'Upload version' }).click();
 }
 
@@ -85,7 +93,7 @@ describe('Treatment plan review', () => {
       .poll(() => planRegion(lab).getByText('No treatment plan has been uploaded yet.').isVisible())
       .toBe(true);
     const v1Files = stageFiles(2, 2).map((file) => ({ name: file.name, mimeType: 'model/stl', buffer: file.data }));
-    await uploadInTheForm(lab, 2, 2, v1Files);
+    await uploadInTheForm(lab, 2, 2, v1Files, true);
     await expectToast(lab, 'Plan version 1 uploaded');
     await expect.poll(() => version(lab, 1).textContent()).toMatch(/Awaiting approval/);
 
