@@ -104,7 +104,7 @@ export function UploadPlanForm({ caseId, onDone }: { caseId: number; onDone: () 
             const set = (patch: Partial<IprRow>) =>
               setIpr((rows) => rows.map((current, at) => (at === index ? { ...current, ...patch } : current)));
             return (
-              <Group key={index} align="flex-start" wrap="nowrap">
+              <Group key={index} align="flex-start" wrap="wrap" gap="xs">
                 <TextInput
                   label={`Contact ${index + 1}`}
                   placeholder="11-21"
