@@ -15,6 +15,7 @@ import { openEventStream, type EventStreamReader, type StreamedEvent } from './h
 import { createStaff } from './helpers/factories.ts';
 import { planForm, planSummaryOf, stageFiles, uploadPlan, zipOf } from './helpers/plan-factories.ts';
 import { createTestApp, type TestApp } from './helpers/test-app.ts';
+import { sweepOrphanedPlanFiles } from '../src/services/plans/sweep-orphaned-plan-files.ts';
 
 /** docs/decisions.md § Treatment plans: versions, uploads (loose STLs and ZIPs), the doctor's decisions. */
 let t: TestApp;
@@ -312,6 +313,21 @@ describe('POST /api/case/{caseId}/plans', () => {
       expect(await readdir(path.join(small.dataDir, 'tmp')).catch(() => [])).toEqual([]);
     } finally {
       await small.close();
+    }
+  });
+
+  it('sweeps stage models no row refers to (a process killed mid-upload) at start, and keeps the others', async () => {
+    const caseId = await newCase();
+    const uploaded = await uploadPlan(t, staff.token, caseId, planForm(planSummaryOf(1, 0), stageFiles(1, 0)));
+    expect(uploaded.statusCode, uploaded.body).toBe(200);
+    const before = await storedPlanFiles();
+    await t.app.storage.put('plans/killed-upload/0123456789abcdef01234567', binaryStl(3), 'application/octet-stream');
+    expect(await sweepOrphanedPlanFiles(t.app, { graceSeconds: 3600 })).toBe(0);
+    expect(await sweepOrphanedPlanFiles(t.app, { graceSeconds: 0 })).toBe(1);
+    expect((await storedPlanFiles()).sort()).toEqual(before.sort());
+    const [plan] = await listPlans(doctor.token, caseId);
+    for (const stage of plan!.stages) {
+      expect((await t.as(doctor.token, { method: 'GET', url: stage.url })).statusCode).toBe(200);
     }
   });
 
