@@ -9,6 +9,7 @@
 import { spawn } from 'node:child_process';
 import http from 'node:http';
 import { endpoints } from '@portal/contract';
+import { giveApprovedPlan } from '../e2e/helpers/plans.ts';
 import { freePort } from '../e2e/helpers/portal-process.ts';
 import { fixed, mb, printTable, rssOf } from './lib/measure.ts';
 import { benchApi, benchCaseFields, startPortalWithDoctor } from './lib/seed-api.ts';
@@ -149,6 +150,8 @@ export async function runEventsBenchmark() {
       'solid a\n facet normal 0 0 1\n  outer loop\n   vertex 0 0 0\n   vertex 1 0 0\n   vertex 0 1 0\n  endloop\n endfacet\nendsolid a\n';
     form.append('maxillaryScan', new Blob([stl], { type: 'model/stl' }), 'upper.stl');
     const { CaseId } = await api.call(endpoints.caseCreate, { body: form }, { token: doctor.token });
+    // The cycle dispatches: that needs the doctor's approved plan (docs/decisions.md § Treatment plans).
+    await giveApprovedPlan(api, adminToken, doctor.token, CaseId);
 
     const bare = await startBareSseServer();
     const baseline = await measure(

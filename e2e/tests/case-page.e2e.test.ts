@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { apiLogin, createActiveDoctor, createStaff } from '../helpers/api.ts';
+import { apiLogin, createActiveDoctor, createStaff, portalApi } from '../helpers/api.ts';
 import {
   expectNoSeriousA11yViolations,
   launchBrowser,
@@ -11,6 +11,7 @@ import {
 } from '../helpers/browser.ts';
 import { submitCase } from '../helpers/cases.ts';
 import { chooseStatus, statusDialog } from '../helpers/case-status.ts';
+import { giveApprovedPlan } from '../helpers/plans.ts';
 import { expectToast } from '../helpers/shown.ts';
 
 /** Issue 9: a case's own page, /cases/:caseId: address, Back, reload, deep link, status changes, timeline. */
@@ -26,7 +27,10 @@ beforeAll(async () => {
   browser = await launchBrowser();
   doctor = await createActiveDoctor();
   staff = await createStaff([1]);
-  submitted = await submitCase(await apiLogin(doctor.username, doctor.password));
+  const doctorToken = await apiLogin(doctor.username, doctor.password);
+  submitted = await submitCase(doctorToken);
+  // The status test dispatches: that needs the doctor's approved plan (docs/decisions.md § Treatment plans).
+  await giveApprovedPlan(portalApi(), await apiLogin(staff.username, staff.password), doctorToken, submitted.CaseId);
 });
 afterAll(() => browser.close());
 

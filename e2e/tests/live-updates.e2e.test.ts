@@ -1,12 +1,14 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { apiCall, apiLogin, createActiveDoctor, createStaff } from '../helpers/api.ts';
+import { apiCall, apiLogin, createActiveDoctor, createStaff, portalApi } from '../helpers/api.ts';
 import { launchBrowser, newPage, settle, signIn } from '../helpers/browser.ts';
 import { submitCase } from '../helpers/cases.ts';
+import { giveApprovedPlan } from '../helpers/plans.ts';
 
 let browser: Browser;
 let doctor: Awaited<ReturnType<typeof createActiveDoctor>>;
 let staffToken: string;
+let doctorToken: string;
 let submitted: { CaseId: number; TrackingNo: string };
 
 // The change travels API -> event stream -> refetch on a loaded machine: polls get time.
@@ -17,7 +19,8 @@ beforeAll(async () => {
   doctor = await createActiveDoctor();
   const staff = await createStaff([1]);
   staffToken = await apiLogin(staff.username, staff.password);
-  submitted = await submitCase(await apiLogin(doctor.username, doctor.password));
+  doctorToken = await apiLogin(doctor.username, doctor.password);
+  submitted = await submitCase(doctorToken);
 });
 afterAll(() => browser.close());
 
@@ -46,6 +49,8 @@ describe('live updates', () => {
     const history = page.getByRole('region', { name: 'Status' });
     await expect.poll(() => history.getByText('New → In Progress', { exact: true }).isVisible()).toBe(true);
     await settle(page);
+    // Dispatch needs the doctor's approved plan (docs/decisions.md § Treatment plans).
+    await giveApprovedPlan(portalApi(), staffToken, doctorToken, submitted.CaseId);
     await apiCall('PUT', `/case/status/${submitted.CaseId}`, {
       token: staffToken,
       json: { status: 'dispatched', courier: 'DHL', trackingNumber: 'JD0146' },

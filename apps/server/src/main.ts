@@ -4,6 +4,7 @@ import { ConfigError, loadConfig, type Config } from './config.ts';
 import { connectDatabase } from './db/client.ts';
 import { prepareDatabase } from './db/prepare.ts';
 import { sweepOrphanedCaseFiles } from './services/cases/sweep-orphaned-files.ts';
+import { sweepOrphanedPlanFiles } from './services/plans/sweep-orphaned-plan-files.ts';
 
 // A refused environment is one line on stderr and a non-zero exit, not a stack trace.
 let config: Config;
@@ -21,6 +22,10 @@ await prepareDatabase(database, app.log, { username: config.adminUsername, passw
 await sweepOrphanedCaseFiles(app, { graceSeconds: config.orphanFileGraceSeconds }).then(
   (swept) => app.log.info({ swept }, 'orphaned case files swept'),
   (error: unknown) => app.log.warn({ err: error }, 'orphaned case files could not be swept'),
+);
+await sweepOrphanedPlanFiles(app, { graceSeconds: config.orphanFileGraceSeconds }).then(
+  (swept) => app.log.info({ swept }, 'orphaned plan stage files swept'),
+  (error: unknown) => app.log.warn({ err: error }, 'orphaned plan stage files could not be swept'),
 );
 app.outbox.start();
 

@@ -12,6 +12,7 @@ import {
   makeImage,
   uniqueName,
 } from './helpers/factories.ts';
+import { planForm, planSummaryOf, stageFiles, uploadPlan } from './helpers/plan-factories.ts';
 import { createTestApp, testAdmin, type TestApp } from './helpers/test-app.ts';
 
 /**
@@ -123,6 +124,15 @@ const EXPECTED: Record<string, Entry> = {
   'POST /api/case/:caseId/messages': { page: 'Dashboard', expect: DOCTOR_OR_STAFF },
   'POST /api/case/:caseId/messages/read': { page: 'Dashboard', expect: DOCTOR_OR_STAFF },
   'GET /api/case/message_files/:fileId/:fileName': { page: 'Dashboard', expect: DOCTOR_OR_STAFF },
+  // Treatment plans: staff upload, the case's doctor alone decides (staff 403, another doctor 404).
+  'POST /api/case/:caseId/plans': { page: 'Dashboard', expect: STAFF_ONLY },
+  'GET /api/case/:caseId/plans': { page: 'Dashboard', expect: DOCTOR_OR_STAFF },
+  'POST /api/case/:caseId/plans/:planId/approve': { page: 'Dashboard', expect: [401, 401, 200, 404, 403, 403, 403] },
+  'POST /api/case/:caseId/plans/:planId/request_changes': {
+    page: 'Dashboard',
+    expect: [401, 401, 200, 404, 403, 403, 403],
+  },
+  'GET /api/case/plan_files/:stageFileId/:fileName': { page: 'Dashboard', expect: DOCTOR_OR_STAFF },
 };
 
 /** Registered before the auth plugin, so not in `app.apiRoutes`: checked to exist with hasRoute. */
@@ -137,6 +147,7 @@ interface Owner {
   filePath: string;
   picturePath: string;
   messageFilePath: string;
+  planFilePath: string;
 }
 
 /**
@@ -235,6 +246,16 @@ async function caseFormFor(actor: Actor, owner: Owner) {
 async function newCaseOfA(): Promise<number> {
   const response = await submitCase(t, tokens.get('doctorA')!, await caseFormFor('doctorA', ownerA));
   return json<{ CaseId: number }>(response).CaseId;
+}
+
+/** A plan version awaiting doctor A's decision, on a new case of A unless one is given. */
+async function newPlanOfA(caseId?: number): Promise<{ caseId: number; planId: number; stageUrl: string }> {
+  const id = caseId ?? (await newCaseOfA());
+  const { planId } = json<{ planId: number }>(
+    await uploadPlan(t, admin, id, planForm(planSummaryOf(1, 0), stageFiles(1, 0))),
+  );
+  const plans = json<{ stages: { url: string }[] }[]>(await asAdmin({ method: 'GET', url: `/api/case/${id}/plans` }));
+  return { caseId: id, planId, stageUrl: plans[0]!.stages[0]!.url };
 }
 
 /** How each route is called: one builder per table entry. */
@@ -339,6 +360,20 @@ const requests: Record<string, Build> = {
   }),
   'POST /api/case/:caseId/messages/read': (_actor, owner) => ({ url: `/api/case/${owner.caseId}/messages/read` }),
   'GET /api/case/message_files/:fileId/:fileName': (_actor, owner) => ({ url: owner.messageFilePath }),
+  'POST /api/case/:caseId/plans': (_actor, owner) => ({
+    url: `/api/case/${owner.caseId}/plans`,
+    payload: planForm(planSummaryOf(1, 0), stageFiles(1, 0)),
+  }),
+  'GET /api/case/:caseId/plans': (_actor, owner) => ({ url: `/api/case/${owner.caseId}/plans` }),
+  'POST /api/case/:caseId/plans/:planId/approve': async () => {
+    const plan = await newPlanOfA();
+    return { url: `/api/case/${plan.caseId}/plans/${plan.planId}/approve` };
+  },
+  'POST /api/case/:caseId/plans/:planId/request_changes': async () => {
+    const plan = await newPlanOfA();
+    return { url: `/api/case/${plan.caseId}/plans/${plan.planId}/request_changes`, payload: { comment: 'Less' } };
+  },
+  'GET /api/case/plan_files/:stageFileId/:fileName': (_actor, owner) => ({ url: owner.planFilePath }),
 };
 
 let doctorA: Awaited<ReturnType<typeof createCaseDoctor>>;
@@ -388,6 +423,7 @@ beforeAll(async () => {
     filePath: '',
     picturePath: detail[0]!.ProfilePic,
     messageFilePath: '',
+    planFilePath: '',
   };
   ownerA.caseId = await newCaseOfA();
   const attachments = json<{ FilePath: string }[]>(
@@ -402,6 +438,7 @@ beforeAll(async () => {
     }),
   );
   ownerA.messageFilePath = message.attachments[0]!.url;
+  ownerA.planFilePath = (await newPlanOfA(ownerA.caseId)).stageUrl;
   ownerB = { ...ownerA, userId: doctorB.userId, doctorId: doctorB.doctorId, clinicId: doctorB.clinicId };
 });
 afterAll(() => t.close());

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { caseCounts, cases } from '../src/db/schema.ts';
 import { asciiStl, caseFields, caseForm, createCaseDoctor, submitCase } from './helpers/case-factories.ts';
+import { approvedPlan } from './helpers/plan-factories.ts';
 import { createTestApp, type TestApp } from './helpers/test-app.ts';
 
 let t: TestApp;
@@ -46,6 +47,8 @@ describe('case_counts', () => {
       [caseIds[3], 'inprogress'],
     ] as const) {
       const shipping = status === 'dispatched' ? { courier: 'UPS', trackingNumber: '1Z999' } : {};
+      // Dispatch needs the doctor's approved plan (docs/decisions.md § Treatment plans).
+      if (status === 'dispatched') await approvedPlan(t, admin, doctors[0]!.token, caseId!);
       const response = await t.as(admin, {
         method: 'PUT',
         url: `/api/case/status/${caseId}`,
@@ -56,9 +59,13 @@ describe('case_counts', () => {
     expect(await keptCounts()).toEqual(await countedByScan());
 
     const stats = await t.as(admin, { method: 'GET', url: '/api/case/get_all_stats/0' });
-    expect(stats.json()).toEqual([{ newcases: 2, total: 5, inprogress: 2, dispatched: 0, delivered: 1 }]);
+    expect(stats.json()).toEqual([
+      { newcases: 2, total: 5, inprogress: 2, dispatched: 0, delivered: 1, awaitingApproval: 0, changesRequested: 0 },
+    ]);
     const mine = await t.as(doctors[0]!.token, { method: 'GET', url: '/api/case/get_all_stats/0' });
-    expect(mine.json()).toEqual([{ newcases: 1, total: 3, inprogress: 1, dispatched: 0, delivered: 1 }]);
+    expect(mine.json()).toEqual([
+      { newcases: 1, total: 3, inprogress: 1, dispatched: 0, delivered: 1, awaitingApproval: 0, changesRequested: 0 },
+    ]);
     const page = await t.as(admin, {
       method: 'GET',
       url: '/api/case/get_cases_by_status/inprogress/0?page=1&pageSize=1',

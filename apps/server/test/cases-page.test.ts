@@ -2,6 +2,7 @@ import { caseFieldList } from '@portal/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { asciiStl, caseFields, caseForm, createCaseDoctor, submitCase } from './helpers/case-factories.ts';
 import { createStaff, makeImage } from './helpers/factories.ts';
+import { approvedPlan } from './helpers/plan-factories.ts';
 import { createTestApp, type TestApp } from './helpers/test-app.ts';
 
 /** One case's page (GET /case/{caseId}), its timeline, and the status workflow's rules. */
@@ -73,6 +74,8 @@ describe('GET /case/{caseId}/timeline and the status rules', () => {
     expect(
       (await setStatus(staff.token, CaseId, { status: 'inprogress', note: '  Scans look good ' })).statusCode,
     ).toBe(200);
+    // Dispatch needs the doctor's approved plan (docs/decisions.md § Treatment plans).
+    const plan = await approvedPlan(t, staff.token, doctor.token, CaseId);
     const dispatched = await setStatus(admin, CaseId, {
       status: 'dispatched',
       courier: 'DHL Express',
@@ -106,6 +109,17 @@ describe('GET /case/{caseId}/timeline and the status rules', () => {
         reason: null,
         courier: null,
         trackingNumber: null,
+      },
+      { kind: 'plan', at: expect.any(String), by: staff.userId, byName: 'Sam Staff', planId: plan.planId, version: 1 },
+      {
+        kind: 'plan_decision',
+        at: expect.any(String),
+        by: doctor.userId,
+        byName: 'Grace Hopper',
+        planId: plan.planId,
+        version: 1,
+        decision: 'approved',
+        comment: null,
       },
       expect.objectContaining({
         from: 'inprogress',

@@ -114,7 +114,9 @@ describe('GET /case/get_cases_by_status/{status}/{userId}', () => {
 describe('GET /case/get_all_stats/{userId}', () => {
   it('counts all cases for staff and own cases for a doctor', async () => {
     const all = await list(admin, 'get_all_stats/0');
-    expect(all.json()).toEqual([{ newcases: 15, total: 15, inprogress: 0, dispatched: 0, delivered: 0 }]);
+    expect(all.json()).toEqual([
+      { newcases: 15, total: 15, inprogress: 0, dispatched: 0, delivered: 0, awaitingApproval: 0, changesRequested: 0 },
+    ]);
     const one = await list(admin, `get_all_stats/${curie.userId}`);
     expect(one.json()[0].total).toBe(12);
   });

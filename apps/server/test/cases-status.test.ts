@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { caseFields, caseForm, createCaseDoctor, submitCase } from './helpers/case-factories.ts';
 import { createStaff, outboxMessages } from './helpers/factories.ts';
+import { approvedPlan } from './helpers/plan-factories.ts';
 import { createTestApp, type TestApp } from './helpers/test-app.ts';
 
 let t: TestApp;
@@ -36,6 +37,8 @@ describe('PUT /case/status/{caseId}', () => {
     expect(response.statusCode, response.body).toBe(200);
     expect(response.json().message).toBe('Case status changed to In Progress');
     const admin = await t.adminToken();
+    // Dispatch needs the doctor's approved plan (docs/decisions.md § Treatment plans).
+    await approvedPlan(t, staff.token, doctor.token, caseId);
     const dispatch = await t.as(admin, {
       method: 'PUT',
       url: `/api/case/status/${caseId}`,
@@ -63,7 +66,9 @@ describe('PUT /case/status/{caseId}', () => {
     expect(sent.every((message) => message.includes(`${t.app.config.publicUrl}/cases/${caseId}`))).toBe(true);
 
     const stats = await t.as(doctor.token, { method: 'GET', url: `/api/case/get_all_stats/${doctor.userId}` });
-    expect(stats.json()).toEqual([{ newcases: 0, total: 1, inprogress: 0, dispatched: 1, delivered: 0 }]);
+    expect(stats.json()).toEqual([
+      { newcases: 0, total: 1, inprogress: 0, dispatched: 1, delivered: 0, awaitingApproval: 0, changesRequested: 0 },
+    ]);
     const dispatched = await t.as(doctor.token, { method: 'GET', url: `/api/case/get_cases_by_status/dispatched/0` });
     expect(dispatched.json<{ CaseId: number; Status: string }[]>()).toMatchObject([
       { CaseId: caseId, Status: 'dispatched' },

@@ -12,6 +12,7 @@ const bodiless = new Set([
   'POST /api/auth/logout',
   'POST /api/permission/add/:roleId/:pageId',
   'POST /api/doctor/request_password_reset/:id',
+  'POST /api/case/:caseId/plans/:planId/approve',
 ]);
 const multipartForms = new Set([
   'POST /api/user/add',

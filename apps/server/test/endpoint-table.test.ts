@@ -40,6 +40,7 @@ describe('the endpoint table (packages/contract/src/endpoints)', () => {
     const multipart = rows.filter((row) => row.bodyKind === 'multipart');
     expect(multipart.map((row) => `${row.method} ${row.path}`).sort()).toEqual([
       'POST /api/case/:caseId/messages',
+      'POST /api/case/:caseId/plans',
       'POST /api/case/add',
       'POST /api/doctor/add',
       'POST /api/user/add',

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { caseFields, caseForm, createCaseDoctor, submitCase } from './helpers/case-factories.ts';
 import { openEventStream, type EventStreamReader, type StreamedEvent } from './helpers/event-stream.ts';
 import { createStaff } from './helpers/factories.ts';
+import { approvedPlan } from './helpers/plan-factories.ts';
 import { createTestApp, type TestApp } from './helpers/test-app.ts';
 
 /** GET /api/events on a real socket: who hears which status change, and when streams end. */
@@ -42,6 +43,9 @@ async function stream(token: string | null, headers: Record<string, string> = {}
 async function setStatus(caseId: number, status: string) {
   // A dispatch names its courier and tracking number (docs/decisions.md § Case status workflow).
   const shipping = status === 'dispatched' ? { courier: 'DHL', trackingNumber: 'JD0146' } : {};
+  // Dispatch needs the doctor's approved plan (docs/decisions.md § Treatment plans).
+  if (status === 'dispatched')
+    await approvedPlan(t, staff.token, caseId === caseOfA ? doctorA.token : doctorB.token, caseId);
   const response = await t.as(staff.token, {
     method: 'PUT',
     url: `/api/case/status/${caseId}`,

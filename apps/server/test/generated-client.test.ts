@@ -10,6 +10,7 @@ import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { binaryStl, caseFields, sha256 } from './helpers/case-factories.ts';
 import { doctorFields, firstCityOf, makeImage, uniqueName } from './helpers/factories.ts';
+import { planSummaryOf, stageFiles } from './helpers/plan-factories.ts';
 import { createTestApp, testAdmin, type TestApp } from './helpers/test-app.ts';
 
 /**
@@ -304,6 +305,48 @@ export async function downloadPart(): Promise<Blob | undefined> {
     expect(part.response.headers.get('content-range')).toBe(`bytes 0-9/${scan.length}`);
     const caseDetail = await call('GET', '/api/case/{caseId}', { params: { path: { caseId: CaseId } } });
     expect(caseDetail.data).toMatchObject({ CaseId, planState: null, parentCaseId: null });
+
+    // A treatment plan: staff upload v1 (loose STLs), the doctor sends it back, v2 is approved.
+    const planCase = { params: { path: { caseId: CaseId } } };
+    const planBody = () => ({
+      summary: JSON.stringify(planSummaryOf(1, 0)),
+      stages: stageFiles(1, 0).map((stage) => file(stage.data, stage.name, 'application/octet-stream')),
+    });
+    const v1 = json<{ planId: number }>(
+      await call('POST', '/api/case/{caseId}/plans', { ...planCase, body: planBody(), ...multipart }),
+    );
+    const plans = json<{ stages: { url: string; sha256: string }[] }[]>(
+      await call('GET', '/api/case/{caseId}/plans', planCase),
+    );
+    const [, stageFileId, stageName] = /^\/api\/case\/plan_files\/(\d+)\/(.+)$/.exec(plans[0]!.stages[0]!.url)!;
+    const stageFile = await call('GET', '/api/case/plan_files/{stageFileId}/{fileName}', {
+      params: { path: { stageFileId: Number(stageFileId), fileName: decodeURIComponent(stageName!) } },
+      parseAs: 'arrayBuffer',
+    });
+    expect(sha256(Buffer.from(stageFile.data as ArrayBuffer))).toBe(plans[0]!.stages[0]!.sha256);
+    const staffToken = token;
+    token = json<{ token: string }>(
+      await call('POST', '/api/auth/login', {
+        body: { username: registration.username, password: registration.password },
+      }),
+    ).token;
+    await call('POST', '/api/case/{caseId}/plans/{planId}/request_changes', {
+      params: { path: { caseId: CaseId, planId: v1.planId } },
+      body: { comment: 'Less expansion' },
+    });
+    token = staffToken;
+    const v2 = json<{ planId: number }>(
+      await call('POST', '/api/case/{caseId}/plans', { ...planCase, body: planBody(), ...multipart }),
+    );
+    token = json<{ token: string }>(
+      await call('POST', '/api/auth/login', {
+        body: { username: registration.username, password: registration.password },
+      }),
+    ).token;
+    await call('POST', '/api/case/{caseId}/plans/{planId}/approve', {
+      params: { path: { caseId: CaseId, planId: v2.planId } },
+    });
+    token = staffToken;
     // The event stream, opened before the change it then carries; read up to that event and closed.
     const events = await call('GET', '/api/events', { parseAs: 'stream' });
     expect(events.response.headers.get('content-type')).toMatch(/^text\/event-stream/);

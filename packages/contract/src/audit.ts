@@ -30,6 +30,9 @@ export const auditActions = [
   'doctor.password_reset_request',
   'email.send',
   'case.message',
+  'plan.upload',
+  'plan.approve',
+  'plan.request_changes',
 ] as const;
 export const auditAction = z.enum(auditActions, { error: 'Action is not valid' });
 export type AuditAction = z.infer<typeof auditAction>;

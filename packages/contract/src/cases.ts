@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { caseFieldAnswerShape, caseFieldSubmissionShape, fieldsOfKind, sortableCaseFields } from './case-fields.ts';
 import { requiredMessage } from './fields.ts';
 import { messageSide } from './messages.ts';
+import { planState } from './plans.ts';
 
 export * from './case-fields.ts';
 
@@ -147,6 +148,8 @@ export const caseListQuery = z.object({
       error: 'Sort is not valid',
     })
     .optional(),
+  /** Only cases whose newest treatment plan version is in this state (the plan tiles). */
+  planState: planState.optional(),
 });
 export type CaseListQuery = z.infer<typeof caseListQuery>;
 
@@ -156,6 +159,10 @@ export const caseStats = z.object({
   inprogress: z.number(),
   dispatched: z.number(),
   delivered: z.number(),
+  /** Cases whose newest plan version awaits the doctor's approval. */
+  awaitingApproval: z.number(),
+  /** Cases whose newest plan version the doctor sent back. */
+  changesRequested: z.number(),
 });
 export type CaseStats = z.infer<typeof caseStats>;
 
@@ -222,12 +229,14 @@ export type CaseHistoryEntry = z.infer<typeof caseHistoryEntry>;
 // ---------------------------------------------------------------------------- one case and its timeline
 
 /**
- * GET /case/{caseId}: the case as a list row shows it, plus the places of the features to
- * come, always null for now: `planState` (the treatment plan's state) and `parentCaseId`
- * (the case a refinement continues).
+ * GET /case/{caseId}: the case as a list row shows it, plus `planState` (the newest
+ * treatment plan version's state, null before the first) and `parentCaseId` (the case a
+ * refinement continues; always null for now).
  */
 export const caseDetail = caseRow.extend({
-  planState: z.null().meta({ description: 'The treatment plan state; null until treatment plans exist' }),
+  planState: planState
+    .nullable()
+    .meta({ description: "The newest treatment plan version's state; null before the first version" }),
   parentCaseId: z.null().meta({ description: 'The case this one continues; null until refinements exist' }),
 });
 export type CaseDetail = z.infer<typeof caseDetail>;
@@ -235,9 +244,9 @@ export type CaseDetail = z.infer<typeof caseDetail>;
 const timelineActor = { by: z.number(), byName: z.string() };
 
 /**
- * One entry of a case's timeline, told apart by `kind` (a conversation's `message` among
- * them); treatment plans will add their own kinds. `at` is an ISO timestamp; the timeline
- * is oldest first.
+ * One entry of a case's timeline, told apart by `kind`: its submission and files, status
+ * changes, the conversation's messages, plan versions and the doctor's decisions on them.
+ * `at` is an ISO timestamp; the timeline is oldest first.
  */
 export const caseTimelineEntry = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('created'), at: z.string(), ...timelineActor, trackingNo: z.string() }),
@@ -264,6 +273,16 @@ export const caseTimelineEntry = z.discriminatedUnion('kind', [
     side: messageSide,
     text: z.string(),
     attachments: z.array(z.object({ fileName: z.string() })),
+  }),
+  z.object({ kind: z.literal('plan'), at: z.string(), ...timelineActor, planId: z.number(), version: z.number() }),
+  z.object({
+    kind: z.literal('plan_decision'),
+    at: z.string(),
+    ...timelineActor,
+    planId: z.number(),
+    version: z.number(),
+    decision: z.enum(['approved', 'changes_requested']),
+    comment: z.string().nullable(),
   }),
 ]);
 export type CaseTimelineEntry = z.infer<typeof caseTimelineEntry>;

@@ -1,12 +1,13 @@
 import { z } from 'zod';
 import { caseStatus } from './cases.ts';
 import { messageSide } from './messages.ts';
+import { planState } from './plans.ts';
 
 /**
  * What `GET /api/events` streams (Server-Sent Events). Each kind is one `event:` name with
  * its JSON `data:`; events say only what changed and which record, never patient data: a
  * client refetches what it shows, through the routes that check who may read it.
- * New kinds (messages, plan events) are added as further members of `liveEvent`.
+ * Status changes, messages and plan events; a new kind is a further member of `liveEvent`.
  */
 export const caseStatusEvent = z.object({
   caseId: z.number().int().positive(),
@@ -26,9 +27,21 @@ export const caseMessageEvent = z.object({
 });
 export type CaseMessageEvent = z.infer<typeof caseMessageEvent>;
 
+/** A plan version was uploaded (awaiting_approval) or decided (approved, changes_requested). */
+export const casePlanEvent = z.object({
+  caseId: z.number().int().positive(),
+  planId: z.number().int().positive(),
+  version: z.number().int().positive(),
+  state: planState,
+  /** When the change committed, ISO 8601. */
+  at: z.string(),
+});
+export type CasePlanEvent = z.infer<typeof casePlanEvent>;
+
 export const liveEvent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('case.status'), data: caseStatusEvent }),
   z.object({ type: z.literal('case.message'), data: caseMessageEvent }),
+  z.object({ type: z.literal('case.plan'), data: casePlanEvent }),
 ]);
 export type LiveEvent = z.infer<typeof liveEvent>;
 export type LiveEventType = LiveEvent['type'];

@@ -13,6 +13,7 @@ export * from './events.ts';
 export * from './fields.ts';
 export * from './messages.ts';
 export * from './pages.ts';
+export * from './plans.ts';
 export * from './password-reset.ts';
 export * from './roles.ts';
 export * from './users.ts';

@@ -71,3 +71,12 @@ export function caseOwnerScope(user: SignedInUser, requestedUserId: number): num
   if (isDoctor(user)) return user.userId;
   return requestedUserId === 0 ? null : requestedUserId;
 }
+
+/**
+ * Only the case's doctor decides on its treatment plan: staff (who may read the case) are
+ * refused with 403, another doctor gets 404 as for any record of theirs.
+ */
+export function assertCaseDoctor(user: SignedInUser, doctorUserId: number): void {
+  if (!isDoctor(user)) throw forbidden("Only the case's doctor can approve a treatment plan or request changes");
+  if (user.userId !== doctorUserId) throw notFound('Case');
+}

@@ -28,6 +28,11 @@ const templates: Record<EmailTemplateName, (v: Variables) => RenderedMail> = {
     text: `You have a new message about case ${v.trackingNo}.\n${v.caseUrl}\n\nAligner Portal`,
     html: `<p>You have a new message about case ${escapeHtml(v.trackingNo ?? '')}.</p><p><a href="${escapeHtml(v.caseUrl ?? '')}">Open the case</a></p><p>Aligner Portal</p>`,
   }),
+  planReady: (v) => ({
+    subject: `A treatment plan is ready for your review (case ${v.trackingNo})`,
+    text: `Dear ${v.doctorName},\n\nA treatment plan is ready for your review: version ${v.version} of case ${v.trackingNo}.\n${v.caseUrl}\n\nAligner Portal`,
+    html: `<p>Dear ${escapeHtml(v.doctorName ?? '')},</p><p>A treatment plan is ready for your review: version ${escapeHtml(v.version ?? '')} of case ${escapeHtml(v.trackingNo ?? '')}.</p><p><a href="${escapeHtml(v.caseUrl ?? '')}">Open the case</a></p><p>Aligner Portal</p>`,
+  }),
 };
 
 export function renderTemplate(name: EmailTemplateName, variables: Variables, subject?: string): RenderedMail {

@@ -32,9 +32,14 @@ export const securityPlugin = fp(async (app: FastifyInstance) => {
   app.addHook('onSend', async (request, reply) => {
     if (request.url.startsWith('/api/docs')) {
       reply.header('content-security-policy', docsCsp);
-    } else if (request.url.startsWith('/api/')) {
-      // Answers carry patient data: never kept by a browser or proxy cache.
+    } else if (request.url.startsWith('/api/') && !isImmutableFile(reply.getHeader('cache-control'))) {
+      // Answers carry patient data: never kept by a browser or proxy cache. The exception
+      // is a plan's stage model, whose bytes never change: the browser's own (private) cache.
       reply.header('cache-control', 'no-store');
     }
   });
 });
+
+/** A route's `private, ..., immutable` answer (routes/plans: stage models) keeps its own caching. */
+const isImmutableFile = (value: unknown) =>
+  typeof value === 'string' && value.startsWith('private,') && value.includes('immutable');

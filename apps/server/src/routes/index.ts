@@ -10,6 +10,7 @@ import { geographyRoutes } from './geography/index.ts';
 import { healthRoutes } from './health/index.ts';
 import { messageRoutes } from './messages/index.ts';
 import { permissionRoutes } from './permissions/index.ts';
+import { planRoutes } from './plans/index.ts';
 import { roleRoutes } from './roles/index.ts';
 import { uploadRoutes } from './uploads/index.ts';
 import { userRoutes } from './users/index.ts';
@@ -31,6 +32,7 @@ export async function apiRoutes(app: FastifyInstance) {
     auditRoutes,
     eventRoutes,
     messageRoutes,
+    planRoutes,
   ]) {
     await app.register(areaRoutes);
   }

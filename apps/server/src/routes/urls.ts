@@ -23,3 +23,6 @@ export function withFileUrl<T extends { attachmentId: number; FileName: string }
 /** A message's file download; the name in the path is only for the browser's "save as". */
 export const messageFileUrl = (fileId: number, fileName: string): string =>
   `/api/case/message_files/${fileId}/${encodeURIComponent(fileName)}`;
+/** A plan stage model's download; the name in the path is only for the browser's "save as". */
+export const planFileUrl = (stageFileId: number, fileName: string): string =>
+  `/api/case/plan_files/${stageFileId}/${encodeURIComponent(fileName)}`;

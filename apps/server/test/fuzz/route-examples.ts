@@ -2,6 +2,7 @@ import { otherFilesField, photoFileTypes, scanFileTypes } from '@portal/contract
 import { binaryStl, caseFields, caseForm, createCaseDoctor, submitCase } from '../helpers/case-factories.ts';
 import { createStaff, doctorEditFields, doctorFields, firstCityOf, formData, makeImage } from '../helpers/factories.ts';
 import { resetTokensIn } from '../helpers/mail.ts';
+import { planForm, planSummaryOf, stageFiles, uploadPlan } from '../helpers/plan-factories.ts';
 import { testAdmin, type TestApp } from '../helpers/test-app.ts';
 import type { Part } from './bodies.ts';
 
@@ -26,6 +27,9 @@ export interface Fixture {
   resetToken: string;
   png: Buffer;
   messageFilePath: string;
+  /** A plan version of the case, and one of its stage files. */
+  planId: number;
+  planFilePath: string;
 }
 
 /** Ids of existing records of every kind, for path params: the fixture's, the Doctor and administrator roles, pages 1 and 6. */
@@ -39,6 +43,7 @@ export const existingIds = (fixture: Fixture): string[] =>
     fixture.staff.userId,
     fixture.staff.roleId,
     fixture.cityId,
+    fixture.planId,
     19,
     -1,
     1,
@@ -77,6 +82,9 @@ export async function createFixture(t: TestApp): Promise<Fixture> {
     payload: caseForm({ text: 'A question' }, { files: { data: png, name: 'smile.png', type: 'image/png' } }),
   });
   if (message.statusCode !== 200) throw new Error(`message: ${message.statusCode} ${message.body}`);
+  const plan = await uploadPlan(t, admin, CaseId, planForm(planSummaryOf(1, 0), stageFiles(1, 0)));
+  if (plan.statusCode !== 200) throw new Error(`plan upload: ${plan.statusCode} ${plan.body}`);
+  const [listed] = (await asAdmin('GET', `/api/case/${CaseId}/plans`)).json<{ stages: { url: string }[] }[]>();
   const staff = await createStaff(t, []);
   // A real reset link: the Doctors screen is answered with it.
   const reset = await asAdmin('POST', `/api/doctor/request_password_reset/${doctor.doctorId}`);
@@ -93,6 +101,8 @@ export async function createFixture(t: TestApp): Promise<Fixture> {
     resetToken,
     png,
     messageFilePath: message.json<{ attachments: { url: string }[] }>().attachments[0]!.url,
+    planId: plan.json<{ planId: number }>().planId,
+    planFilePath: listed!.stages[0]!.url,
   };
 }
 
@@ -247,6 +257,26 @@ export const examples: Record<string, (fixture: Fixture) => Example> = {
   }),
   'POST /api/case/:caseId/messages/read': (f) => ({ url: `/api/case/${f.caseId}/messages/read` }),
   'GET /api/case/message_files/:fileId/:fileName': (f) => ({ url: f.messageFilePath }),
+  'POST /api/case/:caseId/plans': (f) => ({
+    url: `/api/case/${f.caseId}/plans`,
+    form: [
+      { name: 'summary', value: JSON.stringify(planSummaryOf(1, 1)) },
+      ...stageFiles(1, 1).map((file) => ({
+        name: 'stages',
+        value: file.data,
+        fileName: file.name,
+        type: 'application/octet-stream',
+      })),
+    ],
+    fileFields: ['stages'],
+  }),
+  'GET /api/case/:caseId/plans': (f) => ({ url: `/api/case/${f.caseId}/plans` }),
+  'POST /api/case/:caseId/plans/:planId/approve': (f) => ({ url: `/api/case/${f.caseId}/plans/${f.planId}/approve` }),
+  'POST /api/case/:caseId/plans/:planId/request_changes': (f) => ({
+    url: `/api/case/${f.caseId}/plans/${f.planId}/request_changes`,
+    json: { comment: 'Less expansion on 13' },
+  }),
+  'GET /api/case/plan_files/:stageFileId/:fileName': (f) => ({ url: f.planFilePath }),
 
   'GET /api/audit': () => ({
     url: '/api/audit?page=1&pageSize=20&action=auth.login&actor=admin&outcome=failure&from=2020-01-01T00:00:00Z&to=2030-01-01T00:00:00Z',

@@ -1,4 +1,4 @@
-import { caseMessageEvent, caseStatusEvent, endpoints } from '@portal/contract';
+import { caseMessageEvent, casePlanEvent, caseStatusEvent, endpoints } from '@portal/contract';
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { caseKeys, messageKeys } from './shared-queries.ts';
@@ -20,6 +20,18 @@ function onCaseMessage(queryClient: QueryClient, data: string) {
   void queryClient.invalidateQueries({ queryKey: messageKeys.ofCase(parsed.data.caseId) });
   void queryClient.invalidateQueries({ queryKey: caseKeys.timeline(parsed.data.caseId) });
   void queryClient.invalidateQueries({ queryKey: messageKeys.unread() });
+}
+
+/** What a plan version or decision makes stale: the plan tiles and lists, the case, its timeline and plans. */
+function onCasePlan(queryClient: QueryClient, data: string) {
+  const parsed = casePlanEvent.safeParse(JSON.parse(data));
+  if (!parsed.success) return;
+  const { caseId } = parsed.data;
+  void queryClient.invalidateQueries({ queryKey: caseKeys.allStats() });
+  void queryClient.invalidateQueries({ queryKey: caseKeys.lists() });
+  void queryClient.invalidateQueries({ queryKey: caseKeys.detail(caseId) });
+  void queryClient.invalidateQueries({ queryKey: caseKeys.timeline(caseId) });
+  void queryClient.invalidateQueries({ queryKey: caseKeys.plans(caseId) });
 }
 
 /**
@@ -47,6 +59,7 @@ export function useLiveEvents(token: string | undefined) {
     source.addEventListener('case.message', (event) =>
       onCaseMessage(queryClient, (event as MessageEvent<string>).data),
     );
+    source.addEventListener('case.plan', (event) => onCasePlan(queryClient, (event as MessageEvent<string>).data));
     return () => source.close();
   }, [token, queryClient]);
 }

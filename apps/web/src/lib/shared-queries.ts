@@ -18,6 +18,8 @@ export const caseKeys = {
   /** One case and its timeline (the case page); live status events refresh both. */
   detail: (caseId: number) => [...caseKeys.all, 'detail', caseId] as const,
   timeline: (caseId: number) => [...caseKeys.all, 'timeline', caseId] as const,
+  /** A case's treatment plan versions (the plans feature); live plan events refresh them. */
+  plans: (caseId: number) => [...caseKeys.all, 'plans', caseId] as const,
 };
 
 /** The shell shows a role's menu; granting or revoking a page changes it. */

@@ -8,6 +8,7 @@ import { eventEndpoints } from './events.ts';
 import { healthEndpoints } from './health.ts';
 import { messageEndpoints } from './messages.ts';
 import { permissionEndpoints } from './permissions.ts';
+import { planEndpoints } from './plans.ts';
 import { roleEndpoints } from './roles.ts';
 import { uploadEndpoints } from './uploads.ts';
 import { userEndpoints } from './users.ts';
@@ -34,6 +35,7 @@ export const endpoints = {
   ...auditEndpoints,
   ...eventEndpoints,
   ...messageEndpoints,
+  ...planEndpoints,
 };
 export type Endpoints = typeof endpoints;
 export type EndpointName = keyof Endpoints;
@@ -53,4 +55,5 @@ export const endpointTags = [
   { name: 'cases', description: 'Case submission, lists, status workflow and files' },
   { name: 'audit', description: "The audit log (the administrator's)" },
   { name: 'events', description: 'Live updates as Server-Sent Events' },
+  { name: 'plans', description: "Treatment plan versions and the doctor's approval" },
 ] as const;

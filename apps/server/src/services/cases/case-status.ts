@@ -2,6 +2,7 @@ import {
   caseStatusLabels,
   caseStatusMessages,
   isBackwardMove,
+  planMessages,
   type CaseHistoryEntry,
   type CaseStatusRequest,
 } from '@portal/contract';
@@ -52,12 +53,21 @@ export async function changeCaseStatus(
   const { status } = change;
   const changed = await deps.db.transaction(async (tx) => {
     const [current] = await tx
-      .select({ status: cases.status, trackingNo: cases.trackingNo, doctorUserId: cases.doctorUserId })
+      .select({
+        status: cases.status,
+        trackingNo: cases.trackingNo,
+        doctorUserId: cases.doctorUserId,
+        planState: cases.planState,
+      })
       .from(cases)
       .where(eq(cases.caseId, caseId))
       .for('update');
     if (!current) throw notFound('Case');
     checkStatusMove(current.status, change);
+    // docs/decisions.md § Treatment plans: nothing is made before the doctor approves the plan.
+    if (status === 'dispatched' && current.planState !== 'approved') {
+      throw conflict(planMessages.dispatchNeedsApproval, { status: planMessages.dispatchNeedsApproval });
+    }
     const isDispatch = status === 'dispatched';
     await tx.update(cases).set({ status }).where(eq(cases.caseId, caseId));
     const [history] = await tx

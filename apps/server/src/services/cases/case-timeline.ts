@@ -3,7 +3,7 @@ import { asc, eq, sql } from 'drizzle-orm';
 import type { SignedInUser } from '../../auth/policy.ts';
 import type { Database } from '../../db/client.ts';
 import { isoTimestamp } from '../../db/iso-timestamp.ts';
-import { caseAttachments, caseStatusHistory, users } from '../../db/schema.ts';
+import { caseAttachments, caseStatusHistory, treatmentPlans, users } from '../../db/schema.ts';
 import { listMessagesOfCase, type CaseMessageRow } from '../messages/case-messages.ts';
 import { findVisibleCase } from './find-cases.ts';
 
@@ -11,11 +11,12 @@ import { findVisibleCase } from './find-cases.ts';
  * A case's timeline, oldest first (docs/decisions.md § The case page and its timeline): its
  * submission ('created', from the first history row), the files sent with it ('files', at
  * the same moment), then every status change with its note, reason, courier and tracking
- * number, and the conversation's messages ('message') merged in by `at`.
+ * number, the conversation's messages ('message'), treatment plan versions ('plan', when
+ * uploaded) and the doctor's decisions on them ('plan_decision'), all merged in by `at`.
  */
 export async function getCaseTimeline(db: Database, actor: SignedInUser, caseId: number): Promise<CaseTimelineEntry[]> {
   const found = await findVisibleCase(db, actor, caseId);
-  const [history, files, messages] = await Promise.all([
+  const [history, files, messages, plans] = await Promise.all([
     db
       .select({
         from: caseStatusHistory.fromStatus,
@@ -38,6 +39,25 @@ export async function getCaseTimeline(db: Database, actor: SignedInUser, caseId:
       .where(eq(caseAttachments.caseId, caseId))
       .orderBy(asc(caseAttachments.attachmentId)),
     listMessagesOfCase(db, caseId),
+    db
+      .select({
+        planId: treatmentPlans.planId,
+        version: treatmentPlans.version,
+        state: treatmentPlans.state,
+        by: treatmentPlans.uploadedBy,
+        byName: sql<string>`(${users.firstName} || ' ' || ${users.lastName})`,
+        at: isoTimestamp(treatmentPlans.createdAt),
+        decidedBy: treatmentPlans.decidedBy,
+        decidedByName: sql<
+          string | null
+        >`(select d.first_name || ' ' || d.last_name from users d where d.user_id = ${treatmentPlans.decidedBy})`,
+        decidedAt: isoTimestamp(treatmentPlans.decidedAt),
+        comment: treatmentPlans.comment,
+      })
+      .from(treatmentPlans)
+      .innerJoin(users, eq(users.userId, treatmentPlans.uploadedBy))
+      .where(eq(treatmentPlans.caseId, caseId))
+      .orderBy(asc(treatmentPlans.version)),
   ]);
 
   const timeline: CaseTimelineEntry[] = [];
@@ -55,7 +75,7 @@ export async function getCaseTimeline(db: Database, actor: SignedInUser, caseId:
       timeline.push({ kind: 'status', at, by, byName, from, to, ...carried });
     }
   }
-  return mergeByTime(timeline, messages.map(messageEntry));
+  return mergeByTime(mergeByTime(timeline, messages.map(messageEntry)), planEntries(plans));
 }
 
 const messageEntry = (message: CaseMessageRow): CaseTimelineEntry => ({
@@ -67,6 +87,48 @@ const messageEntry = (message: CaseMessageRow): CaseTimelineEntry => ({
   text: message.text,
   attachments: message.files.map(({ fileName }) => ({ fileName })),
 });
+
+interface PlanRow {
+  planId: number;
+  version: number;
+  state: string;
+  by: number;
+  byName: string;
+  at: string;
+  decidedBy: number | null;
+  decidedByName: string | null;
+  decidedAt: string | null;
+  comment: string | null;
+}
+
+/** Each version's upload, and the doctor's decision on it when there was one. */
+function planEntries(plans: PlanRow[]): CaseTimelineEntry[] {
+  const entries: CaseTimelineEntry[] = [];
+  for (const plan of plans) {
+    entries.push({
+      kind: 'plan',
+      at: plan.at,
+      by: plan.by,
+      byName: plan.byName,
+      planId: plan.planId,
+      version: plan.version,
+    });
+    if (plan.decidedAt !== null && plan.decidedBy !== null) {
+      entries.push({
+        kind: 'plan_decision',
+        at: plan.decidedAt,
+        by: plan.decidedBy,
+        byName: plan.decidedByName ?? '',
+        planId: plan.planId,
+        version: plan.version,
+        // A decided version keeps its decision even once superseded: the comment tells which.
+        decision: plan.comment === null ? 'approved' : 'changes_requested',
+        comment: plan.comment,
+      });
+    }
+  }
+  return entries.sort((a, b) => a.at.localeCompare(b.at));
+}
 
 /** Two lists, each oldest first, as one; on equal times the first list's entry comes first. */
 function mergeByTime(first: CaseTimelineEntry[], second: CaseTimelineEntry[]): CaseTimelineEntry[] {

@@ -84,6 +84,15 @@ const isAsciiStl = (head: Buffer) =>
   /^\s*solid\b/.test(head.toString('latin1')) &&
   head.every((byte) => byte === 9 || byte === 10 || byte === 13 || (byte >= 32 && byte < 127));
 
+/**
+ * A 3D model by its content, stricter than a case scan's check: a binary STL whose triangle
+ * count matches its size, or an ASCII STL whose first bytes are text starting with `solid`
+ * and go on to a `facet` (or end at once with `endsolid`).
+ */
+export const isStlModel = (head: Buffer, size: number) =>
+  isBinaryStl(head, size) ||
+  (isAsciiStl(head) && /^\s*solid\b[^\n]*\n\s*(facet|endsolid)\b/.test(head.toString('latin1')));
+
 /** Whether the whole file (its first bytes and its size) is of `kind`. */
 export function isFileOfKind(kind: FileKind, head: Buffer, size: number): boolean {
   switch (kind) {

@@ -86,6 +86,7 @@ export async function findCases(
     ownedBy(scope.doctorUserId),
     scope.status === 'all' ? undefined : eq(cases.status, scope.status),
     query.search ? matchesSearch(query.search) : undefined,
+    query.planState ? eq(cases.planState, query.planState) : undefined,
   );
   const sort = query.sort ?? '-CreatedAt';
   const isDescending = sort.startsWith('-');
@@ -102,16 +103,37 @@ export async function findCases(
     const pageSize = query.pageSize ?? 10;
     list.limit(pageSize).offset(((query.page ?? 1) - 1) * pageSize);
   }
-  const [rows, total] = await Promise.all([list, countCases(db, scope, where, query.search)]);
+  const [rows, total] = await Promise.all([
+    list,
+    countCases(db, scope, where, query.search !== undefined || query.planState !== undefined),
+  ]);
   return { rows: rows as CaseRow[], total };
 }
 
-/** Counts from case_counts (kept by a trigger), never a scan of the cases. */
+/**
+ * Counts from case_counts (kept by a trigger), never a scan of the cases; the two plan tiles
+ * count the cases in those plan states through cases_plan_state_idx.
+ */
 export async function getCaseStats(db: Database, doctorUserId: number | null): Promise<CaseStats[]> {
   const count = (status?: string) =>
     status
       ? sql<number>`coalesce(sum(${caseCounts.count}) filter (where ${caseCounts.status} = ${status}), 0)::int`
       : sql<number>`coalesce(sum(${caseCounts.count}), 0)::int`;
+  const inPlanState = (state: 'awaiting_approval' | 'changes_requested') =>
+    db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(cases)
+      .where(and(eq(cases.planState, state), ownedBy(doctorUserId)))
+      .then(([row]) => row?.n ?? 0);
+  const [statusCounts, awaitingApproval, changesRequested] = await Promise.all([
+    statusStats(db, doctorUserId, count),
+    inPlanState('awaiting_approval'),
+    inPlanState('changes_requested'),
+  ]);
+  return statusCounts.map((row) => ({ ...row, awaitingApproval, changesRequested }));
+}
+
+function statusStats(db: Database, doctorUserId: number | null, count: (status?: string) => SQL<number>) {
   return db
     .select({
       newcases: count('new'),
@@ -124,14 +146,14 @@ export async function getCaseStats(db: Database, doctorUserId: number | null): P
     .where(doctorUserId === null ? undefined : eq(caseCounts.doctorUserId, doctorUserId));
 }
 
-/** How many cases match; without a search, read from case_counts instead of counting rows. */
+/** How many cases match; without a search or plan filter, read from case_counts instead of counting rows. */
 async function countCases(
   db: Database,
   scope: { doctorUserId: number | null; status: CaseStatusFilter },
   where: SQL | undefined,
-  search: string | undefined,
+  isFiltered: boolean,
 ): Promise<number> {
-  if (search) {
+  if (isFiltered) {
     const [counted] = await db
       .select({ total: sql<number>`count(*)::int` })
       .from(cases)
@@ -166,17 +188,17 @@ export async function findVisibleCase(db: Database, actor: SignedInUser, caseId:
 }
 
 /**
- * One case as the list rows show it, for its own page; `planState` and `parentCaseId` are
- * the places of treatment plans and refinements, null until those exist.
+ * One case as the list rows show it, for its own page, with its newest plan version's state
+ * (null before the first); `parentCaseId` is the place of refinements, null until those exist.
  */
 export async function getCase(db: Database, actor: SignedInUser, caseId: number): Promise<CaseDetail> {
   const [found] = await db
-    .select(caseColumns)
+    .select({ ...caseColumns, planState: cases.planState })
     .from(cases)
     .innerJoin(users, eq(users.userId, cases.doctorUserId))
     .where(and(eq(cases.caseId, caseId), ownedBy(caseOwnerScope(actor, 0))));
   if (!found) throw notFound('Case');
-  return { ...(found as CaseRow), planState: null, parentCaseId: null };
+  return { ...(found as unknown as CaseRow), planState: found.planState, parentCaseId: null };
 }
 
 /** A case's files as listed: the attachment id stands where the answer has its download address. */

@@ -5,6 +5,7 @@ import { paths } from '../../config/paths.ts';
 import { useCase } from '../../features/cases/api/get-case.ts';
 import { CaseDetail } from '../../features/cases/components/case-detail/case-detail.tsx';
 import { CaseConversation } from '../../features/messages/components/case-conversation.tsx';
+import { PlanPanel } from '../../features/plans/components/plan-panel.tsx';
 import { isDoctor, useSession, type Session } from '../../lib/session.ts';
 
 /**
@@ -44,6 +45,7 @@ function CasePage({ caseId }: { caseId: number }) {
         canChangeStatus={!isDoctor(session)}
         onBack={back}
       />
+      <PlanPanel key={`plan-${caseId}`} caseId={caseId} isDoctor={isDoctor(session)} />
       <CaseConversation key={`messages-${caseId}`} caseId={caseId} />
     </Stack>
   );

@@ -1,4 +1,4 @@
-import { endpoints, type CaseListQuery, type CaseStatusFilter } from '@portal/contract';
+import { endpoints, type CaseListQuery, type CaseStatusFilter, type PlanState } from '@portal/contract';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
 import { caseKeys } from '../../../lib/shared-queries.ts';
@@ -11,6 +11,8 @@ export interface CaseListParams {
   pageSize: number;
   search: string;
   sort: NonNullable<CaseListQuery['sort']>;
+  /** Only cases whose newest plan version is in this state (the plan tiles). */
+  planState?: PlanState;
 }
 
 /** One page of cases (the paged form of docs/decisions.md § Paging) and the count of all matching rows. */
@@ -24,6 +26,7 @@ export async function getCases(params: CaseListParams, signal?: AbortSignal) {
         pageSize: params.pageSize,
         sort: params.sort,
         search: params.search.trim() || undefined,
+        planState: params.planState,
       },
     },
     { signal },

@@ -1,6 +1,6 @@
 import { Button, Group, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import type { CaseRow, CaseSortColumn, CaseStatusFilter } from '@portal/contract';
+import type { CaseRow, CaseSortColumn, CaseStatusFilter, PlanState } from '@portal/contract';
 import { IconEye, IconSearch } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import type { DataTableColumn, DataTableSortStatus } from 'mantine-datatable';
@@ -21,11 +21,13 @@ const searchDelayMs = 300;
 export function CaseList({
   userId,
   status,
+  planState,
   showDoctor,
   onView,
 }: {
   userId: number;
   status: CaseStatusFilter;
+  planState?: PlanState;
   showDoctor: boolean;
   onView: (caseRow: CaseRow) => void;
 }) {
@@ -37,11 +39,11 @@ export function CaseList({
     direction: 'desc',
   });
   const [page, setPage] = usePageOf(
-    `${status}|${debouncedSearch}|${sortStatus.columnAccessor}|${sortStatus.direction}|${pageSize}`,
+    `${status}|${planState ?? ''}|${debouncedSearch}|${sortStatus.columnAccessor}|${sortStatus.direction}|${pageSize}`,
   );
 
   const sort = `${sortStatus.direction === 'desc' ? '-' : ''}${sortStatus.columnAccessor as CaseSortColumn}` as const;
-  const cases = useCases({ status, userId, page, pageSize, search: debouncedSearch, sort });
+  const cases = useCases({ status, userId, page, pageSize, search: debouncedSearch, sort, planState });
   const unread = useQuery({
     ...unreadCountsQueryOptions(),
     select: (rows) => new Map(rows.map((row) => [row.caseId, row.unread])),

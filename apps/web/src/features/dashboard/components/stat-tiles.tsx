@@ -1,14 +1,28 @@
 import { Group, SimpleGrid, Text, ThemeIcon, UnstyledButton } from '@mantine/core';
-import { caseStatusLabels, type CaseStats, type CaseStatusFilter } from '@portal/contract';
-import { IconCircleCheck, IconClipboardList, IconProgress, IconSparkles, IconTruckDelivery } from '@tabler/icons-react';
+import { caseStatusLabels, type CaseStats, type CaseStatusFilter, type PlanState } from '@portal/contract';
+import {
+  IconCircleCheck,
+  IconClipboardList,
+  IconMessageReport,
+  IconProgress,
+  IconSparkles,
+  IconThumbUp,
+  IconTruckDelivery,
+} from '@tabler/icons-react';
 import type { ComponentType } from 'react';
 
-interface Tile {
+/** What the list shows: a status, or (a plan tile) the cases whose newest plan version is in a state. */
+export interface CaseFilter {
   status: CaseStatusFilter;
+  planState?: PlanState;
+}
+
+interface Tile extends CaseFilter {
   label: string;
   count: (stats: CaseStats) => number;
   icon: ComponentType<{ size?: number }>;
   isStaffOnly?: boolean;
+  isDoctorOnly?: boolean;
 }
 
 const tiles: Tile[] = [
@@ -17,10 +31,37 @@ const tiles: Tile[] = [
   { status: 'inprogress', label: 'In Progress', count: (stats) => stats.inprogress, icon: IconProgress },
   { status: 'dispatched', label: 'Dispatched', count: (stats) => stats.dispatched, icon: IconTruckDelivery },
   { status: 'delivered', label: 'Delivered', count: (stats) => stats.delivered, icon: IconCircleCheck },
+  {
+    status: 'all',
+    planState: 'awaiting_approval',
+    label: 'Awaiting your approval',
+    count: (stats) => stats.awaitingApproval,
+    icon: IconThumbUp,
+    isDoctorOnly: true,
+  },
+  {
+    status: 'all',
+    planState: 'changes_requested',
+    label: 'Changes requested',
+    count: (stats) => stats.changesRequested,
+    icon: IconMessageReport,
+    isStaffOnly: true,
+  },
 ];
 
-export const statusFilterLabel = (status: CaseStatusFilter) =>
-  status === 'all' ? 'All cases' : `${caseStatusLabels[status]} cases`;
+const planFilterLabels: Partial<Record<PlanState, string>> = {
+  awaiting_approval: 'Cases awaiting your approval',
+  changes_requested: 'Cases with changes requested',
+};
+
+export const statusFilterLabel = ({ status, planState }: CaseFilter) =>
+  planState
+    ? (planFilterLabels[planState] ?? 'Cases')
+    : status === 'all'
+      ? 'All cases'
+      : `${caseStatusLabels[status]} cases`;
+
+const isSameFilter = (a: CaseFilter, b: CaseFilter) => a.status === b.status && a.planState === b.planState;
 
 /** The stat tiles; each is a toggle button that filters the case list by its status. */
 export function StatTiles({
@@ -30,11 +71,11 @@ export function StatTiles({
   isStaff,
 }: {
   stats: CaseStats | undefined;
-  selected: CaseStatusFilter;
-  onSelect: (status: CaseStatusFilter) => void;
+  selected: CaseFilter;
+  onSelect: (filter: CaseFilter) => void;
   isStaff: boolean;
 }) {
-  const visible = tiles.filter((tile) => isStaff || !tile.isStaffOnly);
+  const visible = tiles.filter((tile) => (isStaff ? !tile.isDoctorOnly : !tile.isStaffOnly));
   return (
     <SimpleGrid
       cols={{ base: 2, sm: 3, md: visible.length }}
@@ -44,13 +85,13 @@ export function StatTiles({
       aria-label="Filter cases by status"
     >
       {visible.map((tile) => {
-        const isSelected = tile.status === selected;
+        const isSelected = isSameFilter(tile, selected);
         const Icon = tile.icon;
         return (
           <UnstyledButton
-            key={tile.status}
+            key={`${tile.status}-${tile.planState ?? ''}`}
             aria-pressed={isSelected}
-            onClick={() => onSelect(tile.status)}
+            onClick={() => onSelect({ status: tile.status, planState: tile.planState })}
             p="md"
             bg={isSelected ? 'teal.0' : 'white'}
             bd={isSelected ? '2px solid var(--mantine-color-teal-9)' : '2px solid var(--mantine-color-gray-3)'}

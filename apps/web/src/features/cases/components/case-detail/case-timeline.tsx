@@ -2,11 +2,14 @@ import { Text, Timeline } from '@mantine/core';
 import { caseStatusLabels, type CaseTimelineEntry } from '@portal/contract';
 import {
   IconArrowBackUp,
+  IconCircleCheck,
+  IconCube,
   IconFiles,
   IconMessage,
+  IconMessageReport,
   IconPlus,
-  IconTruckDelivery,
   IconProgress,
+  IconTruckDelivery,
 } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { formatDateTime } from '../../../../lib/format-date.ts';
@@ -62,6 +65,26 @@ function describe(entry: CaseTimelineEntry): { title: string; icon: ReactNode; l
             ? [`Files: ${entry.attachments.map((file) => file.fileName).join(', ')}`]
             : []),
         ],
+      };
+    case 'plan':
+      return {
+        title: `Treatment plan version ${entry.version} uploaded`,
+        icon: <IconCube size={12} aria-hidden />,
+        lines: [`by ${entry.byName}`],
+      };
+    case 'plan_decision':
+      return {
+        title:
+          entry.decision === 'approved'
+            ? `Treatment plan version ${entry.version} approved`
+            : `Changes requested on treatment plan version ${entry.version}`,
+        icon:
+          entry.decision === 'approved' ? (
+            <IconCircleCheck size={12} aria-hidden />
+          ) : (
+            <IconMessageReport size={12} aria-hidden />
+          ),
+        lines: [`by ${entry.byName}`, ...(entry.comment !== null ? [`Comment: ${entry.comment}`] : [])],
       };
   }
 }

@@ -1,7 +1,7 @@
 import { Alert, Box, Group, Text } from '@mantine/core';
 import { useEffect, useRef, useState } from 'react';
 import { createViewer } from './create-viewer.ts';
-import { loadStl } from './load-stl.ts';
+import { loadStl } from '../../../../lib/load-stl.ts';
 import type { ViewableScan } from './viewable-scans.ts';
 import { ViewerLoading } from './viewer-status.tsx';
 

@@ -1,0 +1,91 @@
+import { endpoints } from '@portal/contract';
+import type { FastifyInstance } from 'fastify';
+import path from 'node:path';
+import { paramTarget } from '../../plugins/audit.ts';
+import { findVisibleCase } from '../../services/cases/find-cases.ts';
+import { createPlanVersion, decidePlan, findPlanFile, listPlans, type PlanChange } from '../../services/plans/plans.ts';
+import { planUploadLimits, receivePlanUpload } from '../../services/plans/receive-plan-upload.ts';
+import { deleteKeys } from '../../storage/delete-keys.ts';
+import { sendCaseFile } from '../cases/send-case-file.ts';
+import { route } from '../define-route.ts';
+import { multipartParts } from '../multipart-parts.ts';
+import { planFileUrl } from '../urls.ts';
+
+const caseTarget = paramTarget({ case: 'caseId' });
+const planTarget = paramTarget({ case: 'caseId', plan: 'planId' });
+
+/** Treatment plans (docs/decisions.md § Treatment plans): versions, the doctor's decisions, stage models. */
+export async function planRoutes(app: FastifyInstance) {
+  /** After the commit: a stream never hears of a change that was rolled back. */
+  const publish = ({ doctorUserId, ...data }: PlanChange) =>
+    app.events.publish({ type: 'case.plan', data }, { doctorUserId });
+
+  route(app, endpoints.planUpload, { audit: { action: 'plan.upload', target: caseTarget } }, async (request) => {
+    const { caseId } = request.params;
+    // 404 before a byte of the files is read.
+    await findVisibleCase(app.db, request.user, caseId);
+    const { maxUploadBytes, dataDir } = app.config;
+    const parts = multipartParts(request, planUploadLimits(maxUploadBytes));
+    const upload = await receivePlanUpload(parts, app.storage, { maxUploadBytes, tmpDir: path.join(dataDir, 'tmp') });
+    let created: PlanChange;
+    try {
+      created = await createPlanVersion(
+        { db: app.db, outbox: app.outbox, publicUrl: app.config.publicUrl },
+        request.user,
+        caseId,
+        upload,
+      );
+    } catch (error) {
+      await deleteKeys(
+        app.storage,
+        upload.stages.map((file) => file.storageKey),
+      );
+      throw error;
+    }
+    request.auditDetail = { target: `case:${caseId}/plan:${created.planId}` };
+    await publish(created);
+    return { message: `Plan version ${created.version} uploaded`, planId: created.planId, version: created.version };
+  });
+
+  route(app, endpoints.planList, {}, async (request) =>
+    (await listPlans(app.db, request.user, request.params.caseId)).map((plan) => ({
+      ...plan,
+      stages: plan.stages.map((file) => ({ ...file, url: planFileUrl(file.stageFileId, file.fileName) })),
+    })),
+  );
+
+  route(app, endpoints.planApprove, { audit: { action: 'plan.approve', target: planTarget } }, async (request) => {
+    const { caseId, planId } = request.params;
+    const decided = await decidePlan(app.db, request.user, caseId, planId, { decision: 'approved' });
+    await publish(decided);
+    return { message: `Plan version ${decided.version} approved` };
+  });
+
+  route(
+    app,
+    endpoints.planRequestChanges,
+    { audit: { action: 'plan.request_changes', target: planTarget } },
+    async (request) => {
+      const { caseId, planId } = request.params;
+      const decided = await decidePlan(app.db, request.user, caseId, planId, {
+        decision: 'changes_requested',
+        comment: request.body.comment,
+      });
+      await publish(decided);
+      return { message: `Changes requested on plan version ${decided.version}` };
+    },
+  );
+
+  route(
+    app,
+    endpoints.planFileGet,
+    { audit: { action: 'case.download', target: paramTarget({ plan_file: 'stageFileId' }) } },
+    async (request, reply) => {
+      const file = await findPlanFile(app.db, app.storage, request.user, request.params.stageFileId);
+      request.auditDetail = { target: `case:${file.caseId}/plan_file:${request.params.stageFileId}` };
+      // The bytes under one id never change: the browser may keep them (privately) for good.
+      reply.header('cache-control', 'private, max-age=31536000, immutable');
+      return sendCaseFile(request, reply, file);
+    },
+  );
+}

@@ -1,0 +1,120 @@
+import { Transform, type Readable, type TransformCallback } from 'node:stream';
+import yauzl from 'yauzl';
+import { AppError, badRequest } from '../../lib/errors.ts';
+import { planFileName } from './plan-files.ts';
+
+/**
+ * The limits a plan ZIP is read within (docs/decisions.md § Treatment plans), in one place:
+ * how many entries, how many bytes they may unpack to in all, and how much more than its
+ * compressed size one entry may unpack to (measured on the bytes as they come out, not
+ * read from the header).
+ */
+export const planZipLimits = {
+  maxEntries: 400,
+  /** Past this many bytes out of one entry the ratio is checked; small files may compress well. */
+  ratioGraceBytes: 1024 * 1024,
+  maxEntryRatio: 100,
+  /** The total when MAX_UPLOAD_BYTES is unset. */
+  defaultMaxTotalBytes: 2 * 1024 ** 3,
+};
+
+export const zipBombMessage = 'The ZIP unpacks to far more than its size (a compression ratio over 100:1)';
+
+/** A ZIP entry to store: its display name (basename only) and its bytes as they unpack. */
+export interface ZipStageEntry {
+  fileName: string;
+  open(): Promise<Readable>;
+}
+
+const isIgnored = (path: string, base: string) =>
+  path.endsWith('/') || path.split('/').some((segment) => segment === '__MACOSX') || base.startsWith('.');
+
+/** Counts what comes out of one entry and stops it once it unpacks past the ratio. */
+class RatioMeter extends Transform {
+  private bytes = 0;
+  constructor(private readonly compressedSize: number) {
+    super();
+  }
+  override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
+    this.bytes += chunk.length;
+    const ceiling = Math.max(planZipLimits.ratioGraceBytes, planZipLimits.maxEntryRatio * this.compressedSize);
+    if (this.bytes > ceiling) return callback(new AppError(400, zipBombMessage));
+    callback(null, chunk);
+  }
+}
+
+const zipError = (error: unknown) =>
+  error instanceof AppError ? error : badRequest(`The ZIP cannot be read: ${(error as Error).message}`);
+
+/**
+ * Reads a spooled ZIP entry by entry (yauzl, lazyEntries, sizes validated), calling `each`
+ * for every file that is not a folder, a __MACOSX file or a dot file, one at a time. Entry
+ * names are decoded here (decodeStrings off) so that a name like `../../x.stl` is kept as
+ * its basename instead of failing the archive: names are never used as paths.
+ */
+export async function readPlanZip(zipPath: string, each: (entry: ZipStageEntry) => Promise<void>): Promise<void> {
+  let zip: yauzl.ZipFile;
+  try {
+    zip = await openZip(zipPath);
+  } catch (error) {
+    throw zipError(error);
+  }
+  try {
+    if (zip.entryCount > planZipLimits.maxEntries) {
+      throw badRequest(`The ZIP has ${zip.entryCount} entries; at most ${planZipLimits.maxEntries} are allowed`);
+    }
+    for (;;) {
+      const entry = await nextEntry(zip).catch((error: unknown) => {
+        throw zipError(error);
+      });
+      if (!entry) break;
+      const raw = entry.fileName as unknown as Buffer;
+      const path = yauzl.getFileNameLowLevel(entry.generalPurposeBitFlag, raw, entry.extraFields, false);
+      const fileName = planFileName(path);
+      if (isIgnored(path, path.split('/').pop() ?? '')) continue;
+      if (entry.isEncrypted()) throw badRequest(`${fileName}: encrypted ZIP entries are not accepted`);
+      await each({
+        fileName,
+        open: async () => {
+          const stream = await openEntry(zip, entry).catch((error: unknown) => {
+            throw zipError(error);
+          });
+          const meter = new RatioMeter(entry.compressedSize);
+          stream.on('error', (error) => meter.destroy(zipError(error)));
+          return stream.pipe(meter);
+        },
+      });
+    }
+  } finally {
+    zip.close();
+  }
+}
+
+function openZip(zipPath: string): Promise<yauzl.ZipFile> {
+  return new Promise((resolve, reject) =>
+    yauzl.open(
+      zipPath,
+      { lazyEntries: true, autoClose: false, validateEntrySizes: true, decodeStrings: false },
+      (error, zip) => (error ? reject(error) : resolve(zip)),
+    ),
+  );
+}
+
+function nextEntry(zip: yauzl.ZipFile): Promise<yauzl.Entry | undefined> {
+  return new Promise((resolve, reject) => {
+    const cleanup = () => {
+      zip.off('entry', onEntry).off('end', onEnd).off('error', onError);
+    };
+    const onEntry = (entry: yauzl.Entry) => (cleanup(), resolve(entry));
+    const onEnd = () => (cleanup(), resolve(undefined));
+    const onError = (error: Error) => (cleanup(), reject(error));
+    zip.on('entry', onEntry).on('end', onEnd).on('error', onError);
+    zip.readEntry();
+  });
+}
+
+function openEntry(zip: yauzl.ZipFile, entry: yauzl.Entry): Promise<Readable> {
+  return new Promise((resolve, reject) =>
+    zip.openReadStream(entry, (error, stream) => (error ? reject(error) : resolve(stream))),
+  );
+}

@@ -1,0 +1,249 @@
+import { planMessages, type PlanState, type PlanVersion } from '@portal/contract';
+import { and, asc, desc, eq, inArray, max, ne, sql, type SQL } from 'drizzle-orm';
+import type { Readable } from 'node:stream';
+import { assertCaseDoctor, caseOwnerScope, type SignedInUser } from '../../auth/policy.ts';
+import type { Database } from '../../db/client.ts';
+import { isoTimestamp } from '../../db/iso-timestamp.ts';
+import { cases, planStageFiles, treatmentPlans, users } from '../../db/schema.ts';
+import { conflict, notFound } from '../../lib/errors.ts';
+import type { MailOutbox } from '../../mail/outbox.ts';
+import type { ByteRange, Storage } from '../../storage/storage.ts';
+import { findVisibleCase } from '../cases/find-cases.ts';
+import type { ReceivedPlanUpload } from './receive-plan-upload.ts';
+
+interface Deps {
+  db: Database;
+  outbox: MailOutbox;
+  publicUrl: string;
+}
+
+/** What the route publishes after the commit as a `case.plan` event. */
+export interface PlanChange {
+  caseId: number;
+  planId: number;
+  version: number;
+  state: PlanState;
+  doctorUserId: number;
+  at: string;
+}
+
+/**
+ * A new plan version (docs/decisions.md § Treatment plans), in one transaction: the case
+ * row is locked so versions are numbered one after another, the newest version before it
+ * is superseded, the stage files are recorded, `cases.plan_state` becomes
+ * awaiting_approval and the doctor's e-mail is queued.
+ */
+export async function createPlanVersion(
+  deps: Deps,
+  actor: SignedInUser,
+  caseId: number,
+  upload: ReceivedPlanUpload,
+): Promise<PlanChange> {
+  const created = await deps.db.transaction(async (tx) => {
+    const [found] = await tx
+      .select({ doctorUserId: cases.doctorUserId, trackingNo: cases.trackingNo })
+      .from(cases)
+      .where(eq(cases.caseId, caseId))
+      .for('update');
+    if (!found) throw notFound('Case');
+    const [latest] = await tx
+      .select({ version: max(treatmentPlans.version) })
+      .from(treatmentPlans)
+      .where(eq(treatmentPlans.caseId, caseId));
+    const version = (latest?.version ?? 0) + 1;
+    await tx
+      .update(treatmentPlans)
+      .set({ state: 'superseded' })
+      .where(
+        and(
+          eq(treatmentPlans.caseId, caseId),
+          eq(treatmentPlans.version, version - 1),
+          ne(treatmentPlans.state, 'superseded'),
+        ),
+      );
+    const [plan] = await tx
+      .insert(treatmentPlans)
+      .values({ caseId, version, state: 'awaiting_approval', summary: upload.summary, uploadedBy: actor.userId })
+      .returning({ planId: treatmentPlans.planId, createdAt: treatmentPlans.createdAt });
+    await tx.insert(planStageFiles).values(
+      upload.stages.map((file) => ({
+        planId: plan!.planId,
+        caseId,
+        arch: file.arch,
+        stage: file.stage,
+        fileName: file.fileName,
+        storageKey: file.storageKey,
+        fileSize: file.size,
+        sha256: file.sha256,
+      })),
+    );
+    await tx.update(cases).set({ planState: 'awaiting_approval' }).where(eq(cases.caseId, caseId));
+    const [doctor] = await tx
+      .select({ email: users.email, firstName: users.firstName, lastName: users.lastName })
+      .from(users)
+      .where(eq(users.userId, found.doctorUserId));
+    await deps.outbox.enqueue(tx, {
+      to: doctor!.email,
+      template: 'planReady',
+      variables: {
+        doctorName: `${doctor!.firstName} ${doctor!.lastName}`,
+        trackingNo: found.trackingNo,
+        version: String(version),
+        caseUrl: `${deps.publicUrl}/cases/${caseId}`,
+      },
+    });
+    return {
+      caseId,
+      planId: plan!.planId,
+      version,
+      state: 'awaiting_approval' as const,
+      doctorUserId: found.doctorUserId,
+      at: plan!.createdAt.toISOString(),
+    };
+  });
+  deps.outbox.kick();
+  return created;
+}
+
+export type PlanDecision = { decision: 'approved' } | { decision: 'changes_requested'; comment: string };
+
+/**
+ * The case's doctor decides on the version awaiting approval: the plan row and
+ * `cases.plan_state` change together, with the case row locked first (as an upload locks
+ * it) so a decision and a new version never cross. A superseded or already decided version
+ * is 409.
+ */
+export async function decidePlan(
+  db: Database,
+  actor: SignedInUser,
+  caseId: number,
+  planId: number,
+  decision: PlanDecision,
+): Promise<PlanChange> {
+  const visible = await findVisibleCase(db, actor, caseId);
+  assertCaseDoctor(actor, visible.doctorUserId);
+  return db.transaction(async (tx) => {
+    await tx.select({ caseId: cases.caseId }).from(cases).where(eq(cases.caseId, caseId)).for('update');
+    const [plan] = await tx
+      .select({ state: treatmentPlans.state, version: treatmentPlans.version })
+      .from(treatmentPlans)
+      .where(and(eq(treatmentPlans.planId, planId), eq(treatmentPlans.caseId, caseId)))
+      .for('update');
+    if (!plan) throw notFound('Plan');
+    if (plan.state === 'superseded') throw conflict(planMessages.superseded);
+    if (plan.state !== 'awaiting_approval') throw conflict(planMessages.alreadyDecided);
+    const [decided] = await tx
+      .update(treatmentPlans)
+      .set({
+        state: decision.decision,
+        decidedBy: actor.userId,
+        decidedAt: sql`now()`,
+        comment: decision.decision === 'changes_requested' ? decision.comment : null,
+      })
+      .where(eq(treatmentPlans.planId, planId))
+      .returning({ decidedAt: treatmentPlans.decidedAt });
+    await tx.update(cases).set({ planState: decision.decision }).where(eq(cases.caseId, caseId));
+    return {
+      caseId,
+      planId,
+      version: plan.version,
+      state: decision.decision,
+      doctorUserId: visible.doctorUserId,
+      at: decided!.decidedAt!.toISOString(),
+    };
+  });
+}
+
+const fullName = (table: typeof users) => sql<string>`(${table.firstName} || ' ' || ${table.lastName})`;
+
+/** A stage file row as listed: its id stands where the answer has its download address. */
+export type PlanVersionRow = Omit<PlanVersion, 'stages'> & {
+  stages: (Omit<PlanVersion['stages'][number], 'url'> & { stageFileId: number })[];
+};
+
+/** Every version of a case's plan, newest first, each with its stage files (upper then lower, by stage). */
+export async function listPlans(db: Database, actor: SignedInUser, caseId: number): Promise<PlanVersionRow[]> {
+  await findVisibleCase(db, actor, caseId);
+  const plans = await db
+    .select({
+      planId: treatmentPlans.planId,
+      caseId: treatmentPlans.caseId,
+      version: treatmentPlans.version,
+      state: treatmentPlans.state,
+      summary: treatmentPlans.summary,
+      uploadedBy: treatmentPlans.uploadedBy,
+      uploadedByName: fullName(users),
+      createdAt: isoTimestamp(treatmentPlans.createdAt),
+      decidedBy: treatmentPlans.decidedBy,
+      decidedByName: sql<
+        string | null
+      >`(select d.first_name || ' ' || d.last_name from users d where d.user_id = ${treatmentPlans.decidedBy})`,
+      decidedAt: isoTimestamp(treatmentPlans.decidedAt) as SQL<string | null>,
+      comment: treatmentPlans.comment,
+    })
+    .from(treatmentPlans)
+    .innerJoin(users, eq(users.userId, treatmentPlans.uploadedBy))
+    .where(eq(treatmentPlans.caseId, caseId))
+    .orderBy(desc(treatmentPlans.version));
+  if (plans.length === 0) return [];
+  const files = await db
+    .select({
+      planId: planStageFiles.planId,
+      stageFileId: planStageFiles.stageFileId,
+      arch: planStageFiles.arch,
+      stage: planStageFiles.stage,
+      fileName: planStageFiles.fileName,
+      size: planStageFiles.fileSize,
+      sha256: planStageFiles.sha256,
+    })
+    .from(planStageFiles)
+    .where(
+      inArray(
+        planStageFiles.planId,
+        plans.map((plan) => plan.planId),
+      ),
+    )
+    .orderBy(desc(planStageFiles.arch), asc(planStageFiles.stage));
+  return plans.map((plan) => ({
+    ...plan,
+    summary: plan.summary as PlanVersion['summary'],
+    stages: files.filter((file) => file.planId === plan.planId).map(({ planId: _planId, ...file }) => file),
+  }));
+}
+
+export interface PlanFileDownload {
+  caseId: number;
+  fileName: string;
+  contentType: string;
+  size: number;
+  sha256: string;
+  open(range?: ByteRange): Promise<Readable>;
+}
+
+/** A stage file the caller may download (the case's access); another doctor's is 404. */
+export async function findPlanFile(
+  db: Database,
+  storage: Storage,
+  actor: SignedInUser,
+  stageFileId: number,
+): Promise<PlanFileDownload> {
+  const doctorUserId = caseOwnerScope(actor, 0);
+  const [file] = await db
+    .select({
+      caseId: planStageFiles.caseId,
+      fileName: planStageFiles.fileName,
+      size: planStageFiles.fileSize,
+      sha256: planStageFiles.sha256,
+      storageKey: planStageFiles.storageKey,
+    })
+    .from(planStageFiles)
+    .innerJoin(cases, eq(cases.caseId, planStageFiles.caseId))
+    .where(
+      and(
+        eq(planStageFiles.stageFileId, stageFileId),
+        doctorUserId === null ? undefined : eq(cases.doctorUserId, doctorUserId),
+      ),
+    );
+  if (!file) throw notFound('File');
+  return { ...file, contentType: 'model/stl', open: (range) => storage.read(file.storageKey, range) };
+}

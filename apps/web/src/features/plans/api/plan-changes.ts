@@ -1,0 +1,43 @@
+import { endpoints, type PlanSummary } from '@portal/contract';
+import { useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { api, uploadApi } from '../../../lib/api-client.ts';
+import { caseKeys } from '../../../lib/shared-queries.ts';
+
+/** What a new version or a decision makes stale: this case's plans, page and timeline, the tiles and lists. */
+const refreshCase = (queryClient: QueryClient, caseId: number) =>
+  Promise.all([
+    queryClient.invalidateQueries({ queryKey: caseKeys.plans(caseId) }),
+    queryClient.invalidateQueries({ queryKey: caseKeys.detail(caseId) }),
+    queryClient.invalidateQueries({ queryKey: caseKeys.timeline(caseId) }),
+    queryClient.invalidateQueries({ queryKey: caseKeys.allStats() }),
+    queryClient.invalidateQueries({ queryKey: caseKeys.lists() }),
+  ]);
+
+/** The multipart body of a plan upload: the summary as JSON first, then the STLs or the one ZIP. */
+export function toPlanFormData(summary: PlanSummary, files: File[]): FormData {
+  const form = new FormData();
+  form.append('summary', JSON.stringify(summary));
+  for (const file of files) form.append('stages', file, file.name);
+  return form;
+}
+
+/** Staff upload a version, with progress in the overlay. */
+export function useUploadPlan(caseId: number) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (form: FormData) => uploadApi.call(endpoints.planUpload, { params: { caseId }, body: form }),
+    onSuccess: () => refreshCase(queryClient, caseId),
+  });
+}
+
+/** The case's doctor approves the version awaiting approval, or requests changes with a comment. */
+export function useDecidePlan(caseId: number) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ planId, comment }: { planId: number; comment?: string }) =>
+      comment === undefined
+        ? api.call(endpoints.planApprove, { params: { caseId, planId } })
+        : api.call(endpoints.planRequestChanges, { params: { caseId, planId }, body: { comment } }),
+    onSuccess: () => refreshCase(queryClient, caseId),
+  });
+}

@@ -1,0 +1,5 @@
+import { caseKeys } from '../../../lib/shared-queries.ts';
+
+export const planKeys = {
+  ofCase: caseKeys.plans,
+};

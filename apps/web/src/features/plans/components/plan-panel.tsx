@@ -1,0 +1,245 @@
+import { Badge, Button, Grid, Group, Modal, Paper, Stack, Text, Textarea, Title } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
+import { planMessages, planStateLabels, type PlanState, type PlanVersion } from '@portal/contract';
+import { IconCheck, IconCube, IconMessageReport, IconUpload } from '@tabler/icons-react';
+import { lazy, Suspense, useState, type FormEvent } from 'react';
+import { ApiError } from '../../../lib/api-client.ts';
+import { formatDateTime } from '../../../lib/format-date.ts';
+import { errorMessage, notifyError, notifySuccess } from '../../../lib/notify.ts';
+import { usePlans } from '../api/get-plans.ts';
+import { useDecidePlan } from '../api/plan-changes.ts';
+import { PlanSummaryView } from './plan-summary.tsx';
+import { UploadPlanForm } from './upload-plan-form.tsx';
+
+// three.js is large: it loads only when someone opens the viewer.
+const StageScene = lazy(() => import('./stage-viewer/stage-scene.tsx'));
+
+// Shades with at least 4.5:1 contrast to white text.
+const stateColors: Record<PlanState, string> = {
+  awaiting_approval: 'indigo.9',
+  changes_requested: 'red.9',
+  approved: 'teal.9',
+  superseded: 'gray.7',
+};
+
+export function PlanStateBadge({ state }: { state: PlanState }) {
+  return (
+    <Badge color={stateColors[state]} variant="filled" radius="sm">
+      {planStateLabels[state]}
+    </Badge>
+  );
+}
+
+/** Request changes: the comment is required (the server says so too). */
+function RequestChangesModal({ caseId, plan, onClose }: { caseId: number; plan: PlanVersion; onClose: () => void }) {
+  const decide = useDecidePlan(caseId);
+  const [comment, setComment] = useState('');
+  const [error, setError] = useState<string>();
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    event.stopPropagation();
+    if (!comment.trim()) {
+      setError(planMessages.commentRequired);
+      return;
+    }
+    decide.mutateAsync({ planId: plan.planId, comment }).then(
+      (answer) => {
+        notifySuccess(answer.message);
+        onClose();
+      },
+      (failure: unknown) => {
+        notifyError(errorMessage(failure, 'Something went wrong...'));
+        if (failure instanceof ApiError) setError(failure.fieldErrors.comment);
+      },
+    );
+  };
+  return (
+    <Modal opened onClose={onClose} title={`Request changes to version ${plan.version}`} centered>
+      <Stack component="form" gap="sm" onSubmit={submit}>
+        <Textarea
+          label="What should change"
+          withAsterisk
+          autosize
+          minRows={3}
+          maxLength={5000}
+          value={comment}
+          error={error}
+          onChange={(event) => {
+            setComment(event.currentTarget.value);
+            setError(undefined);
+          }}
+          data-autofocus
+        />
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button type="submit" color="red.9" loading={decide.isPending}>
+            Request changes
+          </Button>
+        </Group>
+      </Stack>
+    </Modal>
+  );
+}
+
+/** The 3D viewer of one version beside its summary. */
+function PlanViewerModal({ plan, onClose }: { plan: PlanVersion; onClose: () => void }) {
+  const isNarrow = useMediaQuery('(max-width: 767px)') ?? false;
+  return (
+    <Modal
+      opened
+      onClose={onClose}
+      title={`Treatment plan version ${plan.version}`}
+      size="90rem"
+      fullScreen={isNarrow}
+      closeButtonProps={{ 'aria-label': 'Close 3D viewer' }}
+    >
+      <Grid gap="lg">
+        <Grid.Col span={{ base: 12, md: 8 }}>
+          <Suspense
+            fallback={
+              <Text role="status" py="xl" ta="center">
+                Loading the 3D viewer…
+              </Text>
+            }
+          >
+            <StageScene plan={plan} />
+          </Suspense>
+        </Grid.Col>
+        <Grid.Col span={{ base: 12, md: 4 }}>
+          <PlanSummaryView summary={plan.summary} />
+        </Grid.Col>
+      </Grid>
+    </Modal>
+  );
+}
+
+function VersionRow({
+  caseId,
+  plan,
+  isDoctor,
+  onView,
+  onRequestChanges,
+}: {
+  caseId: number;
+  plan: PlanVersion;
+  isDoctor: boolean;
+  onView: () => void;
+  onRequestChanges: () => void;
+}) {
+  const decide = useDecidePlan(caseId);
+  const canDecide = isDoctor && plan.state === 'awaiting_approval';
+  const approve = () =>
+    decide.mutateAsync({ planId: plan.planId }).then(
+      (answer) => notifySuccess(answer.message),
+      (error: unknown) => notifyError(errorMessage(error, 'Something went wrong...')),
+    );
+  return (
+    <Paper withBorder p="sm" component="li" aria-label={`Version ${plan.version}`} style={{ listStyle: 'none' }}>
+      <Group justify="space-between" wrap="wrap" gap="sm">
+        <Stack gap={2}>
+          <Group gap="xs">
+            <Text fw={600}>Version {plan.version}</Text>
+            <PlanStateBadge state={plan.state} />
+          </Group>
+          <Text size="xs" c="dimmed">
+            {plan.summary.upperStages} upper, {plan.summary.lowerStages} lower stages · uploaded by{' '}
+            {plan.uploadedByName} {formatDateTime(plan.createdAt)}
+          </Text>
+          {plan.comment !== null && (
+            <Text size="sm">
+              Changes requested by {plan.decidedByName}: {plan.comment}
+            </Text>
+          )}
+          {plan.comment === null && plan.decidedAt !== null && (
+            <Text size="sm">
+              Approved by {plan.decidedByName} {formatDateTime(plan.decidedAt)}
+            </Text>
+          )}
+        </Stack>
+        <Group gap="xs">
+          <Button variant="default" leftSection={<IconCube size={16} aria-hidden />} onClick={onView}>
+            View version {plan.version} in 3D
+          </Button>
+          {canDecide && (
+            <>
+              <Button
+                color="teal.9"
+                leftSection={<IconCheck size={16} aria-hidden />}
+                loading={decide.isPending}
+                onClick={() => void approve()}
+              >
+                Approve
+              </Button>
+              <Button
+                color="red.9"
+                variant="outline"
+                leftSection={<IconMessageReport size={16} aria-hidden />}
+                onClick={onRequestChanges}
+              >
+                Request changes
+              </Button>
+            </>
+          )}
+        </Group>
+      </Group>
+    </Paper>
+  );
+}
+
+/**
+ * The case page's treatment plan: every version, newest first, with its state; staff upload
+ * a new version, the case's doctor approves the one awaiting approval or requests changes
+ * (docs/decisions.md § Treatment plans). Live plan events refresh the list.
+ */
+export function PlanPanel({ caseId, isDoctor }: { caseId: number; isDoctor: boolean }) {
+  const plans = usePlans(caseId);
+  const [isUploading, setIsUploading] = useState(false);
+  const [viewing, setViewing] = useState<PlanVersion>();
+  const [requesting, setRequesting] = useState<PlanVersion>();
+
+  return (
+    <Paper withBorder p="md" component="section" aria-label="Treatment Plan">
+      <Group justify="space-between" mb="sm">
+        <Title order={3} size="h4">
+          Treatment Plan
+        </Title>
+        {!isDoctor && !isUploading && (
+          <Button leftSection={<IconUpload size={16} aria-hidden />} onClick={() => setIsUploading(true)}>
+            Upload a new version
+          </Button>
+        )}
+      </Group>
+      {isUploading && (
+        <Stack mb="md">
+          <UploadPlanForm caseId={caseId} onDone={() => setIsUploading(false)} />
+        </Stack>
+      )}
+      {plans.data === undefined ? (
+        <Text size="sm" c="dimmed">
+          {plans.isError ? 'The treatment plan could not be loaded.' : 'Loading...'}
+        </Text>
+      ) : plans.data.length === 0 ? (
+        <Text size="sm" c="dimmed">
+          {isDoctor ? 'The lab has not uploaded a treatment plan yet.' : 'No treatment plan has been uploaded yet.'}
+        </Text>
+      ) : (
+        <Stack component="ul" gap="xs" p={0} m={0} aria-label="Plan versions">
+          {plans.data.map((plan) => (
+            <VersionRow
+              key={plan.planId}
+              caseId={caseId}
+              plan={plan}
+              isDoctor={isDoctor}
+              onView={() => setViewing(plan)}
+              onRequestChanges={() => setRequesting(plan)}
+            />
+          ))}
+        </Stack>
+      )}
+      {viewing && <PlanViewerModal plan={viewing} onClose={() => setViewing(undefined)} />}
+      {requesting && <RequestChangesModal caseId={caseId} plan={requesting} onClose={() => setRequesting(undefined)} />}
+    </Paper>
+  );
+}

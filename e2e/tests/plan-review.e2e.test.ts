@@ -1,0 +1,189 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { apiLogin, createActiveDoctor, createStaff } from '../helpers/api.ts';
+import {
+  expectNoSeriousA11yViolations,
+  launchBrowser,
+  newPage,
+  screenshots,
+  settle,
+  signIn,
+} from '../helpers/browser.ts';
+import { submitCase } from '../helpers/cases.ts';
+import { chooseStatus, statusDialog } from '../helpers/case-status.ts';
+import { stageFiles, zipOf } from '../helpers/plans.ts';
+import { expectToast } from '../helpers/shown.ts';
+
+/**
+ * Issue 9, treatment plans, the whole loop: the lab uploads v1, the doctor requests changes,
+ * the lab uploads v2 as a ZIP, the doctor plays it in the 3D viewer and approves, the lab
+ * dispatches; the doctor's dashboard, left open in its own browser context, follows live.
+ */
+
+let browser: Browser;
+let doctor: Awaited<ReturnType<typeof createActiveDoctor>>;
+let staff: Awaited<ReturnType<typeof createStaff>>;
+let submitted: { CaseId: number; TrackingNo: string };
+
+// Changes travel API -> event stream -> refetch on a loaded machine; 3D models load in a software renderer.
+vi.setConfig({ expect: { poll: { timeout: 20_000 } }, testTimeout: 240_000 });
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+  doctor = await createActiveDoctor();
+  staff = await createStaff([1]);
+  // The submission itself is covered by case-form.e2e.test.ts; here it is the starting point.
+  submitted = await submitCase(await apiLogin(doctor.username, doctor.password));
+});
+afterAll(() => browser.close());
+
+const tile = (page: Page, label: string) =>
+  page.getByRole('group', { name: 'Filter cases by status' }).getByRole('button', { name: new RegExp(`^${label}`) });
+const planRegion = (page: Page) => page.getByRole('region', { name: 'Treatment Plan' });
+const version = (page: Page, n: number) => planRegion(page).getByRole('listitem', { name: `Version ${n}` });
+
+async function openCase(page: Page) {
+  await page.goto(`/cases/${submitted.CaseId}`);
+  await expect.poll(() => page.getByRole('heading', { name: `Case ${submitted.TrackingNo}` }).isVisible()).toBe(true);
+  await settle(page);
+}
+
+/** The lab's upload form: stage counts, one IPR contact, attachment teeth, notes, and the files dropped. */
+async function uploadInTheForm(
+  page: Page,
+  upper: number,
+  lower: number,
+  files: { name: string; mimeType: string; buffer: Buffer }[],
+  checkScreen = false,
+) {
+  await planRegion(page).getByRole('button', { name: 'Upload a new version' }).click();
+  const form = page.getByRole('form', { name: 'Upload a plan version' });
+  await form.getByRole('textbox', { name: 'Upper stages' }).fill(String(upper));
+  await form.getByRole('textbox', { name: 'Lower stages' }).fill(String(lower));
+  await form.getByRole('button', { name: 'Add IPR contact' }).click();
+  await form.getByRole('textbox', { name: 'Contact 1' }).fill('11-21');
+  await form.getByRole('textbox', { name: 'Attachment teeth' }).fill('13, 23');
+  await form.getByRole('textbox', { name: 'Notes' }).fill('Attachments on the canines.');
+  await form.locator('input[type=file]').setInputFiles(files);
+  await expect
+    .poll(() => form.getByText(files.length === 1 ? files[0]!.name : `${files.length} files selected`).isVisible())
+    .toBe(true);
+  if (checkScreen) {
+    await expectNoSeriousA11yViolations(page);
+    await screenshots(page, 'plan-upload-form');
+  }
+  await form.getByRole('button', { name: 'Upload version' }).click();
+}
+
+describe('Treatment plan review', () => {
+  it('goes from upload to changes, a ZIP version, the 3D viewer, approval and dispatch; the doctor follows live', async () => {
+    // The doctor's dashboard, left open in its own context for the whole loop.
+    const dashboard = await newPage(browser);
+    await signIn(dashboard, doctor.username, doctor.password);
+    await expect.poll(() => tile(dashboard, 'Awaiting your approval').textContent()).toMatch(/approval\s*0$/);
+    await settle(dashboard);
+    await dashboard.evaluate(() => ((window as unknown as { liveMark: number }).liveMark = 1));
+    const isSamePage = () => dashboard.evaluate(() => (window as unknown as { liveMark?: number }).liveMark === 1);
+
+    // The lab uploads version 1 as loose STLs.
+    const lab = await newPage(browser);
+    await signIn(lab, staff.username, staff.password);
+    await openCase(lab);
+    await expect
+      .poll(() => planRegion(lab).getByText('No treatment plan has been uploaded yet.').isVisible())
+      .toBe(true);
+    const v1Files = stageFiles(2, 2).map((file) => ({ name: file.name, mimeType: 'model/stl', buffer: file.data }));
+    await uploadInTheForm(lab, 2, 2, v1Files, true);
+    await expectToast(lab, 'Plan version 1 uploaded');
+    await expect.poll(() => version(lab, 1).textContent()).toMatch(/Awaiting approval/);
+
+    // The doctor's dashboard: the tile counts it, and filters by it in the address.
+    await expect.poll(() => tile(dashboard, 'Awaiting your approval').textContent()).toMatch(/approval\s*1$/);
+    expect(await isSamePage()).toBe(true);
+    const review = await newPage(browser);
+    await signIn(review, doctor.username, doctor.password);
+    await tile(review, 'Awaiting your approval').click();
+    await review.waitForURL('**/dashboard?plan=awaiting_approval');
+    await expect.poll(() => review.getByRole('row').filter({ hasText: submitted.TrackingNo }).isVisible()).toBe(true);
+    await review.reload();
+    await expect
+      .poll(() => tile(review, 'Awaiting your approval').getAttribute('aria-pressed'), { timeout: 20_000 })
+      .toBe('true');
+    await review
+      .getByRole('row')
+      .filter({ hasText: submitted.TrackingNo })
+      .getByRole('button', { name: 'View' })
+      .click();
+    await review.waitForURL(`**/cases/${submitted.CaseId}`);
+    await settle(review);
+
+    // The doctor requests changes; the comment is required.
+    await version(review, 1).getByRole('button', { name: 'Request changes' }).click();
+    const changes = review.getByRole('dialog', { name: 'Request changes to version 1' });
+    await changes.getByRole('button', { name: 'Request changes' }).click();
+    await expect.poll(() => changes.getByText('A comment is required to request changes').isVisible()).toBe(true);
+    await changes.getByRole('textbox', { name: 'What should change' }).fill('Less expansion on the upper arch.');
+    await changes.getByRole('button', { name: 'Request changes' }).click();
+    await expectToast(review, 'Changes requested on plan version 1');
+    await expect.poll(() => version(review, 1).textContent()).toMatch(/Changes requested/);
+    // The lab's open case page follows.
+    await expect.poll(() => version(lab, 1).textContent()).toMatch(/Less expansion on the upper arch\./);
+
+    // (The message step of the conversation goes here: the lab answers the doctor's comment.)
+
+    // The lab uploads version 2 as one ZIP, as planning software exports it.
+    const zip = zipOf(stageFiles(2, 2).map((file) => ({ ...file, name: `export/${file.name}` })));
+    await uploadInTheForm(lab, 2, 2, [{ name: 'plan-v2.zip', mimeType: 'application/zip', buffer: zip }]);
+    await expectToast(lab, 'Plan version 2 uploaded');
+    await expect.poll(() => version(review, 2).textContent()).toMatch(/Awaiting approval/);
+    expect(await version(review, 1).textContent()).toMatch(/Superseded/);
+
+    // The doctor opens the 3D viewer: stage 0 first, the slider and play move through the stages.
+    await version(review, 2).getByRole('button', { name: 'View version 2 in 3D' }).click();
+    const viewer = review.getByRole('dialog', { name: 'Treatment plan version 2' });
+    const canvasBox = viewer.locator('[data-shown-stage]');
+    await expect.poll(() => canvasBox.getAttribute('data-shown-stage'), { timeout: 60_000 }).toBe('0');
+    expect(await viewer.getByRole('img', { name: '3D view of treatment plan version 2' }).isVisible()).toBe(true);
+    expect(await viewer.getByRole('table').textContent()).toContain('11-21');
+    const slider = viewer.getByRole('slider', { name: 'Stage' });
+    await slider.focus();
+    await review.keyboard.press('ArrowRight');
+    await expect.poll(() => canvasBox.getAttribute('data-shown-stage'), { timeout: 60_000 }).toBe('1');
+    await viewer.getByRole('button', { name: 'Play the stages' }).click();
+    await expect.poll(() => canvasBox.getAttribute('data-shown-stage'), { timeout: 60_000 }).toBe('2');
+    await expect.poll(() => viewer.getByRole('button', { name: 'Play the stages' }).isVisible()).toBe(true);
+    await viewer.getByRole('checkbox', { name: 'Upper arch' }).uncheck();
+    await slider.focus();
+    await review.keyboard.press('Home');
+    await expect.poll(() => canvasBox.getAttribute('data-shown-stage')).toBe('0');
+    await viewer.getByRole('checkbox', { name: 'Upper arch' }).check();
+    await expectNoSeriousA11yViolations(review);
+    await screenshots(review, 'plan-viewer');
+    await viewer.getByRole('button', { name: 'Close 3D viewer' }).click();
+    await expect.poll(() => viewer.count()).toBe(0);
+
+    // The doctor approves version 2.
+    await version(review, 2).getByRole('button', { name: 'Approve' }).click();
+    await expectToast(review, 'Plan version 2 approved');
+    await expect.poll(() => version(review, 2).textContent()).toMatch(/Approved/);
+    await expectNoSeriousA11yViolations(review);
+    await screenshots(review, 'plan-panel-doctor');
+
+    // The lab dispatches with courier and tracking number.
+    await expect.poll(() => version(lab, 2).textContent()).toMatch(/Approved/);
+    await chooseStatus(lab, 'Dispatched');
+    await statusDialog(lab).getByRole('textbox', { name: 'Courier' }).fill('DHL Express');
+    await statusDialog(lab).getByRole('textbox', { name: 'Tracking number' }).fill('JD0146000777');
+    await statusDialog(lab).getByRole('button', { name: 'Confirm' }).click();
+    await expectToast(lab, 'Case status changed to Dispatched');
+    await screenshots(lab, 'plan-panel-lab');
+
+    // The dashboard left open followed every step without a reload.
+    await expect.poll(() => tile(dashboard, 'Dispatched').textContent()).toMatch(/Dispatched\s*1$/);
+    await expect.poll(() => tile(dashboard, 'Awaiting your approval').textContent()).toMatch(/approval\s*0$/);
+    await expect
+      .poll(() => dashboard.getByRole('row').filter({ hasText: submitted.TrackingNo }).textContent())
+      .toMatch(/Dispatched/);
+    expect(await isSamePage()).toBe(true);
+  });
+});

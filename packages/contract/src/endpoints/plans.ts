@@ -1,0 +1,86 @@
+import { z } from 'zod';
+import { idParam, messageResponse } from '../common.ts';
+import { defineEndpoint } from '../endpoint.ts';
+import { planChangeRequest, planStagesField, planUploadForm, planUploadResponse, planVersion } from '../plans.ts';
+
+const tag = 'plans';
+/** Dashboard staff, and doctors (scoped to their own cases by the services). */
+const dashboard = { pages: ['/dashboard'], doctors: true } as const;
+const caseIdParams = z.object({ caseId: idParam });
+const decisionParams = z.object({ caseId: idParam, planId: idParam });
+
+export const planEndpoints = {
+  planUpload: defineEndpoint({
+    method: 'POST',
+    path: '/api/case/:caseId/plans',
+    operationId: 'planUpload',
+    summary: 'Upload a treatment plan version: its summary and one STL per arch and stage (or one ZIP of them)',
+    tag,
+    access: { pages: ['/dashboard'] },
+    params: caseIdParams,
+    bodyKind: 'multipart',
+    body: planUploadForm,
+    files: [
+      {
+        name: planStagesField,
+        multiple: true,
+        required: true,
+        description: 'STL files named by arch and stage (upper_03.stl, Mandibular Stage 05.stl), or one ZIP of them',
+      },
+    ],
+    answer: planUploadResponse,
+    errors: [404, 413, 415],
+  }),
+  planList: defineEndpoint({
+    method: 'GET',
+    path: '/api/case/:caseId/plans',
+    operationId: 'planList',
+    summary: "A case's treatment plan versions, newest first, with their states and stage files",
+    tag,
+    access: { pages: ['/dashboard'], doctors: true },
+    params: caseIdParams,
+    answer: planVersion.array(),
+    errors: [404],
+  }),
+  planApprove: defineEndpoint({
+    method: 'POST',
+    path: '/api/case/:caseId/plans/:planId/approve',
+    operationId: 'planApprove',
+    summary: "The case's doctor approves the plan version awaiting approval",
+    tag,
+    access: dashboard,
+    params: decisionParams,
+    answer: messageResponse,
+    errors: [404, 409],
+  }),
+  planRequestChanges: defineEndpoint({
+    method: 'POST',
+    path: '/api/case/:caseId/plans/:planId/request_changes',
+    operationId: 'planRequestChanges',
+    summary: "The case's doctor sends the plan version awaiting approval back, with a comment",
+    tag,
+    access: dashboard,
+    params: decisionParams,
+    body: planChangeRequest,
+    answer: messageResponse,
+    errors: [404, 409],
+  }),
+  // The name in the path is for the browser's "save as"; the id alone picks the file.
+  planFileGet: defineEndpoint({
+    method: 'GET',
+    path: '/api/case/plan_files/:stageFileId/:fileName',
+    operationId: 'planFileGet',
+    summary: 'Download one stage model of a treatment plan (HEAD too; one byte range gives 206); never changes',
+    tag,
+    access: dashboard,
+    params: z.object({ stageFileId: idParam, fileName: z.string().max(1000) }),
+    answer: {
+      file: {
+        contentTypes: ['application/octet-stream'],
+        ranges: true,
+        description: 'The STL, as an application/octet-stream attachment, cacheable for a year (immutable)',
+      },
+    },
+    errors: [404],
+  }),
+};

@@ -1,0 +1,210 @@
+import { z } from 'zod';
+
+/**
+ * Treatment plans (docs/decisions.md § Treatment plans): versions the lab uploads, each a
+ * summary and one STL per arch and stage, that the case's doctor approves or sends back.
+ */
+
+export const planStates = ['awaiting_approval', 'changes_requested', 'approved', 'superseded'] as const;
+export const planState = z.enum(planStates, { error: 'Plan state is not valid' });
+export type PlanState = z.infer<typeof planState>;
+
+export const planStateLabels: Record<PlanState, string> = {
+  awaiting_approval: 'Awaiting approval',
+  changes_requested: 'Changes requested',
+  approved: 'Approved',
+  superseded: 'Superseded',
+};
+
+export const planArches = ['upper', 'lower'] as const;
+export type PlanArch = (typeof planArches)[number];
+
+export const maxPlanStages = 99;
+
+/** FDI tooth numbers: quadrants 1-4, teeth 1-8. */
+export const fdiTeeth = [1, 2, 3, 4].flatMap((quadrant) =>
+  Array.from({ length: 8 }, (_, index) => quadrant * 10 + index + 1),
+);
+const isFdiTooth = (tooth: number) => fdiTeeth.includes(tooth);
+
+/**
+ * Two teeth that touch, in FDI: neighbours in one quadrant (13-14) or the two central
+ * incisors of an arch across the midline (11-21, 31-41). Either order is accepted.
+ */
+export function isAdjacentContact(contact: string): boolean {
+  const match = /^(\d{2})-(\d{2})$/.exec(contact);
+  if (!match) return false;
+  const a = Number(match[1]);
+  const b = Number(match[2]);
+  if (!isFdiTooth(a) || !isFdiTooth(b)) return false;
+  const [qa, ta, qb, tb] = [Math.floor(a / 10), a % 10, Math.floor(b / 10), b % 10];
+  if (qa === qb) return Math.abs(ta - tb) === 1;
+  const midline = (qa === 1 && qb === 2) || (qa === 2 && qb === 1) || (qa === 3 && qb === 4) || (qa === 4 && qb === 3);
+  return midline && ta === 1 && tb === 1;
+}
+
+const stageCount = (label: string) =>
+  z
+    .number({ error: `${label} must be a whole number from 0 to ${maxPlanStages}` })
+    .int(`${label} must be a whole number from 0 to ${maxPlanStages}`)
+    .min(0, `${label} must be a whole number from 0 to ${maxPlanStages}`)
+    .max(maxPlanStages, `${label} must be a whole number from 0 to ${maxPlanStages}`);
+
+export const iprEntry = z.object({
+  contact: z
+    .string({ error: 'Contact must be two adjacent teeth in FDI, e.g. 11-21' })
+    .trim()
+    .refine(isAdjacentContact, 'Contact must be two adjacent teeth in FDI, e.g. 11-21'),
+  amountMm: z
+    .number({ error: 'IPR amount must be from 0.1 to 1.0 mm' })
+    .min(0.1, 'IPR amount must be from 0.1 to 1.0 mm')
+    .max(1, 'IPR amount must be from 0.1 to 1.0 mm'),
+  stage: z
+    .number({ error: 'IPR stage must be a whole number' })
+    .int('IPR stage must be a whole number')
+    .min(0, 'IPR stage must be a whole number from 0')
+    .max(maxPlanStages, `IPR stage is at most ${maxPlanStages}`)
+    .optional(),
+});
+export type IprEntry = z.infer<typeof iprEntry>;
+
+/** The `summary` part of a plan upload (JSON text in the form). */
+export const planSummary = z
+  .object({
+    upperStages: stageCount('Upper stages'),
+    lowerStages: stageCount('Lower stages'),
+    ipr: z.array(iprEntry).max(64, 'At most 64 IPR contacts').default([]),
+    attachmentTeeth: z
+      .array(
+        z
+          .number({ error: 'Attachment teeth must be FDI tooth numbers' })
+          .int('Attachment teeth must be FDI tooth numbers')
+          .refine(isFdiTooth, 'Attachment teeth must be FDI tooth numbers'),
+      )
+      .max(32, 'At most 32 attachment teeth')
+      .refine((teeth) => new Set(teeth).size === teeth.length, 'Attachment teeth must not repeat')
+      .default([]),
+    notes: z.string({ error: 'Notes must be text' }).max(5000, 'Notes are at most 5000 characters').default(''),
+  })
+  .superRefine((summary, ctx) => {
+    if (summary.upperStages === 0 && summary.lowerStages === 0) {
+      ctx.addIssue({ code: 'custom', path: ['upperStages'], message: 'At least one arch needs stages' });
+    }
+  });
+export type PlanSummary = z.infer<typeof planSummary>;
+
+/** The multipart form's text part: `summary` as JSON text. */
+export const planUploadForm = z.object({
+  summary: z
+    .string()
+    .meta({ description: 'The plan summary as JSON: upperStages, lowerStages, ipr, attachmentTeeth, notes' }),
+});
+
+export const planStagesField = 'stages';
+
+/**
+ * Stage numbering: stage 0 is the teeth as they are (the initial position), stages 1..N the
+ * aligners; an arch with N > 0 stages therefore has N + 1 files (0..N), an arch with 0 none.
+ */
+export const expectedStages = (count: number): number[] =>
+  count === 0 ? [] : Array.from({ length: count + 1 }, (_, index) => index);
+
+const archWords: Record<string, PlanArch> = {
+  upper: 'upper',
+  maxillary: 'upper',
+  maxilla: 'upper',
+  max: 'upper',
+  lower: 'lower',
+  mandibular: 'lower',
+  mandible: 'lower',
+  mand: 'lower',
+};
+const stageWords = new Set(['stage', 'step', 'subsetup', 'setup', 'arch', 'aligner']);
+
+/**
+ * The arch and stage of an STL as planning software names it: `upper_03.stl`,
+ * `Maxillary_Stage_3.stl`, `lower-12.stl`, `Mandibular Stage 05.stl`,
+ * `Subsetup3_Maxillary.stl`. The name (folders dropped) without `.stl` is split into runs
+ * of letters and of digits: exactly one arch word (upper, maxillary, maxilla, max, lower,
+ * mandibular, mandible, mand), exactly one number (the stage), and otherwise only the
+ * words stage, step, subsetup, setup, arch, aligner; anything else is not recognised.
+ */
+export function parseStageFileName(fileName: string): { arch: PlanArch; stage: number } | undefined {
+  const base = fileName.split(/[/\\]/).pop() ?? '';
+  const match = /^(.*)\.stl$/i.exec(base);
+  if (!match) return undefined;
+  const tokens = match[1]!.toLowerCase().match(/[a-z]+|\d+|[^a-z\d]+/g) ?? [];
+  let arch: PlanArch | undefined;
+  let stage: number | undefined;
+  for (const token of tokens) {
+    if (/^\d+$/.test(token)) {
+      if (stage !== undefined || token.length > 3) return undefined;
+      stage = Number(token);
+    } else if (/^[a-z]+$/.test(token)) {
+      const word = archWords[token];
+      if (word) {
+        if (arch !== undefined) return undefined;
+        arch = word;
+      } else if (!stageWords.has(token)) return undefined;
+    } else if (!/^[\s_.-]+$/.test(token)) return undefined;
+  }
+  if (arch === undefined || stage === undefined || stage > maxPlanStages) return undefined;
+  return { arch, stage };
+}
+
+export const planMessages = {
+  summaryRequired: 'The plan summary is required',
+  summaryNotJson: 'The plan summary must be JSON',
+  stagesRequired: 'Send the stage models: STL files or one ZIP of them',
+  commentRequired: 'A comment is required to request changes',
+  notAwaiting: 'Only a plan version awaiting approval can be decided',
+  superseded: 'This plan version has been superseded by a newer one',
+  alreadyDecided: 'This plan version has already been decided',
+  dispatchNeedsApproval: 'The treatment plan must be approved by the doctor before the case is dispatched',
+} as const;
+
+export const planStageFile = z.object({
+  stageFileId: z.number(),
+  arch: z.enum(planArches),
+  stage: z.number(),
+  fileName: z.string(),
+  size: z.number(),
+  sha256: z.string(),
+  url: z.string(),
+});
+export type PlanStageFile = z.infer<typeof planStageFile>;
+
+/** One version as listed: newest first. */
+export const planVersion = z.object({
+  planId: z.number(),
+  caseId: z.number(),
+  version: z.number(),
+  state: planState,
+  summary: z.object({
+    upperStages: z.number(),
+    lowerStages: z.number(),
+    ipr: z.array(z.object({ contact: z.string(), amountMm: z.number(), stage: z.number().optional() })),
+    attachmentTeeth: z.array(z.number()),
+    notes: z.string(),
+  }),
+  uploadedBy: z.number(),
+  uploadedByName: z.string(),
+  createdAt: z.string(),
+  decidedBy: z.number().nullable(),
+  decidedByName: z.string().nullable(),
+  decidedAt: z.string().nullable(),
+  comment: z.string().nullable(),
+  stages: z.array(planStageFile),
+});
+export type PlanVersion = z.infer<typeof planVersion>;
+
+export const planUploadResponse = z.object({ message: z.string(), planId: z.number(), version: z.number() });
+
+export const planChangeRequest = z.object({
+  comment: z
+    .string({ error: planMessages.commentRequired })
+    .trim()
+    .min(1, planMessages.commentRequired)
+    .max(5000, 'The comment is at most 5000 characters'),
+});
+export type PlanChangeRequest = z.infer<typeof planChangeRequest>;
