@@ -27,6 +27,12 @@ import { TreatmentInstructionsStep } from './treatment-instructions-step.tsx';
 const stepContents = [CaseDetailsStep, TreatmentInstructionsStep, PatientRecordsStep];
 const steps = caseFormSteps.map((step, index) => ({ label: step.label, Content: stepContents[index]! }));
 const lastStep = steps.length - 1;
+const validateCaseForm = schemaResolver(caseForm, { sync: true });
+
+const hasErrorOn = (errors: FormErrors, step: number) =>
+  Object.entries(errors).some(([field, message]) => message && stepOfField(field) === step);
+const errorsOnStep = (errors: FormErrors, step: number): FormErrors =>
+  Object.fromEntries(Object.entries(errors).filter(([field, message]) => message && stepOfField(field) === step));
 
 /** The three-step case form (docs/spec.md section 2): doctors submit for themselves, staff for a doctor they pick. */
 /**
@@ -38,11 +44,13 @@ export function CaseForm({ onSubmitted }: { onSubmitted?: (created: { CaseId: nu
   const navigate = useNavigate();
   const addCase = useAddCase();
   const [active, setActive] = useState(0);
+  // Steps whose Next (or a Submit) found them valid: only these get the tick.
+  const [validSteps, setValidSteps] = useState<ReadonlySet<number>>(new Set());
   const orientation = useMatches<'vertical' | 'horizontal'>({ base: 'vertical', sm: 'horizontal' });
   const form = useCaseForm({
     mode: 'controlled',
     initialValues: initialCaseFormValues(isDoctor(session) ? session.userId : null),
-    validate: schemaResolver(caseForm, { sync: true }),
+    validate: validateCaseForm,
     validateInputOnChange: true,
   });
 
@@ -53,7 +61,26 @@ export function CaseForm({ onSubmitted }: { onSubmitted?: (created: { CaseId: nu
 
   const showFirstError = (errors: FormErrors) => {
     const step = firstStepWithError(errors);
+    setValidSteps(new Set(steps.map((_, index) => index).filter((index) => !hasErrorOn(errors, index))));
     if (step !== null) goTo(step);
+    return step;
+  };
+
+  /** Next checks the fields of this step only: its errors are shown and it stays, or it is ticked and the next opens. */
+  const next = () => {
+    const stepErrors = errorsOnStep(validateCaseForm(form.getValues()), active);
+    const otherErrors = Object.fromEntries(
+      Object.entries(form.errors).filter(([field]) => stepOfField(field) !== active),
+    );
+    form.setErrors({ ...otherErrors, ...stepErrors });
+    const isValid = Object.keys(stepErrors).length === 0;
+    setValidSteps((valid) => {
+      const updated = new Set(valid);
+      if (isValid) updated.add(active);
+      else updated.delete(active);
+      return updated;
+    });
+    if (isValid) goTo(active + 1);
   };
 
   const submit = form.onSubmit(
@@ -67,6 +94,7 @@ export function CaseForm({ onSubmitted }: { onSubmitted?: (created: { CaseId: nu
           return;
         }
         form.reset();
+        setValidSteps(new Set());
         goTo(0);
         void navigate(paths.cases);
       } catch (error) {
@@ -78,13 +106,13 @@ export function CaseForm({ onSubmitted }: { onSubmitted?: (created: { CaseId: nu
       }
     },
     (errors) => {
-      showFirstError(errors);
-      if (errors.maxillaryScan) notifyError(caseFileMessages.maxillaryScanRequired);
+      // The scan's toast waits until its step is the one shown.
+      if (showFirstError(errors) === stepOfField('maxillaryScan') && errors.maxillaryScan)
+        notifyError(caseFileMessages.maxillaryScanRequired);
     },
   );
 
-  const hasErrorOnStep = (step: number) =>
-    Object.entries(form.errors).some(([field, message]) => message && stepOfField(field) === step);
+  const hasErrorOnStep = (step: number) => hasErrorOn(form.errors, step);
 
   return (
     <>
@@ -94,12 +122,15 @@ export function CaseForm({ onSubmitted }: { onSubmitted?: (created: { CaseId: nu
           <Stepper active={active} onStepClick={goTo} size="sm" mb="lg" orientation={orientation}>
             {steps.map(({ label, Content }, step) => {
               const hasError = hasErrorOnStep(step);
+              const isTicked = validSteps.has(step) && !hasError;
               return (
                 <Stepper.Step
                   key={label}
                   label={label}
-                  color={hasError ? 'red' : undefined}
-                  completedIcon={hasError ? <IconExclamationMark size={18} aria-hidden /> : undefined}
+                  color={hasError ? 'red' : isTicked ? undefined : 'gray'}
+                  completedIcon={
+                    hasError ? <IconExclamationMark size={18} aria-hidden /> : isTicked ? undefined : step + 1
+                  }
                   description={
                     hasError && (
                       <Text span size="xs" c="red.9">
@@ -124,11 +155,7 @@ export function CaseForm({ onSubmitted }: { onSubmitted?: (created: { CaseId: nu
             </Button>
             <Group gap="sm">
               {active < lastStep && (
-                <Button
-                  variant="light"
-                  rightSection={<IconArrowRight size={16} aria-hidden />}
-                  onClick={() => goTo(active + 1)}
-                >
+                <Button variant="light" rightSection={<IconArrowRight size={16} aria-hidden />} onClick={next}>
                   Next
                 </Button>
               )}
