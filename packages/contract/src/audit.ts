@@ -29,6 +29,8 @@ export const auditActions = [
   'doctor.delete',
   'doctor.password_reset_request',
   'email.send',
+  'doctor.preferences',
+  'case.print',
 ] as const;
 export const auditAction = z.enum(auditActions, { error: 'Action is not valid' });
 export type AuditAction = z.infer<typeof auditAction>;

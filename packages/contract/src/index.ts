@@ -15,3 +15,6 @@ export * from './pages.ts';
 export * from './password-reset.ts';
 export * from './roles.ts';
 export * from './users.ts';
+export * from './doctor-preferences.ts';
+export * from './tooth-numbering.ts';
+export * from './case-detail-items.ts';

@@ -12,6 +12,8 @@ import { permissionRoutes } from './permissions/index.ts';
 import { roleRoutes } from './roles/index.ts';
 import { uploadRoutes } from './uploads/index.ts';
 import { userRoutes } from './users/index.ts';
+import { doctorPreferenceRoutes } from './doctor-preferences/index.ts';
+import { prescriptionRoutes } from './prescription/index.ts';
 
 /** Every API area; each route's full path comes from its row in the contract's endpoint table. */
 export async function apiRoutes(app: FastifyInstance) {
@@ -29,6 +31,8 @@ export async function apiRoutes(app: FastifyInstance) {
     caseRoutes,
     auditRoutes,
     eventRoutes,
+    doctorPreferenceRoutes,
+    prescriptionRoutes,
   ]) {
     await app.register(areaRoutes);
   }

@@ -10,6 +10,8 @@ import { permissionEndpoints } from './permissions.ts';
 import { roleEndpoints } from './roles.ts';
 import { uploadEndpoints } from './uploads.ts';
 import { userEndpoints } from './users.ts';
+import { doctorPreferenceEndpoints } from './doctor-preferences.ts';
+import { prescriptionEndpoints } from './prescription.ts';
 
 export { healthStatus } from './health.ts';
 export { pictureRemoval, profilePictureFileName } from './common.ts';
@@ -32,6 +34,8 @@ export const endpoints = {
   ...caseEndpoints,
   ...auditEndpoints,
   ...eventEndpoints,
+  ...doctorPreferenceEndpoints,
+  ...prescriptionEndpoints,
 };
 export type Endpoints = typeof endpoints;
 export type EndpointName = keyof Endpoints;
