@@ -116,6 +116,11 @@ const EXPECTED: Record<string, Entry> = {
 
   // Live events: doctors (their own cases' events only, events.test.ts) and Dashboard staff.
   'GET /api/events': { page: 'Dashboard', expect: [401, 401, 200, 200, 403, 200, 200] },
+
+  // Doctors alone, each their own: staff have no case defaults (docs/decisions.md § Doctor defaults).
+  'GET /api/doctor/preferences': { expect: [401, 401, 200, 200, 403, 403, 403] },
+  'PUT /api/doctor/preferences': { expect: [401, 401, 200, 200, 403, 403, 403] },
+  'GET /api/case/:caseId/prescription.pdf': { page: 'Dashboard', expect: DOCTOR_OR_STAFF },
 };
 
 /** Registered before the auth plugin, so not in `app.apiRoutes`: checked to exist with hasRoute. */
@@ -322,6 +327,9 @@ const requests: Record<string, Build> = {
   'GET /api/audit': () => ({ url: '/api/audit?page=1&pageSize=5' }),
   // A GET would hold the stream open; HEAD runs the same access check. The GET itself is read on a real socket in events.test.ts.
   'GET /api/events': () => ({ url: '/api/events', asHead: true }),
+  'GET /api/doctor/preferences': () => ({ url: '/api/doctor/preferences' }),
+  'PUT /api/doctor/preferences': () => ({ url: '/api/doctor/preferences', payload: { toothNumbering: 'FDI' } }),
+  'GET /api/case/:caseId/prescription.pdf': (_actor, owner) => ({ url: `/api/case/${owner.caseId}/prescription.pdf` }),
 };
 
 let doctorA: Awaited<ReturnType<typeof createCaseDoctor>>;
