@@ -1,7 +1,7 @@
 import '@mantine/dates/styles.css';
 import { Button, Group, Paper, Stepper, Text, useMatches } from '@mantine/core';
 import { schemaResolver, type FormErrors } from '@mantine/form';
-import { caseFileMessages, caseForm, caseFormSteps, caseSubmission } from '@portal/contract';
+import { caseFileMessages, caseForm, caseFormSteps, caseSubmission, type DoctorPreferences } from '@portal/contract';
 import { IconArrowLeft, IconArrowRight, IconExclamationMark, IconSend } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
@@ -11,6 +11,7 @@ import { ApiError } from '../../../../lib/api-client.ts';
 import { errorMessage, notifyError, notifySuccess } from '../../../../lib/notify.ts';
 import { isDoctor, useSession, type Session } from '../../../../lib/session.ts';
 import { toCaseFormData, useAddCase } from '../../api/add-case.ts';
+import { useDoctorPreferences } from '../../api/doctor-preferences.ts';
 import {
   CaseFormProvider,
   caseFileParts,
@@ -34,13 +35,30 @@ const hasErrorOn = (errors: FormErrors, step: number) =>
 const errorsOnStep = (errors: FormErrors, step: number): FormErrors =>
   Object.fromEntries(Object.entries(errors).filter(([field, message]) => message && stepOfField(field) === step));
 
-/** The three-step case form (docs/spec.md section 2): doctors submit for themselves, staff for a doctor they pick. */
+type Submitted = (created: { CaseId: number; TrackingNo: string }) => void;
+
 /**
+ * The three-step case form (docs/spec.md section 2): doctors submit for themselves, staff for a doctor they pick.
  * `onSubmitted`: where a saved case leads (the route sends those who may read it to its
  * page); without it the form empties for the next case, as the spec's /cases does.
  */
-export function CaseForm({ onSubmitted }: { onSubmitted?: (created: { CaseId: number; TrackingNo: string }) => void }) {
+export function CaseForm({ onSubmitted }: { onSubmitted?: Submitted }) {
   const session = useSession() as Session;
+  const defaults = useDoctorPreferences({ enabled: isDoctor(session) });
+  // A doctor's form starts from their saved defaults; without them (not loaded) from the table's.
+  if (isDoctor(session) && defaults.isPending) return <Text c="dimmed">Loading...</Text>;
+  return <CaseFormSteps session={session} defaults={defaults.data ?? {}} onSubmitted={onSubmitted} />;
+}
+
+function CaseFormSteps({
+  session,
+  defaults,
+  onSubmitted,
+}: {
+  session: Session;
+  defaults: DoctorPreferences;
+  onSubmitted?: Submitted;
+}) {
   const navigate = useNavigate();
   const addCase = useAddCase();
   const [active, setActive] = useState(0);
@@ -49,7 +67,7 @@ export function CaseForm({ onSubmitted }: { onSubmitted?: (created: { CaseId: nu
   const orientation = useMatches<'vertical' | 'horizontal'>({ base: 'vertical', sm: 'horizontal' });
   const form = useCaseForm({
     mode: 'controlled',
-    initialValues: initialCaseFormValues(isDoctor(session) ? session.userId : null),
+    initialValues: initialCaseFormValues(isDoctor(session) ? session.userId : null, defaults),
     validate: validateCaseForm,
     validateInputOnChange: true,
   });
