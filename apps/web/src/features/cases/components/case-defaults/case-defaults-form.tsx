@@ -18,10 +18,11 @@ import {
   type CaseFormValues,
 } from '../case-form/case-form-values.ts';
 
-/** The preference fields of the case field table, in its order; none is required here (blank: no default). */
-const preferenceFields = caseFieldList
-  .filter((field) => (doctorPreferenceKeys as readonly string[]).includes(field.key))
-  .map((field) => ({ ...field, isRequired: false }));
+/** The preference fields of the case field table, in the contract's order; none is required here (blank: no default). */
+const preferenceFields = doctorPreferenceKeys.map((key) => ({
+  ...caseFieldList.find((field) => field.key === key)!,
+  isRequired: false,
+}));
 
 const preferencesOf = (values: CaseFormValues): DoctorPreferences =>
   Object.fromEntries(

@@ -2,7 +2,7 @@ import '@mantine/dates/styles.css';
 import { Button, Group, Paper, Stepper, Text, useMatches } from '@mantine/core';
 import { schemaResolver, type FormErrors } from '@mantine/form';
 import { caseFileMessages, caseForm, caseFormSteps, caseSubmission, type DoctorPreferences } from '@portal/contract';
-import { IconArrowLeft, IconArrowRight, IconExclamationMark, IconSend } from '@tabler/icons-react';
+import { IconArrowLeft, IconArrowRight, IconCheck, IconExclamationMark, IconSend } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { PageTitle } from '../../../../components/page-title.tsx';
@@ -64,6 +64,8 @@ function CaseFormSteps({
   const [active, setActive] = useState(0);
   // Steps whose Next (or a Submit) found them valid: only these get the tick.
   const [validSteps, setValidSteps] = useState<ReadonlySet<number>>(new Set());
+  // The furthest step the doctor has opened: a step's toast waits until they have been there.
+  const [reached, setReached] = useState(0);
   const orientation = useMatches<'vertical' | 'horizontal'>({ base: 'vertical', sm: 'horizontal' });
   const form = useCaseForm({
     mode: 'controlled',
@@ -73,7 +75,9 @@ function CaseFormSteps({
   });
 
   const goTo = (step: number) => {
-    setActive(Math.min(lastStep, Math.max(0, step)));
+    const shown = Math.min(lastStep, Math.max(0, step));
+    setActive(shown);
+    setReached((furthest) => Math.max(furthest, shown));
     window.scrollTo({ top: 0 });
   };
 
@@ -113,6 +117,7 @@ function CaseFormSteps({
         }
         form.reset();
         setValidSteps(new Set());
+        setReached(0);
         goTo(0);
         void navigate(paths.cases);
       } catch (error) {
@@ -124,8 +129,8 @@ function CaseFormSteps({
       }
     },
     (errors) => {
-      // The scan's toast waits until its step is the one shown.
-      if (showFirstError(errors) === stepOfField('maxillaryScan') && errors.maxillaryScan)
+      const shown = showFirstError(errors) ?? 0;
+      if (errors.maxillaryScan && Math.max(reached, shown) >= stepOfField('maxillaryScan'))
         notifyError(caseFileMessages.maxillaryScanRequired);
     },
   );
@@ -147,7 +152,13 @@ function CaseFormSteps({
                   label={label}
                   color={hasError ? 'red' : isTicked ? undefined : 'gray'}
                   completedIcon={
-                    hasError ? <IconExclamationMark size={18} aria-hidden /> : isTicked ? undefined : step + 1
+                    hasError ? (
+                      <IconExclamationMark size={18} aria-hidden />
+                    ) : isTicked ? (
+                      <IconCheck size={18} role="img" aria-label="Complete" />
+                    ) : (
+                      step + 1
+                    )
                   }
                   description={
                     hasError && (
