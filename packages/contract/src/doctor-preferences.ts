@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { caseFields, refineDistinctRanks } from './cases.ts';
 
 /**
- * The case fields a doctor may keep as their usual choices (docs/decisions.md § Doctor
- * defaults): a new case's form starts from them.
+ * The case fields a doctor may keep as their usual choices, in the order the profile shows
+ * them; a new case's form starts from them (docs/decisions.md § Doctor defaults).
  */
 export const doctorPreferenceKeys = [
   'midline',
