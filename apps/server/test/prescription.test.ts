@@ -98,8 +98,10 @@ describe('GET /case/{caseId}/prescription.pdf', () => {
     expect((await t.as(doctor.token, { method: 'GET', url: '/api/case/abc/prescription.pdf' })).statusCode).toBe(400);
   });
 
-  it('prints Palmer teeth as quadrant and position, and a long case on further pages', async () => {
+  it('prints Palmer teeth as quadrant and position, letters the fonts lack as ?, and a long case on further pages', async () => {
     const fields = caseFields(doctor.clinicId, {
+      firstname: 'Zoë',
+      lastname: 'Łukasz',
       toothNumbering: 'Palmer',
       moveTooth: '1,9',
       specialInstruction: 'Gentle forces. '.repeat(300),
@@ -111,9 +113,11 @@ describe('GET /case/{caseId}/prescription.pdf', () => {
       caseForm(fields, { maxillaryScan: { data: asciiStl(), name: 'upper.stl' } }),
     );
     const { CaseId } = response.json<{ CaseId: number }>();
-    const pdf = (await t.as(doctor.token, { method: 'GET', url: prescriptionUrl(CaseId) })).rawPayload;
-    const text = pdfText(pdf);
+    const printed = await t.as(doctor.token, { method: 'GET', url: prescriptionUrl(CaseId) });
+    const text = pdfText(printed.rawPayload);
+    expect(printed.statusCode).toBe(200);
     expect(text).toContain('UR8, UL1');
+    expect(text).toContain('Zoë ?ukasz');
     expect(text.some((line) => /^Page 2 of \d$/.test(line))).toBe(true);
   });
 });
