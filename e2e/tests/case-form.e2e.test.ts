@@ -34,6 +34,13 @@ async function casesOf(userId: number, token: string): Promise<CaseRow[]> {
   return apiCall<CaseRow[]>('GET', `/case/get_cases_by_status/all/${userId}`, { token });
 }
 
+/** The option checked in a radio group, or null. */
+async function checkedRadio(page: Page, group: string): Promise<string | null> {
+  const radios = page.getByRole('radiogroup', { name: group, exact: true }).getByRole('radio');
+  for (const radio of await radios.all()) if (await radio.isChecked()) return radio.getAttribute('value');
+  return null;
+}
+
 /** The message is announced as the field's description: shown under that field, not just somewhere. */
 const describes = (field: Locator, message: string) =>
   expect.poll(() => fieldDescription(field), { message }).toContain(message);
@@ -75,8 +82,6 @@ describe('Case form', () => {
     await selectOption(page, 'Right Canine', 'Class-I (if possible)');
     await selectOption(page, 'Left Molar', 'Maintain');
     await pickRadio(page, 'IPR', 'First preference');
-    const proclination = page.getByRole('radiogroup', { name: 'Proclination' });
-    expect(await proclination.getByRole('radio', { name: 'First preference' }).isDisabled()).toBe(true);
     await pickRadio(page, 'Proclination', 'Second preference');
     await pickRadio(page, 'Expansion', 'Third preference');
     await pickRadio(page, 'Extraction', 'Fourth preference');
@@ -210,15 +215,6 @@ describe('Case form', () => {
     await page.getByRole('textbox', { name: 'First Name' }).fill('Ann');
     await describesNot(page.getByRole('textbox', { name: 'First Name' }), 'First Name is required');
 
-    await goToStep(page, 'Treatment Instructions');
-    await pickRadio(page, 'Expansion', 'Second preference');
-    for (const group of ['IPR', 'Proclination', 'Extraction']) {
-      const radio = page
-        .getByRole('radiogroup', { name: group, exact: true })
-        .getByRole('radio', { name: 'Second preference' });
-      expect(await radio.isDisabled(), group).toBe(true);
-    }
-
     await goToStep(page, "Patients's Records");
     await describes(page.getByRole('radiogroup', { name: 'Impression Type' }), 'Impression Type is required');
     const acceptTerms = page.getByRole('checkbox', { name: /I accept the Terms and Conditions/ });
@@ -284,6 +280,69 @@ describe('Case form', () => {
     expect(await page.getByRole('textbox', { name: 'First Name' }).inputValue()).toBe(firstname);
     const token = await apiLogin(doctor.username, doctor.password);
     expect((await casesOf(doctor.userId, token)).some((row) => row.FirstName === firstname)).toBe(false);
+  });
+
+  it('swaps two ranks when a taken one is chosen and clears any of them: no choice is ever stuck', async () => {
+    const page = await newPage(browser);
+    await openCaseForm(page, doctor.username, doctor.password, 'Add Cases');
+    await goToStep(page, 'Treatment Instructions');
+    const ranks = { IPR: 'First', Proclination: 'Second', Expansion: 'Third', Extraction: 'Fourth' };
+    for (const [group, rank] of Object.entries(ranks)) await pickRadio(page, group, `${rank} preference`);
+    const rankOf = (group: string) => checkedRadio(page, group);
+
+    // Every rank stays open: Expansion takes IPR's, IPR gets Expansion's.
+    for (const group of Object.keys(ranks)) {
+      const radios = page.getByRole('radiogroup', { name: group, exact: true }).getByRole('radio');
+      for (const radio of await radios.all()) expect(await radio.isEnabled(), group).toBe(true);
+    }
+    await pickRadio(page, 'Expansion', 'First preference');
+    await expect.poll(() => rankOf('Expansion')).toBe('First preference');
+    await expect.poll(() => rankOf('IPR')).toBe('Third preference');
+    expect(await rankOf('Proclination')).toBe('Second preference');
+
+    // A rank can be given up, then taken by another.
+    await page.getByRole('button', { name: 'Clear Proclination' }).click();
+    await expect.poll(() => rankOf('Proclination')).toBe(null);
+    await pickRadio(page, 'Extraction', 'Second preference');
+    await expect.poll(() => rankOf('Extraction')).toBe('Second preference');
+    expect(await rankOf('Proclination')).toBe(null);
+    await expectNoSeriousA11yViolations(page);
+    await screenshots(page, 'case-form-ranks');
+  });
+
+  it('checks only its step on Next and ticks a step only when it is valid; Submit marks every step with errors', async () => {
+    const page = await newPage(browser);
+    await openCaseForm(page, doctor.username, doctor.password, 'Add Cases');
+    const stepButton = (step: string) => page.getByRole('button', { name: step });
+    const isTicked = (step: string) => stepButton(step).getByRole('img', { name: 'Complete' }).count();
+    const needsAttention = (step: string) => stepButton(step).textContent();
+
+    // Next on an empty step 1 stays there, with its messages, and ticks nothing; step 3 is not checked.
+    await page.getByRole('button', { name: 'Next' }).click();
+    await describes(page.getByRole('textbox', { name: 'First Name' }), 'First Name is required');
+    expect(await page.getByRole('textbox', { name: 'First Name' }).isVisible()).toBe(true);
+    expect(await isTicked('Case Details')).toBe(0);
+    expect(await needsAttention('Case Details')).toContain('Needs attention');
+    expect(await needsAttention("Patients's Records")).not.toContain('Needs attention');
+
+    // Filled, Next moves on and ticks it; going ahead by the step header ticks nothing.
+    await fillCaseDetails(page, { firstname: uniqueName('Steps'), lastname: 'Patient', dob: '1995-06-07' });
+    await page.getByRole('button', { name: 'Next' }).click();
+    await expect.poll(() => page.getByRole('radiogroup', { name: 'Midline' }).isVisible()).toBe(true);
+    await expect.poll(() => isTicked('Case Details')).toBe(1);
+    await goToStep(page, "Patients's Records");
+    await expect.poll(() => page.getByRole('radiogroup', { name: 'Impression Type' }).isVisible()).toBe(true);
+    expect(await isTicked('Treatment Instructions')).toBe(0);
+    await screenshots(page, 'case-form-steps');
+
+    // An early Submit from step 1 with a new error there: every step with errors is marked, step 1 shown.
+    await goToStep(page, 'Case Details');
+    await page.getByRole('textbox', { name: 'Last Name' }).fill('');
+    await page.getByRole('button', { name: 'Submit' }).click();
+    await describes(page.getByRole('textbox', { name: 'Last Name' }), 'Last Name is required');
+    await expect.poll(() => needsAttention("Patients's Records")).toContain('Needs attention');
+    expect(await needsAttention('Case Details')).toContain('Needs attention');
+    expect(await needsAttention('Treatment Instructions')).not.toContain('Needs attention');
   });
 
   const staffAccounts = [

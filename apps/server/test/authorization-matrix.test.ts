@@ -133,6 +133,10 @@ const EXPECTED: Record<string, Entry> = {
     expect: [401, 401, 200, 404, 403, 403, 403],
   },
   'GET /api/case/plan_files/:stageFileId/:fileName': { page: 'Dashboard', expect: DOCTOR_OR_STAFF },
+  // Doctors alone, each their own: staff have no case defaults (docs/decisions.md § Doctor defaults).
+  'GET /api/doctor/preferences': { expect: [401, 401, 200, 200, 403, 403, 403] },
+  'PUT /api/doctor/preferences': { expect: [401, 401, 200, 200, 403, 403, 403] },
+  'GET /api/case/:caseId/prescription.pdf': { page: 'Dashboard', expect: DOCTOR_OR_STAFF },
 };
 
 /** Registered before the auth plugin, so not in `app.apiRoutes`: checked to exist with hasRoute. */
@@ -374,6 +378,9 @@ const requests: Record<string, Build> = {
     return { url: `/api/case/${plan.caseId}/plans/${plan.planId}/request_changes`, payload: { comment: 'Less' } };
   },
   'GET /api/case/plan_files/:stageFileId/:fileName': (_actor, owner) => ({ url: owner.planFilePath }),
+  'GET /api/doctor/preferences': () => ({ url: '/api/doctor/preferences' }),
+  'PUT /api/doctor/preferences': () => ({ url: '/api/doctor/preferences', payload: { toothNumbering: 'FDI' } }),
+  'GET /api/case/:caseId/prescription.pdf': (_actor, owner) => ({ url: `/api/case/${owner.caseId}/prescription.pdf` }),
 };
 
 let doctorA: Awaited<ReturnType<typeof createCaseDoctor>>;

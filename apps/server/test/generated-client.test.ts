@@ -366,6 +366,27 @@ export async function downloadPart(): Promise<Blob | undefined> {
     await call('GET', '/api/case/get_case_history/{caseId}', { params: { path: { caseId: CaseId } } });
     const timeline = await call('GET', '/api/case/{caseId}/timeline', { params: { path: { caseId: CaseId } } });
     expect((timeline.data as unknown[]).at(-1)).toMatchObject({ kind: 'status', to: 'dispatched', courier: 'DHL' });
+    const prescription = await call('GET', '/api/case/{caseId}/prescription.pdf', {
+      params: { path: { caseId: CaseId } },
+      parseAs: 'arrayBuffer',
+    });
+    expect(prescription.response.headers.get('content-type')).toBe('application/pdf');
+    expect(
+      Buffer.from(prescription.data as ArrayBuffer)
+        .subarray(0, 5)
+        .toString(),
+    ).toBe('%PDF-');
+
+    // The doctor's own case defaults, with the doctor's token.
+    token = json<{ token: string }>(
+      await call('POST', '/api/auth/login', {
+        body: { username: registration.username, password: registration.password },
+      }),
+    ).token;
+    await call('PUT', '/api/doctor/preferences', { body: { midline: 'Maintain', toothNumbering: 'FDI' } });
+    const preferences = await call('GET', '/api/doctor/preferences', {});
+    expect(preferences.data).toEqual({ midline: 'Maintain', toothNumbering: 'FDI' });
+    token = staffToken;
 
     // The case's conversation: a message with a file, the list, unread counts, the read mark, the file.
     const caseParams = { params: { path: { caseId: CaseId } } };

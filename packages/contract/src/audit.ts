@@ -33,6 +33,8 @@ export const auditActions = [
   'plan.upload',
   'plan.approve',
   'plan.request_changes',
+  'doctor.preferences',
+  'case.print',
 ] as const;
 export const auditAction = z.enum(auditActions, { error: 'Action is not valid' });
 export type AuditAction = z.infer<typeof auditAction>;

@@ -76,6 +76,19 @@ const acceptance = z.preprocess(
 
 const rankFields = fieldsOfKind('rank');
 
+/** A rank already used by another of the four cannot be chosen again. */
+export function refineDistinctRanks(form: Partial<Record<string, unknown>>, ctx: z.RefinementCtx): void {
+  const usedBy = new Map<unknown, string>();
+  for (const { sent, label } of rankFields) {
+    const value = form[sent];
+    if (!value) continue;
+    const earlier = usedBy.get(value);
+    if (earlier)
+      ctx.addIssue({ code: 'custom', path: [sent], message: `${String(value)} is already chosen for ${earlier}` });
+    else usedBy.set(value, label);
+  }
+}
+
 /**
  * POST /case/add, the text part of the multipart body ("Case submission (as sent)").
  * `userId` names the doctor when staff submit; for a doctor the server uses the caller.
@@ -89,17 +102,7 @@ export const caseSubmission = z
     ),
     termsAndCondition: acceptance,
   })
-  .superRefine((form, ctx) => {
-    // A rank already used by another of the four cannot be chosen again.
-    const usedBy = new Map<string, string>();
-    for (const { sent, label } of rankFields) {
-      const value = form[sent];
-      if (!value) continue;
-      const earlier = usedBy.get(value);
-      if (earlier) ctx.addIssue({ code: 'custom', path: [sent], message: `${value} is already chosen for ${earlier}` });
-      else usedBy.set(value, label);
-    }
-  });
+  .superRefine(refineDistinctRanks);
 export type CaseSubmission = z.infer<typeof caseSubmission>;
 
 export const caseAddResponse = z.object({ message: z.string(), CaseId: z.number(), TrackingNo: z.string() });

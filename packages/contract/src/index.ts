@@ -17,3 +17,6 @@ export * from './plans.ts';
 export * from './password-reset.ts';
 export * from './roles.ts';
 export * from './users.ts';
+export * from './doctor-preferences.ts';
+export * from './tooth-numbering.ts';
+export * from './case-detail-items.ts';

@@ -473,3 +473,18 @@ export const planStageFiles = pgTable(
   },
   (table) => [uniqueIndex('plan_stage_files_plan_arch_stage_unique').on(table.planId, table.arch, table.stage)],
 );
+
+// ---------------------------------------------------------------------------- doctor defaults
+
+/**
+ * A doctor's usual choices for a new case (docs/decisions.md § Doctor defaults): the
+ * preference fields of the case field table as last saved, checked by the contract's
+ * `doctorPreferences` before they are written.
+ */
+export const doctorPreferences = pgTable('doctor_preferences', {
+  userId: integer('user_id')
+    .primaryKey()
+    .references(() => users.userId),
+  preferences: jsonb('preferences').notNull(),
+  updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+});

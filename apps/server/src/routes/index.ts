@@ -14,6 +14,8 @@ import { planRoutes } from './plans/index.ts';
 import { roleRoutes } from './roles/index.ts';
 import { uploadRoutes } from './uploads/index.ts';
 import { userRoutes } from './users/index.ts';
+import { doctorPreferenceRoutes } from './doctor-preferences/index.ts';
+import { prescriptionRoutes } from './prescription/index.ts';
 
 /** Every API area; each route's full path comes from its row in the contract's endpoint table. */
 export async function apiRoutes(app: FastifyInstance) {
@@ -33,6 +35,8 @@ export async function apiRoutes(app: FastifyInstance) {
     eventRoutes,
     messageRoutes,
     planRoutes,
+    doctorPreferenceRoutes,
+    prescriptionRoutes,
   ]) {
     await app.register(areaRoutes);
   }

@@ -282,6 +282,13 @@ export const examples: Record<string, (fixture: Fixture) => Example> = {
     url: '/api/audit?page=1&pageSize=20&action=auth.login&actor=admin&outcome=failure&from=2020-01-01T00:00:00Z&to=2030-01-01T00:00:00Z',
   }),
 
+  'GET /api/doctor/preferences': () => ({ url: '/api/doctor/preferences' }),
+  'PUT /api/doctor/preferences': () => ({
+    url: '/api/doctor/preferences',
+    json: { midline: 'Maintain', iprPreference: 'First preference', toothNumbering: 'FDI', shipment: '' },
+  }),
+  'GET /api/case/:caseId/prescription.pdf': (f) => ({ url: `/api/case/${f.caseId}/prescription.pdf` }),
+
   // Registered before the auth plugin, so not in `app.apiRoutes`; the fuzz test adds them when present.
   'GET /api/docs': () => ({ url: '/api/docs' }),
   'GET /api/docs/json': () => ({ url: '/api/docs/json' }),

@@ -12,6 +12,8 @@ import { planEndpoints } from './plans.ts';
 import { roleEndpoints } from './roles.ts';
 import { uploadEndpoints } from './uploads.ts';
 import { userEndpoints } from './users.ts';
+import { doctorPreferenceEndpoints } from './doctor-preferences.ts';
+import { prescriptionEndpoints } from './prescription.ts';
 
 export { healthStatus } from './health.ts';
 export { pictureRemoval, profilePictureFileName } from './common.ts';
@@ -36,6 +38,8 @@ export const endpoints = {
   ...eventEndpoints,
   ...messageEndpoints,
   ...planEndpoints,
+  ...doctorPreferenceEndpoints,
+  ...prescriptionEndpoints,
 };
 export type Endpoints = typeof endpoints;
 export type EndpointName = keyof Endpoints;

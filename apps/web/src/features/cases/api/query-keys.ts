@@ -10,3 +10,8 @@ export const clinicsByUserKeys = {
   all: ['clinics-by-user'] as const,
   ofUser: (userId: number) => [...clinicsByUserKeys.all, userId] as const,
 };
+
+/** The signed-in doctor's case defaults (GET /doctor/preferences). */
+export const caseDefaultsKeys = {
+  own: ['case-defaults'] as const,
+};

@@ -1,6 +1,6 @@
 import { Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
-import type { CaseDetail as CaseDetailAnswer } from '@portal/contract';
-import { IconArrowLeft } from '@tabler/icons-react';
+import { buildPath, endpoints, type CaseDetail as CaseDetailAnswer } from '@portal/contract';
+import { IconArrowLeft, IconPrinter } from '@tabler/icons-react';
 import { useEffect, useRef, type ReactNode } from 'react';
 import { CaseStatusBadge } from '../../../../components/case-status-badge.tsx';
 import { useCaseAttachments } from '../../api/get-case-attachments.ts';
@@ -58,9 +58,21 @@ export function CaseDetail({
           </Title>
           <CaseStatusBadge status={currentStatus} />
         </Group>
-        <Button variant="default" leftSection={<IconArrowLeft size={16} aria-hidden />} onClick={onBack}>
-          Back to list
-        </Button>
+        <Group gap="sm">
+          <Button
+            component="a"
+            href={buildPath(endpoints.casePrescription.path, { caseId: caseRow.CaseId })}
+            target="_blank"
+            rel="noopener"
+            variant="default"
+            leftSection={<IconPrinter size={16} aria-hidden />}
+          >
+            Print
+          </Button>
+          <Button variant="default" leftSection={<IconArrowLeft size={16} aria-hidden />} onClick={onBack}>
+            Back to list
+          </Button>
+        </Group>
       </Group>
       <Section title="Case Details">
         <DetailList items={caseDetailItems(caseRow, showDoctor)} />

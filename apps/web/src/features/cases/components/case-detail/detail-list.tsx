@@ -8,9 +8,6 @@ export interface DetailItem {
   isWide?: boolean;
 }
 
-/** Empty values read 'N/A' (docs/spec.md section 2). */
-export const orNotAvailable = (value: string | null | undefined) => (value?.trim() ? value : 'N/A');
-
 /** Label and value pairs as a description list, in as many columns as fit. */
 export function DetailList({ items }: { items: DetailItem[] }) {
   return (

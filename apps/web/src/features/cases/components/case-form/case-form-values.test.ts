@@ -19,6 +19,22 @@ describe('case form values', () => {
     expect(initialCaseFormValues(null)).toMatchObject({ isStaff: true, userId: null });
   });
 
+  it("starts from the doctor's saved defaults over the table's, a blank saved choice leaving the table's", () => {
+    const values = initialCaseFormValues(12, {
+      midline: 'Maintain',
+      toothNumbering: 'FDI',
+      overjet: '',
+      shipment: 'With aligners',
+    });
+    expect(values).toMatchObject({
+      midline: 'Maintain',
+      toothNumbering: 'FDI',
+      overjet: 'Improve',
+      shipment: 'With aligners',
+      firstname: '',
+    });
+  });
+
   it('finds the first step with an error', () => {
     expect(stepOfField('clinicId')).toBe(0);
     expect(stepOfField('moveTooth')).toBe(1);

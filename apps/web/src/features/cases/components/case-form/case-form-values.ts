@@ -6,6 +6,7 @@ import {
   type CaseField,
   type CaseFieldKey,
   type CaseFields,
+  type DoctorPreferenceName,
 } from '@portal/contract';
 import { createFormContext } from '@mantine/form';
 import type { CaseFilePart } from '../../api/add-case.ts';
@@ -80,12 +81,20 @@ const noFiles = Object.fromEntries(
 
 const fieldDefaults = Object.fromEntries(formFields.map((field) => [field.sent, field.defaultValue])) as FieldValues;
 
-/** A fresh form; doctors submit for themselves, staff pick the doctor. */
-export function initialCaseFormValues(doctorUserId: number | null): CaseFormValues {
+/**
+ * A fresh form; doctors submit for themselves, staff pick the doctor. `defaults`: the
+ * doctor's saved choices (docs/decisions.md § Doctor defaults), over the table's own.
+ */
+export function initialCaseFormValues(
+  doctorUserId: number | null,
+  defaults: Partial<Record<DoctorPreferenceName, string | undefined>> = {},
+): CaseFormValues {
+  const saved = Object.fromEntries(Object.entries(defaults).filter(([, value]) => value));
   return {
     isStaff: doctorUserId === null,
     userId: doctorUserId === null ? null : String(doctorUserId),
     ...fieldDefaults,
+    ...saved,
     termsAndCondition: false,
     otherFiles: [],
     ...noFiles,

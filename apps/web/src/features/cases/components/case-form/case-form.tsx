@@ -1,8 +1,8 @@
 import '@mantine/dates/styles.css';
 import { Button, Group, Paper, Stepper, Text, useMatches } from '@mantine/core';
 import { schemaResolver, type FormErrors } from '@mantine/form';
-import { caseFileMessages, caseForm, caseFormSteps, caseSubmission } from '@portal/contract';
-import { IconArrowLeft, IconArrowRight, IconExclamationMark, IconSend } from '@tabler/icons-react';
+import { caseFileMessages, caseForm, caseFormSteps, caseSubmission, type DoctorPreferences } from '@portal/contract';
+import { IconArrowLeft, IconArrowRight, IconCheck, IconExclamationMark, IconSend } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { PageTitle } from '../../../../components/page-title.tsx';
@@ -11,6 +11,7 @@ import { ApiError } from '../../../../lib/api-client.ts';
 import { errorMessage, notifyError, notifySuccess } from '../../../../lib/notify.ts';
 import { isDoctor, useSession, type Session } from '../../../../lib/session.ts';
 import { toCaseFormData, useAddCase } from '../../api/add-case.ts';
+import { useDoctorPreferences } from '../../api/doctor-preferences.ts';
 import {
   CaseFormProvider,
   caseFileParts,
@@ -27,33 +28,81 @@ import { TreatmentInstructionsStep } from './treatment-instructions-step.tsx';
 const stepContents = [CaseDetailsStep, TreatmentInstructionsStep, PatientRecordsStep];
 const steps = caseFormSteps.map((step, index) => ({ label: step.label, Content: stepContents[index]! }));
 const lastStep = steps.length - 1;
+const validateCaseForm = schemaResolver(caseForm, { sync: true });
 
-/** The three-step case form (docs/spec.md section 2): doctors submit for themselves, staff for a doctor they pick. */
+const hasErrorOn = (errors: FormErrors, step: number) =>
+  Object.entries(errors).some(([field, message]) => message && stepOfField(field) === step);
+const errorsOnStep = (errors: FormErrors, step: number): FormErrors =>
+  Object.fromEntries(Object.entries(errors).filter(([field, message]) => message && stepOfField(field) === step));
+
+type Submitted = (created: { CaseId: number; TrackingNo: string }) => void;
+
 /**
+ * The three-step case form (docs/spec.md section 2): doctors submit for themselves, staff for a doctor they pick.
  * `onSubmitted`: where a saved case leads (the route sends those who may read it to its
  * page); without it the form empties for the next case, as the spec's /cases does.
  */
-export function CaseForm({ onSubmitted }: { onSubmitted?: (created: { CaseId: number; TrackingNo: string }) => void }) {
+export function CaseForm({ onSubmitted }: { onSubmitted?: Submitted }) {
   const session = useSession() as Session;
+  const defaults = useDoctorPreferences({ enabled: isDoctor(session) });
+  // A doctor's form starts from their saved defaults; without them (not loaded) from the table's.
+  if (isDoctor(session) && defaults.isPending) return <Text c="dimmed">Loading...</Text>;
+  return <CaseFormSteps session={session} defaults={defaults.data ?? {}} onSubmitted={onSubmitted} />;
+}
+
+function CaseFormSteps({
+  session,
+  defaults,
+  onSubmitted,
+}: {
+  session: Session;
+  defaults: DoctorPreferences;
+  onSubmitted?: Submitted;
+}) {
   const navigate = useNavigate();
   const addCase = useAddCase();
   const [active, setActive] = useState(0);
+  // Steps whose Next (or a Submit) found them valid: only these get the tick.
+  const [validSteps, setValidSteps] = useState<ReadonlySet<number>>(new Set());
+  // The furthest step the doctor has opened: a step's toast waits until they have been there.
+  const [reached, setReached] = useState(0);
   const orientation = useMatches<'vertical' | 'horizontal'>({ base: 'vertical', sm: 'horizontal' });
   const form = useCaseForm({
     mode: 'controlled',
-    initialValues: initialCaseFormValues(isDoctor(session) ? session.userId : null),
-    validate: schemaResolver(caseForm, { sync: true }),
+    initialValues: initialCaseFormValues(isDoctor(session) ? session.userId : null, defaults),
+    validate: validateCaseForm,
     validateInputOnChange: true,
   });
 
   const goTo = (step: number) => {
-    setActive(Math.min(lastStep, Math.max(0, step)));
+    const shown = Math.min(lastStep, Math.max(0, step));
+    setActive(shown);
+    setReached((furthest) => Math.max(furthest, shown));
     window.scrollTo({ top: 0 });
   };
 
   const showFirstError = (errors: FormErrors) => {
     const step = firstStepWithError(errors);
+    setValidSteps(new Set(steps.map((_, index) => index).filter((index) => !hasErrorOn(errors, index))));
     if (step !== null) goTo(step);
+    return step;
+  };
+
+  /** Next checks the fields of this step only: its errors are shown and it stays, or it is ticked and the next opens. */
+  const next = () => {
+    const stepErrors = errorsOnStep(validateCaseForm(form.getValues()), active);
+    const otherErrors = Object.fromEntries(
+      Object.entries(form.errors).filter(([field]) => stepOfField(field) !== active),
+    );
+    form.setErrors({ ...otherErrors, ...stepErrors });
+    const isValid = Object.keys(stepErrors).length === 0;
+    setValidSteps((valid) => {
+      const updated = new Set(valid);
+      if (isValid) updated.add(active);
+      else updated.delete(active);
+      return updated;
+    });
+    if (isValid) goTo(active + 1);
   };
 
   const submit = form.onSubmit(
@@ -67,6 +116,8 @@ export function CaseForm({ onSubmitted }: { onSubmitted?: (created: { CaseId: nu
           return;
         }
         form.reset();
+        setValidSteps(new Set());
+        setReached(0);
         goTo(0);
         void navigate(paths.cases);
       } catch (error) {
@@ -78,13 +129,13 @@ export function CaseForm({ onSubmitted }: { onSubmitted?: (created: { CaseId: nu
       }
     },
     (errors) => {
-      showFirstError(errors);
-      if (errors.maxillaryScan) notifyError(caseFileMessages.maxillaryScanRequired);
+      const shown = showFirstError(errors) ?? 0;
+      if (errors.maxillaryScan && Math.max(reached, shown) >= stepOfField('maxillaryScan'))
+        notifyError(caseFileMessages.maxillaryScanRequired);
     },
   );
 
-  const hasErrorOnStep = (step: number) =>
-    Object.entries(form.errors).some(([field, message]) => message && stepOfField(field) === step);
+  const hasErrorOnStep = (step: number) => hasErrorOn(form.errors, step);
 
   return (
     <>
@@ -94,12 +145,21 @@ export function CaseForm({ onSubmitted }: { onSubmitted?: (created: { CaseId: nu
           <Stepper active={active} onStepClick={goTo} size="sm" mb="lg" orientation={orientation}>
             {steps.map(({ label, Content }, step) => {
               const hasError = hasErrorOnStep(step);
+              const isTicked = validSteps.has(step) && !hasError;
               return (
                 <Stepper.Step
                   key={label}
                   label={label}
-                  color={hasError ? 'red' : undefined}
-                  completedIcon={hasError ? <IconExclamationMark size={18} aria-hidden /> : undefined}
+                  color={hasError ? 'red' : isTicked ? undefined : 'gray'}
+                  completedIcon={
+                    hasError ? (
+                      <IconExclamationMark size={18} aria-hidden />
+                    ) : isTicked ? (
+                      <IconCheck size={18} role="img" aria-label="Complete" />
+                    ) : (
+                      step + 1
+                    )
+                  }
                   description={
                     hasError && (
                       <Text span size="xs" c="red.9">
@@ -124,11 +184,7 @@ export function CaseForm({ onSubmitted }: { onSubmitted?: (created: { CaseId: nu
             </Button>
             <Group gap="sm">
               {active < lastStep && (
-                <Button
-                  variant="light"
-                  rightSection={<IconArrowRight size={16} aria-hidden />}
-                  onClick={() => goTo(active + 1)}
-                >
+                <Button variant="light" rightSection={<IconArrowRight size={16} aria-hidden />} onClick={next}>
                   Next
                 </Button>
               )}

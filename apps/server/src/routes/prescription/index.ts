@@ -1,0 +1,24 @@
+import { endpoints } from '@portal/contract';
+import type { FastifyInstance } from 'fastify';
+import { paramTarget } from '../../plugins/audit.ts';
+import { findPrescription } from '../../services/prescription/find-prescription.ts';
+import { renderPrescription } from '../../services/prescription/render-prescription.ts';
+import { route } from '../define-route.ts';
+
+/** The printable prescription (docs/decisions.md § Printable prescription). */
+export async function prescriptionRoutes(app: FastifyInstance) {
+  route(
+    app,
+    endpoints.casePrescription,
+    { audit: { action: 'case.print', target: paramTarget({ case: 'caseId' }) } },
+    async (request, reply) => {
+      const prescription = await findPrescription(app.db, request.user, request.params.caseId);
+      const fileName = `prescription-${prescription.caseRow.TrackingNo.replace(/[^A-Za-z0-9-]/g, '_')}.pdf`;
+      reply
+        .header('content-type', 'application/pdf')
+        .header('content-disposition', `inline; filename="${fileName}"`)
+        .header('x-content-type-options', 'nosniff');
+      return reply.send(request.method === 'HEAD' ? '' : renderPrescription(prescription));
+    },
+  );
+}

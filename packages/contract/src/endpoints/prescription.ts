@@ -1,0 +1,22 @@
+import { z } from 'zod';
+import { idParam } from '../common.ts';
+import { defineEndpoint } from '../endpoint.ts';
+
+export const prescriptionEndpoints = {
+  casePrescription: defineEndpoint({
+    method: 'GET',
+    path: '/api/case/:caseId/prescription.pdf',
+    operationId: 'casePrescription',
+    summary: "A case's prescription as a printable PDF: patient, doctor, clinic, instructions, tooth chart, files",
+    tag: 'cases',
+    access: { pages: ['/dashboard'], doctors: true },
+    params: z.object({ caseId: idParam }),
+    answer: {
+      file: {
+        contentTypes: ['application/pdf'],
+        description: 'The prescription, A4, inline as prescription-<trackingNo>.pdf',
+      },
+    },
+    errors: [404],
+  }),
+};
