@@ -16,7 +16,7 @@ import { expectToast } from '../helpers/shown.ts';
 
 /**
  * Issue 9, treatment plans, the whole loop: the lab uploads v1, the doctor requests changes,
- * the lab uploads v2 as a ZIP, the doctor plays it in the 3D viewer and approves, the lab
+ * the lab writes to the doctor and uploads v2 as a ZIP, the doctor plays it in the 3D viewer and approves, the lab
  * dispatches; the doctor's dashboard, left open in its own browser context, follows live.
  */
 
@@ -129,7 +129,21 @@ describe('Treatment plan review', () => {
     // The lab's open case page follows.
     await expect.poll(() => version(lab, 1).textContent()).toMatch(/Less expansion on the upper arch\./);
 
-    // (The message step of the conversation goes here: the lab answers the doctor's comment.)
+    // The lab writes to the doctor about it; the doctor's open case page shows the message live.
+    const labConversation = lab.getByRole('region', { name: 'Messages' });
+    await labConversation
+      .getByRole('textbox', { name: 'Message' })
+      .fill('Understood: version 2 keeps the upper arch narrower.');
+    await labConversation.getByRole('button', { name: 'Send' }).click();
+    await expect
+      .poll(() =>
+        review
+          .getByRole('region', { name: 'Messages' })
+          .getByRole('listitem', { name: /^Lab message from / })
+          .filter({ hasText: 'version 2 keeps the upper arch narrower' })
+          .count(),
+      )
+      .toBe(1);
 
     // The lab uploads version 2 as one ZIP, as planning software exports it.
     const zip = zipOf(stageFiles(2, 2).map((file) => ({ ...file, name: `export/${file.name}` })));

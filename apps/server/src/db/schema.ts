@@ -448,6 +448,8 @@ export const treatmentPlans = pgTable(
     createdAt: createdAt(),
     decidedBy: integer('decided_by').references(() => users.userId),
     decidedAt: timestamp('decided_at', { withTimezone: true, mode: 'date' }),
+    // The doctor's decision, kept when a newer version supersedes this one; the comment goes with changes_requested.
+    decision: text('decision', { enum: ['approved', 'changes_requested'] }),
     comment: text('comment'),
   },
   (table) => [uniqueIndex('treatment_plans_case_version_unique').on(table.caseId, table.version)],

@@ -52,6 +52,7 @@ export async function getCaseTimeline(db: Database, actor: SignedInUser, caseId:
           string | null
         >`(select d.first_name || ' ' || d.last_name from users d where d.user_id = ${treatmentPlans.decidedBy})`,
         decidedAt: isoTimestamp(treatmentPlans.decidedAt),
+        decision: treatmentPlans.decision,
         comment: treatmentPlans.comment,
       })
       .from(treatmentPlans)
@@ -98,6 +99,7 @@ interface PlanRow {
   decidedBy: number | null;
   decidedByName: string | null;
   decidedAt: string | null;
+  decision: 'approved' | 'changes_requested' | null;
   comment: string | null;
 }
 
@@ -113,7 +115,7 @@ function planEntries(plans: PlanRow[]): CaseTimelineEntry[] {
       planId: plan.planId,
       version: plan.version,
     });
-    if (plan.decidedAt !== null && plan.decidedBy !== null) {
+    if (plan.decidedAt !== null && plan.decidedBy !== null && plan.decision !== null) {
       entries.push({
         kind: 'plan_decision',
         at: plan.decidedAt,
@@ -121,8 +123,8 @@ function planEntries(plans: PlanRow[]): CaseTimelineEntry[] {
         byName: plan.decidedByName ?? '',
         planId: plan.planId,
         version: plan.version,
-        // A decided version keeps its decision even once superseded: the comment tells which.
-        decision: plan.comment === null ? 'approved' : 'changes_requested',
+        // A decided version keeps its decision even once superseded.
+        decision: plan.decision,
         comment: plan.comment,
       });
     }

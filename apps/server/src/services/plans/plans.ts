@@ -138,6 +138,7 @@ export async function decidePlan(
         state: decision.decision,
         decidedBy: actor.userId,
         decidedAt: sql`now()`,
+        decision: decision.decision,
         comment: decision.decision === 'changes_requested' ? decision.comment : null,
       })
       .where(eq(treatmentPlans.planId, planId))
