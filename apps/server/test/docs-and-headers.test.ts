@@ -13,6 +13,7 @@ const bodiless = new Set([
   'POST /api/permission/add/:roleId/:pageId',
   'POST /api/doctor/request_password_reset/:id',
   'POST /api/case/:caseId/plans/:planId/approve',
+  'POST /api/case/:caseId/messages/read',
 ]);
 const multipartForms = new Set([
   'POST /api/user/add',
