@@ -1,24 +1,5 @@
-import {
-  Box3,
-  Color,
-  DirectionalLight,
-  DoubleSide,
-  Group,
-  HemisphereLight,
-  MathUtils,
-  Mesh,
-  MeshStandardMaterial,
-  PerspectiveCamera,
-  Scene,
-  Sphere,
-  Vector3,
-  WebGLRenderer,
-  type BufferGeometry,
-} from 'three';
-import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
-
-const fieldOfView = 40;
-const viewDirection = new Vector3(0, 0.25, 1).normalize();
+import { DoubleSide, Mesh, MeshStandardMaterial, Vector3, type BufferGeometry } from 'three';
+import { createModelCanvas } from '../../../../lib/model-canvas.ts';
 
 export type ArchSlot = 'upper' | 'lower' | 'ghostUpper' | 'ghostLower';
 
@@ -37,20 +18,12 @@ const colors: Record<ArchSlot, string> = {
  * camera fitted once, on the first geometries shown; the scene renders only on change.
  */
 export function createStageViewer(container: HTMLElement, ariaLabel: string) {
-  const renderer = new WebGLRenderer({ antialias: true });
-  renderer.setPixelRatio(Math.min(window.devicePixelRatio, 2));
-  const canvas = renderer.domElement;
-  canvas.setAttribute('role', 'img');
-  canvas.setAttribute('aria-label', ariaLabel);
-  canvas.tabIndex = 0;
-  Object.assign(canvas.style, { display: 'block', width: '100%', height: '100%', touchAction: 'none' });
-  container.append(canvas);
-
-  const scene = new Scene();
-  scene.background = new Color('#f8f9fa');
-  const model = new Group();
-  scene.add(model);
-  const meshes = {} as Record<ArchSlot, Mesh>;
+  const view = createModelCanvas(container, {
+    ariaLabel,
+    background: '#f8f9fa',
+    viewDirection: new Vector3(0, 0.25, 1).normalize(),
+  });
+  const meshes = {} as Record<ArchSlot, Mesh<BufferGeometry, MeshStandardMaterial>>;
   for (const slot of ['upper', 'lower', 'ghostUpper', 'ghostLower'] as const) {
     const isGhost = slot.startsWith('ghost');
     const material = new MeshStandardMaterial({
@@ -66,46 +39,10 @@ export function createStageViewer(container: HTMLElement, ariaLabel: string) {
     mesh.visible = false;
     mesh.renderOrder = isGhost ? 1 : 0;
     meshes[slot] = mesh;
-    model.add(mesh);
+    view.model.add(mesh);
   }
 
-  const camera = new PerspectiveCamera(fieldOfView, 1, 0.1, 10_000);
-  const headlight = new DirectionalLight(0xffffff, 1.6);
-  headlight.position.set(0.5, 1, 1);
-  camera.add(headlight);
-  scene.add(camera, new HemisphereLight(0xffffff, 0x666666, 1.4));
-
-  const controls = new OrbitControls(camera, canvas);
-  controls.listenToKeyEvents(canvas);
-  const render = () => renderer.render(scene, camera);
-  controls.addEventListener('change', render);
-
-  let radius = 0;
-  const fitCamera = () => {
-    if (!radius) return;
-    const vertical = MathUtils.degToRad(fieldOfView);
-    const horizontal = 2 * Math.atan(Math.tan(vertical / 2) * camera.aspect);
-    const distance = (radius / Math.sin(Math.min(vertical, horizontal) / 2)) * 1.1;
-    camera.near = radius / 100;
-    camera.far = radius * 100;
-    camera.position.copy(viewDirection).multiplyScalar(distance);
-    camera.updateProjectionMatrix();
-    controls.target.set(0, 0, 0);
-    controls.update();
-  };
-
-  const resize = () => {
-    const { clientWidth: width, clientHeight: height } = container;
-    if (!width || !height) return;
-    renderer.setSize(width, height, false);
-    camera.aspect = width / height;
-    camera.updateProjectionMatrix();
-    render();
-  };
-  const observer = new ResizeObserver(resize);
-  observer.observe(container);
-  resize();
-
+  let hasFitted = false;
   return {
     /** Puts each slot's geometry in place (undefined hides the slot) and renders once. */
     show(slots: Partial<Record<ArchSlot, BufferGeometry | undefined>>) {
@@ -115,24 +52,12 @@ export function createStageViewer(container: HTMLElement, ariaLabel: string) {
         mesh.visible = geometry !== undefined;
         if (geometry) mesh.geometry = geometry;
       }
-      if (!radius) {
-        model.position.set(0, 0, 0);
-        const bounds = new Box3().setFromObject(model);
-        if (!bounds.isEmpty()) {
-          model.position.sub(bounds.getCenter(new Vector3()));
-          radius = Math.max(bounds.getBoundingSphere(new Sphere()).radius, 1e-3);
-          fitCamera();
-        }
-      }
-      render();
+      if (!hasFitted) hasFitted = view.fit();
+      view.render();
     },
     dispose() {
-      observer.disconnect();
-      controls.removeEventListener('change', render);
-      controls.dispose();
-      for (const mesh of Object.values(meshes)) (mesh.material as MeshStandardMaterial).dispose();
-      renderer.dispose();
-      canvas.remove();
+      view.dispose();
+      for (const mesh of Object.values(meshes)) mesh.material.dispose();
     },
   };
 }

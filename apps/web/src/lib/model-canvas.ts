@@ -1,0 +1,111 @@
+import {
+  Box3,
+  Color,
+  DirectionalLight,
+  Group,
+  HemisphereLight,
+  MathUtils,
+  PerspectiveCamera,
+  Scene,
+  Sphere,
+  Vector3,
+  WebGLRenderer,
+} from 'three';
+import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
+
+const fieldOfView = 40;
+
+export interface ModelCanvasOptions {
+  ariaLabel: string;
+  background: string;
+  /** Where the camera looks from, towards the model's centre. */
+  viewDirection: Vector3;
+}
+
+/**
+ * What the scan viewer and the plan's stage viewer share: a canvas in `container` (an
+ * `img` with its label, focusable, keyboard-orbitable) with a lit scene, orbit controls,
+ * and a `model` group the caller fills. `fit()` centres the group and places the camera
+ * so its bounding sphere fills the narrower field of view, once the canvas has a size;
+ * later resizes keep the user's view. The scene renders only when something changes.
+ */
+export function createModelCanvas(container: HTMLElement, options: ModelCanvasOptions) {
+  const renderer = new WebGLRenderer({ antialias: true });
+  renderer.setPixelRatio(Math.min(window.devicePixelRatio, 2));
+  const canvas = renderer.domElement;
+  canvas.setAttribute('role', 'img');
+  canvas.setAttribute('aria-label', options.ariaLabel);
+  canvas.tabIndex = 0;
+  Object.assign(canvas.style, { display: 'block', width: '100%', height: '100%', touchAction: 'none' });
+  container.append(canvas);
+
+  const scene = new Scene();
+  scene.background = new Color(options.background);
+  const model = new Group();
+  scene.add(model);
+
+  const camera = new PerspectiveCamera(fieldOfView, 1, 0.1, 10_000);
+  const headlight = new DirectionalLight(0xffffff, 1.6);
+  headlight.position.set(0.5, 1, 1);
+  camera.add(headlight);
+  scene.add(camera, new HemisphereLight(0xffffff, 0x666666, 1.4));
+
+  const controls = new OrbitControls(camera, canvas);
+  controls.listenToKeyEvents(canvas);
+  const render = () => renderer.render(scene, camera);
+  controls.addEventListener('change', render);
+
+  let radius = 0;
+  let hasFitted = false;
+  const placeCamera = () => {
+    if (!radius || !container.clientWidth || !container.clientHeight) return;
+    const vertical = MathUtils.degToRad(fieldOfView);
+    const horizontal = 2 * Math.atan(Math.tan(vertical / 2) * camera.aspect);
+    const distance = (radius / Math.sin(Math.min(vertical, horizontal) / 2)) * 1.1;
+    camera.near = radius / 100;
+    camera.far = radius * 100;
+    camera.position.copy(options.viewDirection).multiplyScalar(distance);
+    camera.updateProjectionMatrix();
+    controls.target.set(0, 0, 0);
+    controls.update();
+    hasFitted = true;
+  };
+
+  const resize = () => {
+    const { clientWidth: width, clientHeight: height } = container;
+    if (!width || !height) return;
+    renderer.setSize(width, height, false);
+    camera.aspect = width / height;
+    camera.updateProjectionMatrix();
+    if (!hasFitted) placeCamera();
+    render();
+  };
+  const observer = new ResizeObserver(resize);
+  observer.observe(container);
+  resize();
+
+  return {
+    model,
+    render,
+    /** Centres the model (false while it is still empty) and fits the camera to it. */
+    fit(): boolean {
+      model.position.set(0, 0, 0);
+      const bounds = new Box3().setFromObject(model);
+      if (bounds.isEmpty()) return false;
+      model.position.sub(bounds.getCenter(new Vector3()));
+      radius = Math.max(bounds.getBoundingSphere(new Sphere()).radius, 1e-3);
+      hasFitted = false;
+      placeCamera();
+      render();
+      return true;
+    },
+    /** Stops observing and frees the renderer; the caller frees its own geometries and materials. */
+    dispose() {
+      observer.disconnect();
+      controls.removeEventListener('change', render);
+      controls.dispose();
+      renderer.dispose();
+      canvas.remove();
+    },
+  };
+}
