@@ -1,7 +1,7 @@
 import { Anchor, Button, List, Menu, Text } from '@mantine/core';
 import { caseOrderTypes, type CaseDetail } from '@portal/contract';
 import { IconChevronDown, IconGitBranch } from '@tabler/icons-react';
-import { Link } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import { casePath, paths } from '../../../../config/paths.ts';
 import { formatDateTime } from '../../../../lib/format-date.ts';
 
@@ -11,6 +11,7 @@ export const orderFormPath = (caseId: number, orderType: string) =>
 
 /** "Order from this case": a refinement, retainer or replacement, each opening the form prefilled. */
 export function OrderFromCaseMenu({ caseId }: { caseId: number }) {
+  const navigate = useNavigate();
   return (
     <Menu position="bottom-end" withinPortal>
       <Menu.Target>
@@ -24,7 +25,7 @@ export function OrderFromCaseMenu({ caseId }: { caseId: number }) {
       </Menu.Target>
       <Menu.Dropdown>
         {caseOrderTypes.map((orderType) => (
-          <Menu.Item key={orderType} component={Link} to={orderFormPath(caseId, orderType)}>
+          <Menu.Item key={orderType} onClick={() => void navigate(orderFormPath(caseId, orderType))}>
             {orderType}
           </Menu.Item>
         ))}

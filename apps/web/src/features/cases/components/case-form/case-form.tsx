@@ -77,7 +77,7 @@ function OrderNotice({ parent, orderType }: CaseOrderStart) {
   return (
     <Alert variant="light" icon={<IconGitBranch size={18} aria-hidden />} title={`New ${orderType}`} mb="md">
       {orderType} of{' '}
-      <Anchor component={Link} to={casePath(parent.CaseId)}>
+      <Anchor component={Link} to={casePath(parent.CaseId)} c="inherit" underline="always" fw={600}>
         {parent.TrackingNo}
       </Anchor>
       : the patient and the prescription are copied from it; add the new scans and photos.
