@@ -45,7 +45,14 @@ describe('GET /case/{caseId}', () => {
     const [row] = (await get(doctor.token, `/api/case/get_cases_by_status/all/0?search=${TrackingNo}`)).json<
       Record<string, unknown>[]
     >();
-    expect(detail).toEqual({ ...row, planState: null, parentCaseId: null });
+    expect(detail).toEqual({
+      ...row,
+      planState: null,
+      parentCaseId: null,
+      parentTrackingNo: null,
+      orderType: null,
+      orders: [],
+    });
     for (const field of caseFieldList) expect(detail).toHaveProperty(field.read);
     expect(detail).toMatchObject({ CaseId, TrackingNo, FirstName: 'Ada', doctorname: 'Grace Hopper', Status: 'new' });
     expect((await get(staff.token, `/api/case/${CaseId}`)).statusCode).toBe(200);
@@ -89,7 +96,14 @@ describe('GET /case/{caseId}/timeline and the status rules', () => {
     expect(response.statusCode, response.body).toBe(200);
     const timeline = response.json<{ kind: string; at: string }[]>();
     expect(timeline).toEqual([
-      { kind: 'created', at: expect.any(String), by: doctor.userId, byName: 'Grace Hopper', trackingNo: TrackingNo },
+      {
+        kind: 'created',
+        at: expect.any(String),
+        by: doctor.userId,
+        byName: 'Grace Hopper',
+        trackingNo: TrackingNo,
+        parent: null,
+      },
       {
         kind: 'files',
         at: timeline[0]!.at,

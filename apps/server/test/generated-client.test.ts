@@ -87,6 +87,7 @@ type CaseForm = NonNullable<paths['/api/case/add']['post']['requestBody']>['cont
 const isNever = <T>(): [T] extends [never] ? true : false => undefined as never;
 export const formsAreTyped: [false, false] = [isNever<UserForm>(), isNever<CaseForm>()];
 export const scanIsAFile: CaseForm['maxillaryScan'] = new File([], 'upper.stl');
+export const orderIsTyped: CaseForm['orderType'] = 'Refinement';
 
 export async function addUser(picture: File): Promise<number | undefined> {
   const body: UserForm = {
@@ -304,7 +305,20 @@ export async function downloadPart(): Promise<Blob | undefined> {
     expect(Buffer.from(part.data as ArrayBuffer)).toEqual(scan.subarray(0, 10));
     expect(part.response.headers.get('content-range')).toBe(`bytes 0-9/${scan.length}`);
     const caseDetail = await call('GET', '/api/case/{caseId}', { params: { path: { caseId: CaseId } } });
-    expect(caseDetail.data).toMatchObject({ CaseId, planState: null, parentCaseId: null });
+    expect(caseDetail.data).toMatchObject({ CaseId, planState: null, parentCaseId: null, orderType: null, orders: [] });
+    // A refinement ordered from it: the new case names its parent, the parent lists it.
+    const refinement = json<{ CaseId: number; TrackingNo: string }>(
+      await call('POST', '/api/case/add', {
+        body: { ...caseForm, parentCaseId: CaseId, orderType: 'Refinement' },
+        ...multipart,
+      }),
+    );
+    const ordered = await call('GET', '/api/case/{caseId}', { params: { path: { caseId: refinement.CaseId } } });
+    expect(ordered.data).toMatchObject({ parentCaseId: CaseId, orderType: 'Refinement' });
+    const parentAfter = await call('GET', '/api/case/{caseId}', { params: { path: { caseId: CaseId } } });
+    expect(parentAfter.data).toMatchObject({
+      orders: [{ caseId: refinement.CaseId, trackingNo: refinement.TrackingNo, orderType: 'Refinement' }],
+    });
 
     // A treatment plan: staff upload v1 (loose STLs), the doctor sends it back, v2 is approved.
     const planCase = { params: { path: { caseId: CaseId } } };

@@ -98,13 +98,13 @@ describe('GET /case/{caseId}/prescription.pdf', () => {
     expect((await t.as(doctor.token, { method: 'GET', url: '/api/case/abc/prescription.pdf' })).statusCode).toBe(400);
   });
 
-  it('prints Palmer teeth as quadrant and position, letters the fonts lack as ?, and a long case on further pages', async () => {
+  it("prints Palmer's corner symbols, every letter of a name and a long case on further pages", async () => {
     const fields = caseFields(doctor.clinicId, {
-      firstname: 'Zoë',
-      lastname: 'Łukasz',
+      firstname: 'Zoë Ğül',
+      lastname: 'Łukasz Żółć',
       toothNumbering: 'Palmer',
       moveTooth: '1,9',
-      specialInstruction: 'Gentle forces. '.repeat(300),
+      specialInstruction: `Пациентка Αλεξάνδρα. ${'Gentle forces. '.repeat(300)}`,
       complaint: 'Crowding. '.repeat(400),
     });
     const response = await submitCase(
@@ -116,8 +116,9 @@ describe('GET /case/{caseId}/prescription.pdf', () => {
     const printed = await t.as(doctor.token, { method: 'GET', url: prescriptionUrl(CaseId) });
     const text = pdfText(printed.rawPayload);
     expect(printed.statusCode).toBe(200);
-    expect(text).toContain('UR8, UL1');
-    expect(text).toContain('Zoë ?ukasz');
+    expect(text).toContain('8┘, └1');
+    expect(text).toContain('Zoë Ğül Łukasz Żółć');
+    expect(text.join('\n')).toContain('Пациентка Αλεξάνδρα');
     expect(text.some((line) => /^Page 2 of \d$/.test(line))).toBe(true);
   });
 });

@@ -74,6 +74,40 @@ const acceptance = z.preprocess(
   z.literal(true, { error: requiredMessage('Terms and Conditions') }),
 );
 
+// ---------------------------------------------------------------------------- orders from a case
+
+/** A new case ordered from an earlier one (docs/decisions.md § Orders from a case). */
+export const caseOrderTypes = ['Refinement', 'Retainer', 'Replacement'] as const;
+export const caseOrderType = z.enum(caseOrderTypes, { error: 'Order type is not valid' });
+export type CaseOrderType = z.infer<typeof caseOrderType>;
+
+export const caseOrderMessages = {
+  parentInvalid: 'Parent case is not valid',
+  together: 'Parent case and order type go together',
+  parentDoctor: "An order is for the parent case's doctor",
+} as const;
+
+/** Both the parent and the order type, or neither. */
+function refineOrder(form: { parentCaseId?: number | null; orderType?: string | null }, ctx: z.RefinementCtx): void {
+  const hasParent = form.parentCaseId !== null && form.parentCaseId !== undefined;
+  const hasType = form.orderType !== null && form.orderType !== undefined;
+  if (hasParent === hasType) return;
+  ctx.addIssue({
+    code: 'custom',
+    path: [hasParent ? 'orderType' : 'parentCaseId'],
+    message: caseOrderMessages.together,
+  });
+}
+
+/** One order made from a case, as its parent lists it. */
+export const caseOrder = z.object({
+  caseId: z.number(),
+  trackingNo: z.string(),
+  orderType: caseOrderType,
+  createdAt: z.string(),
+});
+export type CaseOrder = z.infer<typeof caseOrder>;
+
 const rankFields = fieldsOfKind('rank');
 
 /** A rank already used by another of the four cannot be chosen again. */
@@ -101,8 +135,25 @@ export const caseSubmission = z
       z.number({ error: 'Doctor is not valid' }).int('Doctor is not valid').min(0, 'Doctor is not valid').nullable(),
     ),
     termsAndCondition: acceptance,
+    parentCaseId: z
+      .preprocess(
+        (value) => (isBlank(value) ? null : Number(value)),
+        z
+          .number({ error: caseOrderMessages.parentInvalid })
+          .int(caseOrderMessages.parentInvalid)
+          .min(1, caseOrderMessages.parentInvalid)
+          .max(2_147_483_647, caseOrderMessages.parentInvalid)
+          .nullable(),
+      )
+      .optional()
+      .meta({ description: 'The case this order continues; sent together with orderType, or neither' }),
+    orderType: z
+      .preprocess((value) => (isBlank(value) ? null : value), caseOrderType.nullable())
+      .optional()
+      .meta({ description: 'Refinement, Retainer or Replacement; sent together with parentCaseId, or neither' }),
   })
-  .superRefine(refineDistinctRanks);
+  .superRefine(refineDistinctRanks)
+  .superRefine(refineOrder);
 export type CaseSubmission = z.infer<typeof caseSubmission>;
 
 export const caseAddResponse = z.object({ message: z.string(), CaseId: z.number(), TrackingNo: z.string() });
@@ -233,26 +284,41 @@ export type CaseHistoryEntry = z.infer<typeof caseHistoryEntry>;
 
 /**
  * GET /case/{caseId}: the case as a list row shows it, plus `planState` (the newest
- * treatment plan version's state, null before the first) and `parentCaseId` (the case a
- * refinement continues; always null for now).
+ * treatment plan version's state, null before the first), the case it was ordered from
+ * (`parentCaseId`, `parentTrackingNo`, `orderType`; null for a first case) and the orders
+ * made from it that the caller may see, oldest first.
  */
 export const caseDetail = caseRow.extend({
   planState: planState
     .nullable()
     .meta({ description: "The newest treatment plan version's state; null before the first version" }),
-  parentCaseId: z.null().meta({ description: 'The case this one continues; null until refinements exist' }),
+  parentCaseId: z
+    .number()
+    .nullable()
+    .meta({ description: 'The case this one was ordered from; null for a first case' }),
+  parentTrackingNo: z.string().nullable().meta({ description: "The parent case's tracking number" }),
+  orderType: caseOrderType.nullable().meta({ description: 'What this case is to its parent; null for a first case' }),
+  orders: z.array(caseOrder).meta({ description: 'Cases ordered from this one, oldest first' }),
 });
 export type CaseDetail = z.infer<typeof caseDetail>;
 
 const timelineActor = { by: z.number(), byName: z.string() };
 
 /**
- * One entry of a case's timeline, told apart by `kind`: its submission and files, status
+ * One entry of a case's timeline, told apart by `kind`: its submission (naming the case it was
+ * ordered from) and files, the orders made from it, status
  * changes, the conversation's messages, plan versions and the doctor's decisions on them.
  * `at` is an ISO timestamp; the timeline is oldest first.
  */
 export const caseTimelineEntry = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('created'), at: z.string(), ...timelineActor, trackingNo: z.string() }),
+  z.object({
+    kind: z.literal('created'),
+    at: z.string(),
+    ...timelineActor,
+    trackingNo: z.string(),
+    /** The case this one was ordered from, null for a first case. */
+    parent: z.object({ caseId: z.number(), trackingNo: z.string(), orderType: caseOrderType }).nullable(),
+  }),
   z.object({
     kind: z.literal('files'),
     at: z.string(),
@@ -278,6 +344,14 @@ export const caseTimelineEntry = z.discriminatedUnion('kind', [
     attachments: z.array(z.object({ fileName: z.string() })),
   }),
   z.object({ kind: z.literal('plan'), at: z.string(), ...timelineActor, planId: z.number(), version: z.number() }),
+  z.object({
+    kind: z.literal('order'),
+    at: z.string(),
+    ...timelineActor,
+    caseId: z.number(),
+    trackingNo: z.string(),
+    orderType: caseOrderType,
+  }),
   z.object({
     kind: z.literal('plan_decision'),
     at: z.string(),

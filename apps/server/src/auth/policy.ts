@@ -73,6 +73,15 @@ export function caseOwnerScope(user: SignedInUser, requestedUserId: number): num
 }
 
 /**
+ * Who may order a refinement, retainer or replacement from a case: its doctor, or staff, who
+ * reach POST /case/add only with the Add Case page.
+ * See docs/decisions.md § Orders from a case.
+ */
+export function canOrderFrom(user: SignedInUser, parentDoctorUserId: number): boolean {
+  return !isDoctor(user) || user.userId === parentDoctorUserId;
+}
+
+/**
  * Only the case's doctor decides on its treatment plan: staff (who may read the case) are
  * refused with 403, another doctor gets 404 as for any record of theirs.
  */

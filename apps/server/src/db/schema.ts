@@ -1,14 +1,16 @@
-import { auditOutcomes } from '@portal/contract';
+import { auditOutcomes, caseOrderTypes } from '@portal/contract';
 import { sql } from 'drizzle-orm';
 import {
   bigint,
   boolean,
+  check,
   date,
   index,
   integer,
   jsonb,
   pgTable,
   primaryKey,
+  type AnyPgColumn,
   text,
   timestamp,
   uniqueIndex,
@@ -243,9 +245,14 @@ export const cases = pgTable(
     createdBy: integer('created_by')
       .notNull()
       .references(() => users.userId),
+    // The case this one was ordered from, and as what (docs/decisions.md § Orders from a case).
+    parentCaseId: integer('parent_case_id').references((): AnyPgColumn => cases.caseId),
+    orderType: text('order_type', { enum: caseOrderTypes }),
   },
   (table) => [
     uniqueIndex('cases_tracking_no_unique').on(table.trackingNo),
+    index('cases_parent_idx').on(table.parentCaseId, table.caseId),
+    check('cases_order_pair_check', sql`(${table.parentCaseId} is null) = (${table.orderType} is null)`),
     index('cases_status_created_idx').on(table.status, table.createdAt, table.caseId),
     index('cases_doctor_status_created_idx').on(table.doctorUserId, table.status, table.createdAt, table.caseId),
     index('cases_created_idx').on(table.createdAt, table.caseId),

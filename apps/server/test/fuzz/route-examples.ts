@@ -221,7 +221,10 @@ export const examples: Record<string, (fixture: Fixture) => Example> = {
   'POST /api/case/add': (f) => ({
     url: '/api/case/add',
     form: [
-      ...textParts(caseFields(f.doctor.clinicId, { userId: f.doctor.userId })),
+      // An order from the fixture's case: a refinement for its doctor (docs/decisions.md § Orders from a case).
+      ...textParts(
+        caseFields(f.doctor.clinicId, { userId: f.doctor.userId, parentCaseId: f.caseId, orderType: 'Refinement' }),
+      ),
       { name: 'maxillaryScan', value: binaryStl(4), fileName: 'upper.stl', type: 'application/octet-stream' },
       { name: 'front', value: f.png, fileName: 'front.png', type: 'image/png' },
     ],

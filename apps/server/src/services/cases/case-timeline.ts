@@ -5,18 +5,20 @@ import type { Database } from '../../db/client.ts';
 import { isoTimestamp } from '../../db/iso-timestamp.ts';
 import { caseAttachments, caseStatusHistory, treatmentPlans, users } from '../../db/schema.ts';
 import { listMessagesOfCase, type CaseMessageRow } from '../messages/case-messages.ts';
+import { findOrderParent, listCaseOrders } from './case-orders.ts';
 import { findVisibleCase } from './find-cases.ts';
 
 /**
  * A case's timeline, oldest first (docs/decisions.md § The case page and its timeline): its
- * submission ('created', from the first history row), the files sent with it ('files', at
- * the same moment), then every status change with its note, reason, courier and tracking
- * number, the conversation's messages ('message'), treatment plan versions ('plan', when
- * uploaded) and the doctor's decisions on them ('plan_decision'), all merged in by `at`.
+ * submission ('created', from the first history row, naming the case it was ordered from),
+ * the files sent with it ('files', at the same moment), then every status change with its
+ * note, reason, courier and tracking number, the conversation's messages ('message'),
+ * treatment plan versions ('plan', when uploaded), the doctor's decisions on them
+ * ('plan_decision') and the orders made from the case ('order', when made), all merged in by `at`.
  */
 export async function getCaseTimeline(db: Database, actor: SignedInUser, caseId: number): Promise<CaseTimelineEntry[]> {
   const found = await findVisibleCase(db, actor, caseId);
-  const [history, files, messages, plans] = await Promise.all([
+  const [history, files, messages, plans, parent, orders] = await Promise.all([
     db
       .select({
         from: caseStatusHistory.fromStatus,
@@ -59,12 +61,14 @@ export async function getCaseTimeline(db: Database, actor: SignedInUser, caseId:
       .innerJoin(users, eq(users.userId, treatmentPlans.uploadedBy))
       .where(eq(treatmentPlans.caseId, caseId))
       .orderBy(asc(treatmentPlans.version)),
+    findOrderParent(db, caseId),
+    listCaseOrders(db, actor, caseId),
   ]);
 
   const timeline: CaseTimelineEntry[] = [];
   for (const { from, to, by, byName, at, ...carried } of history) {
     if (from === null) {
-      timeline.push({ kind: 'created', at, by, byName, trackingNo: found.trackingNo });
+      timeline.push({ kind: 'created', at, by, byName, trackingNo: found.trackingNo, parent });
       if (files.length > 0) {
         timeline.push({
           kind: 'files',
@@ -76,7 +80,12 @@ export async function getCaseTimeline(db: Database, actor: SignedInUser, caseId:
       timeline.push({ kind: 'status', at, by, byName, from, to, ...carried });
     }
   }
-  return mergeByTime(mergeByTime(timeline, messages.map(messageEntry)), planEntries(plans));
+  const orderEntries = orders.map(({ createdAt, ...order }): CaseTimelineEntry => ({
+    kind: 'order',
+    at: createdAt,
+    ...order,
+  }));
+  return mergeByTime(mergeByTime(mergeByTime(timeline, messages.map(messageEntry)), planEntries(plans)), orderEntries);
 }
 
 const messageEntry = (message: CaseMessageRow): CaseTimelineEntry => ({

@@ -13,6 +13,7 @@ import { caseAttachments, cases, caseStatusHistory, clinics, doctors, users } fr
 import { badRequest, isUniqueViolation } from '../../lib/errors.ts';
 import { deleteKeys } from '../../storage/delete-keys.ts';
 import type { Storage } from '../../storage/storage.ts';
+import { assertOrderParent } from './case-orders.ts';
 import type { ReceivedCaseUpload, StoredCaseFile } from './receive-case-upload.ts';
 import { makeTrackingNo } from './tracking-number.ts';
 
@@ -69,10 +70,14 @@ async function insertCase(
   return db.transaction(async (tx) => {
     const doctor = await resolveCaseDoctor(tx, actor, input.userId);
     await assertClinicOfDoctor(tx, input.clinicId, doctor.doctorId);
+    const { parentCaseId = null, orderType = null } = input;
+    if (parentCaseId !== null) await assertOrderParent(tx, actor, parentCaseId, doctor.userId);
     const [created] = await tx
       .insert(cases)
       .values({
         ...caseFieldValues(input),
+        parentCaseId,
+        orderType,
         trackingNo,
         doctorUserId: doctor.userId,
         termsAcceptedAt: new Date(),

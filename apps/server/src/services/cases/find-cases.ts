@@ -16,6 +16,7 @@ import type { Database } from '../../db/client.ts';
 import { isoTimestamp } from '../../db/iso-timestamp.ts';
 import { caseAttachments, caseCounts, cases, users } from '../../db/schema.ts';
 import { notFound } from '../../lib/errors.ts';
+import { findOrderParent, listCaseOrders } from './case-orders.ts';
 
 const ownedBy = (doctorUserId: number | null) =>
   doctorUserId === null ? undefined : eq(cases.doctorUserId, doctorUserId);
@@ -189,7 +190,7 @@ export async function findVisibleCase(db: Database, actor: SignedInUser, caseId:
 
 /**
  * One case as the list rows show it, for its own page, with its newest plan version's state
- * (null before the first); `parentCaseId` is the place of refinements, null until those exist.
+ * (null before the first), the case it was ordered from and the orders made from it.
  */
 export async function getCase(db: Database, actor: SignedInUser, caseId: number): Promise<CaseDetail> {
   const [found] = await db
@@ -198,7 +199,20 @@ export async function getCase(db: Database, actor: SignedInUser, caseId: number)
     .innerJoin(users, eq(users.userId, cases.doctorUserId))
     .where(and(eq(cases.caseId, caseId), ownedBy(caseOwnerScope(actor, 0))));
   if (!found) throw notFound('Case');
-  return { ...(found as unknown as CaseRow), planState: found.planState, parentCaseId: null };
+  const [parent, orders] = await Promise.all([findOrderParent(db, caseId), listCaseOrders(db, actor, caseId)]);
+  return {
+    ...(found as unknown as CaseRow),
+    planState: found.planState,
+    parentCaseId: parent?.caseId ?? null,
+    parentTrackingNo: parent?.trackingNo ?? null,
+    orderType: parent?.orderType ?? null,
+    orders: orders.map(({ caseId, trackingNo, orderType, createdAt }) => ({
+      caseId,
+      trackingNo,
+      orderType,
+      createdAt,
+    })),
+  };
 }
 
 /** A case's files as listed: the attachment id stands where the answer has its download address. */

@@ -1,4 +1,6 @@
 import type { CaseDetailItem } from '@portal/contract';
+import { createRequire } from 'node:module';
+import path from 'node:path';
 
 export const colors = {
   ink: '#1f2933',
@@ -12,18 +14,20 @@ export const colors = {
 export const page = { width: 595.28, height: 841.89, margin: 40, footer: 36 };
 export const contentWidth = page.width - 2 * page.margin;
 
+const fontDirectory = path.join(
+  path.dirname(createRequire(import.meta.url).resolve('dejavu-fonts-ttf/package.json')),
+  'ttf',
+);
+
 /**
- * The standard PDF fonts know only Windows-1252: Palmer's corner symbols are written as
- * UR/UL/LL/LR before the tooth's position (8┘ is UR8), and anything else they lack as '?'.
+ * DejaVu Sans instead of the standard PDF fonts, which know only Windows-1252: names such as
+ * Łukasz, Ğ, Cyrillic, Greek and Palmer's corner symbols (8┘) print as written. Fonts are
+ * named by their files, so pdfkit loads each once and embeds only the glyphs a document uses.
  */
-export function pdfText(text: string): string {
-  return text
-    .replace(/(\d)┘/g, 'UR$1')
-    .replace(/└(\d)/g, 'UL$1')
-    .replace(/┌(\d)/g, 'LL$1')
-    .replace(/(\d)┐/g, 'LR$1')
-    .replace(/[^\x20-\x7e\xa0-\xff\n\u2013\u2014\u2018\u2019\u201c\u201d\u2022\u2026\u20ac]/g, '?');
-}
+export const fonts = {
+  regular: path.join(fontDirectory, 'DejaVuSans.ttf'),
+  bold: path.join(fontDirectory, 'DejaVuSans-Bold.ttf'),
+} as const;
 
 /** Moves to a new page when `height` no longer fits above the footer; the y to draw at. */
 export function ensureSpace(doc: PDFKit.PDFDocument, y: number, height: number): number {
@@ -35,7 +39,7 @@ export function ensureSpace(doc: PDFKit.PDFDocument, y: number, height: number):
 /** A section title with a rule under it; the y below it. */
 export function sectionHeading(doc: PDFKit.PDFDocument, y: number, title: string): number {
   const top = ensureSpace(doc, y, 44);
-  doc.font('Helvetica-Bold').fontSize(10.5).fillColor(colors.band).text(title.toUpperCase(), page.margin, top, {
+  doc.font(fonts.bold).fontSize(10.5).fillColor(colors.band).text(title.toUpperCase(), page.margin, top, {
     characterSpacing: 0.6,
     lineBreak: false,
   });
@@ -52,25 +56,25 @@ const labelWidth = 118;
 const gutter = 14;
 
 function rowHeight(doc: PDFKit.PDFDocument, item: CaseDetailItem, width: number): number {
-  doc.font('Helvetica').fontSize(8.5);
-  const valueHeight = doc.heightOfString(pdfText(item.value), { width: width - labelWidth - 8 });
-  doc.font('Helvetica-Bold').fontSize(8);
-  const labelHeight = doc.heightOfString(pdfText(item.label), { width: labelWidth - 6 });
+  doc.font(fonts.regular).fontSize(8.5);
+  const valueHeight = doc.heightOfString(item.value, { width: width - labelWidth - 8 });
+  doc.font(fonts.bold).fontSize(8);
+  const labelHeight = doc.heightOfString(item.label, { width: labelWidth - 6 });
   return Math.max(valueHeight, labelHeight) + 5;
 }
 
 function drawRow(doc: PDFKit.PDFDocument, item: CaseDetailItem, x: number, y: number, width: number, height: number) {
   doc.rect(x, y, width, height).fillColor(colors.zebra).fill();
   doc
-    .font('Helvetica-Bold')
+    .font(fonts.bold)
     .fontSize(8)
     .fillColor(colors.muted)
-    .text(pdfText(item.label), x + 5, y + 3, { width: labelWidth - 6 });
+    .text(item.label, x + 5, y + 3, { width: labelWidth - 6 });
   doc
-    .font('Helvetica')
+    .font(fonts.regular)
     .fontSize(8.5)
     .fillColor(colors.ink)
-    .text(pdfText(item.value), x + labelWidth, y + 2.5, { width: width - labelWidth - 8 });
+    .text(item.value, x + labelWidth, y + 2.5, { width: width - labelWidth - 8 });
 }
 
 /** Label and value pairs in two columns, wide ones across both; the y below them. */

@@ -1,7 +1,7 @@
 import { caseFieldItems, caseStatusLabels, orNotAvailable, type CaseDetailItem } from '@portal/contract';
 import PDFDocument from 'pdfkit';
 import type { Prescription } from './find-prescription.ts';
-import { colors, contentWidth, ensureSpace, itemGrid, page, pdfText, sectionHeading } from './pdf-layout.ts';
+import { colors, contentWidth, ensureSpace, fonts, itemGrid, page, sectionHeading } from './pdf-layout.ts';
 import { drawToothChart } from './tooth-chart.ts';
 
 const months = [
@@ -30,15 +30,15 @@ const fileSize = (bytes: number) =>
 
 function drawHeader(doc: PDFKit.PDFDocument, { caseRow, printedAt }: Prescription): number {
   doc.rect(0, 0, page.width, 72).fillColor(colors.band).fill();
-  doc.font('Helvetica-Bold').fontSize(8.5).fillColor('#b9d7e6').text('ALIGNER PORTAL', page.margin, 16, {
+  doc.font(fonts.bold).fontSize(8.5).fillColor('#b9d7e6').text('ALIGNER PORTAL', page.margin, 16, {
     characterSpacing: 1.2,
     lineBreak: false,
   });
-  doc.font('Helvetica-Bold').fontSize(18).fillColor('#ffffff').text('Aligner Treatment Prescription', page.margin, 28, {
+  doc.font(fonts.bold).fontSize(18).fillColor('#ffffff').text('Aligner Treatment Prescription', page.margin, 28, {
     lineBreak: false,
   });
   doc
-    .font('Helvetica')
+    .font(fonts.regular)
     .fontSize(8)
     .fillColor('#d6e9f2')
     .text(
@@ -48,8 +48,12 @@ function drawHeader(doc: PDFKit.PDFDocument, { caseRow, printedAt }: Prescriptio
       { lineBreak: false },
     );
   const boxX = page.width - page.margin - 170;
-  doc.font('Helvetica').fontSize(8).fillColor('#b9d7e6').text('TRACKING NO', boxX, 18, { width: 170, align: 'right' });
-  doc.font('Helvetica-Bold').fontSize(14).fillColor('#ffffff').text(pdfText(caseRow.TrackingNo), boxX, 30, {
+  doc
+    .font(fonts.regular)
+    .fontSize(8)
+    .fillColor('#b9d7e6')
+    .text('TRACKING NO', boxX, 18, { width: 170, align: 'right' });
+  doc.font(fonts.bold).fontSize(14).fillColor('#ffffff').text(caseRow.TrackingNo, boxX, 30, {
     width: 170,
     align: 'right',
   });
@@ -94,7 +98,7 @@ function drawParties(doc: PDFKit.PDFDocument, y: number, { caseRow, doctor, clin
     doc.roundedRect(x, y, width, height, 4).lineWidth(0.8).strokeColor(colors.rule).stroke();
     doc.rect(x, y, width, 17).fillColor(colors.tint).fill();
     doc
-      .font('Helvetica-Bold')
+      .font(fonts.bold)
       .fontSize(8.5)
       .fillColor(colors.band)
       .text(title.toUpperCase(), x + 8, y + 5, {
@@ -104,15 +108,15 @@ function drawParties(doc: PDFKit.PDFDocument, y: number, { caseRow, doctor, clin
     let lineY = y + 21;
     for (const [label, value] of lines) {
       doc
-        .font('Helvetica')
+        .font(fonts.regular)
         .fontSize(7)
         .fillColor(colors.muted)
         .text(label, x + 8, lineY, { lineBreak: false });
       doc
-        .font('Helvetica-Bold')
+        .font(fonts.bold)
         .fontSize(8.5)
         .fillColor(colors.ink)
-        .text(pdfText(value), x + 8, lineY + 8, { width: width - 16, height: 11, ellipsis: true });
+        .text(value, x + 8, lineY + 8, { width: width - 16, height: 11, ellipsis: true });
       lineY += 18.5;
     }
   });
@@ -121,7 +125,7 @@ function drawParties(doc: PDFKit.PDFDocument, y: number, { caseRow, doctor, clin
 
 function drawAttachments(doc: PDFKit.PDFDocument, y: number, { attachments }: Prescription): number {
   if (attachments.length === 0) {
-    doc.font('Helvetica').fontSize(9).fillColor(colors.muted).text('No files attached.', page.margin, y);
+    doc.font(fonts.regular).fontSize(9).fillColor(colors.muted).text('No files attached.', page.margin, y);
     return y + 16;
   }
   const items: CaseDetailItem[] = attachments.map((file) => ({
@@ -146,7 +150,7 @@ function drawSignature(doc: PDFKit.PDFDocument, y: number): void {
       .strokeColor(colors.muted)
       .stroke();
     doc
-      .font('Helvetica')
+      .font(fonts.regular)
       .fontSize(7.5)
       .fillColor(colors.muted)
       .text(label, x, lineY + 4, { lineBreak: false });
@@ -168,10 +172,10 @@ function drawFooters(doc: PDFKit.PDFDocument, { caseRow }: Prescription): void {
       .strokeColor(colors.rule)
       .stroke();
     doc
-      .font('Helvetica')
+      .font(fonts.regular)
       .fontSize(7.5)
       .fillColor(colors.muted)
-      .text(`Prescription ${pdfText(caseRow.TrackingNo)}  -  confidential patient information`, page.margin, y, {
+      .text(`Prescription ${caseRow.TrackingNo}  -  confidential patient information`, page.margin, y, {
         lineBreak: false,
       })
       .text(`Page ${index - start + 1} of ${count}`, page.margin + contentWidth - 100, y, {
@@ -193,8 +197,9 @@ export function renderPrescription(prescription: Prescription): PDFKit.PDFDocume
   const doc = new PDFDocument({
     size: 'A4',
     margin: page.margin,
+    font: fonts.regular,
     bufferPages: true,
-    info: { Title: pdfText(`Prescription ${caseRow.TrackingNo}`), Author: 'Aligner Portal' },
+    info: { Title: `Prescription ${caseRow.TrackingNo}`, Author: 'Aligner Portal' },
   });
   let y = drawHeader(doc, prescription);
   y = drawParties(doc, y, prescription);

@@ -7,7 +7,7 @@ import {
   toothPosition,
   type CaseRow,
 } from '@portal/contract';
-import { colors, contentWidth, ensureSpace, page } from './pdf-layout.ts';
+import { colors, contentWidth, ensureSpace, fonts, page } from './pdf-layout.ts';
 
 const toothLists = fieldsOfKind('teeth') as (ReturnType<typeof fieldsOfKind<'teeth'>>[number] & {
   key: ToothListKey;
@@ -75,7 +75,7 @@ export function drawToothChart(doc: PDFKit.PDFDocument, y: number, caseRow: Case
   const upperY = top + 24;
   const lowerY = upperY + tooth.height + 12;
 
-  doc.font('Helvetica-Bold').fontSize(8).fillColor(colors.muted);
+  doc.font(fonts.bold).fontSize(8).fillColor(colors.muted);
   doc.text('UPPER', left - 40, upperY + 9, { width: 34, align: 'right', lineBreak: false });
   doc.text('LOWER', left - 40, lowerY + 9, { width: 34, align: 'right', lineBreak: false });
   doc.text("Patient's right", left, top, { lineBreak: false });
@@ -91,7 +91,7 @@ export function drawToothChart(doc: PDFKit.PDFDocument, y: number, caseRow: Case
       const marked = marks.filter(({ teeth: listed }) => listed.has(universal)).map(({ key }) => key);
       drawTooth(doc, x, toothY, marked);
       doc
-        .font(marked.length > 0 ? 'Helvetica-Bold' : 'Helvetica')
+        .font(marked.length > 0 ? fonts.bold : fonts.regular)
         .fontSize(8)
         .fillColor(marked.length > 0 ? colors.ink : colors.muted)
         .text(chartLabel(universal, system), x - 4, row === 'upper' ? toothY - 10 : toothY + tooth.height + 3, {
@@ -114,7 +114,7 @@ export function drawToothChart(doc: PDFKit.PDFDocument, y: number, caseRow: Case
 
   let legendX = page.margin;
   const legendY = lowerY + tooth.height + 22;
-  doc.font('Helvetica').fontSize(8).fillColor(colors.ink);
+  doc.font(fonts.regular).fontSize(8).fillColor(colors.ink);
   doc.text(`Numbering: ${system}`, legendX, legendY, { lineBreak: false });
   legendX += 100;
   for (const { key, label } of toothLists) {

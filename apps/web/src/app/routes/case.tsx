@@ -4,6 +4,7 @@ import { RequirePage } from '../guards.tsx';
 import { paths } from '../../config/paths.ts';
 import { useCase } from '../../features/cases/api/get-case.ts';
 import { CaseDetail } from '../../features/cases/components/case-detail/case-detail.tsx';
+import { useMenu } from '../../features/menu/api/get-menu.ts';
 import { CaseConversation } from '../../features/messages/components/case-conversation.tsx';
 import { PlanPanel } from '../../features/plans/components/plan-panel.tsx';
 import { isDoctor, useSession, type Session } from '../../lib/session.ts';
@@ -17,6 +18,9 @@ function CasePage({ caseId }: { caseId: number }) {
   const session = useSession() as Session;
   const navigate = useNavigate();
   const found = useCase(caseId);
+  const menu = useMenu(session);
+  // Orders from a case: its doctor (a doctor sees only their own), or staff with the Add Case page.
+  const canOrder = isDoctor(session) || menu.items.some((item) => item.url === paths.cases);
   const back = () => {
     const cameFromPortal = (window.history.state as { idx?: number } | null)?.idx;
     if (cameFromPortal) void navigate(-1);
@@ -43,6 +47,7 @@ function CasePage({ caseId }: { caseId: number }) {
         caseRow={found.data}
         showDoctor={!isDoctor(session)}
         canChangeStatus={!isDoctor(session)}
+        canOrder={canOrder}
         onBack={back}
       />
       <PlanPanel key={`plan-${caseId}`} caseId={caseId} isDoctor={isDoctor(session)} />

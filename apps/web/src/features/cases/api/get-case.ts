@@ -9,4 +9,5 @@ export const getCase = (caseId: number) => api.call(endpoints.caseGet, { params:
 export const caseQueryOptions = (caseId: number) =>
   queryOptions({ queryKey: caseDetailKeys.detail(caseId), queryFn: () => getCase(caseId) });
 
-export const useCase = (caseId: number) => useQuery(caseQueryOptions(caseId));
+export const useCase = (caseId: number, options: { enabled?: boolean } = {}) =>
+  useQuery({ ...caseQueryOptions(caseId), ...options });

@@ -7,6 +7,7 @@ import { useCaseAttachments } from '../../api/get-case-attachments.ts';
 import { useCaseTimeline } from '../../api/get-case-timeline.ts';
 import { ViewIn3d } from '../stl-viewer/view-in-3d.tsx';
 import { CaseAttachments } from './case-attachments.tsx';
+import { CaseOrderList, CaseParentLink, OrderFromCaseMenu } from './case-orders.tsx';
 import { caseDetailItems, caseFieldItems } from './case-fields.ts';
 import { ChangeStatusControl, ShippingDetails } from './case-status-panel.tsx';
 import { CaseTimeline } from './case-timeline.tsx';
@@ -31,11 +32,14 @@ export function CaseDetail({
   caseRow,
   showDoctor,
   canChangeStatus,
+  canOrder,
   onBack,
 }: {
   caseRow: CaseDetailAnswer;
   showDoctor: boolean;
   canChangeStatus: boolean;
+  /** May order a refinement, retainer or replacement from it (docs/decisions.md § Orders from a case). */
+  canOrder: boolean;
   onBack: () => void;
 }) {
   const headingRef = useRef<HTMLHeadingElement>(null);
@@ -52,13 +56,17 @@ export function CaseDetail({
   return (
     <Stack gap="md">
       <Group justify="space-between" wrap="wrap">
+        <Stack gap={2}>
+          <Group gap="sm">
+            <Title order={2} ref={headingRef} tabIndex={-1}>
+              Case {caseRow.TrackingNo}
+            </Title>
+            <CaseStatusBadge status={currentStatus} />
+          </Group>
+          <CaseParentLink caseRow={caseRow} />
+        </Stack>
         <Group gap="sm">
-          <Title order={2} ref={headingRef} tabIndex={-1}>
-            Case {caseRow.TrackingNo}
-          </Title>
-          <CaseStatusBadge status={currentStatus} />
-        </Group>
-        <Group gap="sm">
+          {canOrder && <OrderFromCaseMenu caseId={caseRow.CaseId} />}
           <Button
             component="a"
             href={buildPath(endpoints.casePrescription.path, { caseId: caseRow.CaseId })}
@@ -77,6 +85,11 @@ export function CaseDetail({
       <Section title="Case Details">
         <DetailList items={caseDetailItems(caseRow, showDoctor)} />
       </Section>
+      {caseRow.orders.length > 0 && (
+        <Section title="Orders from this case">
+          <CaseOrderList orders={caseRow.orders} />
+        </Section>
+      )}
       <Section title="Status">
         {canChangeStatus && <ChangeStatusControl key={currentStatus} caseId={caseRow.CaseId} current={currentStatus} />}
         {timeline.data && <ShippingDetails timeline={timeline.data} current={currentStatus} />}

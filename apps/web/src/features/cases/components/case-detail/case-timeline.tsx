@@ -1,10 +1,11 @@
-import { Text, Timeline } from '@mantine/core';
+import { Anchor, Text, Timeline } from '@mantine/core';
 import { caseStatusLabels, type CaseTimelineEntry } from '@portal/contract';
 import {
   IconArrowBackUp,
   IconCircleCheck,
   IconCube,
   IconFiles,
+  IconGitBranch,
   IconMessage,
   IconMessageReport,
   IconPlus,
@@ -12,6 +13,8 @@ import {
   IconTruckDelivery,
 } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
+import { Link } from 'react-router';
+import { casePath } from '../../../../config/paths.ts';
 import { formatDateTime } from '../../../../lib/format-date.ts';
 import { fileTypeLabel } from './case-attachments.tsx';
 
@@ -19,14 +22,43 @@ function Line({ children }: { children: ReactNode }) {
   return <Text size="sm">{children}</Text>;
 }
 
-/** One entry: its title, icon and lines, by kind (treatment plans will add theirs). */
+function CaseLink({ caseId, trackingNo }: { caseId: number; trackingNo: string }) {
+  return (
+    <Anchor component={Link} to={casePath(caseId)} size="sm">
+      {trackingNo}
+    </Anchor>
+  );
+}
+
+/** One entry: its title, icon and lines, by kind; the cases an order links are links. */
 function describe(entry: CaseTimelineEntry): { title: string; icon: ReactNode; lines: ReactNode[] } {
   switch (entry.kind) {
     case 'created':
       return {
         title: 'Case submitted',
         icon: <IconPlus size={12} aria-hidden />,
-        lines: [`Tracking No ${entry.trackingNo}`, `by ${entry.byName}`],
+        lines: [
+          `Tracking No ${entry.trackingNo}`,
+          ...(entry.parent
+            ? [
+                <>
+                  {entry.parent.orderType} of <CaseLink {...entry.parent} />
+                </>,
+              ]
+            : []),
+          `by ${entry.byName}`,
+        ],
+      };
+    case 'order':
+      return {
+        title: `${entry.orderType} ordered`,
+        icon: <IconGitBranch size={12} aria-hidden />,
+        lines: [
+          <>
+            New case <CaseLink caseId={entry.caseId} trackingNo={entry.trackingNo} />
+          </>,
+          `by ${entry.byName}`,
+        ],
       };
     case 'files':
       return {

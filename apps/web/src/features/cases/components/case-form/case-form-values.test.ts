@@ -1,9 +1,52 @@
 import { describe, expect, it } from 'vitest';
-import { caseFileParts, firstStepWithError, initialCaseFormValues, stepOfField } from './case-form-values.ts';
+import type { CaseRow } from '@portal/contract';
+import {
+  caseFileParts,
+  firstStepWithError,
+  initialCaseFormValues,
+  orderFormValues,
+  stepOfField,
+} from './case-form-values.ts';
 
 const file = (name: string) => new File(['x'], name);
 
 describe('case form values', () => {
+  it("start an order as its parent: patient, prescription and teeth, for the parent's doctor, without files", () => {
+    const parent = {
+      CaseId: 7,
+      TrackingNo: 'AL-2611-ABCDEF',
+      DoctorUserId: 31,
+      FirstName: 'Łucja',
+      LastName: 'Orderly',
+      DOB: '2001-03-05',
+      ClinicId: 4,
+      Gender: '',
+      Midline: 'Maintain',
+      MoveTooth: '3,14',
+      ExtractTooth: 'N/A',
+      SpecialInstruction: 'Gentle forces',
+    } as unknown as CaseRow;
+    const values = orderFormValues(initialCaseFormValues(null), parent, 'Refinement');
+    expect(values).toMatchObject({
+      isStaff: true,
+      userId: '31',
+      parentCaseId: '7',
+      orderType: 'Refinement',
+      firstname: 'Łucja',
+      lastname: 'Orderly',
+      dob: '2001-03-05',
+      clinicId: '4',
+      gender: null,
+      midline: 'Maintain',
+      moveTooth: '3,14',
+      extractTooth: '',
+      specialInstruction: 'Gentle forces',
+      maxillaryScan: null,
+      otherFiles: [],
+      termsAndCondition: false,
+    });
+  });
+
   it('starts with the spec defaults, for the doctor or for a doctor staff will pick', () => {
     const values = initialCaseFormValues(12);
     expect(values).toMatchObject({

@@ -6,6 +6,8 @@ import {
   type CaseField,
   type CaseFieldKey,
   type CaseFields,
+  type CaseOrderType,
+  type CaseRow,
   type DoctorPreferenceName,
 } from '@portal/contract';
 import { createFormContext } from '@mantine/form';
@@ -71,6 +73,9 @@ type FieldValues = { [K in FormFieldKey as CaseFields[K]['sent']]: FormValueOf<C
 export type CaseFormValues = FieldValues & {
   isStaff: boolean;
   userId: string | null;
+  /** The case this one is ordered from, and as what (docs/decisions.md § Orders from a case). */
+  parentCaseId: string | null;
+  orderType: CaseOrderType | null;
   termsAndCondition: boolean;
   otherFiles: File[];
 } & Record<ScanField | PhotoField, File | null>;
@@ -95,15 +100,44 @@ export function initialCaseFormValues(
     userId: doctorUserId === null ? null : String(doctorUserId),
     ...fieldDefaults,
     ...saved,
+    parentCaseId: null,
+    orderType: null,
     termsAndCondition: false,
     otherFiles: [],
     ...noFiles,
   };
 }
 
+/** A field's value as the form holds it, from a case as read: 'N/A' and '' are the empty value. */
+function formValueOf(field: (typeof formFields)[number], read: unknown): unknown {
+  if (field.kind === 'clinic') return String(read);
+  const text = String(read ?? '');
+  if (text === '' || (field.isNotAvailableWhenEmpty && text === 'N/A')) return field.defaultValue;
+  return text;
+}
+
+/**
+ * The form of an order from a case: the patient, every prescription field and tooth list of
+ * the parent, for its doctor; never its files, which are sent again.
+ */
+export function orderFormValues(base: CaseFormValues, parent: CaseRow, orderType: CaseOrderType): CaseFormValues {
+  const copied = Object.fromEntries(
+    formFields.map((field) => [field.sent, formValueOf(field, (parent as Record<string, unknown>)[field.read])]),
+  );
+  return {
+    ...base,
+    ...copied,
+    userId: String(parent.DoctorUserId),
+    parentCaseId: String(parent.CaseId),
+    orderType,
+  } as CaseFormValues;
+}
+
 // Server field errors use the submission's names (iprPrescription) as well as the form's.
 const stepOfName = new Map<string, number>([
   ['userId', 0],
+  ['parentCaseId', 0],
+  ['orderType', 0],
   ...caseFieldList.map((field) => [field.sent, stepOfCaseField(field)] as const),
 ]);
 

@@ -1,12 +1,27 @@
 import '@mantine/dates/styles.css';
-import { Button, Group, Paper, Stepper, Text, useMatches } from '@mantine/core';
+import { Alert, Anchor, Button, Group, Paper, Stepper, Text, useMatches } from '@mantine/core';
 import { schemaResolver, type FormErrors } from '@mantine/form';
-import { caseFileMessages, caseForm, caseFormSteps, caseSubmission, type DoctorPreferences } from '@portal/contract';
-import { IconArrowLeft, IconArrowRight, IconCheck, IconExclamationMark, IconSend } from '@tabler/icons-react';
+import {
+  caseFileMessages,
+  caseForm,
+  caseFormSteps,
+  caseSubmission,
+  type CaseOrderType,
+  type CaseRow,
+  type DoctorPreferences,
+} from '@portal/contract';
+import {
+  IconArrowLeft,
+  IconArrowRight,
+  IconCheck,
+  IconExclamationMark,
+  IconGitBranch,
+  IconSend,
+} from '@tabler/icons-react';
 import { useState } from 'react';
-import { useNavigate } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import { PageTitle } from '../../../../components/page-title.tsx';
-import { paths } from '../../../../config/paths.ts';
+import { casePath, paths } from '../../../../config/paths.ts';
 import { ApiError } from '../../../../lib/api-client.ts';
 import { errorMessage, notifyError, notifySuccess } from '../../../../lib/notify.ts';
 import { isDoctor, useSession, type Session } from '../../../../lib/session.ts';
@@ -17,6 +32,7 @@ import {
   caseFileParts,
   firstStepWithError,
   initialCaseFormValues,
+  orderFormValues,
   stepOfField,
   submissionInput,
   useCaseForm,
@@ -37,27 +53,48 @@ const errorsOnStep = (errors: FormErrors, step: number): FormErrors =>
 
 type Submitted = (created: { CaseId: number; TrackingNo: string }) => void;
 
+/** An order from an earlier case: the form starts as that case, without its files. */
+export interface CaseOrderStart {
+  parent: CaseRow;
+  orderType: CaseOrderType;
+}
+
 /**
  * The three-step case form (docs/spec.md section 2): doctors submit for themselves, staff for a doctor they pick.
  * `onSubmitted`: where a saved case leads (the route sends those who may read it to its
  * page); without it the form empties for the next case, as the spec's /cases does.
+ * `order`: a refinement, retainer or replacement of an earlier case, prefilled from it.
  */
-export function CaseForm({ onSubmitted }: { onSubmitted?: Submitted }) {
+export function CaseForm({ onSubmitted, order }: { onSubmitted?: Submitted; order?: CaseOrderStart }) {
   const session = useSession() as Session;
   const defaults = useDoctorPreferences({ enabled: isDoctor(session) });
   // A doctor's form starts from their saved defaults; without them (not loaded) from the table's.
   if (isDoctor(session) && defaults.isPending) return <Text c="dimmed">Loading...</Text>;
-  return <CaseFormSteps session={session} defaults={defaults.data ?? {}} onSubmitted={onSubmitted} />;
+  return <CaseFormSteps session={session} defaults={defaults.data ?? {}} onSubmitted={onSubmitted} order={order} />;
+}
+
+function OrderNotice({ parent, orderType }: CaseOrderStart) {
+  return (
+    <Alert variant="light" icon={<IconGitBranch size={18} aria-hidden />} title={`New ${orderType}`} mb="md">
+      {orderType} of{' '}
+      <Anchor component={Link} to={casePath(parent.CaseId)} c="inherit" underline="always" fw={600}>
+        {parent.TrackingNo}
+      </Anchor>
+      : the patient and the prescription are copied from it; add the new scans and photos.
+    </Alert>
+  );
 }
 
 function CaseFormSteps({
   session,
   defaults,
   onSubmitted,
+  order,
 }: {
   session: Session;
   defaults: DoctorPreferences;
   onSubmitted?: Submitted;
+  order?: CaseOrderStart;
 }) {
   const navigate = useNavigate();
   const addCase = useAddCase();
@@ -69,7 +106,9 @@ function CaseFormSteps({
   const orientation = useMatches<'vertical' | 'horizontal'>({ base: 'vertical', sm: 'horizontal' });
   const form = useCaseForm({
     mode: 'controlled',
-    initialValues: initialCaseFormValues(isDoctor(session) ? session.userId : null, defaults),
+    initialValues: order
+      ? orderFormValues(initialCaseFormValues(isDoctor(session) ? session.userId : null), order.parent, order.orderType)
+      : initialCaseFormValues(isDoctor(session) ? session.userId : null, defaults),
     validate: validateCaseForm,
     validateInputOnChange: true,
   });
@@ -140,6 +179,7 @@ function CaseFormSteps({
   return (
     <>
       <PageTitle title="Add Case" />
+      {order && <OrderNotice {...order} />}
       <CaseFormProvider form={form}>
         <Paper component="form" onSubmit={submit} noValidate withBorder p={{ base: 'sm', sm: 'lg' }}>
           <Stepper active={active} onStepClick={goTo} size="sm" mb="lg" orientation={orientation}>
