@@ -55,7 +55,7 @@ describe('GET /api/docs', () => {
     const gaps: string[] = [];
     for (const { method, url } of t.app.apiRoutes) {
       if (method === 'HEAD' || url.startsWith('/api/docs')) continue;
-      // tus 1.0.0, not JSON: described in docs/decisions.md § Resumable uploads instead.
+      // tus 1.0.0, not JSON: not in the document (docs/decisions.md § Resumable uploads).
       if (tusRoutes.includes(`${method} ${url}`)) continue;
       const operation = document.paths[url.replace(/:(\w+)/g, '{$1}')]?.[method.toLowerCase()];
       if (!operation) {

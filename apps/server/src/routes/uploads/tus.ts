@@ -21,6 +21,8 @@ export const tusRoutes: readonly string[] = [
   `DELETE ${tusPath}/:uploadId`,
 ];
 
+const uploadIdPattern = /^[0-9a-f]{32}$/;
+
 type TusRequest = Parameters<NonNullable<ServerOptions['onUploadCreate']>>[0];
 
 /** Who signed in for each raw request handed to tus, for its hooks. */
@@ -82,7 +84,11 @@ export async function tusRoutesPlugin(app: FastifyInstance) {
   });
 
   const ownUpload = async (request: FastifyRequest<{ Params: { uploadId: string } }>) => {
-    const upload = await findOwnOpenUpload(app.db, request.user!.userId, request.params.uploadId);
+    const { uploadId } = request.params;
+    // tus names uploads with 16 random bytes in hex; anything else is no upload (and never reaches SQL).
+    const upload = uploadIdPattern.test(uploadId)
+      ? await findOwnOpenUpload(app.db, request.user!.userId, uploadId)
+      : undefined;
     if (!upload) throw notFound('Upload');
     return upload;
   };
