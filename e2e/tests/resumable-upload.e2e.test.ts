@@ -12,6 +12,7 @@ import {
   signIn,
 } from '../helpers/browser.ts';
 import { chooseFiles, fillCaseDetails, goToStep, pickRadio, type ChosenFile } from '../helpers/case-form.ts';
+import { pictureFile } from '../helpers/pictures.ts';
 import { toastShown } from '../helpers/shown.ts';
 
 let browser: Browser;
@@ -57,6 +58,20 @@ describe('Resumable uploads in the case form', () => {
     const upper = binaryStl('upper.stl', 200_000);
     await chooseFiles(page, 'Maxillary Scan', [upper]);
     await page.getByRole('progressbar', { name: 'upper.stl uploaded' }).waitFor({ timeout: 30_000 });
+
+    // Three photos at once fill the first three empty slots in order; one is then moved.
+    const photos = [
+      await pictureFile('one.png', '#c33'),
+      await pictureFile('two.png', '#3c3'),
+      await pictureFile('three.png', '#33c'),
+    ];
+    await chooseFiles(page, 'Add several photos', photos);
+    for (const name of ['one.png', 'two.png', 'three.png']) {
+      await page.getByRole('progressbar', { name: `${name} uploaded` }).waitFor({ timeout: 30_000 });
+    }
+    await page.getByRole('button', { name: 'Move Front Smiling photo to another slot' }).click();
+    await page.getByRole('menuitem', { name: 'Frontal', exact: true }).click();
+    await page.getByRole('button', { name: 'Move Frontal photo to another slot' }).waitFor({ timeout: 15_000 });
     await screenshots(page, 'resumable-upload');
     await expectNoSeriousA11yViolations(page);
 
@@ -75,7 +90,14 @@ describe('Resumable uploads in the case form', () => {
         token,
       },
     );
-    expect(attachments.map((file) => [file.FileType, file.FileName])).toEqual([['MaxillaryScan', 'upper.stl']]);
-    expect(attachments[0]!.Sha256).toBe(sha256(upper.buffer));
+    expect(attachments.map((file) => [file.FileType, file.FileName]).sort()).toEqual(
+      [
+        ['MaxillaryScan', 'upper.stl'],
+        ['Frontal', 'one.png'],
+        ['FacialProfile', 'two.png'],
+        ['Front', 'three.png'],
+      ].sort(),
+    );
+    expect(attachments.find((file) => file.FileType === 'MaxillaryScan')!.Sha256).toBe(sha256(upper.buffer));
   }, 120_000);
 });

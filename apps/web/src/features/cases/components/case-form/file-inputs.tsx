@@ -5,6 +5,7 @@ import { useEffect, useState } from 'react';
 import { isImageFileName, isPhotoFile, isScanFile } from '../../lib/file-checks.ts';
 import { photoLabels, scanLabels, useCaseFormContext, type PhotoField, type ScanField } from './case-form-values.ts';
 import { UploadProgress, useFileUploads } from './file-uploads.tsx';
+import { MovePhotoMenu } from './photo-slots.tsx';
 
 /**
  * A file of a single-file field; a file of the wrong kind is refused, the input cleared and
@@ -89,6 +90,7 @@ export function PhotoInput({ field }: { field: PhotoField }) {
         {...input}
       />
       <FieldUpload field={field} />
+      <MovePhotoMenu field={field} />
       {preview && <Image src={preview} w={150} radius="sm" alt={`${photoLabels[field]} preview`} />}
     </Stack>
   );
