@@ -5,6 +5,7 @@ import { connectDatabase } from './db/client.ts';
 import { prepareDatabase } from './db/prepare.ts';
 import { sweepOrphanedCaseFiles } from './services/cases/sweep-orphaned-files.ts';
 import { sweepOrphanedPlanFiles } from './services/plans/sweep-orphaned-plan-files.ts';
+import { sweepExpiredUploads } from './services/uploads/uploads.ts';
 
 // A refused environment is one line on stderr and a non-zero exit, not a stack trace.
 let config: Config;
@@ -27,6 +28,14 @@ await sweepOrphanedPlanFiles(app, { graceSeconds: config.orphanFileGraceSeconds 
   (swept) => app.log.info({ swept }, 'orphaned plan stage files swept'),
   (error: unknown) => app.log.warn({ err: error }, 'orphaned plan stage files could not be swept'),
 );
+// Resumable uploads no case or draft used within 24 hours: at start, then every hour.
+const sweepUploads = () =>
+  sweepExpiredUploads(app).then(
+    (swept) => app.log.info({ swept }, 'expired uploads swept'),
+    (error: unknown) => app.log.warn({ err: error }, 'expired uploads could not be swept'),
+  );
+await sweepUploads();
+setInterval(() => void sweepUploads(), 60 * 60 * 1000).unref();
 app.outbox.start();
 
 // SIGTERM and SIGINT: stop taking connections, let requests in flight finish, then exit.

@@ -137,6 +137,12 @@ const EXPECTED: Record<string, Entry> = {
   'GET /api/doctor/preferences': { expect: [401, 401, 200, 200, 403, 403, 403] },
   'PUT /api/doctor/preferences': { expect: [401, 401, 200, 200, 403, 403, 403] },
   'GET /api/case/:caseId/prescription.pdf': { page: 'Dashboard', expect: DOCTOR_OR_STAFF },
+  // tus (docs/decisions.md § Resumable uploads): whoever may add a case may upload; an upload
+  // is its creator's alone, 404 to anyone else, staff and administrator included.
+  'POST /api/uploads/tus': { page: 'Add Case', expect: [401, 401, 'ok', 'ok', 403, 'ok', 'ok'] },
+  'HEAD /api/uploads/tus/:uploadId': { page: 'Add Case', expect: [401, 401, 200, 404, 403, 404, 404] },
+  'PATCH /api/uploads/tus/:uploadId': { page: 'Add Case', expect: [401, 401, 'ok', 404, 403, 404, 404] },
+  'DELETE /api/uploads/tus/:uploadId': { page: 'Add Case', expect: [401, 401, 'ok', 404, 403, 404, 404] },
 };
 
 /** Registered before the auth plugin, so not in `app.apiRoutes`: checked to exist with hasRoute. */
@@ -381,7 +387,37 @@ const requests: Record<string, Build> = {
   'GET /api/doctor/preferences': () => ({ url: '/api/doctor/preferences' }),
   'PUT /api/doctor/preferences': () => ({ url: '/api/doctor/preferences', payload: { toothNumbering: 'FDI' } }),
   'GET /api/case/:caseId/prescription.pdf': (_actor, owner) => ({ url: `/api/case/${owner.caseId}/prescription.pdf` }),
+  'POST /api/uploads/tus': () => ({
+    url: '/api/uploads/tus',
+    headers: { 'tus-resumable': '1.0.0', 'upload-length': '10', 'upload-metadata': tusFileName },
+  }),
+  'HEAD /api/uploads/tus/:uploadId': async () => ({
+    url: `/api/uploads/tus/${await newUploadOfA()}`,
+    headers: { 'tus-resumable': '1.0.0' },
+  }),
+  'PATCH /api/uploads/tus/:uploadId': async () => ({
+    url: `/api/uploads/tus/${await newUploadOfA()}`,
+    headers: { 'tus-resumable': '1.0.0', 'upload-offset': '0', 'content-type': 'application/offset+octet-stream' },
+    payload: Buffer.alloc(10),
+  }),
+  'DELETE /api/uploads/tus/:uploadId': async () => ({
+    url: `/api/uploads/tus/${await newUploadOfA()}`,
+    headers: { 'tus-resumable': '1.0.0' },
+  }),
 };
+
+const tusFileName = `filename ${Buffer.from('scan.stl').toString('base64')}`;
+
+/** A fresh 10-byte tus upload of doctor A's, nothing sent yet. */
+async function newUploadOfA(): Promise<string> {
+  const created = await t.as(doctorA.token, {
+    method: 'POST',
+    url: '/api/uploads/tus',
+    headers: { 'tus-resumable': '1.0.0', 'upload-length': '10', 'upload-metadata': tusFileName },
+  });
+  if (created.statusCode !== 201) throw new Error(`tus upload: ${created.statusCode} ${created.body}`);
+  return created.headers.location!.split('/').pop()!;
+}
 
 let doctorA: Awaited<ReturnType<typeof createCaseDoctor>>;
 
@@ -470,8 +506,8 @@ describe('authorization matrix', () => {
       ...docsRoutes.filter((key) => t.app.hasRoute({ method: 'GET', url: key.slice(4) })),
     ];
     const keys = [...new Set(registered)];
-    // HEAD shares its GET's entry and is checked too.
-    const entryKey = (key: string) => (key.startsWith('HEAD ') ? `GET ${key.slice(5)}` : key);
+    // HEAD shares its GET's entry and is checked too, unless it has its own (tus has no GET).
+    const entryKey = (key: string) => (key.startsWith('HEAD ') && !EXPECTED[key] ? `GET ${key.slice(5)}` : key);
     const missing = keys
       .filter((key) => !EXPECTED[entryKey(key)] || !requests[entryKey(key)])
       .map((key) => `route ${key} has no entry in the authorization matrix`);

@@ -123,6 +123,39 @@ export function refineDistinctRanks(form: Partial<Record<string, unknown>>, ctx:
   }
 }
 
+const uploadIdText = z.string().min(1).max(100);
+const uploadsMessage = 'uploads must be a JSON object naming finished uploads by file field';
+
+/**
+ * The `uploads` text part of a case form: file fields filled by finished resumable uploads
+ * (docs/decisions.md § Resumable uploads), e.g. `{"maxillaryScan":"<id>","otherFiles":["<id>"]}`.
+ */
+export const caseUploadNames = z.preprocess(
+  (value) => {
+    if (isBlank(value)) return undefined;
+    if (typeof value !== 'string') return value;
+    try {
+      return JSON.parse(value) as unknown;
+    } catch {
+      return null;
+    }
+  },
+  z
+    .strictObject(
+      {
+        ...Object.fromEntries(
+          [...Object.keys(scanFileTypes), ...Object.keys(photoFileTypes)].map((field) => [
+            field,
+            uploadIdText.optional(),
+          ]),
+        ),
+        [otherFilesField]: uploadIdText.array().max(maxOtherFiles, `At most ${maxOtherFiles} other files`).optional(),
+      } as Record<string, z.ZodOptional<z.ZodString> | z.ZodOptional<z.ZodArray<z.ZodString>>>,
+      { error: uploadsMessage },
+    )
+    .optional(),
+);
+
 /**
  * POST /case/add, the text part of the multipart body ("Case submission (as sent)").
  * `userId` names the doctor when staff submit; for a doctor the server uses the caller.
@@ -151,6 +184,7 @@ export const caseSubmission = z
       .preprocess((value) => (isBlank(value) ? null : value), caseOrderType.nullable())
       .optional()
       .meta({ description: 'Refinement, Retainer or Replacement; sent together with parentCaseId, or neither' }),
+    uploads: caseUploadNames,
   })
   .superRefine(refineDistinctRanks)
   .superRefine(refineOrder);

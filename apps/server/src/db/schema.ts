@@ -497,3 +497,31 @@ export const doctorPreferences = pgTable('doctor_preferences', {
   preferences: jsonb('preferences').notNull(),
   updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
 });
+
+// ---------------------------------------------------------------------------- resumable uploads
+
+/**
+ * A file sent through tus (docs/decisions.md § Resumable uploads): who made it, what it
+ * declared, and once finished its SHA-256 and content kind; a case that names it claims it.
+ * The bytes live in storage at `storageKey`; unclaimed uploads are removed after 24 hours.
+ */
+export const uploads = pgTable(
+  'uploads',
+  {
+    uploadId: text('upload_id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.userId),
+    fileName: text('file_name').notNull(),
+    declaredSize: bigint('declared_size', { mode: 'number' }).notNull(),
+    storageKey: text('storage_key').notNull().unique(),
+    completedAt: timestamp('completed_at', { withTimezone: true, mode: 'date' }),
+    sha256: text('sha256'),
+    /** The file's kind by its name and content (stl, zip, rar, jpeg, png), null when it is none of them. */
+    contentKind: text('content_kind'),
+    claimedByCaseId: integer('claimed_by_case_id').references(() => cases.caseId),
+    claimedByDraftId: integer('claimed_by_draft_id'),
+    createdAt: createdAt(),
+  },
+  (table) => [index('uploads_created_idx').on(table.createdAt)],
+);

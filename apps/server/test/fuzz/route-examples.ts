@@ -292,6 +292,12 @@ export const examples: Record<string, (fixture: Fixture) => Example> = {
   }),
   'GET /api/case/:caseId/prescription.pdf': (f) => ({ url: `/api/case/${f.caseId}/prescription.pdf` }),
 
+  // tus routes read tus headers, not bodies: fuzzed bodies and ids must be refused with 4xx.
+  'POST /api/uploads/tus': () => ({ url: '/api/uploads/tus' }),
+  'HEAD /api/uploads/tus/:uploadId': () => ({ url: `/api/uploads/tus/${'0'.repeat(32)}` }),
+  'PATCH /api/uploads/tus/:uploadId': () => ({ url: `/api/uploads/tus/${'0'.repeat(32)}`, json: {} }),
+  'DELETE /api/uploads/tus/:uploadId': () => ({ url: `/api/uploads/tus/${'0'.repeat(32)}` }),
+
   // Registered before the auth plugin, so not in `app.apiRoutes`; the fuzz test adds them when present.
   'GET /api/docs': () => ({ url: '/api/docs' }),
   'GET /api/docs/json': () => ({ url: '/api/docs/json' }),

@@ -4,8 +4,9 @@ import { assertOwnRecordIfDoctor } from '../../auth/policy.ts';
 import { notFound } from '../../lib/errors.ts';
 import { pictureStorageKey } from '../../services/profile-pictures.ts';
 import { route } from '../define-route.ts';
+import { tusRoutesPlugin } from './tus.ts';
 
-/** Profile pictures and avatars, to signed-in users; a doctor sees only their own. HEAD answers too. */
+/** Profile pictures and avatars, to signed-in users (a doctor sees only their own; HEAD answers too), and tus uploads. */
 export async function uploadRoutes(app: FastifyInstance) {
   route(app, endpoints.profilePictureGet, {}, async (request, reply) => {
     const { userId, fileName } = request.params;
@@ -20,4 +21,6 @@ export async function uploadRoutes(app: FastifyInstance) {
       .header('cache-control', 'private, max-age=3600');
     return reply.send(request.method === 'HEAD' ? undefined : await app.storage.read(key));
   });
+
+  await app.register(tusRoutesPlugin);
 }

@@ -2,6 +2,9 @@ import {
   caseFieldValues,
   caseFileMessages,
   caseSubmission,
+  caseUploadNames,
+  maxOtherFiles,
+  otherFilesField,
   requiredMessage,
   toFieldErrors,
   type CaseSubmission,
@@ -13,6 +16,7 @@ import { caseAttachments, cases, caseStatusHistory, clinics, doctors, users } fr
 import { badRequest, isUniqueViolation } from '../../lib/errors.ts';
 import { deleteKeys } from '../../storage/delete-keys.ts';
 import type { Storage } from '../../storage/storage.ts';
+import { claimUploads, resolveNamedUploads } from '../uploads/uploads.ts';
 import { assertOrderParent } from './case-orders.ts';
 import type { ReceivedCaseUpload, StoredCaseFile } from './receive-case-upload.ts';
 import { makeTrackingNo } from './tracking-number.ts';
@@ -64,7 +68,7 @@ async function insertCase(
   db: Database,
   actor: SignedInUser,
   input: CaseSubmission,
-  files: StoredCaseFile[],
+  files: { received: StoredCaseFile[]; uploaded: StoredCaseFile[] },
   trackingNo: string,
 ): Promise<{ caseId: number; trackingNo: string }> {
   return db.transaction(async (tx) => {
@@ -85,9 +89,10 @@ async function insertCase(
       })
       .returning({ caseId: cases.caseId });
     const caseId = created!.caseId;
-    if (files.length > 0) {
+    const attached = [...files.received, ...files.uploaded];
+    if (attached.length > 0) {
       await tx.insert(caseAttachments).values(
-        files.map((file) => ({
+        attached.map((file) => ({
           caseId,
           fileType: file.fileType,
           fileName: file.fileName,
@@ -98,15 +103,45 @@ async function insertCase(
         })),
       );
     }
+    await claimUploads(
+      tx,
+      files.uploaded.map((file) => file.storageKey),
+      caseId,
+    );
     await tx.insert(caseStatusHistory).values({ caseId, fromStatus: null, toStatus: 'new', changedBy: actor.userId });
     return { caseId, trackingNo };
   });
 }
 
 /**
+ * The files the form's `uploads` part names (finished resumable uploads), checked as its
+ * multipart files are, joined to them: one file per single field, at most the other files'
+ * limit in all. A malformed `uploads` part is left to the submission's schema to refuse.
+ */
+async function withNamedUploads(
+  db: Database,
+  actor: SignedInUser,
+  upload: ReceivedCaseUpload,
+): Promise<{ all: ReceivedCaseUpload; files: StoredCaseFile[] }> {
+  const named = caseUploadNames.safeParse(upload.fields.uploads);
+  if (!named.success || !named.data) return { all: upload, files: [] };
+  const resolved = await resolveNamedUploads(db, actor.userId, named.data);
+  const fileErrors = { ...resolved.fileErrors, ...upload.fileErrors };
+  for (const file of resolved.files) {
+    const sameField = upload.files.filter((sent) => sent.fieldName === file.fieldName).length;
+    if (file.fieldName !== otherFilesField && sameField > 0)
+      fileErrors[file.fieldName] ??= 'Only one file may be sent here';
+  }
+  const otherFiles = [...upload.files, ...resolved.files].filter((file) => file.fieldName === otherFilesField);
+  if (otherFiles.length > maxOtherFiles) fileErrors[otherFilesField] ??= `At most ${maxOtherFiles} other files`;
+  return { all: { ...upload, files: [...upload.files, ...resolved.files], fileErrors }, files: resolved.files };
+}
+
+/**
  * Validates a received upload and records the case, its attachments and its first status in
- * one transaction, with a fresh tracking number on the rare collision. On any failure the
- * stored files are deleted: a refused submission leaves nothing behind.
+ * one transaction, with a fresh tracking number on the rare collision; named uploads are
+ * claimed in that transaction. On any failure the files this request stored are deleted (a
+ * refused submission leaves nothing behind); named uploads stay their owner's, unclaimed.
  */
 export async function createCase(
   deps: { db: Database; storage: Storage; makeTrackingNo?: () => string },
@@ -115,10 +150,12 @@ export async function createCase(
 ): Promise<{ caseId: number; trackingNo: string }> {
   const nextTrackingNo = deps.makeTrackingNo ?? (() => makeTrackingNo());
   try {
-    const input = validateSubmission(upload);
+    const uploaded = await withNamedUploads(deps.db, actor, upload);
+    const input = validateSubmission(uploaded.all);
+    const files = { received: upload.files, uploaded: uploaded.files };
     for (let attempt = 1; ; attempt++) {
       try {
-        return await insertCase(deps.db, actor, input, upload.files, nextTrackingNo());
+        return await insertCase(deps.db, actor, input, files, nextTrackingNo());
       } catch (error) {
         if (attempt >= trackingAttempts || !isUniqueViolation(error, 'cases_tracking_no_unique')) throw error;
       }

@@ -25,7 +25,7 @@ import { casePath, paths } from '../../../../config/paths.ts';
 import { ApiError } from '../../../../lib/api-client.ts';
 import { errorMessage, notifyError, notifySuccess } from '../../../../lib/notify.ts';
 import { isDoctor, useSession, type Session } from '../../../../lib/session.ts';
-import { toCaseFormData, useAddCase } from '../../api/add-case.ts';
+import { toCaseFormData, useAddCase, type CaseFilePart } from '../../api/add-case.ts';
 import { useDoctorPreferences } from '../../api/doctor-preferences.ts';
 import {
   CaseFormProvider,
@@ -38,6 +38,7 @@ import {
   useCaseForm,
 } from './case-form-values.ts';
 import { CaseDetailsStep } from './case-details-step.tsx';
+import { FileUploadsProvider, useFileUploads } from './file-uploads.tsx';
 import { PatientRecordsStep } from './patient-records-step.tsx';
 import { TreatmentInstructionsStep } from './treatment-instructions-step.tsx';
 
@@ -70,7 +71,11 @@ export function CaseForm({ onSubmitted, order }: { onSubmitted?: Submitted; orde
   const defaults = useDoctorPreferences({ enabled: isDoctor(session) });
   // A doctor's form starts from their saved defaults; without them (not loaded) from the table's.
   if (isDoctor(session) && defaults.isPending) return <Text c="dimmed">Loading...</Text>;
-  return <CaseFormSteps session={session} defaults={defaults.data ?? {}} onSubmitted={onSubmitted} order={order} />;
+  return (
+    <FileUploadsProvider>
+      <CaseFormSteps session={session} defaults={defaults.data ?? {}} onSubmitted={onSubmitted} order={order} />
+    </FileUploadsProvider>
+  );
 }
 
 function OrderNotice({ parent, orderType }: CaseOrderStart) {
@@ -98,6 +103,21 @@ function CaseFormSteps({
 }) {
   const navigate = useNavigate();
   const addCase = useAddCase();
+  const uploads = useFileUploads();
+  const [isWaiting, setWaiting] = useState(false);
+
+  /** Waits for the files still uploading; finished ones are named, the rest (failed, cancelled) go as bytes. */
+  const uploadedParts = async (parts: CaseFilePart[]) => {
+    const named: Record<string, string | string[]> = {};
+    const sent: CaseFilePart[] = [];
+    for (const part of parts) {
+      const uploadId = await uploads.get(part.file)?.finished;
+      if (!uploadId) sent.push(part);
+      else if (part.field === 'otherFiles') named.otherFiles = [...((named.otherFiles as string[]) ?? []), uploadId];
+      else named[part.field] = uploadId;
+    }
+    return { named: Object.keys(named).length > 0 ? JSON.stringify(named) : undefined, sent };
+  };
   const [active, setActive] = useState(0);
   // Steps whose Next (or a Submit) found them valid: only these get the tick.
   const [validSteps, setValidSteps] = useState<ReadonlySet<number>>(new Set());
@@ -147,8 +167,10 @@ function CaseFormSteps({
   const submit = form.onSubmit(
     async (values) => {
       try {
-        const submission = caseSubmission.parse(submissionInput(values));
-        const answer = await addCase(toCaseFormData(submission, caseFileParts(values)));
+        setWaiting(true);
+        const files = await uploadedParts(caseFileParts(values));
+        const submission = caseSubmission.parse({ ...submissionInput(values), uploads: files.named });
+        const answer = await addCase(toCaseFormData(submission, files.sent));
         notifySuccess(`${answer.message || 'Saved successfully'} (${answer.TrackingNo})`);
         if (onSubmitted) {
           onSubmitted(answer);
@@ -165,6 +187,8 @@ function CaseFormSteps({
           form.setErrors(error.fieldErrors);
           showFirstError(error.fieldErrors);
         }
+      } finally {
+        setWaiting(false);
       }
     },
     (errors) => {
@@ -228,7 +252,7 @@ function CaseFormSteps({
                   Next
                 </Button>
               )}
-              <Button type="submit" leftSection={<IconSend size={16} aria-hidden />}>
+              <Button type="submit" loading={isWaiting} leftSection={<IconSend size={16} aria-hidden />}>
                 Submit
               </Button>
             </Group>

@@ -4,22 +4,38 @@ import { IconFile3d, IconPhoto } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
 import { isImageFileName, isPhotoFile, isScanFile } from '../../lib/file-checks.ts';
 import { photoLabels, scanLabels, useCaseFormContext, type PhotoField, type ScanField } from './case-form-values.ts';
+import { UploadProgress, useFileUploads } from './file-uploads.tsx';
+import { MovePhotoMenu } from './photo-slots.tsx';
 
-/** A file of a single-file field; a file of the wrong kind is refused, the input cleared and the message shown. */
+/**
+ * A file of a single-file field; a file of the wrong kind is refused, the input cleared and
+ * the message shown; an accepted one starts uploading at once.
+ */
 function useCheckedFile(field: ScanField | PhotoField, isAllowed: (file: File) => boolean, message: string) {
   const form = useCaseFormContext();
+  const uploads = useFileUploads();
   const input = form.getInputProps(field);
   return {
     ...input,
     onChange: (file: File | null) => {
+      const previous = form.values[field];
+      if (previous && previous !== file) uploads.cancel(previous);
       if (file && !isAllowed(file)) {
         form.setFieldValue(field, null);
         form.setFieldError(field, message);
       } else {
+        if (file) uploads.start(file);
         input.onChange(file);
       }
     },
   };
+}
+
+/** The progress and cancel button of a single field's file. */
+function FieldUpload({ field }: { field: ScanField | PhotoField }) {
+  const form = useCaseFormContext();
+  const file = form.values[field];
+  return file ? <UploadProgress file={file} onCancel={() => form.setFieldValue(field, null)} /> : null;
 }
 
 export function ScanInput({ field }: { field: ScanField }) {
@@ -27,16 +43,19 @@ export function ScanInput({ field }: { field: ScanField }) {
   const input = useCheckedFile(field, isScanFile, caseFileMessages.scanType);
   const isRequired = field === 'maxillaryScan' && form.values.impressionType === 'Digital Impression';
   return (
-    <FileInput
-      label={scanLabels[field]}
-      clearButtonProps={{ 'aria-label': `Clear ${scanLabels[field]}` }}
-      withAsterisk={isRequired}
-      accept=".stl,.zip,.rar"
-      placeholder="STL, ZIP or RAR"
-      clearable
-      leftSection={<IconFile3d size={16} aria-hidden />}
-      {...input}
-    />
+    <Stack gap={6}>
+      <FileInput
+        label={scanLabels[field]}
+        clearButtonProps={{ 'aria-label': `Clear ${scanLabels[field]}` }}
+        withAsterisk={isRequired}
+        accept=".stl,.zip,.rar"
+        placeholder="STL, ZIP or RAR"
+        clearable
+        leftSection={<IconFile3d size={16} aria-hidden />}
+        {...input}
+      />
+      <FieldUpload field={field} />
+    </Stack>
   );
 }
 
@@ -70,6 +89,8 @@ export function PhotoInput({ field }: { field: PhotoField }) {
         leftSection={<IconPhoto size={16} aria-hidden />}
         {...input}
       />
+      <FieldUpload field={field} />
+      <MovePhotoMenu field={field} />
       {preview && <Image src={preview} w={150} radius="sm" alt={`${photoLabels[field]} preview`} />}
     </Stack>
   );
@@ -78,23 +99,40 @@ export function PhotoInput({ field }: { field: PhotoField }) {
 /** Several JPG or PNG files; any other file is dropped with the contract's message. */
 export function OtherFilesInput() {
   const form = useCaseFormContext();
+  const uploads = useFileUploads();
   return (
-    <FileInput
-      label="Other Files"
-      clearButtonProps={{ 'aria-label': 'Clear Other Files' }}
-      description="JPG or PNG images, several at once"
-      multiple
-      accept=".jpg,.jpeg,.png"
-      placeholder="JPG or PNG"
-      clearable
-      leftSection={<IconPhoto size={16} aria-hidden />}
-      value={form.values.otherFiles}
-      error={form.errors.otherFiles}
-      onChange={(files) => {
-        const kept = files.filter(isImageFileName);
-        form.setFieldValue('otherFiles', kept);
-        if (kept.length < files.length) form.setFieldError('otherFiles', caseFileMessages.otherFileType);
-      }}
-    />
+    <Stack gap={6}>
+      <FileInput
+        label="Other Files"
+        clearButtonProps={{ 'aria-label': 'Clear Other Files' }}
+        description="JPG or PNG images, several at once"
+        multiple
+        accept=".jpg,.jpeg,.png"
+        placeholder="JPG or PNG"
+        clearable
+        leftSection={<IconPhoto size={16} aria-hidden />}
+        value={form.values.otherFiles}
+        error={form.errors.otherFiles}
+        onChange={(files) => {
+          const kept = files.filter(isImageFileName);
+          for (const file of form.values.otherFiles) if (!kept.includes(file)) uploads.cancel(file);
+          for (const file of kept) uploads.start(file);
+          form.setFieldValue('otherFiles', kept);
+          if (kept.length < files.length) form.setFieldError('otherFiles', caseFileMessages.otherFileType);
+        }}
+      />
+      {form.values.otherFiles.map((file) => (
+        <UploadProgress
+          key={`${file.name}-${file.size}-${file.lastModified}`}
+          file={file}
+          onCancel={() =>
+            form.setFieldValue(
+              'otherFiles',
+              form.values.otherFiles.filter((kept) => kept !== file),
+            )
+          }
+        />
+      ))}
+    </Stack>
   );
 }

@@ -4,6 +4,7 @@ import { IconAlertTriangle } from '@tabler/icons-react';
 import { CaseFormStep } from './case-form-step.tsx';
 import { useCaseFormContext, visiblePhotoFields, type ScanField } from './case-form-values.ts';
 import { OtherFilesInput, PhotoInput, ScanInput } from './file-inputs.tsx';
+import { PhotoBatchInput } from './photo-slots.tsx';
 import { TermsField } from './terms-field.tsx';
 
 /** The impression and its scans, then the image type and its photos, other files and the terms. */
@@ -31,6 +32,7 @@ export function PatientRecordsStep() {
   );
   const photos = (
     <>
+      <PhotoBatchInput />
       <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }}>
         {visiblePhotoFields(form.values.imageType).map((field) => (
           <PhotoInput key={field} field={field} />

@@ -1,0 +1,106 @@
+import { endpoints } from '@portal/contract';
+import { Server, type ServerOptions } from '@tus/server';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { IncomingMessage } from 'node:http';
+import type { SignedInUser } from '../../auth/policy.ts';
+import { AppError, badRequest, notFound } from '../../lib/errors.ts';
+import { createUploadStore } from '../../services/uploads/upload-store.ts';
+import { findOwnOpenUpload, finishUpload, forgetUpload, recordUpload } from '../../services/uploads/uploads.ts';
+
+export const tusPath = '/api/uploads/tus';
+
+/**
+ * The tus routes (docs/decisions.md § Resumable uploads). They speak tus 1.0.0, not JSON, so
+ * they have no row in the endpoint table; the endpoint table, OpenAPI and matrix tests name
+ * them as their one exception.
+ */
+export const tusRoutes: readonly string[] = [
+  `POST ${tusPath}`,
+  `HEAD ${tusPath}/:uploadId`,
+  `PATCH ${tusPath}/:uploadId`,
+  `DELETE ${tusPath}/:uploadId`,
+];
+
+const uploadIdPattern = /^[0-9a-f]{32}$/;
+
+type TusRequest = Parameters<NonNullable<ServerOptions['onUploadCreate']>>[0];
+
+/** Who signed in for each raw request handed to tus, for its hooks. */
+const callers = new WeakMap<IncomingMessage, SignedInUser>();
+
+function callerOf(request: TusRequest): SignedInUser {
+  const raw = (request as { node?: { req: IncomingMessage } }).node?.req;
+  const user = raw && callers.get(raw);
+  if (!user) throw { status_code: 401, body: 'Please sign in.\n' };
+  return user;
+}
+
+/**
+ * Mounts @tus/server at /api/uploads/tus. The portal's own auth runs first (bearer token; the
+ * cookie is not enough for a change), the `uploads` table says whose upload is whose (another
+ * user's id answers 404 as a missing one does), and the declared size is held to
+ * MAX_UPLOAD_BYTES.
+ */
+export async function tusRoutesPlugin(app: FastifyInstance) {
+  const { maxUploadBytes } = app.config;
+  const deps = { db: app.db, storage: app.storage };
+  const tus = new Server({
+    path: tusPath,
+    datastore: createUploadStore(app.config),
+    relativeLocation: true,
+    maxSize: maxUploadBytes,
+    disableTerminationForFinishedUploads: false,
+    async onUploadCreate(request, upload) {
+      const user = callerOf(request);
+      const fileName = upload.metadata?.filename;
+      if (!fileName) throw { status_code: 400, body: 'Upload-Metadata must name the file (filename)\n' };
+      await recordUpload(app.db, { uploadId: upload.id, userId: user.userId, fileName, declaredSize: upload.size! });
+      return {};
+    },
+    async onUploadFinish(_request, upload) {
+      await finishUpload(deps, upload.id);
+      return {};
+    },
+  });
+
+  // tus bodies are read by tus itself, from the raw request.
+  app.addContentTypeParser('application/offset+octet-stream', (_request, _payload, done) => done(null));
+
+  async function handOver(request: FastifyRequest, reply: FastifyReply) {
+    callers.set(request.raw, request.user!);
+    reply.hijack();
+    await tus.handle(request.raw, reply.raw);
+  }
+
+  const config = { access: endpoints.caseCreate.access };
+
+  app.post(tusPath, { config }, async (request, reply) => {
+    const declared = request.headers['upload-length'];
+    if (declared === undefined) throw badRequest('Upload-Length is required');
+    if (maxUploadBytes !== undefined && Number(declared) > maxUploadBytes) {
+      throw new AppError(413, 'The upload is larger than the server allows');
+    }
+    await handOver(request, reply);
+  });
+
+  const ownUpload = async (request: FastifyRequest<{ Params: { uploadId: string } }>) => {
+    const { uploadId } = request.params;
+    // tus names uploads with 16 random bytes in hex; anything else is no upload (and never reaches SQL).
+    const upload = uploadIdPattern.test(uploadId)
+      ? await findOwnOpenUpload(app.db, request.user!.userId, uploadId)
+      : undefined;
+    if (!upload) throw notFound('Upload');
+    return upload;
+  };
+
+  app.route<{ Params: { uploadId: string } }>({
+    method: ['HEAD', 'PATCH', 'DELETE'],
+    url: `${tusPath}/:uploadId`,
+    config,
+    async handler(request, reply) {
+      const upload = await ownUpload(request);
+      await handOver(request, reply);
+      if (request.method === 'DELETE' && reply.raw.statusCode === 204) await forgetUpload(app.db, upload.uploadId);
+    },
+  });
+}

@@ -1,0 +1,103 @@
+import type { CaseAttachment, CaseRow } from '@portal/contract';
+import { createHash } from 'node:crypto';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiCall, apiLogin, createActiveDoctor, uniqueName } from '../helpers/api.ts';
+import {
+  expectNoSeriousA11yViolations,
+  launchBrowser,
+  newPage,
+  screenshots,
+  settle,
+  signIn,
+} from '../helpers/browser.ts';
+import { chooseFiles, fillCaseDetails, goToStep, pickRadio, type ChosenFile } from '../helpers/case-form.ts';
+import { pictureFile } from '../helpers/pictures.ts';
+import { toastShown } from '../helpers/shown.ts';
+
+let browser: Browser;
+let doctor: Awaited<ReturnType<typeof createActiveDoctor>>;
+beforeAll(async () => {
+  browser = await launchBrowser();
+  doctor = await createActiveDoctor();
+});
+afterAll(() => browser.close());
+
+/** A binary STL of `triangles` facets (50 bytes each), big enough to be seen going up. */
+function binaryStl(name: string, triangles: number): ChosenFile {
+  const buffer = Buffer.alloc(84 + 50 * triangles, 7);
+  buffer.write('e2e scan', 0, 'latin1');
+  buffer.writeUInt32LE(triangles, 80);
+  return { name, mimeType: 'model/stl', buffer };
+}
+
+const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex');
+
+describe('Resumable uploads in the case form', () => {
+  it('uploads each file as soon as it is chosen, with its progress and a cancel, then submits the upload', async () => {
+    const page = await newPage(browser);
+    await signIn(page, doctor.username, doctor.password);
+    await page
+      .getByRole('navigation', { name: 'Main menu' })
+      .getByRole('link', { name: 'Add Cases', exact: true })
+      .click();
+    await page.waitForURL('**/cases');
+    await settle(page);
+    const firstname = uniqueName('Tus');
+    await fillCaseDetails(page, { firstname, lastname: 'Patient', dob: '1999-04-02' });
+    await goToStep(page, "Patients's Records");
+    await pickRadio(page, 'Impression Type', 'Digital Impression');
+
+    // Chosen and cancelled: the upload stops and the field is empty again.
+    await chooseFiles(page, 'Mandibular Scan', [binaryStl('lower.stl', 20_000)]);
+    const cancel = page.getByRole('button', { name: 'Cancel upload of lower.stl' });
+    await cancel.waitFor({ timeout: 15_000 });
+    await cancel.click();
+    await cancel.waitFor({ state: 'detached', timeout: 15_000 });
+
+    const upper = binaryStl('upper.stl', 200_000);
+    await chooseFiles(page, 'Maxillary Scan', [upper]);
+    await page.getByRole('progressbar', { name: 'upper.stl uploaded' }).waitFor({ timeout: 30_000 });
+
+    // Three photos at once fill the first three empty slots in order; one is then moved.
+    const photos = [
+      await pictureFile('one.png', '#c33'),
+      await pictureFile('two.png', '#3c3'),
+      await pictureFile('three.png', '#33c'),
+    ];
+    await chooseFiles(page, 'Add several photos', photos);
+    for (const name of ['one.png', 'two.png', 'three.png']) {
+      await page.getByRole('progressbar', { name: `${name} uploaded` }).waitFor({ timeout: 30_000 });
+    }
+    await page.getByRole('button', { name: 'Move Front Smiling photo to another slot' }).click();
+    await page.getByRole('menuitem', { name: 'Frontal', exact: true }).click();
+    await page.getByRole('button', { name: 'Move Frontal photo to another slot' }).waitFor({ timeout: 15_000 });
+    await screenshots(page, 'resumable-upload');
+    await expectNoSeriousA11yViolations(page);
+
+    await page.getByRole('checkbox', { name: /I accept the Terms and Conditions/ }).check();
+    await page.getByRole('button', { name: 'Submit' }).click();
+    await expect.poll(() => toastShown(page, /Case submitted successfully/), { timeout: 30_000 }).toBe(true);
+
+    const token = await apiLogin(doctor.username, doctor.password);
+    const rows = await apiCall<CaseRow[]>('GET', `/case/get_cases_by_status/all/${doctor.userId}`, { token });
+    const created = rows.find((row) => row.FirstName === firstname)!;
+    expect(created).toBeDefined();
+    const attachments = await apiCall<CaseAttachment[]>(
+      'GET',
+      `/case/get_cases_attachments_by_case_id/${created.CaseId}`,
+      {
+        token,
+      },
+    );
+    expect(attachments.map((file) => [file.FileType, file.FileName]).sort()).toEqual(
+      [
+        ['MaxillaryScan', 'upper.stl'],
+        ['Frontal', 'one.png'],
+        ['FacialProfile', 'two.png'],
+        ['Front', 'three.png'],
+      ].sort(),
+    );
+    expect(attachments.find((file) => file.FileType === 'MaxillaryScan')!.Sha256).toBe(sha256(upper.buffer));
+  }, 120_000);
+});
