@@ -137,6 +137,13 @@ const EXPECTED: Record<string, Entry> = {
   'GET /api/doctor/preferences': { expect: [401, 401, 200, 200, 403, 403, 403] },
   'PUT /api/doctor/preferences': { expect: [401, 401, 200, 200, 403, 403, 403] },
   'GET /api/case/:caseId/prescription.pdf': { page: 'Dashboard', expect: DOCTOR_OR_STAFF },
+  // Drafts: whoever may submit a case; a draft is its writer's alone, even to the administrator
+  // (docs/decisions.md § Drafts). Doctor A's draft is asked for.
+  'POST /api/case/drafts': { page: 'Add Case', expect: [401, 401, 200, 200, 403, 200, 200] },
+  'GET /api/case/drafts': { page: 'Add Case', expect: [401, 401, 200, 200, 403, 200, 200] },
+  'GET /api/case/drafts/:draftId': { page: 'Add Case', expect: [401, 401, 200, 404, 403, 404, 404] },
+  'PUT /api/case/drafts/:draftId': { page: 'Add Case', expect: [401, 401, 200, 404, 403, 404, 404] },
+  'DELETE /api/case/drafts/:draftId': { page: 'Add Case', expect: [401, 401, 200, 404, 403, 404, 404] },
 };
 
 /** Registered before the auth plugin, so not in `app.apiRoutes`: checked to exist with hasRoute. */
@@ -262,6 +269,15 @@ async function newPlanOfA(caseId?: number): Promise<{ caseId: number; planId: nu
   return { caseId: id, planId, stageUrl: plans[0]!.stages[0]!.url };
 }
 
+async function newDraftOfA(): Promise<number> {
+  const response = await t.as(tokens.get('doctorA')!, {
+    method: 'POST',
+    url: '/api/case/drafts',
+    payload: { fields: { firstname: 'Draft' } },
+  });
+  return json<{ draftId: number }>(response).draftId;
+}
+
 /** How each route is called: one builder per table entry. */
 const requests: Record<string, Build> = {
   'GET /api/health': () => ({ url: '/api/health' }),
@@ -381,6 +397,14 @@ const requests: Record<string, Build> = {
   'GET /api/doctor/preferences': () => ({ url: '/api/doctor/preferences' }),
   'PUT /api/doctor/preferences': () => ({ url: '/api/doctor/preferences', payload: { toothNumbering: 'FDI' } }),
   'GET /api/case/:caseId/prescription.pdf': (_actor, owner) => ({ url: `/api/case/${owner.caseId}/prescription.pdf` }),
+  'POST /api/case/drafts': () => ({ url: '/api/case/drafts', payload: { fields: { firstname: 'Matrix' } } }),
+  'GET /api/case/drafts': () => ({ url: '/api/case/drafts' }),
+  'GET /api/case/drafts/:draftId': async () => ({ url: `/api/case/drafts/${await newDraftOfA()}` }),
+  'PUT /api/case/drafts/:draftId': async () => ({
+    url: `/api/case/drafts/${await newDraftOfA()}`,
+    payload: { fields: { lastname: 'Changed' } },
+  }),
+  'DELETE /api/case/drafts/:draftId': async () => ({ url: `/api/case/drafts/${await newDraftOfA()}` }),
 };
 
 let doctorA: Awaited<ReturnType<typeof createCaseDoctor>>;

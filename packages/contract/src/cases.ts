@@ -101,6 +101,16 @@ export const caseSubmission = z
       z.number({ error: 'Doctor is not valid' }).int('Doctor is not valid').min(0, 'Doctor is not valid').nullable(),
     ),
     termsAndCondition: acceptance,
+    /** The draft this case was written in: deleted with the case's creation (docs/decisions.md § Drafts). */
+    draftId: z.preprocess(
+      (value) => (isBlank(value) ? undefined : Number(value)),
+      z
+        .number({ error: 'Draft is not valid' })
+        .int('Draft is not valid')
+        .min(1, 'Draft is not valid')
+        .max(2147483647, 'Draft is not valid')
+        .optional(),
+    ),
   })
   .superRefine(refineDistinctRanks);
 export type CaseSubmission = z.infer<typeof caseSubmission>;

@@ -13,6 +13,7 @@ import { caseAttachments, cases, caseStatusHistory, clinics, doctors, users } fr
 import { badRequest, isUniqueViolation } from '../../lib/errors.ts';
 import { deleteKeys } from '../../storage/delete-keys.ts';
 import type { Storage } from '../../storage/storage.ts';
+import { deleteDraft } from './case-drafts.ts';
 import type { ReceivedCaseUpload, StoredCaseFile } from './receive-case-upload.ts';
 import { makeTrackingNo } from './tracking-number.ts';
 
@@ -94,6 +95,8 @@ async function insertCase(
       );
     }
     await tx.insert(caseStatusHistory).values({ caseId, fromStatus: null, toStatus: 'new', changedBy: actor.userId });
+    // The draft it was written in goes with the case's creation: both, or (another's draft: 404) neither.
+    if (input.draftId !== undefined) await deleteDraft(tx, actor, input.draftId);
     return { caseId, trackingNo };
   });
 }
