@@ -1,21 +1,41 @@
-import { useNavigate } from 'react-router';
+import { useState } from 'react';
+import { useNavigate, useSearchParams } from 'react-router';
 import { RequirePage } from '../guards.tsx';
 import { casePath, paths } from '../../config/paths.ts';
 import { CaseForm } from '../../features/cases/components/case-form/case-form.tsx';
 import { useMenu } from '../../features/menu/api/get-menu.ts';
 import { isDoctor, useSession, type Session } from '../../lib/session.ts';
 
+const draftIdOf = (value: string | null) => (value && /^\d{1,10}$/.test(value) ? Number(value) : null);
+
 /**
  * The case form. A saved case opens its own page, tracking number shown, for those who may
  * read it: doctors and staff with the Dashboard page; staff with only Add Case stay on an
- * emptied form (docs/decisions.md § The case page and its timeline).
+ * emptied form (docs/decisions.md § The case page and its timeline). The address carries the
+ * draft being written (`/cases?draft=12`), so a reload opens it again (docs/decisions.md § Drafts).
  */
 function CasesPage() {
   const session = useSession() as Session;
   const menu = useMenu(session);
   const navigate = useNavigate();
+  const [searchParams, setSearchParams] = useSearchParams();
+  const requested = draftIdOf(searchParams.get('draft'));
+  // The draft the form holds; another address (Add Case, another draft's Continue) opens a new form.
+  const [opened, setOpened] = useState({ generation: 0, draftId: requested, current: requested });
+  if (requested !== opened.current)
+    setOpened({ generation: opened.generation + 1, draftId: requested, current: requested });
   const mayReadCases = isDoctor(session) || menu.items.some((item) => item.url === paths.dashboard);
-  return <CaseForm onSubmitted={mayReadCases ? (created) => void navigate(casePath(created.CaseId)) : undefined} />;
+  return (
+    <CaseForm
+      key={opened.generation}
+      draftId={opened.draftId}
+      onDraftCreated={(draftId) => {
+        setOpened((now) => ({ ...now, current: draftId }));
+        setSearchParams({ draft: String(draftId) }, { replace: true });
+      }}
+      onSubmitted={mayReadCases ? (created) => void navigate(casePath(created.CaseId)) : undefined}
+    />
+  );
 }
 
 export function Component() {

@@ -1,8 +1,9 @@
 import '@mantine/dates/styles.css';
-import { Button, Group, Paper, Stepper, Text, useMatches } from '@mantine/core';
+import { Button, Group, Modal, Paper, Stepper, Text, useMatches } from '@mantine/core';
 import { schemaResolver, type FormErrors } from '@mantine/form';
-import { caseFileMessages, caseForm, caseFormSteps, caseSubmission, type DoctorPreferences } from '@portal/contract';
+import { caseFileMessages, caseForm, caseFormSteps, caseSubmission } from '@portal/contract';
 import { IconArrowLeft, IconArrowRight, IconCheck, IconExclamationMark, IconSend } from '@tabler/icons-react';
+import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { PageTitle } from '../../../../components/page-title.tsx';
@@ -11,19 +12,22 @@ import { ApiError } from '../../../../lib/api-client.ts';
 import { errorMessage, notifyError, notifySuccess } from '../../../../lib/notify.ts';
 import { isDoctor, useSession, type Session } from '../../../../lib/session.ts';
 import { toCaseFormData, useAddCase } from '../../api/add-case.ts';
+import { useCaseDraft } from '../../api/case-drafts.ts';
 import { useDoctorPreferences } from '../../api/doctor-preferences.ts';
+import { caseDraftKeys } from '../../api/query-keys.ts';
 import {
   CaseFormProvider,
   caseFileParts,
   firstStepWithError,
-  initialCaseFormValues,
   stepOfField,
   submissionInput,
   useCaseForm,
+  type CaseFormValues,
 } from './case-form-values.ts';
 import { CaseDetailsStep } from './case-details-step.tsx';
 import { PatientRecordsStep } from './patient-records-step.tsx';
 import { TreatmentInstructionsStep } from './treatment-instructions-step.tsx';
+import { restoredCaseFormValues, saveStateLabels, useCaseDraftAutosave } from './use-case-draft.ts';
 
 const stepContents = [CaseDetailsStep, TreatmentInstructionsStep, PatientRecordsStep];
 const steps = caseFormSteps.map((step, index) => ({ label: step.label, Content: stepContents[index]! }));
@@ -41,38 +45,66 @@ type Submitted = (created: { CaseId: number; TrackingNo: string }) => void;
  * The three-step case form (docs/spec.md section 2): doctors submit for themselves, staff for a doctor they pick.
  * `onSubmitted`: where a saved case leads (the route sends those who may read it to its
  * page); without it the form empties for the next case, as the spec's /cases does.
+ * `draftId`: the draft to open; the form saves itself as a draft as it is filled in and
+ * tells `onDraftCreated` the id of a new one (docs/decisions.md § Drafts).
  */
-export function CaseForm({ onSubmitted }: { onSubmitted?: Submitted }) {
+export function CaseForm({
+  onSubmitted,
+  draftId = null,
+  onDraftCreated,
+}: {
+  onSubmitted?: Submitted;
+  draftId?: number | null;
+  onDraftCreated: (draftId: number) => void;
+}) {
   const session = useSession() as Session;
   const defaults = useDoctorPreferences({ enabled: isDoctor(session) });
+  const draft = useCaseDraft(draftId);
   // A doctor's form starts from their saved defaults; without them (not loaded) from the table's.
-  if (isDoctor(session) && defaults.isPending) return <Text c="dimmed">Loading...</Text>;
-  return <CaseFormSteps session={session} defaults={defaults.data ?? {}} onSubmitted={onSubmitted} />;
+  if ((isDoctor(session) && defaults.isPending) || (draftId !== null && draft.isPending))
+    return <Text c="dimmed">Loading...</Text>;
+  // A draft gone (submitted or deleted in another tab) opens a fresh form.
+  const opened = draft.data;
+  return (
+    <CaseFormSteps
+      initialValues={restoredCaseFormValues(isDoctor(session) ? session.userId : null, defaults.data ?? {}, opened)}
+      draftId={opened?.draftId ?? null}
+      initialStep={opened?.step ?? 0}
+      onSubmitted={onSubmitted}
+      onDraftCreated={onDraftCreated}
+    />
+  );
 }
 
 function CaseFormSteps({
-  session,
-  defaults,
+  initialValues,
+  draftId,
+  initialStep,
   onSubmitted,
+  onDraftCreated,
 }: {
-  session: Session;
-  defaults: DoctorPreferences;
+  initialValues: CaseFormValues;
+  draftId: number | null;
+  initialStep: number;
   onSubmitted?: Submitted;
+  onDraftCreated: (draftId: number) => void;
 }) {
   const navigate = useNavigate();
   const addCase = useAddCase();
-  const [active, setActive] = useState(0);
+  const queryClient = useQueryClient();
+  const [active, setActive] = useState(initialStep);
   // Steps whose Next (or a Submit) found them valid: only these get the tick.
   const [validSteps, setValidSteps] = useState<ReadonlySet<number>>(new Set());
   // The furthest step the doctor has opened: a step's toast waits until they have been there.
-  const [reached, setReached] = useState(0);
+  const [reached, setReached] = useState(initialStep);
   const orientation = useMatches<'vertical' | 'horizontal'>({ base: 'vertical', sm: 'horizontal' });
   const form = useCaseForm({
     mode: 'controlled',
-    initialValues: initialCaseFormValues(isDoctor(session) ? session.userId : null, defaults),
+    initialValues,
     validate: validateCaseForm,
     validateInputOnChange: true,
   });
+  const autosave = useCaseDraftAutosave({ values: form.values, step: active, draftId, onCreated: onDraftCreated });
 
   const goTo = (step: number) => {
     const shown = Math.min(lastStep, Math.max(0, step));
@@ -107,9 +139,13 @@ function CaseFormSteps({
 
   const submit = form.onSubmit(
     async (values) => {
+      // No save may run into the submission: the case takes the draft's place.
+      autosave.saver.stop();
       try {
-        const submission = caseSubmission.parse(submissionInput(values));
+        const draftId = autosave.saver.draftId() ?? undefined;
+        const submission = caseSubmission.parse({ ...submissionInput(values), draftId });
         const answer = await addCase(toCaseFormData(submission, caseFileParts(values)));
+        void queryClient.invalidateQueries({ queryKey: caseDraftKeys.all });
         notifySuccess(`${answer.message || 'Saved successfully'} (${answer.TrackingNo})`);
         if (onSubmitted) {
           onSubmitted(answer);
@@ -121,6 +157,7 @@ function CaseFormSteps({
         goTo(0);
         void navigate(paths.cases);
       } catch (error) {
+        autosave.saver.resume();
         notifyError(errorMessage(error, 'Something went wrong...'));
         if (error instanceof ApiError) {
           form.setErrors(error.fieldErrors);
@@ -140,6 +177,24 @@ function CaseFormSteps({
   return (
     <>
       <PageTitle title="Add Case" />
+      <Text size="sm" c={autosave.state === 'failed' ? 'red.9' : 'dimmed'} ta="right" mb="xs" aria-live="polite">
+        {saveStateLabels[autosave.state]}
+      </Text>
+      <Modal
+        opened={autosave.blocker.state === 'blocked'}
+        onClose={() => autosave.blocker.reset?.()}
+        title="Leave the case form?"
+      >
+        <Text size="sm">Your latest changes are not saved yet. If you leave now they may be lost.</Text>
+        <Group justify="flex-end" mt="md">
+          <Button variant="default" onClick={() => autosave.blocker.reset?.()}>
+            Stay
+          </Button>
+          <Button color="red" onClick={() => autosave.blocker.proceed?.()}>
+            Leave
+          </Button>
+        </Group>
+      </Modal>
       <CaseFormProvider form={form}>
         <Paper component="form" onSubmit={submit} noValidate withBorder p={{ base: 'sm', sm: 'lg' }}>
           <Stepper active={active} onStepClick={goTo} size="sm" mb="lg" orientation={orientation}>
