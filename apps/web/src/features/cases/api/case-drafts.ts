@@ -3,12 +3,16 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, backgroundApi } from '../../../lib/api-client.ts';
 import { caseDraftKeys } from './query-keys.ts';
 
-/** The caller's drafts, the most recently saved first (the dashboard's Drafts list). */
+/**
+ * The caller's drafts, the most recently saved first (the dashboard's Drafts list): read
+ * afresh each time it is shown, since the form saves them in the background.
+ */
 export const useCaseDrafts = ({ enabled }: { enabled: boolean }) =>
   useQuery({
     queryKey: caseDraftKeys.all,
     queryFn: () => api.call(endpoints.caseDraftList, {}),
     enabled,
+    refetchOnMount: 'always',
   });
 
 /** One draft whole, to restore the form; read afresh each time the form opens it. */
