@@ -27,7 +27,8 @@ import {
 import { CaseDetailsStep } from './case-details-step.tsx';
 import { PatientRecordsStep } from './patient-records-step.tsx';
 import { TreatmentInstructionsStep } from './treatment-instructions-step.tsx';
-import { restoredCaseFormValues, saveStateLabels, useCaseDraftAutosave } from './use-case-draft.ts';
+import { restoredCaseFormValues } from './case-draft-values.ts';
+import { saveStateLabels, useCaseDraftAutosave } from './use-case-draft.ts';
 
 const stepContents = [CaseDetailsStep, TreatmentInstructionsStep, PatientRecordsStep];
 const steps = caseFormSteps.map((step, index) => ({ label: step.label, Content: stepContents[index]! }));
