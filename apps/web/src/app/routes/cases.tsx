@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { flushSync } from 'react-dom';
 import { useNavigate, useSearchParams } from 'react-router';
 import { RequirePage } from '../guards.tsx';
 import { casePath, paths } from '../../config/paths.ts';
@@ -20,17 +21,30 @@ function CasesPage() {
   const navigate = useNavigate();
   const [searchParams, setSearchParams] = useSearchParams();
   const requested = draftIdOf(searchParams.get('draft'));
-  // The draft the form holds; another address (Add Case, another draft's Continue) opens a new form.
-  const [opened, setOpened] = useState({ generation: 0, draftId: requested, current: requested });
-  if (requested !== opened.current)
-    setOpened({ generation: opened.generation + 1, draftId: requested, current: requested });
+  // Another address (Add Case, another draft's Continue) opens a new form; the form naming
+  // the draft it just made (`own`) does not.
+  const [opened, setOpened] = useState({
+    generation: 0,
+    draftId: requested,
+    address: requested,
+    own: null as number | null,
+  });
+  if (requested !== opened.address) {
+    const isOwn = requested !== null && requested === opened.own;
+    setOpened(
+      isOwn
+        ? { ...opened, address: requested }
+        : { generation: opened.generation + 1, draftId: requested, address: requested, own: null },
+    );
+  }
   const mayReadCases = isDoctor(session) || menu.items.some((item) => item.url === paths.dashboard);
   return (
     <CaseForm
       key={opened.generation}
       draftId={opened.draftId}
       onDraftCreated={(draftId) => {
-        setOpened((now) => ({ ...now, current: draftId }));
+        // Committed before the address changes, so naming its own draft does not reopen the form.
+        flushSync(() => setOpened((now) => ({ ...now, own: draftId })));
         setSearchParams({ draft: String(draftId) }, { replace: true });
       }}
       onSubmitted={mayReadCases ? (created) => void navigate(casePath(created.CaseId)) : undefined}
