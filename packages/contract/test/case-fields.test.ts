@@ -34,6 +34,7 @@ describe('the case field table', () => {
       ...caseFieldList.map((field) => field.sent),
       'userId',
       'termsAndCondition',
+      'draftId',
     ]);
     expect(Object.keys(caseRow.shape).sort()).toEqual(
       [
