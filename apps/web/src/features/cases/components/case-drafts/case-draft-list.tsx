@@ -34,12 +34,12 @@ export function CaseDraftList({ enabled }: { enabled: boolean }) {
       <Title order={3} size="h4" mb="sm" id="case-drafts-title">
         Drafts
       </Title>
-      <Table.ScrollContainer minWidth={520}>
+      <Table.ScrollContainer minWidth={340}>
         <Table striped verticalSpacing="xs">
           <Table.Thead>
             <Table.Tr>
               <Table.Th>Patient</Table.Th>
-              <Table.Th>Step</Table.Th>
+              <Table.Th visibleFrom="sm">Step</Table.Th>
               <Table.Th>Last saved</Table.Th>
               <Table.Th>
                 <VisuallyHidden>Actions</VisuallyHidden>
@@ -52,10 +52,10 @@ export function CaseDraftList({ enabled }: { enabled: boolean }) {
               return (
                 <Table.Tr key={draft.draftId}>
                   <Table.Td>{name}</Table.Td>
-                  <Table.Td>{caseFormSteps[draft.step]?.label ?? ''}</Table.Td>
+                  <Table.Td visibleFrom="sm">{caseFormSteps[draft.step]?.label ?? ''}</Table.Td>
                   <Table.Td>{formatDateTime(draft.updatedAt)}</Table.Td>
                   <Table.Td>
-                    <Group gap="xs" wrap="nowrap" justify="flex-end">
+                    <Group gap="xs" justify="flex-end">
                       <Button
                         component={Link}
                         to={caseDraftPath(draft.draftId)}
