@@ -13,9 +13,14 @@ export const uniqueName = (prefix: string) => `${prefix}${Date.now().toString(36
 /** The portal's API for seeding (browser tests act as a person only where the test is about it). */
 export const portalApi = () => createApiClient({ baseUrl: baseUrl() });
 
+/** Rows with fewer parameters first: a fixed segment wins over a parameter, as on the server ('/case/drafts'). */
+const endpointsByFixedness = (Object.values(endpoints) as Endpoint[]).toSorted(
+  (a, b) => (a.path.match(/:/g)?.length ?? 0) - (b.path.match(/:/g)?.length ?? 0),
+);
+
 /** The endpoint row of a method and a concrete path ('/role/edit/3'), and the path's parameters. */
 function findEndpoint(method: string, apiPath: string): { endpoint: Endpoint; params: Record<string, string> } {
-  for (const endpoint of Object.values(endpoints) as Endpoint[]) {
+  for (const endpoint of endpointsByFixedness) {
     if (endpoint.method !== method) continue;
     const names: string[] = [];
     const pattern = endpoint.path.replace(/:([A-Za-z_]+)/g, (_, name: string) => {

@@ -143,6 +143,13 @@ const EXPECTED: Record<string, Entry> = {
   'HEAD /api/uploads/tus/:uploadId': { page: 'Add Case', expect: [401, 401, 200, 404, 403, 404, 404] },
   'PATCH /api/uploads/tus/:uploadId': { page: 'Add Case', expect: [401, 401, 'ok', 404, 403, 404, 404] },
   'DELETE /api/uploads/tus/:uploadId': { page: 'Add Case', expect: [401, 401, 'ok', 404, 403, 404, 404] },
+  // Drafts: whoever may submit a case; a draft is its writer's alone, even to the administrator
+  // (docs/decisions.md § Drafts). Doctor A's draft is asked for.
+  'POST /api/case/drafts': { page: 'Add Case', expect: [401, 401, 200, 200, 403, 200, 200] },
+  'GET /api/case/drafts': { page: 'Add Case', expect: [401, 401, 200, 200, 403, 200, 200] },
+  'GET /api/case/drafts/:draftId': { page: 'Add Case', expect: [401, 401, 200, 404, 403, 404, 404] },
+  'PUT /api/case/drafts/:draftId': { page: 'Add Case', expect: [401, 401, 200, 404, 403, 404, 404] },
+  'DELETE /api/case/drafts/:draftId': { page: 'Add Case', expect: [401, 401, 200, 404, 403, 404, 404] },
 };
 
 /** Registered before the auth plugin, so not in `app.apiRoutes`: checked to exist with hasRoute. */
@@ -266,6 +273,15 @@ async function newPlanOfA(caseId?: number): Promise<{ caseId: number; planId: nu
   );
   const plans = json<{ stages: { url: string }[] }[]>(await asAdmin({ method: 'GET', url: `/api/case/${id}/plans` }));
   return { caseId: id, planId, stageUrl: plans[0]!.stages[0]!.url };
+}
+
+async function newDraftOfA(): Promise<number> {
+  const response = await t.as(tokens.get('doctorA')!, {
+    method: 'POST',
+    url: '/api/case/drafts',
+    payload: { fields: { firstname: 'Draft' } },
+  });
+  return json<{ draftId: number }>(response).draftId;
 }
 
 /** How each route is called: one builder per table entry. */
@@ -404,6 +420,14 @@ const requests: Record<string, Build> = {
     url: `/api/uploads/tus/${await newUploadOfA()}`,
     headers: { 'tus-resumable': '1.0.0' },
   }),
+  'POST /api/case/drafts': () => ({ url: '/api/case/drafts', payload: { fields: { firstname: 'Matrix' } } }),
+  'GET /api/case/drafts': () => ({ url: '/api/case/drafts' }),
+  'GET /api/case/drafts/:draftId': async () => ({ url: `/api/case/drafts/${await newDraftOfA()}` }),
+  'PUT /api/case/drafts/:draftId': async () => ({
+    url: `/api/case/drafts/${await newDraftOfA()}`,
+    payload: { fields: { lastname: 'Changed' } },
+  }),
+  'DELETE /api/case/drafts/:draftId': async () => ({ url: `/api/case/drafts/${await newDraftOfA()}` }),
 };
 
 const tusFileName = `filename ${Buffer.from('scan.stl').toString('base64')}`;

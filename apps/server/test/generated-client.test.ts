@@ -400,6 +400,21 @@ export async function downloadPart(): Promise<Blob | undefined> {
     await call('PUT', '/api/doctor/preferences', { body: { midline: 'Maintain', toothNumbering: 'FDI' } });
     const preferences = await call('GET', '/api/doctor/preferences', {});
     expect(preferences.data).toEqual({ midline: 'Maintain', toothNumbering: 'FDI' });
+
+    // The doctor's case drafts: start, save, list, read back, delete.
+    const { draftId } = json<{ draftId: number }>(
+      await call('POST', '/api/case/drafts', { body: { fields: { firstname: 'Dana' }, step: 0 } }),
+    );
+    const draftParams = { params: { path: { draftId } } };
+    await call('PUT', '/api/case/drafts/{draftId}', {
+      ...draftParams,
+      body: { fields: { firstname: 'Dana', lastname: 'Draft' }, files: { maxillaryScan: 'upload-1' }, step: 1 },
+    });
+    const drafts = json<{ draftId: number; patientName: string }[]>(await call('GET', '/api/case/drafts', {}));
+    expect(drafts.map((draft) => [draft.draftId, draft.patientName])).toEqual([[draftId, 'Dana Draft']]);
+    const draft = await call('GET', '/api/case/drafts/{draftId}', draftParams);
+    expect(draft.data).toMatchObject({ fields: { lastname: 'Draft' }, files: { maxillaryScan: 'upload-1' }, step: 1 });
+    await call('DELETE', '/api/case/drafts/{draftId}', draftParams);
     token = staffToken;
 
     // The case's conversation: a message with a file, the list, unread counts, the read mark, the file.

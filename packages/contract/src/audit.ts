@@ -35,6 +35,8 @@ export const auditActions = [
   'plan.request_changes',
   'doctor.preferences',
   'case.print',
+  'draft.create',
+  'draft.delete',
 ] as const;
 export const auditAction = z.enum(auditActions, { error: 'Action is not valid' });
 export type AuditAction = z.infer<typeof auditAction>;

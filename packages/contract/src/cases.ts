@@ -185,6 +185,16 @@ export const caseSubmission = z
       .optional()
       .meta({ description: 'Refinement, Retainer or Replacement; sent together with parentCaseId, or neither' }),
     uploads: caseUploadNames,
+    /** The draft this case was written in: deleted with the case's creation (docs/decisions.md § Drafts). */
+    draftId: z.preprocess(
+      (value) => (isBlank(value) ? undefined : Number(value)),
+      z
+        .number({ error: 'Draft is not valid' })
+        .int('Draft is not valid')
+        .min(1, 'Draft is not valid')
+        .max(2147483647, 'Draft is not valid')
+        .optional(),
+    ),
   })
   .superRefine(refineDistinctRanks)
   .superRefine(refineOrder);

@@ -20,3 +20,4 @@ export * from './users.ts';
 export * from './doctor-preferences.ts';
 export * from './tooth-numbering.ts';
 export * from './case-detail-items.ts';
+export * from './case-drafts.ts';

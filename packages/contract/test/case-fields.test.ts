@@ -35,6 +35,7 @@ describe('the case field table', () => {
       'userId',
       'termsAndCondition',
       'uploads',
+      'draftId',
     ]);
     expect(Object.keys(caseRow.shape).sort()).toEqual(
       [

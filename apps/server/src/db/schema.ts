@@ -525,3 +525,28 @@ export const uploads = pgTable(
   },
   (table) => [index('uploads_created_idx').on(table.createdAt)],
 );
+
+// ---------------------------------------------------------------------------- case drafts
+
+/**
+ * The case form as its writer left it (docs/decisions.md § Drafts): owned by the signed-in
+ * user who typed it (a doctor, or staff writing for a doctor picked in `doctor_user_id`).
+ * `fields` holds the form's values by submission name, each checked by its own rule;
+ * `files` maps the form's file fields to resumable-upload ids, opaque here.
+ */
+export const caseDrafts = pgTable(
+  'case_drafts',
+  {
+    draftId: integer('draft_id').primaryKey().generatedAlwaysAsIdentity(),
+    ownerUserId: integer('owner_user_id')
+      .notNull()
+      .references(() => users.userId),
+    doctorUserId: integer('doctor_user_id').references(() => users.userId),
+    fields: jsonb('fields').notNull(),
+    files: jsonb('files').notNull(),
+    step: integer('step').notNull().default(0),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (table) => [index('case_drafts_owner_updated').on(table.ownerUserId, table.updatedAt)],
+);

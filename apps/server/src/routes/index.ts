@@ -16,6 +16,7 @@ import { uploadRoutes } from './uploads/index.ts';
 import { userRoutes } from './users/index.ts';
 import { doctorPreferenceRoutes } from './doctor-preferences/index.ts';
 import { prescriptionRoutes } from './prescription/index.ts';
+import { caseDraftRoutes } from './case-drafts/index.ts';
 
 /** Every API area; each route's full path comes from its row in the contract's endpoint table. */
 export async function apiRoutes(app: FastifyInstance) {
@@ -37,6 +38,7 @@ export async function apiRoutes(app: FastifyInstance) {
     planRoutes,
     doctorPreferenceRoutes,
     prescriptionRoutes,
+    caseDraftRoutes,
   ]) {
     await app.register(areaRoutes);
   }

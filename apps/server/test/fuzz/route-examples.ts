@@ -30,6 +30,8 @@ export interface Fixture {
   /** A plan version of the case, and one of its stage files. */
   planId: number;
   planFilePath: string;
+  /** A case draft of the administrator's. */
+  draftId: number;
 }
 
 /** Ids of existing records of every kind, for path params: the fixture's, the Doctor and administrator roles, pages 1 and 6. */
@@ -44,6 +46,7 @@ export const existingIds = (fixture: Fixture): string[] =>
     fixture.staff.roleId,
     fixture.cityId,
     fixture.planId,
+    fixture.draftId,
     19,
     -1,
     1,
@@ -86,6 +89,12 @@ export async function createFixture(t: TestApp): Promise<Fixture> {
   if (plan.statusCode !== 200) throw new Error(`plan upload: ${plan.statusCode} ${plan.body}`);
   const [listed] = (await asAdmin('GET', `/api/case/${CaseId}/plans`)).json<{ stages: { url: string }[] }[]>();
   const staff = await createStaff(t, []);
+  const draft = await t.as(admin, {
+    method: 'POST',
+    url: '/api/case/drafts',
+    payload: { fields: { firstname: 'Fuzz' } },
+  });
+  if (draft.statusCode !== 200) throw new Error(`draft: ${draft.statusCode} ${draft.body}`);
   // A real reset link: the Doctors screen is answered with it.
   const reset = await asAdmin('POST', `/api/doctor/request_password_reset/${doctor.doctorId}`);
   const [resetToken] = resetTokensIn(reset.json<{ message: string }>().message);
@@ -103,6 +112,7 @@ export async function createFixture(t: TestApp): Promise<Fixture> {
     messageFilePath: message.json<{ attachments: { url: string }[] }>().attachments[0]!.url,
     planId: plan.json<{ planId: number }>().planId,
     planFilePath: listed!.stages[0]!.url,
+    draftId: draft.json<{ draftId: number }>().draftId,
   };
 }
 
@@ -291,6 +301,22 @@ export const examples: Record<string, (fixture: Fixture) => Example> = {
     json: { midline: 'Maintain', iprPreference: 'First preference', toothNumbering: 'FDI', shipment: '' },
   }),
   'GET /api/case/:caseId/prescription.pdf': (f) => ({ url: `/api/case/${f.caseId}/prescription.pdf` }),
+  'POST /api/case/drafts': () => ({
+    url: '/api/case/drafts',
+    json: {
+      fields: { firstname: 'Pat', dob: '2001-03-05', arches: 'Both', moveTooth: '3,14', clinicId: '1' },
+      files: { maxillaryScan: 'upload-1', otherFiles: ['upload-2'] },
+      step: 1,
+      doctorUserId: null,
+    },
+  }),
+  'GET /api/case/drafts': () => ({ url: '/api/case/drafts' }),
+  'GET /api/case/drafts/:draftId': (f) => ({ url: `/api/case/drafts/${f.draftId}` }),
+  'PUT /api/case/drafts/:draftId': (f) => ({
+    url: `/api/case/drafts/${f.draftId}`,
+    json: { fields: { lastname: 'Patient', gender: 'Female' }, files: {}, step: 2, doctorUserId: f.doctor.userId },
+  }),
+  'DELETE /api/case/drafts/:draftId': (f) => ({ url: `/api/case/drafts/${f.draftId}` }),
 
   // tus routes read tus headers, not bodies: fuzzed bodies and ids must be refused with 4xx.
   'POST /api/uploads/tus': () => ({ url: '/api/uploads/tus' }),

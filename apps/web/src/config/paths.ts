@@ -18,3 +18,6 @@ export const paths = {
 
 /** The address of one case's page: shared, linked from lists and e-mailed to its doctor. */
 export const casePath = (caseId: number) => `/cases/${caseId}`;
+
+/** The case form with one of the caller's drafts open (docs/decisions.md § Drafts). */
+export const caseDraftPath = (draftId: number) => `/cases?draft=${draftId}`;

@@ -20,6 +20,9 @@ const options = {
 /** The one way the app calls the API: `api.call(endpoints.roleList)`. */
 export const api = createApiClient(options);
 
+/** Calls made in the background (a draft saved while the doctor types): no loading overlay. */
+export const backgroundApi = createApiClient({ ...options, onBegin: undefined, onEnd: undefined });
+
 /** The same for the large multipart uploads, whose progress the overlay shows. */
 export const uploadApi = createApiClient({ ...options, fetch: fetchWithUploadProgress });
 

@@ -14,6 +14,7 @@ import { uploadEndpoints } from './uploads.ts';
 import { userEndpoints } from './users.ts';
 import { doctorPreferenceEndpoints } from './doctor-preferences.ts';
 import { prescriptionEndpoints } from './prescription.ts';
+import { caseDraftEndpoints } from './case-drafts.ts';
 
 export { healthStatus } from './health.ts';
 export { pictureRemoval, profilePictureFileName } from './common.ts';
@@ -40,6 +41,7 @@ export const endpoints = {
   ...planEndpoints,
   ...doctorPreferenceEndpoints,
   ...prescriptionEndpoints,
+  ...caseDraftEndpoints,
 };
 export type Endpoints = typeof endpoints;
 export type EndpointName = keyof Endpoints;

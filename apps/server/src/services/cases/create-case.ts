@@ -18,6 +18,7 @@ import { deleteKeys } from '../../storage/delete-keys.ts';
 import type { Storage } from '../../storage/storage.ts';
 import { claimUploads, resolveNamedUploads } from '../uploads/uploads.ts';
 import { assertOrderParent } from './case-orders.ts';
+import { deleteDraft } from './case-drafts.ts';
 import type { ReceivedCaseUpload, StoredCaseFile } from './receive-case-upload.ts';
 import { makeTrackingNo } from './tracking-number.ts';
 
@@ -109,6 +110,8 @@ async function insertCase(
       caseId,
     );
     await tx.insert(caseStatusHistory).values({ caseId, fromStatus: null, toStatus: 'new', changedBy: actor.userId });
+    // The draft it was written in goes with the case's creation: both, or (another's draft: 404) neither.
+    if (input.draftId !== undefined) await deleteDraft(tx, actor, input.draftId);
     return { caseId, trackingNo };
   });
 }

@@ -1,5 +1,7 @@
 import { Alert, Text } from '@mantine/core';
 import { caseOrderType } from '@portal/contract';
+import { useState } from 'react';
+import { flushSync } from 'react-dom';
 import { useNavigate, useSearchParams } from 'react-router';
 import { RequirePage } from '../guards.tsx';
 import { casePath, paths } from '../../config/paths.ts';
@@ -8,25 +10,58 @@ import { CaseForm, type CaseOrderStart } from '../../features/cases/components/c
 import { useMenu } from '../../features/menu/api/get-menu.ts';
 import { isDoctor, useSession, type Session } from '../../lib/session.ts';
 
+const draftIdOf = (value: string | null) => (value && /^\d{1,10}$/.test(value) ? Number(value) : null);
+
 /**
  * The case form. A saved case opens its own page, tracking number shown, for those who may
  * read it: doctors and staff with the Dashboard page; staff with only Add Case stay on an
- * emptied form (docs/decisions.md § The case page and its timeline). `?from=<caseId>&order=
- * Refinement` opens an order from that case, prefilled from it.
- * See docs/decisions.md § Orders from a case.
+ * emptied form (docs/decisions.md § The case page and its timeline). The address carries the
+ * draft being written (`/cases?draft=12`), so a reload opens it again (docs/decisions.md § Drafts).
+ * `?from=<caseId>&order=Refinement` opens an order from that case, prefilled from it and not
+ * kept as a draft (docs/decisions.md § Orders from a case).
  */
 function CasesPage() {
   const session = useSession() as Session;
   const menu = useMenu(session);
   const navigate = useNavigate();
-  const [search] = useSearchParams();
+  const [searchParams, setSearchParams] = useSearchParams();
+  const requested = draftIdOf(searchParams.get('draft'));
+  // Another address (Add Case, another draft's Continue) opens a new form; the form naming
+  // the draft it just made (`own`) does not.
+  const [opened, setOpened] = useState({
+    generation: 0,
+    draftId: requested,
+    address: requested,
+    own: null as number | null,
+  });
+  if (requested !== opened.address) {
+    const isOwn = requested !== null && requested === opened.own;
+    setOpened(
+      isOwn
+        ? { ...opened, address: requested }
+        : { generation: opened.generation + 1, draftId: requested, address: requested, own: null },
+    );
+  }
   const mayReadCases = isDoctor(session) || menu.items.some((item) => item.url === paths.dashboard);
   const onSubmitted = mayReadCases
     ? (created: { CaseId: number }) => void navigate(casePath(created.CaseId))
     : undefined;
-  const from = search.get('from');
-  if (from === null) return <CaseForm onSubmitted={onSubmitted} />;
-  return <OrderForm parentCaseId={Number(from)} order={search.get('order')} onSubmitted={onSubmitted} />;
+  const from = searchParams.get('from');
+  if (from !== null) {
+    return <OrderForm parentCaseId={Number(from)} order={searchParams.get('order')} onSubmitted={onSubmitted} />;
+  }
+  return (
+    <CaseForm
+      key={opened.generation}
+      draftId={opened.draftId}
+      onDraftCreated={(draftId) => {
+        // Committed before the address changes, so naming its own draft does not reopen the form.
+        flushSync(() => setOpened((now) => ({ ...now, own: draftId })));
+        setSearchParams({ draft: String(draftId) }, { replace: true });
+      }}
+      onSubmitted={onSubmitted}
+    />
+  );
 }
 
 function OrderForm({

@@ -1,14 +1,27 @@
 import { useNavigate } from 'react-router';
 import { RequirePage } from '../guards.tsx';
-import { casePath } from '../../config/paths.ts';
+import { casePath, paths } from '../../config/paths.ts';
+import { CaseDraftList } from '../../features/cases/components/case-drafts/case-draft-list.tsx';
 import { CaseDashboard } from '../../features/dashboard/components/case-dashboard.tsx';
-import { useSession, type Session } from '../../lib/session.ts';
+import { useMenu } from '../../features/menu/api/get-menu.ts';
+import { isDoctor, useSession, type Session } from '../../lib/session.ts';
 
-/** Tiles and case list; View opens the case's own page (/cases/:caseId). */
+/**
+ * Tiles, the caller's case drafts (for those who may add cases) and the case list; View
+ * opens the case's own page (/cases/:caseId).
+ */
 function DashboardPage() {
   const session = useSession() as Session;
+  const menu = useMenu(session);
   const navigate = useNavigate();
-  return <CaseDashboard session={session} onView={(caseRow) => void navigate(casePath(caseRow.CaseId))} />;
+  const mayAddCases = isDoctor(session) || menu.items.some((item) => item.url === paths.cases);
+  return (
+    <CaseDashboard
+      session={session}
+      drafts={<CaseDraftList enabled={mayAddCases} />}
+      onView={(caseRow) => void navigate(casePath(caseRow.CaseId))}
+    />
+  );
 }
 
 export function Component() {

@@ -15,3 +15,9 @@ export const clinicsByUserKeys = {
 export const caseDefaultsKeys = {
   own: ['case-defaults'] as const,
 };
+
+/** The caller's case drafts (GET /case/drafts) and one draft whole. */
+export const caseDraftKeys = {
+  all: ['case-drafts'] as const,
+  one: (draftId: number) => [...caseDraftKeys.all, draftId] as const,
+};

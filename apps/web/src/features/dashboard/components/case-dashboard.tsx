@@ -1,6 +1,6 @@
 import { Title } from '@mantine/core';
 import { planState as planStateSchema, type CaseRow, type CaseStatusFilter } from '@portal/contract';
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { useSearchParams } from 'react-router';
 import { PageTitle } from '../../../components/page-title.tsx';
 import { isDoctor, type Session } from '../../../lib/session.ts';
@@ -9,7 +9,16 @@ import { CaseList } from './case-list.tsx';
 import { StatTiles, statusFilterLabel, type CaseFilter } from './stat-tiles.tsx';
 
 /** Stat tiles and the case list; a doctor sees their own cases, staff every case with its doctor. */
-export function CaseDashboard({ session, onView }: { session: Session; onView: (caseRow: CaseRow) => void }) {
+export function CaseDashboard({
+  session,
+  onView,
+  drafts,
+}: {
+  session: Session;
+  onView: (caseRow: CaseRow) => void;
+  /** Shown between the tiles and the case list: the caller's case drafts. */
+  drafts?: ReactNode;
+}) {
   const isStaff = !isDoctor(session);
   const userId = isStaff ? 0 : session.userId;
   const [status, setStatus] = useState<CaseStatusFilter>('all');
@@ -35,6 +44,7 @@ export function CaseDashboard({ session, onView }: { session: Session; onView: (
     <>
       <PageTitle title="Dashboard" />
       <StatTiles stats={stats.data} selected={filter} onSelect={select} isStaff={isStaff} />
+      {drafts}
       <Title order={3} size="h4" mb="xs">
         {statusFilterLabel(filter)}
       </Title>

@@ -1,5 +1,5 @@
 import '@mantine/dates/styles.css';
-import { Alert, Anchor, Button, Group, Paper, Stepper, Text, useMatches } from '@mantine/core';
+import { Alert, Anchor, Button, Group, Modal, Paper, Stepper, Text, useMatches } from '@mantine/core';
 import { schemaResolver, type FormErrors } from '@mantine/form';
 import {
   caseFileMessages,
@@ -8,7 +8,6 @@ import {
   caseSubmission,
   type CaseOrderType,
   type CaseRow,
-  type DoctorPreferences,
 } from '@portal/contract';
 import {
   IconArrowLeft,
@@ -18,6 +17,7 @@ import {
   IconGitBranch,
   IconSend,
 } from '@tabler/icons-react';
+import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { PageTitle } from '../../../../components/page-title.tsx';
@@ -26,7 +26,9 @@ import { ApiError } from '../../../../lib/api-client.ts';
 import { errorMessage, notifyError, notifySuccess } from '../../../../lib/notify.ts';
 import { isDoctor, useSession, type Session } from '../../../../lib/session.ts';
 import { toCaseFormData, useAddCase, type CaseFilePart } from '../../api/add-case.ts';
+import { useCaseDraft } from '../../api/case-drafts.ts';
 import { useDoctorPreferences } from '../../api/doctor-preferences.ts';
+import { caseDraftKeys } from '../../api/query-keys.ts';
 import {
   CaseFormProvider,
   caseFileParts,
@@ -36,11 +38,14 @@ import {
   stepOfField,
   submissionInput,
   useCaseForm,
+  type CaseFormValues,
 } from './case-form-values.ts';
 import { CaseDetailsStep } from './case-details-step.tsx';
 import { FileUploadsProvider, useFileUploads } from './file-uploads.tsx';
 import { PatientRecordsStep } from './patient-records-step.tsx';
 import { TreatmentInstructionsStep } from './treatment-instructions-step.tsx';
+import { restoredCaseFormValues } from './case-draft-values.ts';
+import { saveStateLabels, useCaseDraftAutosave } from './use-case-draft.ts';
 
 const stepContents = [CaseDetailsStep, TreatmentInstructionsStep, PatientRecordsStep];
 const steps = caseFormSteps.map((step, index) => ({ label: step.label, Content: stepContents[index]! }));
@@ -64,16 +69,44 @@ export interface CaseOrderStart {
  * The three-step case form (docs/spec.md section 2): doctors submit for themselves, staff for a doctor they pick.
  * `onSubmitted`: where a saved case leads (the route sends those who may read it to its
  * page); without it the form empties for the next case, as the spec's /cases does.
- * `order`: a refinement, retainer or replacement of an earlier case, prefilled from it.
+ * `order`: a refinement, retainer or replacement of an earlier case, prefilled from it (not
+ * kept as a draft). `draftId`: the draft to open; the form saves itself as a draft as it is
+ * filled in and tells `onDraftCreated` the id of a new one (docs/decisions.md § Drafts).
  */
-export function CaseForm({ onSubmitted, order }: { onSubmitted?: Submitted; order?: CaseOrderStart }) {
+export function CaseForm({
+  onSubmitted,
+  order,
+  draftId = null,
+  onDraftCreated = () => {},
+}: {
+  onSubmitted?: Submitted;
+  order?: CaseOrderStart;
+  draftId?: number | null;
+  onDraftCreated?: (draftId: number) => void;
+}) {
   const session = useSession() as Session;
   const defaults = useDoctorPreferences({ enabled: isDoctor(session) });
+  const draft = useCaseDraft(draftId);
   // A doctor's form starts from their saved defaults; without them (not loaded) from the table's.
-  if (isDoctor(session) && defaults.isPending) return <Text c="dimmed">Loading...</Text>;
+  if ((isDoctor(session) && defaults.isPending) || (draftId !== null && draft.isPending))
+    return <Text c="dimmed">Loading...</Text>;
+  // A draft gone (submitted or deleted in another tab) opens a fresh form.
+  const opened = draft.data;
+  const doctorId = isDoctor(session) ? session.userId : null;
   return (
     <FileUploadsProvider>
-      <CaseFormSteps session={session} defaults={defaults.data ?? {}} onSubmitted={onSubmitted} order={order} />
+      <CaseFormSteps
+        initialValues={
+          order
+            ? orderFormValues(initialCaseFormValues(doctorId), order.parent, order.orderType)
+            : restoredCaseFormValues(doctorId, defaults.data ?? {}, opened)
+        }
+        draftId={order ? null : (opened?.draftId ?? null)}
+        initialStep={order ? 0 : (opened?.step ?? 0)}
+        onSubmitted={onSubmitted}
+        onDraftCreated={onDraftCreated}
+        order={order}
+      />
     </FileUploadsProvider>
   );
 }
@@ -91,18 +124,23 @@ function OrderNotice({ parent, orderType }: CaseOrderStart) {
 }
 
 function CaseFormSteps({
-  session,
-  defaults,
+  initialValues,
+  draftId,
+  initialStep,
   onSubmitted,
+  onDraftCreated,
   order,
 }: {
-  session: Session;
-  defaults: DoctorPreferences;
+  initialValues: CaseFormValues;
+  draftId: number | null;
+  initialStep: number;
   onSubmitted?: Submitted;
+  onDraftCreated: (draftId: number) => void;
   order?: CaseOrderStart;
 }) {
   const navigate = useNavigate();
   const addCase = useAddCase();
+  const queryClient = useQueryClient();
   const uploads = useFileUploads();
   const [isWaiting, setWaiting] = useState(false);
 
@@ -118,19 +156,24 @@ function CaseFormSteps({
     }
     return { named: Object.keys(named).length > 0 ? JSON.stringify(named) : undefined, sent };
   };
-  const [active, setActive] = useState(0);
+  const [active, setActive] = useState(initialStep);
   // Steps whose Next (or a Submit) found them valid: only these get the tick.
   const [validSteps, setValidSteps] = useState<ReadonlySet<number>>(new Set());
   // The furthest step the doctor has opened: a step's toast waits until they have been there.
-  const [reached, setReached] = useState(0);
+  const [reached, setReached] = useState(initialStep);
   const orientation = useMatches<'vertical' | 'horizontal'>({ base: 'vertical', sm: 'horizontal' });
   const form = useCaseForm({
     mode: 'controlled',
-    initialValues: order
-      ? orderFormValues(initialCaseFormValues(isDoctor(session) ? session.userId : null), order.parent, order.orderType)
-      : initialCaseFormValues(isDoctor(session) ? session.userId : null, defaults),
+    initialValues,
     validate: validateCaseForm,
     validateInputOnChange: true,
+  });
+  const autosave = useCaseDraftAutosave({
+    values: form.values,
+    step: active,
+    draftId,
+    onCreated: onDraftCreated,
+    enabled: !order,
   });
 
   const goTo = (step: number) => {
@@ -166,11 +209,15 @@ function CaseFormSteps({
 
   const submit = form.onSubmit(
     async (values) => {
+      // No save may run into the submission: the case takes the draft's place.
+      autosave.saver.stop();
       try {
         setWaiting(true);
         const files = await uploadedParts(caseFileParts(values));
-        const submission = caseSubmission.parse({ ...submissionInput(values), uploads: files.named });
+        const draftId = autosave.saver.draftId() ?? undefined;
+        const submission = caseSubmission.parse({ ...submissionInput(values), uploads: files.named, draftId });
         const answer = await addCase(toCaseFormData(submission, files.sent));
+        void queryClient.invalidateQueries({ queryKey: caseDraftKeys.all });
         notifySuccess(`${answer.message || 'Saved successfully'} (${answer.TrackingNo})`);
         if (onSubmitted) {
           onSubmitted(answer);
@@ -182,6 +229,7 @@ function CaseFormSteps({
         goTo(0);
         void navigate(paths.cases);
       } catch (error) {
+        autosave.saver.resume();
         notifyError(errorMessage(error, 'Something went wrong...'));
         if (error instanceof ApiError) {
           form.setErrors(error.fieldErrors);
@@ -204,6 +252,26 @@ function CaseFormSteps({
     <>
       <PageTitle title="Add Case" />
       {order && <OrderNotice {...order} />}
+      {!order && (
+        <Text size="sm" c={autosave.state === 'failed' ? 'red.9' : 'dimmed'} ta="right" mb="xs" aria-live="polite">
+          {saveStateLabels[autosave.state]}
+        </Text>
+      )}
+      <Modal
+        opened={autosave.blocker.state === 'blocked'}
+        onClose={() => autosave.blocker.reset?.()}
+        title="Leave the case form?"
+      >
+        <Text size="sm">Your latest changes are not saved yet. If you leave now they may be lost.</Text>
+        <Group justify="flex-end" mt="md">
+          <Button variant="default" onClick={() => autosave.blocker.reset?.()}>
+            Stay
+          </Button>
+          <Button color="red" onClick={() => autosave.blocker.proceed?.()}>
+            Leave
+          </Button>
+        </Group>
+      </Modal>
       <CaseFormProvider form={form}>
         <Paper component="form" onSubmit={submit} noValidate withBorder p={{ base: 'sm', sm: 'lg' }}>
           <Stepper active={active} onStepClick={goTo} size="sm" mb="lg" orientation={orientation}>

@@ -1,0 +1,32 @@
+import { endpoints } from '@portal/contract';
+import type { FastifyInstance } from 'fastify';
+import { paramTarget } from '../../plugins/audit.ts';
+import { createDraft, deleteDraft, getDraft, listDrafts, saveDraft } from '../../services/cases/case-drafts.ts';
+import { route } from '../define-route.ts';
+
+const draftTarget = paramTarget({ draft: 'draftId' });
+
+/**
+ * The case form's drafts, each its writer's alone (docs/decisions.md § Drafts). Saves are
+ * not audited: the form saves as the doctor types; creating and deleting are.
+ */
+export async function caseDraftRoutes(app: FastifyInstance) {
+  route(app, endpoints.caseDraftCreate, { audit: { action: 'draft.create' } }, async (request) => {
+    const saved = await createDraft(app.db, request.user, request.body);
+    request.auditDetail = { target: `draft:${saved.draftId}` };
+    return saved;
+  });
+
+  route(app, endpoints.caseDraftList, {}, (request) => listDrafts(app.db, request.user));
+
+  route(app, endpoints.caseDraftGet, {}, (request) => getDraft(app.db, request.user, request.params.draftId));
+
+  route(app, endpoints.caseDraftSave, {}, (request) =>
+    saveDraft(app.db, request.user, request.params.draftId, request.body),
+  );
+
+  route(app, endpoints.caseDraftDelete, { audit: { action: 'draft.delete', target: draftTarget } }, async (request) => {
+    await deleteDraft(app.db, request.user, request.params.draftId);
+    return { message: 'Draft deleted' };
+  });
+}

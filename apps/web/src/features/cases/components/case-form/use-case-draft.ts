@@ -1,0 +1,73 @@
+import type { CaseDraftRequest } from '@portal/contract';
+import { useEffect, useRef, useState } from 'react';
+import { useBeforeUnload, useBlocker } from 'react-router';
+import { createCaseDraft, saveCaseDraft } from '../../api/case-drafts.ts';
+import { createDraftSaver, type DraftSaveState } from '../../lib/draft-saver.ts';
+import { draftOf } from './case-draft-values.ts';
+import type { CaseFormValues } from './case-form-values.ts';
+
+export const saveStateLabels: Record<DraftSaveState, string> = {
+  idle: '',
+  saving: 'Saving...',
+  saved: 'Saved',
+  failed: 'Not saved',
+};
+
+/**
+ * Saves the form as a draft while it is filled in: after a second's pause in typing and at
+ * once on every step change (docs/decisions.md § Drafts). Leaving with something not saved
+ * yet asks first: another page of the portal through `blocker`, a reload or closing the tab
+ * through the browser's own prompt.
+ */
+export function useCaseDraftAutosave({
+  values,
+  step,
+  draftId,
+  onCreated,
+  enabled = true,
+}: {
+  values: CaseFormValues;
+  step: number;
+  draftId: number | null;
+  onCreated: (draftId: number) => void;
+  /** False for an order from a case: its form is not kept as a draft (docs/decisions.md § Drafts). */
+  enabled?: boolean;
+}) {
+  const [state, setState] = useState<DraftSaveState>(draftId === null ? 'idle' : 'saved');
+  const [saver] = useState(() =>
+    createDraftSaver<CaseDraftRequest>(
+      {
+        create: createCaseDraft,
+        update: saveCaseDraft,
+        onState: setState,
+        onCreated: (id) => onCreatedRef.current(id),
+      },
+      { draftId, draft: draftOf(values, step) },
+    ),
+  );
+  const onCreatedRef = useRef(onCreated);
+  onCreatedRef.current = onCreated;
+
+  const lastStep = useRef(step);
+  useEffect(() => {
+    if (!enabled) return;
+    saver.change(draftOf(values, step));
+    if (lastStep.current !== step) {
+      lastStep.current = step;
+      void saver.flush();
+    }
+  }, [saver, values, step, enabled]);
+  // Leaving the form (after confirming): what is still waiting is sent rather than dropped.
+  useEffect(() => () => void saver.flush(), [saver]);
+
+  const blocker = useBlocker(
+    ({ currentLocation, nextLocation }) =>
+      saver.hasUnsavedChanges() &&
+      (currentLocation.pathname !== nextLocation.pathname || !nextLocation.search.includes(`draft=${saver.draftId()}`)),
+  );
+  useBeforeUnload((event) => {
+    if (saver.hasUnsavedChanges()) event.preventDefault();
+  });
+
+  return { state, saver, blocker };
+}
