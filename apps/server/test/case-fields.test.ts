@@ -12,6 +12,8 @@ const workflowColumns = {
   doctorUserId: 'doctor_user_id',
   status: 'status',
   planState: 'plan_state',
+  parentCaseId: 'parent_case_id',
+  orderType: 'order_type',
   termsAcceptedAt: 'terms_accepted_at',
   createdAt: 'created_at',
   createdBy: 'created_by',

@@ -34,6 +34,8 @@ describe('the case field table', () => {
       ...caseFieldList.map((field) => field.sent),
       'userId',
       'termsAndCondition',
+      'parentCaseId',
+      'orderType',
       'uploads',
       'draftId',
     ]);
