@@ -101,7 +101,10 @@ export async function createStaff(
 }
 
 /** An active doctor with one clinic (in the first city of country 1). */
-export async function createActiveDoctor(): Promise<{
+export async function createActiveDoctor({
+  lastname = 'Lovelace',
+  mobileNo = '5550100',
+}: { lastname?: string; mobileNo?: string } = {}): Promise<{
   username: string;
   password: string;
   userId: number;
@@ -114,10 +117,10 @@ export async function createActiveDoctor(): Promise<{
   const form = toForm({
     username,
     firstname: 'Ada',
-    lastname: 'Lovelace',
+    lastname,
     password: 'doctor-pass',
     email: `${username}@clinic.test`,
-    mobileNo: '5550100',
+    mobileNo,
     roleId: '19',
     countryId: '1',
     gender: 'Female',

@@ -79,7 +79,7 @@ describe('Orders from a case', () => {
     await page.waitForURL(`**/cases/${child.caseId}`);
     const parentLink = page.getByRole('link', { name: parent.TrackingNo }).first();
     await expect.poll(() => parentLink.isVisible()).toBe(true);
-    expect(await page.getByText(`Refinement of ${parent.TrackingNo}`).first().isVisible()).toBe(true);
+    await expect.poll(() => page.getByText(`Refinement of ${parent.TrackingNo}`).first().isVisible()).toBe(true);
     const childDetail = await apiCall<Record<string, unknown>>('GET', `/case/${child.caseId}`, { token });
     expect(childDetail).toMatchObject({ FirstName: 'Łucja', Midline: 'Maintain', parentCaseId: parent.CaseId });
     await expectNoSeriousA11yViolations(page);

@@ -10,7 +10,7 @@ import { LocalStorage } from '../src/storage/local-storage.ts';
 import { S3Storage } from '../src/storage/s3-storage.ts';
 import type { Storage } from '../src/storage/storage.ts';
 import { formData, makeImage, uniqueName } from './helpers/factories.ts';
-import { startS3rver } from './helpers/s3rver.ts';
+import { s3rverCredentials, startS3rver } from './helpers/s3rver.ts';
 import { createTestApp } from './helpers/test-app.ts';
 
 const bucket = 'test-bucket';
@@ -257,7 +257,9 @@ describe('S3Storage specifics', () => {
 describe('the app on S3 storage', () => {
   it('stores a profile picture in the bucket and serves it back from there', async () => {
     const storage = s3StorageAt(s3.endpoint);
-    const t = await createTestApp({ storage });
+    // The same bucket in the configuration, as in production: the resumable uploads' store follows it.
+    const s3Config = { bucket, endpoint: s3.endpoint, region: 'us-east-1', ...s3rverCredentials };
+    const t = await createTestApp({ storage, s3: s3Config });
     try {
       const admin = await t.adminToken();
       const role = await t.as(admin, {
