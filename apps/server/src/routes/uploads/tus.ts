@@ -44,9 +44,17 @@ function callerOf(request: TusRequest): SignedInUser {
 export async function tusRoutesPlugin(app: FastifyInstance) {
   const { maxUploadBytes } = app.config;
   const deps = { db: app.db, storage: app.storage };
+  const datastore = createUploadStore(app.config);
+  // A cancelled upload's row goes with its bytes, inside tus's DELETE and before its 204 is
+  // written: a client that reads the answer never finds the row still there.
+  const removeBytes = datastore.remove.bind(datastore);
+  datastore.remove = async (uploadId: string) => {
+    await removeBytes(uploadId);
+    await forgetUpload(app.db, uploadId);
+  };
   const tus = new Server({
     path: tusPath,
-    datastore: createUploadStore(app.config),
+    datastore,
     relativeLocation: true,
     maxSize: maxUploadBytes,
     disableTerminationForFinishedUploads: false,
@@ -98,9 +106,8 @@ export async function tusRoutesPlugin(app: FastifyInstance) {
     url: `${tusPath}/:uploadId`,
     config,
     async handler(request, reply) {
-      const upload = await ownUpload(request);
+      await ownUpload(request);
       await handOver(request, reply);
-      if (request.method === 'DELETE' && reply.raw.statusCode === 204) await forgetUpload(app.db, upload.uploadId);
     },
   });
 }
