@@ -45,8 +45,9 @@ const draftCount = async (ownerUserId: number) =>
   (await t.app.db.select().from(caseDrafts).where(eq(caseDrafts.ownerUserId, ownerUserId))).length;
 
 describe('POST /case/drafts', () => {
-  it('keeps the fields typed so far, the files, the step, and answers the draft id', async () => {
+  it('keeps the fields typed so far and the step, drops upload ids that are no upload of the caller, and answers the draft id', async () => {
     const fields = { firstname: 'Ada', lastname: 'Lovelace', dob: '1990-12-10', arches: 'Upper', moveTooth: '3,14' };
+    // Well-formed ids of no upload: kept uploads are tested in resumable-uploads.test.ts.
     const files = { maxillaryScan: 'upload_ABC-123', otherFiles: ['u1', 'u2'] };
     const response = await create(doctor.token, { fields, files, step: 1 });
     expect(response.statusCode, response.body).toBe(200);
@@ -62,7 +63,8 @@ describe('POST /case/drafts', () => {
       doctorUserId: doctor.userId,
       step: 1,
       fields,
-      files,
+      files: {},
+      uploads: [],
     });
     await vi.waitFor(
       async () => {

@@ -1,5 +1,5 @@
 import { caseFileMessages } from '@portal/contract';
-import { eq, sql } from 'drizzle-orm';
+import { eq, inArray, sql } from 'drizzle-orm';
 import { createHash } from 'node:crypto';
 import { readdir } from 'node:fs/promises';
 import http from 'node:http';
@@ -431,5 +431,106 @@ describe('expiry of unused uploads', () => {
     });
     const download = await t.as(doctor.token, { method: 'GET', url: list.json<{ FilePath: string }[]>()[0]!.FilePath });
     expect(sha256(download.rawPayload)).toBe(sha256(binaryStl(6)));
+  });
+});
+
+describe('drafts keep their uploads (docs/decisions.md § Drafts)', () => {
+  const drafts = '/api/case/drafts';
+  const ageAll = (...uploadIds: string[]) =>
+    t.app.db
+      .update(uploads)
+      .set({ createdAt: sql`now() - interval '25 hours'` })
+      .where(inArray(uploads.uploadId, uploadIds));
+  type DraftAnswer = {
+    files: Record<string, string | string[]>;
+    uploads: { uploadId: string; fileName: string; size: number; finished: boolean }[];
+  };
+  const readDraft = async (draftId: number) => {
+    const answer = await t.as(doctor.token, { method: 'GET', url: `${drafts}/${draftId}` });
+    expect(answer.statusCode, answer.body).toBe(200);
+    return answer.json<DraftAnswer>();
+  };
+
+  it("answers a draft's uploads with name, size and state, keeps them past 24 hours and resumable, and never another user's", async () => {
+    const scan = binaryStl(12);
+    const finished = await uploadFile(doctor.token, scan, 'draft-upper.stl');
+    const lower = binaryStl(14);
+    const unfinished = await createUpload(doctor.token, lower.length, 'draft-lower.stl');
+    expect((await patch(doctor.token, unfinished, 0, lower.subarray(0, 100))).status).toBe(204);
+    const othersUpload = await uploadFile(other.token, binaryStl(2), 'not-yours.stl');
+
+    const created = await t.as(doctor.token, {
+      method: 'POST',
+      url: drafts,
+      payload: {
+        fields: { firstname: 'Draft' },
+        files: { maxillaryScan: finished, mandibularScan: unfinished, otherFiles: [othersUpload] },
+      },
+    });
+    expect(created.statusCode, created.body).toBe(200);
+    const { draftId } = created.json<{ draftId: number }>();
+    const draft = await readDraft(draftId);
+    expect(draft.files).toEqual({ maxillaryScan: finished, mandibularScan: unfinished });
+    expect(draft.uploads.sort((a, b) => a.fileName.localeCompare(b.fileName))).toEqual([
+      { uploadId: unfinished, fileName: 'draft-lower.stl', size: lower.length, finished: false },
+      { uploadId: finished, fileName: 'draft-upper.stl', size: scan.length, finished: true },
+    ]);
+    expect((await uploadRow(othersUpload))!.claimedByDraftId).toBeNull();
+
+    // A day later the sweep takes the other user's unused upload, not the draft's two.
+    await ageAll(finished, unfinished, othersUpload);
+    await sweepExpiredUploads(t.app);
+    expect(await uploadRow(othersUpload)).toBeUndefined();
+    expect((await uploadRow(finished))!.claimedByDraftId).toBe(draftId);
+    // The draft's unfinished upload still resumes where it stopped.
+    expect(await offsetOf(doctor.token, unfinished)).toBe(100);
+    expect((await patch(doctor.token, unfinished, 100, lower.subarray(100))).status).toBe(204);
+    expect((await readDraft(draftId)).uploads.every((upload) => upload.finished)).toBe(true);
+
+    // Saved without the lower scan: that upload is let go and expires; the other stays.
+    const saved = await t.as(doctor.token, {
+      method: 'PUT',
+      url: `${drafts}/${draftId}`,
+      payload: { fields: { firstname: 'Draft' }, files: { maxillaryScan: finished } },
+    });
+    expect(saved.statusCode, saved.body).toBe(200);
+    await sweepExpiredUploads(t.app);
+    expect(await uploadRow(unfinished)).toBeUndefined();
+    expect((await uploadRow(finished))!.claimedByDraftId).toBe(draftId);
+
+    // Submitting the draft hands its upload to the case and removes the draft.
+    const made = await submitCase(
+      t,
+      doctor.token,
+      caseForm(caseFields(doctor.clinicId, { draftId, uploads: JSON.stringify({ maxillaryScan: finished }) })),
+    );
+    expect(made.statusCode, made.body).toBe(200);
+    const row = await uploadRow(finished);
+    expect(row!.claimedByCaseId).toBe(made.json<{ CaseId: number }>().CaseId);
+    expect(row!.claimedByDraftId).toBeNull();
+    expect((await t.as(doctor.token, { method: 'GET', url: `${drafts}/${draftId}` })).statusCode).toBe(404);
+  });
+
+  it("lets a deleted draft's uploads go, and a cancelled one leaves the draft's list", async () => {
+    const kept = await uploadFile(doctor.token, binaryStl(5), 'kept-then-dropped.stl');
+    const cancelled = await uploadFile(doctor.token, binaryStl(7), 'cancelled.stl');
+    const created = await t.as(doctor.token, {
+      method: 'POST',
+      url: drafts,
+      payload: { fields: {}, files: { maxillaryScan: kept, mandibularScan: cancelled } },
+    });
+    const { draftId } = created.json<{ draftId: number }>();
+    // Cancelling an upload a draft names removes it (bytes and row); the draft no longer shows it.
+    expect((await send('DELETE', `/api/uploads/tus/${cancelled}`, tus(doctor.token))).status).toBe(204);
+    expect(await uploadRow(cancelled)).toBeUndefined();
+    expect((await readDraft(draftId)).uploads.map((upload) => upload.uploadId)).toEqual([kept]);
+
+    const removed = await t.as(doctor.token, { method: 'DELETE', url: `${drafts}/${draftId}` });
+    expect(removed.statusCode, removed.body).toBe(200);
+    expect((await uploadRow(kept))!.claimedByDraftId).toBeNull();
+    await ageAll(kept);
+    await sweepExpiredUploads(t.app);
+    expect(await uploadRow(kept)).toBeUndefined();
+    expect((await storedUploadFiles()).filter((name) => name.startsWith(kept))).toEqual([]);
   });
 });

@@ -122,5 +122,12 @@ export type CaseDraftSummary = z.infer<typeof caseDraftSummary>;
 export const caseDraft = caseDraftSummary.extend({
   fields: z.record(z.string(), z.string()),
   files: z.record(z.string(), z.union([z.string(), z.array(z.string())])),
+  /**
+   * The uploads `files` names that are still there: each one's name, size and whether its last
+   * byte is in (an unfinished one resumes when the same file is chosen again).
+   */
+  uploads: z.array(
+    z.object({ uploadId: z.string(), fileName: z.string(), size: z.number(), finished: z.boolean() }),
+  ),
 });
 export type CaseDraft = z.infer<typeof caseDraft>;

@@ -3,6 +3,7 @@ import {
   maxDraftsPerUser,
   type CaseDraft,
   type CaseDraftFields,
+  type CaseDraftFiles,
   type CaseDraftInput,
   type CaseDraftSummary,
 } from '@portal/contract';
@@ -11,12 +12,13 @@ import { isDoctor, type SignedInUser } from '../../auth/policy.ts';
 import type { Database, Transaction } from '../../db/client.ts';
 import { caseDrafts, doctors, users } from '../../db/schema.ts';
 import { badRequest, conflict, notFound } from '../../lib/errors.ts';
+import { claimUploadsForDraft, draftUploadIds, draftUploads } from '../uploads/uploads.ts';
 
 type DraftInput = CaseDraftInput;
 
 /** Blank values are "not filled in yet": only what was typed is kept. */
 const keptValues = <T extends Record<string, unknown>>(values: T | undefined) =>
-  Object.fromEntries(Object.entries(values ?? {}).filter(([, value]) => value !== undefined && value !== ''));
+  Object.fromEntries(Object.entries(values ?? {}).filter(([, value]) => value !== undefined && value !== '')) as T;
 
 /** The doctor a draft is for: a doctor's own drafts are theirs; staff name one (or none yet), who must be a doctor. */
 async function draftDoctor(tx: Transaction, actor: SignedInUser, requested: number | null | undefined) {
@@ -32,7 +34,25 @@ async function draftDoctor(tx: Transaction, actor: SignedInUser, requested: numb
 }
 
 function rowValues(input: DraftInput) {
-  return { fields: keptValues(input.fields), files: keptValues(input.files), step: input.step ?? 0 };
+  return { fields: keptValues(input.fields), files: keptValues<CaseDraftFiles>(input.files), step: input.step ?? 0 };
+}
+
+/**
+ * Links the uploads a draft names to it (docs/decisions.md § Drafts) and keeps in its
+ * `files` only those that are its owner's own and not used by a case.
+ */
+async function keepDraftUploads(tx: Transaction, actor: SignedInUser, draftId: number, files: CaseDraftFiles) {
+  const kept = await claimUploadsForDraft(tx, { userId: actor.userId, draftId }, draftUploadIds(files));
+  const keptFiles = Object.fromEntries(
+    Object.entries(files).flatMap(([field, ids]) => {
+      const own = [ids ?? []].flat().filter((id) => kept.has(id));
+      if (own.length === 0) return [];
+      return [[field, Array.isArray(ids) ? own : own[0]!]];
+    }),
+  );
+  if (JSON.stringify(keptFiles) !== JSON.stringify(files)) {
+    await tx.update(caseDrafts).set({ files: keptFiles }).where(eq(caseDrafts.draftId, draftId));
+  }
 }
 
 const savedAnswer = (row: { draftId: number; updatedAt: Date }) => ({
@@ -52,6 +72,7 @@ export async function createDraft(db: Database, actor: SignedInUser, input: Draf
       .insert(caseDrafts)
       .values({ ownerUserId: actor.userId, doctorUserId, ...rowValues(input) })
       .returning({ draftId: caseDrafts.draftId, updatedAt: caseDrafts.updatedAt });
+    await keepDraftUploads(tx, actor, created!.draftId, rowValues(input).files);
     return savedAnswer(created!);
   });
 }
@@ -69,6 +90,7 @@ export async function saveDraft(db: Database, actor: SignedInUser, draftId: numb
       .where(ownDraft(actor, draftId))
       .returning({ draftId: caseDrafts.draftId, updatedAt: caseDrafts.updatedAt });
     if (!saved) throw notFound('Draft');
+    await keepDraftUploads(tx, actor, draftId, rowValues(input).files);
     return savedAnswer(saved);
   });
 }
@@ -100,14 +122,23 @@ export async function listDrafts(db: Database, actor: SignedInUser): Promise<Cas
 export async function getDraft(db: Database, actor: SignedInUser, draftId: number): Promise<CaseDraft> {
   const [row] = await db.select().from(caseDrafts).where(ownDraft(actor, draftId));
   if (!row) throw notFound('Draft');
-  return { ...toSummary(row), fields: row.fields as Record<string, string>, files: row.files as CaseDraft['files'] };
+  const files = row.files as CaseDraft['files'];
+  const uploads = await draftUploads(db, actor.userId, draftUploadIds(files));
+  return { ...toSummary(row), fields: row.fields as Record<string, string>, files, uploads };
 }
 
-/** Deletes an own draft; in `tx` when a submission removes the draft it was written in. */
+/**
+ * Deletes an own draft, in `tx` when a submission removes the draft it was written in. Its
+ * uploads a case did not take are let go: they expire like any unused upload.
+ */
 export async function deleteDraft(db: Database | Transaction, actor: SignedInUser, draftId: number): Promise<void> {
-  const deleted = await db
-    .delete(caseDrafts)
-    .where(ownDraft(actor, draftId))
-    .returning({ draftId: caseDrafts.draftId });
-  if (deleted.length === 0) throw notFound('Draft');
+  // A savepoint when `db` is the submission's transaction.
+  await db.transaction(async (tx) => {
+    const deleted = await tx
+      .delete(caseDrafts)
+      .where(ownDraft(actor, draftId))
+      .returning({ draftId: caseDrafts.draftId });
+    if (deleted.length === 0) throw notFound('Draft');
+    await claimUploadsForDraft(tx, { userId: actor.userId, draftId }, []);
+  });
 }

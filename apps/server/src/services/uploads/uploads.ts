@@ -1,5 +1,5 @@
 import { otherFilesField, scanFileTypes } from '@portal/contract';
-import { and, eq, inArray, isNull, lt } from 'drizzle-orm';
+import { and, eq, inArray, isNull, lt, notInArray } from 'drizzle-orm';
 import { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Database, Transaction } from '../../db/client.ts';
@@ -23,7 +23,13 @@ export const uploadLifetimeSeconds = 24 * 60 * 60;
 
 export type UploadRow = typeof uploads.$inferSelect;
 
+/** Used by neither a case nor a draft: such an upload expires (`sweepExpiredUploads`). */
 const isUnclaimed = and(isNull(uploads.claimedByCaseId), isNull(uploads.claimedByDraftId));
+/**
+ * Not used by a case yet. A draft's upload is still its owner's to resume, cancel or submit:
+ * the draft only keeps it from expiring (docs/decisions.md § Drafts).
+ */
+const isOpen = isNull(uploads.claimedByCaseId);
 
 /** Records a new upload for its creator, before any byte of it is stored. */
 export async function recordUpload(
@@ -37,7 +43,7 @@ export async function recordUpload(
   });
 }
 
-/** The caller's own upload that no case or draft has used yet; anyone else's is as good as missing. */
+/** The caller's own upload that no case has used yet; anyone else's is as good as missing. */
 export async function findOwnOpenUpload(
   db: Database,
   userId: number,
@@ -46,12 +52,63 @@ export async function findOwnOpenUpload(
   const [row] = await db
     .select()
     .from(uploads)
-    .where(and(eq(uploads.uploadId, uploadId), eq(uploads.userId, userId), isUnclaimed));
+    .where(and(eq(uploads.uploadId, uploadId), eq(uploads.userId, userId), isOpen));
   return row;
 }
 
+/** A cancelled upload's row; one a case uses is never forgotten. */
 export async function forgetUpload(db: Database, uploadId: string): Promise<void> {
-  await db.delete(uploads).where(and(eq(uploads.uploadId, uploadId), isUnclaimed));
+  await db.delete(uploads).where(and(eq(uploads.uploadId, uploadId), isOpen));
+}
+
+/** The upload ids a draft's `files` names, in field order. */
+export const draftUploadIds = (files: Record<string, unknown>): string[] =>
+  Object.values(files).flatMap((ids) => [ids ?? []].flat().filter((id): id is string => typeof id === 'string'));
+
+/**
+ * Makes a draft's uploads exactly those of `uploadIds` that are the owner's and not used by a
+ * case: they are kept while the draft is (no 24-hour expiry), and the ones it no longer names
+ * are let go. Returns the ids it kept; anyone else's id is dropped as a missing one is, so a
+ * draft never reaches another user's upload.
+ */
+export async function claimUploadsForDraft(
+  tx: Transaction,
+  owner: { userId: number; draftId: number },
+  uploadIds: string[],
+): Promise<Set<string>> {
+  const kept = uploadIds.length
+    ? await tx
+        .update(uploads)
+        .set({ claimedByDraftId: owner.draftId })
+        .where(and(inArray(uploads.uploadId, uploadIds), eq(uploads.userId, owner.userId), isOpen))
+        .returning({ uploadId: uploads.uploadId })
+    : [];
+  const keptIds = new Set(kept.map((row) => row.uploadId));
+  await tx
+    .update(uploads)
+    .set({ claimedByDraftId: null })
+    .where(
+      and(
+        eq(uploads.claimedByDraftId, owner.draftId),
+        keptIds.size ? notInArray(uploads.uploadId, [...keptIds]) : undefined,
+      ),
+    );
+  return keptIds;
+}
+
+/** What the form shows of a draft's uploads: each one's name, size and whether its last byte is in. */
+export async function draftUploads(db: Database, userId: number, uploadIds: string[]) {
+  if (uploadIds.length === 0) return [];
+  const rows = await db
+    .select({
+      uploadId: uploads.uploadId,
+      fileName: uploads.fileName,
+      size: uploads.declaredSize,
+      completedAt: uploads.completedAt,
+    })
+    .from(uploads)
+    .where(and(inArray(uploads.uploadId, uploadIds), eq(uploads.userId, userId), isOpen));
+  return rows.map(({ completedAt, ...row }) => ({ ...row, finished: completedAt !== null }));
 }
 
 /** The kinds a file of this name may be, in any case file field: the same table the multipart form uses. */
@@ -85,7 +142,7 @@ export type NamedUploads = Partial<Record<string, string | string[]>>;
 
 /**
  * The case files that named uploads stand for, checked as a multipart file would be: the
- * caller's own, finished, not used by a case or draft, and of a kind the field accepts by
+ * caller's own, finished, not used by a case, and of a kind the field accepts by
  * name and content. Field errors name the field; nothing is changed here.
  */
 export async function resolveNamedUploads(
@@ -104,7 +161,7 @@ export async function resolveNamedUploads(
     ? await db
         .select()
         .from(uploads)
-        .where(and(inArray(uploads.uploadId, ids), eq(uploads.userId, userId), isUnclaimed))
+        .where(and(inArray(uploads.uploadId, ids), eq(uploads.userId, userId), isOpen))
     : [];
   const byId = new Map(rows.map((row) => [row.uploadId, row]));
   for (const { fieldName, uploadId } of wanted) {
@@ -135,8 +192,8 @@ export async function claimUploads(tx: Transaction, uploadKeys: string[], caseId
   if (uploadKeys.length === 0) return;
   const claimed = await tx
     .update(uploads)
-    .set({ claimedByCaseId: caseId })
-    .where(and(inArray(uploads.storageKey, uploadKeys), isUnclaimed))
+    .set({ claimedByCaseId: caseId, claimedByDraftId: null })
+    .where(and(inArray(uploads.storageKey, uploadKeys), isOpen))
     .returning({ uploadId: uploads.uploadId });
   if (claimed.length !== uploadKeys.length) throw badRequest('An upload was already used by another case');
 }
