@@ -1,9 +1,13 @@
-import type { CaseAttachment, CaseRow } from '@portal/contract';
+import type { CaseAttachment, CaseDraft, CaseRow } from '@portal/contract';
 import { createHash } from 'node:crypto';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiCall, apiLogin, createActiveDoctor, uniqueName } from '../helpers/api.ts';
 import {
+  baseUrl,
   expectNoSeriousA11yViolations,
   launchBrowser,
   newPage,
@@ -100,4 +104,97 @@ describe('Resumable uploads in the case form', () => {
     );
     expect(attachments.find((file) => file.FileType === 'MaxillaryScan')!.Sha256).toBe(sha256(upper.buffer));
   }, 120_000);
+
+  it("a reload keeps the draft's finished uploads, and an interrupted one resumes where it stopped when its file is chosen again", async () => {
+    const page = await newPage(browser);
+    await signIn(page, doctor.username, doctor.password);
+    await page
+      .getByRole('navigation', { name: 'Main menu' })
+      .getByRole('link', { name: 'Add Cases', exact: true })
+      .click();
+    await page.waitForURL('**/cases');
+    await settle(page);
+    const firstname = uniqueName('Resume');
+    await fillCaseDetails(page, { firstname, lastname: 'Patient', dob: '1998-05-06' });
+    await goToStep(page, "Patients's Records");
+    await page.waitForURL(/\/cases\?draft=\d+$/, { timeout: 20_000 });
+    const draftId = Number(new URL(page.url()).searchParams.get('draft'));
+    await pickRadio(page, 'Impression Type', 'Digital Impression');
+
+    const upper = binaryStl('resume-upper.stl', 20_000);
+    await chooseFiles(page, 'Maxillary Scan', [upper]);
+    await page.getByRole('progressbar', { name: 'resume-upper.stl uploaded' }).waitFor({ timeout: 30_000 });
+
+    // The lower scan, from a file on disk (the browser keeps its name, size and date, which
+    // tus-js-client knows it by), goes up over a slow link and is cut by a reload.
+    const folder = await mkdtemp(path.join(tmpdir(), 'portal-e2e-'));
+    const lower = binaryStl('resume-lower.stl', 100_000);
+    const lowerPath = path.join(folder, lower.name);
+    await writeFile(lowerPath, lower.buffer);
+    const network = await page.context().newCDPSession(page);
+    await network.send('Network.enable');
+    await network.send('Network.emulateNetworkConditions', {
+      offline: false,
+      latency: 20,
+      downloadThroughput: 10_000_000,
+      uploadThroughput: 100_000,
+    });
+    const chooser = page.waitForEvent('filechooser');
+    await page.getByRole('button', { name: 'Mandibular Scan', exact: true }).click();
+    await (await chooser).setFiles(lowerPath);
+    await page
+      .getByRole('progressbar', { name: /resume-lower\.stl uploading, ([2-9]\d)%/ })
+      .waitFor({ timeout: 60_000 });
+
+    // The draft on the server names both uploads before the reload.
+    const token = await apiLogin(doctor.username, doctor.password);
+    const readDraft = () => apiCall<CaseDraft>('GET', `/case/drafts/${draftId}`, { token });
+    await expect
+      .poll(async () => Object.keys((await readDraft()).files).sort(), { timeout: 20_000 })
+      .toEqual(['mandibularScan', 'maxillaryScan']);
+    await expect.poll(() => page.getByText('Saved', { exact: true }).isVisible(), { timeout: 20_000 }).toBe(true);
+    const lowerId = (await readDraft()).files.mandibularScan as string;
+
+    await page.reload();
+    await network.send('Network.emulateNetworkConditions', {
+      offline: false,
+      latency: 0,
+      downloadThroughput: -1,
+      uploadThroughput: -1,
+    });
+    await page.getByRole('progressbar', { name: 'resume-upper.stl uploaded' }).waitFor({ timeout: 30_000 });
+    const notice = page.getByRole('alert').filter({ hasText: 'Some files had not finished uploading' });
+    await expect.poll(() => notice.textContent(), { timeout: 20_000 }).toContain('resume-lower.stl');
+    const stored = await fetch(`${baseUrl()}/api/uploads/tus/${lowerId}`, {
+      method: 'HEAD',
+      headers: { 'Tus-Resumable': '1.0.0', Authorization: `Bearer ${token}` },
+    });
+    const storedBefore = Number(stored.headers.get('upload-offset'));
+    expect(storedBefore).toBeGreaterThan(0);
+    expect(storedBefore).toBeLessThan(lower.buffer.length);
+    await screenshots(page, 'resumable-upload-restored');
+
+    const again = page.waitForEvent('filechooser');
+    await page.getByRole('button', { name: 'Mandibular Scan', exact: true }).click();
+    await (await again).setFiles(lowerPath);
+    await page.getByRole('progressbar', { name: 'resume-lower.stl uploaded' }).waitFor({ timeout: 60_000 });
+    // The same upload went on: the draft still names it, and no second one was made.
+    await expect.poll(async () => (await readDraft()).files.mandibularScan, { timeout: 20_000 }).toBe(lowerId);
+    expect((await readDraft()).uploads.every((upload) => upload.finished)).toBe(true);
+    await rm(folder, { recursive: true, force: true });
+
+    await page.getByRole('checkbox', { name: /I accept the Terms and Conditions/ }).check();
+    await page.getByRole('button', { name: 'Submit' }).click();
+    await expect.poll(() => toastShown(page, /Case submitted successfully/), { timeout: 30_000 }).toBe(true);
+    const rows = await apiCall<CaseRow[]>('GET', `/case/get_cases_by_status/all/${doctor.userId}`, { token });
+    const created = rows.find((row) => row.FirstName === firstname)!;
+    const attachments = await apiCall<CaseAttachment[]>(
+      'GET',
+      `/case/get_cases_attachments_by_case_id/${created.CaseId}`,
+      { token },
+    );
+    const byName = new Map(attachments.map((file) => [file.FileName, file.Sha256]));
+    expect(byName.get('resume-upper.stl')).toBe(sha256(upper.buffer));
+    expect(byName.get('resume-lower.stl')).toBe(sha256(lower.buffer));
+  }, 180_000);
 });

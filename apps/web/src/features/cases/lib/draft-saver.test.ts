@@ -77,6 +77,16 @@ describe('the draft saver', () => {
     expect(saver.hasUnsavedChanges()).toBe(false);
   });
 
+  it('is not put off by the same draft handed again and again (an upload re-rendering the form)', async () => {
+    const { saver, calls } = setUp();
+    saver.change({ name: 'Ada' });
+    for (let tick = 0; tick < 30; tick++) {
+      await vi.advanceTimersByTimeAsync(100);
+      saver.change({ name: 'Ada' });
+    }
+    expect(calls).toEqual(['create Ada']);
+  });
+
   it('saves at once on flush (a step change)', async () => {
     const { saver, calls } = setUp({ draftId: 3, draft: { name: 'x' } });
     saver.change({ name: 'y' });

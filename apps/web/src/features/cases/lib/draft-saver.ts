@@ -78,8 +78,12 @@ export function createDraftSaver<Draft>(
 
   return {
     change(draft: Draft) {
+      // The same draft again (an upload's progress re-renders the form) is no pause in typing:
+      // it must not put off the save that is waiting.
+      const isSame = key(draft) === key(latest);
       latest = draft;
       if (isStopped) return;
+      if (isSame && timer) return;
       if (isDirty()) schedule();
       else if (!running) {
         clearTimeout(timer);

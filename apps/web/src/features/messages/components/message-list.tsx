@@ -3,15 +3,9 @@ import type { CaseMessage, MessageSide } from '@portal/contract';
 import { IconPaperclip } from '@tabler/icons-react';
 import { fileUrl } from '../../../lib/api-client.ts';
 import { formatDateTime } from '../../../lib/format-date.ts';
+import { formatSize } from '../../../lib/format-size.ts';
 
 const sideLabels: Record<MessageSide, string> = { doctor: 'Doctor', lab: 'Lab' };
-
-const formatSize = (bytes: number) =>
-  bytes < 1024
-    ? `${bytes} B`
-    : bytes < 1024 * 1024
-      ? `${Math.round(bytes / 1024)} KB`
-      : `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 
 /** One message: who, which side, when, the text and its files; the viewer's own side is set apart. */
 function MessageItem({ message, isOwnSide }: { message: CaseMessage; isOwnSide: boolean }) {

@@ -1,11 +1,12 @@
 import '@mantine/dates/styles.css';
-import { Alert, Anchor, Button, Group, Modal, Paper, Stepper, Text, useMatches } from '@mantine/core';
+import { Alert, Anchor, Button, Group, List, Modal, Paper, Stepper, Text, useMatches } from '@mantine/core';
 import { schemaResolver, type FormErrors } from '@mantine/form';
 import {
   caseFileMessages,
   caseForm,
   caseFormSteps,
   caseSubmission,
+  type CaseDraft,
   type CaseOrderType,
   type CaseRow,
 } from '@portal/contract';
@@ -16,6 +17,7 @@ import {
   IconExclamationMark,
   IconGitBranch,
   IconSend,
+  IconUpload,
 } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -23,6 +25,7 @@ import { Link, useNavigate } from 'react-router';
 import { PageTitle } from '../../../../components/page-title.tsx';
 import { casePath, paths } from '../../../../config/paths.ts';
 import { ApiError } from '../../../../lib/api-client.ts';
+import { formatSize } from '../../../../lib/format-size.ts';
 import { errorMessage, notifyError, notifySuccess } from '../../../../lib/notify.ts';
 import { isDoctor, useSession, type Session } from '../../../../lib/session.ts';
 import { toCaseFormData, useAddCase, type CaseFilePart } from '../../api/add-case.ts';
@@ -44,7 +47,7 @@ import { CaseDetailsStep } from './case-details-step.tsx';
 import { FileUploadsProvider, useFileUploads } from './file-uploads.tsx';
 import { PatientRecordsStep } from './patient-records-step.tsx';
 import { TreatmentInstructionsStep } from './treatment-instructions-step.tsx';
-import { restoredCaseFormValues } from './case-draft-values.ts';
+import { restoredCaseFormValues, unfinishedUploads } from './case-draft-values.ts';
 import { saveStateLabels, useCaseDraftAutosave } from './use-case-draft.ts';
 
 const stepContents = [CaseDetailsStep, TreatmentInstructionsStep, PatientRecordsStep];
@@ -103,6 +106,7 @@ export function CaseForm({
         }
         draftId={order ? null : (opened?.draftId ?? null)}
         initialStep={order ? 0 : (opened?.step ?? 0)}
+        unfinished={order ? [] : unfinishedUploads(opened)}
         onSubmitted={onSubmitted}
         onDraftCreated={onDraftCreated}
         order={order}
@@ -123,10 +127,41 @@ function OrderNotice({ parent, orderType }: CaseOrderStart) {
   );
 }
 
+/** A draft's uploads that had not finished: each resumes when its file is chosen again. */
+function UnfinishedUploadsNotice({ uploads }: { uploads: CaseDraft['uploads'] }) {
+  const [isShown, setShown] = useState(uploads.length > 0);
+  if (!isShown) return null;
+  return (
+    <Alert
+      variant="light"
+      color="yellow"
+      icon={<IconUpload size={18} aria-hidden />}
+      title="Some files had not finished uploading"
+      withCloseButton
+      closeButtonLabel="Dismiss"
+      onClose={() => setShown(false)}
+      mb="md"
+    >
+      <Text size="sm">
+        Choose {uploads.length === 1 ? 'this file' : 'these files'} again on the Patients's Records step; the upload
+        continues where it stopped:
+      </Text>
+      <List size="sm" mt={4}>
+        {uploads.map((upload) => (
+          <List.Item key={upload.uploadId}>
+            {upload.fileName} ({formatSize(upload.size)})
+          </List.Item>
+        ))}
+      </List>
+    </Alert>
+  );
+}
+
 function CaseFormSteps({
   initialValues,
   draftId,
   initialStep,
+  unfinished,
   onSubmitted,
   onDraftCreated,
   order,
@@ -134,6 +169,7 @@ function CaseFormSteps({
   initialValues: CaseFormValues;
   draftId: number | null;
   initialStep: number;
+  unfinished: CaseDraft['uploads'];
   onSubmitted?: Submitted;
   onDraftCreated: (draftId: number) => void;
   order?: CaseOrderStart;
@@ -173,6 +209,8 @@ function CaseFormSteps({
     step: active,
     draftId,
     onCreated: onDraftCreated,
+    uploadIdOf: uploads.idOf,
+    uploadsVersion: uploads.version,
     enabled: !order,
   });
 
@@ -252,6 +290,7 @@ function CaseFormSteps({
     <>
       <PageTitle title="Add Case" />
       {order && <OrderNotice {...order} />}
+      <UnfinishedUploadsNotice uploads={unfinished} />
       {!order && (
         <Text size="sm" c={autosave.state === 'failed' ? 'red.9' : 'dimmed'} ta="right" mb="xs" aria-live="polite">
           {saveStateLabels[autosave.state]}

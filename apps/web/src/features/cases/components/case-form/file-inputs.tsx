@@ -6,6 +6,7 @@ import { isImageFileName, isPhotoFile, isScanFile } from '../../lib/file-checks.
 import { photoLabels, scanLabels, useCaseFormContext, type PhotoField, type ScanField } from './case-form-values.ts';
 import { UploadProgress, useFileUploads } from './file-uploads.tsx';
 import { MovePhotoMenu } from './photo-slots.tsx';
+import { UploadedFile } from './uploaded-file.ts';
 
 /**
  * A file of a single-file field; a file of the wrong kind is refused, the input cleared and
@@ -77,7 +78,9 @@ function useObjectUrl(file: File | null): string | null {
 export function PhotoInput({ field }: { field: PhotoField }) {
   const form = useCaseFormContext();
   const input = useCheckedFile(field, isPhotoFile, caseFileMessages.photoType);
-  const preview = useObjectUrl(form.values[field]);
+  const photo = form.values[field];
+  // A draft's photo is on the server only: its name and "uploaded" show, no preview.
+  const preview = useObjectUrl(photo instanceof UploadedFile ? null : photo);
   return (
     <Stack gap={6}>
       <FileInput

@@ -3,11 +3,14 @@ import { IconX } from '@tabler/icons-react';
 import { createContext, useContext, useMemo, useRef, useState, type ReactNode } from 'react';
 import { Upload } from 'tus-js-client';
 import { sessionStore } from '../../../../lib/session.ts';
+import { UploadedFile } from './uploaded-file.ts';
 
 /** One chosen file on its way up through tus (docs/decisions.md § Resumable uploads). */
 export interface TrackedUpload {
   percent: number;
   state: 'uploading' | 'done' | 'failed';
+  /** The upload's id as soon as the server made it (a draft keeps it), null before or when failed. */
+  uploadId: string | null;
   /** The upload's id once finished, or null when it failed or was cancelled (the bytes then go with the form). */
   finished: Promise<string | null>;
   cancel(): void;
@@ -21,29 +24,58 @@ interface FileUploads {
   get(file: File): TrackedUpload | undefined;
   /** Aborts the upload and deletes it on the server. */
   cancel(file: File): void;
+  /** The upload id of a file in the form, once the server made one; a draft saves these. */
+  idOf(file: File): string | null;
 }
 
 const FileUploadsContext = createContext<FileUploads | null>(null);
 
 export const tusEndpoint = '/api/uploads/tus';
 
+const bearer = () => ({ Authorization: `Bearer ${sessionStore.get()?.token ?? ''}` });
+
+/** A draft's finished upload, tracked as done from the start; cancelling it deletes it on the server. */
+function trackedUploaded(file: UploadedFile): TrackedUpload {
+  return {
+    percent: 100,
+    state: 'done',
+    uploadId: file.uploadId,
+    finished: Promise.resolve(file.uploadId),
+    cancel: () =>
+      void fetch(`${tusEndpoint}/${file.uploadId}`, {
+        method: 'DELETE',
+        headers: { 'Tus-Resumable': '1.0.0', ...bearer() },
+      }).catch(() => {}),
+  };
+}
+
 /** Each chosen file's upload, for the inputs (progress, cancel) and the submit (the ids). */
 export function FileUploadsProvider({ children }: { children: ReactNode }) {
-  const uploads = useRef(new Map<File, TrackedUpload & { upload: Upload }>());
+  const uploads = useRef(new Map<File, TrackedUpload>());
   const [version, setVersion] = useState(0);
   const changed = () => setVersion((version) => version + 1);
 
   const api = useMemo<FileUploads>(() => {
     const start = (file: File) => {
       if (uploads.current.has(file)) return;
+      if (file instanceof UploadedFile) {
+        uploads.current.set(file, trackedUploaded(file));
+        changed();
+        return;
+      }
       let settle: (uploadId: string | null) => void = () => {};
       const finished = new Promise<string | null>((resolve) => (settle = resolve));
       const upload = new Upload(file, {
         endpoint: tusEndpoint,
-        headers: { Authorization: `Bearer ${sessionStore.get()?.token ?? ''}` },
+        headers: bearer(),
         metadata: { filename: file.name, filetype: file.type },
         retryDelays: [0, 1000, 3000, 5000, 10000],
         removeFingerprintOnSuccess: true,
+        onUploadUrlAvailable() {
+          const tracked = uploads.current.get(file);
+          if (tracked) tracked.uploadId = upload.url?.split('/').pop() ?? null;
+          changed();
+        },
         onProgress(sent, total) {
           const tracked = uploads.current.get(file);
           if (tracked) tracked.percent = total ? Math.round((sent / total) * 100) : 100;
@@ -57,15 +89,15 @@ export function FileUploadsProvider({ children }: { children: ReactNode }) {
         },
         onError() {
           const tracked = uploads.current.get(file);
-          if (tracked) tracked.state = 'failed';
+          if (tracked) Object.assign(tracked, { state: 'failed', uploadId: null });
           settle(null);
           changed();
         },
       });
       uploads.current.set(file, {
-        upload,
         percent: 0,
         state: 'uploading',
+        uploadId: null,
         finished,
         cancel: () => {
           settle(null);
@@ -78,9 +110,14 @@ export function FileUploadsProvider({ children }: { children: ReactNode }) {
         upload.start();
       });
     };
+    const get = (file: File) => {
+      if (file instanceof UploadedFile && !uploads.current.has(file)) uploads.current.set(file, trackedUploaded(file));
+      return uploads.current.get(file);
+    };
     return {
       start,
-      get: (file) => uploads.current.get(file),
+      get,
+      idOf: (file) => get(file)?.uploadId ?? null,
       cancel(file) {
         uploads.current.get(file)?.cancel();
         uploads.current.delete(file);

@@ -3,7 +3,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useBeforeUnload, useBlocker } from 'react-router';
 import { createCaseDraft, saveCaseDraft } from '../../api/case-drafts.ts';
 import { createDraftSaver, type DraftSaveState } from '../../lib/draft-saver.ts';
-import { draftOf } from './case-draft-values.ts';
+import { draftOf, type UploadIdOf } from './case-draft-values.ts';
 import type { CaseFormValues } from './case-form-values.ts';
 
 export const saveStateLabels: Record<DraftSaveState, string> = {
@@ -24,12 +24,17 @@ export function useCaseDraftAutosave({
   step,
   draftId,
   onCreated,
+  uploadIdOf,
+  uploadsVersion,
   enabled = true,
 }: {
   values: CaseFormValues;
   step: number;
   draftId: number | null;
   onCreated: (draftId: number) => void;
+  /** The upload id of a file in the form, and a number that changes whenever one may have appeared. */
+  uploadIdOf: UploadIdOf;
+  uploadsVersion: number | undefined;
   /** False for an order from a case: its form is not kept as a draft (docs/decisions.md § Drafts). */
   enabled?: boolean;
 }) {
@@ -42,7 +47,7 @@ export function useCaseDraftAutosave({
         onState: setState,
         onCreated: (id) => onCreatedRef.current(id),
       },
-      { draftId, draft: draftOf(values, step) },
+      { draftId, draft: draftOf(values, step, uploadIdOf) },
     ),
   );
   const onCreatedRef = useRef(onCreated);
@@ -51,12 +56,13 @@ export function useCaseDraftAutosave({
   const lastStep = useRef(step);
   useEffect(() => {
     if (!enabled) return;
-    saver.change(draftOf(values, step));
+    // A file's upload id arrives after the file was chosen: `uploadsVersion` saves it then.
+    saver.change(draftOf(values, step, uploadIdOf));
     if (lastStep.current !== step) {
       lastStep.current = step;
       void saver.flush();
     }
-  }, [saver, values, step, enabled]);
+  }, [saver, values, step, enabled, uploadIdOf, uploadsVersion]);
   // Leaving the form (after confirming): what is still waiting is sent rather than dropped.
   useEffect(() => () => void saver.flush(), [saver]);
 
