@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { IncomingMessage } from 'node:http';
 import type { SignedInUser } from '../../auth/policy.ts';
 import { AppError, badRequest, notFound } from '../../lib/errors.ts';
-import { createUploadStore } from '../../services/uploads/upload-store.ts';
+import { createUploadStore, newTusId, tusIdOf, uploadIdOfTusId } from '../../services/uploads/upload-store.ts';
 import { findOwnOpenUpload, finishUpload, forgetUpload, recordUpload } from '../../services/uploads/uploads.ts';
 
 export const tusPath = '/api/uploads/tus';
@@ -48,9 +48,11 @@ export async function tusRoutesPlugin(app: FastifyInstance) {
   // A cancelled upload's row goes with its bytes, inside tus's DELETE and before its 204 is
   // written: a client that reads the answer never finds the row still there.
   const removeBytes = datastore.remove.bind(datastore);
-  datastore.remove = async (uploadId: string) => {
-    await removeBytes(uploadId);
-    await forgetUpload(app.db, uploadId);
+  datastore.remove = async (tusId: string) => {
+    await removeBytes(tusId);
+    // S3Store's remove leaves the incomplete part object (`<id>.part`) of an unfinished upload.
+    await app.storage.delete(`${tusId}.part`);
+    await forgetUpload(app.db, uploadIdOfTusId(tusId));
   };
   const tus = new Server({
     path: tusPath,
@@ -58,15 +60,24 @@ export async function tusRoutesPlugin(app: FastifyInstance) {
     relativeLocation: true,
     maxSize: maxUploadBytes,
     disableTerminationForFinishedUploads: false,
+    // tus's id is the storage key (`uploads/<id>`); the URL carries the bare id.
+    namingFunction: () => newTusId(),
+    generateUrl: (_request, { path, id }) => `${path}/${uploadIdOfTusId(id)}`,
+    getFileIdFromRequest: (_request, lastPath) => (lastPath ? tusIdOf(lastPath) : undefined),
     async onUploadCreate(request, upload) {
       const user = callerOf(request);
       const fileName = upload.metadata?.filename;
       if (!fileName) throw { status_code: 400, body: 'Upload-Metadata must name the file (filename)\n' };
-      await recordUpload(app.db, { uploadId: upload.id, userId: user.userId, fileName, declaredSize: upload.size! });
+      await recordUpload(app.db, {
+        uploadId: uploadIdOfTusId(upload.id),
+        userId: user.userId,
+        fileName,
+        declaredSize: upload.size!,
+      });
       return {};
     },
     async onUploadFinish(_request, upload) {
-      await finishUpload(deps, upload.id);
+      await finishUpload(deps, uploadIdOfTusId(upload.id));
       return {};
     },
   });

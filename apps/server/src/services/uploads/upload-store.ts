@@ -1,5 +1,7 @@
 import { FileStore } from '@tus/file-store';
 import { S3Store } from '@tus/s3-store';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Config } from '../../config.ts';
 
@@ -9,32 +11,41 @@ export const uploadsFolder = 'uploads';
 /** Where an upload's bytes are, as a key of the portal's own storage (`app.storage`). */
 export const uploadStorageKey = (uploadId: string) => `${uploadsFolder}/${uploadId}`;
 
-/** S3Store writes `<id>` and `<id>.info` at the bucket's root; this keeps them under `uploads/`. */
-class UploadsS3Store extends S3Store {
-  protected override infoKey(id: string): string {
-    return super.infoKey(uploadStorageKey(id));
-  }
+/**
+ * tus's own id of an upload is its storage key, `uploads/<uploadId>`: both stores name the
+ * finished bytes by the id (S3Store's object key; FileStore's file under DATA_DIR/files), so
+ * the bytes land where the portal's storage finds them, with tus's bookkeeping beside them
+ * (`.info` and `.part` objects, `.json` files). The URLs and the `uploads` table use the
+ * bare `<uploadId>`.
+ */
+export const tusIdOf = uploadStorageKey;
+export const uploadIdOfTusId = (tusId: string) => tusId.slice(uploadsFolder.length + 1);
 
-  protected override partKey(id: string, isIncomplete?: boolean): string {
-    return super.partKey(uploadStorageKey(id), isIncomplete);
-  }
-}
+/** 16 random bytes in hex, as tus names uploads by default. */
+export const newTusId = () => tusIdOf(randomBytes(16).toString('hex'));
 
 /**
  * The tus data store over the same place as the portal's storage: the S3 bucket when
  * S3_BUCKET is set, else DATA_DIR/files. Either way a finished upload's bytes are at
- * `uploadStorageKey(id)`, so a case's attachment can point at them without a copy.
+ * `uploadStorageKey(id)` (its tus id, `tusIdOf`), so a case's attachment can point at them without a copy.
  */
 export function createUploadStore(config: Pick<Config, 'dataDir' | 's3'>): FileStore | S3Store {
   const { s3 } = config;
   if (s3?.bucket) {
-    return new UploadsS3Store({
+    return new S3Store({
       partSize: 8 * 1024 * 1024,
       s3ClientConfig: {
         bucket: s3.bucket,
         region: s3.region,
         endpoint: s3.endpoint,
         forcePathStyle: Boolean(s3.endpoint),
+        // S3-compatible services (MinIO releases before 2025, s3rver, ...) store the framing of
+        // the SDK's default aws-chunked bodies with trailing checksums as part of the object;
+        // send checksums only where the call requires one, as before SDK 3.729.
+        ...(s3.endpoint && {
+          requestChecksumCalculation: 'WHEN_REQUIRED' as const,
+          responseChecksumValidation: 'WHEN_REQUIRED' as const,
+        }),
         credentials:
           s3.accessKeyId && s3.secretAccessKey
             ? { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey }
@@ -42,5 +53,7 @@ export function createUploadStore(config: Pick<Config, 'dataDir' | 's3'>): FileS
       },
     });
   }
-  return new FileStore({ directory: path.join(config.dataDir, 'files', uploadsFolder) });
+  const directory = path.join(config.dataDir, 'files');
+  mkdirSync(path.join(directory, uploadsFolder), { recursive: true });
+  return new FileStore({ directory });
 }
