@@ -31,8 +31,10 @@ export interface Config {
   webDist?: string;
   /** MAX_UPLOAD_BYTES: the most file bytes one case submission may carry; unset means no limit. */
   maxUploadBytes?: number;
-  /** ORPHAN_FILE_GRACE: stored case files no row references are swept at start once older than this (seconds). */
+  /** ORPHAN_FILE_GRACE: stored case files no row references are swept once older than this (seconds). */
   orphanFileGraceSeconds: number;
+  /** SWEEP_INTERVAL: seconds between sweeps of what killed uploads left (one process at a time). */
+  sweepIntervalSeconds: number;
   /** S3-compatible object storage instead of DATA_DIR/files, when S3_BUCKET is set. */
   s3?: { bucket: string; endpoint?: string; region: string; accessKeyId?: string; secretAccessKey?: string };
 }
@@ -115,6 +117,7 @@ const accepts = {
   S3_SECRET_ACCESS_KEY: 'must be set together with S3_ACCESS_KEY_ID',
   MAX_UPLOAD_BYTES: 'must be a size of at least 1 byte, such as 500MB, 2GB, 512KB, 1GiB or 1048576 (bytes)',
   ORPHAN_FILE_GRACE: 'must be a duration such as 86400 (seconds), 30m, 24h or 1d',
+  SWEEP_INTERVAL: 'must be a duration of at least 1 second, such as 600 (seconds), 10m or 1h',
   LOGIN_ATTEMPTS_PER_ADDRESS: 'must be a whole number of at least 1',
   LOGIN_ATTEMPTS_PER_ACCOUNT: 'must be a whole number of at least 1',
   TRUST_PROXY: 'must be true, false, or comma-separated proxy addresses or CIDR ranges such as 10.0.0.1,10.1.0.0/16',
@@ -245,6 +248,11 @@ export const environmentSchema = z
       return bytes !== undefined && bytes >= 1 ? bytes : undefined;
     }),
     ORPHAN_FILE_GRACE: variable('ORPHAN_FILE_GRACE', readDuration),
+    SWEEP_INTERVAL: variable('SWEEP_INTERVAL', (value) => {
+      const seconds = readDuration(value);
+      // setInterval's limit (2^31 - 1 ms, about 24 days) would otherwise fire at once, over and over.
+      return seconds !== undefined && seconds >= 1 && seconds <= 86_400 * 24 ? seconds : undefined;
+    }),
     LOGIN_ATTEMPTS_PER_ADDRESS: variable('LOGIN_ATTEMPTS_PER_ADDRESS', (value) => readWholeNumber(value, 1)),
     LOGIN_ATTEMPTS_PER_ACCOUNT: variable('LOGIN_ATTEMPTS_PER_ACCOUNT', (value) => readWholeNumber(value, 1)),
     TRUST_PROXY: variable('TRUST_PROXY', readTrustProxy),
@@ -359,6 +367,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxUploadBytes: values.MAX_UPLOAD_BYTES,
     // A day: longer than any upload still in progress on another process sharing the storage.
     orphanFileGraceSeconds: values.ORPHAN_FILE_GRACE ?? 86_400,
+    sweepIntervalSeconds: values.SWEEP_INTERVAL ?? 600,
     s3: values.S3_BUCKET
       ? {
           bucket: values.S3_BUCKET,

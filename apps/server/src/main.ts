@@ -3,9 +3,7 @@ import { buildApp } from './app.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { connectDatabase } from './db/client.ts';
 import { prepareDatabase } from './db/prepare.ts';
-import { sweepOrphanedCaseFiles } from './services/cases/sweep-orphaned-files.ts';
-import { sweepOrphanedPlanFiles } from './services/plans/sweep-orphaned-plan-files.ts';
-import { sweepExpiredUploads } from './services/uploads/uploads.ts';
+import { startHousekeeping } from './services/housekeeping.ts';
 
 // A refused environment is one line on stderr and a non-zero exit, not a stack trace.
 let config: Config;
@@ -19,23 +17,14 @@ try {
 const database = await connectDatabase({ url: config.databaseUrl, dataDir: path.join(config.dataDir, 'pglite') });
 const app = await buildApp({ config, database });
 await prepareDatabase(database, app.log, { username: config.adminUsername, password: config.adminPassword });
-// Files of uploads cut short by a killed process. Housekeeping only: a failure must not stop the start.
-await sweepOrphanedCaseFiles(app, { graceSeconds: config.orphanFileGraceSeconds }).then(
-  (swept) => app.log.info({ swept }, 'orphaned case files swept'),
-  (error: unknown) => app.log.warn({ err: error }, 'orphaned case files could not be swept'),
+// What uploads cut short by a killed process left (files, S3 parts, expired resumable uploads):
+// swept at start, then every SWEEP_INTERVAL by one process at a time. Housekeeping only: a
+// failure is logged and does not stop the start.
+const housekeeping = startHousekeeping(
+  { database, storage: app.storage, log: app.log },
+  { graceSeconds: config.orphanFileGraceSeconds, intervalSeconds: config.sweepIntervalSeconds },
 );
-await sweepOrphanedPlanFiles(app, { graceSeconds: config.orphanFileGraceSeconds }).then(
-  (swept) => app.log.info({ swept }, 'orphaned plan stage files swept'),
-  (error: unknown) => app.log.warn({ err: error }, 'orphaned plan stage files could not be swept'),
-);
-// Resumable uploads no case or draft used within 24 hours: at start, then every hour.
-const sweepUploads = () =>
-  sweepExpiredUploads(app).then(
-    (swept) => app.log.info({ swept }, 'expired uploads swept'),
-    (error: unknown) => app.log.warn({ err: error }, 'expired uploads could not be swept'),
-  );
-await sweepUploads();
-setInterval(() => void sweepUploads(), 60 * 60 * 1000).unref();
+await housekeeping.firstSweep;
 app.outbox.start();
 
 // SIGTERM and SIGINT: stop taking connections, let requests in flight finish, then exit.
@@ -49,6 +38,7 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
   process.on(signal, () => {
     if (isClosing) return;
     isClosing = true;
+    housekeeping.stop();
     app.log.info({ signal }, 'shutting down');
     app
       .close()

@@ -54,6 +54,7 @@ describe('loadConfig', () => {
       trustProxy: false,
       maxUploadBytes: undefined,
       orphanFileGraceSeconds: 86_400,
+      sweepIntervalSeconds: 600,
       s3: undefined,
       redisUrl: undefined,
       smtpUrl: undefined,
@@ -165,6 +166,12 @@ describe('loadConfig', () => {
     expect(loadConfig({ JWT_SECRET: secret, ORPHAN_FILE_GRACE: '24h' }).orphanFileGraceSeconds).toBe(86_400);
     expect(loadConfig({ JWT_SECRET: secret, ORPHAN_FILE_GRACE: '30m' }).orphanFileGraceSeconds).toBe(1800);
   });
+
+  it('sweeps what killed uploads left every 10 minutes unless SWEEP_INTERVAL says otherwise', () => {
+    expect(loadConfig({ JWT_SECRET: secret }).sweepIntervalSeconds).toBe(600);
+    expect(loadConfig({ JWT_SECRET: secret, SWEEP_INTERVAL: '2' }).sweepIntervalSeconds).toBe(2);
+    expect(loadConfig({ JWT_SECRET: secret, SWEEP_INTERVAL: '1h' }).sweepIntervalSeconds).toBe(3600);
+  });
 });
 
 describe('a refused configuration is one line naming the variable and what it accepts', () => {
@@ -243,6 +250,14 @@ describe('a refused configuration is one line naming the variable and what it ac
     [
       { MAX_UPLOAD_BYTES: '0' },
       'MAX_UPLOAD_BYTES must be a size of at least 1 byte, such as 500MB, 2GB, 512KB, 1GiB or 1048576 (bytes) (got "0")',
+    ],
+    [
+      { SWEEP_INTERVAL: '0' },
+      'SWEEP_INTERVAL must be a duration of at least 1 second, such as 600 (seconds), 10m or 1h (got "0")',
+    ],
+    [
+      { SWEEP_INTERVAL: '30d' },
+      'SWEEP_INTERVAL must be a duration of at least 1 second, such as 600 (seconds), 10m or 1h (got "30d")',
     ],
     [
       { ORPHAN_FILE_GRACE: 'later' },

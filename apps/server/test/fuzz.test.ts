@@ -1,18 +1,28 @@
+import { randomInt } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { changedParts, fingerprint, watchRowWrites } from './fuzz/fingerprint.ts';
 import { hasStackTrace, RouteFuzzer, routesToFuzz } from './fuzz/fuzz-routes.ts';
-import { createFixture, type Fixture } from './fuzz/route-examples.ts';
+import { otherDoctor, type OtherDoctor } from './fuzz/isolation.ts';
+import { createFixture, existingIds, type Fixture } from './fuzz/route-examples.ts';
 import { formData, makeImage } from './helpers/factories.ts';
 import { createTestApp, type TestApp } from './helpers/test-app.ts';
 
 /**
  * docs/quality.md, Input: property-based fuzzing of every route's params, query and body, sent
- * as the administrator, a doctor or no one. `npm test` makes 100 runs per route with a
- * fixed seed; `npm run fuzz` makes 10,000 with a random seed. Replay a failure with
- * FUZZ_SEED (and FUZZ_ROUTE="PUT /api/user/edit/:id", FUZZ_PATH from the report).
+ * as the administrator, a doctor or no one, and then as one doctor with another doctor's
+ * records in the params and bodies. `npm test` makes 100 runs per route, `npm run fuzz`
+ * 10,000; each run takes a new random seed, printed first, so every CI run explores new
+ * inputs. Replay a failure with FUZZ_SEED (and FUZZ_ROUTE="PUT /api/user/edit/:id",
+ * FUZZ_PATH from the report).
  */
 const runs = Number(process.env.FUZZ_RUNS ?? 100);
-const seed = Number(process.env.FUZZ_SEED ?? 20261122);
+const seed = Number(process.env.FUZZ_SEED ?? randomInt(2 ** 31 - 1));
+/** The doctor-against-doctor pass: half as many runs per route (it sends as the doctor only). */
+const isolationRuns = Math.max(1, Math.ceil(runs / 2));
+console.log(
+  `[fuzz] seed ${seed}, ${runs} runs per route (replay: FUZZ_SEED=${seed} FUZZ_RUNS=${runs} ` +
+    `npx vitest run --project server apps/server/test/fuzz.test.ts)`,
+);
 const onlyRoute = process.env.FUZZ_ROUTE;
 const replayPath = process.env.FUZZ_PATH;
 /** About 9 ms a request over some 70 routes on PGlite on a 2-core machine; four times that. */
@@ -20,10 +30,15 @@ const timeout = 60_000 + runs * 70 * 36;
 
 let t: TestApp;
 let fixture: Fixture;
+let other: OtherDoctor;
 
 beforeAll(async () => {
   t = await createTestApp();
   fixture = await createFixture(t);
+  // A second doctor with the same kinds of records (case, files, message, plan, clinic,
+  // picture); its reset link is the first doctor's, since a reset link is a bearer secret.
+  const otherFixture = await createFixture(t);
+  other = otherDoctor(t, { ...otherFixture, resetToken: fixture.resetToken });
   await watchRowWrites(t);
 });
 afterAll(() => t?.close());
@@ -61,6 +76,59 @@ describe('fuzzing every route (fast-check)', () => {
     expect((await t.as(admin, { method: 'POST', url: '/api/user/add', payload: user })).statusCode).toBe(200);
     expect(changedParts(before, await fingerprint(t)).sort()).toEqual(['files', 'users']);
   });
+
+  it('the other-doctor detector finds the other doctor in an answer and in a changed row', async () => {
+    const admin = await t.adminToken();
+    const detail = await t.as(admin, { method: 'GET', url: `/api/case/${other.fixture.caseId}` });
+    expect(detail.statusCode).toBe(200);
+    expect(other.findIn(detail.body)).toBeDefined();
+    const own = await t.as(admin, { method: 'GET', url: `/api/case/${fixture.caseId}` });
+    expect(other.findIn(own.body)).toBeUndefined();
+    const before = await other.rows();
+    const reader = await t.as(admin, {
+      method: 'POST',
+      url: `/api/case/${other.fixture.caseId}/messages/read`,
+    });
+    expect(reader.statusCode).toBe(200);
+    expect(await other.rows()).not.toBe(before);
+  });
+
+  it(
+    `${isolationRuns} runs per route as a doctor with another doctor's ids: a 2xx never returns or changes the other doctor's records`,
+    async () => {
+      // The examples point at the other doctor's case, files, plan, clinic and user; the params draw from its ids.
+      const { routes } = routesToFuzz(t, other.fixture);
+      const chosen = onlyRoute ? routes.filter((route) => route.key === onlyRoute) : routes;
+      const fuzzer = new RouteFuzzer(t, fixture, other);
+      const rowsBefore = await other.rows();
+      const failures: string[] = [];
+      for (const route of chosen) {
+        try {
+          await fuzzer.fuzz(route, {
+            runs: isolationRuns,
+            seed,
+            path: replayPath,
+            actor: 'doctor',
+            ids: existingIds(other.fixture),
+          });
+        } catch (error) {
+          failures.push(`${route.key} (seed ${seed}):\n${(error as Error).message}`);
+        }
+      }
+      const { stats } = fuzzer;
+      const rowsUnchanged = (await other.rows()) === rowsBefore;
+      console.log(
+        `[figure] fuzz doctor vs doctor: ${stats.requests} requests as one doctor with another's ids over ` +
+          `${chosen.length} routes (seed ${seed}), ${stats.otherDoctorChecked} 2xx answers checked, ` +
+          `${stats.otherDoctorLeaks} named or changed the other doctor's records, ` +
+          `the other doctor's rows ${rowsUnchanged ? 'unchanged' : 'CHANGED'} after the run`,
+      );
+      expect(failures).toEqual([]);
+      expect(rowsUnchanged).toBe(true);
+      expect(stats.otherDoctorChecked).toBeGreaterThan(0);
+    },
+    timeout,
+  );
 
   it(
     `${runs} runs per route: never a 5xx, no stack trace, a refused request changes no row or file`,

@@ -1,7 +1,7 @@
 import { registrationSucceeded } from '@portal/contract';
 import { eq } from 'drizzle-orm';
 import { decodeJwt } from 'jose';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { cases, caseStatusHistory, roles, users } from '../src/db/schema.ts';
 import { caseFields, caseForm, createCaseDoctor, submitCase } from './helpers/case-factories.ts';
 import {
@@ -30,14 +30,35 @@ let cityId: number;
 /** A role with every page but not the administrator's: what an attacker would most like to have. */
 let powerfulRoleId: number;
 
+/** What the tests observed, for the figure: requests sent during the tests, and tests that held. */
+const tally = { requests: 0, tests: 0, held: 0 };
+let isCounting = false;
+
 beforeAll(async () => {
   t = await createTestApp();
   admin = await t.adminToken();
   adminUserId = Number(decodeJwt(admin).sub);
   cityId = await firstCityOf(t);
   powerfulRoleId = (await createStaff(t, [1, 2, 3, 4, 5, 6])).roleId;
+  // Every request the tests send goes through inject (t.as, submitCase, sign-ins).
+  const inject = t.app.inject.bind(t.app);
+  t.app.inject = ((...args: Parameters<typeof inject>) => {
+    if (isCounting) tally.requests++;
+    return inject(...args);
+  }) as typeof inject;
+  isCounting = true;
 });
-afterAll(() => t.close());
+afterEach(({ task }) => {
+  tally.tests++;
+  if (task.result?.state === 'pass') tally.held++;
+});
+afterAll(async () => {
+  console.log(
+    `[figure] mass assignment: ${tally.requests} requests in ${tally.tests} tests, ` +
+      `${tally.held} of ${tally.tests} held (fields ignored or refused, rows as the caller may set them)`,
+  );
+  await t.close();
+});
 
 async function accountOf(userName: string) {
   const [row] = await t.app.db

@@ -74,6 +74,15 @@ describe.runIf(process.env.DATABASE_URL && process.env.REDIS_URL)(
     let first: PortalProcess;
     let second: PortalProcess;
     let adminToken: string;
+    /** What the tests observed across the two processes, printed as the figure. */
+    const seen = {
+      tokenAcceptedElsewhere: 0,
+      refusedAfterLogout: 0,
+      bytesServedElsewhere: 0,
+      readersServed: 0,
+      attemptsBeforeRefusal: 0,
+      refusedOnBoth: 0,
+    };
 
     beforeAll(async () => {
       s3 = await startS3rver(bucket);
@@ -105,6 +114,12 @@ describe.runIf(process.env.DATABASE_URL && process.env.REDIS_URL)(
     }, 240_000);
 
     afterAll(async () => {
+      console.log(
+        `[figure] scale-out: 2 processes; a token from one accepted by the other ${seen.tokenAcceptedElsewhere} times, ` +
+          `refused on ${seen.refusedAfterLogout} of 2 after a logout; ${seen.bytesServedElsewhere} bytes uploaded ` +
+          `through one served byte for byte by the other to ${seen.readersServed} readers; sign-in refused (429) ` +
+          `by ${seen.refusedOnBoth} of 2 after ${seen.attemptsBeforeRefusal} failures spread over both`,
+      );
       await Promise.all([first?.stop(), second?.stop()]);
       await database?.drop();
       await s3?.stop();
@@ -113,17 +128,21 @@ describe.runIf(process.env.DATABASE_URL && process.env.REDIS_URL)(
 
     it('accepts on one process a token issued by the other, and a logout on either ends it on both', async () => {
       expect((await second.api('GET', '/doctor/get_doctors_list', { token: adminToken })).status).toBe(200);
+      seen.tokenAcceptedElsewhere++;
 
       const doctor = await createDoctor(second, adminToken);
       const token = await login(first, doctor.username, doctor.password);
       const clinics = `/clinic/get_clinics_list_by_user_id/${userIdOf(token)}`;
       // Used on both first, so each process has it in its verified-token cache.
       expect((await second.api('GET', clinics, { token })).status).toBe(200);
+      seen.tokenAcceptedElsewhere++;
       expect((await first.api('GET', clinics, { token })).status).toBe(200);
 
       expect((await second.api('POST', '/auth/logout', { token })).status).toBe(200);
       expect((await first.api('GET', clinics, { token })).status).toBe(401);
+      seen.refusedAfterLogout++;
       expect((await second.api('GET', clinics, { token })).status).toBe(401);
+      seen.refusedAfterLogout++;
     });
 
     it('serves through one process, byte for byte, a case file uploaded through the other', async () => {
@@ -150,7 +169,10 @@ describe.runIf(process.env.DATABASE_URL && process.env.REDIS_URL)(
           headers: { authorization: `Bearer ${reader}` },
         });
         expect(download.status).toBe(200);
-        expect(Buffer.from(await download.arrayBuffer()).equals(scan)).toBe(true);
+        const bytes = Buffer.from(await download.arrayBuffer());
+        expect(bytes.equals(scan)).toBe(true);
+        seen.bytesServedElsewhere = bytes.length;
+        seen.readersServed++;
       }
       // The bytes went to the bucket, not to either process's own folder.
       for (const dataDir of dataDirs) {
@@ -163,16 +185,16 @@ describe.runIf(process.env.DATABASE_URL && process.env.REDIS_URL)(
       const attempt = (portal: PortalProcess, password = 'wrong-password') =>
         portal.api('POST', '/auth/login', { json: { username: doctor.username, password } });
 
-      expect((await attempt(first)).status).toBe(401);
-      expect((await attempt(first)).status).toBe(401);
-      expect((await attempt(second)).status).toBe(401);
+      const failures = [await attempt(first), await attempt(first), await attempt(second)];
+      for (const failure of failures) expect(failure.status).toBe(401);
+      seen.attemptsBeforeRefusal = failures.filter((failure) => failure.status === 401).length;
       // The fourth attempt, even with the right password, is refused by either process.
       const refused = await attempt(first, doctor.password);
       expect(refused.status).toBe(429);
+      seen.refusedOnBoth++;
       expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
       expect((await attempt(second, doctor.password)).status).toBe(429);
-
-      console.log('[figure] scale-out: 2 processes, token/case/throttle shared');
+      seen.refusedOnBoth++;
     });
   },
 );

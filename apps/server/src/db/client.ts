@@ -23,12 +23,18 @@ export interface DatabaseConnection {
   migrate(): Promise<void>;
   /** Runs `work` while holding a cluster-wide lock, so two processes never migrate at once. */
   withStartupLock<T>(work: () => Promise<T>): Promise<T>;
+  /**
+   * Runs `work` unless another process holds the housekeeping lock (then `undefined` at
+   * once, without waiting): one process at a time sweeps what killed uploads left.
+   */
+  tryWithHousekeepingLock<T>(work: () => Promise<T>): Promise<T | undefined>;
   close(): Promise<void>;
   /** PGlite only: the whole data directory, to start copies from (tests). */
   dumpDataDir?(): Promise<Blob>;
 }
 
 const startupLockKey = 7_351_208;
+const housekeepingLockKey = 7_351_209;
 const migrationsFolder = fileURLToPath(new URL('../../drizzle', import.meta.url));
 
 /** PostgreSQL when `url` is given, otherwise embedded PGlite stored in `dataDir` (or memory). */
@@ -60,6 +66,23 @@ export async function connectDatabase(options: {
           client.release();
         }
       },
+      async tryWithHousekeepingLock(work) {
+        // A session lock on one client of the pool, released on that same client.
+        const client = await pool.connect();
+        try {
+          const { rows } = await client.query<{ locked: boolean }>('select pg_try_advisory_lock($1) as locked', [
+            housekeepingLockKey,
+          ]);
+          if (!rows[0]?.locked) return undefined;
+          try {
+            return await work();
+          } finally {
+            await client.query('select pg_advisory_unlock($1)', [housekeepingLockKey]).catch(() => {});
+          }
+        } finally {
+          client.release();
+        }
+      },
       close: () => pool.end(),
     };
   }
@@ -76,6 +99,7 @@ export async function connectDatabase(options: {
     migrate: () => migratePglite(drizzlePglite(client), { migrationsFolder }),
     // PGlite belongs to this one process.
     withStartupLock: (work) => work(),
+    tryWithHousekeepingLock: (work) => work(),
     close: () => client.close(),
     dumpDataDir: () => client.dumpDataDir('none'),
   };

@@ -1,8 +1,10 @@
 import {
+  AbortMultipartUploadCommand,
   DeleteObjectCommand,
   GetObjectCommand,
   HeadBucketCommand,
   HeadObjectCommand,
+  ListMultipartUploadsCommand,
   ListObjectsV2Command,
   S3Client,
   S3ServiceException,
@@ -160,6 +162,42 @@ export class S3Storage implements Storage {
       }
       continuationToken = page.IsTruncated ? page.NextContinuationToken : undefined;
     } while (continuationToken);
+  }
+
+  /**
+   * Aborts the multipart uploads under `prefix` initiated before `startedBefore`: the parts
+   * of a process killed mid-upload, which `list` (finished objects only) never shows and S3
+   * keeps, and bills, until aborted. Follows ListMultipartUploads' key and upload-id markers.
+   */
+  async abortUnfinishedWrites(prefix: string, startedBefore: Date): Promise<number> {
+    const trimmed = prefix.replace(/\/+$/, '');
+    let aborted = 0;
+    let keyMarker: string | undefined;
+    let uploadIdMarker: string | undefined;
+    do {
+      const page = await this.client.send(
+        new ListMultipartUploadsCommand({
+          Bucket: this.bucket,
+          Prefix: trimmed ? `${trimmed}/` : undefined,
+          MaxUploads: this.listPageSize,
+          KeyMarker: keyMarker,
+          UploadIdMarker: uploadIdMarker,
+        }),
+      );
+      for (const upload of page.Uploads ?? []) {
+        if (upload.Key === undefined || upload.UploadId === undefined) continue;
+        // An upload with no start time is left alone: it may be one still running.
+        if (!upload.Initiated || upload.Initiated.getTime() >= startedBefore.getTime()) continue;
+        await this.client.send(
+          new AbortMultipartUploadCommand({ Bucket: this.bucket, Key: upload.Key, UploadId: upload.UploadId }),
+        );
+        aborted++;
+      }
+      const isTruncated = page.IsTruncated === true;
+      keyMarker = isTruncated ? page.NextKeyMarker : undefined;
+      uploadIdMarker = isTruncated ? page.NextUploadIdMarker : undefined;
+    } while (keyMarker !== undefined);
+    return aborted;
   }
 
   async check(): Promise<void> {

@@ -20,6 +20,12 @@ export interface Storage {
   delete(key: string): Promise<void>;
   /** Every key under a prefix, for sweeping objects no row points at. */
   list(prefix: string): AsyncIterable<{ key: string; lastModified: Date }>;
+  /**
+   * Stores whose writes can be left half-done where `list` does not see them (S3 multipart
+   * uploads of a killed process): abandons those under a prefix begun before `startedBefore`.
+   * Returns how many were abandoned.
+   */
+  abortUnfinishedWrites?(prefix: string, startedBefore: Date): Promise<number>;
   /** Throws when the store cannot be reached (readiness checks). */
   check(): Promise<void>;
 }

@@ -5,6 +5,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { users } from '../../src/db/schema.ts';
 import type { TestApp } from '../helpers/test-app.ts';
 import { changedParts, fingerprint, type Fingerprint } from './fingerprint.ts';
+import type { OtherDoctor } from './isolation.ts';
 import { requestArbitrary, type Actor, type FuzzRequest } from './requests.ts';
 import { examples, type Example, type Fixture } from './route-examples.ts';
 
@@ -23,6 +24,10 @@ export interface FuzzStats {
   stackTraces: number;
   refusedWrites: number;
   malformedRefusals: number;
+  /** 2xx answers to the doctor that named another doctor's records, or requests that changed them. */
+  otherDoctorLeaks: number;
+  /** 2xx answers checked for the other doctor's records. */
+  otherDoctorChecked: number;
 }
 
 const streamPaths = new Set(
@@ -82,13 +87,22 @@ export class RouteFuzzer {
     stackTraces: 0,
     refusedWrites: 0,
     malformedRefusals: 0,
+    otherDoctorLeaks: 0,
+    otherDoctorChecked: 0,
   };
   /** The state after the last request, which is the state before the next one. */
   private lastState: Fingerprint | undefined;
+  /** The other doctor's rows after the last request that wrote anything. */
+  private lastOther: string | undefined;
 
+  /**
+   * With `other`, every answer to the doctor (always the fixture's, restored when fuzzing
+   * removed it) is also checked never to name `other`'s records in a 2xx, nor change them.
+   */
   constructor(
     private readonly t: TestApp,
     private readonly fixture: Fixture,
+    private readonly other?: OtherDoctor,
   ) {}
 
   /** Tokens issued since the last write: any write may have made them invalid. */
@@ -106,7 +120,12 @@ export class RouteFuzzer {
   }
 
   private async holderOf(actor: Exclude<Actor, 'anonymous'>) {
-    const holder = actor === 'admin' ? eq(users.roleId, ADMIN_ROLE_ID) : eq(users.userType, 'Doctor');
+    const holder =
+      actor === 'admin'
+        ? eq(users.roleId, ADMIN_ROLE_ID)
+        : this.other
+          ? eq(users.userId, this.fixture.doctor.userId)
+          : eq(users.userType, 'Doctor');
     const [user] = await this.t.app.db
       .select()
       .from(users)
@@ -130,6 +149,8 @@ export class RouteFuzzer {
   async send(route: FuzzRoute, request: FuzzRequest): Promise<string[]> {
     const token = await this.tokenOf(request.actor);
     const before = this.lastState ?? (await fingerprint(this.t));
+    const isWatched = this.other !== undefined && request.actor === 'doctor';
+    const otherBefore = isWatched ? (this.lastOther ??= await this.other!.rows()) : undefined;
     const headers: Record<string, string> = {};
     if (token) headers.authorization = `Bearer ${token}`;
     if (request.body.contentType !== undefined) headers['content-type'] = request.body.contentType;
@@ -143,7 +164,35 @@ export class RouteFuzzer {
     this.lastState = after;
     const changed = changedParts(before, after);
     if (changed.length > 0) this.tokens.clear();
-    return this.check(route, response, changed);
+    const problems = this.check(route, response, changed);
+    // The admin's writes may change the other doctor's rows: read them again before the doctor's next request.
+    if (changed.length > 0 && !isWatched) this.lastOther = undefined;
+    if (isWatched) problems.push(...(await this.checkOther(response, changed, otherBefore!)));
+    return problems;
+  }
+
+  /** The doctor's 2xx names none of the other doctor's records, and no answer to the doctor changed them. */
+  private async checkOther(response: LightMyRequestResponse, changed: string[], otherBefore: string) {
+    const problems: string[] = [];
+    if (response.statusCode >= 200 && response.statusCode < 300) {
+      this.stats.otherDoctorChecked++;
+      const found = this.other!.findIn(response.body);
+      if (found !== undefined) {
+        this.stats.otherDoctorLeaks++;
+        problems.push(
+          `answered ${response.statusCode} with the other doctor's ${found}: ${response.body.slice(0, 500)}`,
+        );
+      }
+    }
+    // Not only after `changed`: messages, plans, drafts and preferences are not among the counted tables.
+    this.lastOther = await this.other!.rows();
+    if (this.lastOther !== otherBefore) {
+      this.stats.otherDoctorLeaks++;
+      problems.push(
+        `answered ${response.statusCode} and changed the other doctor's rows (${changed.join(', ') || 'uncounted tables'})`,
+      );
+    }
+    return problems;
   }
 
   private check(route: FuzzRoute, response: LightMyRequestResponse, changed: string[]) {
@@ -175,9 +224,13 @@ export class RouteFuzzer {
   }
 
   /** `runs` requests for one route; fast-check reports the seed, path and (shrunk) counterexample. */
-  async fuzz(route: FuzzRoute, options: { runs: number; seed: number; path?: string }): Promise<void> {
+  async fuzz(
+    route: FuzzRoute,
+    options: { runs: number; seed: number; path?: string; actor?: Actor; ids?: readonly string[] },
+  ): Promise<void> {
+    const requests = requestArbitrary(this.t, route, this.fixture, { actor: options.actor, ids: options.ids });
     await fc.assert(
-      fc.asyncProperty(requestArbitrary(this.t, route, this.fixture), async (request) => {
+      fc.asyncProperty(requests, async (request) => {
         const problems = await this.send(route, request);
         if (problems.length > 0) throw new Error(`${route.key}: ${problems.join('; ')}`);
       }),

@@ -70,14 +70,22 @@ function bodyArbitrary(example: Example): fc.Arbitrary<Body> {
   return strayBodies;
 }
 
-export function requestArbitrary(t: TestApp, route: FuzzRoute, fixture: Fixture): fc.Arbitrary<FuzzRequest> {
+const anyActor: fc.Arbitrary<Actor> = fc.oneof(
+  { weight: 6, arbitrary: fc.constant('admin' as const) },
+  { weight: 3, arbitrary: fc.constant('doctor' as const) },
+  { weight: 1, arbitrary: fc.constant('anonymous' as const) },
+);
+
+/** `ids`: the ids path params are drawn from besides the example's (every fixture's, by default). */
+export function requestArbitrary(
+  t: TestApp,
+  route: FuzzRoute,
+  fixture: Fixture,
+  options: { actor?: Actor; ids?: readonly string[] } = {},
+): fc.Arbitrary<FuzzRequest> {
   return fc.record({
-    actor: fc.oneof(
-      { weight: 6, arbitrary: fc.constant('admin' as const) },
-      { weight: 3, arbitrary: fc.constant('doctor' as const) },
-      { weight: 1, arbitrary: fc.constant('anonymous' as const) },
-    ),
-    path: pathArbitrary(t, route, existingIds(fixture)),
+    actor: options.actor ? fc.constant(options.actor) : anyActor,
+    path: pathArbitrary(t, route, options.ids ?? existingIds(fixture)),
     query: queryArbitrary(route.example),
     body: route.method === 'HEAD' ? fc.constant({}) : bodyArbitrary(route.example),
   });

@@ -80,6 +80,7 @@ export async function createTestApp(
     trustProxy: false,
     webDist: undefined,
     orphanFileGraceSeconds: 86_400,
+    sweepIntervalSeconds: 600,
     ...configOverrides,
   };
   const app = await buildApp({ config, database: database.connection, storage, logger, events });

@@ -1,0 +1,168 @@
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
+import { mkdir, mkdtemp, readdir, rm, stat } from 'node:fs/promises';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { startPortal, type ApiCallOptions, type PortalProcess } from '../../../e2e/helpers/portal-process.ts';
+import { binaryStl, caseFields, caseForm, encodeForm } from './helpers/case-factories.ts';
+import { doctorFields, formData } from './helpers/factories.ts';
+import { testAdmin } from './helpers/test-app.ts';
+
+/**
+ * The real server killed (SIGKILL) with a case upload half written, then started again with
+ * ORPHAN_FILE_GRACE as production has it: nothing the killed upload wrote is left a minute
+ * later. On PGlite with files in DATA_DIR the start itself sweeps every orphan (nothing else
+ * can be writing); on PostgreSQL, where another process might be mid-upload, the orphans
+ * wait out the grace and the periodic sweep (SWEEP_INTERVAL) takes them, without a restart.
+ */
+const databaseUrl = process.env.DATABASE_URL;
+/** PostgreSQL: a grace the restart fits in, and a sweep every 2 s, so a minute is plenty. */
+const graceSeconds = 15;
+
+let dataDir: string;
+let env: Record<string, string>;
+let dropDatabase = async () => {};
+let portal: PortalProcess;
+
+async function seededDatabase(): Promise<string> {
+  if (databaseUrl) {
+    const name = `portal_sweep_${randomBytes(6).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: databaseUrl });
+    await admin.connect();
+    await admin.query(`create database ${name} template ${inject('templateDatabase')}`);
+    dropDatabase = async () => {
+      await admin.query(`drop database if exists ${name} with (force)`);
+      await admin.end();
+    };
+    const url = new URL(databaseUrl);
+    url.pathname = `/${name}`;
+    return url.toString();
+  }
+  await mkdir(path.join(dataDir, 'pglite'));
+  await promisify(execFile)('tar', ['-xf', inject('templateDump'), '-C', path.join(dataDir, 'pglite')]);
+  return '';
+}
+
+async function callJson<T>(method: string, url: string, options: ApiCallOptions = {}): Promise<T> {
+  const response = await portal.api(method, url, options);
+  const body = await response.text();
+  if (!response.ok) throw new Error(`${method} ${url}: ${response.status} ${body}`);
+  return JSON.parse(body) as T;
+}
+
+const login = async (username: string, password: string) =>
+  (await callJson<{ token: string }>('POST', '/auth/login', { json: { username, password } })).token;
+
+async function filesUnder(folder: string): Promise<{ file: string; size: number; modified: number }[]> {
+  const entries = await readdir(folder, { recursive: true, withFileTypes: true }).catch(() => []);
+  const files = entries.filter((entry) => entry.isFile()).map((entry) => path.join(entry.parentPath, entry.name));
+  return Promise.all(
+    files.map(async (file) => {
+      const info = await stat(file);
+      return { file, size: info.size, modified: info.mtimeMs };
+    }),
+  );
+}
+
+const storedCaseFiles = () => filesUnder(path.join(dataDir, 'files', 'cases'));
+
+async function waitFor(condition: () => Promise<boolean>, what: string, timeoutMs: number) {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+beforeAll(async () => {
+  dataDir = await mkdtemp(path.join(os.tmpdir(), 'portal-sweep-'));
+  env = {
+    DATA_DIR: dataDir,
+    DATABASE_URL: await seededDatabase(),
+    ADMIN_USERNAME: testAdmin.username,
+    ADMIN_PASSWORD: testAdmin.password,
+    JWT_SECRET: randomBytes(32).toString('hex'),
+    // PGlite: the default grace (a day), which the start need not wait for.
+    ...(databaseUrl ? { ORPHAN_FILE_GRACE: String(graceSeconds) } : {}),
+    SWEEP_INTERVAL: '2',
+  };
+  portal = await startPortal(env, { quiet: true });
+}, 120_000);
+
+afterAll(async () => {
+  await portal?.stop();
+  await dropDatabase();
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+describe(`a process killed mid-upload (${databaseUrl ? 'PostgreSQL: the periodic sweep' : 'PGlite: the start sweep'})`, () => {
+  it('leaves no orphaned file a minute after the restart (SIGKILL with half a 20 MB scan written)', async () => {
+    const adminToken = await login(testAdmin.username, testAdmin.password);
+    const [city] = await callJson<{ CityId: number }[]>('GET', '/city/get_cities_list/1');
+    const fields = doctorFields({
+      isActive: 'true',
+      clinicList: JSON.stringify([
+        { clinicId: 0, clinicName: 'Sweep Clinic', countryId: 1, cityId: city!.CityId, contactNo: '1', address: 'x' },
+      ]),
+    });
+    await callJson('POST', '/doctor/add', { token: adminToken, form: formData(fields) });
+    const token = await login(String(fields.username), String(fields.password));
+    const doctors = await callJson<{ UserId: number; UserName: string }[]>('GET', '/doctor/get_doctors_list', {
+      token: adminToken,
+    });
+    const userId = doctors.find((row) => row.UserName === fields.username)!.UserId;
+    const [clinic] = await callJson<{ ClinicId: number }[]>('GET', `/clinic/get_clinics_list_by_user_id/${userId}`, {
+      token,
+    });
+
+    const scan = binaryStl(400_000); // 20 MB
+    const { body, contentType } = await encodeForm(
+      caseForm(caseFields(clinic!.ClinicId, { impressionType: 'Digital Impression' }), {
+        maxillaryScan: { data: scan, name: 'upper.stl' },
+      }),
+    );
+    const request = http.request(`${portal.baseUrl}/api/case/add`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': contentType, 'content-length': body.length },
+    });
+    request.on('error', () => {});
+    const half = Math.floor(body.length / 2);
+    for (let written = 0; written < half; written += 1024 * 1024) {
+      if (!request.write(body.subarray(written, Math.min(half, written + 1024 * 1024)))) await once(request, 'drain');
+    }
+    await waitFor(
+      async () => (await storedCaseFiles()).some((file) => file.size >= scan.length * 0.4),
+      'half the scan to be written',
+      20_000,
+    );
+    portal.child.kill('SIGKILL');
+    if (portal.child.exitCode === null && portal.child.signalCode === null) await once(portal.child, 'exit');
+    const leftBehind = await storedCaseFiles();
+    expect(leftBehind.length).toBeGreaterThan(0);
+    const newestLeft = Math.max(...leftBehind.map((file) => file.modified));
+
+    const restartedAt = Date.now();
+    portal = await startPortal(env, { quiet: true });
+    const startedAfterMs = Date.now() - restartedAt;
+    const afterStart = (await storedCaseFiles()).length;
+    if (databaseUrl) {
+      // Still within the grace when the start swept: another process could have been writing them.
+      if (Date.now() < newestLeft + (graceSeconds - 1) * 1000) expect(afterStart).toBe(leftBehind.length);
+    } else {
+      expect(afterStart).toBe(0);
+    }
+    await waitFor(async () => (await storedCaseFiles()).length === 0, 'the orphans to be swept', 60_000);
+    const sweptAfterMs = Date.now() - restartedAt;
+    expect(await callJson<unknown[]>('GET', '/case/get_cases_by_status/all/0', { token: adminToken })).toEqual([]);
+    console.log(
+      `[figure] killed mid-upload, restarted: ${leftBehind.length} orphaned files, ` +
+        `${leftBehind.length - afterStart} swept by the start (${startedAfterMs} ms), ` +
+        `none left ${(sweptAfterMs / 1000).toFixed(1)} s after the restart (ORPHAN_FILE_GRACE ${env.ORPHAN_FILE_GRACE ?? '24h'}, SWEEP_INTERVAL 2 s)`,
+    );
+  }, 150_000);
+});
