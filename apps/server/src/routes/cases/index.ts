@@ -66,7 +66,7 @@ export async function caseRoutes(app: FastifyInstance) {
     endpoints.caseFileGet,
     { audit: { action: 'case.download', target: paramTarget({ attachment: 'attachmentId' }) } },
     async (request, reply) => {
-      const file = await findCaseFile(app.db, app.storage, request.user, request.params.attachmentId);
+      const file = await findCaseFile(app, request.user, 'attachment', request.params.attachmentId);
       request.auditDetail = { target: `case:${file.caseId}/attachment:${request.params.attachmentId}` };
       return sendCaseFile(request, reply, file);
     },

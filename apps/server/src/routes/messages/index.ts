@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { paramTarget } from '../../plugins/audit.ts';
 import { findVisibleCase } from '../../services/cases/find-cases.ts';
 import { createCaseMessage, listCaseMessages, type CaseMessageRow } from '../../services/messages/case-messages.ts';
-import { findMessageFile } from '../../services/messages/message-files.ts';
+import { findCaseFile } from '../../services/cases/case-files.ts';
 import { messageUploadLimits, receiveMessageUpload } from '../../services/messages/receive-message-upload.ts';
 import { getUnreadCounts, markCaseRead } from '../../services/messages/unread-messages.ts';
 import { sendCaseFile } from '../cases/send-case-file.ts';
@@ -60,7 +60,7 @@ export async function messageRoutes(app: FastifyInstance) {
     endpoints.caseMessageFileGet,
     { audit: { action: 'case.download', target: paramTarget({ message_file: 'fileId' }) } },
     async (request, reply) => {
-      const file = await findMessageFile(app.db, app.storage, request.user, request.params.fileId);
+      const file = await findCaseFile(app, request.user, 'message', request.params.fileId);
       request.auditDetail = { target: `case:${file.caseId}/message_file:${request.params.fileId}` };
       return sendCaseFile(request, reply, file);
     },

@@ -3,7 +3,8 @@ import type { FastifyInstance } from 'fastify';
 import path from 'node:path';
 import { paramTarget } from '../../plugins/audit.ts';
 import { findVisibleCase } from '../../services/cases/find-cases.ts';
-import { createPlanVersion, decidePlan, findPlanFile, listPlans, type PlanChange } from '../../services/plans/plans.ts';
+import { findCaseFile } from '../../services/cases/case-files.ts';
+import { createPlanVersion, decidePlan, listPlans, type PlanChange } from '../../services/plans/plans.ts';
 import { planUploadLimits, receivePlanUpload } from '../../services/plans/receive-plan-upload.ts';
 import { deleteKeys } from '../../storage/delete-keys.ts';
 import { sendCaseFile } from '../cases/send-case-file.ts';
@@ -81,7 +82,7 @@ export async function planRoutes(app: FastifyInstance) {
     endpoints.planFileGet,
     { audit: { action: 'case.download', target: paramTarget({ plan_file: 'stageFileId' }) } },
     async (request, reply) => {
-      const file = await findPlanFile(app.db, app.storage, request.user, request.params.stageFileId);
+      const file = await findCaseFile(app, request.user, 'planStage', request.params.stageFileId);
       request.auditDetail = { target: `case:${file.caseId}/plan_file:${request.params.stageFileId}` };
       // The bytes under one id never change: the browser may keep them (privately) for good.
       reply.header('cache-control', 'private, max-age=31536000, immutable');

@@ -1,13 +1,11 @@
 import { planMessages, type PlanState, type PlanVersion } from '@portal/contract';
 import { and, asc, desc, eq, inArray, max, ne, sql, type SQL } from 'drizzle-orm';
-import type { Readable } from 'node:stream';
-import { assertCaseDoctor, caseOwnerScope, type SignedInUser } from '../../auth/policy.ts';
+import { assertCaseDoctor, type SignedInUser } from '../../auth/policy.ts';
 import type { Database } from '../../db/client.ts';
 import { isoTimestamp } from '../../db/iso-timestamp.ts';
 import { cases, planStageFiles, treatmentPlans, users } from '../../db/schema.ts';
 import { conflict, notFound } from '../../lib/errors.ts';
 import type { MailOutbox } from '../../mail/outbox.ts';
-import type { ByteRange, Storage } from '../../storage/storage.ts';
 import { findVisibleCase } from '../cases/find-cases.ts';
 import type { ReceivedPlanUpload } from './receive-plan-upload.ts';
 
@@ -210,41 +208,4 @@ export async function listPlans(db: Database, actor: SignedInUser, caseId: numbe
     summary: plan.summary as PlanVersion['summary'],
     stages: files.filter((file) => file.planId === plan.planId).map(({ planId: _planId, ...file }) => file),
   }));
-}
-
-export interface PlanFileDownload {
-  caseId: number;
-  fileName: string;
-  contentType: string;
-  size: number;
-  sha256: string;
-  open(range?: ByteRange): Promise<Readable>;
-}
-
-/** A stage file the caller may download (the case's access); another doctor's is 404. */
-export async function findPlanFile(
-  db: Database,
-  storage: Storage,
-  actor: SignedInUser,
-  stageFileId: number,
-): Promise<PlanFileDownload> {
-  const doctorUserId = caseOwnerScope(actor, 0);
-  const [file] = await db
-    .select({
-      caseId: planStageFiles.caseId,
-      fileName: planStageFiles.fileName,
-      size: planStageFiles.fileSize,
-      sha256: planStageFiles.sha256,
-      storageKey: planStageFiles.storageKey,
-    })
-    .from(planStageFiles)
-    .innerJoin(cases, eq(cases.caseId, planStageFiles.caseId))
-    .where(
-      and(
-        eq(planStageFiles.stageFileId, stageFileId),
-        doctorUserId === null ? undefined : eq(cases.doctorUserId, doctorUserId),
-      ),
-    );
-  if (!file) throw notFound('File');
-  return { ...file, contentType: 'model/stl', open: (range) => storage.read(file.storageKey, range) };
 }
