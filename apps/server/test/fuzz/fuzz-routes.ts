@@ -86,10 +86,13 @@ export class RouteFuzzer {
   /** The state after the last request, which is the state before the next one. */
   private lastState: Fingerprint | undefined;
 
-  constructor(
-    private readonly t: TestApp,
-    private readonly fixture: Fixture,
-  ) {}
+  private readonly t: TestApp;
+  private readonly fixture: Fixture;
+
+  constructor(t: TestApp, fixture: Fixture) {
+    this.t = t;
+    this.fixture = fixture;
+  }
 
   /** Tokens issued since the last write: any write may have made them invalid. */
   private readonly tokens = new Map<Actor, { token: string; issuedAt: number }>();

@@ -44,7 +44,7 @@ function callerOf(request: TusRequest): SignedInUser {
 export async function tusRoutesPlugin(app: FastifyInstance) {
   const { maxUploadBytes } = app.config;
   const deps = { db: app.db, storage: app.storage };
-  const datastore = createUploadStore(app.config);
+  const datastore = await createUploadStore(app.config);
   // A cancelled upload's row goes with its bytes, inside tus's DELETE and before its 204 is
   // written: a client that reads the answer never finds the row still there.
   const removeBytes = datastore.remove.bind(datastore);

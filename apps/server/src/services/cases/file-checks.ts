@@ -130,9 +130,12 @@ export class FileInspector extends Transform {
   private headLength = 0;
   bytes = 0;
 
-  constructor(private readonly check: (inspector: FileInspector, chunkBytes: number) => void) {
+  private readonly check: (inspector: FileInspector, chunkBytes: number) => void;
+
+  constructor(check: (inspector: FileInspector, chunkBytes: number) => void) {
     // Buffers a few socket reads ahead of the storage write (the default is 16 KiB).
     super({ highWaterMark: 1024 * 1024 });
+    this.check = check;
   }
 
   get head(): Buffer {

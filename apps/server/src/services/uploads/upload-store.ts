@@ -1,5 +1,5 @@
 import { FileStore } from '@tus/file-store';
-import { S3Store } from '@tus/s3-store';
+import type { S3Store } from '@tus/s3-store';
 import path from 'node:path';
 import type { Config } from '../../config.ts';
 
@@ -9,25 +9,26 @@ export const uploadsFolder = 'uploads';
 /** Where an upload's bytes are, as a key of the portal's own storage (`app.storage`). */
 export const uploadStorageKey = (uploadId: string) => `${uploadsFolder}/${uploadId}`;
 
-/** S3Store writes `<id>` and `<id>.info` at the bucket's root; this keeps them under `uploads/`. */
-class UploadsS3Store extends S3Store {
-  protected override infoKey(id: string): string {
-    return super.infoKey(uploadStorageKey(id));
-  }
-
-  protected override partKey(id: string, isIncomplete?: boolean): string {
-    return super.partKey(uploadStorageKey(id), isIncomplete);
-  }
-}
-
 /**
  * The tus data store over the same place as the portal's storage: the S3 bucket when
  * S3_BUCKET is set, else DATA_DIR/files. Either way a finished upload's bytes are at
- * `uploadStorageKey(id)`, so a case's attachment can point at them without a copy.
+ * `uploadStorageKey(id)`, so a case's attachment can point at them without a copy. The S3
+ * store (and the AWS SDK under it) is loaded only for a bucket.
  */
-export function createUploadStore(config: Pick<Config, 'dataDir' | 's3'>): FileStore | S3Store {
+export async function createUploadStore(config: Pick<Config, 'dataDir' | 's3'>): Promise<FileStore | S3Store> {
   const { s3 } = config;
   if (s3?.bucket) {
+    const { S3Store } = await import('@tus/s3-store');
+    /** S3Store writes `<id>` and `<id>.info` at the bucket's root; this keeps them under `uploads/`. */
+    class UploadsS3Store extends S3Store {
+      protected override infoKey(id: string): string {
+        return super.infoKey(uploadStorageKey(id));
+      }
+
+      protected override partKey(id: string, isIncomplete?: boolean): string {
+        return super.partKey(uploadStorageKey(id), isIncomplete);
+      }
+    }
     return new UploadsS3Store({
       partSize: 8 * 1024 * 1024,
       s3ClientConfig: {
