@@ -42,9 +42,8 @@ export async function startPortal(
   const child = spawn(
     process.execPath,
     // As `npm start` runs it (apps/server/package.json): Node strips the types itself, no
-    // TypeScript loader in the process, and V8 sized for a small idle footprint.
+    // TypeScript loader in the process, and V8's young generation capped for a small idle footprint.
     [
-      '--optimize-for-size',
       '--max-semi-space-size=8',
       ...(process.env.PORTAL_NODE_OPTIONS ?? '').split(' ').filter(Boolean),
       'apps/server/src/main.ts',
