@@ -69,10 +69,7 @@ export async function runMemoryBenchmark() {
         'RSS MB': fixed(mb(await bareProcess(program, portalFlags)), 0),
       });
     }
-    printTable(
-      `Memory: idle RSS, ${settleMs / 1000} s after ready (${databaseUrl ? 'PostgreSQL' : 'PGlite'})`,
-      rows,
-    );
+    printTable(`Memory: idle RSS, ${settleMs / 1000} s after ready (${databaseUrl ? 'PostgreSQL' : 'PGlite'})`, rows);
     if (databaseUrl) console.log(`  goal on PostgreSQL: at most 150 MB (${mb(portalRss) <= 150 ? 'met' : 'not met'})`);
     return { portalRssMb: mb(portalRss) };
   } finally {
