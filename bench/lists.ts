@@ -7,6 +7,7 @@
  * Goals (issue 11): the list at >= 60% of its baseline; p99 under 50 ms for list and search,
  * under 10 ms for stats, at 1,000,000 cases. Prints EXPLAIN (ANALYZE, BUFFERS) of the queries.
  *   BENCH_CASES=100000 BENCH_DOCTORS=1000 BENCH_SECONDS=10   DATABASE_URL=... to run on PostgreSQL
+ *   BENCH_BASELINE_UNPREPARED=1: the baseline sends its list queries unnamed (planned each time), as the portal does
  */
 import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -178,8 +179,8 @@ async function startBaseline(databaseUrl: string, routes: Record<string, ReturnT
       const route = routes[request.params.name];
       const values = route.values.map((value) => value === 'DOCTOR' ? user.user_id : value === 'SEARCH' ? '%' + request.query.search + '%' : value);
       const [list, count] = await Promise.all([
-        pool.query({ name: 'list_' + request.params.name, text: route.list, values }),
-        pool.query({ name: 'count_' + request.params.name, text: route.count, values }),
+        pool.query(process.env.BENCH_BASELINE_UNPREPARED ? { text: route.list, values } : { name: 'list_' + request.params.name, text: route.list, values }),
+        pool.query(process.env.BENCH_BASELINE_UNPREPARED ? { text: route.count, values } : { name: 'count_' + request.params.name, text: route.count, values }),
       ]);
       reply.header('x-total-count', count.rows[0].total);
       return list.rows;
