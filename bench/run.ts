@@ -7,6 +7,7 @@ import path from 'node:path';
 import { runBundleBenchmark } from './bundle.ts';
 import { runEventsBenchmark } from './events.ts';
 import { runListBenchmark } from './lists.ts';
+import { runMemoryBenchmark } from './memory.ts';
 import { runUploadBenchmark } from './upload.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -15,6 +16,7 @@ console.log(
 );
 execSync('npm run build', { cwd: root, stdio: 'ignore' });
 await runBundleBenchmark();
+await runMemoryBenchmark();
 await runUploadBenchmark();
 await runListBenchmark();
 await runEventsBenchmark();

@@ -75,7 +75,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.decorate('config', config);
   app.decorate('database', options.database);
   app.decorate('db', options.database.db);
-  app.decorate('storage', options.storage ?? createStorage(config));
+  app.decorate('storage', options.storage ?? (await createStorage(config)));
   const mailer = new Mailer(
     { smtpUrl: config.smtpUrl, from: config.mailFrom, outboxDir: path.join(config.dataDir, 'outbox') },
     app.log,

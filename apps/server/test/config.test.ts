@@ -351,7 +351,7 @@ describe('the real process', () => {
 
   function start(env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
     return new Promise((resolve, reject) => {
-      const child = spawn(node, ['--import', 'tsx', 'apps/server/src/main.ts'], {
+      const child = spawn(node, ['apps/server/src/main.ts'], {
         cwd: repoRoot,
         env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
         stdio: ['ignore', 'pipe', 'pipe'],

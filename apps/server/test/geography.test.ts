@@ -87,8 +87,8 @@ describe('GET /city/get_cities_list/{countryId}', () => {
     expect(names).toContain('Chicago');
   });
 
-  it('gives every city a label of its own within its country', () => {
-    const { cityRows } = geographyRows();
+  it('gives every city a label of its own within its country', async () => {
+    const { cityRows } = await geographyRows();
     const labels = cityRows.map((row) => `${row.countryId}/${row.cityName}`);
     expect(new Set(labels).size).toBe(labels.length);
     expect(cityRows.length).toBeGreaterThan(140_000);

@@ -246,11 +246,14 @@ describe('S3Storage specifics', () => {
     storage.close();
   });
 
-  it('createStorage picks S3 when a bucket is configured, else the data folder', () => {
-    const s3Storage = createStorage({ dataDir: '/tmp/x', s3: { bucket, endpoint: s3.endpoint, region: 'us-east-1' } });
+  it('createStorage picks S3 when a bucket is configured, else the data folder', async () => {
+    const s3Storage = await createStorage({
+      dataDir: '/tmp/x',
+      s3: { bucket, endpoint: s3.endpoint, region: 'us-east-1' },
+    });
     expect(s3Storage).toBeInstanceOf(S3Storage);
     (s3Storage as S3Storage).close();
-    expect(createStorage({ dataDir: '/tmp/x' })).toBeInstanceOf(LocalStorage);
+    expect(await createStorage({ dataDir: '/tmp/x' })).toBeInstanceOf(LocalStorage);
   });
 });
 

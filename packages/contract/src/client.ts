@@ -4,24 +4,28 @@ import type { ErrorResponse } from './errors.ts';
 
 /** A refused call (any non-2xx answer): the server's message and, for forms, its per-field messages. */
 export class ApiError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-    readonly fieldErrors: Record<string, string> = {},
-    readonly headers?: Headers,
-  ) {
+  readonly status: number;
+  readonly fieldErrors: Record<string, string>;
+  readonly headers?: Headers;
+
+  constructor(status: number, message: string, fieldErrors: Record<string, string> = {}, headers?: Headers) {
     super(message);
+    this.status = status;
+    this.fieldErrors = fieldErrors;
+    this.headers = headers;
     this.name = 'ApiError';
   }
 }
 
 /** A 2xx answer that does not match the endpoint's answer schema: the server and the contract disagree. */
 export class InvalidAnswerError extends Error {
-  constructor(
-    readonly endpoint: Pick<Endpoint, 'method' | 'path'>,
-    readonly issues: z.core.$ZodIssue[],
-  ) {
+  readonly endpoint: Pick<Endpoint, 'method' | 'path'>;
+  readonly issues: z.core.$ZodIssue[];
+
+  constructor(endpoint: Pick<Endpoint, 'method' | 'path'>, issues: z.core.$ZodIssue[]) {
     super(`${endpoint.method} ${endpoint.path} answered outside its schema: ${JSON.stringify(issues.slice(0, 3))}`);
+    this.endpoint = endpoint;
+    this.issues = issues;
     this.name = 'InvalidAnswerError';
   }
 }

@@ -19,10 +19,10 @@ export class TokenService {
   private readonly key: Uint8Array;
   private readonly verified = new Map<string, TokenClaims>();
 
-  constructor(
-    secret: string,
-    private readonly ttlSeconds: number,
-  ) {
+  private readonly ttlSeconds: number;
+
+  constructor(secret: string, ttlSeconds: number) {
+    this.ttlSeconds = ttlSeconds;
     this.key = new TextEncoder().encode(secret);
   }
 

@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import { ADMIN_ROLE_ID, DOCTOR_ROLE_ID, pages as pageList } from '@portal/contract';
-import { City, Country, State } from 'country-state-city';
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import { hashPassword } from '../auth/passwords.ts';
 import type { Database } from './client.ts';
@@ -11,8 +10,12 @@ export interface SeedLog {
   info(details: object, message: string): void;
 }
 
-/** Country ids follow the package's alphabetical order; city ids its city order. */
-export function geographyRows() {
+/**
+ * Country ids follow the package's alphabetical order; city ids its city order. The package
+ * (35 MB of heap) is loaded only to seed an empty database, not by every start.
+ */
+export async function geographyRows() {
+  const { City, Country, State } = await import('country-state-city');
   const countryRows = [...Country.getAllCountries()]
     .sort((a, b) => a.name.localeCompare(b.name))
     .map((country, index) => ({ countryId: index + 1, isoCode: country.isoCode, countryName: country.name }));
@@ -46,7 +49,7 @@ export function geographyRows() {
 async function seedGeography(db: Database) {
   const [existing] = await db.select({ count: sql<number>`count(*)::int` }).from(countries);
   if ((existing?.count ?? 0) > 0) return;
-  const { countryRows, cityRows } = geographyRows();
+  const { countryRows, cityRows } = await geographyRows();
   await db.transaction(async (tx) => {
     await tx.insert(countries).values(countryRows);
     for (let start = 0; start < cityRows.length; start += 20_000) {

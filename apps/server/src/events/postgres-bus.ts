@@ -20,10 +20,12 @@ export class PostgresBus implements EventBus {
   private isClosed = false;
   private reconnectTimer: NodeJS.Timeout | undefined;
 
-  private constructor(
-    private readonly connectionString: string,
-    private readonly log: FastifyBaseLogger,
-  ) {
+  private readonly connectionString: string;
+  private readonly log: FastifyBaseLogger;
+
+  private constructor(connectionString: string, log: FastifyBaseLogger) {
+    this.connectionString = connectionString;
+    this.log = log;
     this.publisher = new pg.Pool({ connectionString, max: 2, connectionTimeoutMillis: 5000 });
     this.publisher.on('error', () => {});
   }

@@ -20,11 +20,15 @@ export class RedisBus implements EventBus {
   readonly kind = 'redis';
   private readonly listeners = new Listeners();
 
-  private constructor(
-    private readonly publisher: Redis,
-    private readonly subscriber: Redis,
-    private readonly channel: string,
-  ) {}
+  private readonly publisher: Redis;
+  private readonly subscriber: Redis;
+  private readonly channel: string;
+
+  private constructor(publisher: Redis, subscriber: Redis, channel: string) {
+    this.publisher = publisher;
+    this.subscriber = subscriber;
+    this.channel = channel;
+  }
 
   static async connect(url: string, log: FastifyBaseLogger): Promise<RedisBus> {
     // commandTimeout bounds the ready check too: a Redis that accepts connections and never

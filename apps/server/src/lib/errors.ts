@@ -1,11 +1,16 @@
 /** The one error type services throw; the error handler maps `status` to the answer. */
 export class AppError extends Error {
+  readonly status: 400 | 401 | 403 | 404 | 409 | 413 | 415 | 429 | 503;
+  readonly fieldErrors?: Record<string, string>;
+
   constructor(
-    readonly status: 400 | 401 | 403 | 404 | 409 | 413 | 415 | 429 | 503,
+    status: 400 | 401 | 403 | 404 | 409 | 413 | 415 | 429 | 503,
     message: string,
-    readonly fieldErrors?: Record<string, string>,
+    fieldErrors?: Record<string, string>,
   ) {
     super(message);
+    this.status = status;
+    this.fieldErrors = fieldErrors;
     this.name = 'AppError';
   }
 }

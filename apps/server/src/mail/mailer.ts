@@ -21,10 +21,12 @@ export interface MailMessage {
 export class Mailer {
   private readonly transport: Transporter;
 
-  constructor(
-    private readonly options: { smtpUrl?: string; from: string; outboxDir: string },
-    private readonly log: FastifyBaseLogger,
-  ) {
+  private readonly options: { smtpUrl?: string; from: string; outboxDir: string };
+  private readonly log: FastifyBaseLogger;
+
+  constructor(options: { smtpUrl?: string; from: string; outboxDir: string }, log: FastifyBaseLogger) {
+    this.options = options;
+    this.log = log;
     this.transport = options.smtpUrl
       ? nodemailer.createTransport(options.smtpUrl)
       : nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });

@@ -15,11 +15,15 @@ export class MailOutbox {
   private running: Promise<number> | undefined;
   private rerun: Promise<number> | undefined;
 
-  constructor(
-    private readonly db: Database,
-    private readonly mailer: Mailer,
-    private readonly log: FastifyBaseLogger,
-  ) {}
+  private readonly db: Database;
+  private readonly mailer: Mailer;
+  private readonly log: FastifyBaseLogger;
+
+  constructor(db: Database, mailer: Mailer, log: FastifyBaseLogger) {
+    this.db = db;
+    this.mailer = mailer;
+    this.log = log;
+  }
 
   /** Queue a message inside the caller's transaction; it is sent after commit. */
   async enqueue(writer: Writer, message: MailMessage): Promise<number> {

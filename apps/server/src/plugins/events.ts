@@ -47,11 +47,12 @@ export class LiveEvents {
   private readonly timers: NodeJS.Timeout[] = [];
   private isChecking = false;
 
-  constructor(
-    private readonly app: FastifyInstance,
-    readonly bus: EventBus,
-    options: Required<LiveEventsOptions>,
-  ) {
+  private readonly app: FastifyInstance;
+  readonly bus: EventBus;
+
+  constructor(app: FastifyInstance, bus: EventBus, options: Required<LiveEventsOptions>) {
+    this.app = app;
+    this.bus = bus;
     bus.subscribe((message) => this.deliver(message));
     this.timers.push(setInterval(() => this.writeAll(': heartbeat\n\n'), options.heartbeatMs).unref());
     this.timers.push(setInterval(() => void this.checkSessions(), options.sessionCheckMs).unref());

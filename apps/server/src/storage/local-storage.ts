@@ -10,7 +10,11 @@ const safeKey = /^[a-z0-9][a-z0-9/_.-]*$/i;
 
 /** Files in a folder; each write goes to a temporary name and is renamed when complete. */
 export class LocalStorage implements Storage {
-  constructor(private readonly root: string) {}
+  private readonly root: string;
+
+  constructor(root: string) {
+    this.root = root;
+  }
 
   private pathOf(key: string): string {
     if (!safeKey.test(key) || key.includes('..')) throw new Error(`Unsafe storage key: ${key}`);

@@ -95,15 +95,19 @@ export class RouteFuzzer {
   /** The other doctor's rows after the last request that wrote anything. */
   private lastOther: string | undefined;
 
+  private readonly t: TestApp;
+  private readonly fixture: Fixture;
+  private readonly other: OtherDoctor | undefined;
+
   /**
    * With `other`, every answer to the doctor (always the fixture's, restored when fuzzing
    * removed it) is also checked never to name `other`'s records in a 2xx, nor change them.
    */
-  constructor(
-    private readonly t: TestApp,
-    private readonly fixture: Fixture,
-    private readonly other?: OtherDoctor,
-  ) {}
+  constructor(t: TestApp, fixture: Fixture, other?: OtherDoctor) {
+    this.t = t;
+    this.fixture = fixture;
+    this.other = other;
+  }
 
   /** Tokens issued since the last write: any write may have made them invalid. */
   private readonly tokens = new Map<Actor, { token: string; issuedAt: number }>();

@@ -2,8 +2,10 @@ import { endpoints } from '@portal/contract';
 import { Server, type ServerOptions } from '@tus/server';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { IncomingMessage } from 'node:http';
+import { Transform, type Readable } from 'node:stream';
 import type { SignedInUser } from '../../auth/policy.ts';
 import { AppError, badRequest, notFound } from '../../lib/errors.ts';
+import { FileInspector } from '../../services/cases/file-checks.ts';
 import { createUploadStore, newTusId, tusIdOf, uploadIdOfTusId } from '../../services/uploads/upload-store.ts';
 import { findOwnOpenUpload, finishUpload, forgetUpload, recordUpload } from '../../services/uploads/uploads.ts';
 
@@ -22,6 +24,9 @@ export const tusRoutes: readonly string[] = [
 ];
 
 const uploadIdPattern = /^[0-9a-f]{32}$/;
+
+/** Uploads hashed as they arrive at once, at most (about 1 KB each); beyond, the finish reads the bytes back. */
+const maxHashedUploads = 10_000;
 
 type TusRequest = Parameters<NonNullable<ServerOptions['onUploadCreate']>>[0];
 
@@ -44,15 +49,39 @@ function callerOf(request: TusRequest): SignedInUser {
 export async function tusRoutesPlugin(app: FastifyInstance) {
   const { maxUploadBytes } = app.config;
   const deps = { db: app.db, storage: app.storage };
-  const datastore = createUploadStore(app.config);
+  const datastore = await createUploadStore(app.config);
   // A cancelled upload's row goes with its bytes, inside tus's DELETE and before its 204 is
   // written: a client that reads the answer never finds the row still there.
   const removeBytes = datastore.remove.bind(datastore);
   datastore.remove = async (tusId: string) => {
+    arriving.delete(tusId);
     await removeBytes(tusId);
     // S3Store's remove leaves the incomplete part object (`<id>.part`) of an unfinished upload.
     await app.storage.delete(`${tusId}.part`);
     await forgetUpload(app.db, uploadIdOfTusId(tusId));
+  };
+  // SHA-256 and the head as the bytes arrive, so a finished upload is not read a second time.
+  // Kept only while every byte so far went through this process in order; a PATCH that
+  // wrote other than it read (cut short, another process, a restart) drops it, and the
+  // finish reads the bytes back as before.
+  const arriving = new Map<string, FileInspector>();
+  const writeBytes = datastore.write.bind(datastore);
+  datastore.write = async (readable: Readable, uploadId: string, offset: number) => {
+    const inspector = offset === 0 ? new FileInspector(() => {}) : arriving.get(uploadId);
+    arriving.delete(uploadId);
+    if (!inspector || inspector.bytes !== offset || arriving.size >= maxHashedUploads) {
+      return writeBytes(readable, uploadId, offset);
+    }
+    const tap = new Transform({
+      transform(chunk: Buffer, _encoding, callback) {
+        inspector.account(chunk);
+        callback(null, chunk);
+      },
+    });
+    readable.once('error', (error) => tap.destroy(error));
+    const written = await writeBytes(readable.pipe(tap), uploadId, offset);
+    if (inspector.bytes === written) arriving.set(uploadId, inspector);
+    return written;
   };
   const tus = new Server({
     path: tusPath,
@@ -77,7 +106,9 @@ export async function tusRoutesPlugin(app: FastifyInstance) {
       return {};
     },
     async onUploadFinish(_request, upload) {
-      await finishUpload(deps, uploadIdOfTusId(upload.id));
+      const inspector = arriving.get(upload.id);
+      arriving.delete(upload.id);
+      await finishUpload(deps, uploadIdOfTusId(upload.id), inspector);
       return {};
     },
   });

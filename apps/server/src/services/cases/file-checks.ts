@@ -130,9 +130,12 @@ export class FileInspector extends Transform {
   private headLength = 0;
   bytes = 0;
 
-  constructor(private readonly check: (inspector: FileInspector, chunkBytes: number) => void) {
+  private readonly check: (inspector: FileInspector, chunkBytes: number) => void;
+
+  constructor(check: (inspector: FileInspector, chunkBytes: number) => void) {
     // Buffers a few socket reads ahead of the storage write (the default is 16 KiB).
     super({ highWaterMark: 1024 * 1024 });
+    this.check = check;
   }
 
   get head(): Buffer {
@@ -144,13 +147,18 @@ export class FileInspector extends Transform {
     return this.hash.copy().digest('hex');
   }
 
-  override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
+  /** Counts, hashes and keeps the head of `chunk` without passing it on (a tus upload's PATCHes). */
+  account(chunk: Buffer): void {
     this.bytes += chunk.length;
     this.hash.update(chunk);
     if (this.headLength < headBytes) {
       this.headChunks.push(chunk.subarray(0, headBytes - this.headLength));
       this.headLength += Math.min(chunk.length, headBytes - this.headLength);
     }
+  }
+
+  override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
+    this.account(chunk);
     try {
       this.check(this, chunk.length);
     } catch (error) {

@@ -32,8 +32,11 @@ const isIgnored = (path: string, base: string) =>
 /** Counts what comes out of one entry and stops it once it unpacks past the ratio. */
 class RatioMeter extends Transform {
   private bytes = 0;
-  constructor(private readonly compressedSize: number) {
+  private readonly compressedSize: number;
+
+  constructor(compressedSize: number) {
     super();
+    this.compressedSize = compressedSize;
   }
   override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
     this.bytes += chunk.length;

@@ -1,5 +1,5 @@
 import { FileStore } from '@tus/file-store';
-import { S3Store } from '@tus/s3-store';
+import type { S3Store } from '@tus/s3-store';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
@@ -27,11 +27,13 @@ export const newTusId = () => tusIdOf(randomBytes(16).toString('hex'));
 /**
  * The tus data store over the same place as the portal's storage: the S3 bucket when
  * S3_BUCKET is set, else DATA_DIR/files. Either way a finished upload's bytes are at
- * `uploadStorageKey(id)` (its tus id, `tusIdOf`), so a case's attachment can point at them without a copy.
+ * `uploadStorageKey(id)` (its tus id, `tusIdOf`), so a case's attachment can point at them
+ * without a copy. The S3 store (and the AWS SDK under it) is loaded only for a bucket.
  */
-export function createUploadStore(config: Pick<Config, 'dataDir' | 's3'>): FileStore | S3Store {
+export async function createUploadStore(config: Pick<Config, 'dataDir' | 's3'>): Promise<FileStore | S3Store> {
   const { s3 } = config;
   if (s3?.bucket) {
+    const { S3Store } = await import('@tus/s3-store');
     return new S3Store({
       partSize: 8 * 1024 * 1024,
       s3ClientConfig: {

@@ -124,12 +124,20 @@ function kindsForName(fileName: string): FileKind[] {
  * file goes through (SHA-256, size, first bytes) and records the kind its name and content
  * agree on, or none.
  */
-export async function finishUpload(deps: { db: Database; storage: Storage }, uploadId: string): Promise<void> {
+export async function finishUpload(
+  deps: { db: Database; storage: Storage },
+  uploadId: string,
+  /** What was hashed as the bytes arrived: used when it covers the whole file, else the bytes are read again. */
+  arrived?: FileInspector,
+): Promise<void> {
   const [row] = await deps.db.select().from(uploads).where(eq(uploads.uploadId, uploadId));
   if (!row) return;
-  const inspector = new FileInspector(() => {});
-  const discard = new Writable({ write: (_chunk, _encoding, callback) => callback() });
-  await pipeline(await deps.storage.read(row.storageKey), inspector, discard);
+  let inspector = arrived;
+  if (!inspector || inspector.bytes !== row.declaredSize) {
+    inspector = new FileInspector(() => {});
+    const discard = new Writable({ write: (_chunk, _encoding, callback) => callback() });
+    await pipeline(await deps.storage.read(row.storageKey), inspector, discard);
+  }
   const kind = kindsForName(row.fileName).find((candidate) => isFileOfKind(candidate, inspector.head, inspector.bytes));
   await deps.db
     .update(uploads)
