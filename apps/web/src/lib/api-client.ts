@@ -1,9 +1,10 @@
-import { createApiClient, type ApiClientOptions } from '@portal/contract';
+// The client alone, not the whole contract: the sign-in page loads only what it calls.
+import { createApiClient, type ApiClientOptions } from '@portal/contract/client';
 import { activity } from './activity.ts';
 import { sessionStore } from './session.ts';
 import { fetchWithUploadProgress } from './upload-progress.ts';
 
-export { ApiError } from '@portal/contract';
+export { ApiError } from '@portal/contract/client';
 
 const options = {
   credentials: 'include',
