@@ -23,5 +23,7 @@ export default defineConfig({
   build: {
     outDir: 'dist',
     emptyOutDir: true,
+    // dist/.vite/manifest.json: which chunks each route loads (bench/bundle.ts checks the budgets).
+    manifest: true,
   },
 });
