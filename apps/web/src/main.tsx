@@ -1,3 +1,5 @@
+// First: before the contract's schemas are made (see the file).
+import './lib/zod-jitless.ts';
 import '@mantine/core/styles.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
