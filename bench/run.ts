@@ -4,6 +4,7 @@
  */
 import { execSync } from 'node:child_process';
 import path from 'node:path';
+import { runBrowserBenchmark } from './browser.ts';
 import { runBundleBenchmark } from './bundle.ts';
 import { runEventsBenchmark } from './events.ts';
 import { runListBenchmark } from './lists.ts';
@@ -17,6 +18,7 @@ console.log(
 execSync('npm run build', { cwd: root, stdio: 'ignore' });
 await runBundleBenchmark();
 await runMemoryBenchmark();
+await runBrowserBenchmark();
 await runUploadBenchmark();
 await runListBenchmark();
 await runEventsBenchmark();

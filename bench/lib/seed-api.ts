@@ -35,7 +35,7 @@ export async function activeDoctor(baseUrl: string, adminToken: string, username
     { params: { id: session.userId } },
     { token: session.token },
   );
-  return { token: session.token, userId: session.userId, clinicId: clinic!.ClinicId };
+  return { token: session.token, userId: session.userId, clinicId: clinic!.ClinicId, session };
 }
 
 /** The text fields of a valid case submission from a doctor's clinic (a Digital Impression). */

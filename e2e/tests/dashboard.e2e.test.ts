@@ -88,7 +88,8 @@ describe('Dashboard as a doctor', () => {
       await expect.poll(() => tile(page, label).isVisible()).toBe(true);
     }
     expect(await tile(page, 'New Cases').count()).toBe(0);
-    expect(await tile(page, 'Total Cases').textContent()).toMatch(/Total Cases\s*1$/);
+    // The count replaces the tile's skeleton when the stats answer (no overlay waits for it).
+    await expect.poll(() => tile(page, 'Total Cases').textContent()).toMatch(/Total Cases\s*1$/);
     expect(await tile(page, 'Total Cases').getAttribute('aria-pressed')).toBe('true');
     expect(await columnHeader(page, 'Doctor').count()).toBe(0);
     for (const header of ['S.No', 'Tracking No', 'First Name', 'Last Name', 'DOB', 'Status']) {
@@ -296,6 +297,7 @@ describe('Dashboard as staff with the Dashboard page', () => {
     await page.reload();
     await settle(page);
     await expect.poll(() => tile(page, 'In Progress').textContent()).toMatch(/In Progress\s*1$/);
-    expect(await tile(page, 'Total Cases').textContent()).toMatch(/Total Cases\s*1$/);
+    // The count replaces the tile's skeleton when the stats answer (no overlay waits for it).
+    await expect.poll(() => tile(page, 'Total Cases').textContent()).toMatch(/Total Cases\s*1$/);
   });
 });

@@ -9,6 +9,7 @@ import { serializeError, serializeRequest } from './lib/logging.ts';
 import { Mailer } from './mail/mailer.ts';
 import { MailOutbox } from './mail/outbox.ts';
 import { auditPlugin } from './plugins/audit.ts';
+import { compressionPlugin } from './plugins/compression.ts';
 import { authPlugin } from './plugins/auth.ts';
 import { docsPlugin } from './plugins/docs.ts';
 import { errorHandlerPlugin } from './plugins/error-handler.ts';
@@ -88,6 +89,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   await app.register(errorHandlerPlugin);
   await app.register(securityPlugin);
+  await app.register(compressionPlugin);
   await app.register(cookie);
   await app.register(rateLimitPlugin);
   await app.register(multipart, { limits: { fieldSize: 1024 * 1024, fields: 200, parts: 300 } });

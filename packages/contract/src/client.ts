@@ -37,9 +37,9 @@ export interface ApiClientOptions {
   /** The bearer token of every call, read afresh each time; a call's own `token` wins. */
   token?: () => string | null | undefined;
   credentials?: RequestInit['credentials'];
-  /** Around every call, whatever its outcome (the web app's loading overlay). */
-  onBegin?: () => void;
-  onEnd?: () => void;
+  /** Around every call, whatever its outcome, told which row is called (the web app's loading overlay). */
+  onBegin?: (endpoint: Pick<Endpoint, 'method' | 'path'>) => void;
+  onEnd?: (endpoint: Pick<Endpoint, 'method' | 'path'>) => void;
   /** A 401 answer, before its ApiError is thrown (the web app ends the session). */
   onUnauthorized?: () => void;
 }
@@ -110,7 +110,7 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
     const url = `${baseUrl}${buildPath(endpoint.path, input.params)}${toQueryString(input.query)}`;
     const token = call.token ?? options.token?.();
     const { body, headers } = requestBody(endpoint, input.body);
-    options.onBegin?.();
+    options.onBegin?.(endpoint);
     try {
       const response = await fetchImpl(url, {
         method: endpoint.method,
@@ -125,7 +125,7 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
       }
       return { data: await parseAnswer(endpoint, response), headers: response.headers };
     } finally {
-      options.onEnd?.();
+      options.onEnd?.(endpoint);
     }
   }
 

@@ -13,25 +13,31 @@ const router = createBrowserRouter([
       </PublicOnly>
     ),
   },
-  { path: paths.register, lazy: () => import('./routes/register.tsx') },
-  { path: paths.resetPassword, lazy: () => import('./routes/reset-password.tsx') },
-  { path: paths.terms, lazy: () => import('./routes/terms.tsx') },
   {
-    // The signed-in shell is its own chunk: the login page loads without it.
-    lazy: async () => ({ Component: (await import('./guards.tsx')).ProtectedLayout }),
+    // The query cache comes with the first page that reads the API (sign-in reads nothing).
+    lazy: () => import('./with-queries.tsx'),
     children: [
-      { path: paths.dashboard, lazy: () => import('./routes/dashboard.tsx') },
-      { path: paths.roles, lazy: () => import('./routes/roles.tsx') },
-      { path: paths.rolePermissions, lazy: () => import('./routes/role-permissions.tsx') },
-      { path: paths.users, lazy: () => import('./routes/users.tsx') },
-      { path: paths.doctors, lazy: () => import('./routes/doctors.tsx') },
-      { path: paths.cases, lazy: () => import('./routes/cases.tsx') },
-      { path: paths.caseDetail, lazy: () => import('./routes/case.tsx') },
-      { path: paths.profile, lazy: () => import('./routes/profile.tsx') },
-      { path: paths.audit, lazy: () => import('./routes/audit.tsx') },
+      { path: paths.register, lazy: () => import('./routes/register.tsx') },
+      { path: paths.resetPassword, lazy: () => import('./routes/reset-password.tsx') },
+      { path: paths.terms, lazy: () => import('./routes/terms.tsx') },
+      {
+        // The signed-in shell is its own chunk: the login page loads without it.
+        lazy: async () => ({ Component: (await import('./guards.tsx')).ProtectedLayout }),
+        children: [
+          { path: paths.dashboard, lazy: () => import('./routes/dashboard.tsx') },
+          { path: paths.roles, lazy: () => import('./routes/roles.tsx') },
+          { path: paths.rolePermissions, lazy: () => import('./routes/role-permissions.tsx') },
+          { path: paths.users, lazy: () => import('./routes/users.tsx') },
+          { path: paths.doctors, lazy: () => import('./routes/doctors.tsx') },
+          { path: paths.cases, lazy: () => import('./routes/cases.tsx') },
+          { path: paths.caseDetail, lazy: () => import('./routes/case.tsx') },
+          { path: paths.profile, lazy: () => import('./routes/profile.tsx') },
+          { path: paths.audit, lazy: () => import('./routes/audit.tsx') },
+        ],
+      },
+      { path: '*', lazy: () => import('./routes/not-found.tsx') },
     ],
   },
-  { path: '*', lazy: () => import('./routes/not-found.tsx') },
 ]);
 
 export function AppRouter() {

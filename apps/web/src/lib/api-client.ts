@@ -1,16 +1,24 @@
-import { createApiClient, type ApiClientOptions } from '@portal/contract';
+// The client alone, not the whole contract: the sign-in page loads only what it calls.
+import { createApiClient, type ApiClientOptions } from '@portal/contract/client';
 import { activity } from './activity.ts';
 import { sessionStore } from './session.ts';
 import { fetchWithUploadProgress } from './upload-progress.ts';
 
-export { ApiError } from '@portal/contract';
+export { ApiError } from '@portal/contract/client';
+
+const isChange = ({ method }: { method: string }) => method !== 'GET' && method !== 'HEAD';
 
 const options = {
   credentials: 'include',
   token: () => sessionStore.getValid()?.token,
-  // Every call shows the loading overlay.
-  onBegin: activity.begin,
-  onEnd: activity.end,
+  // Changes show the full-screen overlay (no double submits); reads show their loading in
+  // place, in the table or pane that waits for them (docs/decisions.md § Waiting that people feel).
+  onBegin: (endpoint) => {
+    if (isChange(endpoint)) activity.begin();
+  },
+  onEnd: (endpoint) => {
+    if (isChange(endpoint)) activity.end();
+  },
   // A 401 ends the session: the guard then sends the user to the login screen.
   onUnauthorized: () => {
     if (sessionStore.get()) sessionStore.clear();
@@ -20,7 +28,7 @@ const options = {
 /** The one way the app calls the API: `api.call(endpoints.roleList)`. */
 export const api = createApiClient(options);
 
-/** Calls made in the background (a draft saved while the doctor types): no loading overlay. */
+/** Changes made in the background (a draft saved while the doctor types, a permission tick shown at once): no overlay. */
 export const backgroundApi = createApiClient({ ...options, onBegin: undefined, onEnd: undefined });
 
 /** The same for the large multipart uploads, whose progress the overlay shows. */

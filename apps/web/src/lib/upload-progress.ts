@@ -1,4 +1,4 @@
-import { ApiError } from '@portal/contract';
+import { ApiError } from '@portal/contract/client';
 import { activity } from './activity.ts';
 
 /** Statuses whose Response must have no body. */

@@ -1,4 +1,4 @@
-import { Alert, Button, Stack, Text } from '@mantine/core';
+import { Alert, Button, Skeleton, Stack, Text } from '@mantine/core';
 import { useNavigate, useParams } from 'react-router';
 import { RequirePage } from '../guards.tsx';
 import { paths } from '../../config/paths.ts';
@@ -39,7 +39,17 @@ function CasePage({ caseId }: { caseId: number }) {
       </Stack>
     );
   }
-  if (!found.data) return <Text c="dimmed">Loading...</Text>;
+  if (!found.data) {
+    // The case is on its way: its pane's shape, in place (no full-screen overlay for reads).
+    return (
+      <Stack gap="md" role="status" aria-label="Loading the case">
+        <Text c="dimmed">Loading...</Text>
+        <Skeleton height={34} width="40%" />
+        <Skeleton height={160} />
+        <Skeleton height={120} />
+      </Stack>
+    );
+  }
   return (
     <Stack gap="md">
       <CaseDetail

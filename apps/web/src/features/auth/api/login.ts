@@ -1,15 +1,18 @@
-import { endpoints, type LoginRequest } from '@portal/contract';
-import { useQueryClient } from '@tanstack/react-query';
+import type { LoginRequest } from '@portal/contract/auth';
+import { authEndpoints } from '@portal/contract/endpoints/auth';
 import { api } from '../../../lib/api-client.ts';
 import { sessionStore } from '../../../lib/session.ts';
 
-export const login = (input: LoginRequest) => api.call(endpoints.login, { body: input });
+export const login = (input: LoginRequest) => api.call(authEndpoints.login, { body: input });
 
-/** Signs in and stores the seven session values. */
+/**
+ * Signs in and stores the seven session values. The sign-in page has no query cache of its
+ * own (app/with-queries.tsx); the app's one is emptied of anything an earlier user read.
+ */
 export function useLogin() {
-  const queryClient = useQueryClient();
   return async (input: LoginRequest) => {
     const answer = await login(input);
+    const { queryClient } = await import('../../../lib/query-client.ts');
     queryClient.clear();
     sessionStore.start(answer);
     return answer;

@@ -1,4 +1,4 @@
-import { Group, SimpleGrid, Text, ThemeIcon, UnstyledButton } from '@mantine/core';
+import { Group, SimpleGrid, Skeleton, Text, ThemeIcon, UnstyledButton } from '@mantine/core';
 import { caseStatusLabels, type CaseStats, type CaseStatusFilter, type PlanState } from '@portal/contract';
 import {
   IconCircleCheck,
@@ -102,9 +102,14 @@ export function StatTiles({
                 <Text size="sm" fw={600} c={isSelected ? 'teal.9' : 'gray.8'}>
                   {tile.label}
                 </Text>
-                <Text fz={28} fw={700} lh={1.2}>
-                  {stats ? tile.count(stats) : '–'}
-                </Text>
+                {stats ? (
+                  <Text fz={28} fw={700} lh={1.2}>
+                    {tile.count(stats)}
+                  </Text>
+                ) : (
+                  // The count is on its way: a placeholder of its size, no overlay.
+                  <Skeleton height={28} width={48} mt={3} mb={3} aria-label="Loading count" />
+                )}
               </div>
               <ThemeIcon variant={isSelected ? 'filled' : 'light'} size="lg" radius="md" aria-hidden>
                 <Icon size={20} />

@@ -12,15 +12,23 @@ export const rolePermissionsQueryOptions = (roleId: number) =>
 export const useRolePermissions = (roleId: number | null) =>
   useQuery({ ...rolePermissionsQueryOptions(roleId ?? 0), enabled: roleId !== null });
 
-/** After a grant or revoke succeeds, the row changes in place; the role's menu is read again. */
-export async function setPageAccessLocally(
-  queryClient: QueryClient,
-  roleId: number,
-  pageId: number,
-  hasAccess: boolean,
-) {
+const setPageAccessLocally = (queryClient: QueryClient, roleId: number, pageId: number, hasAccess: boolean) =>
   queryClient.setQueryData(rolePermissionsQueryOptions(roleId).queryKey, (rows) =>
     rows?.map((row) => (row.PageId === pageId ? { ...row, HasAccess: hasAccess } : row)),
   );
-  await queryClient.invalidateQueries({ queryKey: menuKeys.ofRole(roleId) });
-}
+
+/**
+ * A grant or revoke shown at once (an optimistic update): the box changes before the call,
+ * goes back if the server refuses, and the role's menu is read again once it has answered.
+ */
+export const pageAccessChange = (queryClient: QueryClient, hasAccess: boolean) => ({
+  onMutate: async ({ roleId, pageId }: { roleId: number; pageId: number }) => {
+    await queryClient.cancelQueries({ queryKey: rolePermissionsQueryOptions(roleId).queryKey });
+    setPageAccessLocally(queryClient, roleId, pageId, hasAccess);
+  },
+  onError: (_error: unknown, { roleId, pageId }: { roleId: number; pageId: number }) => {
+    setPageAccessLocally(queryClient, roleId, pageId, !hasAccess);
+  },
+  onSettled: (_answer: unknown, _error: unknown, { roleId }: { roleId: number; pageId: number }) =>
+    queryClient.invalidateQueries({ queryKey: menuKeys.ofRole(roleId) }),
+});

@@ -1,7 +1,7 @@
 import { endpoints } from '@portal/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client.ts';
-import { setPageAccessLocally } from './get-role-permissions.ts';
+import { backgroundApi } from '../../../lib/api-client.ts';
+import { pageAccessChange } from './get-role-permissions.ts';
 
 export interface PageAccess {
   roleId: number;
@@ -9,12 +9,13 @@ export interface PageAccess {
 }
 
 export const grantPageAccess = ({ roleId, pageId }: PageAccess) =>
-  api.call(endpoints.permissionGrant, { params: { roleId, pageId } });
+  // No overlay: the box shows the change at once and goes back if it is refused.
+  backgroundApi.call(endpoints.permissionGrant, { params: { roleId, pageId } });
 
 export function useGrantPageAccess() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: grantPageAccess,
-    onSuccess: (_answer, { roleId, pageId }) => setPageAccessLocally(queryClient, roleId, pageId, true),
+    ...pageAccessChange(queryClient, true),
   });
 }

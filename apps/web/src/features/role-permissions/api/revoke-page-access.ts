@@ -1,16 +1,17 @@
 import { endpoints } from '@portal/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client.ts';
-import { setPageAccessLocally } from './get-role-permissions.ts';
+import { backgroundApi } from '../../../lib/api-client.ts';
+import { pageAccessChange } from './get-role-permissions.ts';
 import type { PageAccess } from './grant-page-access.ts';
 
 export const revokePageAccess = ({ roleId, pageId }: PageAccess) =>
-  api.call(endpoints.permissionRevoke, { params: { roleId, pageId } });
+  // No overlay: the box shows the change at once and goes back if it is refused.
+  backgroundApi.call(endpoints.permissionRevoke, { params: { roleId, pageId } });
 
 export function useRevokePageAccess() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: revokePageAccess,
-    onSuccess: (_answer, { roleId, pageId }) => setPageAccessLocally(queryClient, roleId, pageId, false),
+    ...pageAccessChange(queryClient, false),
   });
 }

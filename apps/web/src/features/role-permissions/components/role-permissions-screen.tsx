@@ -14,7 +14,8 @@ export function RolePermissionsScreen({ roles }: { roles: Role[] }) {
   const permissions = useRolePermissions(selectedRoleId);
   const grant = useGrantPageAccess();
   const revoke = useRevokePageAccess();
-  const isSaving = grant.isPending || revoke.isPending;
+  /** The page whose box has a call in flight: that box waits for its answer, the others do not. */
+  const savingPageId = grant.isPending ? grant.variables.pageId : revoke.isPending ? revoke.variables.pageId : null;
 
   const setAccess = (row: RolePermission, hasAccess: boolean) => {
     if (selectedRoleId === null) return;
@@ -40,7 +41,7 @@ export function RolePermissionsScreen({ roles }: { roles: Role[] }) {
       </Paper>
       <LocalTable<RolePermission>
         records={permissions.data}
-        isLoading={permissions.isFetching}
+        isLoading={permissions.isLoading}
         idAccessor="PageId"
         emptyText="No record found"
         columns={[
@@ -53,7 +54,7 @@ export function RolePermissionsScreen({ roles }: { roles: Role[] }) {
               <Checkbox
                 aria-label={`Has access to ${row.PageName}`}
                 checked={row.HasAccess}
-                disabled={isSaving}
+                disabled={row.PageId === savingPageId}
                 onChange={(event) => setAccess(row, event.currentTarget.checked)}
               />
             ),
