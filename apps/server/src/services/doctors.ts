@@ -10,7 +10,7 @@ import { assertOwnRecordIfDoctor, isDoctor, type SignedInUser } from '../auth/po
 import { hashPassword } from '../auth/passwords.ts';
 import type { Database, Transaction } from '../db/client.ts';
 import { isoTimestamp } from '../db/iso-timestamp.ts';
-import { countries, doctors, users } from '../db/schema.ts';
+import { countries, doctors, liveRoleId, users } from '../db/schema.ts';
 import { badRequest, notFound } from '../lib/errors.ts';
 import type { SmallFile } from '../lib/multipart-form.ts';
 import type { MailOutbox } from '../mail/outbox.ts';
@@ -25,7 +25,7 @@ const doctorColumns = {
   UserId: users.userId,
   DoctorId: doctors.doctorId,
   UserName: users.userName,
-  RoleId: users.roleId,
+  RoleId: liveRoleId,
   FirstName: users.firstName,
   LastName: users.lastName,
   Email: users.email,
@@ -132,7 +132,7 @@ export async function createDoctor(
 /** A live doctor's account; `forUpdate` locks it until the transaction ends. */
 async function findDoctor(tx: Transaction | Database, doctorId: number, forUpdate = false) {
   const query = tx
-    .select({ userId: users.userId, isActive: users.isActive, roleId: users.roleId, userName: users.userName })
+    .select({ userId: users.userId, isActive: users.isActive, roleId: liveRoleId, userName: users.userName })
     .from(doctors)
     .innerJoin(users, eq(users.userId, doctors.userId))
     .where(and(eq(doctors.doctorId, doctorId), isNull(users.deletedAt)));

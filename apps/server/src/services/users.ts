@@ -1,15 +1,16 @@
 import { ADMIN_ROLE_ID, DOCTOR_ROLE_ID, type User, type UserAddRequest, type UserEditRequest } from '@portal/contract';
 import { and, asc, eq, isNull, sql } from 'drizzle-orm';
-import { assertMayTouchAdministrator, type SignedInUser } from '../auth/policy.ts';
+import { assertHoldsPages, assertMayTouchAdministrator, isAdministrator, type SignedInUser } from '../auth/policy.ts';
 import { hashPassword } from '../auth/passwords.ts';
 import type { Database, Transaction } from '../db/client.ts';
 import { isoTimestamp } from '../db/iso-timestamp.ts';
-import { roles, users } from '../db/schema.ts';
-import { badRequest, conflict, notFound } from '../lib/errors.ts';
+import { liveRoleId, roles, users } from '../db/schema.ts';
+import { badRequest, conflict, forbidden, notFound } from '../lib/errors.ts';
 import type { SmallFile } from '../lib/multipart-form.ts';
 import { deleteKeys } from '../storage/delete-keys.ts';
 import type { Storage } from '../storage/storage.ts';
 import { assertOtherAdministratorRemains, inAccountTransaction, replacePicture } from './accounts.ts';
+import { rolePageUrls } from './permissions.ts';
 import { roleExists } from './roles.ts';
 
 const userColumns = {
@@ -19,7 +20,7 @@ const userColumns = {
   LastName: users.lastName,
   Email: users.email,
   MobileNo: users.mobileNo,
-  RoleId: users.roleId,
+  RoleId: liveRoleId,
   RoleName: roles.roleName,
   profilePicKey: users.profilePic,
   createdAt: isoTimestamp(users.createdAt),
@@ -44,9 +45,15 @@ async function assertWebRole(tx: Transaction, roleId: number) {
   if (!(await roleExists(tx, roleId))) throw badRequest('Role is not valid', { roleId: 'Role is not valid' });
 }
 
+/** Only a role whose pages the caller has can be given (docs/decisions.md § Roles). */
+async function assertMayHandOutRole(tx: Transaction, actor: SignedInUser, roleId: number) {
+  if (isAdministrator(actor)) return;
+  assertHoldsPages(actor, await rolePageUrls(tx, roleId), 'give a user a role with');
+}
+
 async function findWebUser(tx: Transaction, userId: number) {
   const [row] = await tx
-    .select({ roleId: users.roleId })
+    .select({ roleId: liveRoleId })
     .from(users)
     .where(and(eq(users.userId, userId), eq(users.userType, 'Web'), isNull(users.deletedAt)));
   if (!row) throw notFound('User');
@@ -64,6 +71,7 @@ export async function createWebUser(
   const passwordHash = await hashPassword(input.password);
   const { result } = await inAccountTransaction(db, storage, async (tx, written) => {
     await assertWebRole(tx, input.roleId);
+    await assertMayHandOutRole(tx, actor, input.roleId);
     const [created] = await tx
       .insert(users)
       .values({
@@ -96,6 +104,14 @@ export async function updateWebUser(
     const current = await findWebUser(tx, userId);
     assertMayTouchAdministrator(actor, [current.roleId, input.roleId]);
     await assertWebRole(tx, input.roleId);
+    if (actor.userId === userId && input.roleId !== current.roleId && !isAdministrator(actor)) {
+      throw forbidden('You cannot change your own role');
+    }
+    // Neither a stronger account's password nor a stronger role: both would raise the caller.
+    if (!isAdministrator(actor)) {
+      assertHoldsPages(actor, await rolePageUrls(tx, current.roleId), 'edit users whose role has');
+    }
+    await assertMayHandOutRole(tx, actor, input.roleId);
     if (current.roleId === ADMIN_ROLE_ID && input.roleId !== ADMIN_ROLE_ID) {
       await assertOtherAdministratorRemains(tx, userId);
     }

@@ -1,8 +1,8 @@
 import { ADMIN_ROLE_ID, endpoints, isStreamAnswer, type Endpoint } from '@portal/contract';
-import { and, asc, eq, isNull, sql } from 'drizzle-orm';
+import { and, asc, eq, getTableColumns, isNull, sql } from 'drizzle-orm';
 import fc from 'fast-check';
 import type { LightMyRequestResponse } from 'fastify';
-import { users } from '../../src/db/schema.ts';
+import { liveRoleId, users } from '../../src/db/schema.ts';
 import type { TestApp } from '../helpers/test-app.ts';
 import { changedParts, fingerprint, type Fingerprint } from './fingerprint.ts';
 import { requestArbitrary, type Actor, type FuzzRequest } from './requests.ts';
@@ -108,7 +108,7 @@ export class RouteFuzzer {
   private async holderOf(actor: Exclude<Actor, 'anonymous'>) {
     const holder = actor === 'admin' ? eq(users.roleId, ADMIN_ROLE_ID) : eq(users.userType, 'Doctor');
     const [user] = await this.t.app.db
-      .select()
+      .select({ ...getTableColumns(users), roleId: liveRoleId })
       .from(users)
       .where(and(holder, eq(users.isActive, true), isNull(users.deletedAt)))
       .orderBy(asc(users.userId))
