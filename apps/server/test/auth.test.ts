@@ -133,7 +133,8 @@ describe('login throttling', () => {
       loginAttemptsPerAddress: 100,
     });
     try {
-      for (let i = 0; i < 6; i++) expect((await attemptFrom(throttled, '10.3.3.3', testAdmin.password)).statusCode).toBe(200);
+      for (let i = 0; i < 6; i++)
+        expect((await attemptFrom(throttled, '10.3.3.3', testAdmin.password)).statusCode).toBe(200);
       const guesses = await Promise.all(Array.from({ length: 8 }, () => attemptFrom(throttled, '10.4.4.4', 'wrong')));
       const statuses = guesses.map((response) => response.statusCode).sort();
       expect(statuses).toEqual([401, 401, 401, 429, 429, 429, 429, 429]);

@@ -576,7 +576,8 @@ describe('authorization matrix', () => {
       for (const [index, actor] of actors.entries()) {
         const outcome = actor === 'staffWithOtherPages' ? entry.expect[4] : entry.expect[index]!;
         const { token: override, asHead, ...request } = await build(actor, ownerA);
-        const token = override !== undefined ? override : await tokenOf(actor, entry.page ?? 'Dashboard', entryKey(key));
+        const token =
+          override !== undefined ? override : await tokenOf(actor, entry.page ?? 'Dashboard', entryKey(key));
         const response = await t.as(token, { ...request, method: asHead ? 'HEAD' : method });
         pairs++;
         const status = response.statusCode;

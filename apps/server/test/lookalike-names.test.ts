@@ -122,7 +122,10 @@ describe('file names with bidirectional overrides', () => {
     const response = await submitCase(t, doctor.token, caseForm(caseFields(doctor.clinicId), { frontSmiling: photo }));
     expect(response.statusCode, response.body).toBe(200);
     const caseId = response.json<{ CaseId: number }>().CaseId;
-    const rows = await t.as(doctor.token, { method: 'GET', url: `/api/case/get_cases_attachments_by_case_id/${caseId}` });
+    const rows = await t.as(doctor.token, {
+      method: 'GET',
+      url: `/api/case/get_cases_attachments_by_case_id/${caseId}`,
+    });
     const stored = rows.json<{ FileName: string; FilePath: string }[]>().find((row) => row.FileName.endsWith('.png'))!;
     expect(stored.FileName).toBe('gnp.exe.png');
     const download = await t.as(doctor.token, { method: 'GET', url: stored.FilePath });

@@ -75,7 +75,9 @@ describe('a user with only the Users page cannot raise anyone', () => {
     const username = String(form.get('username'));
     const response = await t.as(usersStaff.token, { method: 'POST', url: '/api/user/add', payload: form });
     expect(response.statusCode).toBe(403);
-    expect(response.json().message).toBe('You can only give a user a role with pages you have yourself (missing: /dashboard)');
+    expect(response.json().message).toBe(
+      'You can only give a user a role with pages you have yourself (missing: /dashboard)',
+    );
     const list = await t.as(admin, { method: 'GET', url: '/api/user/get_users_list' });
     expect(list.json<{ UserName: string }[]>().some((row) => row.UserName === username)).toBe(false);
     // And so the accomplice it meant to make cannot sign in and read the cases.
@@ -109,13 +111,19 @@ describe('a user with only the Users page cannot raise anyone', () => {
       payload: userForm(strong.roleId, { username: strong.username, password: 'taken-over' }),
     });
     expect(response.statusCode).toBe(403);
-    expect(response.json().message).toBe('You can only edit users whose role has pages you have yourself (missing: /dashboard)');
+    expect(response.json().message).toBe(
+      'You can only edit users whose role has pages you have yourself (missing: /dashboard)',
+    );
     expect((await t.as(strong.token, { method: 'GET', url: '/api/case/get_all_stats/0' })).statusCode).toBe(200);
   });
 
   it('still hands out roles whose pages it holds (its own, or none)', async () => {
     for (const roleId of [usersStaff.roleId, emptyRoleId]) {
-      const response = await t.as(usersStaff.token, { method: 'POST', url: '/api/user/add', payload: userForm(roleId) });
+      const response = await t.as(usersStaff.token, {
+        method: 'POST',
+        url: '/api/user/add',
+        payload: userForm(roleId),
+      });
       expect(response.statusCode).toBe(200);
     }
   });

@@ -276,11 +276,15 @@ describe('DELETE /role/delete/:id', () => {
     expect(deleted.statusCode).toBe(200);
     expect((await listRoles()).some((role) => role.RoleId === staff.roleId)).toBe(false);
     // The deleted user stays deleted: still no sign-in, and their old token is still refused.
-    expect((await t.app.inject({
-      method: 'POST',
-      url: '/api/auth/login',
-      payload: { username: staff.username, password: 'staff-pass' },
-    })).statusCode).toBe(401);
+    expect(
+      (
+        await t.app.inject({
+          method: 'POST',
+          url: '/api/auth/login',
+          payload: { username: staff.username, password: 'staff-pass' },
+        })
+      ).statusCode,
+    ).toBe(401);
     expect((await t.as(staff.token, { method: 'GET', url: '/api/case/get_all_stats/0' })).statusCode).toBe(401);
   });
 

@@ -16,7 +16,7 @@ import type { SmallFile } from '../lib/multipart-form.ts';
 import type { MailOutbox } from '../mail/outbox.ts';
 import { deleteKeys } from '../storage/delete-keys.ts';
 import type { Storage } from '../storage/storage.ts';
-import { inAccountTransaction, replacePicture } from './accounts.ts';
+import { checkOwnAccountChange, enqueueOwnChangeNotice, inAccountTransaction, replacePicture } from './accounts.ts';
 import { replaceClinics } from './clinics.ts';
 import { createResetLink } from './password-reset.ts';
 import { roleExists } from './roles.ts';
@@ -163,6 +163,7 @@ export async function updateDoctor(
     const isActive = isSelf ? current.isActive : input.isActive;
     if (!isSelf) await assertDoctorRole(tx, roleId);
     await assertCountry(tx, input.countryId);
+    const notice = isSelf ? await checkOwnAccountChange(tx, current.userId, input) : null;
     const revokesTokens = Boolean(passwordHash) || (current.isActive && !isActive);
     await tx
       .update(users)
@@ -181,6 +182,7 @@ export async function updateDoctor(
     await tx.update(doctors).set(doctorValues(input)).where(eq(doctors.doctorId, doctorId));
     await replaceClinics(tx, doctorId, input.clinicList);
     const replaced = await replacePicture(tx, deps.storage, current.userId, change, written);
+    await enqueueOwnChangeNotice(tx, deps.outbox, notice);
     const activated = !current.isActive && isActive;
     if (activated) {
       const resetUrl = await createResetLink(tx, current.userId, deps.publicUrl);
@@ -190,10 +192,10 @@ export async function updateDoctor(
         variables: { username: isSelf ? current.userName : input.username, resetUrl },
       });
     }
-    return { activated, replaced };
+    return { activated, replaced, notice };
   });
   await deleteKeys(deps.storage, result.replaced);
-  if (result.activated) deps.outbox.kick();
+  if (result.activated || result.notice) deps.outbox.kick();
   return { activated: result.activated };
 }
 

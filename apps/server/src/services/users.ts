@@ -9,7 +9,14 @@ import { badRequest, conflict, forbidden, notFound } from '../lib/errors.ts';
 import type { SmallFile } from '../lib/multipart-form.ts';
 import { deleteKeys } from '../storage/delete-keys.ts';
 import type { Storage } from '../storage/storage.ts';
-import { assertOtherAdministratorRemains, inAccountTransaction, replacePicture } from './accounts.ts';
+import type { MailOutbox } from '../mail/outbox.ts';
+import {
+  assertOtherAdministratorRemains,
+  checkOwnAccountChange,
+  enqueueOwnChangeNotice,
+  inAccountTransaction,
+  replacePicture,
+} from './accounts.ts';
 import { rolePageUrls } from './permissions.ts';
 import { roleExists } from './roles.ts';
 
@@ -92,15 +99,15 @@ export async function createWebUser(
 }
 
 export async function updateWebUser(
-  db: Database,
-  storage: Storage,
+  deps: { db: Database; storage: Storage; outbox: MailOutbox },
   actor: SignedInUser,
   userId: number,
   input: UserEditRequest,
   change: { picture?: SmallFile; remove?: boolean },
 ): Promise<void> {
+  const { db, storage } = deps;
   const passwordHash = input.password ? await hashPassword(input.password) : undefined;
-  const { result: replaced } = await inAccountTransaction(db, storage, async (tx, written) => {
+  const { result } = await inAccountTransaction(db, storage, async (tx, written) => {
     const current = await findWebUser(tx, userId);
     assertMayTouchAdministrator(actor, [current.roleId, input.roleId]);
     await assertWebRole(tx, input.roleId);
@@ -115,6 +122,8 @@ export async function updateWebUser(
     if (current.roleId === ADMIN_ROLE_ID && input.roleId !== ADMIN_ROLE_ID) {
       await assertOtherAdministratorRemains(tx, userId);
     }
+    // Checked last: a change refused for its role is refused as such, whatever the password.
+    const notice = actor.userId === userId ? await checkOwnAccountChange(tx, userId, input) : null;
     await tx
       .update(users)
       .set({
@@ -127,9 +136,11 @@ export async function updateWebUser(
         ...(passwordHash ? { passwordHash, tokenVersion: sql`${users.tokenVersion} + 1` } : {}),
       })
       .where(eq(users.userId, userId));
-    return replacePicture(tx, storage, userId, change, written);
+    await enqueueOwnChangeNotice(tx, deps.outbox, notice);
+    return { notice, replaced: await replacePicture(tx, storage, userId, change, written) };
   });
-  await deleteKeys(storage, replaced);
+  await deleteKeys(storage, result.replaced);
+  if (result.notice) deps.outbox.kick();
 }
 
 /** The row stays (it may have cases and history); it disappears from lists and its tokens stop. */

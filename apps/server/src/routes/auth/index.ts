@@ -17,7 +17,11 @@ const failuresWindowMs = 15 * 60 * 1000;
 
 /** The account a sign-in names, as the failure counters key it (the login lookup ignores case too). */
 const accountKey = (request: FastifyRequest) =>
-  encodeURIComponent(String((request.body as { username?: string }).username).trim().toLowerCase());
+  encodeURIComponent(
+    String((request.body as { username?: string }).username)
+      .trim()
+      .toLowerCase(),
+  );
 
 declare module 'fastify' {
   interface FastifyRequest {
