@@ -12,19 +12,32 @@ export interface FailureCounter {
   forgive(key: string): Promise<void>;
 }
 
-/** In one process's memory (no REDIS_URL). Expired windows are dropped as new keys come. */
-export function memoryFailureCounter(now: () => number = Date.now, sweepAbove = 10_000): FailureCounter {
+/**
+ * In one process's memory (no REDIS_URL). Expired windows are swept when many keys are held
+ * (at most once a second); past `maxKeys` the oldest window is dropped, so memory stays
+ * bounded whatever names an attacker tries.
+ */
+export function memoryFailureCounter(
+  now: () => number = Date.now,
+  sweepAbove = 10_000,
+  maxKeys = 100_000,
+): FailureCounter {
   const windows = new Map<string, { count: number; resetAt: number }>();
-  const sweep = () => {
-    const time = now();
-    for (const [key, window] of windows) if (window.resetAt <= time) windows.delete(key);
+  let sweptAt = 0;
+  const makeRoom = (time: number) => {
+    if (windows.size >= sweepAbove && time - sweptAt >= 1000) {
+      sweptAt = time;
+      for (const [key, window] of windows) if (window.resetAt <= time) windows.delete(key);
+    }
+    if (windows.size >= maxKeys) windows.delete(windows.keys().next().value!);
   };
   return {
     async hit(key, windowMs) {
       const time = now();
       let window = windows.get(key);
       if (!window || window.resetAt <= time) {
-        if (windows.size >= sweepAbove) sweep();
+        windows.delete(key);
+        makeRoom(time);
         window = { count: 0, resetAt: time + windowMs };
         windows.set(key, window);
       }
