@@ -154,3 +154,15 @@ export async function latestMail(): Promise<string> {
     .replace(/=\r?\n/g, '')
     .replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
 }
+
+/** Every .eml in the portal's outbox addressed to `address`, decoded (other tests mail too). */
+export async function mailsTo(address: string): Promise<string[]> {
+  const folder = path.join(inject('dataDir'), 'outbox');
+  const files = (await readdir(folder).catch(() => [] as string[])).sort();
+  const raws = await Promise.all(files.map((file) => readFile(path.join(folder, file), 'utf8')));
+  return raws
+    .map((raw) =>
+      raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))),
+    )
+    .filter((mail) => mail.includes(`To: ${address}`));
+}

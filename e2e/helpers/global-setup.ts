@@ -43,6 +43,7 @@ export default async function setup(project: TestProject) {
     ADMIN_PASSWORD: e2eAdmin.password,
     LOGIN_ATTEMPTS_PER_ADDRESS: '10000',
     LOGIN_ATTEMPTS_PER_ACCOUNT: '10000',
+    LOGIN_ATTEMPTS_PER_ACCOUNT_AND_ADDRESS: '10000',
   });
   const { baseUrl } = portal;
   project.provide('baseUrl', baseUrl);

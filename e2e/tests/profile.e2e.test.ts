@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { createActiveDoctor } from '../helpers/api.ts';
+import { apiLogin, createActiveDoctor, mailsTo } from '../helpers/api.ts';
 import { expectNoSeriousA11yViolations, useBrowser, newPage, screenshots, signIn } from '../helpers/browser.ts';
 import { combobox, eventually, textbox } from '../helpers/doctor-form.ts';
 import { chooseFile, fieldDescription } from '../helpers/forms.ts';
@@ -82,5 +82,50 @@ describe('Profile screen', () => {
     await page.reload();
     await eventually(() => textbox(page, 'Mobile No').inputValue()).toBe('+1 555 0199');
     expect(await preview(page).count()).toBe(0);
+  });
+
+  it('changes the password only with the current one, then signs out and tells the address', async () => {
+    const doctor = await createActiveDoctor({ lastname: 'Currentpass' });
+    const page = await newPage(browser());
+    await signIn(page, doctor.username, doctor.password);
+    await openProfile(page);
+    // Asked only once the password or the e-mail is about to change.
+    expect(await textbox(page, 'Current Password').count()).toBe(0);
+    await page.getByRole('button', { name: 'Change Password' }).click();
+    await eventually(() => textbox(page, 'Current Password').count()).toBe(1);
+
+    await textbox(page, 'Password').fill('profile-new-pass');
+    await textbox(page, 'Confirm Password').fill('profile-new-pass');
+    await page.getByRole('button', { name: 'Submit' }).click();
+    await eventually(() => fieldDescription(textbox(page, 'Current Password'))).toContain(
+      'Enter your current password to change your password or e-mail',
+    );
+    await textbox(page, 'Current Password').fill('not-my-password');
+    await page.getByRole('button', { name: 'Submit' }).click();
+    await eventually(() => fieldDescription(textbox(page, 'Current Password'))).toContain(
+      'Current password is not correct',
+    );
+    await expect(apiLogin(doctor.username, 'profile-new-pass')).rejects.toThrow();
+
+    await textbox(page, 'Current Password').fill(doctor.password);
+    await page.getByRole('button', { name: 'Submit' }).click();
+    await eventually(() => toastShown(page, 'Password changed. Please sign in with your new password.')).toBe(true);
+    await eventually(() => new URL(page.url()).pathname).toBe('/');
+    expect(await apiLogin(doctor.username, 'profile-new-pass')).toBeTruthy();
+    await eventually(async () => (await mailsTo(`${doctor.username}@clinic.test`)).join('\n')).toContain(
+      'password was changed',
+    );
+  });
+
+  it('asks for the current password when the e-mail changes', async () => {
+    const doctor = await createActiveDoctor({ lastname: 'Currentmail' });
+    const page = await newPage(browser());
+    await signIn(page, doctor.username, doctor.password);
+    await openProfile(page);
+    await textbox(page, 'Email').fill(`moved.${doctor.username}@clinic.test`);
+    await eventually(() => textbox(page, 'Current Password').count()).toBe(1);
+    await textbox(page, 'Current Password').fill(doctor.password);
+    await page.getByRole('button', { name: 'Submit' }).click();
+    await eventually(() => toastShown(page, 'Doctor updated successfully')).toBe(true);
   });
 });

@@ -109,7 +109,7 @@ describe('Roles screen', () => {
     await page.getByRole('button', { name: `Delete ${staff.roleName}` }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
     await expect.poll(() => isShown(page, 'Failed to delete')).toBe(true);
-    await expect.poll(() => isShown(page, 'This role is assigned to users and cannot be deleted')).toBe(true);
+    await expect.poll(() => isShown(page, 'This role is assigned to 1 user and cannot be deleted')).toBe(true);
     expect(await roleRow(page, staff.roleName).isVisible()).toBe(true);
   });
 });

@@ -20,8 +20,10 @@ export interface Config {
   smtpUrl?: string;
   mailFrom: string;
   logLevel: string;
-  /** Sign-in attempts allowed per address per minute, and per account per 15 minutes. */
+  /** Sign-in attempts allowed per address per minute. */
   loginAttemptsPerAddress: number;
+  /** Failed sign-ins per 15 minutes for one username from one address, and from all addresses together. */
+  loginAttemptsPerAccountAndAddress: number;
   loginAttemptsPerAccount: number;
   /** Trust X-Forwarded-For from a load balancer: TRUST_PROXY=true, or its addresses/CIDRs. */
   trustProxy: boolean | string;
@@ -120,6 +122,7 @@ const accepts = {
   SWEEP_INTERVAL: 'must be a duration of at least 1 second, such as 600 (seconds), 10m or 1h',
   LOGIN_ATTEMPTS_PER_ADDRESS: 'must be a whole number of at least 1',
   LOGIN_ATTEMPTS_PER_ACCOUNT: 'must be a whole number of at least 1',
+  LOGIN_ATTEMPTS_PER_ACCOUNT_AND_ADDRESS: 'must be a whole number of at least 1',
   TRUST_PROXY: 'must be true, false, or comma-separated proxy addresses or CIDR ranges such as 10.0.0.1,10.1.0.0/16',
   REDIS_URL: 'must be a redis:// or rediss:// URL such as redis://redis.internal:6379/0',
   LOG_LEVEL: 'must be one of fatal, error, warn, info, debug, trace, silent',
@@ -255,6 +258,9 @@ export const environmentSchema = z
     }),
     LOGIN_ATTEMPTS_PER_ADDRESS: variable('LOGIN_ATTEMPTS_PER_ADDRESS', (value) => readWholeNumber(value, 1)),
     LOGIN_ATTEMPTS_PER_ACCOUNT: variable('LOGIN_ATTEMPTS_PER_ACCOUNT', (value) => readWholeNumber(value, 1)),
+    LOGIN_ATTEMPTS_PER_ACCOUNT_AND_ADDRESS: variable('LOGIN_ATTEMPTS_PER_ACCOUNT_AND_ADDRESS', (value) =>
+      readWholeNumber(value, 1),
+    ),
     TRUST_PROXY: variable('TRUST_PROXY', readTrustProxy),
     REDIS_URL: variable('REDIS_URL', (value) => {
       const url = readUrl(value, ['redis:', 'rediss:']);
@@ -360,7 +366,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mailFrom: values.MAIL_FROM ?? 'Aligner Portal <no-reply@localhost>',
     logLevel: values.LOG_LEVEL ?? 'info',
     loginAttemptsPerAddress: values.LOGIN_ATTEMPTS_PER_ADDRESS ?? 30,
-    loginAttemptsPerAccount: values.LOGIN_ATTEMPTS_PER_ACCOUNT ?? 10,
+    loginAttemptsPerAccountAndAddress: values.LOGIN_ATTEMPTS_PER_ACCOUNT_AND_ADDRESS ?? 10,
+    loginAttemptsPerAccount: values.LOGIN_ATTEMPTS_PER_ACCOUNT ?? 100,
     trustProxy: values.TRUST_PROXY ?? false,
     redisUrl: values.REDIS_URL,
     webDist: values.WEB_DIST ? path.resolve(base, values.WEB_DIST) : path.join(repoRoot, 'apps/web/dist'),

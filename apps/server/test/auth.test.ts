@@ -88,22 +88,56 @@ describe('POST /auth/login', () => {
 });
 
 describe('login throttling', () => {
-  it('refuses an account with 429 after too many attempts, whatever the password', async () => {
-    const throttled = await createTestApp({ loginAttemptsPerAccount: 3, loginAttemptsPerAddress: 100 });
+  const attemptFrom = (app: TestApp, from: string, password: string, username = testAdmin.username) =>
+    app.app.inject({ method: 'POST', url: '/api/auth/login', payload: { username, password }, remoteAddress: from });
+
+  it('a stranger cannot lock an account: wrong passwords refuse that address only, the owner elsewhere signs in', async () => {
+    const throttled = await createTestApp({
+      loginAttemptsPerAccountAndAddress: 3,
+      loginAttemptsPerAccount: 100,
+      loginAttemptsPerAddress: 100,
+    });
     try {
-      const attempt = (password: string) =>
-        throttled.app.inject({ method: 'POST', url: '/api/auth/login', payload: { username: 'admin', password } });
-      for (let i = 0; i < 3; i++) expect((await attempt('wrong')).statusCode).toBe(401);
-      const refused = await attempt(testAdmin.password);
+      for (let i = 0; i < 3; i++) expect((await attemptFrom(throttled, '10.9.9.9', 'wrong')).statusCode).toBe(401);
+      const refused = await attemptFrom(throttled, '10.9.9.9', testAdmin.password);
       expect(refused.statusCode).toBe(429);
       expect(refused.json().message).toMatch(/Too many sign-in attempts/);
-      // Another account from the same address is still served.
-      const other = await throttled.app.inject({
-        method: 'POST',
-        url: '/api/auth/login',
-        payload: { username: 'someone', password: 'x' },
-      });
-      expect(other.statusCode).toBe(401);
+      expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+      // The owner, from an address with no failures, still signs in.
+      expect((await attemptFrom(throttled, '10.1.1.1', testAdmin.password)).statusCode).toBe(200);
+      // Another account from the attacker's address is still served.
+      expect((await attemptFrom(throttled, '10.9.9.9', 'x', 'someone')).statusCode).toBe(401);
+    } finally {
+      await throttled.close();
+    }
+  });
+
+  it('keeps a higher ceiling per account across addresses against password spraying', async () => {
+    const throttled = await createTestApp({
+      loginAttemptsPerAccountAndAddress: 100,
+      loginAttemptsPerAccount: 4,
+      loginAttemptsPerAddress: 100,
+    });
+    try {
+      for (let i = 0; i < 4; i++) expect((await attemptFrom(throttled, `10.2.0.${i}`, 'wrong')).statusCode).toBe(401);
+      expect((await attemptFrom(throttled, '10.2.1.1', testAdmin.password)).statusCode).toBe(429);
+    } finally {
+      await throttled.close();
+    }
+  });
+
+  it('does not count right passwords, and counts parallel guesses exactly', async () => {
+    const throttled = await createTestApp({
+      loginAttemptsPerAccountAndAddress: 3,
+      loginAttemptsPerAccount: 100,
+      loginAttemptsPerAddress: 100,
+    });
+    try {
+      for (let i = 0; i < 6; i++)
+        expect((await attemptFrom(throttled, '10.3.3.3', testAdmin.password)).statusCode).toBe(200);
+      const guesses = await Promise.all(Array.from({ length: 8 }, () => attemptFrom(throttled, '10.4.4.4', 'wrong')));
+      const statuses = guesses.map((response) => response.statusCode).sort();
+      expect(statuses).toEqual([401, 401, 401, 429, 429, 429, 429, 429]);
     } finally {
       await throttled.close();
     }

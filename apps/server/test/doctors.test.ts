@@ -615,7 +615,7 @@ describe('PUT /doctor/edit/{doctorId}', () => {
     const changed = await edit(
       doctor.token!,
       doctor.doctorId,
-      await editFields(doctor, { password: 'brand-new-pass' }),
+      await editFields(doctor, { password: 'brand-new-pass', currentPassword: doctor.password }),
     );
     expect(changed.statusCode).toBe(200);
     expect(await ownDetailStatus(doctor)).toBe(401);

@@ -51,6 +51,7 @@ describe.runIf(process.env.DATABASE_URL).each(buses)('live events across two pro
       ADMIN_PASSWORD: admin.password,
       LOGIN_ATTEMPTS_PER_ADDRESS: '10000',
       LOGIN_ATTEMPTS_PER_ACCOUNT: '10000',
+      LOGIN_ATTEMPTS_PER_ACCOUNT_AND_ADDRESS: '10000',
       LOG_LEVEL: 'error',
     };
     const startOne = async () => {

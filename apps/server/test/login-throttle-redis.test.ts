@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../../e2e/helpers/portal-process.ts';
 import { buildApp } from '../src/app.ts';
 import type { Config } from '../src/config.ts';
+import { createStaff } from './helpers/factories.ts';
 import { createTestApp, testAdmin, type TestApp } from './helpers/test-app.ts';
 
 const limit = 3;
@@ -73,6 +74,39 @@ describe.runIf(process.env.REDIS_URL)(
       expect((await signIn(first, freshName(), { from })).statusCode).toBe(429);
       // Another address is not affected.
       expect((await signIn(second, freshName())).statusCode).toBe(401);
+    });
+  },
+);
+
+describe.runIf(process.env.REDIS_URL)(
+  'POST /api/auth/login failures counted per account and address in Redis (needs REDIS_URL)',
+  () => {
+    it("a stranger's failures on both instances refuse the stranger only: the owner elsewhere signs in", async () => {
+      const shared = {
+        redisUrl: process.env.REDIS_URL,
+        loginAttemptsPerAccountAndAddress: 2,
+        loginAttemptsPerAccount: 3,
+        loginAttemptsPerAddress: 100,
+      };
+      const [first, second] = await Promise.all([siblingApp(t, shared), siblingApp(t, shared)]);
+      try {
+        const owner = await createStaff(t, []);
+        const stranger = freshAddress();
+        expect((await signIn(first, owner.username, { from: stranger })).statusCode).toBe(401);
+        expect((await signIn(second, owner.username, { from: stranger })).statusCode).toBe(401);
+        const refused = await signIn(first, owner.username, { from: stranger, password: 'staff-pass' });
+        expect(refused.statusCode).toBe(429);
+        expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+        for (const app of [first, second]) {
+          const signedIn = await signIn(app, owner.username, { from: freshAddress(), password: 'staff-pass' });
+          expect(signedIn.statusCode).toBe(200);
+        }
+        // The account-wide ceiling (3) still counts the stranger's two and one more from anywhere.
+        expect((await signIn(second, owner.username)).statusCode).toBe(401);
+        expect((await signIn(first, owner.username, { password: 'staff-pass' })).statusCode).toBe(429);
+      } finally {
+        await Promise.all([first.close(), second.close()]);
+      }
     });
   },
 );

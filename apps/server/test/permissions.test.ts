@@ -154,12 +154,12 @@ describe('POST /permission/add/:roleId/:pageId', () => {
     const roleId = await addRole();
     const response = await t.as(permissionsStaff, {
       method: 'POST',
-      url: `/api/permission/add/${roleId}/${page.doctors}`,
+      url: `/api/permission/add/${roleId}/${page.rolePermissions}`,
     });
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({ message: 'Permission granted successfully' });
-    expect(await grantedIds(roleId)).toEqual([page.doctors]);
-    expect(await menuOf(roleId)).toEqual([allPages[4]]);
+    expect(await grantedIds(roleId)).toEqual([page.rolePermissions]);
+    expect(await menuOf(roleId)).toEqual([allPages[2]]);
   });
 
   it('grants the same page twice without a second row', async () => {

@@ -243,16 +243,49 @@ describe('DELETE /role/delete/:id', () => {
     expect(await listRoles()).toEqual(before);
   });
 
-  it('refuses a role held by a user with 409, even once that user is deleted', async () => {
+  it('refuses a role held by live users with 409 naming how many hold it', async () => {
     const staff = await createStaff(t, []);
     const before = await listRoles();
     const held = await t.as(admin, { method: 'DELETE', url: `/api/role/delete/${staff.roleId}` });
     expect(held.statusCode).toBe(409);
-    expect(held.json().message).toBe('This role is assigned to users and cannot be deleted');
-    expect((await t.as(admin, { method: 'DELETE', url: `/api/user/delete/${staff.userId}` })).statusCode).toBe(200);
-    const stillHeld = await t.as(admin, { method: 'DELETE', url: `/api/role/delete/${staff.roleId}` });
-    expect(stillHeld.statusCode).toBe(409);
+    expect(held.json().message).toBe('This role is assigned to 1 user and cannot be deleted');
+    const second = await t.as(admin, {
+      method: 'POST',
+      url: '/api/user/add',
+      payload: formData({
+        username: uniqueName('holder'),
+        firstname: 'Second',
+        lastname: 'Holder',
+        password: 'holder-pass',
+        email: 'second.holder@lab.test',
+        mobileNo: '5550102',
+        roleId: staff.roleId,
+        userType: 'Web',
+      }),
+    });
+    expect(second.statusCode).toBe(200);
+    const twice = await t.as(admin, { method: 'DELETE', url: `/api/role/delete/${staff.roleId}` });
+    expect(twice.json().message).toBe('This role is assigned to 2 users and cannot be deleted');
     expect(await listRoles()).toEqual(before);
+  });
+
+  it('deletes a role whose only holders were deleted: deleted users hold no role hostage', async () => {
+    const staff = await createStaff(t, [1]);
+    expect((await t.as(admin, { method: 'DELETE', url: `/api/user/delete/${staff.userId}` })).statusCode).toBe(200);
+    const deleted = await t.as(admin, { method: 'DELETE', url: `/api/role/delete/${staff.roleId}` });
+    expect(deleted.statusCode).toBe(200);
+    expect((await listRoles()).some((role) => role.RoleId === staff.roleId)).toBe(false);
+    // The deleted user stays deleted: still no sign-in, and their old token is still refused.
+    expect(
+      (
+        await t.app.inject({
+          method: 'POST',
+          url: '/api/auth/login',
+          payload: { username: staff.username, password: 'staff-pass' },
+        })
+      ).statusCode,
+    ).toBe(401);
+    expect((await t.as(staff.token, { method: 'GET', url: '/api/case/get_all_stats/0' })).statusCode).toBe(401);
   });
 
   it('answers 404 for a role that does not exist and 400 for a bad id', async () => {

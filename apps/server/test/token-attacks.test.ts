@@ -216,7 +216,10 @@ describe('revoked tokens (each used first, so it sits in the verified-token cach
   it('refuses the old token after the doctor changes their password through PUT /doctor/edit', async () => {
     const doctor = await createDoctor(t, { active: true });
     await expectAccepted(doctor.token!);
-    expect((await editDoctor(doctor.token!, doctor, { password: 'changed-pass' })).statusCode).toBe(200);
+    expect(
+      (await editDoctor(doctor.token!, doctor, { password: 'changed-pass', currentPassword: doctor.password }))
+        .statusCode,
+    ).toBe(200);
     await expectRefused(doctor.token!);
     await expectAccepted(await t.login(doctor.username, 'changed-pass'));
   });

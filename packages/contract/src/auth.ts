@@ -1,8 +1,9 @@
 import { z } from 'zod';
-import { requiredMessage, requiredText, userType } from './fields.ts';
+import { normalizeUsername, requiredMessage, requiredText, userType } from './fields.ts';
 
 export const loginRequest = z.object({
-  username: requiredText('Username', 100),
+  // Looked up as stored: NFKC-normalised (docs/decisions.md § Usernames).
+  username: requiredText('Username', 100).overwrite(normalizeUsername),
   password: z
     .string({ error: requiredMessage('Password') })
     .max(1024, 'Password is too long')

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { clinicList } from './clinics.ts';
 import {
   booleanField,
+  currentPassword,
   email,
   gender,
   optionalPassword,
@@ -47,7 +48,7 @@ export const doctorAddRequest = z.object({
 export type DoctorAddRequest = z.infer<typeof doctorAddRequest>;
 
 /** PUT /doctor/edit/{doctorId}: an empty password keeps the current one. */
-export const doctorEditRequest = z.object({ ...doctorFields, password: optionalPassword });
+export const doctorEditRequest = z.object({ ...doctorFields, password: optionalPassword, currentPassword });
 export type DoctorEditRequest = z.infer<typeof doctorEditRequest>;
 
 /**

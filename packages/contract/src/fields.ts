@@ -59,7 +59,57 @@ export const booleanField = (label: string) =>
     z.boolean({ error: requiredMessage(label) }),
   );
 
-export const username = requiredText('Username', 50).min(3, 'Username must be at least 3 characters');
+/** Compatibility forms become one (NFKC: fullwidth `ａｄｍｉｎ` is `admin`), then trimmed. */
+export const normalizeUsername = (value: string) => value.normalize('NFKC').trim();
+
+export const usernameMessages = {
+  invisible: 'Username must not contain invisible or control characters',
+  mixedScripts: 'Username must not mix alphabets (such as Latin with Cyrillic or Greek)',
+} as const;
+
+/** Zero-width, bidirectional and other format (Cf) or control (Cc) characters, and line or paragraph separators. */
+const invisibleCharacter = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\u115f\u1160\u3164\uffa0]/u;
+
+/** Scripts a letter may belong to; Japanese and Korean mix Han with their own, which stays allowed. */
+const scripts = [
+  'Latin',
+  'Cyrillic',
+  'Greek',
+  'Armenian',
+  'Georgian',
+  'Hebrew',
+  'Arabic',
+  'Devanagari',
+  'Thai',
+  'Hangul',
+  'Hiragana',
+  'Katakana',
+  'Han',
+] as const;
+const scriptPatterns = scripts.map((name) => ({ name, pattern: new RegExp(`\\p{Script=${name}}`, 'u') }));
+const allowedMixes = [new Set(['Han', 'Hiragana', 'Katakana']), new Set(['Han', 'Hangul'])];
+
+/** Whether the letters come from more than one script (look-alikes such as Cyrillic `ѕ` in `ѕecadmin`). */
+export function mixesScripts(value: string): boolean {
+  const seen = new Set<string>();
+  for (const character of value) {
+    if (!/\p{L}/u.test(character)) continue;
+    seen.add(scriptPatterns.find(({ pattern }) => pattern.test(character))?.name ?? 'Other');
+  }
+  if (seen.size <= 1) return false;
+  return !allowedMixes.some((allowed) => [...seen].every((script) => allowed.has(script)));
+}
+
+/**
+ * A username as stored (registration, Users screen): NFKC-normalised, no invisible
+ * characters, one alphabet (docs/decisions.md § Usernames).
+ */
+export const username = requiredText('Username', 50)
+  .overwrite(normalizeUsername)
+  .min(3, 'Username must be at least 3 characters')
+  .max(50, 'Username must be at most 50 characters')
+  .refine((value) => !invisibleCharacter.test(value), usernameMessages.invisible)
+  .refine((value) => !mixesScripts(value), usernameMessages.mixedScripts);
 
 export const email = requiredText('Email', 254).regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, 'Email is not valid');
 
@@ -77,6 +127,20 @@ export const optionalPassword = z.preprocess(
 );
 
 export const passwordsMatchMessage = 'Passwords do not match';
+
+/**
+ * The account's current password, asked when one changes one's own password or e-mail
+ * (docs/decisions.md § Changing one's own password or e-mail); blank counts as missing.
+ */
+export const currentPassword = z.preprocess(
+  (value) => (value === undefined || value === null ? '' : value),
+  z.string({ error: 'Current Password is not valid' }).max(1024, 'Current Password is too long'),
+);
+
+export const ownChangeMessages = {
+  currentPasswordRequired: 'Enter your current password to change your password or e-mail',
+  currentPasswordWrong: 'Current password is not correct',
+} as const;
 
 export const gender = z.enum(['Male', 'Female', 'Other'], { error: 'Gender is required' });
 export const genderOptions = gender.options;

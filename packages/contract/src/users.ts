@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import {
+  currentPassword,
   email,
   optionalPassword,
   password,
@@ -27,7 +28,7 @@ export const userAddRequest = z.object({ ...webUserFields, password, userType: z
 export type UserAddRequest = z.infer<typeof userAddRequest>;
 
 /** PUT /user/edit/{id}: an empty password keeps the current one. */
-export const userEditRequest = z.object({ ...webUserFields, password: optionalPassword });
+export const userEditRequest = z.object({ ...webUserFields, password: optionalPassword, currentPassword });
 export type UserEditRequest = z.infer<typeof userEditRequest>;
 
 const confirmPassword = z.string({ error: requiredMessage('Confirm Password') });

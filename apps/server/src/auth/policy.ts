@@ -39,6 +39,23 @@ export function assertMayTouchAdministrator(user: SignedInUser | null, roleIds: 
   }
 }
 
+/**
+ * No privilege raising (docs/decisions.md § Roles): a user other than the administrator
+ * hands out, to a user they add or edit or to a role, only pages their own role has.
+ */
+export function assertHoldsPages(user: SignedInUser, pageUrls: readonly string[], what: string): void {
+  if (isAdministrator(user)) return;
+  const missing = pageUrls.filter((page) => !user.pages.has(page));
+  if (missing.length > 0) {
+    throw forbidden(`You can only ${what} pages you have yourself (missing: ${missing.join(', ')})`);
+  }
+}
+
+/** Nobody but the administrator changes their own role or their own role's pages. */
+export function assertNotOwnRole(user: SignedInUser, roleId: number, message: string): void {
+  if (!isAdministrator(user) && user.userType === 'Web' && user.roleId === roleId) throw forbidden(message);
+}
+
 /** Adding a doctor as staff (role and status may be set) rather than registering as one. */
 export const canManageDoctors = (user: SignedInUser | null) => user !== null && canUsePage(user, '/doctors');
 

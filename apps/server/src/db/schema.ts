@@ -80,9 +80,8 @@ export const users = pgTable(
     lastName: text('last_name').notNull(),
     email: text('email').notNull(),
     mobileNo: text('mobile_no').notNull().default(''),
-    roleId: integer('role_id')
-      .notNull()
-      .references(() => roles.roleId),
+    /** Null only for a deleted user whose role was deleted after them (docs/decisions.md § Roles). */
+    roleId: integer('role_id').references(() => roles.roleId),
     userType: text('user_type', { enum: ['Web', 'Doctor'] }).notNull(),
     passwordHash: text('password_hash').notNull(),
     /** The picture's storage key (`users/<id>/<16 hex>.png`); answers build its address. */
@@ -97,6 +96,7 @@ export const users = pgTable(
       .on(sql`lower(${table.userName})`)
       .where(sql`${table.deletedAt} is null`),
     index('users_type_idx').on(table.userType),
+    check('users_live_role', sql`${table.deletedAt} is not null or ${table.roleId} is not null`),
   ],
 );
 
@@ -550,3 +550,9 @@ export const caseDrafts = pgTable(
   },
   (table) => [index('case_drafts_owner_updated').on(table.ownerUserId, table.updatedAt)],
 );
+
+/**
+ * A live user's role. The column is null only for a deleted user whose role was deleted
+ * after them (docs/decisions.md § Roles), and reads of live users never see that.
+ */
+export const liveRoleId = sql<number>`${users.roleId}`.mapWith(users.roleId);

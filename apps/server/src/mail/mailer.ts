@@ -5,7 +5,7 @@ import nodemailer, { type Transporter } from 'nodemailer';
 import type { FastifyBaseLogger } from 'fastify';
 import { renderTemplate } from './templates.ts';
 
-export type EmailTemplateName = 'activation' | 'caseStatus' | 'caseMessage' | 'planReady';
+export type EmailTemplateName = 'activation' | 'caseStatus' | 'caseMessage' | 'planReady' | 'accountChanged';
 
 export interface MailMessage {
   to: string;

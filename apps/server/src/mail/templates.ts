@@ -17,6 +17,12 @@ const templates: Record<EmailTemplateName, (v: Variables) => RenderedMail> = {
     text: `Dear ${v.username},\n\nYour account has been activated. Set your password with this link (valid for one hour):\n${v.resetUrl}\n\nAligner Portal`,
     html: `<p>Dear ${escapeHtml(v.username ?? '')},</p><p>Your account has been activated. Set your password with this link (valid for one hour):</p><p><a href="${escapeHtml(v.resetUrl ?? '')}">${escapeHtml(v.resetUrl ?? '')}</a></p><p>Aligner Portal</p>`,
   }),
+  // To the old address after one's own password or e-mail changed: what changed, nothing secret.
+  accountChanged: (v) => ({
+    subject: `Your Aligner Portal ${v.changed} was changed`,
+    text: `Dear ${v.username},\n\nThe ${v.changed} of your Aligner Portal account was just changed. If you did this, nothing more is needed. If you did not, contact the lab at once: someone may be using your account.\n\nAligner Portal`,
+    html: `<p>Dear ${escapeHtml(v.username ?? '')},</p><p>The ${escapeHtml(v.changed ?? '')} of your Aligner Portal account was just changed. If you did this, nothing more is needed. If you did not, contact the lab at once: someone may be using your account.</p><p>Aligner Portal</p>`,
+  }),
   caseStatus: (v) => ({
     subject: `Case ${v.trackingNo} is now ${v.status}`,
     text: `Dear ${v.doctorName},\n\nThe status of case ${v.trackingNo} changed to ${v.status}.\n${v.caseUrl}\n\nAligner Portal`,

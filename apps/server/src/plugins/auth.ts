@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { isAllowed, type SignedInUser } from '../auth/policy.ts';
 import { TokenService } from '../auth/tokens.ts';
-import { doctors, pages, revokedTokens, rolePermissions, users } from '../db/schema.ts';
+import { doctors, liveRoleId, pages, revokedTokens, rolePermissions, users } from '../db/schema.ts';
 import { forbidden, unauthorized } from '../lib/errors.ts';
 
 declare module 'fastify' {
@@ -55,7 +55,7 @@ export const authPlugin = fp(async (app: FastifyInstance) => {
   const findSession = app.db
     .select({
       userId: users.userId,
-      roleId: users.roleId,
+      roleId: liveRoleId,
       userType: users.userType,
       doctorId: doctors.doctorId,
       isRevoked: sql<boolean>`exists (select 1 from ${revokedTokens} where ${revokedTokens.jti} = ${sql.placeholder('jti')})`,

@@ -2,6 +2,7 @@ import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { Redis } from 'ioredis';
+import { memoryFailureCounter, redisFailureCounter, type FailureCounter } from '../lib/failure-counter.ts';
 
 /**
  * A throttle check is one short Lua script; when Redis takes longer than this the attempt
@@ -38,14 +39,23 @@ async function connectRedis(app: FastifyInstance, url: string): Promise<Redis> {
 }
 
 /**
- * @fastify/rate-limit for the routes that ask for it (sign-in). With REDIS_URL its counters
+ * @fastify/rate-limit for the routes that ask for it (sign-in), and the counter of failed sign-ins. With REDIS_URL its counters
  * live in Redis, so every process behind a load balancer counts the same attempts;
  * otherwise each process counts in its own memory.
  */
 export const rateLimitPlugin = fp(async (app: FastifyInstance) => {
   const { redisUrl } = app.config;
+  const redis = redisUrl ? await connectRedis(app, redisUrl) : undefined;
   await app.register(rateLimit, {
     global: false,
-    ...(redisUrl ? { redis: await connectRedis(app, redisUrl), nameSpace: keyPrefix } : {}),
+    ...(redis ? { redis, nameSpace: keyPrefix } : {}),
   });
+  // Failed sign-ins (routes/auth) are counted beside the attempts, in the same place.
+  app.decorate('failureCounter', redis ? redisFailureCounter(redis, keyPrefix) : memoryFailureCounter());
 });
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    failureCounter: FailureCounter;
+  }
+}

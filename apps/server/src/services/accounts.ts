@@ -1,8 +1,10 @@
-import { ADMIN_ROLE_ID } from '@portal/contract';
+import { ADMIN_ROLE_ID, ownChangeMessages } from '@portal/contract';
 import { and, asc, eq, isNull } from 'drizzle-orm';
 import type { Database, Transaction } from '../db/client.ts';
 import { users } from '../db/schema.ts';
-import { conflict, isUniqueViolation } from '../lib/errors.ts';
+import { verifyPassword } from '../auth/passwords.ts';
+import { AppError, badRequest, conflict, isUniqueViolation, notFound } from '../lib/errors.ts';
+import type { MailOutbox } from '../mail/outbox.ts';
 import type { SmallFile } from '../lib/multipart-form.ts';
 import { deleteKeys } from '../storage/delete-keys.ts';
 import type { Storage } from '../storage/storage.ts';
@@ -70,4 +72,60 @@ export async function assertOtherAdministratorRemains(tx: Transaction, userId: n
   if (!administrators.some((administrator) => administrator.userId !== userId)) {
     throw conflict('The last administrator cannot be removed or demoted');
   }
+}
+
+/** What an own change of password or e-mail tells the old address (after the change commits). */
+export interface OwnChangeNotice {
+  to: string;
+  username: string;
+  changed: 'password' | 'e-mail address' | 'password and e-mail address';
+}
+
+const sameEmail = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
+
+/**
+ * One's own password or e-mail changes only with the current password (a stolen session is
+ * not enough to take the account over); the old address is then told. Staff editing
+ * someone else are not asked. docs/decisions.md § Changing one's own password or e-mail.
+ */
+export async function checkOwnAccountChange(
+  db: Pick<Database, 'select'>,
+  userId: number,
+  input: { password: string; email: string; currentPassword: string },
+): Promise<OwnChangeNotice | null> {
+  const [current] = await db
+    .select({ email: users.email, userName: users.userName, passwordHash: users.passwordHash })
+    .from(users)
+    .where(and(eq(users.userId, userId), isNull(users.deletedAt)));
+  if (!current) throw notFound('User');
+  const passwordChanged = input.password !== '';
+  const emailChanged = !sameEmail(current.email, input.email);
+  if (!passwordChanged && !emailChanged) return null;
+  if (input.currentPassword === '') {
+    throw badRequest(ownChangeMessages.currentPasswordRequired, {
+      currentPassword: ownChangeMessages.currentPasswordRequired,
+    });
+  }
+  if (!(await verifyPassword(current.passwordHash, input.currentPassword))) {
+    throw new AppError(403, ownChangeMessages.currentPasswordWrong, {
+      currentPassword: ownChangeMessages.currentPasswordWrong,
+    });
+  }
+  const changed =
+    passwordChanged && emailChanged ? 'password and e-mail address' : passwordChanged ? 'password' : 'e-mail address';
+  return { to: current.email, username: current.userName, changed };
+}
+
+/** Queues the notice to the old address in the change's own transaction. */
+export async function enqueueOwnChangeNotice(
+  tx: Transaction,
+  outbox: MailOutbox,
+  notice: OwnChangeNotice | null,
+): Promise<void> {
+  if (!notice) return;
+  await outbox.enqueue(tx, {
+    to: notice.to,
+    template: 'accountChanged',
+    variables: { username: notice.username, changed: notice.changed },
+  });
 }

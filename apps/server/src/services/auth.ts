@@ -1,9 +1,9 @@
 import { messages, type LoginRequest, type LoginResponse } from '@portal/contract';
-import { and, isNull, sql } from 'drizzle-orm';
+import { and, getTableColumns, isNull, sql } from 'drizzle-orm';
 import { verifyPassword } from '../auth/passwords.ts';
 import type { TokenService } from '../auth/tokens.ts';
 import type { Database } from '../db/client.ts';
-import { users } from '../db/schema.ts';
+import { liveRoleId, users } from '../db/schema.ts';
 import { AppError } from '../lib/errors.ts';
 
 /**
@@ -16,7 +16,7 @@ export async function login(
   input: LoginRequest,
 ): Promise<Omit<LoginResponse, 'profilePic'> & { exp: number; profilePicKey: string | null }> {
   const [user] = await db
-    .select()
+    .select({ ...getTableColumns(users), roleId: liveRoleId })
     .from(users)
     .where(and(sql`lower(${users.userName}) = lower(${input.username})`, isNull(users.deletedAt)));
   const isPasswordRight = await verifyPassword(user?.passwordHash, input.password);

@@ -10,13 +10,13 @@ import { assertOwnRecordIfDoctor, isDoctor, type SignedInUser } from '../auth/po
 import { hashPassword } from '../auth/passwords.ts';
 import type { Database, Transaction } from '../db/client.ts';
 import { isoTimestamp } from '../db/iso-timestamp.ts';
-import { countries, doctors, users } from '../db/schema.ts';
+import { countries, doctors, liveRoleId, users } from '../db/schema.ts';
 import { badRequest, notFound } from '../lib/errors.ts';
 import type { SmallFile } from '../lib/multipart-form.ts';
 import type { MailOutbox } from '../mail/outbox.ts';
 import { deleteKeys } from '../storage/delete-keys.ts';
 import type { Storage } from '../storage/storage.ts';
-import { inAccountTransaction, replacePicture } from './accounts.ts';
+import { checkOwnAccountChange, enqueueOwnChangeNotice, inAccountTransaction, replacePicture } from './accounts.ts';
 import { replaceClinics } from './clinics.ts';
 import { createResetLink } from './password-reset.ts';
 import { roleExists } from './roles.ts';
@@ -25,7 +25,7 @@ const doctorColumns = {
   UserId: users.userId,
   DoctorId: doctors.doctorId,
   UserName: users.userName,
-  RoleId: users.roleId,
+  RoleId: liveRoleId,
   FirstName: users.firstName,
   LastName: users.lastName,
   Email: users.email,
@@ -132,7 +132,7 @@ export async function createDoctor(
 /** A live doctor's account; `forUpdate` locks it until the transaction ends. */
 async function findDoctor(tx: Transaction | Database, doctorId: number, forUpdate = false) {
   const query = tx
-    .select({ userId: users.userId, isActive: users.isActive, roleId: users.roleId, userName: users.userName })
+    .select({ userId: users.userId, isActive: users.isActive, roleId: liveRoleId, userName: users.userName })
     .from(doctors)
     .innerJoin(users, eq(users.userId, doctors.userId))
     .where(and(eq(doctors.doctorId, doctorId), isNull(users.deletedAt)));
@@ -163,6 +163,7 @@ export async function updateDoctor(
     const isActive = isSelf ? current.isActive : input.isActive;
     if (!isSelf) await assertDoctorRole(tx, roleId);
     await assertCountry(tx, input.countryId);
+    const notice = isSelf ? await checkOwnAccountChange(tx, current.userId, input) : null;
     const revokesTokens = Boolean(passwordHash) || (current.isActive && !isActive);
     await tx
       .update(users)
@@ -181,6 +182,7 @@ export async function updateDoctor(
     await tx.update(doctors).set(doctorValues(input)).where(eq(doctors.doctorId, doctorId));
     await replaceClinics(tx, doctorId, input.clinicList);
     const replaced = await replacePicture(tx, deps.storage, current.userId, change, written);
+    await enqueueOwnChangeNotice(tx, deps.outbox, notice);
     const activated = !current.isActive && isActive;
     if (activated) {
       const resetUrl = await createResetLink(tx, current.userId, deps.publicUrl);
@@ -190,10 +192,10 @@ export async function updateDoctor(
         variables: { username: isSelf ? current.userName : input.username, resetUrl },
       });
     }
-    return { activated, replaced };
+    return { activated, replaced, notice };
   });
   await deleteKeys(deps.storage, result.replaced);
-  if (result.activated) deps.outbox.kick();
+  if (result.activated || result.notice) deps.outbox.kick();
   return { activated: result.activated };
 }
 

@@ -1,5 +1,6 @@
 import { ADMIN_ROLE_ID, pages as pageList, type MenuItem, type RolePermission } from '@portal/contract';
 import { and, asc, eq, sql } from 'drizzle-orm';
+import { assertHoldsPages, assertNotOwnRole, type SignedInUser } from '../auth/policy.ts';
 import type { Database } from '../db/client.ts';
 import { pages, rolePermissions } from '../db/schema.ts';
 import { badRequest, notFound } from '../lib/errors.ts';
@@ -15,6 +16,17 @@ export async function getMenu(db: Database, roleId: number): Promise<MenuItem[]>
     .innerJoin(pages, eq(pages.pageId, rolePermissions.pageId))
     .where(eq(rolePermissions.roleId, roleId))
     .orderBy(asc(pages.pageId));
+}
+
+/** The page addresses (`/users`, ...) a role has; the administrator's are every page. */
+export async function rolePageUrls(db: Pick<Database, 'select'>, roleId: number): Promise<string[]> {
+  if (roleId === ADMIN_ROLE_ID) return pageList.map((page) => page.PageUrl);
+  const rows = await db
+    .select({ pageUrl: pages.pageUrl })
+    .from(rolePermissions)
+    .innerJoin(pages, eq(pages.pageId, rolePermissions.pageId))
+    .where(eq(rolePermissions.roleId, roleId));
+  return rows.map((row) => row.pageUrl);
 }
 
 /** Every page with whether the role has it; the administrator has them all. */
@@ -34,22 +46,31 @@ export async function getRolePermissions(db: Database, roleId: number): Promise<
     .orderBy(asc(pages.pageId));
 }
 
-async function assertRoleAndPage(db: Pick<Database, 'select'>, roleId: number, pageId: number) {
+async function assertRoleAndPage(db: Pick<Database, 'select'>, actor: SignedInUser, roleId: number, pageId: number) {
   if (roleId === ADMIN_ROLE_ID) throw badRequest('The administrator always has every page');
   if (!(await roleExists(db, roleId))) throw notFound('Role');
-  const [page] = await db.select({ pageId: pages.pageId }).from(pages).where(eq(pages.pageId, pageId));
+  const [page] = await db
+    .select({ pageId: pages.pageId, pageUrl: pages.pageUrl })
+    .from(pages)
+    .where(eq(pages.pageId, pageId));
   if (!page) throw notFound('Page');
+  assertNotOwnRole(actor, roleId, "You cannot change your own role's pages");
+  return page;
 }
 
-/** In one transaction with the check, so a role deleted meanwhile gives 404, not a foreign-key error. */
-export async function grantPage(db: Database, roleId: number, pageId: number): Promise<void> {
+/**
+ * In one transaction with the check, so a role deleted meanwhile gives 404, not a foreign-key
+ * error. Only a page the caller has can be granted (docs/decisions.md § Roles).
+ */
+export async function grantPage(db: Database, actor: SignedInUser, roleId: number, pageId: number): Promise<void> {
   await db.transaction(async (tx) => {
-    await assertRoleAndPage(tx, roleId, pageId);
+    const page = await assertRoleAndPage(tx, actor, roleId, pageId);
+    assertHoldsPages(actor, [page.pageUrl], 'grant');
     await tx.insert(rolePermissions).values({ roleId, pageId }).onConflictDoNothing();
   });
 }
 
-export async function revokePage(db: Database, roleId: number, pageId: number): Promise<void> {
-  await assertRoleAndPage(db, roleId, pageId);
+export async function revokePage(db: Database, actor: SignedInUser, roleId: number, pageId: number): Promise<void> {
+  await assertRoleAndPage(db, actor, roleId, pageId);
   await db.delete(rolePermissions).where(and(eq(rolePermissions.roleId, roleId), eq(rolePermissions.pageId, pageId)));
 }

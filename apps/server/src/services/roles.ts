@@ -1,5 +1,5 @@
 import { ADMIN_ROLE_ID, DOCTOR_ROLE_ID, type Role, type RoleRequest } from '@portal/contract';
-import { asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { Database } from '../db/client.ts';
 import { roles, users } from '../db/schema.ts';
 import { conflict, isUniqueViolation, notFound } from '../lib/errors.ts';
@@ -7,6 +7,10 @@ import { conflict, isUniqueViolation, notFound } from '../lib/errors.ts';
 const systemRoles = new Set([ADMIN_ROLE_ID, DOCTOR_ROLE_ID]);
 const duplicateName = () =>
   conflict('A role with this name already exists', { roleName: 'A role with this name already exists' });
+
+/** The words the portal has always used, with how many live users hold the role. */
+export const roleHeldMessage = (count: number) =>
+  `This role is assigned to ${count} ${count === 1 ? 'user' : 'users'} and cannot be deleted`;
 
 const roleColumns = { RoleId: roles.roleId, RoleName: roles.roleName, Description: roles.description };
 
@@ -42,9 +46,11 @@ export async function updateRole(db: Database, roleId: number, input: RoleReques
 }
 
 /**
- * System roles and roles held by any user (deleted users keep theirs) stay. The row is locked
- * first, so a user or permission being given this role meanwhile (see roleExists) either
- * finishes before the count or finds the role gone.
+ * System roles and roles held by a live user stay; the message says how many hold it.
+ * Deleted users do not hold a role hostage: they let go of it (their role becomes null) and
+ * the role goes (docs/decisions.md § Roles). The row is locked first, so a user or
+ * permission being given this role meanwhile (see roleExists) either finishes before the
+ * count or finds the role gone.
  */
 export async function deleteRole(db: Database, roleId: number): Promise<void> {
   if (systemRoles.has(roleId)) throw conflict('This role is built in and cannot be deleted');
@@ -54,8 +60,13 @@ export async function deleteRole(db: Database, roleId: number): Promise<void> {
     const [holders] = await tx
       .select({ count: sql<number>`count(*)::int` })
       .from(users)
-      .where(eq(users.roleId, roleId));
-    if ((holders?.count ?? 0) > 0) throw conflict('This role is assigned to users and cannot be deleted');
+      .where(and(eq(users.roleId, roleId), isNull(users.deletedAt)));
+    const count = holders?.count ?? 0;
+    if (count > 0) throw conflict(roleHeldMessage(count));
+    await tx
+      .update(users)
+      .set({ roleId: null })
+      .where(and(eq(users.roleId, roleId), isNotNull(users.deletedAt)));
     await tx.delete(roles).where(eq(roles.roleId, roleId));
   });
 }

@@ -1,15 +1,23 @@
 import { ADMIN_ROLE_ID, DOCTOR_ROLE_ID, type User, type UserAddRequest, type UserEditRequest } from '@portal/contract';
 import { and, asc, eq, isNull, sql } from 'drizzle-orm';
-import { assertMayTouchAdministrator, type SignedInUser } from '../auth/policy.ts';
+import { assertHoldsPages, assertMayTouchAdministrator, isAdministrator, type SignedInUser } from '../auth/policy.ts';
 import { hashPassword } from '../auth/passwords.ts';
 import type { Database, Transaction } from '../db/client.ts';
 import { isoTimestamp } from '../db/iso-timestamp.ts';
-import { roles, users } from '../db/schema.ts';
-import { badRequest, conflict, notFound } from '../lib/errors.ts';
+import { liveRoleId, roles, users } from '../db/schema.ts';
+import { badRequest, conflict, forbidden, notFound } from '../lib/errors.ts';
 import type { SmallFile } from '../lib/multipart-form.ts';
 import { deleteKeys } from '../storage/delete-keys.ts';
 import type { Storage } from '../storage/storage.ts';
-import { assertOtherAdministratorRemains, inAccountTransaction, replacePicture } from './accounts.ts';
+import type { MailOutbox } from '../mail/outbox.ts';
+import {
+  assertOtherAdministratorRemains,
+  checkOwnAccountChange,
+  enqueueOwnChangeNotice,
+  inAccountTransaction,
+  replacePicture,
+} from './accounts.ts';
+import { rolePageUrls } from './permissions.ts';
 import { roleExists } from './roles.ts';
 
 const userColumns = {
@@ -19,7 +27,7 @@ const userColumns = {
   LastName: users.lastName,
   Email: users.email,
   MobileNo: users.mobileNo,
-  RoleId: users.roleId,
+  RoleId: liveRoleId,
   RoleName: roles.roleName,
   profilePicKey: users.profilePic,
   createdAt: isoTimestamp(users.createdAt),
@@ -44,9 +52,15 @@ async function assertWebRole(tx: Transaction, roleId: number) {
   if (!(await roleExists(tx, roleId))) throw badRequest('Role is not valid', { roleId: 'Role is not valid' });
 }
 
+/** Only a role whose pages the caller has can be given (docs/decisions.md § Roles). */
+async function assertMayHandOutRole(tx: Transaction, actor: SignedInUser, roleId: number) {
+  if (isAdministrator(actor)) return;
+  assertHoldsPages(actor, await rolePageUrls(tx, roleId), 'give a user a role with');
+}
+
 async function findWebUser(tx: Transaction, userId: number) {
   const [row] = await tx
-    .select({ roleId: users.roleId })
+    .select({ roleId: liveRoleId })
     .from(users)
     .where(and(eq(users.userId, userId), eq(users.userType, 'Web'), isNull(users.deletedAt)));
   if (!row) throw notFound('User');
@@ -64,6 +78,7 @@ export async function createWebUser(
   const passwordHash = await hashPassword(input.password);
   const { result } = await inAccountTransaction(db, storage, async (tx, written) => {
     await assertWebRole(tx, input.roleId);
+    await assertMayHandOutRole(tx, actor, input.roleId);
     const [created] = await tx
       .insert(users)
       .values({
@@ -84,21 +99,31 @@ export async function createWebUser(
 }
 
 export async function updateWebUser(
-  db: Database,
-  storage: Storage,
+  deps: { db: Database; storage: Storage; outbox: MailOutbox },
   actor: SignedInUser,
   userId: number,
   input: UserEditRequest,
   change: { picture?: SmallFile; remove?: boolean },
 ): Promise<void> {
+  const { db, storage } = deps;
   const passwordHash = input.password ? await hashPassword(input.password) : undefined;
-  const { result: replaced } = await inAccountTransaction(db, storage, async (tx, written) => {
+  const { result } = await inAccountTransaction(db, storage, async (tx, written) => {
     const current = await findWebUser(tx, userId);
     assertMayTouchAdministrator(actor, [current.roleId, input.roleId]);
     await assertWebRole(tx, input.roleId);
+    if (actor.userId === userId && input.roleId !== current.roleId && !isAdministrator(actor)) {
+      throw forbidden('You cannot change your own role');
+    }
+    // Neither a stronger account's password nor a stronger role: both would raise the caller.
+    if (!isAdministrator(actor)) {
+      assertHoldsPages(actor, await rolePageUrls(tx, current.roleId), 'edit users whose role has');
+    }
+    await assertMayHandOutRole(tx, actor, input.roleId);
     if (current.roleId === ADMIN_ROLE_ID && input.roleId !== ADMIN_ROLE_ID) {
       await assertOtherAdministratorRemains(tx, userId);
     }
+    // Checked last: a change refused for its role is refused as such, whatever the password.
+    const notice = actor.userId === userId ? await checkOwnAccountChange(tx, userId, input) : null;
     await tx
       .update(users)
       .set({
@@ -111,9 +136,11 @@ export async function updateWebUser(
         ...(passwordHash ? { passwordHash, tokenVersion: sql`${users.tokenVersion} + 1` } : {}),
       })
       .where(eq(users.userId, userId));
-    return replacePicture(tx, storage, userId, change, written);
+    await enqueueOwnChangeNotice(tx, deps.outbox, notice);
+    return { notice, replaced: await replacePicture(tx, storage, userId, change, written) };
   });
-  await deleteKeys(storage, replaced);
+  await deleteKeys(storage, result.replaced);
+  if (result.notice) deps.outbox.kick();
 }
 
 /** The row stays (it may have cases and history); it disappears from lists and its tokens stop. */

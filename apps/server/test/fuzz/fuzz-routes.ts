@@ -1,8 +1,8 @@
 import { ADMIN_ROLE_ID, endpoints, isStreamAnswer, type Endpoint } from '@portal/contract';
-import { and, asc, eq, isNull, sql } from 'drizzle-orm';
+import { and, asc, eq, getTableColumns, isNull, sql } from 'drizzle-orm';
 import fc from 'fast-check';
 import type { LightMyRequestResponse } from 'fastify';
-import { users } from '../../src/db/schema.ts';
+import { liveRoleId, users } from '../../src/db/schema.ts';
 import type { TestApp } from '../helpers/test-app.ts';
 import { changedParts, fingerprint, type Fingerprint } from './fingerprint.ts';
 import type { OtherDoctor } from './isolation.ts';
@@ -131,7 +131,7 @@ export class RouteFuzzer {
           ? eq(users.userId, this.fixture.doctor.userId)
           : eq(users.userType, 'Doctor');
     const [user] = await this.t.app.db
-      .select()
+      .select({ ...getTableColumns(users), roleId: liveRoleId })
       .from(users)
       .where(and(holder, eq(users.isActive, true), isNull(users.deletedAt)))
       .orderBy(asc(users.userId))

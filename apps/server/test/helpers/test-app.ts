@@ -77,6 +77,7 @@ export async function createTestApp(
     logLevel: 'silent',
     loginAttemptsPerAddress: 1000,
     loginAttemptsPerAccount: 1000,
+    loginAttemptsPerAccountAndAddress: 1000,
     trustProxy: false,
     webDist: undefined,
     orphanFileGraceSeconds: 86_400,

@@ -1,11 +1,14 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { CaseFileDownload } from '../../services/cases/case-files.ts';
+import { bidiControls } from '../../services/cases/file-checks.ts';
 import type { ByteRange } from '../../storage/storage.ts';
 
 const inlineTypes = new Set(['image/jpeg', 'image/png']);
 
 /** `attachment; filename="..."; filename*=UTF-8''...`: an ASCII fallback and the exact name. */
-function contentDisposition(disposition: 'inline' | 'attachment', fileName: string): string {
+function contentDisposition(disposition: 'inline' | 'attachment', storedName: string): string {
+  // Names stored before bidi controls were stripped on upload lose them here too.
+  const fileName = storedName.replace(bidiControls, '') || 'file';
   const ascii = fileName.replace(/[^\x20-\x7e]|["\\]/g, '_');
   const encoded = encodeURIComponent(fileName).replace(
     /['()*]/g,

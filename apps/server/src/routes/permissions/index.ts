@@ -20,7 +20,7 @@ export async function permissionRoutes(app: FastifyInstance) {
     endpoints.permissionGrant,
     { audit: { action: 'permission.grant', target: rolePage } },
     async (request) => {
-      await grantPage(app.db, request.params.roleId, request.params.pageId);
+      await grantPage(app.db, request.user, request.params.roleId, request.params.pageId);
       return { message: 'Permission granted successfully' };
     },
   );
@@ -30,7 +30,7 @@ export async function permissionRoutes(app: FastifyInstance) {
     endpoints.permissionRevoke,
     { audit: { action: 'permission.revoke', target: rolePage } },
     async (request) => {
-      await revokePage(app.db, request.params.roleId, request.params.pageId);
+      await revokePage(app.db, request.user, request.params.roleId, request.params.pageId);
       return { message: 'Permission revoked successfully' };
     },
   );

@@ -20,10 +20,16 @@ export async function userRoutes(app: FastifyInstance) {
 
   route(app, endpoints.userUpdate, { audit: { action: 'user.update', target: byId } }, async (request) => {
     const form = await readProfileForm(request, endpoints.userUpdate.body);
-    await updateWebUser(app.db, app.storage, request.user, request.params.id, form.input, {
-      picture: form.picture,
-      remove: form.removePicture,
-    });
+    await updateWebUser(
+      { db: app.db, storage: app.storage, outbox: app.outbox },
+      request.user,
+      request.params.id,
+      form.input,
+      {
+        picture: form.picture,
+        remove: form.removePicture,
+      },
+    );
     return { message: 'User updated successfully' };
   });
 

@@ -169,9 +169,19 @@ export class FileInspector extends Transform {
   }
 }
 
-/** The uploader's file name, for display and Content-Disposition only: no path, no control characters. */
+/**
+ * Bidirectional controls and invisible marks that could make a name read as something else
+ * (`\u202Egnp.exe.png` shows as `png.exe.png`): dropped from every stored file name.
+ */
+export const bidiControls = /[\u061c\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]/g;
+
+/**
+ * The uploader's file name, for display and Content-Disposition only: no path, no control
+ * characters, no bidirectional controls. Case, message, plan and resumable-upload files all
+ * get their stored name here.
+ */
 export function displayFileName(fileName: string): string {
-  const base = fileName.split(/[/\\]/).pop() ?? '';
+  const base = fileName.replace(bidiControls, '').split(/[/\\]/).pop() ?? '';
   const cleaned = base
     // eslint-disable-next-line no-control-regex -- control characters are what is removed
     .replace(/[\u0000-\u001f\u007f"<>|:*?]/g, '_')

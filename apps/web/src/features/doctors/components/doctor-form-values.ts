@@ -20,6 +20,8 @@ export interface DoctorFormValues {
   lastname: string;
   password: string;
   confirmPassword: string;
+  /** Asked on the profile when the password or e-mail changes (docs/decisions.md § Changing one's own password or e-mail). */
+  currentPassword: string;
   email: string;
   mobileNo: string;
   roleId: string | null;
@@ -59,6 +61,7 @@ export function initialDoctorValues(mode: DoctorFormMode, doctor?: Doctor, clini
     lastname: doctor?.LastName ?? '',
     password: '',
     confirmPassword: '',
+    currentPassword: '',
     email: doctor?.Email ?? '',
     mobileNo: doctor?.MobileNo ?? '',
     roleId: String(doctor?.RoleId ?? DOCTOR_ROLE_ID),
@@ -98,6 +101,7 @@ export function toDoctorFormData(values: DoctorFormValues, isNew: boolean): Form
     isActive: values.isActive === '1' ? 'true' : 'false',
   };
   for (const [name, value] of Object.entries(fields)) form.append(name, value);
+  if (values.currentPassword !== '') form.append('currentPassword', values.currentPassword);
   if (isNew) form.append('userType', 'Doctor');
   if (values.profilePic) form.append('profilePic', values.profilePic);
   else if (values.removeProfilePic) form.append('removeProfilePic', 'true');

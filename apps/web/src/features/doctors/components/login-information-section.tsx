@@ -32,6 +32,9 @@ export function LoginInformationSection({
   );
   const isPasswordLocked = form.values.isEdit;
   const lockedPlaceholder = isPasswordLocked ? '********' : undefined;
+  // One's own password or e-mail changes only with the current password (the server checks it).
+  const isEmailChanged = form.values.email.trim().toLowerCase() !== form.getInitialValues().email.trim().toLowerCase();
+  const asksCurrentPassword = mode === 'profile' && (!isPasswordLocked || isEmailChanged);
 
   return (
     <Fieldset legend="Login Information">
@@ -70,6 +73,16 @@ export function LoginInformationSection({
           visibilityToggleButtonProps={toggleLabel}
           {...form.getInputProps('confirmPassword')}
         />
+        {asksCurrentPassword && (
+          <PasswordInput
+            label="Current Password"
+            description="Needed to change your password or e-mail"
+            withAsterisk
+            autoComplete="current-password"
+            visibilityToggleButtonProps={toggleLabel}
+            {...form.getInputProps('currentPassword')}
+          />
+        )}
         {isStaff && (
           <Select
             label="Status"

@@ -5,6 +5,7 @@ import { useState } from 'react';
 import { PageTitle } from '../../../components/page-title.tsx';
 import { ProfilePictureInput } from '../../../components/profile-picture-input.tsx';
 import { fallbackMessages, notifySaveError, notifySuccess } from '../../../lib/notify.ts';
+import { useSession } from '../../../lib/session.ts';
 import { useCreateUser } from '../api/create-user.ts';
 import { useUpdateUser } from '../api/update-user.ts';
 
@@ -12,6 +13,7 @@ const toggleLabel = { 'aria-label': 'Show or hide password' };
 
 /** Adds a Web user, or edits the one given (an empty password then keeps the current one). */
 export function UserForm({ user, roles, onClose }: { user?: User; roles: Role[]; onClose: () => void }) {
+  const session = useSession();
   const createUser = useCreateUser();
   const updateUser = useUpdateUser();
   const [profilePic, setProfilePic] = useState<File | null>(null);
@@ -25,6 +27,7 @@ export function UserForm({ user, roles, onClose }: { user?: User; roles: Role[];
       lastname: user?.LastName ?? '',
       password: '',
       confirmPassword: '',
+      currentPassword: '',
       email: user?.Email ?? '',
       mobileNo: user?.MobileNo ?? '',
       isEdit: user !== undefined,
@@ -37,22 +40,30 @@ export function UserForm({ user, roles, onClose }: { user?: User; roles: Role[];
     .filter((role) => role.RoleId !== DOCTOR_ROLE_ID)
     .map((role) => ({ value: String(role.RoleId), label: role.RoleName }));
 
-  const submit = form.onSubmit(async ({ confirmPassword: _confirm, isEdit: _isEdit, roleId, ...fields }) => {
-    const input = { ...fields, roleId: roleId ?? '', profilePic };
-    try {
-      const answer = user
-        ? await updateUser.mutateAsync({
-            ...input,
-            userId: user.UserId,
-            removeProfilePic: isStoredPictureRemoved && !profilePic,
-          })
-        : await createUser.mutateAsync(input);
-      notifySuccess(answer.message || (user ? fallbackMessages.updated : fallbackMessages.saved));
-      onClose();
-    } catch (error) {
-      notifySaveError(error, form.setErrors);
-    }
-  });
+  // One's own password or e-mail changes only with the current password (docs/decisions.md).
+  const isOwnAccount = user !== undefined && session?.userId === user.UserId;
+  const isEmailChanged = form.values.email.trim().toLowerCase() !== (user?.Email ?? '').trim().toLowerCase();
+  const asksCurrentPassword = isOwnAccount && (form.values.password !== '' || isEmailChanged);
+
+  const submit = form.onSubmit(
+    async ({ confirmPassword: _confirm, isEdit: _isEdit, currentPassword, roleId, ...fields }) => {
+      const input = { ...fields, roleId: roleId ?? '', profilePic };
+      try {
+        const answer = user
+          ? await updateUser.mutateAsync({
+              ...input,
+              ...(asksCurrentPassword ? { currentPassword } : {}),
+              userId: user.UserId,
+              removeProfilePic: isStoredPictureRemoved && !profilePic,
+            })
+          : await createUser.mutateAsync(input);
+        notifySuccess(answer.message || (user ? fallbackMessages.updated : fallbackMessages.saved));
+        onClose();
+      } catch (error) {
+        notifySaveError(error, form.setErrors);
+      }
+    },
+  );
 
   return (
     <>
@@ -87,6 +98,16 @@ export function UserForm({ user, roles, onClose }: { user?: User; roles: Role[];
                 {...form.getInputProps('confirmPassword')}
               />
               <TextInput label="Email" type="email" withAsterisk autoComplete="off" {...form.getInputProps('email')} />
+              {asksCurrentPassword && (
+                <PasswordInput
+                  label="Current Password"
+                  description="Needed to change your own password or e-mail"
+                  withAsterisk
+                  autoComplete="current-password"
+                  visibilityToggleButtonProps={toggleLabel}
+                  {...form.getInputProps('currentPassword')}
+                />
+              )}
               <TextInput
                 label="Mobile No"
                 type="tel"

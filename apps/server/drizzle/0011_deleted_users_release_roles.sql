@@ -1,0 +1,2 @@
+ALTER TABLE "users" ALTER COLUMN "role_id" DROP NOT NULL;--> statement-breakpoint
+ALTER TABLE "users" ADD CONSTRAINT "users_live_role" CHECK ("users"."deleted_at" is not null or "users"."role_id" is not null);

@@ -1,0 +1,178 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createStaff, formData, uniqueName } from './helpers/factories.ts';
+import { createTestApp, type TestApp } from './helpers/test-app.ts';
+
+/** Staff who hold one page try to give themselves, or someone they make, more (docs/decisions.md § Roles). */
+
+const page = { dashboard: 1, roles: 2, rolePermissions: 3, users: 4, doctors: 5, addCase: 6 };
+type Staff = Awaited<ReturnType<typeof createStaff>>;
+
+let t: TestApp;
+let admin: string;
+let usersStaff: Staff;
+let permissionsStaff: Staff;
+/** Roles the attackers aim at: one with the Dashboard (every patient's case), one with no page. */
+let dashboardRoleId: number;
+let emptyRoleId: number;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  admin = await t.adminToken();
+  usersStaff = await createStaff(t, [page.users]);
+  permissionsStaff = await createStaff(t, [page.rolePermissions]);
+  dashboardRoleId = (await createStaff(t, [page.dashboard])).roleId;
+  emptyRoleId = (await createStaff(t, [])).roleId;
+});
+afterAll(() => t.close());
+
+function userForm(roleId: number, overrides: Record<string, string | number> = {}) {
+  const username = uniqueName('climber');
+  return formData({
+    username,
+    firstname: 'Eve',
+    lastname: 'Climber',
+    password: 'climber-pass',
+    email: `${username}@lab.test`,
+    mobileNo: '5550199',
+    roleId,
+    userType: 'Web',
+    ...overrides,
+  });
+}
+
+async function roleOf(userId: number): Promise<number | undefined> {
+  const list = await t.as(admin, { method: 'GET', url: '/api/user/get_users_list' });
+  return list.json<{ UserId: number; RoleId: number }[]>().find((row) => row.UserId === userId)?.RoleId;
+}
+
+async function pagesOf(roleId: number): Promise<number[]> {
+  const response = await t.as(admin, { method: 'GET', url: `/api/permission/get_role_permissions/${roleId}` });
+  return response
+    .json<{ PageId: number; HasAccess: boolean }[]>()
+    .filter((row) => row.HasAccess)
+    .map((row) => row.PageId);
+}
+
+const readsEveryCase = (token: string) => t.as(token, { method: 'GET', url: '/api/case/get_all_stats/0' });
+
+describe('a user with only the Users page cannot raise anyone', () => {
+  it('refuses moving itself into another role with 403, and its role stays', async () => {
+    for (const roleId of [dashboardRoleId, emptyRoleId]) {
+      const response = await t.as(usersStaff.token, {
+        method: 'PUT',
+        url: `/api/user/edit/${usersStaff.userId}`,
+        payload: userForm(roleId, { username: usersStaff.username, password: '' }),
+      });
+      expect(response.statusCode).toBe(403);
+      expect(response.json().message).toBe('You cannot change your own role');
+    }
+    expect(await roleOf(usersStaff.userId)).toBe(usersStaff.roleId);
+    expect((await readsEveryCase(usersStaff.token)).statusCode).toBe(403);
+  });
+
+  it('refuses creating a user in a role with a page it lacks, and creates nobody', async () => {
+    const form = userForm(dashboardRoleId);
+    const username = String(form.get('username'));
+    const response = await t.as(usersStaff.token, { method: 'POST', url: '/api/user/add', payload: form });
+    expect(response.statusCode).toBe(403);
+    expect(response.json().message).toBe(
+      'You can only give a user a role with pages you have yourself (missing: /dashboard)',
+    );
+    const list = await t.as(admin, { method: 'GET', url: '/api/user/get_users_list' });
+    expect(list.json<{ UserName: string }[]>().some((row) => row.UserName === username)).toBe(false);
+    // And so the accomplice it meant to make cannot sign in and read the cases.
+    const login = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { username, password: 'climber-pass' },
+    });
+    expect(login.statusCode).toBe(401);
+  });
+
+  it('refuses moving a user it made into a stronger role', async () => {
+    const made = await t.as(usersStaff.token, { method: 'POST', url: '/api/user/add', payload: userForm(emptyRoleId) });
+    expect(made.statusCode).toBe(200);
+    const userId = made.json<{ UserId: number }>().UserId;
+    const username = uniqueName('moved');
+    const response = await t.as(usersStaff.token, {
+      method: 'PUT',
+      url: `/api/user/edit/${userId}`,
+      payload: userForm(dashboardRoleId, { username, password: '' }),
+    });
+    expect(response.statusCode).toBe(403);
+    expect(await roleOf(userId)).toBe(emptyRoleId);
+  });
+
+  it("refuses editing a stronger user's account (a new password would be a takeover)", async () => {
+    const strong = await createStaff(t, [page.dashboard, page.users]);
+    const response = await t.as(usersStaff.token, {
+      method: 'PUT',
+      url: `/api/user/edit/${strong.userId}`,
+      payload: userForm(strong.roleId, { username: strong.username, password: 'taken-over' }),
+    });
+    expect(response.statusCode).toBe(403);
+    expect(response.json().message).toBe(
+      'You can only edit users whose role has pages you have yourself (missing: /dashboard)',
+    );
+    expect((await t.as(strong.token, { method: 'GET', url: '/api/case/get_all_stats/0' })).statusCode).toBe(200);
+  });
+
+  it('still hands out roles whose pages it holds (its own, or none)', async () => {
+    for (const roleId of [usersStaff.roleId, emptyRoleId]) {
+      const response = await t.as(usersStaff.token, {
+        method: 'POST',
+        url: '/api/user/add',
+        payload: userForm(roleId),
+      });
+      expect(response.statusCode).toBe(200);
+    }
+  });
+});
+
+describe('a user with only the Role Permissions page cannot grant itself or others more', () => {
+  it("refuses granting its own role any page with 403, and its role's pages stay", async () => {
+    for (const pageId of Object.values(page)) {
+      const response = await t.as(permissionsStaff.token, {
+        method: 'POST',
+        url: `/api/permission/add/${permissionsStaff.roleId}/${pageId}`,
+      });
+      expect(response.statusCode).toBe(403);
+      expect(response.json().message).toBe("You cannot change your own role's pages");
+    }
+    expect(await pagesOf(permissionsStaff.roleId)).toEqual([page.rolePermissions]);
+    expect((await readsEveryCase(permissionsStaff.token)).statusCode).toBe(403);
+  });
+
+  it("refuses revoking its own role's page too", async () => {
+    const response = await t.as(permissionsStaff.token, {
+      method: 'DELETE',
+      url: `/api/permission/delete/${permissionsStaff.roleId}/${page.rolePermissions}`,
+    });
+    expect(response.statusCode).toBe(403);
+    expect(await pagesOf(permissionsStaff.roleId)).toEqual([page.rolePermissions]);
+  });
+
+  it('refuses granting another role a page it lacks, and grants one it holds', async () => {
+    const refused = await t.as(permissionsStaff.token, {
+      method: 'POST',
+      url: `/api/permission/add/${emptyRoleId}/${page.dashboard}`,
+    });
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json().message).toBe('You can only grant pages you have yourself (missing: /dashboard)');
+    const granted = await t.as(permissionsStaff.token, {
+      method: 'POST',
+      url: `/api/permission/add/${emptyRoleId}/${page.rolePermissions}`,
+    });
+    expect(granted.statusCode).toBe(200);
+    expect(await pagesOf(emptyRoleId)).toEqual([page.rolePermissions]);
+    await t.as(admin, { method: 'DELETE', url: `/api/permission/delete/${emptyRoleId}/${page.rolePermissions}` });
+  });
+
+  it('leaves the administrator free to grant and hand out anything', async () => {
+    const granted = await t.as(admin, { method: 'POST', url: `/api/permission/add/${emptyRoleId}/${page.dashboard}` });
+    expect(granted.statusCode).toBe(200);
+    await t.as(admin, { method: 'DELETE', url: `/api/permission/delete/${emptyRoleId}/${page.dashboard}` });
+    const made = await t.as(admin, { method: 'POST', url: '/api/user/add', payload: userForm(dashboardRoleId) });
+    expect(made.statusCode).toBe(200);
+  });
+});
