@@ -33,6 +33,10 @@ export interface Config {
   maxUploadBytes?: number;
   /** ORPHAN_FILE_GRACE: stored case files no row references are swept at start once older than this (seconds). */
   orphanFileGraceSeconds: number;
+  /** BODY_STALL_TIMEOUT: a request body that brings no new byte for this long has its connection closed (seconds). */
+  bodyStallTimeoutSeconds: number;
+  /** SHUTDOWN_TIMEOUT: after SIGTERM/SIGINT, requests in flight get this long before every connection is closed and the process exits (seconds). */
+  shutdownTimeoutSeconds: number;
   /** S3-compatible object storage instead of DATA_DIR/files, when S3_BUCKET is set. */
   s3?: { bucket: string; endpoint?: string; region: string; accessKeyId?: string; secretAccessKey?: string };
 }
@@ -115,6 +119,8 @@ const accepts = {
   S3_SECRET_ACCESS_KEY: 'must be set together with S3_ACCESS_KEY_ID',
   MAX_UPLOAD_BYTES: 'must be a size of at least 1 byte, such as 500MB, 2GB, 512KB, 1GiB or 1048576 (bytes)',
   ORPHAN_FILE_GRACE: 'must be a duration such as 86400 (seconds), 30m, 24h or 1d',
+  BODY_STALL_TIMEOUT: 'must be a duration of at least 1 second, such as 60 (seconds), 90s or 5m',
+  SHUTDOWN_TIMEOUT: 'must be a duration of at least 1 second, such as 30 (seconds), 45s or 2m',
   LOGIN_ATTEMPTS_PER_ADDRESS: 'must be a whole number of at least 1',
   LOGIN_ATTEMPTS_PER_ACCOUNT: 'must be a whole number of at least 1',
   TRUST_PROXY: 'must be true, false, or comma-separated proxy addresses or CIDR ranges such as 10.0.0.1,10.1.0.0/16',
@@ -204,6 +210,10 @@ function variable<T>(name: VariableName, read: (value: string) => T | undefined)
 }
 
 const text = (value: string) => value;
+const readPositiveDuration = (value: string) => {
+  const seconds = readDuration(value);
+  return seconds !== undefined && seconds >= 1 ? seconds : undefined;
+};
 const folder = (value: string) => (value.includes('\0') ? undefined : value);
 
 export const environmentSchema = z
@@ -245,6 +255,8 @@ export const environmentSchema = z
       return bytes !== undefined && bytes >= 1 ? bytes : undefined;
     }),
     ORPHAN_FILE_GRACE: variable('ORPHAN_FILE_GRACE', readDuration),
+    BODY_STALL_TIMEOUT: variable('BODY_STALL_TIMEOUT', readPositiveDuration),
+    SHUTDOWN_TIMEOUT: variable('SHUTDOWN_TIMEOUT', readPositiveDuration),
     LOGIN_ATTEMPTS_PER_ADDRESS: variable('LOGIN_ATTEMPTS_PER_ADDRESS', (value) => readWholeNumber(value, 1)),
     LOGIN_ATTEMPTS_PER_ACCOUNT: variable('LOGIN_ATTEMPTS_PER_ACCOUNT', (value) => readWholeNumber(value, 1)),
     TRUST_PROXY: variable('TRUST_PROXY', readTrustProxy),
@@ -359,6 +371,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxUploadBytes: values.MAX_UPLOAD_BYTES,
     // A day: longer than any upload still in progress on another process sharing the storage.
     orphanFileGraceSeconds: values.ORPHAN_FILE_GRACE ?? 86_400,
+    bodyStallTimeoutSeconds: values.BODY_STALL_TIMEOUT ?? 60,
+    shutdownTimeoutSeconds: values.SHUTDOWN_TIMEOUT ?? 30,
     s3: values.S3_BUCKET
       ? {
           bucket: values.S3_BUCKET,

@@ -54,6 +54,8 @@ describe('loadConfig', () => {
       trustProxy: false,
       maxUploadBytes: undefined,
       orphanFileGraceSeconds: 86_400,
+      bodyStallTimeoutSeconds: 60,
+      shutdownTimeoutSeconds: 30,
       s3: undefined,
       redisUrl: undefined,
       smtpUrl: undefined,
@@ -165,6 +167,17 @@ describe('loadConfig', () => {
     expect(loadConfig({ JWT_SECRET: secret, ORPHAN_FILE_GRACE: '24h' }).orphanFileGraceSeconds).toBe(86_400);
     expect(loadConfig({ JWT_SECRET: secret, ORPHAN_FILE_GRACE: '30m' }).orphanFileGraceSeconds).toBe(1800);
   });
+
+  it('closes stalled bodies after 60 s and ends a shutdown after 30 s unless BODY_STALL_TIMEOUT and SHUTDOWN_TIMEOUT say otherwise', () => {
+    expect(loadConfig({ JWT_SECRET: secret })).toMatchObject({
+      bodyStallTimeoutSeconds: 60,
+      shutdownTimeoutSeconds: 30,
+    });
+    expect(loadConfig({ JWT_SECRET: secret, BODY_STALL_TIMEOUT: '5m', SHUTDOWN_TIMEOUT: '45s' })).toMatchObject({
+      bodyStallTimeoutSeconds: 300,
+      shutdownTimeoutSeconds: 45,
+    });
+  });
 });
 
 describe('a refused configuration is one line naming the variable and what it accepts', () => {
@@ -243,6 +256,14 @@ describe('a refused configuration is one line naming the variable and what it ac
     [
       { MAX_UPLOAD_BYTES: '0' },
       'MAX_UPLOAD_BYTES must be a size of at least 1 byte, such as 500MB, 2GB, 512KB, 1GiB or 1048576 (bytes) (got "0")',
+    ],
+    [
+      { BODY_STALL_TIMEOUT: '0' },
+      'BODY_STALL_TIMEOUT must be a duration of at least 1 second, such as 60 (seconds), 90s or 5m (got "0")',
+    ],
+    [
+      { SHUTDOWN_TIMEOUT: 'soon' },
+      'SHUTDOWN_TIMEOUT must be a duration of at least 1 second, such as 30 (seconds), 45s or 2m (got "soon")',
     ],
     [
       { ORPHAN_FILE_GRACE: 'later' },

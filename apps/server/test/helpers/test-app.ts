@@ -80,6 +80,8 @@ export async function createTestApp(
     trustProxy: false,
     webDist: undefined,
     orphanFileGraceSeconds: 86_400,
+    bodyStallTimeoutSeconds: 60,
+    shutdownTimeoutSeconds: 30,
     ...configOverrides,
   };
   const app = await buildApp({ config, database: database.connection, storage, logger, events });
