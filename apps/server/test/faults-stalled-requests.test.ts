@@ -145,6 +145,8 @@ describe('SHUTDOWN_TIMEOUT: SIGTERM ends the process group within the deadline w
   const starts: [string, string, string[]][] = [
     ['node main.ts', process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts']],
     ['npm run start -w @portal/server', 'npm', ['run', 'start', '-w', '@portal/server']],
+    // Builds the web app first (as the README's `npm start` does), then the same start.
+    ['npm start', 'npm', ['start']],
   ];
 
   it.each(starts)(
