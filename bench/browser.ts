@@ -100,12 +100,7 @@ async function gzipKbOf(scripts: string[]) {
   return bytes / 1024;
 }
 
-async function measurePage(
-  browser: Browser,
-  url: string,
-  ready: Ready,
-  storage?: Record<string, string>,
-) {
+async function measurePage(browser: Browser, url: string, ready: Ready, storage?: Record<string, string>) {
   const results: PageRun[] = [];
   for (let run = 0; run < runs; run++) {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });

@@ -62,10 +62,25 @@ export async function runBundleBenchmark() {
     threeChunks.length > 0 && threeChunks.every((file) => !signIn.includes(file) && !dashboard.includes(file));
   const verdict = (kb: number, budget: number) => (kb <= budget ? 'within' : 'OVER');
   printTable('Bundle: JavaScript loaded (gzip, from the build manifest)', [
-    { page: `sign-in / (${signIn.length} chunks)`, 'KB gzip': fixed(signInKb), budget: bundleBudgetsKb.signIn, verdict: verdict(signInKb, bundleBudgetsKb.signIn) },
-    { page: `cold /dashboard (${dashboard.length} chunks)`, 'KB gzip': fixed(dashboardKb), budget: bundleBudgetsKb.dashboard, verdict: verdict(dashboardKb, bundleBudgetsKb.dashboard) },
+    {
+      page: `sign-in / (${signIn.length} chunks)`,
+      'KB gzip': fixed(signInKb),
+      budget: bundleBudgetsKb.signIn,
+      verdict: verdict(signInKb, bundleBudgetsKb.signIn),
+    },
+    {
+      page: `cold /dashboard (${dashboard.length} chunks)`,
+      'KB gzip': fixed(dashboardKb),
+      budget: bundleBudgetsKb.dashboard,
+      verdict: verdict(dashboardKb, bundleBudgetsKb.dashboard),
+    },
     ...(await Promise.all(
-      threeChunks.map(async (file) => ({ page: `3D viewer: ${file}`, 'KB gzip': fixed(await gzipKb(file)), budget: '-', verdict: isThreeSeparate ? 'own chunk' : 'LOADED' })),
+      threeChunks.map(async (file) => ({
+        page: `3D viewer: ${file}`,
+        'KB gzip': fixed(await gzipKb(file)),
+        budget: '-',
+        verdict: isThreeSeparate ? 'own chunk' : 'LOADED',
+      })),
     )),
   ]);
   const isWithin = signInKb <= bundleBudgetsKb.signIn && dashboardKb <= bundleBudgetsKb.dashboard && isThreeSeparate;

@@ -21,9 +21,12 @@ async function signedInPage(path: string): Promise<Page> {
     body: { username: e2eAdmin.username, password: e2eAdmin.password },
   });
   const page = await newPage(browser());
-  await page.context().addInitScript((values) => {
-    for (const [key, value] of Object.entries(values)) localStorage.setItem(key, value);
-  }, Object.fromEntries(Object.entries(session).map(([key, value]) => [key, value === null ? '' : String(value)])));
+  await page.context().addInitScript(
+    (values) => {
+      for (const [key, value] of Object.entries(values)) localStorage.setItem(key, value);
+    },
+    Object.fromEntries(Object.entries(session).map(([key, value]) => [key, value === null ? '' : String(value)])),
+  );
   await page.goto(path);
   return page;
 }

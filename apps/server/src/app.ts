@@ -11,6 +11,7 @@ import { MailOutbox } from './mail/outbox.ts';
 import { auditPlugin } from './plugins/audit.ts';
 import { compressionPlugin } from './plugins/compression.ts';
 import { authPlugin } from './plugins/auth.ts';
+import { bodyStallPlugin } from './plugins/body-stall.ts';
 import { docsPlugin } from './plugins/docs.ts';
 import { errorHandlerPlugin } from './plugins/error-handler.ts';
 import { eventsPlugin, type LiveEventsOptions } from './plugins/events.ts';
@@ -90,6 +91,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(errorHandlerPlugin);
   await app.register(securityPlugin);
   await app.register(compressionPlugin);
+  await app.register(bodyStallPlugin);
   await app.register(cookie);
   await app.register(rateLimitPlugin);
   await app.register(multipart, { limits: { fieldSize: 1024 * 1024, fields: 200, parts: 300 } });

@@ -37,6 +37,10 @@ export interface Config {
   orphanFileGraceSeconds: number;
   /** SWEEP_INTERVAL: seconds between sweeps of what killed uploads left (one process at a time). */
   sweepIntervalSeconds: number;
+  /** BODY_STALL_TIMEOUT: a request body that brings no new byte for this long has its connection closed (seconds). */
+  bodyStallTimeoutSeconds: number;
+  /** SHUTDOWN_TIMEOUT: after SIGTERM/SIGINT, requests in flight get this long before every connection is closed and the process exits (seconds). */
+  shutdownTimeoutSeconds: number;
   /** S3-compatible object storage instead of DATA_DIR/files, when S3_BUCKET is set. */
   s3?: { bucket: string; endpoint?: string; region: string; accessKeyId?: string; secretAccessKey?: string };
 }
@@ -120,6 +124,8 @@ const accepts = {
   MAX_UPLOAD_BYTES: 'must be a size of at least 1 byte, such as 500MB, 2GB, 512KB, 1GiB or 1048576 (bytes)',
   ORPHAN_FILE_GRACE: 'must be a duration such as 86400 (seconds), 30m, 24h or 1d',
   SWEEP_INTERVAL: 'must be a duration of at least 1 second, such as 600 (seconds), 10m or 1h',
+  BODY_STALL_TIMEOUT: 'must be a duration of at least 1 second, such as 60 (seconds), 90s or 5m',
+  SHUTDOWN_TIMEOUT: 'must be a duration of at least 1 second, such as 30 (seconds), 45s or 2m',
   LOGIN_ATTEMPTS_PER_ADDRESS: 'must be a whole number of at least 1',
   LOGIN_ATTEMPTS_PER_ACCOUNT: 'must be a whole number of at least 1',
   LOGIN_ATTEMPTS_PER_ACCOUNT_AND_ADDRESS: 'must be a whole number of at least 1',
@@ -210,6 +216,10 @@ function variable<T>(name: VariableName, read: (value: string) => T | undefined)
 }
 
 const text = (value: string) => value;
+const readPositiveDuration = (value: string) => {
+  const seconds = readDuration(value);
+  return seconds !== undefined && seconds >= 1 ? seconds : undefined;
+};
 const folder = (value: string) => (value.includes('\0') ? undefined : value);
 
 export const environmentSchema = z
@@ -256,6 +266,8 @@ export const environmentSchema = z
       // setInterval's limit (2^31 - 1 ms, about 24 days) would otherwise fire at once, over and over.
       return seconds !== undefined && seconds >= 1 && seconds <= 86_400 * 24 ? seconds : undefined;
     }),
+    BODY_STALL_TIMEOUT: variable('BODY_STALL_TIMEOUT', readPositiveDuration),
+    SHUTDOWN_TIMEOUT: variable('SHUTDOWN_TIMEOUT', readPositiveDuration),
     LOGIN_ATTEMPTS_PER_ADDRESS: variable('LOGIN_ATTEMPTS_PER_ADDRESS', (value) => readWholeNumber(value, 1)),
     LOGIN_ATTEMPTS_PER_ACCOUNT: variable('LOGIN_ATTEMPTS_PER_ACCOUNT', (value) => readWholeNumber(value, 1)),
     LOGIN_ATTEMPTS_PER_ACCOUNT_AND_ADDRESS: variable('LOGIN_ATTEMPTS_PER_ACCOUNT_AND_ADDRESS', (value) =>
@@ -375,6 +387,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     // A day: longer than any upload still in progress on another process sharing the storage.
     orphanFileGraceSeconds: values.ORPHAN_FILE_GRACE ?? 86_400,
     sweepIntervalSeconds: values.SWEEP_INTERVAL ?? 600,
+    bodyStallTimeoutSeconds: values.BODY_STALL_TIMEOUT ?? 60,
+    shutdownTimeoutSeconds: values.SHUTDOWN_TIMEOUT ?? 30,
     s3: values.S3_BUCKET
       ? {
           bucket: values.S3_BUCKET,

@@ -27,29 +27,44 @@ const housekeeping = startHousekeeping(
 await housekeeping.firstSweep;
 app.outbox.start();
 
+// Output whose reader has gone (a supervisor's pipe closed, `npm start` piped and its parent
+// gone): writes fail with EPIPE. That must neither throw nor keep the process alive; the
+// logger (pino) already drops its writes then.
+for (const stream of [process.stdout, process.stderr]) stream.on('error', () => {});
+
 // SIGTERM and SIGINT: stop taking connections, let requests in flight finish, then exit.
+// SHUTDOWN_TIMEOUT (30 s) bounds the wait whatever is in flight: idle connections close at
+// once, every other one at the deadline, and the process exits.
 let isClosing = false;
 // A request still running at shutdown answers with `Connection: close`: otherwise its client's
 // keep-alive connection holds close() open until the keep-alive timeout (72 s).
 app.addHook('onSend', async (_request, reply) => {
   if (isClosing) reply.header('connection', 'close');
 });
-for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-  process.on(signal, () => {
-    if (isClosing) return;
-    isClosing = true;
-    housekeeping.stop();
-    app.log.info({ signal }, 'shutting down');
-    app
-      .close()
-      .then(() => database.close())
-      .then(() => process.exit(0))
-      .catch((error: unknown) => {
-        app.log.error({ err: error }, 'shutdown failed');
-        process.exit(1);
-      });
-  });
-}
+const shutdown = (signal: NodeJS.Signals) => {
+  if (isClosing) return;
+  isClosing = true;
+  housekeeping.stop();
+  app.log.info({ signal, timeoutSeconds: config.shutdownTimeoutSeconds }, 'shutting down');
+  setTimeout(() => {
+    app.log.warn(
+      { timeoutSeconds: config.shutdownTimeoutSeconds },
+      'shutdown deadline reached: closing every connection',
+    );
+    app.server.closeAllConnections();
+    // What is left (a database that does not answer, a stuck write) gets one more second.
+    setTimeout(() => process.exit(1), 1000);
+  }, config.shutdownTimeoutSeconds * 1000);
+  app
+    .close()
+    .then(() => database.close())
+    .then(() => process.exit(0))
+    .catch((error: unknown) => {
+      app.log.error({ err: error }, 'shutdown failed');
+      process.exit(1);
+    });
+};
+for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.on(signal, shutdown);
 
 // The port taken or not allowed: one line too, like a refused configuration.
 const listenErrors: Record<string, string> = {

@@ -14,7 +14,8 @@ import { createTestApp, type TestApp } from './helpers/test-app.ts';
  */
 const publicDir = path.resolve(import.meta.dirname, '../../web/public');
 const script = `export const greeting = ${JSON.stringify('hello '.repeat(400))};\n`;
-const page = '<!doctype html><html lang="en"><head><title>Aligner Portal</title></head><body><div id="root"></div></body></html>';
+const page =
+  '<!doctype html><html lang="en"><head><title>Aligner Portal</title></head><body><div id="root"></div></body></html>';
 
 let t: TestApp;
 let dist: string;
@@ -152,7 +153,9 @@ describe('downloads and event streams are not touched by compression', () => {
       method: 'GET',
       url: `/api/case/get_cases_attachments_by_case_id/${CaseId}`,
     });
-    const file = files.json<{ FilePath: string; FileName: string }[]>().find((entry) => entry.FileName === 'upper.stl')!;
+    const file = files
+      .json<{ FilePath: string; FileName: string }[]>()
+      .find((entry) => entry.FileName === 'upper.stl')!;
     const headers = { 'accept-encoding': 'br, gzip' };
 
     const whole = await t.as(doctor.token, { method: 'GET', url: file.FilePath, headers });
@@ -161,7 +164,11 @@ describe('downloads and event streams are not touched by compression', () => {
     expect(Number(whole.headers['content-length'])).toBe(scan.length);
     expect(whole.rawPayload.equals(scan)).toBe(true);
 
-    const slice = await t.as(doctor.token, { method: 'GET', url: file.FilePath, headers: { ...headers, range: 'bytes=100-2099' } });
+    const slice = await t.as(doctor.token, {
+      method: 'GET',
+      url: file.FilePath,
+      headers: { ...headers, range: 'bytes=100-2099' },
+    });
     expect(slice.statusCode).toBe(206);
     expect(slice.headers['content-encoding']).toBeUndefined();
     expect(slice.headers['content-range']).toBe(`bytes 100-2099/${scan.length}`);

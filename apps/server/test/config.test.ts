@@ -56,6 +56,8 @@ describe('loadConfig', () => {
       maxUploadBytes: undefined,
       orphanFileGraceSeconds: 86_400,
       sweepIntervalSeconds: 600,
+      bodyStallTimeoutSeconds: 60,
+      shutdownTimeoutSeconds: 30,
       s3: undefined,
       redisUrl: undefined,
       smtpUrl: undefined,
@@ -175,6 +177,17 @@ describe('loadConfig', () => {
     expect(loadConfig({ JWT_SECRET: secret, SWEEP_INTERVAL: '2' }).sweepIntervalSeconds).toBe(2);
     expect(loadConfig({ JWT_SECRET: secret, SWEEP_INTERVAL: '1h' }).sweepIntervalSeconds).toBe(3600);
   });
+
+  it('closes stalled bodies after 60 s and ends a shutdown after 30 s unless BODY_STALL_TIMEOUT and SHUTDOWN_TIMEOUT say otherwise', () => {
+    expect(loadConfig({ JWT_SECRET: secret })).toMatchObject({
+      bodyStallTimeoutSeconds: 60,
+      shutdownTimeoutSeconds: 30,
+    });
+    expect(loadConfig({ JWT_SECRET: secret, BODY_STALL_TIMEOUT: '5m', SHUTDOWN_TIMEOUT: '45s' })).toMatchObject({
+      bodyStallTimeoutSeconds: 300,
+      shutdownTimeoutSeconds: 45,
+    });
+  });
 });
 
 describe('a refused configuration is one line naming the variable and what it accepts', () => {
@@ -261,6 +274,14 @@ describe('a refused configuration is one line naming the variable and what it ac
     [
       { SWEEP_INTERVAL: '30d' },
       'SWEEP_INTERVAL must be a duration of at least 1 second, such as 600 (seconds), 10m or 1h (got "30d")',
+    ],
+    [
+      { BODY_STALL_TIMEOUT: '0' },
+      'BODY_STALL_TIMEOUT must be a duration of at least 1 second, such as 60 (seconds), 90s or 5m (got "0")',
+    ],
+    [
+      { SHUTDOWN_TIMEOUT: 'soon' },
+      'SHUTDOWN_TIMEOUT must be a duration of at least 1 second, such as 30 (seconds), 45s or 2m (got "soon")',
     ],
     [
       { ORPHAN_FILE_GRACE: 'later' },

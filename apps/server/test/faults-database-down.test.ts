@@ -47,6 +47,10 @@ async function startDatabaseProxy(target: { host: string; port: number }) {
     hold() {
       state = 'held';
     },
+    /** Every connection reset (TCP RST): the driver sees ECONNRESET, as when the database host drops it. */
+    reset() {
+      for (const socket of sockets) socket.resetAndDestroy();
+    },
     async restore() {
       state = 'open';
       dropAll();
@@ -69,11 +73,13 @@ describe.runIf(databaseUrl)('database unreachable (PostgreSQL through a TCP prox
   let t: TestApp;
   let adminToken: string;
   let unavailableAnswers = 0;
+  const logLines: { level: number; msg: string; err?: { code?: string; message?: string } }[] = [];
 
   beforeAll(async () => {
     const direct = new URL(databaseUrl!);
     proxy = await startDatabaseProxy({ host: direct.hostname, port: Number(direct.port || 5432) });
     t = await createTestApp({
+      logger: { level: 'info', stream: { write: (line: string) => logLines.push(JSON.parse(line) as never) } },
       routeDatabaseUrl: (url) => {
         const routed = new URL(url);
         routed.hostname = '127.0.0.1';
@@ -131,6 +137,20 @@ describe.runIf(databaseUrl)('database unreachable (PostgreSQL through a TCP prox
     await new Promise((resolve) => setTimeout(resolve, 300));
     proxy.cut();
     for (const response of await inFlight) expectUnavailable(response);
+    await expectRecovered();
+  });
+
+  it('a database connection reset (ECONNRESET) mid-query is still 503, logged at error as "database unavailable"', async () => {
+    const before = logLines.length;
+    proxy.hold();
+    const inFlight = rolesList();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    proxy.reset();
+    expectUnavailable(await inFlight);
+    const logged = logLines.slice(before).filter((line) => line.msg === 'database unavailable');
+    expect(logged.length).toBeGreaterThan(0);
+    expect(logged.every((line) => line.level === 50)).toBe(true);
+    expect(logLines.slice(before).some((line) => line.msg === 'client aborted the request')).toBe(false);
     await expectRecovered();
   });
 

@@ -2,6 +2,7 @@ import { messages } from '@portal/contract';
 import { randomBytes, randomInt } from 'node:crypto';
 import { createServer, type Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
+import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../../e2e/helpers/portal-process.ts';
 import { buildApp } from '../src/app.ts';
@@ -63,6 +64,25 @@ describe.runIf(process.env.REDIS_URL)(
         expect(refused.statusCode).toBe(429);
         expect(refused.json()).toEqual({ message: messages.tooManyAttempts });
         expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+      }
+    });
+
+    it('names its Redis keys portal:throttle:<what>:<whom>, not portal:throttle:undefinedundefined-...', async () => {
+      const username = freshName();
+      const from = freshAddress();
+      expect((await signIn(first, username, { from })).statusCode).toBe(401);
+      const redis = new Redis(process.env.REDIS_URL!);
+      try {
+        const keys = [
+          ...(await redis.keys(`portal:throttle:*${username}`)),
+          ...(await redis.keys(`portal:throttle:*${from}`)),
+        ];
+        expect(keys.sort()).toEqual([
+          `portal:throttle:login-account:${username}`,
+          `portal:throttle:login-address:${from}`,
+        ]);
+      } finally {
+        redis.disconnect();
       }
     });
 

@@ -126,8 +126,6 @@ export const caseDraft = caseDraftSummary.extend({
    * The uploads `files` names that are still there: each one's name, size and whether its last
    * byte is in (an unfinished one resumes when the same file is chosen again).
    */
-  uploads: z.array(
-    z.object({ uploadId: z.string(), fileName: z.string(), size: z.number(), finished: z.boolean() }),
-  ),
+  uploads: z.array(z.object({ uploadId: z.string(), fileName: z.string(), size: z.number(), finished: z.boolean() })),
 });
 export type CaseDraft = z.infer<typeof caseDraft>;

@@ -2,6 +2,7 @@ import type { Readable } from 'node:stream';
 import type { z } from 'zod';
 import { toFieldErrors } from '@portal/contract';
 import { badRequest } from './errors.ts';
+import { assertNoNul } from './nul-text.ts';
 
 const forbiddenNames = new Set(['__proto__', 'constructor', 'prototype']);
 
@@ -72,10 +73,13 @@ export async function readSmallMultipart(
 
 /** Parse with a contract schema; failures become 400 with the spec's messages per field. */
 export function parseWith<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
+  assertNoNul(input);
   const result = schema.safeParse(input);
   if (!result.success) {
     const fieldErrors = toFieldErrors(result.error);
     throw badRequest(Object.values(fieldErrors)[0] ?? 'Invalid request', fieldErrors);
   }
+  // Again once parsed: a JSON field (clinicList) spells a NUL as \u0000.
+  assertNoNul(result.data);
   return result.data;
 }

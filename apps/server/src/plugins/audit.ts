@@ -58,7 +58,9 @@ function auditRecordFor(request: FastifyRequest, statusCode: number): AuditRecor
   const actorUserId = request.user?.userId ?? detail.actorUserId ?? null;
   return {
     actorUserId,
-    actorName: actorUserId === null ? audit?.actorName?.(request)?.slice(0, 100) : undefined,
+    // A NUL typed at a sign-in is kept visible as \u0000 (PostgreSQL refuses the character itself).
+    actorName:
+      actorUserId === null ? audit?.actorName?.(request)?.replaceAll('\0', '\\u0000').slice(0, 100) : undefined,
     action: audit ? (detail.action ?? audit.action) : 'access.refused',
     target: audit ? (detail.target ?? audit.target?.(request)) : loggablePath(request.url),
     outcome: outcomeOf(statusCode, access === 'public'),

@@ -8,7 +8,8 @@ import fp from 'fastify-plugin';
  * anyway), not downloads (`application/octet-stream`, images, PDFs: sent as stored, with
  * their Content-Length and byte ranges) and not a 206 or anything with Content-Range.
  */
-const compressibleTypes = /^text\/(?!event-stream)|^application\/(?:[\w.+-]+\+)?json(?:;|$)|^application\/javascript|^image\/svg\+xml/;
+const compressibleTypes =
+  /^text\/(?!event-stream)|^application\/(?:[\w.+-]+\+)?json(?:;|$)|^application\/javascript|^image\/svg\+xml/;
 
 /**
  * Answers of 1 KB or more go out brotli- or gzip-compressed when the client accepts it

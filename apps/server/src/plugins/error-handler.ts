@@ -1,4 +1,4 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { AppError } from '../lib/errors.ts';
@@ -10,6 +10,15 @@ function isDatabaseUnavailable(error: { code?: string; message?: string }): bool
       error.code ?? '',
     ) || /Connection terminated|timeout exceeded when trying to connect/i.test(error.message ?? '')
   );
+}
+
+/**
+ * The client's own connection reset or closed before its request was read ("aborted",
+ * ECONNRESET from Node's HTTP server): not the database, and nothing to answer.
+ */
+function isClientAbort(error: { code?: string; message?: string }, request: FastifyRequest): boolean {
+  if (error.code !== 'ECONNRESET' && error.code !== 'ECONNABORTED') return false;
+  return error.message === 'aborted' || request.raw.readableAborted || request.raw.socket?.destroyed === true;
 }
 
 /**
@@ -40,6 +49,11 @@ export const errorHandlerPlugin = fp(async (app: FastifyInstance) => {
         fieldErrors[key] ??= issue.message ?? 'Invalid value';
       }
       return reply.status(400).send({ message: error.validation[0]?.message ?? 'Invalid request', fieldErrors });
+    }
+    // Checked before the database list, which has ECONNRESET too: the client went away.
+    if (isClientAbort(error, request)) {
+      request.log.info({ err: { code: error.code, message: error.message } }, 'client aborted the request');
+      return reply.status(400).send({ message: 'The request was cut short.' });
     }
     const cause = (error as { cause?: { code?: string; message?: string } }).cause;
     if (isDatabaseUnavailable(error as { code?: string }) || (cause && isDatabaseUnavailable(cause))) {

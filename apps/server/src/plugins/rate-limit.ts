@@ -1,5 +1,6 @@
-import rateLimit from '@fastify/rate-limit';
-import type { FastifyInstance } from 'fastify';
+import { createRequire } from 'node:module';
+import rateLimit, { type FastifyRateLimitStore, type FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { Redis } from 'ioredis';
 import { memoryFailureCounter, redisFailureCounter, type FailureCounter } from '../lib/failure-counter.ts';
@@ -38,6 +39,41 @@ async function connectRedis(app: FastifyInstance, url: string): Promise<Redis> {
   return redis;
 }
 
+type RedisStoreCtor = new (
+  continueExceeding: boolean,
+  exponentialBackoff: boolean,
+  redis: Redis,
+  key: string,
+) => FastifyRateLimitStore;
+// @fastify/rate-limit's own Redis store (its Lua script), which the package does not export.
+const RedisStore = createRequire(import.meta.url)('@fastify/rate-limit/store/RedisStore.js') as RedisStoreCtor;
+
+/**
+ * The Redis store with keys `portal:throttle:<key>`. The package's store names a child
+ * limiter after its route (`<prefix><method><url>-`); a limiter made with createRateLimit has
+ * no route, so its keys came out as `portal:throttle:undefinedundefined-login-account:...`.
+ * Our keys already name what they count (`login-account:<username>`).
+ */
+function prefixedRedisStore(redis: Redis): FastifyRateLimitStoreCtor {
+  return class PrefixedRedisStore implements FastifyRateLimitStore {
+    private readonly store: FastifyRateLimitStore;
+    constructor(options: object) {
+      // The plugin passes its merged parameters (typed as route options).
+      const { continueExceeding, exponentialBackoff } = options as {
+        continueExceeding?: boolean;
+        exponentialBackoff?: boolean;
+      };
+      this.store = new RedisStore(!!continueExceeding, !!exponentialBackoff, redis, keyPrefix);
+    }
+    incr(...args: Parameters<FastifyRateLimitStore['incr']>) {
+      this.store.incr(...args);
+    }
+    child(options: object): FastifyRateLimitStore {
+      return new PrefixedRedisStore(options);
+    }
+  };
+}
+
 /**
  * @fastify/rate-limit for the routes that ask for it (sign-in), and the counter of failed sign-ins. With REDIS_URL its counters
  * live in Redis, so every process behind a load balancer counts the same attempts;
@@ -48,7 +84,7 @@ export const rateLimitPlugin = fp(async (app: FastifyInstance) => {
   const redis = redisUrl ? await connectRedis(app, redisUrl) : undefined;
   await app.register(rateLimit, {
     global: false,
-    ...(redis ? { redis, nameSpace: keyPrefix } : {}),
+    ...(redis ? { store: prefixedRedisStore(redis) } : {}),
   });
   // Failed sign-ins (routes/auth) are counted beside the attempts, in the same place.
   app.decorate('failureCounter', redis ? redisFailureCounter(redis, keyPrefix) : memoryFailureCounter());
@@ -58,4 +94,40 @@ declare module 'fastify' {
   interface FastifyInstance {
     failureCounter: FailureCounter;
   }
+}
+
+/** One limit of a throttle: at most `max` requests per `timeWindow` ('1 minute') for each `key`. */
+export interface ThrottleLimit {
+  max: number;
+  timeWindow: string;
+  key: (request: FastifyRequest) => string;
+}
+
+/**
+ * A preHandler counting each request against `limits`, answering 429 with Retry-After and
+ * `message` once one is exceeded. It fails open when the counters (Redis) cannot be reached:
+ * refusing everyone would lock everyone out; the failure is logged instead.
+ * `skip` lets a request through uncounted (staff adding doctors, for instance).
+ */
+export function throttle(
+  app: FastifyInstance,
+  limits: ThrottleLimit[],
+  message: string,
+  skip: (request: FastifyRequest) => boolean = () => false,
+) {
+  const limiters = limits.map(({ max, timeWindow, key }) =>
+    app.createRateLimit({ max, timeWindow, keyGenerator: key }),
+  );
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    if (skip(request)) return;
+    for (const limit of limiters) {
+      const result = await limit(request).catch((error: unknown) => {
+        request.log.warn({ err: error }, 'request not counted: throttle store unavailable');
+        return null;
+      });
+      if (result && !result.isAllowed && result.isExceeded) {
+        return reply.status(429).header('retry-after', result.ttlInSeconds).send({ message });
+      }
+    }
+  };
 }

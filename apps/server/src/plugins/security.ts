@@ -1,6 +1,7 @@
 import helmet from '@fastify/helmet';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { assertNoNul } from '../lib/nul-text.ts';
 
 /** Swagger UI's page runs an inline bootstrap script; only /api/docs gets that allowance. */
 const docsCsp =
@@ -27,6 +28,11 @@ export const securityPlugin = fp(async (app: FastifyInstance) => {
       },
     },
     strictTransportSecurity: app.config.publicUrl.startsWith('https:'),
+  });
+
+  // No text with a NUL reaches a route (PostgreSQL refuses it): 400 before the schemas run.
+  app.addHook('preValidation', async (request) => {
+    assertNoNul(request.params, request.query, request.body);
   });
 
   app.addHook('onSend', async (request, reply) => {

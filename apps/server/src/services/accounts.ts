@@ -1,5 +1,5 @@
 import { ADMIN_ROLE_ID, ownChangeMessages } from '@portal/contract';
-import { and, asc, eq, isNull } from 'drizzle-orm';
+import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import type { Database, Transaction } from '../db/client.ts';
 import { users } from '../db/schema.ts';
 import { verifyPassword } from '../auth/passwords.ts';
@@ -13,6 +13,18 @@ import { pictureKeys, storeProfilePicture } from './profile-pictures.ts';
 /** What users and doctors share: the account row, its password and its picture. */
 
 export const usernameTaken = () => conflict('Username is already taken', { username: 'Username is already taken' });
+
+/**
+ * Refuses a username a live account holds, as the unique index would: a cheap read before
+ * the password's argon2 hash, so a taken name costs no hashing. The index still decides a race.
+ */
+export async function assertUsernameFree(db: Database | Transaction, username: string): Promise<void> {
+  const [taken] = await db
+    .select({ userId: users.userId })
+    .from(users)
+    .where(and(sql`lower(${users.userName}) = lower(${username})`, isNull(users.deletedAt)));
+  if (taken) throw usernameTaken();
+}
 
 /** Runs `work` in a transaction; pictures it wrote are removed again if it fails. */
 export async function inAccountTransaction<T>(

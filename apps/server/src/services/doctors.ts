@@ -16,9 +16,16 @@ import type { SmallFile } from '../lib/multipart-form.ts';
 import type { MailOutbox } from '../mail/outbox.ts';
 import { deleteKeys } from '../storage/delete-keys.ts';
 import type { Storage } from '../storage/storage.ts';
-import { checkOwnAccountChange, enqueueOwnChangeNotice, inAccountTransaction, replacePicture } from './accounts.ts';
+import {
+  assertUsernameFree,
+  checkOwnAccountChange,
+  enqueueOwnChangeNotice,
+  inAccountTransaction,
+  replacePicture,
+} from './accounts.ts';
 import { replaceClinics } from './clinics.ts';
 import { createResetLink } from './password-reset.ts';
+import { assertPictureSize } from './profile-pictures.ts';
 import { roleExists } from './roles.ts';
 
 const doctorColumns = {
@@ -100,6 +107,9 @@ export async function createDoctor(
 ): Promise<number> {
   const roleId = canManageDoctors ? input.roleId : DOCTOR_ROLE_ID;
   const isActive = canManageDoctors ? input.isActive : false;
+  // The cheap refusals first: the argon2 hash and the picture's decoding cost CPU.
+  await assertUsernameFree(db, input.username);
+  if (picture) await assertPictureSize(picture);
   const passwordHash = await hashPassword(input.password);
   const { result } = await inAccountTransaction(db, storage, async (tx, written) => {
     await assertDoctorRole(tx, roleId);

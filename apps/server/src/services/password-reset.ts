@@ -44,6 +44,8 @@ export async function resetPassword(
   token: string,
   newPassword: string,
 ): Promise<{ success: boolean; message: string; userId?: number }> {
+  // A bogus or used token costs one indexed read, not an argon2 hash; the claim below still decides.
+  if (!(await isResetTokenValid(db, token))) return { success: false, message: resetMessages.linkInvalid };
   const passwordHash = await hashPassword(newPassword);
   return db.transaction(async (tx) => {
     const [claimed] = await tx

@@ -22,6 +22,25 @@ export function pictureKeys(pictureKey: string | null): string[] {
   return [pictureKey, ...avatarSizes.map((size) => `${stem}_${size}x${size}.${ext}`)];
 }
 
+/** The most pixels a profile picture may have: 25 megapixels (6000x4000 and less) decode in well under 300 ms. */
+export const maxPicturePixels = 25_000_000;
+export const pictureTooLargeMessage = `The picture is too large: at most ${maxPicturePixels / 1_000_000} megapixels (such as 6000x4000).`;
+
+/**
+ * Refuses a picture over `maxPicturePixels` from its header alone (sharp's metadata does not
+ * decode the pixels), before anything costly is done with it.
+ */
+export async function assertPictureSize(file: SmallFile): Promise<void> {
+  const metadata = await sharp(file.data)
+    .metadata()
+    .catch(() => undefined);
+  // Unreadable: storeProfilePicture refuses it with its own message.
+  if (!metadata?.width || !metadata.height) return;
+  if (metadata.width * metadata.height > maxPicturePixels) {
+    throw badRequest(pictureTooLargeMessage, { profilePic: pictureTooLargeMessage });
+  }
+}
+
 /**
  * Checks the bytes (not the name) are JPEG or PNG, re-encodes them without metadata (GPS
  * and camera data stay out), writes the picture with 32x32 and 90x90 avatars, and returns
@@ -36,9 +55,10 @@ export async function storeProfilePicture(
   if (!detected || (detected.mime !== 'image/jpeg' && detected.mime !== 'image/png')) {
     throw badRequest(pictureTypeMessage, { profilePic: pictureTypeMessage });
   }
+  await assertPictureSize(file);
   const ext = detected.ext === 'png' ? 'png' : 'jpg';
   const encode = (image: Sharp) => (ext === 'png' ? image.png() : image.jpeg({ quality: 85 }));
-  const source = () => sharp(file.data, { limitInputPixels: 40_000_000 }).rotate();
+  const source = () => sharp(file.data, { limitInputPixels: maxPicturePixels }).rotate();
   let outputs: { file: string; data: Buffer }[];
   try {
     const name = randomBytes(8).toString('hex');

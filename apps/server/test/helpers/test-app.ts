@@ -82,6 +82,8 @@ export async function createTestApp(
     webDist: undefined,
     orphanFileGraceSeconds: 86_400,
     sweepIntervalSeconds: 600,
+    bodyStallTimeoutSeconds: 60,
+    shutdownTimeoutSeconds: 30,
     ...configOverrides,
   };
   const app = await buildApp({ config, database: database.connection, storage, logger, events });

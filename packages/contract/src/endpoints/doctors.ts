@@ -41,7 +41,7 @@ export const doctorEndpoints = {
     body: doctorAddRequest,
     files: [profilePicFile],
     answer: messageResponse.extend({ DoctorId: doctor.shape.DoctorId }),
-    errors: [409, 413, 415],
+    errors: [409, 413, 415, 429],
   }),
   doctorUpdate: defineEndpoint({
     method: 'PUT',
@@ -98,6 +98,7 @@ export const doctorEndpoints = {
     access: 'public',
     body: resetPasswordRequest,
     answer: successResponse,
+    errors: [429],
     otherAnswers: {
       400: {
         description: 'The link is unknown, used or expired (success false), or the input is refused',

@@ -2,6 +2,7 @@ import { endpoints, registrationSucceeded, resetMessages } from '@portal/contrac
 import type { FastifyInstance } from 'fastify';
 import { canManageDoctors } from '../../auth/policy.ts';
 import { paramTarget } from '../../plugins/audit.ts';
+import { throttle } from '../../plugins/rate-limit.ts';
 import {
   createDoctor,
   deleteDoctor,
@@ -17,20 +18,42 @@ import { withPictureUrl } from '../urls.ts';
 
 const byId = paramTarget({ doctor: 'id' });
 
+export const tooManyRequests = 'Too many requests from your address. Please wait a minute and try again.';
+
 export async function doctorRoutes(app: FastifyInstance) {
+  // Registration and password reset are anonymous and hash a password (argon2): each address
+  // gets the sign-in budget per minute for the two together. Staff adding doctors are not counted.
+  const throttleHashing = throttle(
+    app,
+    [
+      {
+        max: app.config.loginAttemptsPerAddress,
+        timeWindow: '1 minute',
+        key: (request) => `hash-address:${request.ip}`,
+      },
+    ],
+    tooManyRequests,
+    (request) => !!request.user && canManageDoctors(request.user),
+  );
+
   route(app, endpoints.doctorList, {}, async () => (await listDoctors(app.db)).map(withPictureUrl));
 
   route(app, endpoints.doctorGet, {}, async (request) =>
     (await getDoctorByUserId(app.db, request.user, request.params.id)).map(withPictureUrl),
   );
 
-  route(app, endpoints.doctorCreate, { audit: { action: 'doctor.create' } }, async (request) => {
-    const form = await readProfileForm(request, endpoints.doctorCreate.body);
-    const canManage = canManageDoctors(request.user);
-    const doctorId = await createDoctor(app.db, app.storage, canManage, form.input, form.picture);
-    request.auditDetail = { target: `doctor:${doctorId}` };
-    return { message: canManage ? 'Doctor added successfully' : registrationSucceeded, DoctorId: doctorId };
-  });
+  route(
+    app,
+    endpoints.doctorCreate,
+    { audit: { action: 'doctor.create' }, preHandler: throttleHashing },
+    async (request) => {
+      const form = await readProfileForm(request, endpoints.doctorCreate.body);
+      const canManage = canManageDoctors(request.user);
+      const doctorId = await createDoctor(app.db, app.storage, canManage, form.input, form.picture);
+      request.auditDetail = { target: `doctor:${doctorId}` };
+      return { message: canManage ? 'Doctor added successfully' : registrationSucceeded, DoctorId: doctorId };
+    },
+  );
 
   route(app, endpoints.doctorUpdate, { audit: { action: 'doctor.update', target: byId } }, async (request) => {
     const form = await readProfileForm(request, endpoints.doctorUpdate.body);
@@ -67,9 +90,14 @@ export async function doctorRoutes(app: FastifyInstance) {
       : { success: false, message: resetMessages.linkInvalid },
   );
 
-  route(app, endpoints.doctorResetPassword, { audit: { action: 'auth.password_reset' } }, async (request, reply) => {
-    const { userId, ...result } = await resetPassword(app.db, request.body.token, request.body.newPassword);
-    if (userId) request.auditDetail = { target: `user:${userId}` };
-    return reply.status(result.success ? 200 : 400).send(result);
-  });
+  route(
+    app,
+    endpoints.doctorResetPassword,
+    { audit: { action: 'auth.password_reset' }, preHandler: throttleHashing },
+    async (request, reply) => {
+      const { userId, ...result } = await resetPassword(app.db, request.body.token, request.body.newPassword);
+      if (userId) request.auditDetail = { target: `user:${userId}` };
+      return reply.status(result.success ? 200 : 400).send(result);
+    },
+  );
 }

@@ -17,6 +17,7 @@ import { badRequest, isUniqueViolation } from '../../lib/errors.ts';
 import { deleteKeys } from '../../storage/delete-keys.ts';
 import type { Storage } from '../../storage/storage.ts';
 import { claimUploads, resolveNamedUploads } from '../uploads/uploads.ts';
+import { assertNoNul } from '../../lib/nul-text.ts';
 import { assertOrderParent } from './case-orders.ts';
 import { deleteDraft } from './case-drafts.ts';
 import type { ReceivedCaseUpload, StoredCaseFile } from './receive-case-upload.ts';
@@ -26,6 +27,7 @@ const trackingAttempts = 5;
 
 /** The form's fields and files together: the contract's rules, the files refused, and the scan a digital impression needs. */
 function validateSubmission(upload: ReceivedCaseUpload): CaseSubmission {
+  assertNoNul(upload.fields);
   const parsed = caseSubmission.safeParse(upload.fields);
   const fieldErrors: Record<string, string> = parsed.success ? {} : toFieldErrors(parsed.error);
   Object.assign(fieldErrors, upload.fileErrors);
@@ -37,6 +39,8 @@ function validateSubmission(upload: ReceivedCaseUpload): CaseSubmission {
   }
   const messages = Object.values(fieldErrors);
   if (messages.length > 0 || !parsed.success) throw badRequest(messages[0] ?? 'Invalid request', fieldErrors);
+  // Once parsed too: a JSON field spells a NUL as \u0000.
+  assertNoNul(parsed.data);
   return parsed.data;
 }
 
