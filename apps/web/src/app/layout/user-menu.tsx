@@ -17,7 +17,8 @@ export function UserMenu({ session }: { session: Session }) {
   const memberSince = dayjs(session.createdAt).isValid() ? dayjs(session.createdAt).format('MMMM YYYY') : '';
 
   return (
-    <Menu position="bottom-end" width={260} withArrow>
+    // No focus trap: its focus sentinel (role=presentation) inside role=menu is an axe aria-required-children violation.
+    <Menu position="bottom-end" width={260} withArrow trapFocus={false}>
       <Menu.Target>
         <UnstyledButton aria-label="User menu">
           <Group gap="xs" wrap="nowrap">
