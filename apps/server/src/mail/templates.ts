@@ -21,7 +21,7 @@ function signInUrlOf(resetUrl: string): string {
 }
 
 const templates: Record<EmailTemplateName, (v: Variables) => RenderedMail> = {
-  // Active first, with the password chosen at registration; the reset link only for a new one (docs/decisions.md § Doctor activation).
+  // Active first, with the password chosen at registration; the reset link only for a new one (docs/decisions.md § The activation mail).
   activation: (v) => {
     const signInUrl = signInUrlOf(v.resetUrl ?? '');
     return {

@@ -94,6 +94,7 @@ export function LocalTable<T extends Record<string, unknown>>({
         records={visible}
         columns={phone.columns}
         rowExpansion={phone.rowExpansion}
+        horizontalSpacing={phone.horizontalSpacing}
         idAccessor={idAccessor}
         fetching={isLoading}
         loadingText="Loading..."
@@ -168,6 +169,7 @@ export function ServerTable<T>({
       records={records ?? []}
       columns={phone.columns}
       rowExpansion={phone.rowExpansion}
+      horizontalSpacing={phone.horizontalSpacing}
       idAccessor={idAccessor}
       fetching={isFetching}
       loadingText="Loading..."

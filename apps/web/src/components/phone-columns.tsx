@@ -21,7 +21,7 @@ export function usePhoneColumns<T>(
   columns: DataTableColumn<T>[],
   idAccessor: keyof T & string,
   phoneColumns: string[] | undefined,
-): { columns: DataTableColumn<T>[]; rowExpansion?: DataTableRowExpansionProps<T> } {
+): { columns: DataTableColumn<T>[]; rowExpansion?: DataTableRowExpansionProps<T>; horizontalSpacing?: number } {
   const isPhone = useMediaQuery(phoneMediaQuery) ?? false;
   const [expandedIds, setExpandedIds] = useState<unknown[]>([]);
   if (!isPhone || !phoneColumns) return { columns };
@@ -36,8 +36,11 @@ export function usePhoneColumns<T>(
     );
 
   return {
+    horizontalSpacing: 6,
     columns: shown
       .filter((column) => phoneColumns.includes(keyOf(column)))
+      // Long names break rather than widen the table past the screen.
+      .map((column) => ({ ...column, cellsStyle: () => ({ overflowWrap: 'anywhere' as const }) }))
       .map((column) =>
         keyOf(column) !== first
           ? column
@@ -57,7 +60,7 @@ export function usePhoneColumns<T>(
                     >
                       {isOpen ? <IconChevronDown size={18} aria-hidden /> : <IconChevronRight size={18} aria-hidden />}
                     </ActionIcon>
-                    {valueOf(column, record, index)}
+                    <div style={{ minWidth: 0 }}>{valueOf(column, record, index)}</div>
                   </Group>
                 );
               },
