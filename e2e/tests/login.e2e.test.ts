@@ -58,11 +58,13 @@ describe('Login screen', () => {
     expect(await page.evaluate(() => localStorage.getItem('token'))).toBeNull();
   });
 
-  it('signs out from the user menu', async () => {
+  it('signs out from the user menu, whose open menu holds only menu items (axe aria-required-children)', async () => {
     const page = await newPage(browser());
     await signIn(page, e2eAdmin.username, e2eAdmin.password);
     await page.getByRole('button', { name: 'User menu' }).click();
     await expect.poll(() => page.getByText(/Member since/).isVisible()).toBe(true);
+    await expectNoSeriousA11yViolations(page);
+    await expect.poll(() => page.getByRole('menu').isVisible()).toBe(true);
     await page.getByRole('menuitem', { name: 'Sign out' }).click();
     await page.waitForURL((url) => url.pathname === '/');
   });
