@@ -101,10 +101,22 @@ export async function createStaff(
 }
 
 /** An active doctor with one clinic (in the first city of country 1). */
-export async function createActiveDoctor({
+export const createActiveDoctor = (options: { lastname?: string; mobileNo?: string } = {}) =>
+  createDoctor({ ...options, isActive: true });
+
+/** A doctor added by the administrator but left inactive, as if waiting for activation. */
+export const createInactiveDoctor = (options: { lastname?: string; mobileNo?: string } = {}) =>
+  createDoctor({ ...options, isActive: false });
+
+async function createDoctor({
   lastname = 'Lovelace',
   mobileNo = '5550100',
-}: { lastname?: string; mobileNo?: string } = {}): Promise<{
+  isActive,
+}: {
+  lastname?: string;
+  mobileNo?: string;
+  isActive: boolean;
+}): Promise<{
   username: string;
   password: string;
   userId: number;
@@ -134,7 +146,7 @@ export async function createActiveDoctor({
         address: '1 Main St',
       },
     ]),
-    isActive: 'true',
+    isActive: String(isActive),
     userType: 'Doctor',
   });
   const { DoctorId } = await api.call(endpoints.doctorCreate, { body: form }, { token });

@@ -107,13 +107,29 @@ export async function screenshots(page: Page, name: string): Promise<void> {
   await page.setViewportSize(original);
 }
 
-/** axe on the current screen: no serious or critical violation. */
+/**
+ * axe on the current screen at a phone's width (375 px) and at the page's own width: no
+ * serious or critical violation at either. The viewport is restored afterwards.
+ */
 export async function expectNoSeriousA11yViolations(page: Page): Promise<void> {
-  const results = await new AxeBuilder({ page }).analyze();
-  const serious = results.violations.filter(
-    (violation) => violation.impact === 'serious' || violation.impact === 'critical',
-  );
-  expect(
-    serious.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`),
-  ).toEqual([]);
+  const original = page.viewportSize() ?? { width: 1280, height: 900 };
+  const widths = original.width === 375 ? [375] : [375, original.width];
+  const found: string[] = [];
+  try {
+    for (const width of widths) {
+      if (page.viewportSize()?.width !== width) {
+        await page.setViewportSize({ width, height: original.height });
+        await layoutSettled(page);
+      }
+      const results = await new AxeBuilder({ page }).analyze();
+      for (const violation of results.violations) {
+        if (violation.impact !== 'serious' && violation.impact !== 'critical') continue;
+        found.push(`${width} px ${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
+      }
+    }
+  } finally {
+    await page.setViewportSize(original);
+    await layoutSettled(page);
+  }
+  expect(found).toEqual([]);
 }

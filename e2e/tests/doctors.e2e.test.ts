@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { apiLogin, createActiveDoctor, e2eAdmin, uniqueName } from '../helpers/api.ts';
+import { apiLogin, createActiveDoctor, createInactiveDoctor, e2eAdmin, uniqueName } from '../helpers/api.ts';
 import { expectNoSeriousA11yViolations, useBrowser, newPage, screenshots, signIn } from '../helpers/browser.ts';
 import { combobox, eventually, pickOption, textbox } from '../helpers/doctor-form.ts';
 import { fieldDescription } from '../helpers/forms.ts';
@@ -19,6 +19,27 @@ async function openDoctors(): Promise<Page> {
 const rowOf = (page: Page, text: string) => page.getByRole('row', { name: new RegExp(text) });
 
 describe('Doctors screen', () => {
+  it('lists the doctors waiting for activation, counts them beside Doctors, and activates one in one click', async () => {
+    const doctor = await createInactiveDoctor({ lastname: 'Waitingforactivation' });
+    const page = await openDoctors();
+    const pending = page.getByRole('region', { name: /Waiting for activation/ });
+    const activate = pending.getByRole('button', { name: `Activate Ada Waitingforactivation (${doctor.username})` });
+    await eventually(() => activate.isVisible()).toBe(true);
+    const badge = page.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name: /^Doctors/ });
+    await eventually(() => badge.textContent()).toMatch(/Doctors\d+ waiting for activation/);
+    await expectNoSeriousA11yViolations(page);
+    await screenshots(page, 'doctors-waiting');
+
+    await activate.click();
+    await eventually(() => toastShown(page, 'Doctor activated; the activation e-mail is on its way')).toBe(true);
+    await eventually(() => activate.count()).toBe(0);
+    await textbox(page, 'Search doctors').fill(doctor.username);
+    await eventually(() => rowOf(page, doctor.username).textContent()).toContain('Active');
+    expect(await rowOf(page, doctor.username).textContent()).not.toContain('Inactive');
+    // The password chosen when the doctor was added signs in now.
+    expect(await apiLogin(doctor.username, doctor.password)).toBeTruthy();
+  });
+
   it('lists doctors with their status and searches by user name, names, e-mail and mobile', async () => {
     // A last name no other test gives: most e2e doctors are Ada Lovelace, more than a page of them.
     const doctor = await createActiveDoctor({ lastname: 'Babbage', mobileNo: '5550177' });

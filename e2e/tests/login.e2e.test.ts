@@ -32,9 +32,10 @@ describe('Login screen', () => {
     await signIn(page, e2eAdmin.username, e2eAdmin.password);
     await settle(page);
     const menu = page.getByRole('navigation', { name: 'Main menu' });
-    // Dashboard may carry the unread-messages badge of other tests' cases ("Dashboard 3 unread").
+    // Dashboard may carry the unread-messages badge of other tests' cases ("Dashboard 3 unread"),
+    // Doctors the count of other tests' doctors waiting for activation.
     for (const item of ['Dashboard', 'Roles', 'Role Permissions', 'Users', 'Doctors', 'Add Case']) {
-      const name = new RegExp(`^${item}( ?\\d+ unread)?$`);
+      const name = new RegExp(`^${item}( ?\\d+ (unread|waiting for activation))?$`);
       await expect.poll(() => menu.getByRole('link', { name }).isVisible()).toBe(true);
     }
     await page.goto('/');
@@ -58,11 +59,13 @@ describe('Login screen', () => {
     expect(await page.evaluate(() => localStorage.getItem('token'))).toBeNull();
   });
 
-  it('signs out from the user menu', async () => {
+  it('signs out from the user menu, whose open menu holds only menu items (axe aria-required-children)', async () => {
     const page = await newPage(browser());
     await signIn(page, e2eAdmin.username, e2eAdmin.password);
     await page.getByRole('button', { name: 'User menu' }).click();
     await expect.poll(() => page.getByText(/Member since/).isVisible()).toBe(true);
+    await expectNoSeriousA11yViolations(page);
+    await expect.poll(() => page.getByRole('menu').isVisible()).toBe(true);
     await page.getByRole('menuitem', { name: 'Sign out' }).click();
     await page.waitForURL((url) => url.pathname === '/');
   });

@@ -1,7 +1,7 @@
-import { clinicListMessage, messages, registrationSucceeded } from '@portal/contract';
+import { clinicListMessage, clinicNotAddedMessage, messages, registrationSucceeded } from '@portal/contract';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { e2eAdmin, latestMail, uniqueName } from '../helpers/api.ts';
+import { apiCall, apiLogin, e2eAdmin, latestMail, uniqueName } from '../helpers/api.ts';
 import { expectNoSeriousA11yViolations, useBrowser, newPage, screenshots, signIn } from '../helpers/browser.ts';
 import { combobox, eventually, pickOption, textbox } from '../helpers/doctor-form.ts';
 import { chooseFile, fieldDescription } from '../helpers/forms.ts';
@@ -78,6 +78,47 @@ describe('Register screen', () => {
 
     await page.getByRole('button', { name: 'Cancel' }).click();
     await page.waitForURL((url) => url.pathname === '/');
+  });
+
+  it("adds a clinic typed but not added on Submit, starting its country as the doctor's, and focuses the first error", async () => {
+    const username = uniqueName('drtyped');
+    const page = await newPage(browser());
+    await openRegister(page);
+    await pickOption(page, 'Location', 'Germany', 'Germ');
+    // A new clinic's country starts as the doctor's country.
+    await eventually(() => combobox(page, 'Country').inputValue()).toBe('Germany');
+    await eventually(() => combobox(page, 'City').isEnabled()).toBe(true);
+
+    // Typed but incomplete: Submit says to complete it and press Add Clinic, and focuses the first error.
+    await textbox(page, 'Clinic Name').fill('Typed Smiles');
+    await page.getByRole('button', { name: 'Submit' }).click();
+    await expectToast(page, clinicNotAddedMessage);
+    await eventually(() => fieldDescription(combobox(page, 'City'))).toContain('City is required!');
+    await eventually(() => page.evaluate(() => document.activeElement?.id)).toBe(
+      await textbox(page, 'First Name').getAttribute('id'),
+    );
+    expect(
+      await textbox(page, 'First Name').evaluate((input) => input.getBoundingClientRect().top),
+    ).toBeGreaterThanOrEqual(0);
+
+    await textbox(page, 'First Name').fill('Typed');
+    await textbox(page, 'Last Name').fill('Clinic');
+    await textbox(page, 'Email').fill(`${username}@clinic.test`);
+    await pickOption(page, 'Gender', 'Female');
+    await pickOption(page, 'City', 'Berlin', 'Berlin');
+    await textbox(page, 'Username').fill(username);
+    await textbox(page, 'Password').fill('typed-pass');
+    await textbox(page, 'Confirm Password').fill('typed-pass');
+    // Complete but not added: Submit adds it and registers the doctor with it.
+    await page.getByRole('button', { name: 'Submit' }).click();
+    await eventually(() => page.getByRole('status').filter({ hasText: registrationSucceeded }).isVisible()).toBe(true);
+    const token = await apiLogin(e2eAdmin.username, e2eAdmin.password);
+    const doctors = await apiCall<{ UserName: string; UserId: number }[]>('GET', '/doctor/get_doctors_list', { token });
+    const { UserId } = doctors.find((doctor) => doctor.UserName === username)!;
+    const clinics = await apiCall<{ ClinicName: string }[]>('GET', `/clinic/get_clinics_list_by_user_id/${UserId}`, {
+      token,
+    });
+    expect(clinics.map((clinic) => clinic.ClinicName)).toEqual(['Typed Smiles']);
   });
 
   it('registers a doctor who can sign in once an administrator activates them and they set a password', async () => {

@@ -66,9 +66,11 @@ describe('Role Permissions screen', () => {
     await signIn(staffPage, staff.username, staff.password);
     await settle(staffPage);
     const menu = staffPage.getByRole('navigation', { name: 'Main menu' });
-    // Without the unread-messages badge other tests' cases may put beside Dashboard.
+    // Without the badges other tests may put beside Dashboard (unread messages) and Doctors (waiting doctors).
     const items = async () =>
-      (await menu.getByRole('link').allTextContents()).map((text) => text.replace(/\d+ unread$/, ''));
+      (await menu.getByRole('link').allTextContents()).map((text) =>
+        text.replace(/\d+ (unread|waiting for activation)$/, ''),
+      );
     await expect.poll(items).toEqual(['Dashboard', 'Doctors']);
     await staffPage.goto('/users');
     await expect.poll(() => staffPage.getByText('You do not have access to this page.').isVisible()).toBe(true);

@@ -11,7 +11,7 @@ import {
   outboxMessages,
   type CreatedDoctor,
 } from './helpers/factories.ts';
-import { resetTokensIn } from './helpers/mail.ts';
+import { readableMail, resetTokensIn } from './helpers/mail.ts';
 import { createTestApp, type TestApp } from './helpers/test-app.ts';
 
 let t: TestApp;
@@ -40,6 +40,9 @@ const reset = (payload: Record<string, unknown>) =>
 
 const requestReset = (token: string | null, doctorId: number | string) =>
   t.as(token, { method: 'POST', url: `/api/doctor/request_password_reset/${doctorId}` });
+
+const activate = (token: string | null, doctorId: number | string) =>
+  t.as(token, { method: 'POST', url: `/api/doctor/activate/${doctorId}` });
 
 const setActive = async (doctor: CreatedDoctor, isActive: boolean) =>
   t.as(admin, {
@@ -278,5 +281,78 @@ describe('POST /doctor/request_password_reset/{doctorId}', () => {
     expect((await requestReset(admin, doctor.doctorId)).statusCode).toBe(404);
     expect((await requestReset(admin, 99_999_999)).statusCode).toBe(404);
     expect((await requestReset(admin, 'abc')).statusCode).toBe(400);
+  });
+});
+
+describe('activation mail wording', () => {
+  it('says first that the account is active and the registration password works, with a sign-in link; the reset link only for a new password', async () => {
+    const doctor = await createDoctor(t);
+    expect((await activate(admin, doctor.doctorId)).statusCode).toBe(200);
+    const [raw] = await mailsTo(doctor.email);
+    const mail = readableMail(raw!);
+    const [token] = resetTokensIn(mail);
+    const active = mail.indexOf('Your account has been activated.');
+    const registrationPassword = mail.indexOf('Sign in with the password you chose when you registered:');
+    const signIn = mail.search(/http:\/\/portal\.test\/\s/); // the sign-in screen's address on a line of its own
+    const newPassword = mail.indexOf('To set a new password instead, use this link (valid for one hour):');
+    const resetLink = mail.indexOf(`/reset-password?token=${token}`);
+    expect([active, registrationPassword, signIn, newPassword, resetLink].every((at) => at >= 0)).toBe(true);
+    expect(active).toBeLessThan(registrationPassword);
+    expect(registrationPassword).toBeLessThan(signIn);
+    expect(signIn).toBeLessThan(newPassword);
+    expect(newPassword).toBeLessThan(resetLink);
+    expect(mail).toContain(`<a href="${t.config.publicUrl}/">Sign in to Aligner Portal</a>`);
+    // The password chosen at registration still signs in after activation.
+    expect((await login(doctor.username, doctor.password)).statusCode).toBe(200);
+  });
+});
+
+describe('POST /doctor/activate/{doctorId}', () => {
+  it('activates a waiting doctor in one call, with one activation mail, and changes nothing else', async () => {
+    const doctor = await createDoctor(t);
+    const before = (await t.as(admin, { method: 'GET', url: '/api/doctor/get_doctors_list' }))
+      .json<{ DoctorId: number }[]>()
+      .find((row) => row.DoctorId === doctor.doctorId);
+    const response = await activate(doctorsStaff, doctor.doctorId);
+    expect(response.statusCode).toBe(200);
+    expect(response.json().message).toBe('Doctor activated; the activation e-mail is on its way');
+    const after = (await t.as(admin, { method: 'GET', url: '/api/doctor/get_doctors_list' }))
+      .json<{ DoctorId: number }[]>()
+      .find((row) => row.DoctorId === doctor.doctorId);
+    expect(after).toEqual({ ...before, IsActive: true });
+    expect(await mailsTo(doctor.email)).toHaveLength(1);
+    expect((await login(doctor.username, doctor.password)).statusCode).toBe(200);
+  });
+
+  it('mails once when clicked twice or by two staff at once, and not at all for an active doctor', async () => {
+    const doctor = await createDoctor(t);
+    const answers = await Promise.all([activate(admin, doctor.doctorId), activate(doctorsStaff, doctor.doctorId)]);
+    expect(answers.map((answer) => answer.statusCode)).toEqual([200, 200]);
+    expect(answers.map((answer) => answer.json().message).sort()).toEqual([
+      'Doctor activated; the activation e-mail is on its way',
+      'The doctor is already active',
+    ]);
+    expect(await mailsTo(doctor.email)).toHaveLength(1);
+    const active = await createDoctor(t, { active: true });
+    expect((await activate(admin, active.doctorId)).json().message).toBe('The doctor is already active');
+    expect(await mailsTo(active.email)).toEqual([]);
+  });
+
+  it('refuses doctors, staff without the Doctors page and anonymous callers, leaving the doctor inactive', async () => {
+    const doctor = await createDoctor(t);
+    expect((await activate(doctor.token ?? null, doctor.doctorId)).statusCode).toBe(401);
+    expect((await activate(dashboardStaff, doctor.doctorId)).statusCode).toBe(403);
+    expect((await activate(null, doctor.doctorId)).statusCode).toBe(401);
+    expect((await login(doctor.username, doctor.password)).statusCode).toBe(403);
+    expect(await mailsTo(doctor.email)).toEqual([]);
+  });
+
+  it('answers 404 for an unknown or deleted doctor and 400 for a bad id', async () => {
+    const doctor = await createDoctor(t);
+    await t.as(admin, { method: 'DELETE', url: `/api/doctor/delete/${doctor.doctorId}` });
+    expect((await activate(admin, doctor.doctorId)).statusCode).toBe(404);
+    expect((await activate(admin, 99_999_999)).statusCode).toBe(404);
+    expect((await activate(admin, 'abc')).statusCode).toBe(400);
+    expect(await mailsTo(doctor.email)).toEqual([]);
   });
 });

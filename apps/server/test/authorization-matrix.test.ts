@@ -99,6 +99,7 @@ const EXPECTED: Record<string, Entry> = {
   'GET /api/doctor/get_doctor_detail_by_user_Id/:id': { page: 'Doctors', expect: DOCTOR_OR_STAFF },
   'PUT /api/doctor/edit/:id': { page: 'Doctors', expect: DOCTOR_OR_STAFF },
   'DELETE /api/doctor/delete/:id': { page: 'Doctors', expect: STAFF_ONLY },
+  'POST /api/doctor/activate/:id': { page: 'Doctors', expect: STAFF_ONLY },
   'POST /api/doctor/request_password_reset/:id': { page: 'Doctors', expect: STAFF_ONLY },
   'POST /api/email/send': { page: 'Doctors', expect: [401, 401, 403, 403, 403, 'ok', 'ok'] },
   'GET /api/clinic/get_clinics_list/:id': { page: 'Doctors', expect: DOCTOR_OR_STAFF },
@@ -364,6 +365,7 @@ const requests: Record<string, Build> = {
     payload: formData(await doctorEditFields(t, doctorA)),
   }),
   'DELETE /api/doctor/delete/:id': async () => ({ url: `/api/doctor/delete/${await newDoctor()}` }),
+  'POST /api/doctor/activate/:id': async () => ({ url: `/api/doctor/activate/${await newDoctor()}` }),
   'POST /api/doctor/request_password_reset/:id': (_actor, owner) => ({
     url: `/api/doctor/request_password_reset/${owner.doctorId}`,
   }),

@@ -12,6 +12,7 @@ interface OpenApiOperation {
 const bodiless = new Set([
   'POST /api/auth/logout',
   'POST /api/permission/add/:roleId/:pageId',
+  'POST /api/doctor/activate/:id',
   'POST /api/doctor/request_password_reset/:id',
   'POST /api/case/:caseId/plans/:planId/approve',
   'POST /api/case/:caseId/messages/read',

@@ -256,6 +256,7 @@ export async function downloadPart(): Promise<Blob | undefined> {
       },
       ...multipart,
     });
+    await call('POST', '/api/doctor/activate/{id}', { params: { path: { id: DoctorId } } });
     await call('POST', '/api/doctor/request_password_reset/{id}', { params: { path: { id: DoctorId } } });
     await call('GET', '/api/doctor/verify_token/{token}', { params: { path: { token: 'not-a-reset-token' } } });
     await call('POST', '/api/doctor/reset_password', { body: { token: 'unknown', newPassword: 'new-secret' } }, 400);

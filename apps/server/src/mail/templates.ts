@@ -11,12 +11,25 @@ const escapeHtml = (value: string) =>
 
 type Variables = Record<string, string>;
 
+/** The sign-in screen beside the reset page: the reset link is `{PUBLIC_URL}/reset-password?token=`. */
+function signInUrlOf(resetUrl: string): string {
+  try {
+    return new URL('.', resetUrl).href;
+  } catch {
+    return '';
+  }
+}
+
 const templates: Record<EmailTemplateName, (v: Variables) => RenderedMail> = {
-  activation: (v) => ({
-    subject: 'Your Aligner Portal account is active',
-    text: `Dear ${v.username},\n\nYour account has been activated. Set your password with this link (valid for one hour):\n${v.resetUrl}\n\nAligner Portal`,
-    html: `<p>Dear ${escapeHtml(v.username ?? '')},</p><p>Your account has been activated. Set your password with this link (valid for one hour):</p><p><a href="${escapeHtml(v.resetUrl ?? '')}">${escapeHtml(v.resetUrl ?? '')}</a></p><p>Aligner Portal</p>`,
-  }),
+  // Active first, with the password chosen at registration; the reset link only for a new one (docs/decisions.md § The activation mail).
+  activation: (v) => {
+    const signInUrl = signInUrlOf(v.resetUrl ?? '');
+    return {
+      subject: 'Your Aligner Portal account is active',
+      text: `Dear ${v.username},\n\nYour account has been activated. Sign in with the password you chose when you registered:\n${signInUrl}\n\nTo set a new password instead, use this link (valid for one hour):\n${v.resetUrl}\n\nAligner Portal`,
+      html: `<p>Dear ${escapeHtml(v.username ?? '')},</p><p>Your account has been activated. Sign in with the password you chose when you registered:</p><p><a href="${escapeHtml(signInUrl)}">Sign in to Aligner Portal</a></p><p>To set a new password instead, use this link (valid for one hour):</p><p><a href="${escapeHtml(v.resetUrl ?? '')}">${escapeHtml(v.resetUrl ?? '')}</a></p><p>Aligner Portal</p>`,
+    };
+  },
   // To the old address after one's own password or e-mail changed: what changed, nothing secret.
   accountChanged: (v) => ({
     subject: `Your Aligner Portal ${v.changed} was changed`,

@@ -195,11 +195,10 @@ export async function updateDoctor(
     await enqueueOwnChangeNotice(tx, deps.outbox, notice);
     const activated = !current.isActive && isActive;
     if (activated) {
-      const resetUrl = await createResetLink(tx, current.userId, deps.publicUrl);
-      await deps.outbox.enqueue(tx, {
-        to: input.email,
-        template: 'activation',
-        variables: { username: isSelf ? current.userName : input.username, resetUrl },
+      await queueActivationMail(tx, deps, {
+        userId: current.userId,
+        email: input.email,
+        userName: isSelf ? current.userName : input.username,
       });
     }
     return { activated, replaced, notice };
@@ -207,6 +206,44 @@ export async function updateDoctor(
   await deleteKeys(deps.storage, result.replaced);
   if (result.activated || result.notice) deps.outbox.kick();
   return { activated: result.activated };
+}
+
+/** The activation mail with a fresh reset link, in the transaction that activates the doctor. */
+async function queueActivationMail(
+  tx: Transaction,
+  deps: { outbox: MailOutbox; publicUrl: string },
+  account: { userId: number; email: string; userName: string },
+): Promise<void> {
+  const resetUrl = await createResetLink(tx, account.userId, deps.publicUrl);
+  await deps.outbox.enqueue(tx, {
+    to: account.email,
+    template: 'activation',
+    variables: { username: account.userName, resetUrl },
+  });
+}
+
+/**
+ * The Doctors screen's one-click Activate: only the status changes. Activating a doctor who
+ * is already active changes nothing and mails nothing (two staff clicking at once send one mail).
+ */
+export async function activateDoctor(
+  deps: { db: Database; outbox: MailOutbox; publicUrl: string },
+  doctorId: number,
+): Promise<{ activated: boolean }> {
+  const activated = await deps.db.transaction(async (tx) => {
+    const current = await findDoctor(tx, doctorId, true);
+    if (!current) throw notFound('Doctor');
+    if (current.isActive) return false;
+    const [account] = await tx
+      .update(users)
+      .set({ isActive: true })
+      .where(eq(users.userId, current.userId))
+      .returning({ email: users.email });
+    await queueActivationMail(tx, deps, { userId: current.userId, email: account!.email, userName: current.userName });
+    return true;
+  });
+  if (activated) deps.outbox.kick();
+  return { activated };
 }
 
 /** The doctor disappears from lists and cannot sign in; their cases stay. */

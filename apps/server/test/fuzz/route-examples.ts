@@ -205,6 +205,7 @@ export const examples: Record<string, (fixture: Fixture) => Example> = {
     };
   },
   'DELETE /api/doctor/delete/:id': (f) => ({ url: `/api/doctor/delete/${f.doctor.doctorId}` }),
+  'POST /api/doctor/activate/:id': (f) => ({ url: `/api/doctor/activate/${f.doctor.doctorId}` }),
   'POST /api/doctor/request_password_reset/:id': (f) => ({
     url: `/api/doctor/request_password_reset/${f.doctor.doctorId}`,
   }),

@@ -3,6 +3,7 @@ import { IconSearch } from '@tabler/icons-react';
 import { DataTable, type DataTableColumn, type DataTableSortProps, type DataTableSortStatus } from 'mantine-datatable';
 import { useMemo, useState } from 'react';
 import 'mantine-datatable/styles.css';
+import { usePhoneColumns } from './phone-columns.tsx';
 
 export const pageSizes = [5, 10, 20];
 export const noRecordsText = 'There are no records to display';
@@ -27,6 +28,7 @@ export function LocalTable<T extends Record<string, unknown>>({
   defaultSort,
   emptyText = noRecordsText,
   pinLastColumn,
+  phoneColumns,
 }: {
   records: T[] | undefined;
   columns: DataTableColumn<T>[];
@@ -39,7 +41,10 @@ export function LocalTable<T extends Record<string, unknown>>({
   emptyText?: string;
   /** Keeps the last column (a row's actions) in view while a narrow screen scrolls the rest. */
   pinLastColumn?: boolean;
+  /** The columns a phone shows (accessors); the others open as a row's detail. */
+  phoneColumns?: string[];
 }) {
+  const phone = usePhoneColumns(columns, idAccessor, phoneColumns);
   const [search, setSearch] = useState('');
   const [page, setPage] = useState(1);
   const [pageSize, setPageSize] = useState(10);
@@ -87,7 +92,9 @@ export function LocalTable<T extends Record<string, unknown>>({
         highlightOnHover
         minHeight={visible.length === 0 ? 180 : undefined}
         records={visible}
-        columns={columns}
+        columns={phone.columns}
+        rowExpansion={phone.rowExpansion}
+        horizontalSpacing={phone.horizontalSpacing}
         idAccessor={idAccessor}
         fetching={isLoading}
         loadingText="Loading..."
@@ -137,6 +144,7 @@ export function ServerTable<T>({
   onPageChange,
   pageSize,
   onPageSizeChange,
+  phoneColumns,
   ...sort
 }: {
   records: T[] | undefined;
@@ -148,7 +156,10 @@ export function ServerTable<T>({
   onPageChange: (page: number) => void;
   pageSize: number;
   onPageSizeChange: (pageSize: number) => void;
+  /** The columns a phone shows (accessors); the others open as a row's detail. */
+  phoneColumns?: string[];
 } & DataTableSortProps<T>) {
+  const phone = usePhoneColumns(columns, idAccessor, phoneColumns);
   return (
     <DataTable<T>
       withTableBorder
@@ -156,7 +167,9 @@ export function ServerTable<T>({
       highlightOnHover
       minHeight={records?.length ? undefined : 180}
       records={records ?? []}
-      columns={columns}
+      columns={phone.columns}
+      rowExpansion={phone.rowExpansion}
+      horizontalSpacing={phone.horizontalSpacing}
       idAccessor={idAccessor}
       fetching={isFetching}
       loadingText="Loading..."

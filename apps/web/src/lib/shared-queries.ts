@@ -37,6 +37,13 @@ export const doctorKeys = {
 export const doctorListQueryOptions = () =>
   queryOptions({ queryKey: doctorKeys.all, queryFn: () => api.call(endpoints.doctorList) });
 
+/** The doctors waiting for activation (inactive): the Doctors screen lists them, the menu counts them. */
+export const pendingDoctorsQueryOptions = () =>
+  queryOptions({
+    ...doctorListQueryOptions(),
+    select: (doctors) => doctors.filter((doctor) => !doctor.IsActive),
+  });
+
 export const roleKeys = {
   all: ['roles'] as const,
 };

@@ -68,6 +68,18 @@ export const doctorEndpoints = {
     answer: messageResponse,
     errors: [404],
   }),
+  // The list of doctors waiting for activation activates one in a click, without the whole form.
+  doctorActivate: defineEndpoint({
+    method: 'POST',
+    path: '/api/doctor/activate/:id',
+    operationId: 'doctorActivate',
+    summary: 'Activate a doctor waiting for activation and e-mail them (nothing changes if already active)',
+    tag,
+    access: manage,
+    params: idParams,
+    answer: messageResponse,
+    errors: [404],
+  }),
   doctorRequestPasswordReset: defineEndpoint({
     method: 'POST',
     path: '/api/doctor/request_password_reset/:id',

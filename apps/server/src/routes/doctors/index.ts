@@ -4,6 +4,7 @@ import { canManageDoctors } from '../../auth/policy.ts';
 import { paramTarget } from '../../plugins/audit.ts';
 import { throttle } from '../../plugins/rate-limit.ts';
 import {
+  activateDoctor,
   createDoctor,
   deleteDoctor,
   getDoctorByUserId,
@@ -17,6 +18,7 @@ import { route } from '../define-route.ts';
 import { withPictureUrl } from '../urls.ts';
 
 const byId = paramTarget({ doctor: 'id' });
+const doctorActivatedMessage = 'Doctor activated; the activation e-mail is on its way';
 
 export const tooManyRequests = 'Too many requests from your address. Please wait a minute and try again.';
 
@@ -66,8 +68,16 @@ export async function doctorRoutes(app: FastifyInstance) {
     );
     if (activated) request.auditDetail = { action: 'doctor.activate' };
     return {
-      message: activated ? 'Doctor activated; the activation e-mail is on its way' : 'Doctor updated successfully',
+      message: activated ? doctorActivatedMessage : 'Doctor updated successfully',
     };
+  });
+
+  route(app, endpoints.doctorActivate, { audit: { action: 'doctor.activate', target: byId } }, async (request) => {
+    const { activated } = await activateDoctor(
+      { db: app.db, outbox: app.outbox, publicUrl: app.config.publicUrl },
+      request.params.id,
+    );
+    return { message: activated ? doctorActivatedMessage : 'The doctor is already active' };
   });
 
   route(app, endpoints.doctorDelete, { audit: { action: 'doctor.delete', target: byId } }, async (request) => {

@@ -2,11 +2,13 @@ import { AppShell, Burger, Group, NavLink, ScrollArea, Text, Title } from '@mant
 import { useDisclosure, useMediaQuery } from '@mantine/hooks';
 import { IconDental } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
 import { NavLink as RouterLink, Outlet, useLocation } from 'react-router';
+import { CountBadge } from '../../components/count-badge.tsx';
 import { UnreadBadge } from '../../components/unread-badge.tsx';
 import { useMenu } from '../../features/menu/api/get-menu.ts';
 import { useLiveEvents } from '../../lib/live-events.ts';
-import { unreadCountsQueryOptions } from '../../lib/shared-queries.ts';
+import { pendingDoctorsQueryOptions, unreadCountsQueryOptions } from '../../lib/shared-queries.ts';
 import type { Session } from '../../lib/session.ts';
 import { UserMenu } from './user-menu.tsx';
 
@@ -23,6 +25,15 @@ export function AppLayout({ session }: { session: Session }) {
     enabled: menu.items.some((item) => item.url === '/dashboard'),
     select: (rows) => rows.reduce((total, row) => total + row.unread, 0),
   });
+  // Doctors waiting for activation, beside Doctors, for those who can activate them.
+  const pendingDoctors = useQuery({
+    ...pendingDoctorsQueryOptions(),
+    enabled: menu.items.some((item) => item.url === '/doctors'),
+  });
+  const badges: Record<string, ReactNode> = {
+    '/dashboard': <UnreadBadge count={unreadTotal.data ?? 0} />,
+    '/doctors': <CountBadge count={pendingDoctors.data?.length ?? 0} label="waiting for activation" color="blue.9" />,
+  };
   const location = useLocation();
   const toggle = isNarrow ? mobile.toggle : desktop.toggle;
   const isOpen = isNarrow ? isOpenOnMobile : isOpenOnDesktop;
@@ -39,7 +50,7 @@ export function AppLayout({ session }: { session: Session }) {
           <Group gap="sm" wrap="nowrap">
             <Burger opened={isOpen} onClick={toggle} size="sm" aria-label="Toggle sidebar" />
             <IconDental size={28} aria-hidden />
-            <Title order={1} size="h4" visibleFrom="xs">
+            <Title order={1} size="h4" style={{ whiteSpace: 'nowrap' }}>
               Aligner Portal
             </Title>
           </Group>
@@ -54,7 +65,7 @@ export function AppLayout({ session }: { session: Session }) {
               component={RouterLink}
               to={item.url}
               label={item.label}
-              rightSection={item.url === '/dashboard' && <UnreadBadge count={unreadTotal.data ?? 0} />}
+              rightSection={badges[item.url]}
               active={location.pathname === item.url}
               onClick={() => isNarrow && mobile.close()}
             />

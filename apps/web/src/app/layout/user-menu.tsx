@@ -17,7 +17,8 @@ export function UserMenu({ session }: { session: Session }) {
   const memberSince = dayjs(session.createdAt).isValid() ? dayjs(session.createdAt).format('MMMM YYYY') : '';
 
   return (
-    <Menu position="bottom-end" width={260} withArrow>
+    // No initial-focus placeholder: Mantine's (role=presentation) inside role=menu is an axe aria-required-children violation.
+    <Menu position="bottom-end" width={260} withArrow withInitialFocusPlaceholder={false}>
       <Menu.Target>
         <UnstyledButton aria-label="User menu">
           <Group gap="xs" wrap="nowrap">

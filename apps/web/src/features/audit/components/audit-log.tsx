@@ -21,6 +21,7 @@ const columns: DataTableColumn<AuditEntry>[] = [
   {
     accessor: 'Outcome',
     title: 'Outcome',
+    noWrap: true,
     render: (row) => (
       <Badge color={outcomeColors[row.Outcome]} variant="filled" radius="sm">
         {row.Outcome}
@@ -75,6 +76,7 @@ export function AuditLog() {
         records={entries.data?.rows}
         total={entries.data?.total}
         columns={columns}
+        phoneColumns={['At', 'Action', 'Outcome']}
         idAccessor="AuditId"
         isFetching={entries.isFetching}
         page={page}

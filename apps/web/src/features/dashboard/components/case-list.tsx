@@ -95,6 +95,7 @@ export function CaseList({
         records={cases.data?.rows}
         total={cases.data?.total}
         columns={columns}
+        phoneColumns={['TrackingNo', 'Status', 'actions']}
         idAccessor="CaseId"
         isFetching={cases.isFetching}
         page={page}

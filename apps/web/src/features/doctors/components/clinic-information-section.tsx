@@ -2,6 +2,7 @@ import { Button, Fieldset, Group, SimpleGrid, Table, Text, TextInput } from '@ma
 import { schemaResolver, useForm } from '@mantine/form';
 import { clinicEntry } from '@portal/contract';
 import { IconPlus } from '@tabler/icons-react';
+import { useState } from 'react';
 import { confirmDelete } from '../../../components/confirm-delete.tsx';
 import type { ClinicRow } from './doctor-form-values.ts';
 import { CityName, CitySelect, CountrySelect } from './location-selects.tsx';
@@ -16,42 +17,76 @@ interface ClinicDraft {
 
 const emptyDraft: ClinicDraft = { clinicName: '', countryId: null, cityId: null, contactNo: '', address: '' };
 
+const hasText = (value: string) => value.trim() !== '';
+
+/**
+ * The clinic being typed in Clinic Information, before Add Clinic. Its country starts as the
+ * doctor's country and follows it until the person picks another one.
+ */
+export function useClinicDraft(doctorCountryId: string | null) {
+  const draft = useForm<ClinicDraft>({
+    mode: 'controlled',
+    initialValues: { ...emptyDraft, countryId: doctorCountryId },
+    validate: schemaResolver(clinicEntry, { sync: true }),
+    validateInputOnChange: true,
+  });
+  const [followedCountryId, setFollowedCountryId] = useState(doctorCountryId);
+  // Adjusted while rendering, as React advises: the draft's country follows the doctor's while untouched.
+  if (followedCountryId !== doctorCountryId) {
+    setFollowedCountryId(doctorCountryId);
+    if (draft.values.countryId === followedCountryId && draft.values.cityId === null) {
+      draft.setValues({ countryId: doctorCountryId });
+    }
+  }
+
+  /** Whether the person typed or chose anything of a clinic (the preset country aside). */
+  const isFilled = () => {
+    const { clinicName, cityId, contactNo, address } = draft.getValues();
+    return hasText(clinicName) || cityId !== null || hasText(contactNo) || hasText(address);
+  };
+
+  /** The draft as a clinic row, or null (with its errors shown) when it is not valid. */
+  const take = (): ClinicRow | null => {
+    if (draft.validate().hasErrors) return null;
+    const { clinicName, contactNo, address, countryId, cityId } = draft.getValues();
+    draft.setValues({ ...emptyDraft, countryId: doctorCountryId });
+    draft.clearErrors();
+    return {
+      clinicId: 0,
+      countryId: Number(countryId),
+      cityId: Number(cityId),
+      clinicName: clinicName.trim(),
+      contactNo: contactNo.trim(),
+      address: address.trim(),
+    };
+  };
+
+  return { form: draft, isFilled, take };
+}
+export type ClinicDraftForm = ReturnType<typeof useClinicDraft>;
+
 /**
  * Clinic Information: a small form whose 'Add Clinic' puts the clinic in the table below,
  * and the table, where each clinic can be deleted. `error` is the form's clinic-list error.
+ * On a phone the table keeps Clinic Name, City and Action, with contact and address under the name.
  */
 export function ClinicInformationSection({
   clinics,
+  clinicDraft,
   error,
   onChange,
 }: {
   clinics: ClinicRow[];
+  clinicDraft: ClinicDraftForm;
   error?: string;
   onChange: (clinics: ClinicRow[]) => void;
 }) {
-  const draft = useForm<ClinicDraft>({
-    mode: 'controlled',
-    initialValues: emptyDraft,
-    validate: schemaResolver(clinicEntry, { sync: true }),
-    validateInputOnChange: true,
-  });
+  const draft = clinicDraft.form;
   const countryId = draft.values.countryId === null ? null : Number(draft.values.countryId);
 
   const addClinic = () => {
-    if (draft.validate().hasErrors) return;
-    const { clinicName, contactNo, address } = draft.values;
-    onChange([
-      ...clinics,
-      {
-        clinicId: 0,
-        countryId: Number(draft.values.countryId),
-        cityId: Number(draft.values.cityId),
-        clinicName: clinicName.trim(),
-        contactNo: contactNo.trim(),
-        address: address.trim(),
-      },
-    ]);
-    draft.reset();
+    const clinic = clinicDraft.take();
+    if (clinic) onChange([...clinics, clinic]);
   };
 
   const deleteClinic = async (index: number) => {
@@ -66,6 +101,8 @@ export function ClinicInformationSection({
         <CountrySelect
           label="Country"
           placeholder="Search a country"
+          // Picking the preset country again keeps it (Mantine would clear it).
+          allowDeselect={false}
           value={draft.values.countryId}
           onChange={(value) => draft.setValues({ countryId: value, cityId: null })}
         />
@@ -78,52 +115,55 @@ export function ClinicInformationSection({
         </Button>
       </Group>
 
-      <Table.ScrollContainer minWidth={560} mt="md">
-        <Table striped withTableBorder aria-label="Clinics">
-          <Table.Thead>
+      <Table striped withTableBorder aria-label="Clinics" mt="md" style={{ overflowWrap: 'anywhere' }}>
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>Clinic Name</Table.Th>
+            <Table.Th>City</Table.Th>
+            <Table.Th visibleFrom="sm">Contact No</Table.Th>
+            <Table.Th visibleFrom="sm">Address</Table.Th>
+            <Table.Th>Action</Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {clinics.length === 0 && (
             <Table.Tr>
-              <Table.Th>Clinic Name</Table.Th>
-              <Table.Th>City</Table.Th>
-              <Table.Th>Contact No</Table.Th>
-              <Table.Th>Address</Table.Th>
-              <Table.Th>Action</Table.Th>
+              <Table.Td colSpan={5}>
+                <Text size="sm" c="dimmed">
+                  No clinic added yet
+                </Text>
+              </Table.Td>
             </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {clinics.length === 0 && (
-              <Table.Tr>
-                <Table.Td colSpan={5}>
-                  <Text size="sm" c="dimmed">
-                    No clinic added yet
-                  </Text>
-                </Table.Td>
-              </Table.Tr>
-            )}
-            {clinics.map((clinic, index) => (
-              <Table.Tr key={`${clinic.clinicId}-${index}`}>
-                <Table.Td>{clinic.clinicName}</Table.Td>
-                <Table.Td>
-                  <CityName countryId={clinic.countryId} cityId={clinic.cityId} />
-                </Table.Td>
-                <Table.Td>{clinic.contactNo}</Table.Td>
-                <Table.Td>{clinic.address}</Table.Td>
-                <Table.Td>
-                  <Button
-                    variant="default"
-                    size="xs"
-                    aria-label={`Delete ${clinic.clinicName}`}
-                    onClick={() => void deleteClinic(index)}
-                  >
-                    Delete
-                  </Button>
-                </Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      </Table.ScrollContainer>
+          )}
+          {clinics.map((clinic, index) => (
+            <Table.Tr key={`${clinic.clinicId}-${index}`}>
+              <Table.Td>
+                {clinic.clinicName}
+                <Text size="xs" c="dimmed" hiddenFrom="sm">
+                  {[clinic.contactNo, clinic.address].filter(Boolean).join(' · ')}
+                </Text>
+              </Table.Td>
+              <Table.Td>
+                <CityName countryId={clinic.countryId} cityId={clinic.cityId} />
+              </Table.Td>
+              <Table.Td visibleFrom="sm">{clinic.contactNo}</Table.Td>
+              <Table.Td visibleFrom="sm">{clinic.address}</Table.Td>
+              <Table.Td>
+                <Button
+                  variant="default"
+                  size="xs"
+                  aria-label={`Delete ${clinic.clinicName}`}
+                  onClick={() => void deleteClinic(index)}
+                >
+                  Delete
+                </Button>
+              </Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
       {error && (
-        <Text c="var(--mantine-color-error)" size="sm" mt="xs" role="alert">
+        <Text c="var(--mantine-color-error)" size="sm" mt="xs" role="alert" tabIndex={-1} data-clinic-list-error>
           {error}
         </Text>
       )}

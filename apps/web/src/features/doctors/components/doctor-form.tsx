@@ -1,11 +1,12 @@
 import { Button, Group, Stack } from '@mantine/core';
+import { type FormEvent, useRef } from 'react';
 import { schemaResolver, useForm, type FormErrors } from '@mantine/form';
-import { clinicListMessage, doctorForm, type Clinic, type Doctor } from '@portal/contract';
+import { clinicListMessage, clinicNotAddedMessage, doctorForm, type Clinic, type Doctor } from '@portal/contract';
 import { ApiError } from '../../../lib/api-client.ts';
 import { errorMessage, fallbackMessages, notifyError, toastMs } from '../../../lib/notify.ts';
 import { useAddDoctor } from '../api/add-doctor.ts';
 import { useEditDoctor } from '../api/edit-doctor.ts';
-import { ClinicInformationSection } from './clinic-information-section.tsx';
+import { ClinicInformationSection, useClinicDraft } from './clinic-information-section.tsx';
 import {
   initialDoctorValues,
   toDoctorFormData,
@@ -67,16 +68,43 @@ export function DoctorForm({
     }
   };
 
-  const submit = form.onSubmit(save, (errors) => {
-    if (errors.clinicList) notifyError(clinicListMessage, toast);
-  });
+  const clinicDraft = useClinicDraft(form.values.countryId);
+  const formRef = useRef<HTMLFormElement>(null);
+
+  /** Submit with errors: the first invalid field (in the form's order) is focused and scrolled to. */
+  const showFirstError = () =>
+    requestAnimationFrame(() => {
+      const first = formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"], [data-clinic-list-error]');
+      first?.scrollIntoView({ block: 'center' });
+      first?.focus({ preventScroll: true });
+    });
+
+  // A clinic typed but not added is added on Submit; one that is not valid stops the submit.
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (clinicDraft.isFilled()) {
+      const clinic = clinicDraft.take();
+      if (!clinic) {
+        form.validate();
+        notifyError(clinicNotAddedMessage, toast);
+        showFirstError();
+        return;
+      }
+      form.setFieldValue('clinicList', [...form.getValues().clinicList, clinic]);
+    }
+    form.onSubmit(save, (errors) => {
+      if (errors.clinicList) notifyError(clinicListMessage, toast);
+      showFirstError();
+    })(event);
+  };
 
   return (
-    <form onSubmit={submit} noValidate>
+    <form ref={formRef} onSubmit={submit} noValidate>
       <Stack>
         <PersonalInformationSection form={form} storedPicture={doctor?.ProfilePic ?? null} />
         <ClinicInformationSection
           clinics={form.values.clinicList}
+          clinicDraft={clinicDraft}
           error={typeof form.errors.clinicList === 'string' ? form.errors.clinicList : undefined}
           onChange={(clinicList) => form.setFieldValue('clinicList', clinicList)}
         />

@@ -1,9 +1,8 @@
-import { Button, Group } from '@mantine/core';
 import type { Doctor } from '@portal/contract';
-import { IconPencil, IconTrash } from '@tabler/icons-react';
 import type { DataTableColumn } from 'mantine-datatable';
 import { confirmDelete } from '../../../components/confirm-delete.tsx';
 import { LocalTable, serialNumberColumn } from '../../../components/data-table.tsx';
+import { RowActions } from '../../../components/row-actions.tsx';
 import { errorMessage, fallbackMessages, notifyError, notifySuccess } from '../../../lib/notify.ts';
 import { useDeleteDoctor } from '../api/delete-doctor.ts';
 import { useDoctors } from '../api/get-doctors.ts';
@@ -42,24 +41,7 @@ export function DoctorsList({ onEdit }: { onEdit: (doctor: Doctor) => void }) {
       accessor: 'actions',
       title: 'Actions',
       render: (doctor) => (
-        <Group gap={6} wrap="nowrap">
-          <Button
-            variant="default"
-            size="xs"
-            leftSection={<IconPencil size={14} aria-hidden />}
-            onClick={() => onEdit(doctor)}
-          >
-            Edit
-          </Button>
-          <Button
-            variant="default"
-            size="xs"
-            leftSection={<IconTrash size={14} aria-hidden />}
-            onClick={() => void remove(doctor)}
-          >
-            Delete
-          </Button>
-        </Group>
+        <RowActions name={doctor.UserName} onEdit={() => onEdit(doctor)} onDelete={() => void remove(doctor)} />
       ),
     },
   ];
@@ -68,6 +50,7 @@ export function DoctorsList({ onEdit }: { onEdit: (doctor: Doctor) => void }) {
     <LocalTable<Doctor>
       records={doctors.data}
       columns={columns}
+      phoneColumns={['UserName', 'IsActive', 'actions']}
       idAccessor="DoctorId"
       isLoading={doctors.isLoading}
       searchKeys={searchKeys}

@@ -7,6 +7,7 @@ import { fallbackMessages, notifySuccess } from '../../../lib/notify.ts';
 import { DoctorForm } from './doctor-form.tsx';
 import { DoctorsList } from './doctors-list.tsx';
 import { EditDoctorForm } from './edit-doctor-form.tsx';
+import { PendingDoctors } from './pending-doctors.tsx';
 
 /** null: the list; 'new': the empty form; a doctor: that doctor's form. */
 type View = null | 'new' | Doctor;
@@ -31,6 +32,7 @@ export function DoctorsScreen() {
             </Button>
           }
         />
+        <PendingDoctors />
         <DoctorsList onEdit={setView} />
       </>
     );

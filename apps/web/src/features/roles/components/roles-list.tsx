@@ -29,6 +29,7 @@ export function RolesList({ onAdd, onEdit }: { onAdd: () => void; onEdit: (role:
         records={roles.data}
         isLoading={roles.isLoading}
         idAccessor="RoleId"
+        phoneColumns={['RoleName', 'actions']}
         pinLastColumn
         searchKeys={['RoleName', 'Description']}
         searchLabel="Search by role name or description"

@@ -29,6 +29,7 @@ export function UsersList({ onAdd, onEdit }: { onAdd: () => void; onEdit: (user:
         records={users.data}
         isLoading={users.isLoading}
         idAccessor="UserId"
+        phoneColumns={['UserName', 'actions']}
         pinLastColumn
         searchKeys={['UserName', 'FirstName']}
         searchLabel="Search by user name or first name"

@@ -1,4 +1,6 @@
 import { Box, Button, Checkbox, Group, Modal, Stack, Text } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
+import { phoneMediaQuery } from '../../../../components/phone-columns.tsx';
 import { toothChartRows, toothDescription, toothLabel, type NumberingSystem } from '../../lib/tooth-numbering.ts';
 
 interface ToothChartProps {
@@ -7,8 +9,11 @@ interface ToothChartProps {
   onToggle: (tooth: number) => void;
 }
 
-// Eight teeth each side of the midline, which is drawn as a thin column.
-const archColumns = 'repeat(8, minmax(0, 1fr)) 2px repeat(8, minmax(0, 1fr))';
+// Every tooth is a target of at least 44x44 px (WCAG 2.5.5). Eight teeth each side of the
+// midline, which is drawn as a thin column; on a phone each side of an arch is a row of its own.
+const minTarget = 44;
+const archColumns = `repeat(8, minmax(${minTarget}px, 1fr)) 2px repeat(8, minmax(${minTarget}px, 1fr))`;
+const halfArchColumns = `repeat(8, minmax(${minTarget}px, 1fr))`;
 
 function Tooth({ tooth, isUpper, system, selected, onToggle }: ToothChartProps & { tooth: number; isUpper: boolean }) {
   const label = toothLabel(tooth, system);
@@ -20,7 +25,10 @@ function Tooth({ tooth, isUpper, system, selected, onToggle }: ToothChartProps &
         display: 'flex',
         flexDirection: isUpper ? 'column' : 'column-reverse',
         alignItems: 'center',
+        justifyContent: 'center',
         gap: 4,
+        minWidth: minTarget,
+        minHeight: minTarget,
         cursor: 'pointer',
       }}
     >
@@ -39,28 +47,46 @@ function Tooth({ tooth, isUpper, system, selected, onToggle }: ToothChartProps &
 
 function Arch({ teeth, name, ...chart }: ToothChartProps & { teeth: number[]; name: string }) {
   const isUpper = name === 'Upper arch';
+  const isPhone = useMediaQuery(phoneMediaQuery) ?? false;
+  const [right, left] = [teeth.slice(0, 8), teeth.slice(8)];
+  const teethOf = (half: number[]) =>
+    half.map((tooth) => <Tooth key={tooth} tooth={tooth} isUpper={isUpper} {...chart} />);
+  if (isPhone) {
+    return (
+      <Stack role="group" aria-label={name} gap={2}>
+        {[right, left].map((half, index) => (
+          <Box key={index} style={{ display: 'grid', gridTemplateColumns: halfArchColumns }}>
+            {teethOf(half)}
+          </Box>
+        ))}
+      </Stack>
+    );
+  }
   return (
     <Box role="group" aria-label={name} style={{ display: 'grid', gridTemplateColumns: archColumns, columnGap: 2 }}>
-      {teeth.slice(0, 8).map((tooth) => (
-        <Tooth key={tooth} tooth={tooth} isUpper={isUpper} {...chart} />
-      ))}
+      {teethOf(right)}
       <Box bg="gray.5" aria-hidden />
-      {teeth.slice(8).map((tooth) => (
-        <Tooth key={tooth} tooth={tooth} isUpper={isUpper} {...chart} />
-      ))}
+      {teethOf(left)}
     </Box>
   );
 }
 
-/** A simple dental chart: the upper arch over the lower, the patient's right on the left. */
+/**
+ * A simple dental chart: the upper arch over the lower, the patient's right on the left (on a
+ * phone: above).
+ */
 function ToothChart(chart: ToothChartProps) {
   return (
     <Stack gap={0}>
       <Group justify="space-between" mb={4}>
         <Text size="xs" c="dimmed">
           Patient&apos;s right
+          <Text span hiddenFrom="sm" inherit>
+            {' '}
+            first, then left
+          </Text>
         </Text>
-        <Text size="xs" c="dimmed">
+        <Text size="xs" c="dimmed" visibleFrom="sm">
           Patient&apos;s left
         </Text>
       </Group>
@@ -78,8 +104,17 @@ export function ToothPickerModal({
   fieldLabel,
   ...chart
 }: ToothChartProps & { opened: boolean; onClose: () => void; fieldLabel: string }) {
+  const isPhone = useMediaQuery(phoneMediaQuery) ?? false;
   return (
-    <Modal opened={opened} onClose={onClose} title="Select Tooth" size="lg" centered>
+    <Modal
+      opened={opened}
+      onClose={onClose}
+      title="Select Tooth"
+      size="xl"
+      centered
+      fullScreen={isPhone}
+      padding={isPhone ? 'xs' : 'md'}
+    >
       <Text size="sm" mb="sm">
         {fieldLabel} ({chart.system} numbering)
       </Text>
