@@ -37,19 +37,25 @@ function binaryStl(name: string, triangles: number): ChosenFile {
 
 const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex');
 
+/** The doctor signed in on a new case form, with step 1 filled in for a new patient, on the records step. */
+async function openRecordsStep(namePrefix: string) {
+  const page = await newPage(browser);
+  await signIn(page, doctor.username, doctor.password);
+  await page
+    .getByRole('navigation', { name: 'Main menu' })
+    .getByRole('link', { name: 'Add Cases', exact: true })
+    .click();
+  await page.waitForURL('**/cases');
+  await settle(page);
+  const firstname = uniqueName(namePrefix);
+  await fillCaseDetails(page, { firstname, lastname: 'Patient', dob: '1999-04-02' });
+  await goToStep(page, "Patients's Records");
+  return { page, firstname };
+}
+
 describe('Resumable uploads in the case form', () => {
   it('uploads each file as soon as it is chosen, with its progress and a cancel, then submits the upload', async () => {
-    const page = await newPage(browser);
-    await signIn(page, doctor.username, doctor.password);
-    await page
-      .getByRole('navigation', { name: 'Main menu' })
-      .getByRole('link', { name: 'Add Cases', exact: true })
-      .click();
-    await page.waitForURL('**/cases');
-    await settle(page);
-    const firstname = uniqueName('Tus');
-    await fillCaseDetails(page, { firstname, lastname: 'Patient', dob: '1999-04-02' });
-    await goToStep(page, "Patients's Records");
+    const { page, firstname } = await openRecordsStep('Tus');
     await pickRadio(page, 'Impression Type', 'Digital Impression');
 
     // Chosen and cancelled: the upload stops and the field is empty again.
@@ -106,17 +112,7 @@ describe('Resumable uploads in the case form', () => {
   }, 120_000);
 
   it("a reload keeps the draft's finished uploads, and an interrupted one resumes where it stopped when its file is chosen again", async () => {
-    const page = await newPage(browser);
-    await signIn(page, doctor.username, doctor.password);
-    await page
-      .getByRole('navigation', { name: 'Main menu' })
-      .getByRole('link', { name: 'Add Cases', exact: true })
-      .click();
-    await page.waitForURL('**/cases');
-    await settle(page);
-    const firstname = uniqueName('Resume');
-    await fillCaseDetails(page, { firstname, lastname: 'Patient', dob: '1998-05-06' });
-    await goToStep(page, "Patients's Records");
+    const { page, firstname } = await openRecordsStep('Resume');
     await page.waitForURL(/\/cases\?draft=\d+$/, { timeout: 20_000 });
     const draftId = Number(new URL(page.url()).searchParams.get('draft'));
     await pickRadio(page, 'Impression Type', 'Digital Impression');

@@ -1,17 +1,15 @@
-import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
-import { mkdir, mkdtemp, readdir, rm, stat } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { startPortal, type ApiCallOptions, type PortalProcess } from '../../../e2e/helpers/portal-process.ts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startPortal, type PortalProcess } from '../../../e2e/helpers/portal-process.ts';
 import { binaryStl, caseFields, caseForm, encodeForm, sha256, type UploadFile } from './helpers/case-factories.ts';
-import { doctorFields, formData, makeImage } from './helpers/factories.ts';
+import { makeImage } from './helpers/factories.ts';
+import { portalJson, seededDatabase } from './helpers/portal-process-api.ts';
 import { testAdmin } from './helpers/test-app.ts';
 
 /**
@@ -34,55 +32,8 @@ const sent = new Map<number, string[]>();
 const startTimes: number[] = [];
 const keepAliveAgent = new http.Agent({ keepAlive: true });
 
-/** A seeded database for the server: a copy of the test run's template, so no start seeds 148k cities. */
-async function seededDatabase(): Promise<string> {
-  if (databaseUrl) {
-    const name = `portal_restart_${randomBytes(6).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: databaseUrl });
-    await admin.connect();
-    await admin.query(`create database ${name} template ${inject('templateDatabase')}`);
-    dropDatabase = async () => {
-      await admin.query(`drop database if exists ${name} with (force)`);
-      await admin.end();
-    };
-    const url = new URL(databaseUrl);
-    url.pathname = `/${name}`;
-    return url.toString();
-  }
-  // The template is a PGlite data-directory dump (a tar of PGDATA): unpacked, it is one.
-  await mkdir(path.join(dataDir, 'pglite'));
-  await promisify(execFile)('tar', ['-xf', inject('templateDump'), '-C', path.join(dataDir, 'pglite')]);
-  return '';
-}
-
-async function callJson<T>(method: string, url: string, options: ApiCallOptions = {}): Promise<T> {
-  const response = await portal.api(method, url, options);
-  const body = await response.text();
-  if (!response.ok) throw new Error(`${method} ${url}: ${response.status} ${body}`);
-  return JSON.parse(body) as T;
-}
-
-async function login(username: string, password: string): Promise<string> {
-  return (await callJson<{ token: string }>('POST', '/auth/login', { json: { username, password } })).token;
-}
-
-async function createDoctor(): Promise<{ token: string; clinicId: number }> {
-  const [city] = await callJson<{ CityId: number }[]>('GET', '/city/get_cities_list/1');
-  const clinicList = [
-    { clinicId: 0, clinicName: 'Smile Clinic', countryId: 1, cityId: city!.CityId, contactNo: '1', address: 'x' },
-  ];
-  const fields = doctorFields({ clinicList: JSON.stringify(clinicList), isActive: 'true' });
-  await callJson('POST', '/doctor/add', { token: adminToken, form: formData(fields) });
-  const token = await login(String(fields.username), String(fields.password));
-  const doctors = await callJson<{ UserId: number; UserName: string }[]>('GET', '/doctor/get_doctors_list', {
-    token: adminToken,
-  });
-  const userId = doctors.find((row) => row.UserName === fields.username)!.UserId;
-  const [clinic] = await callJson<{ ClinicId: number }[]>('GET', `/clinic/get_clinics_list_by_user_id/${userId}`, {
-    token,
-  });
-  return { token, clinicId: clinic!.ClinicId };
-}
+const { callJson, login, createDoctor: createDoctorBy } = portalJson(() => portal);
+const createDoctor = () => createDoctorBy(adminToken);
 
 function caseFiles(scan: Buffer, photo: Buffer): Record<string, UploadFile> {
   return { front: { data: photo, name: 'front.png' }, maxillaryScan: { data: scan, name: 'upper.stl' } };
@@ -182,9 +133,11 @@ async function start() {
 
 beforeAll(async () => {
   dataDir = await mkdtemp(path.join(os.tmpdir(), 'portal-restart-'));
+  const database = await seededDatabase(dataDir, 'portal_restart');
+  dropDatabase = database.drop;
   env = {
     DATA_DIR: dataDir,
-    DATABASE_URL: await seededDatabase(),
+    DATABASE_URL: database.url,
     ADMIN_USERNAME: testAdmin.username,
     ADMIN_PASSWORD: testAdmin.password,
     JWT_SECRET: randomBytes(32).toString('hex'),

@@ -1,16 +1,13 @@
-import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
-import { mkdir, mkdtemp, readdir, rm, stat } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { startPortal, type ApiCallOptions, type PortalProcess } from '../../../e2e/helpers/portal-process.ts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startPortal, type PortalProcess } from '../../../e2e/helpers/portal-process.ts';
 import { binaryStl, caseFields, caseForm, encodeForm } from './helpers/case-factories.ts';
-import { doctorFields, formData } from './helpers/factories.ts';
+import { portalJson, seededDatabase } from './helpers/portal-process-api.ts';
 import { testAdmin } from './helpers/test-app.ts';
 
 /**
@@ -29,34 +26,7 @@ let env: Record<string, string>;
 let dropDatabase = async () => {};
 let portal: PortalProcess;
 
-async function seededDatabase(): Promise<string> {
-  if (databaseUrl) {
-    const name = `portal_sweep_${randomBytes(6).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: databaseUrl });
-    await admin.connect();
-    await admin.query(`create database ${name} template ${inject('templateDatabase')}`);
-    dropDatabase = async () => {
-      await admin.query(`drop database if exists ${name} with (force)`);
-      await admin.end();
-    };
-    const url = new URL(databaseUrl);
-    url.pathname = `/${name}`;
-    return url.toString();
-  }
-  await mkdir(path.join(dataDir, 'pglite'));
-  await promisify(execFile)('tar', ['-xf', inject('templateDump'), '-C', path.join(dataDir, 'pglite')]);
-  return '';
-}
-
-async function callJson<T>(method: string, url: string, options: ApiCallOptions = {}): Promise<T> {
-  const response = await portal.api(method, url, options);
-  const body = await response.text();
-  if (!response.ok) throw new Error(`${method} ${url}: ${response.status} ${body}`);
-  return JSON.parse(body) as T;
-}
-
-const login = async (username: string, password: string) =>
-  (await callJson<{ token: string }>('POST', '/auth/login', { json: { username, password } })).token;
+const { callJson, login, createDoctor } = portalJson(() => portal);
 
 async function filesUnder(folder: string): Promise<{ file: string; size: number; modified: number }[]> {
   const entries = await readdir(folder, { recursive: true, withFileTypes: true }).catch(() => []);
@@ -81,9 +51,11 @@ async function waitFor(condition: () => Promise<boolean>, what: string, timeoutM
 
 beforeAll(async () => {
   dataDir = await mkdtemp(path.join(os.tmpdir(), 'portal-sweep-'));
+  const database = await seededDatabase(dataDir, 'portal_sweep');
+  dropDatabase = database.drop;
   env = {
     DATA_DIR: dataDir,
-    DATABASE_URL: await seededDatabase(),
+    DATABASE_URL: database.url,
     ADMIN_USERNAME: testAdmin.username,
     ADMIN_PASSWORD: testAdmin.password,
     JWT_SECRET: randomBytes(32).toString('hex'),
@@ -103,26 +75,11 @@ afterAll(async () => {
 describe(`a process killed mid-upload (${databaseUrl ? 'PostgreSQL: the periodic sweep' : 'PGlite: the start sweep'})`, () => {
   it('leaves no orphaned file a minute after the restart (SIGKILL with half a 20 MB scan written)', async () => {
     const adminToken = await login(testAdmin.username, testAdmin.password);
-    const [city] = await callJson<{ CityId: number }[]>('GET', '/city/get_cities_list/1');
-    const fields = doctorFields({
-      isActive: 'true',
-      clinicList: JSON.stringify([
-        { clinicId: 0, clinicName: 'Sweep Clinic', countryId: 1, cityId: city!.CityId, contactNo: '1', address: 'x' },
-      ]),
-    });
-    await callJson('POST', '/doctor/add', { token: adminToken, form: formData(fields) });
-    const token = await login(String(fields.username), String(fields.password));
-    const doctors = await callJson<{ UserId: number; UserName: string }[]>('GET', '/doctor/get_doctors_list', {
-      token: adminToken,
-    });
-    const userId = doctors.find((row) => row.UserName === fields.username)!.UserId;
-    const [clinic] = await callJson<{ ClinicId: number }[]>('GET', `/clinic/get_clinics_list_by_user_id/${userId}`, {
-      token,
-    });
+    const { token, clinicId } = await createDoctor(adminToken, 'Sweep Clinic');
 
     const scan = binaryStl(400_000); // 20 MB
     const { body, contentType } = await encodeForm(
-      caseForm(caseFields(clinic!.ClinicId, { impressionType: 'Digital Impression' }), {
+      caseForm(caseFields(clinicId, { impressionType: 'Digital Impression' }), {
         maxillaryScan: { data: scan, name: 'upper.stl' },
       }),
     );
