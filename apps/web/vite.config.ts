@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { constants } from 'node:zlib';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
@@ -21,7 +22,9 @@ export default defineConfig({
     proxy: { '/api': 'http://localhost:3000' },
   },
   build: {
-    outDir: 'dist',
+    // WEB_DIST, as the server reads it (relative to where npm was started): the build goes
+    // where the portal will serve it from. Unset: apps/web/dist.
+    outDir: process.env.WEB_DIST ? path.resolve(process.env.INIT_CWD ?? process.cwd(), process.env.WEB_DIST) : 'dist',
     emptyOutDir: true,
     // dist/.vite/manifest.json: which chunks each route loads (bench/bundle.ts checks the budgets).
     manifest: true,

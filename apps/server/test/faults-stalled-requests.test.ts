@@ -131,6 +131,9 @@ describe('SHUTDOWN_TIMEOUT: SIGTERM ends the process group within the deadline w
     dataDir = await mkdtemp(path.join(os.tmpdir(), 'portal-shutdown-'));
     env = {
       DATA_DIR: dataDir,
+      // `npm start` builds the web app first: into this run's own folder, never over the
+      // apps/web/dist the other tests and the browser tests' portal are serving.
+      WEB_DIST: path.join(dataDir, 'web'),
       JWT_SECRET: randomBytes(32).toString('hex'),
       SHUTDOWN_TIMEOUT: String(shutdownSeconds),
       // Longer than the test: only the shutdown deadline can end the stalled request.
