@@ -1,7 +1,7 @@
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   asciiStl,
   binaryStl,
@@ -390,17 +390,23 @@ describe("the doctor's decision", () => {
     detail = await t.as(doctor.token, { method: 'GET', url: `/api/case/${caseId}` });
     expect(detail.json().planState).toBe('approved');
 
-    const audit = await t.app.db.execute(
-      sql`select action, target, outcome from audit_log where action like 'plan.%' and target like ${`case:${caseId}/%`} order by audit_id`,
+    // Audit rows are written once the answer is sent: the last one may land a moment later.
+    await vi.waitFor(
+      async () => {
+        const audit = await t.app.db.execute(
+          sql`select action, target, outcome from audit_log where action like 'plan.%' and target like ${`case:${caseId}/%`} order by audit_id`,
+        );
+        const rows = (audit as unknown as { rows: { action: string; outcome: string }[] }).rows;
+        expect(rows.filter((row) => row.outcome === 'success').map((row) => row.action)).toEqual([
+          'plan.upload',
+          'plan.request_changes',
+          'plan.upload',
+          'plan.upload',
+          'plan.approve',
+        ]);
+      },
+      { timeout: 5000, interval: 50 },
     );
-    const rows = (audit as unknown as { rows: { action: string; outcome: string }[] }).rows;
-    expect(rows.filter((row) => row.outcome === 'success').map((row) => row.action)).toEqual([
-      'plan.upload',
-      'plan.request_changes',
-      'plan.upload',
-      'plan.upload',
-      'plan.approve',
-    ]);
   });
 
   it('queues "a treatment plan is ready for your review" for the doctor, linking the case', async () => {
