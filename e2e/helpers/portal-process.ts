@@ -44,7 +44,7 @@ export async function startPortal(
     // As `npm start` runs it (apps/server/package.json): Node strips the types itself, no
     // TypeScript loader in the process, and V8's young generation capped for a small idle footprint.
     [
-      '--max-semi-space-size=8',
+      '--max-semi-space-size=4',
       ...(process.env.PORTAL_NODE_OPTIONS ?? '').split(' ').filter(Boolean),
       'apps/server/src/main.ts',
     ],

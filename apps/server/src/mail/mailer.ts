@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import nodemailer, { type Transporter } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { FastifyBaseLogger } from 'fastify';
 import { renderTemplate } from './templates.ts';
 
@@ -19,7 +19,8 @@ export interface MailMessage {
  * DATA_DIR/outbox, where a developer (or a test) can open it.
  */
 export class Mailer {
-  private readonly transport: Transporter;
+  /** nodemailer is loaded with the first message, not by every start. */
+  private transport?: Promise<Transporter>;
 
   private readonly options: { smtpUrl?: string; from: string; outboxDir: string };
   private readonly log: FastifyBaseLogger;
@@ -27,14 +28,21 @@ export class Mailer {
   constructor(options: { smtpUrl?: string; from: string; outboxDir: string }, log: FastifyBaseLogger) {
     this.options = options;
     this.log = log;
-    this.transport = options.smtpUrl
-      ? nodemailer.createTransport(options.smtpUrl)
-      : nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  }
+
+  private connect(): Promise<Transporter> {
+    this.transport ??= import('nodemailer').then(({ default: nodemailer }) =>
+      this.options.smtpUrl
+        ? nodemailer.createTransport(this.options.smtpUrl)
+        : nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' }),
+    );
+    return this.transport;
   }
 
   async send(message: MailMessage): Promise<void> {
     const rendered = renderTemplate(message.template, message.variables, message.subject);
-    const info = await this.transport.sendMail({ from: this.options.from, to: message.to, ...rendered });
+    const transport = await this.connect();
+    const info = await transport.sendMail({ from: this.options.from, to: message.to, ...rendered });
     if (!this.options.smtpUrl) {
       await mkdir(this.options.outboxDir, { recursive: true });
       const file = path.join(
@@ -47,6 +55,6 @@ export class Mailer {
   }
 
   close(): void {
-    this.transport.close();
+    void this.transport?.then((transport) => transport.close());
   }
 }

@@ -6,7 +6,6 @@ import { isAllowed, isDoctor, type SignedInUser } from '../auth/policy.ts';
 import type { BusMessage, EventBus } from '../events/bus.ts';
 import { LocalBus } from '../events/local-bus.ts';
 import { PostgresBus } from '../events/postgres-bus.ts';
-import { RedisBus } from '../events/redis-bus.ts';
 import { readToken } from './auth.ts';
 
 declare module 'fastify' {
@@ -150,7 +149,11 @@ export class LiveEvents {
 }
 
 async function connectBus(app: FastifyInstance): Promise<EventBus> {
-  if (app.config.redisUrl) return RedisBus.connect(app.config.redisUrl, app.log);
+  // ioredis is loaded only when REDIS_URL is set.
+  if (app.config.redisUrl) {
+    const { RedisBus } = await import('../events/redis-bus.ts');
+    return RedisBus.connect(app.config.redisUrl, app.log);
+  }
   if (app.database.connectionString) return PostgresBus.connect(app.database.connectionString, app.log);
   return new LocalBus();
 }

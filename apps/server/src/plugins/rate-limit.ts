@@ -2,7 +2,7 @@ import { createRequire } from 'node:module';
 import rateLimit, { type FastifyRateLimitStore, type FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { memoryFailureCounter, redisFailureCounter, type FailureCounter } from '../lib/failure-counter.ts';
 
 /**
@@ -16,6 +16,8 @@ const keyPrefix = 'portal:throttle:';
 
 /** Connects at start-up; a Redis that is down then does not stop the portal from starting. */
 async function connectRedis(app: FastifyInstance, url: string): Promise<Redis> {
+  // ioredis is loaded only when REDIS_URL is set.
+  const { Redis } = await import('ioredis');
   const redis = new Redis(url, {
     ...redisTimeouts,
     // While disconnected a check fails at once instead of queueing until Redis is back.

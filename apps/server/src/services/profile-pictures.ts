@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { fileTypeFromBuffer } from 'file-type';
-import sharp, { type Sharp } from 'sharp';
+import type { Sharp } from 'sharp';
 import type { SmallFile } from '../lib/multipart-form.ts';
 import { badRequest } from '../lib/errors.ts';
 import { deleteKeys } from '../storage/delete-keys.ts';
@@ -22,6 +21,12 @@ export function pictureKeys(pictureKey: string | null): string[] {
   return [pictureKey, ...avatarSizes.map((size) => `${stem}_${size}x${size}.${ext}`)];
 }
 
+/**
+ * sharp (libvips, its threads and about 20 MB) and file-type are loaded when a picture first
+ * arrives, not by every start: most processes never see one.
+ */
+const loadSharp = async () => (await import('sharp')).default;
+
 /** The most pixels a profile picture may have: 25 megapixels (6000x4000 and less) decode in well under 300 ms. */
 export const maxPicturePixels = 25_000_000;
 export const pictureTooLargeMessage = `The picture is too large: at most ${maxPicturePixels / 1_000_000} megapixels (such as 6000x4000).`;
@@ -31,6 +36,7 @@ export const pictureTooLargeMessage = `The picture is too large: at most ${maxPi
  * decode the pixels), before anything costly is done with it.
  */
 export async function assertPictureSize(file: SmallFile): Promise<void> {
+  const sharp = await loadSharp();
   const metadata = await sharp(file.data)
     .metadata()
     .catch(() => undefined);
@@ -51,12 +57,14 @@ export async function storeProfilePicture(
   userId: number,
   file: SmallFile,
 ): Promise<{ key: string; keys: string[] }> {
+  const { fileTypeFromBuffer } = await import('file-type');
   const detected = await fileTypeFromBuffer(file.data);
   if (!detected || (detected.mime !== 'image/jpeg' && detected.mime !== 'image/png')) {
     throw badRequest(pictureTypeMessage, { profilePic: pictureTypeMessage });
   }
   await assertPictureSize(file);
   const ext = detected.ext === 'png' ? 'png' : 'jpg';
+  const sharp = await loadSharp();
   const encode = (image: Sharp) => (ext === 'png' ? image.png() : image.jpeg({ quality: 85 }));
   const source = () => sharp(file.data, { limitInputPixels: maxPicturePixels }).rotate();
   let outputs: { file: string; data: Buffer }[];

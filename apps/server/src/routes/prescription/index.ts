@@ -2,7 +2,6 @@ import { endpoints } from '@portal/contract';
 import type { FastifyInstance } from 'fastify';
 import { paramTarget } from '../../plugins/audit.ts';
 import { findPrescription } from '../../services/prescription/find-prescription.ts';
-import { renderPrescription } from '../../services/prescription/render-prescription.ts';
 import { route } from '../define-route.ts';
 
 /** The printable prescription (docs/decisions.md § Printable prescription). */
@@ -18,7 +17,10 @@ export async function prescriptionRoutes(app: FastifyInstance) {
         .header('content-type', 'application/pdf')
         .header('content-disposition', `inline; filename="${fileName}"`)
         .header('x-content-type-options', 'nosniff');
-      return reply.send(request.method === 'HEAD' ? '' : renderPrescription(prescription));
+      if (request.method === 'HEAD') return reply.send('');
+      // pdfkit and its fonts are loaded with the first prescription, not by every start.
+      const { renderPrescription } = await import('../../services/prescription/render-prescription.ts');
+      return reply.send(renderPrescription(prescription));
     },
   );
 }

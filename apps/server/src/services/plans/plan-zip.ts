@@ -1,5 +1,5 @@
 import { Transform, type Readable, type TransformCallback } from 'node:stream';
-import yauzl from 'yauzl';
+import type yauzl from 'yauzl';
 import { AppError, badRequest } from '../../lib/errors.ts';
 import { planFileName } from './plan-files.ts';
 
@@ -56,9 +56,11 @@ const zipError = (error: unknown) =>
  * its basename instead of failing the archive: names are never used as paths.
  */
 export async function readPlanZip(zipPath: string, each: (entry: ZipStageEntry) => Promise<void>): Promise<void> {
+  // yauzl is loaded with the first plan ZIP, not by every start.
+  const { default: zipReader } = await import('yauzl');
   let zip: yauzl.ZipFile;
   try {
-    zip = await openZip(zipPath);
+    zip = await openZip(zipReader, zipPath);
   } catch (error) {
     throw zipError(error);
   }
@@ -72,7 +74,7 @@ export async function readPlanZip(zipPath: string, each: (entry: ZipStageEntry) 
       });
       if (!entry) break;
       const raw = entry.fileName as unknown as Buffer;
-      const path = yauzl.getFileNameLowLevel(entry.generalPurposeBitFlag, raw, entry.extraFields, false);
+      const path = zipReader.getFileNameLowLevel(entry.generalPurposeBitFlag, raw, entry.extraFields, false);
       const fileName = planFileName(path);
       if (isIgnored(path, path.split('/').pop() ?? '')) continue;
       if (entry.isEncrypted()) throw badRequest(`${fileName}: encrypted ZIP entries are not accepted`);
@@ -93,9 +95,9 @@ export async function readPlanZip(zipPath: string, each: (entry: ZipStageEntry) 
   }
 }
 
-function openZip(zipPath: string): Promise<yauzl.ZipFile> {
+function openZip(zipReader: typeof yauzl, zipPath: string): Promise<yauzl.ZipFile> {
   return new Promise((resolve, reject) =>
-    yauzl.open(
+    zipReader.open(
       zipPath,
       { lazyEntries: true, autoClose: false, validateEntrySizes: true, decodeStrings: false },
       (error, zip) => (error ? reject(error) : resolve(zip)),
