@@ -195,7 +195,8 @@ describe('SHUTDOWN_TIMEOUT: SIGTERM ends the process group within the deadline w
       expect(groupIsGone(child.pid!)).toBe(true);
       // The stalled request held the shutdown until the deadline, and no longer.
       expect(elapsed).toBeGreaterThanOrEqual(shutdownSeconds * 1000 - 500);
-      expect(elapsed).toBeLessThan((shutdownSeconds + 4) * 1000);
+      // npm exits a moment after its child (1-2 s here on a loaded machine).
+      expect(elapsed).toBeLessThan((shutdownSeconds + (command === process.execPath ? 4 : 6)) * 1000);
       await stalled.closed;
     },
     300_000,
