@@ -6,6 +6,8 @@
  * - resumable: the same STL as one tus PATCH at /api/uploads/tus, beside a bare Node server
  *   writing the same raw bytes to disk with SHA-256. Goal: at least 80% of it.
  * - 4 concurrent uploads through each path, aggregate MB/s, beside the same baselines 4 at a time.
+ * Each figure is the median of BENCH_UPLOAD_ROUNDS rounds (3), a path and its baselines taken in
+ * turn; beside MB/s, the CPU time its server spent per GB, which a busy machine disturbs less.
  *   BENCH_UPLOAD_MB=1024 (one upload)  BENCH_CONCURRENT_MB=256 (each of 4)  DATABASE_URL=... for PostgreSQL
  */
 import { spawn } from 'node:child_process';
@@ -16,7 +18,7 @@ import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import { caseAddResponse, endpoints } from '@portal/contract';
 import { freePort } from '../e2e/helpers/portal-process.ts';
-import { fixed, mb, printTable, rssOf, sampleRss } from './lib/measure.ts';
+import { cpuSecondsOf, fixed, mb, printTable, rssOf, sampleRss } from './lib/measure.ts';
 import { benchApi, benchCaseFields, startPortalWithDoctor } from './lib/seed-api.ts';
 
 const singleBytes = Number(process.env.BENCH_UPLOAD_MB ?? 1024) * 1024 * 1024;
@@ -90,8 +92,9 @@ function send(url: string, headers: Record<string, string>, body: Body, method =
 
 /**
  * The baselines, in one process of their own: bare Fastify + @fastify/multipart streaming each
- * file part to disk (POST /multipart), and a bare Node HTTP server writing the raw body to
- * disk with SHA-256 on the way (any request to its own port). Files go to `dir`.
+ * file part to disk (POST /multipart; POST /multipart-sha256 hashes it on the way, as the
+ * portal must), and a bare Node HTTP server writing the raw body to disk with SHA-256 on the
+ * way (any request to its own port). Files go to `dir`.
  */
 async function startBaselines(dir: string) {
   const [fastifyPort, rawPort] = [await freePort(), await freePort()];
@@ -100,22 +103,26 @@ async function startBaselines(dir: string) {
     import http from 'node:http'; import path from 'node:path'; import { Transform } from 'node:stream';
     import { pipeline } from 'node:stream/promises';
     const dir = ${JSON.stringify(dir)};
+    const hashing = (hash) => new Transform({ transform(chunk, _encoding, callback) { hash.update(chunk); callback(null, chunk); } });
     const app = Fastify({ bodyLimit: 1024 * 1024 });
     await app.register(multipart, { limits: { fieldSize: 1024 * 1024, fields: 200, parts: 300, fileSize: Infinity } });
-    app.post('/multipart', async (request) => {
-      let files = 0;
+    const multipartRoute = (withHash) => async (request) => {
+      const files = [];
       for await (const part of request.parts()) {
         if (part.type !== 'file') continue;
-        await pipeline(part.file, createWriteStream(path.join(dir, randomUUID())));
-        files++;
+        const hash = createHash('sha256');
+        const stages = withHash ? [part.file, hashing(hash)] : [part.file];
+        await pipeline(...stages, createWriteStream(path.join(dir, randomUUID())));
+        files.push(withHash ? hash.digest('hex') : part.filename);
       }
       return { files };
-    });
+    };
+    app.post('/multipart', multipartRoute(false));
+    app.post('/multipart-sha256', multipartRoute(true));
     await app.listen({ port: ${fastifyPort}, host: '127.0.0.1' });
     http.createServer(async (request, response) => {
       const hash = createHash('sha256');
-      const tap = new Transform({ transform(chunk, _encoding, callback) { hash.update(chunk); callback(null, chunk); } });
-      await pipeline(request, tap, createWriteStream(path.join(dir, randomUUID())));
+      await pipeline(request, hashing(hash), createWriteStream(path.join(dir, randomUUID())));
       response.end(JSON.stringify({ sha256: hash.digest('hex') }));
     }).listen(${rawPort}, '127.0.0.1', () => console.log('up'));`;
   const child = spawn(process.execPath, ['--input-type=module', '-e', program], {
@@ -124,7 +131,9 @@ async function startBaselines(dir: string) {
   });
   await new Promise((resolve) => child.stdout.once('data', resolve));
   return {
+    pid: child.pid!,
     multipartUrl: `http://127.0.0.1:${fastifyPort}/multipart`,
+    multipartSha256Url: `http://127.0.0.1:${fastifyPort}/multipart-sha256`,
     rawUrl: `http://127.0.0.1:${rawPort}/`,
     stop: () => child.kill(),
   };
@@ -161,129 +170,198 @@ async function tusUpload(baseUrl: string, token: string, body: Body) {
   return run;
 }
 
-/** `count` uploads at once; aggregate MB/s over the wall time of all of them. */
-async function together(count: number, bytes: number, upload: () => Promise<{ status: number; text: string }>) {
+/** `count` uploads at once; seconds over the wall time of all of them. */
+async function together(count: number, upload: () => Promise<{ status: number; text: string }>) {
   const started = process.hrtime.bigint();
   const runs = await Promise.all(Array.from({ length: count }, upload));
-  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
   for (const run of runs) if (run.status >= 300) throw new Error(`upload refused: ${run.status} ${run.text}`);
-  return { seconds, mbs: (mb(bytes) * count) / seconds };
+  return { seconds: Number(process.hrtime.bigint() - started) / 1e9 };
 }
 
 const percent = (value: number, of: number) => `${fixed((value / of) * 100, 0)}%`;
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)]!;
+
+/** How one upload path did over the rounds: median MB/s, median CPU seconds per GB of its server, largest RSS growth. */
+interface Measured {
+  mbs: number;
+  cpuPerGb: number;
+  rssGrowth: number;
+}
+
+interface Contender {
+  pid: number;
+  upload: () => Promise<{ seconds: number }>;
+}
+
+/**
+ * Runs each of `contenders` (an upload path or its baseline: the upload, and the pid of the
+ * process that serves it) `rounds` times, in turn and in an order that changes every round,
+ * removing every stored file after each run: on a busy machine no contender always goes first
+ * or always meets the disk still writing back the one before.
+ */
+async function inTurn<const Contenders extends readonly Contender[]>(
+  rounds: number,
+  bytes: number,
+  contenders: Contenders,
+  clean: () => Promise<void>,
+): Promise<{ [Index in keyof Contenders]: Measured }> {
+  const runs = contenders.map(() => [] as Measured[]);
+  for (let round = 0; round < rounds; round++) {
+    const order = contenders.map((_, index) => index);
+    if (round % 2 === 1) order.reverse();
+    for (const index of order) {
+      const { pid, upload } = contenders[index]!;
+      const [rssBefore, cpuBefore] = [rssOf(pid), cpuSecondsOf(pid)];
+      const sampler = sampleRss(pid);
+      const { seconds } = await upload();
+      const peak = sampler.stop();
+      runs[index]!.push({
+        mbs: mb(bytes) / seconds,
+        cpuPerGb: (cpuSecondsOf(pid) - cpuBefore) / (bytes / 1024 ** 3),
+        rssGrowth: peak - rssBefore,
+      });
+      await clean();
+    }
+  }
+  return runs.map((list) => ({
+    mbs: median(list.map((run) => run.mbs)),
+    cpuPerGb: median(list.map((run) => run.cpuPerGb)),
+    rssGrowth: Math.max(...list.map((run) => run.rssGrowth)),
+  })) as { [Index in keyof Contenders]: Measured };
+}
 
 export async function runUploadBenchmark() {
-  const { portal, doctor, stop } = await startPortalWithDoctor('upload');
+  const rounds = Number(process.env.BENCH_UPLOAD_ROUNDS ?? 3);
+  const { portal, doctor, dataDir, stop } = await startPortalWithDoctor('upload');
+  const portalPid = portal.child.pid!;
+  const portalFiles = path.join(dataDir, 'files');
   const baselineDir = await mkdtemp(path.join(os.tmpdir(), 'portal-bench-upload-baseline-'));
   const baselines = await startBaselines(baselineDir);
+  // Both sides' stored bytes go after each run (the portal's straight from its storage folder).
   const clean = async () => {
-    await rm(baselineDir, { recursive: true, force: true });
-    await mkdir(baselineDir, { recursive: true });
+    for (const folder of [baselineDir, path.join(portalFiles, 'cases'), path.join(portalFiles, 'uploads')]) {
+      await rm(folder, { recursive: true, force: true });
+      await mkdir(folder, { recursive: true });
+    }
   };
   try {
     const fields = benchCaseFields(doctor.clinicId);
     const boundary = `----bench${randomBytes(8).toString('hex')}`;
     const contentType = { 'content-type': `multipart/form-data; boundary=${boundary}` };
-    const caseAdd = (bytes: number) =>
-      send(
+    const caseAdd = async (bytes: number) => {
+      const run = await send(
         `${portal.baseUrl}/api/case/add`,
         { ...contentType, authorization: `Bearer ${doctor.token}` },
         multipartBody(fields, boundary, bytes),
       );
+      if (run.status !== 200) throw new Error(`upload refused: ${run.status} ${run.text}`);
+      return run;
+    };
+    const tus = (bytes: number) => tusUpload(portal.baseUrl, doctor.token, stlBody(bytes));
     const rawToDisk = (bytes: number) => send(baselines.rawUrl, {}, stlBody(bytes));
-    const multipartToDisk = (bytes: number) =>
-      send(baselines.multipartUrl, contentType, multipartBody(fields, boundary, bytes));
+    const multipartToDisk = (bytes: number, url = baselines.multipartUrl) =>
+      send(url, contentType, multipartBody(fields, boundary, bytes));
     const single = stlBody(singleBytes).length;
     const each = stlBody(concurrentBytes).length;
 
-    // Warm each path once with a small body so start-up costs are not counted.
-    await caseAdd(1024 * 1024);
-    await tusUpload(portal.baseUrl, doctor.token, stlBody(1024 * 1024));
-    await multipartToDisk(1024 * 1024);
-    await rawToDisk(1024 * 1024);
-
-    const multipartBaseline = await multipartToDisk(singleBytes);
-    await clean();
-    const pid = portal.child.pid!;
-    const before = rssOf(pid);
-    const sampler = sampleRss(pid);
-    const portalRun = await caseAdd(singleBytes);
-    const peak = sampler.stop();
-    if (portalRun.status !== 200) throw new Error(`upload refused: ${portalRun.status} ${portalRun.text}`);
-    const { TrackingNo, CaseId } = caseAddResponse.parse(JSON.parse(portalRun.text));
+    // Warm each path once with a small body so start-up costs are not counted; the portal's
+    // answer is checked once: the case holds the whole file.
+    const { CaseId } = caseAddResponse.parse(JSON.parse((await caseAdd(1024 * 1024)).text));
     const [stored] = await benchApi(portal.baseUrl).call(
       endpoints.caseAttachmentList,
       { params: { caseId: CaseId } },
       { token: doctor.token },
     );
-    const rawBaseline = await rawToDisk(singleBytes);
+    if (stored?.FileSize !== stlBody(1024 * 1024).length) throw new Error('the case does not hold the whole scan');
+    await tus(1024 * 1024);
+    await multipartToDisk(1024 * 1024);
+    await multipartToDisk(1024 * 1024, baselines.multipartSha256Url);
+    await rawToDisk(1024 * 1024);
     await clean();
-    const tusBefore = rssOf(pid);
-    const tusSampler = sampleRss(pid);
-    const tusRun = await tusUpload(portal.baseUrl, doctor.token, stlBody(singleBytes));
-    const tusPeak = tusSampler.stop();
 
-    const multipartTogetherBaseline = await together(concurrency, each, () => multipartToDisk(concurrentBytes));
-    await clean();
-    const multipartTogether = await together(concurrency, each, () => caseAdd(concurrentBytes));
-    const rawTogetherBaseline = await together(concurrency, each, () => rawToDisk(concurrentBytes));
-    await clean();
-    const tusTogether = await together(concurrency, each, () =>
-      tusUpload(portal.baseUrl, doctor.token, stlBody(concurrentBytes)),
+    const [multipartBaseline, multipartSha256Baseline, multipartPortal] = await inTurn(
+      rounds,
+      single,
+      [
+        { pid: baselines.pid, upload: () => multipartToDisk(singleBytes) },
+        { pid: baselines.pid, upload: () => multipartToDisk(singleBytes, baselines.multipartSha256Url) },
+        { pid: portalPid, upload: () => caseAdd(singleBytes) },
+      ],
+      clean,
+    );
+    const [rawBaseline, tusPortal] = await inTurn(
+      rounds,
+      single,
+      [
+        { pid: baselines.pid, upload: () => rawToDisk(singleBytes) },
+        { pid: portalPid, upload: () => tus(singleBytes) },
+      ],
+      clean,
+    );
+    const all = concurrency * each;
+    const [multipartTogetherBaseline, multipartTogether] = await inTurn(
+      rounds,
+      all,
+      [
+        { pid: baselines.pid, upload: () => together(concurrency, () => multipartToDisk(concurrentBytes)) },
+        { pid: portalPid, upload: () => together(concurrency, () => caseAdd(concurrentBytes)) },
+      ],
+      clean,
+    );
+    const [rawTogetherBaseline, tusTogether] = await inTurn(
+      rounds,
+      all,
+      [
+        { pid: baselines.pid, upload: () => together(concurrency, () => rawToDisk(concurrentBytes)) },
+        { pid: portalPid, upload: () => together(concurrency, () => tus(concurrentBytes)) },
+      ],
+      clean,
     );
 
-    const rate = (run: { seconds: number }, bytes = single) => mb(bytes) / run.seconds;
+    const line = (what: string, run: Measured, of = '') => ({
+      what,
+      'MB/s': fixed(run.mbs),
+      'of baseline': of,
+      'server CPU s/GB': fixed(run.cpuPerGb, 2),
+    });
     const rows = [
-      {
-        what: `bare Fastify + @fastify/multipart to disk, ${fixed(mb(single), 0)} MB`,
-        'MB/s': fixed(rate(multipartBaseline)),
-        'of baseline': '',
-      },
-      {
-        what: 'POST /api/case/add (multipart)',
-        'MB/s': fixed(rate(portalRun)),
-        'of baseline': `${percent(rate(portalRun), rate(multipartBaseline))} (goal >= 90%)`,
-      },
-      { what: 'bare Node raw body to disk + SHA-256', 'MB/s': fixed(rate(rawBaseline)), 'of baseline': '' },
-      {
-        what: 'tus PATCH /api/uploads/tus (resumable)',
-        'MB/s': fixed(rate(tusRun)),
-        'of baseline': `${percent(rate(tusRun), rate(rawBaseline))} (goal >= 80%)`,
-      },
-      {
-        what: `${concurrency} x ${fixed(mb(each), 0)} MB at once: bare multipart to disk`,
-        'MB/s': fixed(multipartTogetherBaseline.mbs),
-        'of baseline': '',
-      },
-      {
-        what: `${concurrency} x ${fixed(mb(each), 0)} MB at once: POST /api/case/add`,
-        'MB/s': fixed(multipartTogether.mbs),
-        'of baseline': percent(multipartTogether.mbs, multipartTogetherBaseline.mbs),
-      },
-      {
-        what: `${concurrency} x ${fixed(mb(each), 0)} MB at once: bare raw to disk + SHA-256`,
-        'MB/s': fixed(rawTogetherBaseline.mbs),
-        'of baseline': '',
-      },
-      {
-        what: `${concurrency} x ${fixed(mb(each), 0)} MB at once: tus PATCH`,
-        'MB/s': fixed(tusTogether.mbs),
-        'of baseline': percent(tusTogether.mbs, rawTogetherBaseline.mbs),
-      },
+      line(`bare Fastify + @fastify/multipart to disk, ${fixed(mb(single), 0)} MB`, multipartBaseline),
+      line('  the same + SHA-256 (the work the portal must do)', multipartSha256Baseline),
+      line(
+        'POST /api/case/add (multipart)',
+        multipartPortal,
+        `${percent(multipartPortal.mbs, multipartBaseline.mbs)} (goal >= 90%); ${percent(multipartPortal.mbs, multipartSha256Baseline.mbs)} of the one with SHA-256`,
+      ),
+      line('bare Node raw body to disk + SHA-256', rawBaseline),
+      line(
+        'tus PATCH /api/uploads/tus (resumable)',
+        tusPortal,
+        `${percent(tusPortal.mbs, rawBaseline.mbs)} (goal >= 80%)`,
+      ),
+      line(`${concurrency} x ${fixed(mb(each), 0)} MB at once: bare multipart to disk`, multipartTogetherBaseline),
+      line(
+        `${concurrency} x ${fixed(mb(each), 0)} MB at once: POST /api/case/add`,
+        multipartTogether,
+        percent(multipartTogether.mbs, multipartTogetherBaseline.mbs),
+      ),
+      line(`${concurrency} x ${fixed(mb(each), 0)} MB at once: bare raw to disk + SHA-256`, rawTogetherBaseline),
+      line(
+        `${concurrency} x ${fixed(mb(each), 0)} MB at once: tus PATCH`,
+        tusTogether,
+        percent(tusTogether.mbs, rawTogetherBaseline.mbs),
+      ),
     ];
     printTable(
-      `Uploads (${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'}, local storage), each beside its baseline in this run`,
+      `Uploads (${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'}, local storage), each beside its baseline in this run, median of ${rounds} rounds taken in turn`,
       rows,
     );
-    const growth = mb(peak - before);
-    console.log(`  case ${TrackingNo} stored ${fixed(mb(stored?.FileSize ?? 0), 0)} MB`);
     console.log(
-      `  portal RSS during the multipart upload: ${fixed(mb(before), 0)} MB before, peak ${fixed(mb(peak), 0)} MB, growth ${fixed(growth)} MB (goal < 64 MB); during the tus upload: growth ${fixed(mb(tusPeak - tusBefore))} MB`,
+      `  RSS growth during one ${fixed(mb(single), 0)} MB upload (largest of the rounds): portal multipart ${fixed(mb(multipartPortal.rssGrowth))} MB (goal < 64 MB), bare multipart ${fixed(mb(multipartBaseline.rssGrowth))} MB; portal tus ${fixed(mb(tusPortal.rssGrowth))} MB, bare raw ${fixed(mb(rawBaseline.rssGrowth))} MB`,
     );
     return {
-      multipart: rate(portalRun) / rate(multipartBaseline),
-      tus: rate(tusRun) / rate(rawBaseline),
-      rssGrowthMb: growth,
+      multipart: multipartPortal.mbs / multipartBaseline.mbs,
+      tus: tusPortal.mbs / rawBaseline.mbs,
+      rssGrowthMb: mb(multipartPortal.rssGrowth),
     };
   } finally {
     baselines.stop();

@@ -7,6 +7,13 @@ export function rssOf(pid: number): number {
   return kb * 1024;
 }
 
+/** CPU time a process has used so far (user and system), in seconds, from /proc (Linux). */
+export function cpuSecondsOf(pid: number): number {
+  // The fields after the command name (which may hold spaces) in its parentheses.
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
 /** Samples a process's RSS every `everyMs` until stopped; returns the peak. */
 export function sampleRss(pid: number, everyMs = 50) {
   let peak = rssOf(pid);

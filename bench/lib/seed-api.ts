@@ -60,7 +60,8 @@ const benchAdmin = { username: 'admin', password: 'bench-admin-pass' };
 
 /**
  * A portal process on a fresh data folder (on `DATABASE_URL` when set), its administrator
- * signed in and one active doctor; `stop()` ends the process and removes the folder.
+ * signed in and one active doctor; `stop()` ends the process and removes the folder
+ * (`dataDir`, where local storage keeps its files under `files/`).
  */
 export async function startPortalWithDoctor(name: string) {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), `portal-bench-${name}-`));
@@ -80,7 +81,7 @@ export async function startPortalWithDoctor(name: string) {
   try {
     const { token: adminToken } = await login(portal.baseUrl, benchAdmin.username, benchAdmin.password);
     const doctor = await activeDoctor(portal.baseUrl, adminToken, `bench${name}${Date.now().toString(36)}`);
-    return { portal, adminToken, doctor, stop };
+    return { portal, adminToken, doctor, dataDir, stop };
   } catch (error) {
     await stop();
     throw error;

@@ -2,7 +2,8 @@ import { endpoints } from '@portal/contract';
 import { Server, type ServerOptions } from '@tus/server';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { IncomingMessage } from 'node:http';
-import { Transform, type Readable } from 'node:stream';
+import { finished, Transform, type Readable } from 'node:stream';
+import { NodeRequest, sendNodeResponse } from 'srvx/node';
 import type { SignedInUser } from '../../auth/policy.ts';
 import { AppError, badRequest, notFound } from '../../lib/errors.ts';
 import { FileInspector } from '../../services/cases/file-checks.ts';
@@ -22,6 +23,41 @@ export const tusRoutes: readonly string[] = [
   `PATCH ${tusPath}/:uploadId`,
   `DELETE ${tusPath}/:uploadId`,
 ];
+
+/**
+ * A request's body as a web stream of its own buffers, for tus: as Readable.toWeb() (reads
+ * paused while 1 MiB waits, ends or fails with the request, a cancel destroys it) without
+ * copying each chunk, which it does in case a Buffer shares a pool that a reader could detach.
+ */
+function bodyStream(raw: IncomingMessage): ReadableStream<Uint8Array> | null {
+  if (raw.method === 'HEAD' || raw.method === 'GET') return null;
+  let cancelled = false;
+  return new ReadableStream<Uint8Array>(
+    {
+      start(controller) {
+        raw.pause();
+        raw.on('data', (chunk: Buffer) => {
+          controller.enqueue(chunk);
+          if ((controller.desiredSize ?? 0) <= 0) raw.pause();
+        });
+        finished(raw, { writable: false }, (error) => {
+          if (cancelled) return;
+          cancelled = true;
+          if (error) controller.error(error);
+          else controller.close();
+        });
+      },
+      pull() {
+        raw.resume();
+      },
+      cancel(reason) {
+        cancelled = true;
+        raw.destroy(reason);
+      },
+    },
+    new ByteLengthQueuingStrategy({ highWaterMark: 1024 * 1024 }),
+  );
+}
 
 const uploadIdPattern = /^[0-9a-f]{32}$/;
 
@@ -73,6 +109,8 @@ export async function tusRoutesPlugin(app: FastifyInstance) {
       return writeBytes(readable, uploadId, offset);
     }
     const tap = new Transform({
+      // As the store's own write: a few socket reads buffered, not one 16 KiB write at a time.
+      highWaterMark: 1024 * 1024,
       transform(chunk: Buffer, _encoding, callback) {
         inspector.account(chunk);
         callback(null, chunk);
@@ -116,10 +154,14 @@ export async function tusRoutesPlugin(app: FastifyInstance) {
   // tus bodies are read by tus itself, from the raw request.
   app.addContentTypeParser('application/offset+octet-stream', (_request, _payload, done) => done(null));
 
+  // As tus.handle(), but the body is read from the request without the copy of every chunk
+  // that srvx's Readable.toWeb() makes (the request's own buffers are never reused).
   async function handOver(request: FastifyRequest, reply: FastifyReply) {
     callers.set(request.raw, request.user!);
     reply.hijack();
-    await tus.handle(request.raw, reply.raw);
+    const webRequest = new NodeRequest({ req: request.raw, res: reply.raw });
+    Object.defineProperty(webRequest, 'body', { value: bodyStream(request.raw) });
+    await sendNodeResponse(reply.raw, await tus.handleWeb(webRequest as unknown as Request));
   }
 
   const config = { access: endpoints.caseCreate.access };
