@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { caseCounts, cases } from '../src/db/schema.ts';
+import { caseCounts, caseStatusTotals, cases } from '../src/db/schema.ts';
 import { asciiStl, caseFields, caseForm, createCaseDoctor, submitCase } from './helpers/case-factories.ts';
 import { approvedPlan } from './helpers/plan-factories.ts';
 import { createTestApp, type TestApp } from './helpers/test-app.ts';
@@ -25,6 +25,24 @@ async function keptCounts() {
   return Object.fromEntries(
     rows.filter((row) => row.count > 0).map((row) => [`${row.doctorUserId}/${row.status}`, row.count]),
   );
+}
+
+/** What counting every case would say per status, beside what case_status_totals keeps (every status has a row). */
+async function totals() {
+  const scanned = await t.app.db
+    .select({ status: cases.status, count: sql<number>`count(*)::int` })
+    .from(cases)
+    .groupBy(cases.status);
+  const kept = await t.app.db.select().from(caseStatusTotals);
+  return {
+    kept: Object.fromEntries(kept.map((row) => [row.status, row.count])),
+    scanned: Object.fromEntries(
+      ['new', 'inprogress', 'dispatched', 'delivered'].map((status) => [
+        status,
+        scanned.find((row) => row.status === status)?.count ?? 0,
+      ]),
+    ),
+  };
 }
 
 describe('case_counts', () => {
@@ -57,6 +75,8 @@ describe('case_counts', () => {
       expect(response.statusCode, response.body).toBe(200);
     }
     expect(await keptCounts()).toEqual(await countedByScan());
+    const totalsNow = await totals();
+    expect(totalsNow.kept).toEqual(totalsNow.scanned);
 
     const stats = await t.as(admin, { method: 'GET', url: '/api/case/get_all_stats/0' });
     expect(stats.json()).toEqual([
@@ -78,5 +98,7 @@ describe('case_counts', () => {
     await t.app.db.execute(sql`delete from case_attachments where case_id = ${caseIds[4]!}`);
     await t.app.db.execute(sql`delete from cases where case_id = ${caseIds[4]!}`);
     expect(await keptCounts()).toEqual(await countedByScan());
+    const totalsAfterDelete = await totals();
+    expect(totalsAfterDelete.kept).toEqual(totalsAfterDelete.scanned);
   });
 });
