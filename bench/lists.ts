@@ -174,9 +174,18 @@ export function listQueries(options: {
   const matches = options.search ? matchesSql(`$${values.push('SEARCH')}`, doctor, status) : undefined;
   const where = [doctor && `c.doctor_user_id = ${doctor}`, status && `c.status = ${status}`].filter(Boolean);
   const whereSql = !matches && where.length ? `where ${where.join(' and ')}` : '';
-  const list = `select ${caseColumnsSql}${matches ? ', (count(*) over ())::int as "searchTotal"' : ''}
-    from ${matches ?? `${getTableName(cases)} c`} join users u on u.user_id = c.doctor_user_id ${whereSql}
-    order by ${options.order ?? 'c.created_at desc, c.case_id desc'} limit ${options.pageSize} offset ${(options.page - 1) * options.pageSize}`;
+  const order = options.order ?? 'c.created_at desc, c.case_id desc';
+  const limit = `limit ${options.pageSize} offset ${(options.page - 1) * options.pageSize}`;
+  // A search (newest first): its matches counted and sorted on id and sort key, then the page read whole.
+  const list = matches
+    ? `select ${caseColumnsSql}, page.search_total as "searchTotal" from (
+        select ranked.case_id, ranked.search_total from (
+          select c.case_id, c.created_at as sort_key, (count(*) over ())::int as search_total
+          from ${matches} join users u on u.user_id = c.doctor_user_id offset 0) ranked
+        order by ranked.sort_key desc, ranked.case_id desc ${limit}) page
+      join cases c on c.case_id = page.case_id join users u on u.user_id = c.doctor_user_id order by ${order}`
+    : `select ${caseColumnsSql} from ${getTableName(cases)} c join users u on u.user_id = c.doctor_user_id ${whereSql}
+        order by ${order} ${limit}`;
   const counterWhere = [doctor && `doctor_user_id = ${doctor}`, status && `status = ${status}`].filter(Boolean);
   const count = matches
     ? undefined

@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { caseCounts, caseStatusTotals, cases } from '../src/db/schema.ts';
@@ -100,5 +101,34 @@ describe('case_counts', () => {
     expect(await keptCounts()).toEqual(await countedByScan());
     const totalsAfterDelete = await totals();
     expect(totalsAfterDelete.kept).toEqual(totalsAfterDelete.scanned);
+  });
+});
+
+describe('migration 0012: per-status totals', () => {
+  it('fills case_status_totals from the cases already there, and the trigger keeps it from then on', async () => {
+    const doctor = await createCaseDoctor(t);
+    const response = await submitCase(
+      t,
+      doctor.token,
+      caseForm(caseFields(doctor.clinicId), { maxillaryScan: { data: asciiStl(), name: 'upper.stl' } }),
+    );
+    expect(response.statusCode, response.body).toBe(200);
+    const migration = await readFile(
+      new URL('../drizzle/0012_case_sort_indexes_and_totals.sql', import.meta.url),
+      'utf8',
+    );
+    const created = [...migration.matchAll(/CREATE (?:TABLE|INDEX) "(\w+)"/g)].map((match) => match[1]!);
+    await t.app.db.execute(sql.raw(`drop index ${created.filter((name) => name.endsWith('_idx')).join(', ')}`));
+    await t.app.db.execute(sql`drop table case_status_totals`);
+    for (const statement of migration.split('--> statement-breakpoint')) await t.app.db.execute(sql.raw(statement));
+    const migrated = await totals();
+    expect(migrated.kept).toEqual(migrated.scanned);
+    expect(migrated.kept.new).toBeGreaterThan(0);
+    await submitCase(
+      t,
+      doctor.token,
+      caseForm(caseFields(doctor.clinicId), { maxillaryScan: { data: asciiStl(), name: 'upper.stl' } }),
+    );
+    expect((await totals()).kept.new).toBe(migrated.kept.new! + 1);
   });
 });

@@ -91,6 +91,12 @@ describe('GET /case/get_cases_by_status/{status}/{userId}', () => {
         .slice(5, 10)
         .map((row) => row.CaseId),
     );
+    const sorted = await list(admin, 'get_cases_by_status/all/0?search=curie&sort=-FirstName&page=2&pageSize=4');
+    expect(sorted.headers['x-total-count']).toBe('12');
+    const byFirstName = byName
+      .json<Row[]>()
+      .sort((a, b) => (a.FirstName < b.FirstName ? 1 : a.FirstName > b.FirstName ? -1 : b.CaseId - a.CaseId));
+    expect(sorted.json<Row[]>().map((row) => row.CaseId)).toEqual(byFirstName.slice(4, 8).map((row) => row.CaseId));
     const pastTheEnd = await list(admin, 'get_cases_by_status/all/0?search=curie&page=4&pageSize=5');
     expect(pastTheEnd.json()).toEqual([]);
     expect(pastTheEnd.headers['x-total-count']).toBe('12');

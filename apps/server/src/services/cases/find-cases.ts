@@ -121,24 +121,55 @@ export async function findCases(
   const isDescending = sort.startsWith('-');
   const column = sortExpressions[sort.replace(/^-/, '') as CaseSortColumn];
   const direction = isDescending ? desc : asc;
-  // A search counts its matches in the same statement (over all of them, before the page is
-  // cut), so the trigram indexes and the matching rows are read once, not again for the total.
-  const list = db
-    .select(matches ? { ...caseColumns, searchTotal: sql<number>`(count(*) over ())::int` } : caseColumns)
-    .from(matches ?? cases)
-    .innerJoin(users, eq(users.userId, cases.doctorUserId))
-    .where(where)
-    .orderBy(direction(column), direction(cases.caseId))
-    .$dynamic();
+  const order = [direction(column), direction(cases.caseId)];
   const pageSize = query.pageSize ?? 10;
   const offset = ((query.page ?? 1) - 1) * pageSize;
-  if (isPagedQuery(query)) list.limit(pageSize).offset(offset);
   if (matches) {
-    const found = (await list) as (CaseRow & { searchTotal: number })[];
+    // A search's matches are counted (over all of them, before the page is cut) and sorted on
+    // their id and sort key only, then the page's rows are read whole: the trigram indexes and
+    // the matching rows are read once, and only a page of rows is carried at full width. The
+    // count and sort key are fenced (OFFSET 0) from the LIMIT: PostgreSQL would otherwise walk
+    // the doctors in name order through every match for each (seconds at a million cases).
+    const ranked = new Subquery(
+      sql`${db
+        .select({
+          caseId: cases.caseId,
+          sortKey: sql`${column}`.as('sort_key'),
+          searchTotal: sql<number>`(count(*) over ())::int`.as('search_total'),
+        })
+        .from(matches)
+        .innerJoin(users, eq(users.userId, cases.doctorUserId))} offset 0`,
+      { caseId: cases.caseId },
+      'ranked',
+    );
+    const page = db
+      .select({
+        caseId: sql<number>`ranked.case_id`.as('case_id'),
+        searchTotal: sql<number>`ranked.search_total`.as('search_total'),
+      })
+      .from(ranked)
+      .orderBy(direction(sql`ranked.sort_key`), direction(sql`ranked.case_id`))
+      .limit(pageSize)
+      .offset(offset)
+      .as('page');
+    const found = await db
+      .select({ ...caseColumns, searchTotal: sql<number>`page.search_total` })
+      .from(page)
+      .innerJoin(cases, sql`${cases.caseId} = page.case_id`)
+      .innerJoin(users, eq(users.userId, cases.doctorUserId))
+      .orderBy(...order);
     // A page past the last match has no row to carry the total: it is counted on its own.
     const total = found[0]?.searchTotal ?? (offset > 0 ? await countCases(db, scope, where, matches, false) : 0);
-    return { rows: found.map(({ searchTotal: _total, ...row }) => row), total };
+    return { rows: found.map(({ searchTotal: _total, ...row }) => row) as CaseRow[], total };
   }
+  const list = db
+    .select(caseColumns)
+    .from(cases)
+    .innerJoin(users, eq(users.userId, cases.doctorUserId))
+    .where(where)
+    .orderBy(...order)
+    .$dynamic();
+  if (isPagedQuery(query)) list.limit(pageSize).offset(offset);
   const [rows, total] = await Promise.all([
     list,
     countCases(db, scope, where, undefined, query.planState !== undefined),
