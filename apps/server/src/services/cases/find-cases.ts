@@ -62,8 +62,8 @@ const containing = (text: string) => `%${text.replace(/[\\%_]/g, '\\$&')}%`;
  * case, which is slow exactly when few cases match (at a million rows: ~10 ms vs 1.5 s). For
  * one doctor, that doctor's cases (a few hundred, by cases_doctor_created_idx) are filtered
  * instead: the trigram indexes would first collect every doctor's matches (at a million
- * cases: 55 ms vs 1 ms). The list sorts these rows as found and the total counts them; looking
- * them up again by id made PostgreSQL join a scan of every case when many matched (1.3 s).
+ * cases: 55 ms vs 1 ms). The list counts and sorts these rows as found; looking them up again
+ * by id made PostgreSQL join a scan of every case when many matched (1.3 s).
  */
 function searchMatches(
   search: string,
