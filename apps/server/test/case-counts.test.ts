@@ -1,6 +1,7 @@
+import { readFile } from 'node:fs/promises';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { caseCounts, cases } from '../src/db/schema.ts';
+import { caseCounts, caseStatusTotals, cases } from '../src/db/schema.ts';
 import { asciiStl, caseFields, caseForm, createCaseDoctor, submitCase } from './helpers/case-factories.ts';
 import { approvedPlan } from './helpers/plan-factories.ts';
 import { createTestApp, type TestApp } from './helpers/test-app.ts';
@@ -25,6 +26,24 @@ async function keptCounts() {
   return Object.fromEntries(
     rows.filter((row) => row.count > 0).map((row) => [`${row.doctorUserId}/${row.status}`, row.count]),
   );
+}
+
+/** What counting every case would say per status, beside what case_status_totals keeps (every status has a row). */
+async function totals() {
+  const scanned = await t.app.db
+    .select({ status: cases.status, count: sql<number>`count(*)::int` })
+    .from(cases)
+    .groupBy(cases.status);
+  const kept = await t.app.db.select().from(caseStatusTotals);
+  return {
+    kept: Object.fromEntries(kept.map((row) => [row.status, row.count])),
+    scanned: Object.fromEntries(
+      ['new', 'inprogress', 'dispatched', 'delivered'].map((status) => [
+        status,
+        scanned.find((row) => row.status === status)?.count ?? 0,
+      ]),
+    ),
+  };
 }
 
 describe('case_counts', () => {
@@ -57,6 +76,8 @@ describe('case_counts', () => {
       expect(response.statusCode, response.body).toBe(200);
     }
     expect(await keptCounts()).toEqual(await countedByScan());
+    const totalsNow = await totals();
+    expect(totalsNow.kept).toEqual(totalsNow.scanned);
 
     const stats = await t.as(admin, { method: 'GET', url: '/api/case/get_all_stats/0' });
     expect(stats.json()).toEqual([
@@ -78,5 +99,36 @@ describe('case_counts', () => {
     await t.app.db.execute(sql`delete from case_attachments where case_id = ${caseIds[4]!}`);
     await t.app.db.execute(sql`delete from cases where case_id = ${caseIds[4]!}`);
     expect(await keptCounts()).toEqual(await countedByScan());
+    const totalsAfterDelete = await totals();
+    expect(totalsAfterDelete.kept).toEqual(totalsAfterDelete.scanned);
+  });
+});
+
+describe('migration 0012: per-status totals', () => {
+  it('fills case_status_totals from the cases already there, and the trigger keeps it from then on', async () => {
+    const doctor = await createCaseDoctor(t);
+    const response = await submitCase(
+      t,
+      doctor.token,
+      caseForm(caseFields(doctor.clinicId), { maxillaryScan: { data: asciiStl(), name: 'upper.stl' } }),
+    );
+    expect(response.statusCode, response.body).toBe(200);
+    const migration = await readFile(
+      new URL('../drizzle/0012_case_sort_indexes_and_totals.sql', import.meta.url),
+      'utf8',
+    );
+    const created = [...migration.matchAll(/CREATE (?:TABLE|INDEX) "(\w+)"/g)].map((match) => match[1]!);
+    await t.app.db.execute(sql.raw(`drop index ${created.filter((name) => name.endsWith('_idx')).join(', ')}`));
+    await t.app.db.execute(sql`drop table case_status_totals`);
+    for (const statement of migration.split('--> statement-breakpoint')) await t.app.db.execute(sql.raw(statement));
+    const migrated = await totals();
+    expect(migrated.kept).toEqual(migrated.scanned);
+    expect(migrated.kept.new).toBeGreaterThan(0);
+    await submitCase(
+      t,
+      doctor.token,
+      caseForm(caseFields(doctor.clinicId), { maxillaryScan: { data: asciiStl(), name: 'upper.stl' } }),
+    );
+    expect((await totals()).kept.new).toBe(migrated.kept.new! + 1);
   });
 });

@@ -82,6 +82,27 @@ describe('GET /case/get_cases_by_status/{status}/{userId}', () => {
     );
     expect(byTracking.json<Row[]>().map((row) => row.CaseId)).toEqual([target.CaseId]);
     expect((await list(admin, 'get_cases_by_status/all/0?search=%25')).headers['x-total-count']).toBe('0');
+    // Each page of a search carries the count of all its matches, a page past the last one too.
+    const secondPage = await list(admin, 'get_cases_by_status/all/0?search=cUrIe&page=2&pageSize=5');
+    expect(secondPage.headers['x-total-count']).toBe('12');
+    expect(secondPage.json<Row[]>().map((row) => row.CaseId)).toEqual(
+      byName
+        .json<Row[]>()
+        .slice(5, 10)
+        .map((row) => row.CaseId),
+    );
+    const sorted = await list(admin, 'get_cases_by_status/all/0?search=curie&sort=-FirstName&page=2&pageSize=4');
+    expect(sorted.headers['x-total-count']).toBe('12');
+    const byFirstName = byName
+      .json<Row[]>()
+      .sort((a, b) => (a.FirstName < b.FirstName ? 1 : a.FirstName > b.FirstName ? -1 : b.CaseId - a.CaseId));
+    expect(sorted.json<Row[]>().map((row) => row.CaseId)).toEqual(byFirstName.slice(4, 8).map((row) => row.CaseId));
+    const pastTheEnd = await list(admin, 'get_cases_by_status/all/0?search=curie&page=4&pageSize=5');
+    expect(pastTheEnd.json()).toEqual([]);
+    expect(pastTheEnd.headers['x-total-count']).toBe('12');
+    const ownPastTheEnd = await list(turing.token, 'get_cases_by_status/new/0?search=turing&page=9');
+    expect(ownPastTheEnd.json()).toEqual([]);
+    expect(ownPastTheEnd.headers['x-total-count']).toBe('3');
   });
 
   it("searches the patient's first and last name too, for staff and for a doctor's own cases", async () => {

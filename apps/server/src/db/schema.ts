@@ -1,4 +1,4 @@
-import { auditOutcomes, caseOrderTypes } from '@portal/contract';
+import { auditOutcomes, caseFieldList, caseOrderTypes } from '@portal/contract';
 import { sql } from 'drizzle-orm';
 import {
   bigint,
@@ -96,6 +96,8 @@ export const users = pgTable(
       .on(sql`lower(${table.userName})`)
       .where(sql`${table.deletedAt} is null`),
     index('users_type_idx').on(table.userType),
+    // Case lists sorted by doctorname: the doctors in name order, then each one's cases.
+    index('users_full_name_idx').on(sql`(${table.firstName} || ' ' || ${table.lastName})`),
     check('users_live_role', sql`${table.deletedAt} is not null or ${table.roleId} is not null`),
   ],
 );
@@ -262,6 +264,12 @@ export const cases = pgTable(
       .on(table.planState, table.doctorUserId, table.createdAt, table.caseId)
       .where(sql`${table.planState} is not null`),
     index('cases_tracking_no_trgm_idx').using('gin', table.trackingNo.op('gin_trgm_ops')),
+    // A page of the list sorted by any column it may be sorted by (the sort's tie-break is
+    // case_id): read from an index, not a sort of every case. TrackingNo and CreatedAt have theirs above.
+    index('cases_status_sort_idx').on(table.status, table.caseId),
+    ...caseFieldList
+      .filter((field) => 'isSortable' in field && field.isSortable)
+      .map((field) => index(`cases_${field.column}_sort_idx`).on(table[field.key], table.caseId)),
     // cases_patient_name_trgm_idx on first_name || ' ' || last_name: an expression index
     // written by hand in migration 0006, like users_full_name_trgm_idx in 0001.
   ],
@@ -324,6 +332,17 @@ export const caseCounts = pgTable(
   },
   (table) => [primaryKey({ columns: [table.doctorUserId, table.status] })],
 );
+
+/**
+ * How many cases are in each status over all doctors, kept by the same trigger as
+ * `case_counts` (migration 0012): staff's stats and list totals read these four rows instead
+ * of summing a row per doctor. Every status has its row from the start, so the trigger only
+ * updates, both rows of a status change in one statement (one lock order, no deadlock).
+ */
+export const caseStatusTotals = pgTable('case_status_totals', {
+  status: text('status', { enum: caseStatusValues }).primaryKey(),
+  count: integer('count').notNull(),
+});
 
 /**
  * Who did what, to what, when (UTC) and from where: sign-ins, refusals, case reads and
