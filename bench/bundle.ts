@@ -22,8 +22,14 @@ interface ManifestChunk {
 }
 type Manifest = Record<string, ManifestChunk>;
 
-/** The gzip size of a built file, from the .gz twin the build wrote beside it. */
-const gzipKb = async (file: string) => (await readFile(path.join(dist, `${file}.gz`))).length / 1024;
+/**
+ * The gzip size of a built file, from the .gz twin the build wrote beside it; a file with no
+ * twin (the compression plugin skips one that gzip would not shrink) is sent as it is.
+ */
+async function gzipKb(file: string) {
+  const gzip = await readFile(path.join(dist, `${file}.gz`)).catch(() => readFile(path.join(dist, file)));
+  return gzip.length / 1024;
+}
 
 /** The chunks of `roots` and everything they import statically (what the browser fetches with them). */
 function staticClosure(manifest: Manifest, roots: string[]): string[] {
