@@ -4,13 +4,16 @@
  * 150 KB, a cold signed-in dashboard (that, plus the lazily loaded query-cache layout, the
  * signed-in shell and the dashboard route, each with its static imports) against 220 KB,
  * and the 3D viewer (three.js) in a chunk neither loads. bench/browser.ts measures the same
- * in Chromium. Reads apps/web/dist (run `npm run build` first); exits 1 over budget when run alone.
+ * in Chromium. Reads apps/web/dist (run `npm run build` first), or WEB_DIST as the portal
+ * does (another build, for a baseline); exits 1 over budget when run alone.
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fixed, printTable } from './lib/measure.ts';
 
-const dist = path.resolve(import.meta.dirname, '../apps/web/dist');
+const dist = process.env.WEB_DIST
+  ? path.resolve(process.env.WEB_DIST)
+  : path.resolve(import.meta.dirname, '../apps/web/dist');
 export const bundleBudgetsKb = { signIn: 150, dashboard: 220 };
 
 interface ManifestChunk {

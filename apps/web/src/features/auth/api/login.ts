@@ -4,7 +4,7 @@ import { sessionStore } from '../../../lib/session.ts';
 
 /**
  * The auth schemas and rows (and zod with them) in their own chunk: the sign-in page is
- * painted and usable without them, and its form starts loading them at once.
+ * painted and usable without them; its form loads them when a field is first focused.
  */
 export const loadAuthContract = () => import('./auth-contract.ts');
 

@@ -1,8 +1,8 @@
 import { Button, Center, Group, Paper, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
-// Plain texts only: the auth schemas (and zod) load after the page is shown (api/login.ts).
+// Plain texts only: the auth schemas (and zod) load on first use (api/login.ts).
 import { messages } from '@portal/contract/session';
 import { IconDental } from '@tabler/icons-react';
-import { useEffect, useState, type ChangeEvent, type FormEvent } from 'react';
+import { useState, type ChangeEvent, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { paths } from '../../../config/paths.ts';
 import { errorMessage, notifyError, notifySuccess, toastMs } from '../../../lib/notify.ts';
@@ -23,7 +23,8 @@ function fieldErrors(schema: LoginSchema, values: LoginValues): Partial<Record<F
 
 /**
  * `returnTo`: where a successful sign-in goes (the dashboard, or the page the guard was asked for).
- * A small controlled form: each field is checked as it changes, both on submit.
+ * A small controlled form: each field is checked as it changes, both on submit, with the
+ * contract's schema, which loads when a field is first focused (or on submit).
  */
 export function LoginForm({ returnTo = paths.dashboard }: { returnTo?: string }) {
   const navigate = useNavigate();
@@ -33,25 +34,26 @@ export function LoginForm({ returnTo = paths.dashboard }: { returnTo?: string })
   const [checked, setChecked] = useState<ReadonlySet<Field>>(new Set());
   const [schema, setSchema] = useState<LoginSchema>();
 
-  useEffect(() => {
-    let isMounted = true;
-    // A failed load shows on submit, which loads again.
-    loadAuthContract().then(
-      ({ loginRequest }) => isMounted && setSchema(() => loginRequest),
-      () => undefined,
-    );
-    return () => {
-      isMounted = false;
-    };
-  }, []);
+  // Loaded on first use (focus, change or submit), not with the page; a failed load shows on
+  // submit, which loads again.
+  const loadSchema = async () => {
+    const { loginRequest } = await loadAuthContract();
+    setSchema(() => loginRequest);
+    return loginRequest;
+  };
+  const preloadSchema = () => {
+    if (!schema) loadSchema().catch(() => undefined);
+  };
 
   const errors = schema ? fieldErrors(schema, values) : {};
   const errorOf = (field: Field) => (checked.has(field) ? errors[field] : undefined);
   const inputProps = (field: Field) => ({
     value: values[field],
     error: errorOf(field),
+    onFocus: preloadSchema,
     onChange: (event: ChangeEvent<HTMLInputElement>) => {
       const value = event.currentTarget.value;
+      preloadSchema();
       setValues((current) => ({ ...current, [field]: value }));
       setChecked((current) => (current.has(field) ? current : new Set([...current, field])));
     },
@@ -61,8 +63,7 @@ export function LoginForm({ returnTo = paths.dashboard }: { returnTo?: string })
     event.preventDefault();
     setChecked(new Set(['username', 'password']));
     try {
-      const { loginRequest } = await loadAuthContract();
-      if (Object.keys(fieldErrors(loginRequest, values)).length > 0) return;
+      if (Object.keys(fieldErrors(await loadSchema(), values)).length > 0) return;
       const answer = await login(values);
       notifySuccess(answer.message || messages.loginSucceeded, toastMs.login);
       await navigate(returnTo, { replace: true });
