@@ -4,13 +4,16 @@
  * 150 KB, a cold signed-in dashboard (that, plus the lazily loaded query-cache layout, the
  * signed-in shell and the dashboard route, each with its static imports) against 220 KB,
  * and the 3D viewer (three.js) in a chunk neither loads. bench/browser.ts measures the same
- * in Chromium. Reads apps/web/dist (run `npm run build` first); exits 1 over budget when run alone.
+ * in Chromium. Reads apps/web/dist (run `npm run build` first), or WEB_DIST as the portal
+ * does (another build, for a baseline); exits 1 over budget when run alone.
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fixed, printTable } from './lib/measure.ts';
 
-const dist = path.resolve(import.meta.dirname, '../apps/web/dist');
+const dist = process.env.WEB_DIST
+  ? path.resolve(process.env.WEB_DIST)
+  : path.resolve(import.meta.dirname, '../apps/web/dist');
 export const bundleBudgetsKb = { signIn: 150, dashboard: 220 };
 
 interface ManifestChunk {
@@ -22,8 +25,14 @@ interface ManifestChunk {
 }
 type Manifest = Record<string, ManifestChunk>;
 
-/** The gzip size of a built file, from the .gz twin the build wrote beside it. */
-const gzipKb = async (file: string) => (await readFile(path.join(dist, `${file}.gz`))).length / 1024;
+/**
+ * The gzip size of a built file, from the .gz twin the build wrote beside it; a file with no
+ * twin (the compression plugin skips one that gzip would not shrink) is sent as it is.
+ */
+async function gzipKb(file: string) {
+  const gzip = await readFile(path.join(dist, `${file}.gz`)).catch(() => readFile(path.join(dist, file)));
+  return gzip.length / 1024;
+}
 
 /** The chunks of `roots` and everything they import statically (what the browser fetches with them). */
 function staticClosure(manifest: Manifest, roots: string[]): string[] {

@@ -17,6 +17,18 @@ describe('Login screen', () => {
     await screenshots(page, 'login');
   });
 
+  it('checks a field as it changes, and only that field', async () => {
+    const page = await newPage(browser());
+    await page.goto('/');
+    const username = page.getByRole('textbox', { name: 'Username' });
+    await username.fill('admin');
+    await username.fill('   ');
+    await expect.poll(() => page.getByText('Username is required').isVisible()).toBe(true);
+    expect(await page.getByText('Password is required').count()).toBe(0);
+    await username.fill('admin');
+    await expect.poll(() => page.getByText('Username is required').count()).toBe(0);
+  });
+
   it('refuses wrong credentials with the server message', async () => {
     const page = await newPage(browser());
     await page.goto('/');

@@ -23,13 +23,4 @@ export const loginResponse = z.object({
 });
 export type LoginResponse = z.infer<typeof loginResponse>;
 
-/** The seven localStorage keys of a browser session (docs/spec.md section 3). */
-export const sessionKeys = ['token', 'username', 'userId', 'userType', 'createdAt', 'profilePic', 'roleId'] as const;
-
-export const messages = {
-  loginSucceeded: 'Login successful!',
-  loginFailed: 'Invalid username or password',
-  accountInactive: 'Your account is not active yet. You will be notified by e-mail once it is activated.',
-  tooManyAttempts: 'Too many sign-in attempts. Please wait a few minutes and try again.',
-  signedOut: 'Signed out',
-} as const;
+export { messages, sessionKeys } from './session.ts';

@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import { optionalText, requiredText } from './fields.ts';
 
-export const ADMIN_ROLE_ID = -1;
-export const DOCTOR_ROLE_ID = 19;
+export { ADMIN_ROLE_ID, DOCTOR_ROLE_ID } from './session.ts';
 
 export const roleRequest = z.object({
   roleName: requiredText('Role Name', 100),

@@ -1,5 +1,4 @@
 import { Alert } from '@mantine/core';
-import { ModalsProvider } from '@mantine/modals';
 import type { PageUrl } from '@portal/contract';
 import type { ReactNode } from 'react';
 import { Navigate, useLocation } from 'react-router';
@@ -19,11 +18,7 @@ export function ProtectedLayout() {
     const returnTo = `${location.pathname}${location.search}`;
     return <Navigate to={paths.login} replace state={{ returnTo }} />;
   }
-  return (
-    <ModalsProvider>
-      <AppLayout session={session} />
-    </ModalsProvider>
-  );
+  return <AppLayout session={session} />;
 }
 
 function Refused() {

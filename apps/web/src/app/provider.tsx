@@ -1,6 +1,7 @@
 import { MantineProvider } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { LoadingOverlayGlobal } from '../components/loading-overlay.tsx';
+import { ModalsOnDemand } from '../components/modals-on-demand.tsx';
 import { NotificationsOnDemand } from '../components/notifications-on-demand.tsx';
 import { cssVariablesResolver, theme } from './theme.ts';
 
@@ -9,6 +10,7 @@ export function AppProvider({ children }: { children: ReactNode }) {
   return (
     <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver}>
       <NotificationsOnDemand />
+      <ModalsOnDemand />
       <LoadingOverlayGlobal />
       {children}
     </MantineProvider>

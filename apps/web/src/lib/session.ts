@@ -1,6 +1,6 @@
 import type { LoginResponse, UserType } from '@portal/contract';
-import { sessionKeys } from '@portal/contract/auth';
-import { ADMIN_ROLE_ID } from '@portal/contract/roles';
+// Plain values, no schemas: the sign-in page loads without zod.
+import { ADMIN_ROLE_ID, sessionKeys } from '@portal/contract/session';
 import { useSyncExternalStore } from 'react';
 
 /** The signed-in user, kept in localStorage under the seven keys of docs/spec.md section 3. */

@@ -1,11 +1,6 @@
-import { ModalsProvider } from '@mantine/modals';
 import { RegisterScreen } from '../../features/doctors/components/register-screen.tsx';
 
-/** Public: outside the signed-in layout, so it brings the confirm dialogs' provider itself. */
+/** Public: outside the signed-in layout; its confirm dialogs load on demand (components/modals-on-demand.tsx). */
 export function Component() {
-  return (
-    <ModalsProvider>
-      <RegisterScreen />
-    </ModalsProvider>
-  );
+  return <RegisterScreen />;
 }

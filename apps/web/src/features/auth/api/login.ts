@@ -1,9 +1,17 @@
 import type { LoginRequest } from '@portal/contract/auth';
-import { authEndpoints } from '@portal/contract/endpoints/auth';
 import { api } from '../../../lib/api-client.ts';
 import { sessionStore } from '../../../lib/session.ts';
 
-export const login = (input: LoginRequest) => api.call(authEndpoints.login, { body: input });
+/**
+ * The auth schemas and rows (and zod with them) in their own chunk: the sign-in page is
+ * painted and usable without them; its form loads them when a field is first focused.
+ */
+export const loadAuthContract = () => import('./auth-contract.ts');
+
+export async function login(input: LoginRequest) {
+  const { authEndpoints } = await loadAuthContract();
+  return api.call(authEndpoints.login, { body: input });
+}
 
 /**
  * Signs in and stores the seven session values. The sign-in page has no query cache of its

@@ -1,33 +1,76 @@
 import { Button, Center, Group, Paper, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
-import { schemaResolver, useForm } from '@mantine/form';
-// Only the auth schemas: the login page must not pull in every form's schema.
-import { loginRequest, messages } from '@portal/contract/auth';
+// Plain texts only: the auth schemas (and zod) load on first use (api/login.ts).
+import { messages } from '@portal/contract/session';
 import { IconDental } from '@tabler/icons-react';
+import { useState, type ChangeEvent, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { paths } from '../../../config/paths.ts';
 import { errorMessage, notifyError, notifySuccess, toastMs } from '../../../lib/notify.ts';
-import { useLogin } from '../api/login.ts';
+import { loadAuthContract, useLogin } from '../api/login.ts';
 
-/** `returnTo`: where a successful sign-in goes (the dashboard, or the page the guard was asked for). */
+type LoginValues = { username: string; password: string };
+type Field = keyof LoginValues;
+type LoginSchema = Awaited<ReturnType<typeof loadAuthContract>>['loginRequest'];
+
+/** Each field's first message from the contract's schema (what @mantine/form's schemaResolver showed). */
+function fieldErrors(schema: LoginSchema, values: LoginValues): Partial<Record<Field, string>> {
+  const errors: Partial<Record<Field, string>> = {};
+  for (const issue of schema.safeParse(values).error?.issues ?? []) {
+    errors[issue.path[0] as Field] ??= issue.message;
+  }
+  return errors;
+}
+
+/**
+ * `returnTo`: where a successful sign-in goes (the dashboard, or the page the guard was asked for).
+ * A small controlled form: each field is checked as it changes, both on submit, with the
+ * contract's schema, which loads when a field is first focused (or on submit).
+ */
 export function LoginForm({ returnTo = paths.dashboard }: { returnTo?: string }) {
   const navigate = useNavigate();
   const login = useLogin();
-  const form = useForm({
-    mode: 'controlled',
-    initialValues: { username: '', password: '' },
-    validate: schemaResolver(loginRequest, { sync: true }),
-    validateInputOnChange: true,
+  const [values, setValues] = useState<LoginValues>({ username: '', password: '' });
+  // The fields whose messages show: those changed, and both once submitted.
+  const [checked, setChecked] = useState<ReadonlySet<Field>>(new Set());
+  const [schema, setSchema] = useState<LoginSchema>();
+
+  // Loaded on first use (focus, change or submit), not with the page; a failed load shows on
+  // submit, which loads again.
+  const loadSchema = async () => {
+    const { loginRequest } = await loadAuthContract();
+    setSchema(() => loginRequest);
+    return loginRequest;
+  };
+  const preloadSchema = () => {
+    if (!schema) loadSchema().catch(() => undefined);
+  };
+
+  const errors = schema ? fieldErrors(schema, values) : {};
+  const errorOf = (field: Field) => (checked.has(field) ? errors[field] : undefined);
+  const inputProps = (field: Field) => ({
+    value: values[field],
+    error: errorOf(field),
+    onFocus: preloadSchema,
+    onChange: (event: ChangeEvent<HTMLInputElement>) => {
+      const value = event.currentTarget.value;
+      preloadSchema();
+      setValues((current) => ({ ...current, [field]: value }));
+      setChecked((current) => (current.has(field) ? current : new Set([...current, field])));
+    },
   });
 
-  const submit = form.onSubmit(async (values) => {
+  const submit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    setChecked(new Set(['username', 'password']));
     try {
+      if (Object.keys(fieldErrors(await loadSchema(), values)).length > 0) return;
       const answer = await login(values);
       notifySuccess(answer.message || messages.loginSucceeded, toastMs.login);
       await navigate(returnTo, { replace: true });
     } catch (error) {
       notifyError(errorMessage(error, 'Login failed'), toastMs.login);
     }
-  });
+  };
 
   return (
     <Center mih="100vh" p="md" bg="gray.0">
@@ -39,15 +82,10 @@ export function LoginForm({ returnTo = paths.dashboard }: { returnTo?: string })
           </Title>
           <Text>Sign in to start your session</Text>
         </Stack>
-        <form onSubmit={submit} noValidate>
+        <form onSubmit={(event) => void submit(event)} noValidate>
           <Stack>
-            <TextInput label="Username" autoComplete="username" withAsterisk {...form.getInputProps('username')} />
-            <PasswordInput
-              label="Password"
-              autoComplete="current-password"
-              withAsterisk
-              {...form.getInputProps('password')}
-            />
+            <TextInput label="Username" autoComplete="username" withAsterisk {...inputProps('username')} />
+            <PasswordInput label="Password" autoComplete="current-password" withAsterisk {...inputProps('password')} />
             <Group justify="space-between" mt="sm">
               <Button variant="default" onClick={() => void navigate(paths.register)}>
                 Register
