@@ -320,7 +320,7 @@ describe('Case form', () => {
     // Next on an empty step 1 stays there, with its messages, and ticks nothing; step 3 is not checked.
     await page.getByRole('button', { name: 'Next' }).click();
     await describes(page.getByRole('textbox', { name: 'First Name' }), 'First Name is required');
-    expect(await page.getByRole('textbox', { name: 'First Name' }).isVisible()).toBe(true);
+    await expect.poll(() => page.getByRole('textbox', { name: 'First Name' }).isVisible()).toBe(true);
     expect(await isTicked('Case Details')).toBe(0);
     expect(await needsAttention('Case Details')).toContain('Needs attention');
     expect(await needsAttention("Patients's Records")).not.toContain('Needs attention');

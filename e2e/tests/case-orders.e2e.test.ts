@@ -91,7 +91,7 @@ describe('Orders from a case', () => {
     const timeline = page.getByRole('region', { name: 'Status' });
     await expect.poll(() => timeline.getByText('Refinement ordered').isVisible()).toBe(true);
     const orders = page.getByRole('region', { name: 'Orders from this case' });
-    expect(await orders.getByRole('link', { name: child.trackingNo }).isVisible()).toBe(true);
+    await expect.poll(() => orders.getByRole('link', { name: child.trackingNo }).isVisible()).toBe(true);
     await screenshots(page, 'case-orders-parent');
     await timeline.getByRole('link', { name: child.trackingNo }).click();
     await page.waitForURL(`**/cases/${child.caseId}`);

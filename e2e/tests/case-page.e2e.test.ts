@@ -74,9 +74,9 @@ describe('The case page', () => {
     await expect
       .poll(() => statusDialog(page).getByText('Courier is required for a dispatched case').isVisible())
       .toBe(true);
-    expect(await statusDialog(page).getByText('Tracking number is required for a dispatched case').isVisible()).toBe(
-      true,
-    );
+    await expect
+      .poll(() => statusDialog(page).getByText('Tracking number is required for a dispatched case').isVisible())
+      .toBe(true);
     await statusDialog(page).getByRole('textbox', { name: 'Courier' }).fill('DHL Express');
     await statusDialog(page).getByRole('textbox', { name: 'Tracking number' }).fill('JD0146000099');
     await statusDialog(page).getByRole('textbox', { name: 'Note' }).fill('Two boxes');
@@ -126,9 +126,9 @@ describe('The case page', () => {
     expect(await page.getByRole('button', { name: 'Update Status' }).count()).toBe(0);
     const shipped = statusRegion(page);
     await expect.poll(() => shipped.getByText('1Z999AA10123456784', { exact: true }).isVisible()).toBe(true);
-    expect(await shipped.getByText('UPS', { exact: true }).isVisible()).toBe(true);
+    await expect.poll(() => shipped.getByText('UPS', { exact: true }).isVisible()).toBe(true);
     expect(await shipped.textContent()).toContain('Reason: Returned by the courier');
-    expect(await shipped.getByText('Case submitted', { exact: true }).isVisible()).toBe(true);
+    await expect.poll(() => shipped.getByText('Case submitted', { exact: true }).isVisible()).toBe(true);
     await expectNoSeriousA11yViolations(page);
     await screenshots(page, 'case-page-doctor');
 

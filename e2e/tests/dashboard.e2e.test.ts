@@ -185,8 +185,8 @@ describe('Dashboard as a doctor', () => {
     const pixels = await canvasColours(await canvas.screenshot());
     expect(pixels.upper).toBeGreaterThan(100);
     expect(pixels.lower).toBeGreaterThan(100);
-    expect(await dialog.getByText('Upper (maxillary)').isVisible()).toBe(true);
-    expect(await dialog.getByText('Lower (mandibular)').isVisible()).toBe(true);
+    await expect.poll(() => dialog.getByText('Upper (maxillary)').isVisible()).toBe(true);
+    await expect.poll(() => dialog.getByText('Lower (mandibular)').isVisible()).toBe(true);
     await expectNoSeriousA11yViolations(page);
     await screenshots(page, 'dashboard-stl-viewer');
     await dialog.screenshot({ path: path.join(artifactsDir, 'dashboard-stl-viewer-dialog.png') });

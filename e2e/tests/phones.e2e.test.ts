@@ -55,11 +55,13 @@ describe('Phones (375 px)', () => {
     await page.getByRole('textbox', { name: 'Search' }).fill(trackingNo);
     const row = page.getByRole('row', { name: new RegExp(trackingNo) });
     await expect.poll(() => row.getByRole('button', { name: 'View' }).isVisible()).toBe(true);
-    expect(await row.getByText(/^new$/i).isVisible()).toBe(true);
+    await expect.poll(() => row.getByText(/^new$/i).isVisible()).toBe(true);
     // The columns left out on a phone open as the row's detail.
     await row.getByRole('button', { name: `Details of ${trackingNo}` }).click();
     await expect.poll(() => page.getByRole('term').filter({ hasText: 'Doctor' }).first().isVisible()).toBe(true);
-    expect(await page.getByRole('definition').filter({ hasText: 'March 5, 2001' }).first().isVisible()).toBe(true);
+    await expect
+      .poll(() => page.getByRole('definition').filter({ hasText: 'March 5, 2001' }).first().isVisible())
+      .toBe(true);
     expect(await sidewaysScrollers(page)).toEqual([]);
     await expectNoSeriousA11yViolations(page);
     await screenshots(page, 'phone-dashboard-detail');

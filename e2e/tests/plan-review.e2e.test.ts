@@ -157,7 +157,9 @@ describe('Treatment plan review', () => {
     const viewer = review.getByRole('dialog', { name: 'Treatment plan version 2' });
     const canvasBox = viewer.locator('[data-shown-stage]');
     await expect.poll(() => canvasBox.getAttribute('data-shown-stage'), { timeout: 60_000 }).toBe('0');
-    expect(await viewer.getByRole('img', { name: '3D view of treatment plan version 2' }).isVisible()).toBe(true);
+    await expect
+      .poll(() => viewer.getByRole('img', { name: '3D view of treatment plan version 2' }).isVisible())
+      .toBe(true);
     expect(await viewer.getByRole('table').textContent()).toContain('11-21');
     const slider = viewer.getByRole('slider', { name: 'Stage' });
     await slider.focus();

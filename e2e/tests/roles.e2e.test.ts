@@ -85,7 +85,7 @@ describe('Roles screen', () => {
     await expectNoSeriousA11yViolations(page);
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     await expect.poll(() => dialog.count()).toBe(0);
-    expect(await roleRow(page, name).isVisible()).toBe(true);
+    await expect.poll(() => roleRow(page, name).isVisible()).toBe(true);
 
     await page.getByRole('button', { name: `Delete ${name}` }).click();
     await dialog.getByRole('button', { name: 'Delete' }).click();
@@ -100,7 +100,7 @@ describe('Roles screen', () => {
     await roleName.fill('Administrator');
     await page.getByRole('button', { name: 'Submit' }).click();
     await expect.poll(() => fieldDescription(roleName)).toBe('A role with this name already exists');
-    expect(await page.getByRole('heading', { name: 'Add Role' }).isVisible()).toBe(true);
+    await expect.poll(() => page.getByRole('heading', { name: 'Add Role' }).isVisible()).toBe(true);
   });
 
   it("says 'Failed to delete' when the role is still held by a user", async () => {
@@ -110,6 +110,6 @@ describe('Roles screen', () => {
     await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
     await expect.poll(() => isShown(page, 'Failed to delete')).toBe(true);
     await expect.poll(() => isShown(page, 'This role is assigned to 1 user and cannot be deleted')).toBe(true);
-    expect(await roleRow(page, staff.roleName).isVisible()).toBe(true);
+    await expect.poll(() => roleRow(page, staff.roleName).isVisible()).toBe(true);
   });
 });

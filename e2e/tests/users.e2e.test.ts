@@ -195,6 +195,6 @@ describe('Users screen', () => {
     await textbox(page, 'Mobile No').fill('5550102');
     await page.getByRole('button', { name: 'Submit' }).click();
     await expect.poll(() => fieldDescription(textbox(page, 'Username'))).toBe('Username is already taken');
-    expect(await page.getByRole('heading', { name: 'Add User' }).isVisible()).toBe(true);
+    await expect.poll(() => page.getByRole('heading', { name: 'Add User' }).isVisible()).toBe(true);
   });
 });

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import http from 'node:http';
@@ -9,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPortal, type PortalProcess } from '../../../e2e/helpers/portal-process.ts';
 import { binaryStl, caseFields, caseForm, encodeForm, sha256, type UploadFile } from './helpers/case-factories.ts';
 import { makeImage } from './helpers/factories.ts';
-import { portalJson, seededDatabase } from './helpers/portal-process-api.ts';
+import { portalEnv, portalJson, seededDatabase } from './helpers/portal-process-api.ts';
 import { testAdmin } from './helpers/test-app.ts';
 
 /**
@@ -136,11 +135,7 @@ beforeAll(async () => {
   const database = await seededDatabase(dataDir, 'portal_restart');
   dropDatabase = database.drop;
   env = {
-    DATA_DIR: dataDir,
-    DATABASE_URL: database.url,
-    ADMIN_USERNAME: testAdmin.username,
-    ADMIN_PASSWORD: testAdmin.password,
-    JWT_SECRET: randomBytes(32).toString('hex'),
+    ...portalEnv(dataDir, database.url),
     // Every start sweeps whatever no case refers to; only this test's uploads share the folder.
     ORPHAN_FILE_GRACE: '0',
   };

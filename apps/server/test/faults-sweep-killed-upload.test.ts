@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import http from 'node:http';
@@ -7,7 +6,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPortal, type PortalProcess } from '../../../e2e/helpers/portal-process.ts';
 import { binaryStl, caseFields, caseForm, encodeForm } from './helpers/case-factories.ts';
-import { portalJson, seededDatabase } from './helpers/portal-process-api.ts';
+import { portalEnv, portalJson, seededDatabase } from './helpers/portal-process-api.ts';
 import { testAdmin } from './helpers/test-app.ts';
 
 /**
@@ -54,11 +53,7 @@ beforeAll(async () => {
   const database = await seededDatabase(dataDir, 'portal_sweep');
   dropDatabase = database.drop;
   env = {
-    DATA_DIR: dataDir,
-    DATABASE_URL: database.url,
-    ADMIN_USERNAME: testAdmin.username,
-    ADMIN_PASSWORD: testAdmin.password,
-    JWT_SECRET: randomBytes(32).toString('hex'),
+    ...portalEnv(dataDir, database.url),
     // PGlite: the default grace (a day), which the start need not wait for.
     ...(databaseUrl ? { ORPHAN_FILE_GRACE: String(graceSeconds) } : {}),
     SWEEP_INTERVAL: '2',

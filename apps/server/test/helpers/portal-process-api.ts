@@ -7,6 +7,7 @@ import pg from 'pg';
 import { inject } from 'vitest';
 import type { ApiCallOptions, PortalProcess } from '../../../../e2e/helpers/portal-process.ts';
 import { doctorFields, formData } from './factories.ts';
+import { testAdmin } from './test-app.ts';
 
 /**
  * A seeded database for a real portal process: a copy of the test run's template, so no
@@ -35,6 +36,17 @@ export async function seededDatabase(dataDir: string, prefix: string): Promise<{
   await mkdir(path.join(dataDir, 'pglite'));
   await promisify(execFile)('tar', ['-xf', inject('templateDump'), '-C', path.join(dataDir, 'pglite')]);
   return { url: '', drop: async () => {} };
+}
+
+/** The environment of a portal process on `dataDir` and a seeded database: the test admin, a new JWT secret. */
+export function portalEnv(dataDir: string, databaseUrl: string): Record<string, string> {
+  return {
+    DATA_DIR: dataDir,
+    DATABASE_URL: databaseUrl,
+    ADMIN_USERNAME: testAdmin.username,
+    ADMIN_PASSWORD: testAdmin.password,
+    JWT_SECRET: randomBytes(32).toString('hex'),
+  };
 }
 
 /** JSON calls to a running portal process: the answer's body, or an error naming the call. */

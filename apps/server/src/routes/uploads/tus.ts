@@ -175,14 +175,14 @@ export async function tusRoutesPlugin(app: FastifyInstance) {
     await handOver(request, reply);
   });
 
-  const ownUpload = async (request: FastifyRequest<{ Params: { uploadId: string } }>) => {
+  /** Answers 404 unless the upload is the signed-in user's own and still open. */
+  const requireOwnUpload = async (request: FastifyRequest<{ Params: { uploadId: string } }>) => {
     const { uploadId } = request.params;
     // tus names uploads with 16 random bytes in hex; anything else is no upload (and never reaches SQL).
     const upload = uploadIdPattern.test(uploadId)
       ? await findOwnOpenUpload(app.db, request.user!.userId, uploadId)
       : undefined;
     if (!upload) throw notFound('Upload');
-    return upload;
   };
 
   app.route<{ Params: { uploadId: string } }>({
@@ -190,7 +190,7 @@ export async function tusRoutesPlugin(app: FastifyInstance) {
     url: `${tusPath}/:uploadId`,
     config,
     async handler(request, reply) {
-      await ownUpload(request);
+      await requireOwnUpload(request);
       await handOver(request, reply);
     },
   });
