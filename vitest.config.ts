@@ -1,6 +1,19 @@
-import { defineConfig } from 'vitest/config';
+import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
+
+/** Server test files that replace a module with vi.mock: they need a module graph of their own. */
+const isolatedServerTests = ['test/anonymous-hashing.test.ts'];
 
 // PGlite takes 0.5-1 GB per process: two workers fit this 2-core machine.
+const server: NonNullable<TestProjectInlineConfiguration['test']> = {
+  root: './apps/server',
+  globalSetup: ['./test/helpers/global-setup.ts'],
+  sequence: { groupOrder: 1 },
+  testTimeout: 30_000,
+  hookTimeout: 120_000,
+  pool: 'forks',
+  maxWorkers: 2,
+};
+
 export default defineConfig({
   test: {
     projects: [
@@ -20,16 +33,17 @@ export default defineConfig({
       },
       {
         test: {
+          ...server,
           name: 'server',
-          root: './apps/server',
           include: ['test/**/*.test.ts'],
-          globalSetup: ['./test/helpers/global-setup.ts'],
-          sequence: { groupOrder: 1 },
-          testTimeout: 30_000,
-          hookTimeout: 120_000,
-          pool: 'forks',
-          maxWorkers: 2,
+          exclude: isolatedServerTests,
+          // One module graph per worker, not per file: each file still makes its own app and
+          // database, and the server's modules are imported once (half the project's time).
+          isolate: false,
         },
+      },
+      {
+        test: { ...server, name: 'server-isolated', include: isolatedServerTests },
       },
       {
         test: {

@@ -14,11 +14,17 @@ declare module 'vitest' {
   }
 }
 
+interface Template {
+  templateDump: string;
+  templateDatabase: string;
+  remove(): Promise<void>;
+}
+
 /**
  * Migrates and seeds one database (the countries and cities take a few seconds) and lets
  * every test file copy it: a PGlite data-dir dump, or a PostgreSQL template database.
  */
-export default async function setup(project: TestProject) {
+async function makeTemplate(): Promise<Template> {
   const url = process.env.DATABASE_URL;
   if (url) {
     const name = `portal_template_${process.pid}`;
@@ -31,11 +37,13 @@ export default async function setup(project: TestProject) {
     const connection = await connectDatabase({ url: templateUrl.toString() });
     await prepareDatabase(connection, silentLogger, testAdmin);
     await connection.close();
-    project.provide('templateDatabase', name);
-    project.provide('templateDump', '');
-    return async () => {
-      await admin.query(`drop database if exists ${name} with (force)`);
-      await admin.end();
+    return {
+      templateDump: '',
+      templateDatabase: name,
+      async remove() {
+        await admin.query(`drop database if exists ${name} with (force)`);
+        await admin.end();
+      },
     };
   }
   const connection = await connectDatabase({});
@@ -45,7 +53,26 @@ export default async function setup(project: TestProject) {
   const file = path.join(folder, 'template.tar');
   await writeFile(file, Buffer.from(await dump.arrayBuffer()));
   await connection.close();
-  project.provide('templateDump', file);
-  project.provide('templateDatabase', '');
-  return () => rm(folder, { recursive: true, force: true });
+  return { templateDump: file, templateDatabase: '', remove: () => rm(folder, { recursive: true, force: true }) };
+}
+
+/**
+ * Both server projects (vitest.config.ts: `server` and `server-isolated`) run this in vitest's
+ * main process: the first makes the template, the last to finish removes it.
+ */
+const shared = globalThis as typeof globalThis & { portalTemplate?: { template: Promise<Template>; users: number } };
+
+export default async function setup(project: TestProject) {
+  shared.portalTemplate ??= { template: makeTemplate(), users: 0 };
+  const entry = shared.portalTemplate;
+  entry.users += 1;
+  const template = await entry.template;
+  project.provide('templateDump', template.templateDump);
+  project.provide('templateDatabase', template.templateDatabase);
+  return async () => {
+    entry.users -= 1;
+    if (entry.users > 0) return;
+    delete shared.portalTemplate;
+    await template.remove();
+  };
 }
