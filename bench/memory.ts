@@ -52,7 +52,7 @@ export async function runMemoryBenchmark() {
     const portalRss = rssOf(portal.child.pid!);
     await portal.stop();
 
-    const portalFlags = ['--max-semi-space-size=4'];
+    const portalFlags = ['--max-semi-space-size=4', '--heap-growing-percent=300'];
     const bareNode = await bareProcess(`console.log('up'); setInterval(() => {}, 1000);`, portalFlags);
     const rows = [
       { what: 'bare Node process (same V8 flags)', 'RSS MB': fixed(mb(bareNode), 0) },

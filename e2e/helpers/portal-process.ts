@@ -42,9 +42,11 @@ export async function startPortal(
   const child = spawn(
     process.execPath,
     // As `npm start` runs it (apps/server/package.json): Node strips the types itself, no
-    // TypeScript loader in the process, and V8's young generation capped for a small idle footprint.
+    // TypeScript loader in the process, V8's young generation capped for a small idle
+    // footprint, and old-generation headroom so upload bodies are freed by scavenges.
     [
       '--max-semi-space-size=4',
+      '--heap-growing-percent=300',
       ...(process.env.PORTAL_NODE_OPTIONS ?? '').split(' ').filter(Boolean),
       'apps/server/src/main.ts',
     ],
