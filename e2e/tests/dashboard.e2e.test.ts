@@ -212,6 +212,25 @@ describe('Dashboard as a doctor', () => {
       .poll(() => dialog.getByRole('img', { name: '3D view of the lower (mandibular) scan' }).isVisible())
       .toBe(true);
   });
+
+  it('shows an error inside the shell, not a blank page, when the case list answers what it does not expect', async () => {
+    // The web app does not parse answers again (the server checks each against the contract).
+    const page = await newPage(browser);
+    await page.route('**/api/case/get_cases_by_status/**', (route: Route) =>
+      route.fulfill({ status: 200, contentType: 'application/json', body: '{"rows":"not a list"}' }),
+    );
+    await signIn(page, doctor.username, doctor.password);
+    const alert = page.getByRole('alert').filter({ hasText: 'Something went wrong' });
+    await expect.poll(() => alert.isVisible()).toBe(true);
+    expect(await alert.textContent()).toContain('This page could not be shown. Reload the page to try again.');
+    expect(
+      await page
+        .getByRole('navigation', { name: 'Main menu' })
+        .getByRole('link', { name: /Dashboard/ })
+        .isVisible(),
+    ).toBe(true);
+    await page.close();
+  });
 });
 
 describe('Dashboard as staff with the Dashboard page', () => {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { optionalText, requiredId, requiredMessage, requiredText } from './fields.ts';
+import type { CaseFormSection } from './case-form-steps.ts';
 
 /** Option lists of the case form (docs/spec.md section 3), exactly as sent and stored. */
 export const caseOptions = {
@@ -90,19 +91,7 @@ export const dateOfBirth = pastDate('Date Of Birth');
 
 // ---------------------------------------------------------------------------- kinds of field
 
-/**
- * The form's layout: each step shows its sections in this order, and a field's section
- * says on which step it is shown and checked.
- */
-export const caseFormSteps = [
-  { label: 'Case Details', sections: ['patient', 'complaint'] },
-  {
-    label: 'Treatment Instructions',
-    sections: ['correction', 'goals', 'preferences', 'prescription', 'numbering', 'teeth', 'instructions'],
-  },
-  { label: "Patients's Records", sections: ['impression', 'images'] },
-] as const;
-export type CaseFormSection = (typeof caseFormSteps)[number]['sections'][number];
+export { caseFormSteps, type CaseFormSection } from './case-form-steps.ts';
 
 /** The case detail view's three parts, as the form's steps. */
 export type CaseDetailGroup = 'details' | 'treatment' | 'records';

@@ -2,22 +2,14 @@ import { z } from 'zod';
 import { caseFieldAnswerShape, caseFieldSubmissionShape, fieldsOfKind, sortableCaseFields } from './case-fields.ts';
 import { requiredMessage } from './fields.ts';
 import { messageSide } from './messages.ts';
+import { caseStatuses, type CaseStatus } from './case-statuses.ts';
 import { planState } from './plans.ts';
 
 export * from './case-fields.ts';
 
-export const caseStatuses = ['new', 'inprogress', 'dispatched', 'delivered'] as const;
 export const caseStatus = z.enum(caseStatuses, { error: 'Status is not valid' });
-export type CaseStatus = z.infer<typeof caseStatus>;
 export const caseStatusFilter = z.enum(['all', ...caseStatuses], { error: 'Status is not valid' });
 export type CaseStatusFilter = z.infer<typeof caseStatusFilter>;
-
-export const caseStatusLabels: Record<CaseStatus, string> = {
-  new: 'New',
-  inprogress: 'In Progress',
-  dispatched: 'Dispatched',
-  delivered: 'Delivered',
-};
 
 /** Teeth 1-32 in the Universal order the Select Tooth picker shows them. */
 export const toothNumbers = Array.from({ length: 32 }, (_, index) => index + 1);

@@ -1,6 +1,28 @@
 import type { z } from 'zod';
 import { buildPath, isJsonAnswer, type Endpoint, type EndpointAnswer, type EndpointInput } from './endpoint.ts';
+import type { EndpointName, Endpoints } from './endpoints/index.ts';
 import type { ErrorResponse } from './errors.ts';
+
+/**
+ * A row of the endpoint table named by its method and path, 'GET /api/role/get_roles_list':
+ * the type says what the call takes and answers, and nothing of the row's schemas is loaded.
+ * The web app calls by route so that its pages load no zod (docs/decisions.md § On the wire).
+ */
+export type Route = { [K in EndpointName]: `${Endpoints[K]['method']} ${Endpoints[K]['path']}` }[EndpointName];
+
+type EndpointByRoute = { [K in EndpointName as `${Endpoints[K]['method']} ${Endpoints[K]['path']}`]: Endpoints[K] };
+
+/** What a call names: a row of the endpoint table (its answer is checked) or its route (trusted). */
+export type CallTarget = Endpoint | Route;
+type EndpointOf<T extends CallTarget> = T extends Route ? EndpointByRoute[T] : T;
+
+const routeParts = (route: Route) => {
+  const space = route.indexOf(' ');
+  return { method: route.slice(0, space) as Endpoint['method'], path: route.slice(space + 1) };
+};
+
+/** A route's path with its parameters filled in: routePath('GET /api/case/:caseId', { caseId: 7 }) -> '/api/case/7'. */
+export const routePath = (route: Route, params?: Record<string, unknown>) => buildPath(routeParts(route).path, params);
 
 /** A refused call (any non-2xx answer): the server's message and, for forms, its per-field messages. */
 export class ApiError extends Error {
@@ -56,13 +78,17 @@ export type CallArgs<E extends Endpoint> =
     : [input: EndpointInput<E>, options?: CallOptions];
 
 export interface ApiClient {
-  /** Calls a row of the endpoint table: the parsed answer, or the Response of a file row. */
-  call<E extends Endpoint>(endpoint: E, ...args: CallArgs<E>): Promise<EndpointAnswer<E>>;
+  /**
+   * Calls a row of the endpoint table: the parsed answer, or the Response of a file row.
+   * Given the row, the answer is checked against its schema (InvalidAnswerError); given its
+   * route, it is taken as the server sent it (the server checks every answer it sends).
+   */
+  call<T extends CallTarget>(target: T, ...args: CallArgs<EndpointOf<T>>): Promise<EndpointAnswer<EndpointOf<T>>>;
   /** The same, with the answer's headers (X-Total-Count of the paged lists). */
-  callWithHeaders<E extends Endpoint>(
-    endpoint: E,
-    ...args: CallArgs<E>
-  ): Promise<{ data: EndpointAnswer<E>; headers: Headers }>;
+  callWithHeaders<T extends CallTarget>(
+    target: T,
+    ...args: CallArgs<EndpointOf<T>>
+  ): Promise<{ data: EndpointAnswer<EndpointOf<T>>; headers: Headers }>;
 }
 
 /** '?a=1&b=x&b=y': undefined and null are left out, arrays repeat their key. */
@@ -77,12 +103,10 @@ export function toQueryString(query: Record<string, unknown> | undefined): strin
   return text ? `?${text}` : '';
 }
 
-function requestBody(
-  endpoint: Endpoint,
-  body: unknown,
-): { body?: RequestInit['body']; headers: Record<string, string> } {
+function requestBody(body: unknown): { body?: RequestInit['body']; headers: Record<string, string> } {
   if (body === undefined) return { headers: {} };
-  if (endpoint.bodyKind === 'multipart') return { body: body as FormData, headers: {} };
+  // A multipart row's body is typed FormData; fetch sets its content type and boundary.
+  if (body instanceof FormData) return { body, headers: {} };
   return { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } };
 }
 
@@ -91,11 +115,20 @@ async function toApiError(response: Response): Promise<ApiError> {
   return new ApiError(response.status, body?.message ?? response.statusText, body?.fieldErrors, response.headers);
 }
 
-async function parseAnswer(endpoint: Endpoint, response: Response): Promise<unknown> {
-  if (!isJsonAnswer(endpoint.answer)) return response;
+async function readJson(response: Response): Promise<unknown> {
   const text = response.status === 204 ? '' : await response.text();
-  const result = endpoint.answer.safeParse(text ? JSON.parse(text) : undefined);
-  if (!result.success) throw new InvalidAnswerError(endpoint, result.error.issues);
+  return text ? JSON.parse(text) : undefined;
+}
+
+async function parseAnswer(target: CallTarget, response: Response): Promise<unknown> {
+  if (typeof target === 'string') {
+    // A file or event stream row answers something other than JSON: its Response, as for a row.
+    const isJson = response.status === 204 || /\bjson\b/.test(response.headers.get('content-type') ?? '');
+    return isJson ? readJson(response) : response;
+  }
+  if (!isJsonAnswer(target.answer)) return response;
+  const result = target.answer.safeParse(await readJson(response));
+  if (!result.success) throw new InvalidAnswerError(target, result.error.issues);
   return result.data;
 }
 
@@ -106,10 +139,11 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
   const { baseUrl = '', credentials } = options;
   const fetchImpl = options.fetch ?? ((input, init) => fetch(input, init));
 
-  async function send(endpoint: Endpoint, input: AnyInput = {}, call: CallOptions = {}) {
+  async function send(target: CallTarget, input: AnyInput = {}, call: CallOptions = {}) {
+    const endpoint = typeof target === 'string' ? routeParts(target) : target;
     const url = `${baseUrl}${buildPath(endpoint.path, input.params)}${toQueryString(input.query)}`;
     const token = call.token ?? options.token?.();
-    const { body, headers } = requestBody(endpoint, input.body);
+    const { body, headers } = requestBody(input.body);
     options.onBegin?.(endpoint);
     try {
       const response = await fetchImpl(url, {
@@ -123,14 +157,14 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
         if (response.status === 401) options.onUnauthorized?.();
         throw await toApiError(response);
       }
-      return { data: await parseAnswer(endpoint, response), headers: response.headers };
+      return { data: await parseAnswer(target, response), headers: response.headers };
     } finally {
       options.onEnd?.(endpoint);
     }
   }
 
   return {
-    call: async (endpoint, ...[input, call]) => (await send(endpoint, input, call)).data as never,
-    callWithHeaders: async (endpoint, ...[input, call]) => (await send(endpoint, input, call)) as never,
+    call: async (target, ...[input, call]) => (await send(target, input as AnyInput, call)).data as never,
+    callWithHeaders: async (target, ...[input, call]) => (await send(target, input as AnyInput, call)) as never,
   };
 }

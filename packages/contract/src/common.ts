@@ -15,5 +15,3 @@ export const idParam = z.coerce
   .max(2147483647, 'Id is out of range');
 
 export const idParams = z.object({ id: idParam });
-
-export const deleteConfirmation = 'Are you sure you want to delete?';

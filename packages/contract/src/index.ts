@@ -1,5 +1,6 @@
 export * from './audit.ts';
 export * from './auth.ts';
+export * from './case-statuses.ts';
 export * from './cases.ts';
 export * from './clinics.ts';
 export * from './client.ts';
@@ -13,7 +14,9 @@ export * from './events.ts';
 export * from './fields.ts';
 export * from './messages.ts';
 export * from './pages.ts';
+export * from './plan-states.ts';
 export * from './plans.ts';
+export * from './case-form-steps.ts';
 export * from './password-reset.ts';
 export * from './roles.ts';
 export * from './users.ts';

@@ -1,6 +1,7 @@
-import { z } from 'zod';
-
-/** The six pages that role permissions grant (docs/decisions.md § Seeds). */
+/**
+ * The six pages that role permissions grant (docs/decisions.md § Seeds). Plain values,
+ * without zod: the signed-in menu lists them without loading the validation library.
+ */
 export const pages = [
   { PageId: 1, PageName: 'Dashboard', PageUrl: '/dashboard' },
   { PageId: 2, PageName: 'Roles', PageUrl: '/roles' },
@@ -11,9 +12,3 @@ export const pages = [
 ] as const;
 
 export type PageUrl = (typeof pages)[number]['PageUrl'];
-
-export const menuItem = z.object({ PageId: z.number(), PageName: z.string(), PageUrl: z.string() });
-export type MenuItem = z.infer<typeof menuItem>;
-
-export const rolePermission = z.object({ PageId: z.number(), PageName: z.string(), HasAccess: z.boolean() });
-export type RolePermission = z.infer<typeof rolePermission>;

@@ -1,20 +1,12 @@
 import { z } from 'zod';
+import { planStates } from './plan-states.ts';
 
 /**
  * Treatment plans (docs/decisions.md § Treatment plans): versions the lab uploads, each a
  * summary and one STL per arch and stage, that the case's doctor approves or sends back.
  */
 
-export const planStates = ['awaiting_approval', 'changes_requested', 'approved', 'superseded'] as const;
 export const planState = z.enum(planStates, { error: 'Plan state is not valid' });
-export type PlanState = z.infer<typeof planState>;
-
-export const planStateLabels: Record<PlanState, string> = {
-  awaiting_approval: 'Awaiting approval',
-  changes_requested: 'Changes requested',
-  approved: 'Approved',
-  superseded: 'Superseded',
-};
 
 export const planArches = ['upper', 'lower'] as const;
 export type PlanArch = (typeof planArches)[number];

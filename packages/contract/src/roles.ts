@@ -11,3 +11,10 @@ export type RoleRequest = z.infer<typeof roleRequest>;
 
 export const role = z.object({ RoleId: z.number(), RoleName: z.string(), Description: z.string() });
 export type Role = z.infer<typeof role>;
+
+/** A page of a role's menu, and whether a role has a page (the Role Permissions page). */
+export const menuItem = z.object({ PageId: z.number(), PageName: z.string(), PageUrl: z.string() });
+export type MenuItem = z.infer<typeof menuItem>;
+
+export const rolePermission = z.object({ PageId: z.number(), PageName: z.string(), HasAccess: z.boolean() });
+export type RolePermission = z.infer<typeof rolePermission>;

@@ -1,7 +1,7 @@
 import { Alert } from '@mantine/core';
 import type { PageUrl } from '@portal/contract';
 import type { ReactNode } from 'react';
-import { Navigate, useLocation } from 'react-router';
+import { Navigate, useLocation, useRouteError } from 'react-router';
 import { AppLayout } from './layout/app-layout.tsx';
 import { paths } from '../config/paths.ts';
 import { useMenu } from '../features/menu/api/get-menu.ts';
@@ -19,6 +19,21 @@ export function ProtectedLayout() {
     return <Navigate to={paths.login} replace state={{ returnTo }} />;
   }
   return <AppLayout session={session} />;
+}
+
+/**
+ * A signed-in page that could not be drawn: the web app takes the server's answers as the
+ * contract types them without parsing them again (docs/decisions.md § On the wire), so an
+ * answer that is not what a page expects fails here, with a message, not on a blank page.
+ */
+export function PageError() {
+  const error = useRouteError();
+  console.error('Could not show the page', error);
+  return (
+    <Alert color="red" title="Something went wrong" role="alert">
+      This page could not be shown. Reload the page to try again.
+    </Alert>
+  );
 }
 
 function Refused() {

@@ -22,17 +22,26 @@ const router = createBrowserRouter([
       { path: paths.terms, lazy: () => import('./routes/terms.tsx') },
       {
         // The signed-in shell is its own chunk: the login page loads without it.
-        lazy: async () => ({ Component: (await import('./guards.tsx')).ProtectedLayout }),
+        lazy: async () => {
+          const { ProtectedLayout, PageError } = await import('./guards.tsx');
+          return { Component: ProtectedLayout, ErrorBoundary: PageError };
+        },
         children: [
-          { path: paths.dashboard, lazy: () => import('./routes/dashboard.tsx') },
-          { path: paths.roles, lazy: () => import('./routes/roles.tsx') },
-          { path: paths.rolePermissions, lazy: () => import('./routes/role-permissions.tsx') },
-          { path: paths.users, lazy: () => import('./routes/users.tsx') },
-          { path: paths.doctors, lazy: () => import('./routes/doctors.tsx') },
-          { path: paths.cases, lazy: () => import('./routes/cases.tsx') },
-          { path: paths.caseDetail, lazy: () => import('./routes/case.tsx') },
-          { path: paths.profile, lazy: () => import('./routes/profile.tsx') },
-          { path: paths.audit, lazy: () => import('./routes/audit.tsx') },
+          {
+            // A page that fails to render shows its error inside the shell (menu and sign-out stay).
+            lazy: async () => ({ ErrorBoundary: (await import('./guards.tsx')).PageError }),
+            children: [
+              { path: paths.dashboard, lazy: () => import('./routes/dashboard.tsx') },
+              { path: paths.roles, lazy: () => import('./routes/roles.tsx') },
+              { path: paths.rolePermissions, lazy: () => import('./routes/role-permissions.tsx') },
+              { path: paths.users, lazy: () => import('./routes/users.tsx') },
+              { path: paths.doctors, lazy: () => import('./routes/doctors.tsx') },
+              { path: paths.cases, lazy: () => import('./routes/cases.tsx') },
+              { path: paths.caseDetail, lazy: () => import('./routes/case.tsx') },
+              { path: paths.profile, lazy: () => import('./routes/profile.tsx') },
+              { path: paths.audit, lazy: () => import('./routes/audit.tsx') },
+            ],
+          },
         ],
       },
       { path: '*', lazy: () => import('./routes/not-found.tsx') },

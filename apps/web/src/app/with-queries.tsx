@@ -1,3 +1,5 @@
+// Mantine's full stylesheet: every page but sign-in (main.tsx loads only sign-in's part of it).
+import '@mantine/core/styles.css';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { Outlet } from 'react-router';
 import { queryClient } from '../lib/query-client.ts';

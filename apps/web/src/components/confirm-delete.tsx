@@ -1,6 +1,5 @@
 import { Text } from '@mantine/core';
 import { modals } from '@mantine/modals';
-import { deleteConfirmation } from '@portal/contract';
 import { whenModalsReady } from './modals-on-demand.tsx';
 
 /** Asks 'Are you sure you want to delete?' and resolves true only on Delete. */
@@ -9,7 +8,7 @@ export async function confirmDelete(): Promise<boolean> {
   return new Promise((resolve) => {
     modals.openConfirmModal({
       title: 'Please confirm',
-      children: <Text size="sm">{deleteConfirmation}</Text>,
+      children: <Text size="sm">Are you sure you want to delete?</Text>,
       labels: { confirm: 'Delete', cancel: 'Cancel' },
       confirmProps: { color: 'red' },
       onConfirm: () => resolve(true),

@@ -1,3 +1,5 @@
+// The full sheet, as on the signed-in pages: sign-in's part (main.tsx) lacks the notification's and dialog's styles.
+import '@mantine/core/styles.css';
 import { ModalsProvider } from '@mantine/modals';
 import { useEffect } from 'react';
 

@@ -25,7 +25,7 @@ const options = {
   },
 } satisfies ApiClientOptions;
 
-/** The one way the app calls the API: `api.call(endpoints.roleList)`. */
+/** The one way the app calls the API: `api.call('GET /api/role/get_roles_list')`. */
 export const api = createApiClient(options);
 
 /** Changes made in the background (a draft saved while the doctor types, a permission tick shown at once): no overlay. */

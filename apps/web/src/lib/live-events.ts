@@ -1,32 +1,41 @@
-import { caseMessageEvent, casePlanEvent, caseStatusEvent, endpoints } from '@portal/contract';
+import { routePath } from '@portal/contract/client';
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { caseKeys, messageKeys } from './shared-queries.ts';
 
+/**
+ * The case an event is about. Every event the stream carries names one (the contract's
+ * `case.*` events); the rest of it is not read, so it is not parsed with their schemas,
+ * which would bring zod to every signed-in page (docs/decisions.md § On the wire).
+ */
+function caseIdOf(data: string): number | undefined {
+  const event = JSON.parse(data) as { caseId?: unknown } | null;
+  return typeof event?.caseId === 'number' ? event.caseId : undefined;
+}
+
 /** What a status change makes stale: the tiles, the lists, and that case's history if it is open. */
 function onCaseStatus(queryClient: QueryClient, data: string) {
-  const parsed = caseStatusEvent.safeParse(JSON.parse(data));
-  if (!parsed.success) return;
+  const caseId = caseIdOf(data);
+  if (caseId === undefined) return;
   void queryClient.invalidateQueries({ queryKey: caseKeys.allStats() });
   void queryClient.invalidateQueries({ queryKey: caseKeys.lists() });
-  void queryClient.invalidateQueries({ queryKey: caseKeys.detail(parsed.data.caseId) });
-  void queryClient.invalidateQueries({ queryKey: caseKeys.timeline(parsed.data.caseId) });
+  void queryClient.invalidateQueries({ queryKey: caseKeys.detail(caseId) });
+  void queryClient.invalidateQueries({ queryKey: caseKeys.timeline(caseId) });
 }
 
 /** What a new message makes stale: that case's conversation and timeline, and the unread counts. */
 function onCaseMessage(queryClient: QueryClient, data: string) {
-  const parsed = caseMessageEvent.safeParse(JSON.parse(data));
-  if (!parsed.success) return;
-  void queryClient.invalidateQueries({ queryKey: messageKeys.ofCase(parsed.data.caseId) });
-  void queryClient.invalidateQueries({ queryKey: caseKeys.timeline(parsed.data.caseId) });
+  const caseId = caseIdOf(data);
+  if (caseId === undefined) return;
+  void queryClient.invalidateQueries({ queryKey: messageKeys.ofCase(caseId) });
+  void queryClient.invalidateQueries({ queryKey: caseKeys.timeline(caseId) });
   void queryClient.invalidateQueries({ queryKey: messageKeys.unread() });
 }
 
 /** What a plan version or decision makes stale: the plan tiles and lists, the case, its timeline and plans. */
 function onCasePlan(queryClient: QueryClient, data: string) {
-  const parsed = casePlanEvent.safeParse(JSON.parse(data));
-  if (!parsed.success) return;
-  const { caseId } = parsed.data;
+  const caseId = caseIdOf(data);
+  if (caseId === undefined) return;
   void queryClient.invalidateQueries({ queryKey: caseKeys.allStats() });
   void queryClient.invalidateQueries({ queryKey: caseKeys.lists() });
   void queryClient.invalidateQueries({ queryKey: caseKeys.detail(caseId) });
@@ -46,7 +55,7 @@ export function useLiveEvents(token: string | undefined) {
   const queryClient = useQueryClient();
   useEffect(() => {
     if (!token || typeof EventSource === 'undefined') return;
-    const source = new EventSource(endpoints.eventStream.path, { withCredentials: true });
+    const source = new EventSource(routePath('GET /api/events'), { withCredentials: true });
     let hasOpened = false;
     source.addEventListener('open', () => {
       if (hasOpened) {

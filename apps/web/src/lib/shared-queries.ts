@@ -1,4 +1,3 @@
-import { endpoints } from '@portal/contract';
 import { queryOptions } from '@tanstack/react-query';
 import { api } from './api-client.ts';
 
@@ -35,7 +34,7 @@ export const doctorKeys = {
 
 /** The doctors: the Doctors screen lists them, staff adding a case pick one. */
 export const doctorListQueryOptions = () =>
-  queryOptions({ queryKey: doctorKeys.all, queryFn: () => api.call(endpoints.doctorList) });
+  queryOptions({ queryKey: doctorKeys.all, queryFn: () => api.call('GET /api/doctor/get_doctors_list') });
 
 /** The doctors waiting for activation (inactive): the Doctors screen lists them, the menu counts them. */
 export const pendingDoctorsQueryOptions = () =>
@@ -50,7 +49,7 @@ export const roleKeys = {
 
 /** The roles: the Roles screen lists them, the Users, Role Permissions and Doctors screens pick one. */
 export const roleListQueryOptions = () =>
-  queryOptions({ queryKey: roleKeys.all, queryFn: () => api.call(endpoints.roleList) });
+  queryOptions({ queryKey: roleKeys.all, queryFn: () => api.call('GET /api/role/get_roles_list') });
 
 /**
  * Case conversations and unread counts: the messages feature shows and changes them, the
@@ -64,4 +63,4 @@ export const messageKeys = {
 
 /** `[{ caseId, unread }]` for the cases with messages the caller has not read. */
 export const unreadCountsQueryOptions = () =>
-  queryOptions({ queryKey: messageKeys.unread(), queryFn: () => api.call(endpoints.caseUnread) });
+  queryOptions({ queryKey: messageKeys.unread(), queryFn: () => api.call('GET /api/case/unread') });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { idParam, messageResponse } from '../common.ts';
 import { defineEndpoint } from '../endpoint.ts';
-import { menuItem, rolePermission } from '../pages.ts';
+import { menuItem, rolePermission } from '../roles.ts';
 
 const tag = 'permissions';
 const manage = { pages: ['/rolepermissions'] } as const;

@@ -1,4 +1,4 @@
-import { endpoints, type AuditAction, type AuditOutcome } from '@portal/contract';
+import type { AuditAction, AuditOutcome } from '@portal/contract';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
 import { auditKeys } from './query-keys.ts';
@@ -15,7 +15,7 @@ export interface AuditListParams {
 /** One page of the audit log, newest first, and the count of all matching entries. */
 export async function getAuditEntries(params: AuditListParams, signal?: AbortSignal) {
   const { data, headers } = await api.callWithHeaders(
-    endpoints.auditList,
+    'GET /api/audit',
     {
       query: {
         page: params.page,

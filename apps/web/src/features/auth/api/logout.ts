@@ -1,4 +1,3 @@
-import { endpoints } from '@portal/contract';
 import { useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
 import { sessionStore } from '../../../lib/session.ts';
@@ -8,7 +7,7 @@ export function useLogout() {
   const queryClient = useQueryClient();
   return async () => {
     try {
-      if (sessionStore.getValid()) await api.call(endpoints.logout);
+      if (sessionStore.getValid()) await api.call('POST /api/auth/logout');
     } catch {
       // Signing out locally is what matters; the token expires anyway.
     } finally {

@@ -1,4 +1,4 @@
-import { endpoints, type CaseSubmission } from '@portal/contract';
+import type { CaseSubmission } from '@portal/contract';
 import { useQueryClient } from '@tanstack/react-query';
 import { uploadApi } from '../../../lib/api-client.ts';
 
@@ -31,7 +31,7 @@ export function toCaseFormData(submission: CaseSubmission, files: CaseFilePart[]
 export function useAddCase() {
   const queryClient = useQueryClient();
   return async (form: FormData) => {
-    const answer = await uploadApi.call(endpoints.caseCreate, { body: form });
+    const answer = await uploadApi.call('POST /api/case/add', { body: form });
     void queryClient.invalidateQueries({ refetchType: 'none' });
     return answer;
   };

@@ -1,4 +1,4 @@
-import { endpoints, type CaseDraftRequest } from '@portal/contract';
+import type { CaseDraftRequest } from '@portal/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, backgroundApi } from '../../../lib/api-client.ts';
 import { caseDraftKeys } from './query-keys.ts';
@@ -10,7 +10,7 @@ import { caseDraftKeys } from './query-keys.ts';
 export const useCaseDrafts = ({ enabled }: { enabled: boolean }) =>
   useQuery({
     queryKey: caseDraftKeys.all,
-    queryFn: () => api.call(endpoints.caseDraftList, {}),
+    queryFn: () => api.call('GET /api/case/drafts', {}),
     enabled,
     refetchOnMount: 'always',
   });
@@ -19,7 +19,7 @@ export const useCaseDrafts = ({ enabled }: { enabled: boolean }) =>
 export const useCaseDraft = (draftId: number | null) =>
   useQuery({
     queryKey: caseDraftKeys.one(draftId ?? 0),
-    queryFn: () => api.call(endpoints.caseDraftGet, { params: { draftId: draftId! } }),
+    queryFn: () => api.call('GET /api/case/drafts/:draftId', { params: { draftId: draftId! } }),
     enabled: draftId !== null,
     retry: false,
     gcTime: 0,
@@ -27,16 +27,16 @@ export const useCaseDraft = (draftId: number | null) =>
 
 /** Saved in the background as the form changes: no loading overlay. */
 export const createCaseDraft = async (body: CaseDraftRequest) =>
-  (await backgroundApi.call(endpoints.caseDraftCreate, { body })).draftId;
+  (await backgroundApi.call('POST /api/case/drafts', { body })).draftId;
 
 export const saveCaseDraft = async (draftId: number, body: CaseDraftRequest) => {
-  await backgroundApi.call(endpoints.caseDraftSave, { params: { draftId }, body });
+  await backgroundApi.call('PUT /api/case/drafts/:draftId', { params: { draftId }, body });
 };
 
 export function useDeleteCaseDraft() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (draftId: number) => api.call(endpoints.caseDraftDelete, { params: { draftId } }),
+    mutationFn: (draftId: number) => api.call('DELETE /api/case/drafts/:draftId', { params: { draftId } }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: caseDraftKeys.all }),
   });
 }

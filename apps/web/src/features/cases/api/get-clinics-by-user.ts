@@ -1,9 +1,9 @@
-import { endpoints } from '@portal/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
 import { clinicsByUserKeys } from './query-keys.ts';
 
-export const getClinicsByUser = (userId: number) => api.call(endpoints.clinicListOfUser, { params: { id: userId } });
+export const getClinicsByUser = (userId: number) =>
+  api.call('GET /api/clinic/get_clinics_list_by_user_id/:id', { params: { id: userId } });
 
 export const clinicsByUserQueryOptions = (userId: number) =>
   queryOptions({ queryKey: clinicsByUserKeys.ofUser(userId), queryFn: () => getClinicsByUser(userId) });

@@ -1,11 +1,11 @@
-import { endpoints, type CaseStatusRequest } from '@portal/contract';
+import type { CaseStatusRequest } from '@portal/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
 import { caseKeys } from '../../../lib/shared-queries.ts';
 import { caseDetailKeys } from './query-keys.ts';
 
 export const updateCaseStatus = ({ caseId, ...body }: CaseStatusRequest & { caseId: number }) =>
-  api.call(endpoints.caseStatusChange, { params: { caseId }, body });
+  api.call('PUT /api/case/status/:caseId', { params: { caseId }, body });
 
 /** Moves a case to another status; the dashboard's tiles and lists and the case's page refresh. */
 export function useUpdateCaseStatus() {

@@ -1,4 +1,4 @@
-import { endpoints, type CaseStats } from '@portal/contract';
+import type { CaseStats } from '@portal/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
 import { caseKeys } from '../../../lib/shared-queries.ts';
@@ -15,7 +15,7 @@ const noCases: CaseStats = {
 
 /** The tiles' counts: a doctor's own cases (their user id) or, for staff, every case (0). */
 export const getCaseStats = async (userId: number): Promise<CaseStats> =>
-  (await api.call(endpoints.caseStats, { params: { userId } }))[0] ?? noCases;
+  (await api.call('GET /api/case/get_all_stats/:userId', { params: { userId } }))[0] ?? noCases;
 
 export const caseStatsQueryOptions = (userId: number) =>
   queryOptions({ queryKey: caseKeys.stats(userId), queryFn: () => getCaseStats(userId) });

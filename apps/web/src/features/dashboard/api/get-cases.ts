@@ -1,4 +1,4 @@
-import { endpoints, type CaseListQuery, type CaseStatusFilter, type PlanState } from '@portal/contract';
+import type { CaseListQuery, CaseStatusFilter, PlanState } from '@portal/contract';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
 import { caseKeys } from '../../../lib/shared-queries.ts';
@@ -18,7 +18,7 @@ export interface CaseListParams {
 /** One page of cases (the paged form of docs/decisions.md § Paging) and the count of all matching rows. */
 export async function getCases(params: CaseListParams, signal?: AbortSignal) {
   const { data, headers } = await api.callWithHeaders(
-    endpoints.caseList,
+    'GET /api/case/get_cases_by_status/:status/:userId',
     {
       params: { status: params.status, userId: params.userId },
       query: {

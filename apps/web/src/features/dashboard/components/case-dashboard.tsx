@@ -1,5 +1,5 @@
 import { Title } from '@mantine/core';
-import { planState as planStateSchema, type CaseRow, type CaseStatusFilter } from '@portal/contract';
+import { isPlanState, type CaseRow, type CaseStatusFilter } from '@portal/contract';
 import { useState, type ReactNode } from 'react';
 import { useSearchParams } from 'react-router';
 import { PageTitle } from '../../../components/page-title.tsx';
@@ -24,7 +24,8 @@ export function CaseDashboard({
   const [status, setStatus] = useState<CaseStatusFilter>('all');
   // A plan tile's filter lives in the address (?plan=awaiting_approval), so Back and Reload keep it.
   const [searchParams, setSearchParams] = useSearchParams();
-  const planState = planStateSchema.safeParse(searchParams.get('plan')).data;
+  const plan = searchParams.get('plan');
+  const planState = isPlanState(plan) ? plan : undefined;
   const filter: CaseFilter = planState ? { status: 'all', planState } : { status };
   const stats = useCaseStats(userId);
   const select = (next: CaseFilter) => {

@@ -1,9 +1,9 @@
-import { endpoints } from '@portal/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
 import { doctorKeys } from '../../../lib/shared-queries.ts';
 
-export const deleteDoctor = (doctorId: number) => api.call(endpoints.doctorDelete, { params: { id: doctorId } });
+export const deleteDoctor = (doctorId: number) =>
+  api.call('DELETE /api/doctor/delete/:id', { params: { id: doctorId } });
 
 export function useDeleteDoctor() {
   const queryClient = useQueryClient();

@@ -1,4 +1,3 @@
-import { endpoints } from '@portal/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
 import { doctorKeys } from '../../../lib/shared-queries.ts';
@@ -6,7 +5,7 @@ import { clinicKeys } from './query-keys.ts';
 
 /** Going from Inactive to Active makes the server send the activation e-mail itself. */
 export const editDoctor = ({ doctorId, form }: { doctorId: number; form: FormData }) =>
-  api.call(endpoints.doctorUpdate, { params: { id: doctorId }, body: form });
+  api.call('PUT /api/doctor/edit/:id', { params: { id: doctorId }, body: form });
 
 export function useEditDoctor() {
   const queryClient = useQueryClient();

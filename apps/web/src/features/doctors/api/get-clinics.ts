@@ -1,9 +1,9 @@
-import { endpoints } from '@portal/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
 import { clinicKeys } from './query-keys.ts';
 
-export const getClinics = (doctorId: number) => api.call(endpoints.clinicListOfDoctor, { params: { id: doctorId } });
+export const getClinics = (doctorId: number) =>
+  api.call('GET /api/clinic/get_clinics_list/:id', { params: { id: doctorId } });
 
 export const clinicsQueryOptions = (doctorId: number) =>
   queryOptions({ queryKey: clinicKeys.ofDoctor(doctorId), queryFn: () => getClinics(doctorId) });

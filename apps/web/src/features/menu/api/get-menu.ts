@@ -1,10 +1,10 @@
-import { endpoints, pages } from '@portal/contract';
+import { pages } from '@portal/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
 import { menuKeys } from '../../../lib/shared-queries.ts';
 import { isAdministrator, isDoctor, type Session } from '../../../lib/session.ts';
 
-export const getMenu = (roleId: number) => api.call(endpoints.permissionMenu, { params: { roleId } });
+export const getMenu = (roleId: number) => api.call('GET /api/permission/get_menu/:roleId', { params: { roleId } });
 
 export const menuQueryOptions = (roleId: number) =>
   queryOptions({ queryKey: menuKeys.ofRole(roleId), queryFn: () => getMenu(roleId) });

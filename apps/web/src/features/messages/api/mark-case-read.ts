@@ -1,9 +1,9 @@
-import { endpoints } from '@portal/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
 import { messageKeys } from './query-keys.ts';
 
-export const markCaseRead = (caseId: number) => api.call(endpoints.caseMessagesRead, { params: { caseId } });
+export const markCaseRead = (caseId: number) =>
+  api.call('POST /api/case/:caseId/messages/read', { params: { caseId } });
 
 /** Marks the case's messages read for the caller; the unread badges refresh. */
 export function useMarkCaseRead() {

@@ -1,4 +1,4 @@
-import { endpoints, messageFilesField } from '@portal/contract';
+import { messageFilesField } from '@portal/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { uploadApi } from '../../../lib/api-client.ts';
 import { caseKeys } from '../../../lib/shared-queries.ts';
@@ -19,7 +19,7 @@ export function toMessageFormData({ text, files }: Pick<CaseMessageDraft, 'text'
 }
 
 export const sendCaseMessage = ({ caseId, ...draft }: CaseMessageDraft) =>
-  uploadApi.call(endpoints.caseMessageCreate, { params: { caseId }, body: toMessageFormData(draft) });
+  uploadApi.call('POST /api/case/:caseId/messages', { params: { caseId }, body: toMessageFormData(draft) });
 
 /** Sends a message; the conversation and the case's timeline refresh. */
 export function useSendCaseMessage() {

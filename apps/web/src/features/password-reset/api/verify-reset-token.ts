@@ -1,9 +1,9 @@
-import { endpoints } from '@portal/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
 import { resetTokenKeys } from './query-keys.ts';
 
-export const verifyResetToken = (token: string) => api.call(endpoints.doctorVerifyResetToken, { params: { token } });
+export const verifyResetToken = (token: string) =>
+  api.call('GET /api/doctor/verify_token/:token', { params: { token } });
 
 export const verifyResetTokenQueryOptions = (token: string) =>
   queryOptions({

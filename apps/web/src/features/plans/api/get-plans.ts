@@ -1,10 +1,9 @@
-import { endpoints } from '@portal/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
 import { planKeys } from './query-keys.ts';
 
 /** A case's treatment plan versions, newest first, each with its stage files' URLs. */
-export const getPlans = (caseId: number) => api.call(endpoints.planList, { params: { caseId } });
+export const getPlans = (caseId: number) => api.call('GET /api/case/:caseId/plans', { params: { caseId } });
 
 export const plansQueryOptions = (caseId: number) =>
   queryOptions({ queryKey: planKeys.ofCase(caseId), queryFn: () => getPlans(caseId) });

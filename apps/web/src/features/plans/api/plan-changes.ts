@@ -1,4 +1,4 @@
-import { endpoints, type PlanSummary } from '@portal/contract';
+import type { PlanSummary } from '@portal/contract';
 import { useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { api, uploadApi } from '../../../lib/api-client.ts';
 import { caseKeys } from '../../../lib/shared-queries.ts';
@@ -25,7 +25,7 @@ export function toPlanFormData(summary: PlanSummary, files: File[]): FormData {
 export function useUploadPlan(caseId: number) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (form: FormData) => uploadApi.call(endpoints.planUpload, { params: { caseId }, body: form }),
+    mutationFn: (form: FormData) => uploadApi.call('POST /api/case/:caseId/plans', { params: { caseId }, body: form }),
     onSuccess: () => refreshCase(queryClient, caseId),
   });
 }
@@ -36,8 +36,11 @@ export function useDecidePlan(caseId: number) {
   return useMutation({
     mutationFn: ({ planId, comment }: { planId: number; comment?: string }) =>
       comment === undefined
-        ? api.call(endpoints.planApprove, { params: { caseId, planId } })
-        : api.call(endpoints.planRequestChanges, { params: { caseId, planId }, body: { comment } }),
+        ? api.call('POST /api/case/:caseId/plans/:planId/approve', { params: { caseId, planId } })
+        : api.call('POST /api/case/:caseId/plans/:planId/request_changes', {
+            params: { caseId, planId },
+            body: { comment },
+          }),
     onSuccess: () => refreshCase(queryClient, caseId),
   });
 }

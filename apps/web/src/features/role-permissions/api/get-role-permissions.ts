@@ -1,10 +1,10 @@
-import { endpoints } from '@portal/contract';
 import { queryOptions, useQuery, type QueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
 import { menuKeys } from '../../../lib/shared-queries.ts';
 import { rolePermissionKeys } from './query-keys.ts';
 
-export const getRolePermissions = (roleId: number) => api.call(endpoints.permissionList, { params: { roleId } });
+export const getRolePermissions = (roleId: number) =>
+  api.call('GET /api/permission/get_role_permissions/:roleId', { params: { roleId } });
 
 export const rolePermissionsQueryOptions = (roleId: number) =>
   queryOptions({ queryKey: rolePermissionKeys.ofRole(roleId), queryFn: () => getRolePermissions(roleId) });

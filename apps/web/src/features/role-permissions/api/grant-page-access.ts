@@ -1,4 +1,3 @@
-import { endpoints } from '@portal/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { backgroundApi } from '../../../lib/api-client.ts';
 import { pageAccessChange } from './get-role-permissions.ts';
@@ -10,7 +9,7 @@ export interface PageAccess {
 
 export const grantPageAccess = ({ roleId, pageId }: PageAccess) =>
   // No overlay: the box shows the change at once and goes back if it is refused.
-  backgroundApi.call(endpoints.permissionGrant, { params: { roleId, pageId } });
+  backgroundApi.call('POST /api/permission/add/:roleId/:pageId', { params: { roleId, pageId } });
 
 export function useGrantPageAccess() {
   const queryClient = useQueryClient();

@@ -1,4 +1,3 @@
-import { endpoints } from '@portal/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { backgroundApi } from '../../../lib/api-client.ts';
 import { pageAccessChange } from './get-role-permissions.ts';
@@ -6,7 +5,7 @@ import type { PageAccess } from './grant-page-access.ts';
 
 export const revokePageAccess = ({ roleId, pageId }: PageAccess) =>
   // No overlay: the box shows the change at once and goes back if it is refused.
-  backgroundApi.call(endpoints.permissionRevoke, { params: { roleId, pageId } });
+  backgroundApi.call('DELETE /api/permission/delete/:roleId/:pageId', { params: { roleId, pageId } });
 
 export function useRevokePageAccess() {
   const queryClient = useQueryClient();

@@ -1,9 +1,8 @@
-import { endpoints } from '@portal/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
 import { roleKeys } from '../../../lib/shared-queries.ts';
 
-export const deleteRole = (roleId: number) => api.call(endpoints.roleDelete, { params: { id: roleId } });
+export const deleteRole = (roleId: number) => api.call('DELETE /api/role/delete/:id', { params: { id: roleId } });
 
 export function useDeleteRole() {
   const queryClient = useQueryClient();

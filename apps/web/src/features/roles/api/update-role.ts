@@ -1,10 +1,10 @@
-import { endpoints, type RoleRequest } from '@portal/contract';
+import type { RoleRequest } from '@portal/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
 import { roleKeys } from '../../../lib/shared-queries.ts';
 
 export const updateRole = ({ roleId, input }: { roleId: number; input: RoleRequest }) =>
-  api.call(endpoints.roleUpdate, { params: { id: roleId }, body: input });
+  api.call('PUT /api/role/edit/:id', { params: { id: roleId }, body: input });
 
 export function useUpdateRole() {
   const queryClient = useQueryClient();

@@ -1,4 +1,4 @@
-import { endpoints, type UserEditRequest } from '@portal/contract';
+import type { UserEditRequest } from '@portal/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
 import { userKeys } from './query-keys.ts';
@@ -15,7 +15,7 @@ export type UpdateUserInput = Omit<UserEditRequest, 'roleId' | 'currentPassword'
 };
 
 export const updateUser = ({ userId, profilePic, removeProfilePic, ...fields }: UpdateUserInput) =>
-  api.call(endpoints.userUpdate, {
+  api.call('PUT /api/user/edit/:id', {
     params: { id: userId },
     body: userMultipart({ ...fields, ...(removeProfilePic ? { removeProfilePic: 'true' } : {}) }, profilePic),
   });

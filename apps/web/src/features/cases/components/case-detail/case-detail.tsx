@@ -1,5 +1,6 @@
 import { Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
-import { buildPath, endpoints, type CaseDetail as CaseDetailAnswer } from '@portal/contract';
+import type { CaseDetail as CaseDetailAnswer } from '@portal/contract';
+import { routePath } from '@portal/contract/client';
 import { IconArrowLeft, IconPrinter } from '@tabler/icons-react';
 import { useEffect, useRef, type ReactNode } from 'react';
 import { CaseStatusBadge } from '../../../../components/case-status-badge.tsx';
@@ -69,7 +70,7 @@ export function CaseDetail({
           {canOrder && <OrderFromCaseMenu caseId={caseRow.CaseId} />}
           <Button
             component="a"
-            href={buildPath(endpoints.casePrescription.path, { caseId: caseRow.CaseId })}
+            href={routePath('GET /api/case/:caseId/prescription.pdf', { caseId: caseRow.CaseId })}
             target="_blank"
             rel="noopener"
             variant="default"
