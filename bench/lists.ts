@@ -8,6 +8,7 @@
  * under 10 ms for stats, at 1,000,000 cases. Prints EXPLAIN (ANALYZE, BUFFERS) of the queries.
  *   BENCH_CASES=100000 BENCH_DOCTORS=1000 BENCH_SECONDS=10   DATABASE_URL=... to run on PostgreSQL
  *   BENCH_DATABASE=name: seed that PostgreSQL database once (if it has no cases) and keep it for the next runs
+ *   BENCH_NAMES=numbered: the earlier seed's names, 'Patient<n>' 'Family<n % 977>', instead of realistic ones
  *   BENCH_BASELINE_UNPREPARED=1: the baseline sends its list queries unnamed (planned each time), as the portal does
  */
 import { spawn } from 'node:child_process';
@@ -16,7 +17,7 @@ import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { caseFieldList } from '@portal/contract';
-import { getTableName, sql } from 'drizzle-orm';
+import { getTableName, sql, type SQL } from 'drizzle-orm';
 import pg from 'pg';
 import { hashPassword } from '../apps/server/src/auth/passwords.ts';
 import { connectDatabase, type DatabaseConnection } from '../apps/server/src/db/client.ts';
@@ -24,6 +25,7 @@ import { prepareDatabase } from '../apps/server/src/db/prepare.ts';
 import { cases } from '../apps/server/src/db/schema.ts';
 import { freePort, startPortal } from '../e2e/helpers/portal-process.ts';
 import { fixed, printTable } from './lib/measure.ts';
+import { patientNames } from './lib/patient-names.ts';
 import { login } from './lib/seed-api.ts';
 
 const caseCount = Number(process.env.BENCH_CASES ?? 100_000);
@@ -44,9 +46,10 @@ const quietLog = {
 
 /**
  * Doctors, clinics and cases in set-based inserts, in one transaction. The cases go in with
- * their secondary indexes and the case_counts trigger set aside (each would otherwise be
- * maintained row by row); the indexes are then rebuilt from their own definitions and
- * case_counts and case_status_totals filled by counting, as migrations 0003 and 0012 do.
+ * their secondary indexes and triggers set aside (each would otherwise be maintained row by
+ * row); the indexes are then rebuilt from their own definitions, case_counts and
+ * case_status_totals filled by counting and patient_names from the names, as migrations
+ * 0003, 0012 and 0013 do.
  */
 async function seed(connection: DatabaseConnection) {
   const passwordHash = await hashPassword('bench-pass');
@@ -73,17 +76,21 @@ async function seed(connection: DatabaseConnection) {
       rows: { name: string; definition: string }[];
     };
     for (const index of indexes.rows) await db.execute(sql.raw(`drop index ${index.name}`));
-    await db.execute(sql`alter table cases disable trigger cases_count_insert_delete`);
+    const names = await seededNames((query) => db.execute(query));
+    await db.execute(sql`alter table cases disable trigger user`);
     await db.execute(sql`
       insert into cases (tracking_no, doctor_user_id, clinic_id, first_name, last_name, dob, arches, nature,
         aligner_shipment, complaint, impression_type, image_type, midline, overjet, overbite, cross_bite,
         status, terms_accepted_at, created_at, created_by)
-      select 'BN-' || lpad(g::text, 8, '0'), b.user_id, b.clinic_id, 'Patient' || g, 'Family' || (g % 977),
+      select 'BN-' || lpad(g::text, 8, '0'), b.user_id, b.clinic_id, n.first_name, n.last_name,
         date '1970-01-01' + (g % 15000), 'Both', 'Local', 'Batches', 'Crowding', 'PVS Impression', 'Individual',
         'Improve', 'Improve', 'Improve', 'Correct', (array['new','inprogress','dispatched','delivered'])[1 + g / ${doctorCount} % 4],
         now(), now() - make_interval(mins => g), b.user_id
-      from generate_series(1, ${caseCount}) g join bench_doctors b on b.slot = g % ${doctorCount}`);
-    await db.execute(sql`alter table cases enable trigger cases_count_insert_delete`);
+      from ${names} n join bench_doctors b on b.slot = n.g % ${doctorCount}`);
+    await db.execute(sql`alter table cases enable trigger user`);
+    await db.execute(sql`
+      insert into patient_names (name) select first_name from cases union select last_name from cases
+      on conflict (name) do nothing`);
     await db.execute(sql`
       insert into case_counts (doctor_user_id, status, count)
       select doctor_user_id, status, count(*)::int from cases group by 1, 2
@@ -93,6 +100,52 @@ async function seed(connection: DatabaseConnection) {
     for (const index of indexes.rows) await db.execute(sql.raw(index.definition));
   });
   await connection.db.execute(sql`vacuum analyze`);
+}
+
+/**
+ * The seed's patient names, a row per case number g: drawn from bench/lib/patient-names.ts,
+ * or with BENCH_NAMES=numbered the earlier seed's 'Patient<g>' and 'Family<g % 977>'.
+ */
+async function seededNames(execute: (query: SQL) => Promise<unknown>): Promise<SQL> {
+  if (process.env.BENCH_NAMES === 'numbered')
+    return sql`(select g, 'Patient' || g as first_name, 'Family' || (g % 977) as last_name
+      from generate_series(1, ${caseCount}) g)`;
+  const { firstNames, lastNames } = patientNames();
+  for (const [table, list] of [
+    ['bench_first_names', firstNames],
+    ['bench_last_names', lastNames],
+  ] as const)
+    await execute(sql`create temporary table ${sql.identifier(table)} on commit drop as
+      select (rank - 1)::int as rank, name
+      from json_array_elements_text(${JSON.stringify(list.names)}::json) with ordinality t(name, rank)`);
+  await execute(sql`select setseed(0.11)`);
+  // For a uniform u, offset * e^(u ln((n + offset) / offset)) - offset falls on a rank with weight 1 / (rank + offset).
+  const rank = ({ names, offset }: { names: string[]; offset: number }) =>
+    sql.raw(`floor(${offset} * exp(random() * ln(${names.length + offset} / ${offset}.0)) - ${offset})::int`);
+  return sql`(select s.g, f.name as first_name, l.name as last_name
+    from (select g, ${rank(firstNames)} as first_rank, ${rank(lastNames)} as last_rank
+      from generate_series(1, ${caseCount}) g) s
+    join bench_first_names f on f.rank = s.first_rank join bench_last_names l on l.rank = s.last_rank)`;
+}
+
+/**
+ * What the searches look for, by the names the database was seeded with. Numbered: benchdr500
+ * owns the cases numbered 499 (mod the doctor count), so its rare search finds one or a few of
+ * them; 'Family12' is a common surname part, about 1% of all cases. Realistic: the most common
+ * surname (about 0.9%), and one of rank 2,000 (a few dozen patients).
+ */
+async function searchTerms(connection: DatabaseConnection) {
+  const numbered = (await connection.db.execute(
+    sql`select exists (select 1 from cases where first_name like 'Patient%') as is_numbered`,
+  )) as unknown as { rows: { is_numbered: boolean }[] };
+  if (numbered.rows[0]!.is_numbered)
+    return {
+      rareDoctorSearch: `Patient${doctorCount + 499}`,
+      rareStaffSearch: 'Patient4711',
+      commonSearch: 'Family12',
+    };
+  const surnames = patientNames().lastNames.names;
+  return { rareDoctorSearch: surnames[2000]!, rareStaffSearch: surnames[2000]!, commonSearch: surnames[0]! };
 }
 
 /** A fresh database: a new PostgreSQL database, or a PGlite folder the portal then opens. */
@@ -146,15 +199,30 @@ const caseColumnsSql = [
   `to_char(c.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as "CreatedAt"`,
   'c.doctor_user_id as "DoctorUserId"',
 ].join(', ');
-/** The cases a search finds in scope, as `c` (find-cases.ts searchMatches); parameters as SQL text. */
-const matchesSql = (search: string, doctor?: string, status?: string) =>
-  `(select * from ${doctor ? `(select * from cases where doctor_user_id = ${doctor} offset 0)` : 'cases'} x
-    where (x.tracking_no ilike ${search}
-      or (x.first_name || ' ' || x.last_name) ilike ${search}
-      or x.doctor_user_id = any(array(select u.user_id from users u
-        where ${doctor ? `u.user_id = ${doctor}` : 'true'} and (u.first_name || ' ' || u.last_name) ilike ${search})))
-    ${status ? `and x.status = ${status}` : ''}
-    offset 0) c`;
+/**
+ * The cases a search finds in scope, as `c` with every column for a doctor, case_id and
+ * created_at over all doctors (find-cases.ts searchMatches, for a search without a space);
+ * parameters as SQL text.
+ */
+const matchesSql = (search: string, doctor?: string, status?: string) => {
+  const doctorsNamed = (scope: string) => `doctor_user_id = any(array(select u.user_id from users u
+    where ${scope} and (u.first_name || ' ' || u.last_name) ilike ${search}))`;
+  const statusSql = status ? `and status = ${status}` : '';
+  if (doctor)
+    return `(select * from (select * from cases where doctor_user_id = ${doctor} offset 0) x
+      where (x.tracking_no ilike ${search} or (x.first_name || ' ' || x.last_name) ilike ${search}
+        or ${doctorsNamed(`u.user_id = ${doctor}`)}) ${statusSql} offset 0) c`;
+  const names = '(select names from matched_names)::text[]';
+  const branches = [
+    `tracking_no ilike ${search}`,
+    `first_name = any(${names})`,
+    `last_name = any(${names})`,
+    doctorsNamed('true'),
+  ].map((found) => `select case_id, created_at from cases where ${found} ${statusSql}`);
+  return `(with matched_names as materialized (
+      select array(select name from patient_names where name ilike ${search}) as names)
+    ${branches.join(' union ')}) c`;
+};
 /**
  * One list request's queries: the page and its total (a search's page counts its matches
  * itself, as "searchTotal"). `doctor` and `search` as the URL says.
@@ -181,7 +249,7 @@ export function listQueries(options: {
     ? `select ${caseColumnsSql}, page.search_total as "searchTotal" from (
         select ranked.case_id, ranked.search_total from (
           select c.case_id, c.created_at as sort_key, (count(*) over ())::int as search_total
-          from ${matches} join users u on u.user_id = c.doctor_user_id offset 0) ranked
+          from ${matches} offset 0) ranked
         order by ranked.sort_key desc, ranked.case_id desc ${limit}) page
       join cases c on c.case_id = page.case_id join users u on u.user_id = c.doctor_user_id order by ${order}`
     : `select ${caseColumnsSql} from ${getTableName(cases)} c join users u on u.user_id = c.doctor_user_id ${whereSql}
@@ -275,14 +343,10 @@ export async function runListBenchmark() {
     await seed(connection);
     console.log(`\nSeeded ${caseCount} cases over ${doctorCount} doctors in ${fixed((Date.now() - started) / 1000)} s`);
   } else console.log(`\n${seeded.rows[0]!.n} cases already in ${process.env.BENCH_DATABASE} (BENCH_DATABASE)`);
+  const { rareDoctorSearch, rareStaffSearch, commonSearch } = await searchTerms(connection);
   await connection.close();
   const databaseUrl = database.env.DATABASE_URL;
   const portal = await startPortal({ DATA_DIR: dataDir, ...database.env }, { quiet: true });
-  // benchdr500 owns the cases numbered 499 (mod the doctor count): its rare search finds one
-  // or a few of them. 'Family12' is a common surname part: about 1% of all cases.
-  const rareDoctorSearch = `Patient${doctorCount + 499}`;
-  const rareStaffSearch = 'Patient4711';
-  const commonSearch = 'Family12';
   const route = (
     label: string,
     options: Omit<Parameters<typeof listQueries>[0], 'search'> & { search?: string },

@@ -211,3 +211,36 @@ describe('doctor isolation', () => {
     expect((await t.as(admin, { method: 'GET', url: '/api/case/files/999999/x.png' })).statusCode).toBe(404);
   });
 });
+
+describe('GET /case/get_cases_by_status/{status}/{userId}?search= over patient names', () => {
+  it('finds a part of a first name or surname, a name with a space, and keeps to the status tile', async () => {
+    const lovelace = await createCaseDoctor(t, { firstname: 'Ada', lastname: 'Lovelace' });
+    const names = [
+      { firstname: 'Zofia', lastname: 'Kowalczyk' },
+      { firstname: 'Anna', lastname: 'van Dijk' },
+      { firstname: 'Jan', lastname: 'Kowalski' },
+    ];
+    for (const name of names) {
+      const response = await submitCase(
+        t,
+        lovelace.token,
+        caseForm(caseFields(lovelace.clinicId, name), { front: { data: await makeImage(), name: 'front.png' } }),
+      );
+      if (response.statusCode !== 200) throw new Error(response.body);
+    }
+    const surnames = (response: Awaited<ReturnType<typeof list>>) =>
+      response.json<{ LastName: string }[]>().map((row) => row.LastName);
+    const kowal = await list(admin, 'get_cases_by_status/all/0?search=KOWAL&sort=LastName');
+    expect(kowal.headers['x-total-count']).toBe('2');
+    expect(surnames(kowal)).toEqual(['Kowalczyk', 'Kowalski']);
+    expect(surnames(await list(admin, 'get_cases_by_status/all/0?search=ofi'))).toEqual(['Kowalczyk']);
+    // Across first name and surname, and inside a surname with a space.
+    expect(surnames(await list(admin, 'get_cases_by_status/all/0?search=na%20van%20d'))).toEqual(['van Dijk']);
+    expect(surnames(await list(admin, 'get_cases_by_status/all/0?search=N%20DIJ'))).toEqual(['van Dijk']);
+    expect(surnames(await list(lovelace.token, 'get_cases_by_status/new/0?search=ski'))).toEqual(['Kowalski']);
+    const delivered = await list(admin, 'get_cases_by_status/delivered/0?search=kowal');
+    expect(delivered.json()).toEqual([]);
+    expect(delivered.headers['x-total-count']).toBe('0');
+    expect((await list(admin, 'get_cases_by_status/new/0?search=kowal')).headers['x-total-count']).toBe('2');
+  });
+});

@@ -189,6 +189,8 @@ const caseStatusValues = ['new', 'inprogress', 'dispatched', 'delivered'] as con
 /** A plan version's state; `cases.plan_state` copies the newest version's, for the tiles and filters. */
 export const planStates = ['awaiting_approval', 'changes_requested', 'approved', 'superseded'] as const;
 const caseText = (name: string) => text(name).notNull().default('');
+/** The patient-name columns whose sort indexes are written by hand (see the cases table's indexes). */
+const searchedNameColumns = new Set(['first_name', 'last_name']);
 
 /**
  * One row per submitted case; the answer names of docs/spec.md section 3 are mapped in
@@ -268,12 +270,24 @@ export const cases = pgTable(
     // case_id): read from an index, not a sort of every case. TrackingNo and CreatedAt have theirs above.
     index('cases_status_sort_idx').on(table.status, table.caseId),
     ...caseFieldList
-      .filter((field) => 'isSortable' in field && field.isSortable)
+      .filter((field) => 'isSortable' in field && field.isSortable && !searchedNameColumns.has(field.column))
       .map((field) => index(`cases_${field.column}_sort_idx`).on(table[field.key], table.caseId)),
     // cases_patient_name_trgm_idx on first_name || ' ' || last_name: an expression index
     // written by hand in migration 0006, like users_full_name_trgm_idx in 0001.
+    // cases_first_name_sort_idx and cases_last_name_sort_idx, on (name, case_id) as the others,
+    // also carry created_at and status (INCLUDE, which drizzle cannot write: by hand in 0013):
+    // a search counts and sorts the cases of the names it found from them alone (find-cases.ts).
   ],
 );
+
+/**
+ * Every first name and surname a case has had, once each (kept by a trigger on cases,
+ * migration 0013): a search finds the names here, then the cases by name through the
+ * cases' name indexes, without reading every matching case (services/cases/find-cases.ts).
+ */
+export const patientNames = pgTable('patient_names', { name: text('name').primaryKey() }, (table) => [
+  index('patient_names_trgm_idx').using('gin', table.name.op('gin_trgm_ops')),
+]);
 
 /** Files of a case: the server-made storage key, and what the uploader sent (name for display only). */
 export const caseAttachments = pgTable(

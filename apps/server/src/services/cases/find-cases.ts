@@ -16,7 +16,7 @@ import type { PreparedQueryConfig } from 'drizzle-orm/pg-core';
 import { caseOwnerScope, type SignedInUser } from '../../auth/policy.ts';
 import type { Database } from '../../db/client.ts';
 import { isoTimestamp } from '../../db/iso-timestamp.ts';
-import { caseAttachments, caseCounts, caseStatusTotals, cases, users } from '../../db/schema.ts';
+import { caseAttachments, caseCounts, caseStatusTotals, cases, patientNames, users } from '../../db/schema.ts';
 import { notFound } from '../../lib/errors.ts';
 import { findOrderParent, listCaseOrders } from './case-orders.ts';
 
@@ -56,59 +56,83 @@ function caseRowsOf(rows: unknown[][]): CaseRow[] {
   });
 }
 
-const sortExpressions: Record<CaseSortColumn, SQL> = {
-  CaseId: sql`${cases.caseId}`,
-  TrackingNo: sql`${cases.trackingNo}`,
+/** The column of `cases` each sort reads (doctorname reads the doctor's, through doctor_user_id). */
+const sortColumns: Record<CaseSortColumn, Column> = {
+  CaseId: cases.caseId,
+  TrackingNo: cases.trackingNo,
   ...(Object.fromEntries(
     caseFieldList
       .filter((field) => 'isSortable' in field && field.isSortable)
-      .map((field) => [field.read, sql`${cases[field.key]}`]),
-  ) as Record<SortableCaseField, SQL>),
-  doctorname: doctorFullName,
-  Status: sql`${cases.status}`,
-  CreatedAt: sql`${cases.createdAt}`,
+      .map((field): [string, Column] => [field.read, cases[field.key]]),
+  ) as Record<SortableCaseField, Column>),
+  doctorname: cases.doctorUserId,
+  Status: cases.status,
+  CreatedAt: cases.createdAt,
 };
+
+const sortExpressions = Object.fromEntries(
+  Object.entries(sortColumns).map(([sort, column]) => [sort, sort === 'doctorname' ? doctorFullName : sql`${column}`]),
+) as Record<CaseSortColumn, SQL>;
 
 /** ILIKE pattern for a substring, with the user's % _ and \ taken literally. */
 const containing = (text: string) => `%${text.replace(/[\\%_]/g, '\\$&')}%`;
 
 /**
  * The cases in scope that a search finds: tracking number, patient name or doctor name,
- * case-insensitively. Over all doctors the matches are collected through the trigram indexes
- * on tracking numbers and patient names (0006) OR'd with the doctor index (the names become an
- * id list); OFFSET 0 keeps PostgreSQL from folding this into a newest-first scan of every
- * case, which is slow exactly when few cases match (at a million rows: ~10 ms vs 1.5 s). For
- * one doctor, that doctor's cases (a few hundred, by cases_doctor_created_idx) are filtered
- * instead: the trigram indexes would first collect every doctor's matches (at a million
- * cases: 55 ms vs 1 ms). The list counts and sorts these rows as found; looking them up again
- * by id made PostgreSQL join a scan of every case when many matched (1.3 s).
+ * case-insensitively, as rows of `cases` with the columns `columns` names.
+ *
+ * For one doctor, that doctor's cases (a few hundred, by cases_doctor_created_idx) are
+ * filtered: any index over all doctors would first collect every doctor's matches (at a
+ * million cases: 55 ms vs 1 ms). OFFSET 0 keeps PostgreSQL from folding a subquery into a
+ * newest-first scan of every case, which is slow exactly when few cases match.
+ *
+ * Over all doctors the matches are the union of four index reads: tracking numbers through
+ * their trigram index (0002), doctors by name (0001), and patients by first name and by
+ * surname: the names that match are found among the distinct names (patient_names, a few
+ * thousand rows), then their cases through the name indexes, which carry created_at and
+ * status (0013). So a common surname's ten thousand cases are counted and sorted from index
+ * entries, where a trigram index on the cases had to read and recheck each of them (at a
+ * million cases, a surname 8,400 patients have: 28 ms before, 8 ms now). A search with a space in it may run across
+ * first name and surname ("Anna Kowal"): that one reads the full names' trigram index (0006),
+ * the cases it finds being few.
  */
 function searchMatches(
   search: string,
   scope: { doctorUserId: number | null; status: CaseStatusFilter },
   planState: CaseListQuery['planState'],
+  columns: Column[],
 ) {
   const pattern = containing(search);
   const { doctorUserId, status } = scope;
-  const doctorsNamed = doctorUserId === null ? sql`true` : sql`u.user_id = ${doctorUserId}`;
-  const found = and(
-    sql`(${cases.trackingNo} ilike ${pattern}
-      or (${cases.firstName} || ' ' || ${cases.lastName}) ilike ${pattern}
-      or ${cases.doctorUserId} = any(array(select u.user_id from users u
-        where ${doctorsNamed} and (u.first_name || ' ' || u.last_name) ilike ${pattern})))`,
+  const filters = [
     status === 'all' ? undefined : eq(cases.status, status),
     planState ? eq(cases.planState, planState) : undefined,
-  );
-  const candidates =
-    doctorUserId === null
-      ? cases
-      : sql`(select * from ${cases} where ${eq(cases.doctorUserId, doctorUserId)} offset 0) as ${cases}`;
+  ];
+  const fullName = sql`(${cases.firstName} || ' ' || ${cases.lastName})`;
+  const doctorsNamed = (scope: SQL) =>
+    sql`${cases.doctorUserId} = any(array(select u.user_id from users u
+      where ${scope} and (u.first_name || ' ' || u.last_name) ilike ${pattern}))`;
   // Under the table's name, so that the columns of `cases` name these rows.
-  return new Subquery(
-    sql`select * from ${candidates} where ${found} offset 0`,
-    { caseId: cases.caseId },
-    getTableName(cases),
+  const asCases = (query: SQL) => new Subquery(query, { caseId: cases.caseId }, getTableName(cases));
+  if (doctorUserId !== null) {
+    const found = and(
+      sql`(${cases.trackingNo} ilike ${pattern} or ${fullName} ilike ${pattern}
+        or ${doctorsNamed(sql`u.user_id = ${doctorUserId}`)})`,
+      ...filters,
+    );
+    const owned = sql`(select * from ${cases} where ${eq(cases.doctorUserId, doctorUserId)} offset 0) as ${cases}`;
+    return asCases(sql`select * from ${owned} where ${found} offset 0`);
+  }
+  const matchedNames = sql`(select names from matched_names)::text[]`;
+  const byName = search.includes(' ')
+    ? [sql`${fullName} ilike ${pattern}`]
+    : [sql`${cases.firstName} = any(${matchedNames})`, sql`${cases.lastName} = any(${matchedNames})`];
+  const branches = [sql`${cases.trackingNo} ilike ${pattern}`, ...byName, doctorsNamed(sql`true`)].map(
+    (found) => sql`select ${sql.join(columns, sql`, `)} from ${cases} where ${and(found, ...filters)}`,
   );
+  return asCases(sql`with matched_names as materialized (
+      select array(select ${patientNames.name} from ${patientNames} where ${patientNames.name} ilike ${pattern}) as names)
+    ${sql.join(branches, sql` union `)}`);
 }
 
 export function isPagedQuery(query: CaseListQuery): boolean {
@@ -247,11 +271,14 @@ export async function findCases(
   query: CaseListQuery,
 ): Promise<{ rows: CaseRow[]; total: number }> {
   if (query.search === undefined) return findListPage(db, scope, query);
-  // A search's rows are already in scope: they stand in for the table, under its name.
-  const matches = searchMatches(query.search, scope, query.planState);
   const sort = query.sort ?? '-CreatedAt';
   const isDescending = sort.startsWith('-');
-  const column = sortExpressions[sort.replace(/^-/, '') as CaseSortColumn];
+  const sortColumn = sort.replace(/^-/, '') as CaseSortColumn;
+  const column = sortExpressions[sortColumn];
+  // A search's rows are already in scope: they stand in for the table, under its name.
+  const matches = searchMatches(query.search, scope, query.planState, [
+    ...new Set([cases.caseId, sortColumns[sortColumn]]),
+  ]);
   const direction = isDescending ? desc : asc;
   const order = [direction(column), direction(cases.caseId)];
   const pageSize = query.pageSize ?? 10;
@@ -261,18 +288,16 @@ export async function findCases(
   // the matching rows are read once, and only a page of rows is carried at full width. The
   // count and sort key are fenced (OFFSET 0) from the LIMIT: PostgreSQL would otherwise walk
   // the doctors in name order through every match for each (seconds at a million cases).
-  const ranked = new Subquery(
-    sql`${db
-      .select({
-        caseId: cases.caseId,
-        sortKey: sql`${column}`.as('sort_key'),
-        searchTotal: sql<number>`(count(*) over ())::int`.as('search_total'),
-      })
-      .from(matches)
-      .innerJoin(users, eq(users.userId, cases.doctorUserId))} offset 0`,
-    { caseId: cases.caseId },
-    'ranked',
-  );
+  const matched = db
+    .select({
+      caseId: cases.caseId,
+      sortKey: sql`${column}`.as('sort_key'),
+      searchTotal: sql<number>`(count(*) over ())::int`.as('search_total'),
+    })
+    .from(matches)
+    .$dynamic();
+  if (sortColumn === 'doctorname') matched.innerJoin(users, eq(users.userId, cases.doctorUserId));
+  const ranked = new Subquery(sql`${matched} offset 0`, { caseId: cases.caseId }, 'ranked');
   const page = db
     .select({
       caseId: sql<number>`ranked.case_id`.as('case_id'),
