@@ -95,8 +95,16 @@ async function layoutSettled(page: Page): Promise<void> {
   });
 }
 
-/** Screenshots of the current screen at 375 px and 1280 px wide, kept in e2e/artifacts. */
+/**
+ * Whether `screenshots` writes its files: they are for people to look at, so always outside
+ * CI and in CI only with E2E_SCREENSHOTS=1 (no assertion depends on them; 108 full-page
+ * captures cost CI about a minute).
+ */
+const takeScreenshots = !process.env.CI || process.env.E2E_SCREENSHOTS === '1';
+
+/** Screenshots of the current screen at 375 px and 1280 px wide, kept in e2e/artifacts (see takeScreenshots). */
 export async function screenshots(page: Page, name: string): Promise<void> {
+  if (!takeScreenshots) return;
   await mkdir(artifactsDir, { recursive: true });
   const original = page.viewportSize() ?? { width: 1280, height: 900 };
   for (const width of [375, 1280]) {
