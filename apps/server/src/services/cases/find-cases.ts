@@ -332,30 +332,23 @@ function counters(doctorUserId: number | Placeholder | null) {
 }
 
 /**
- * Counts from case_counts or case_status_totals (kept by a trigger), never a scan of the cases; the two plan tiles
- * count the cases in those plan states through cases_plan_state_idx.
+ * The stats tiles in one statement: the status counts from case_counts or case_status_totals
+ * (kept by a trigger), never a scan of the cases, and the two plan tiles counted through
+ * cases_plan_state_idx. Prepared once per scope (a doctor's, or all doctors'), so a request
+ * costs the session lookup and one round trip of an already planned statement.
  */
-export async function getCaseStats(db: Database, doctorUserId: number | null): Promise<CaseStats[]> {
+function prepareStats(db: Database, isOwned: boolean) {
+  const doctorUserId = isOwned ? placeholder('doctorUserId') : null;
   const counter = counters(doctorUserId);
   const count = (status?: string) =>
     status
       ? sql<number>`coalesce(sum(${counter.count}) filter (where ${counter.status} = ${status}), 0)::int`
       : sql<number>`coalesce(sum(${counter.count}), 0)::int`;
   const inPlanState = (state: 'awaiting_approval' | 'changes_requested') =>
-    db
-      .select({ n: sql<number>`count(*)::int` })
-      .from(cases)
-      .where(and(eq(cases.planState, state), ownedBy(doctorUserId)))
-      .then(([row]) => row?.n ?? 0);
-  const [statusCounts, awaitingApproval, changesRequested] = await Promise.all([
-    statusStats(db, counter, count),
-    inPlanState('awaiting_approval'),
-    inPlanState('changes_requested'),
-  ]);
-  return statusCounts.map((row) => ({ ...row, awaitingApproval, changesRequested }));
-}
-
-function statusStats(db: Database, counter: ReturnType<typeof counters>, count: (status?: string) => SQL<number>) {
+    sql<number>`(select count(*)::int from ${cases} where ${and(
+      eq(cases.planState, state),
+      doctorUserId === null ? undefined : eq(cases.doctorUserId, doctorUserId),
+    )})`;
   return db
     .select({
       newcases: count('new'),
@@ -363,9 +356,23 @@ function statusStats(db: Database, counter: ReturnType<typeof counters>, count: 
       inprogress: count('inprogress'),
       dispatched: count('dispatched'),
       delivered: count('delivered'),
+      awaitingApproval: inPlanState('awaiting_approval'),
+      changesRequested: inPlanState('changes_requested'),
     })
     .from(counter.table)
-    .where(counter.where);
+    .where(counter.where)
+    .prepare(isOwned ? 'case_stats_doctor' : 'case_stats_all');
+}
+
+const preparedStats = new WeakMap<
+  Database,
+  { owned: ReturnType<typeof prepareStats>; all: ReturnType<typeof prepareStats> }
+>();
+
+export async function getCaseStats(db: Database, doctorUserId: number | null): Promise<CaseStats[]> {
+  let prepared = preparedStats.get(db);
+  if (!prepared) preparedStats.set(db, (prepared = { owned: prepareStats(db, true), all: prepareStats(db, false) }));
+  return doctorUserId === null ? prepared.all.execute() : prepared.owned.execute({ doctorUserId });
 }
 
 /** How many cases a search matches, counted as found (without reading the cases again). */
