@@ -96,17 +96,11 @@ const containing = (text: string) => `%${text.replace(/[\\%_]/g, '\\$&')}%`;
  * first name and surname ("Anna Kowal"): that one reads the full names' trigram index (0006),
  * the cases it finds being few.
  */
-function searchMatches(
-  search: string,
-  scope: { doctorUserId: number | null; status: CaseStatusFilter },
-  planState: CaseListQuery['planState'],
-  columns: Column[],
-) {
-  const pattern = containing(search);
-  const { doctorUserId, status } = scope;
+function searchMatches(search: SearchSql, columns: Column[]) {
+  const { pattern, doctorUserId, status, planState } = search;
   const filters = [
-    status === 'all' ? undefined : eq(cases.status, status),
-    planState ? eq(cases.planState, planState) : undefined,
+    status === undefined ? undefined : eq(cases.status, status),
+    planState === undefined ? undefined : eq(cases.planState, planState),
   ];
   const fullName = sql`(${cases.firstName} || ' ' || ${cases.lastName})`;
   const doctorsNamed = (scope: SQL) =>
@@ -114,7 +108,7 @@ function searchMatches(
       where ${scope} and (u.first_name || ' ' || u.last_name) ilike ${pattern}))`;
   // Under the table's name, so that the columns of `cases` name these rows.
   const asCases = (query: SQL) => new Subquery(query, { caseId: cases.caseId }, getTableName(cases));
-  if (doctorUserId !== null) {
+  if (doctorUserId !== undefined) {
     const found = and(
       sql`(${cases.trackingNo} ilike ${pattern} or ${fullName} ilike ${pattern}
         or ${doctorsNamed(sql`u.user_id = ${doctorUserId}`)})`,
@@ -124,7 +118,7 @@ function searchMatches(
     return asCases(sql`select * from ${owned} where ${found} offset 0`);
   }
   const matchedNames = sql`(select names from matched_names)::text[]`;
-  const byName = search.includes(' ')
+  const byName = search.isAcrossNames
     ? [sql`${fullName} ilike ${pattern}`]
     : [sql`${cases.firstName} = any(${matchedNames})`, sql`${cases.lastName} = any(${matchedNames})`];
   const branches = [sql`${cases.trackingNo} ilike ${pattern}`, ...byName, doctorsNamed(sql`true`)].map(
@@ -261,33 +255,45 @@ async function findListPage(
   return { rows, total: counted?.total ?? 0 };
 }
 
+/** A search's SQL values: bound as they are, or placeholders of a prepared statement. */
+interface SearchSql {
+  pattern: string | Placeholder;
+  doctorUserId?: number | Placeholder;
+  status?: Exclude<CaseStatusFilter, 'all'> | Placeholder;
+  planState?: NonNullable<CaseListQuery['planState']> | Placeholder;
+  /** A search with a space in it may run across first name and surname (staff only). */
+  isAcrossNames: boolean;
+}
+
+/** What a search's SQL depends on besides its values. */
+interface SearchShape {
+  sort: NonNullable<CaseListQuery['sort']>;
+  isOwned: boolean;
+  hasStatus: boolean;
+  hasPlanState: boolean;
+  isAcrossNames: boolean;
+}
+
 /**
- * A case list: every row (no query, as the spec reads it) or one page, newest first unless
- * `sort` says otherwise, with the count of all matching rows.
+ * One page of a search's matches, newest first unless `sort` says otherwise, each row with
+ * the count of all matches ("searchTotal"). The matches are counted (over all of them, before
+ * the page is cut) and sorted on their id and sort key only, then the page's rows are read
+ * whole: the trigram indexes and the matching rows are read once, and only a page of rows is
+ * carried at full width. The count and sort key are fenced (OFFSET 0) from the LIMIT:
+ * PostgreSQL would otherwise walk the doctors in name order through every match for each
+ * (seconds at a million cases).
  */
-export async function findCases(
+function searchPage(
   db: Database,
-  scope: { doctorUserId: number | null; status: CaseStatusFilter },
-  query: CaseListQuery,
-): Promise<{ rows: CaseRow[]; total: number }> {
-  if (query.search === undefined) return findListPage(db, scope, query);
-  const sort = query.sort ?? '-CreatedAt';
-  const isDescending = sort.startsWith('-');
-  const sortColumn = sort.replace(/^-/, '') as CaseSortColumn;
+  shape: SearchShape,
+  search: SearchSql,
+  page: { limit: number | Placeholder; offset: number | Placeholder },
+) {
+  const sortColumn = shape.sort.replace(/^-/, '') as CaseSortColumn;
   const column = sortExpressions[sortColumn];
+  const direction = shape.sort.startsWith('-') ? desc : asc;
   // A search's rows are already in scope: they stand in for the table, under its name.
-  const matches = searchMatches(query.search, scope, query.planState, [
-    ...new Set([cases.caseId, sortColumns[sortColumn]]),
-  ]);
-  const direction = isDescending ? desc : asc;
-  const order = [direction(column), direction(cases.caseId)];
-  const pageSize = query.pageSize ?? 10;
-  const offset = ((query.page ?? 1) - 1) * pageSize;
-  // A search's matches are counted (over all of them, before the page is cut) and sorted on
-  // their id and sort key only, then the page's rows are read whole: the trigram indexes and
-  // the matching rows are read once, and only a page of rows is carried at full width. The
-  // count and sort key are fenced (OFFSET 0) from the LIMIT: PostgreSQL would otherwise walk
-  // the doctors in name order through every match for each (seconds at a million cases).
+  const matches = searchMatches(search, [...new Set([cases.caseId, sortColumns[sortColumn]])]);
   const matched = db
     .select({
       caseId: cases.caseId,
@@ -298,24 +304,84 @@ export async function findCases(
     .$dynamic();
   if (sortColumn === 'doctorname') matched.innerJoin(users, eq(users.userId, cases.doctorUserId));
   const ranked = new Subquery(sql`${matched} offset 0`, { caseId: cases.caseId }, 'ranked');
-  const page = db
+  const pageIds = db
     .select({
       caseId: sql<number>`ranked.case_id`.as('case_id'),
       searchTotal: sql<number>`ranked.search_total`.as('search_total'),
     })
     .from(ranked)
     .orderBy(direction(sql`ranked.sort_key`), direction(sql`ranked.case_id`))
-    .limit(pageSize)
-    .offset(offset)
+    .limit(page.limit)
+    .offset(page.offset)
     .as('page');
-  const found = await db
+  return db
     .select({ ...caseColumns, searchTotal: sql<number>`page.search_total` })
-    .from(page)
+    .from(pageIds)
     .innerJoin(cases, sql`${cases.caseId} = page.case_id`)
     .innerJoin(users, eq(users.userId, cases.doctorUserId))
-    .orderBy(...order);
+    .orderBy(direction(column), direction(cases.caseId));
+}
+
+/** Each database's prepared searches in one doctor's cases, by shape. */
+const preparedSearches = new WeakMap<Database, Map<string, ReturnType<typeof prepareOwnedSearch>>>();
+
+/**
+ * A search in one doctor's cases as a named statement: its plan (the doctor's few hundred
+ * cases read by cases_doctor_created_idx, then filtered) is the same whatever the words, so
+ * PostgreSQL may keep it. A search over all doctors is planned for its words each time: how
+ * many names and tracking numbers match decides which indexes pay.
+ */
+function prepareOwnedSearch(db: Database, shape: SearchShape, name: string) {
+  const search: SearchSql = {
+    pattern: placeholder('pattern'),
+    doctorUserId: placeholder('doctorUserId'),
+    status: shape.hasStatus ? placeholder('status') : undefined,
+    planState: shape.hasPlanState ? placeholder('planState') : undefined,
+    isAcrossNames: false,
+  };
+  return searchPage(db, shape, search, { limit: placeholder('limit'), offset: placeholder('offset') }).prepare(name);
+}
+
+function preparedOwnedSearch(db: Database, shape: SearchShape) {
+  let byShape = preparedSearches.get(db);
+  if (!byShape) preparedSearches.set(db, (byShape = new Map()));
+  const key = [shape.hasStatus, shape.hasPlanState].map(Number).concat(caseSortIndex.get(shape.sort)!).join('_');
+  let prepared = byShape.get(key);
+  if (!prepared) byShape.set(key, (prepared = prepareOwnedSearch(db, shape, `case_search_${key}`)));
+  return prepared;
+}
+
+/**
+ * A case list: every row (no query, as the spec reads it) or one page, newest first unless
+ * `sort` says otherwise, with the count of all matching rows.
+ */
+export async function findCases(
+  db: Database,
+  scope: { doctorUserId: number | null; status: CaseStatusFilter },
+  query: CaseListQuery,
+): Promise<{ rows: CaseRow[]; total: number }> {
+  if (query.search === undefined) return findListPage(db, scope, query);
+  const shape: SearchShape = {
+    sort: query.sort ?? '-CreatedAt',
+    isOwned: scope.doctorUserId !== null,
+    hasStatus: scope.status !== 'all',
+    hasPlanState: query.planState !== undefined,
+    isAcrossNames: scope.doctorUserId === null && query.search.includes(' '),
+  };
+  const search: SearchSql = {
+    pattern: containing(query.search),
+    doctorUserId: scope.doctorUserId ?? undefined,
+    status: scope.status === 'all' ? undefined : scope.status,
+    planState: query.planState,
+    isAcrossNames: shape.isAcrossNames,
+  };
+  const pageSize = query.pageSize ?? 10;
+  const page = { limit: pageSize, offset: ((query.page ?? 1) - 1) * pageSize };
+  const found = shape.isOwned
+    ? await preparedOwnedSearch(db, shape).execute({ ...search, ...page })
+    : await searchPage(db, shape, search, page);
   // A page past the last match has no row to carry the total: it is counted on its own.
-  const total = found[0]?.searchTotal ?? (offset > 0 ? await countMatches(db, matches) : 0);
+  const total = found[0]?.searchTotal ?? (page.offset > 0 ? await countMatches(db, search) : 0);
   return { rows: found.map(({ searchTotal: _total, ...row }) => row) as CaseRow[], total };
 }
 
@@ -376,8 +442,8 @@ export async function getCaseStats(db: Database, doctorUserId: number | null): P
 }
 
 /** How many cases a search matches, counted as found (without reading the cases again). */
-async function countMatches(db: Database, matches: ReturnType<typeof searchMatches>): Promise<number> {
-  const [counted] = await db.select({ total: sql<number>`count(*)::int` }).from(matches);
+async function countMatches(db: Database, search: SearchSql): Promise<number> {
+  const [counted] = await db.select({ total: sql<number>`count(*)::int` }).from(searchMatches(search, [cases.caseId]));
   return counted?.total ?? 0;
 }
 
