@@ -8,7 +8,9 @@ const server: NonNullable<TestProjectInlineConfiguration['test']> = {
   root: './apps/server',
   globalSetup: ['./test/helpers/global-setup.ts'],
   sequence: { groupOrder: 1 },
-  testTimeout: 30_000,
+  // Several tests open an app of their own (a database copied from the template): on a loaded
+  // CI machine that alone has taken 30 s.
+  testTimeout: 60_000,
   hookTimeout: 120_000,
   pool: 'forks',
   maxWorkers: 2,

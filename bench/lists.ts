@@ -205,23 +205,28 @@ const caseColumnsSql = [
  * parameters as SQL text.
  */
 const matchesSql = (search: string, doctor?: string, status?: string) => {
-  const doctorsNamed = (scope: string) => `doctor_user_id = any(array(select u.user_id from users u
-    where ${scope} and (u.first_name || ' ' || u.last_name) ilike ${search}))`;
+  const doctorsNamed = (scope: string) => `select u.user_id from users u
+    where ${scope} and (u.first_name || ' ' || u.last_name) ilike ${search}`;
   const statusSql = status ? `and status = ${status}` : '';
   if (doctor)
     return `(select * from (select * from cases where doctor_user_id = ${doctor} offset 0) x
       where (x.tracking_no ilike ${search} or (x.first_name || ' ' || x.last_name) ilike ${search}
-        or ${doctorsNamed(`u.user_id = ${doctor}`)}) ${statusSql} offset 0) c`;
+        or doctor_user_id = any(array(${doctorsNamed(`u.user_id = ${doctor}`)}))) ${statusSql} offset 0) c`;
   const names = '(select names from matched_names)::text[]';
-  const branches = [
-    `tracking_no ilike ${search}`,
+  const finds = [
+    'doctor_user_id = any((select ids from matched_doctors)::int[])',
     `first_name = any(${names})`,
     `last_name = any(${names})`,
-    doctorsNamed('true'),
-  ].map((found) => `select case_id, created_at from cases where ${found} ${statusSql}`);
+    `tracking_no ilike ${search}`,
+  ];
+  const branches = finds.map((found, index) => {
+    const notFoundBefore = finds.slice(0, index).map((earlier) => `and (${earlier}) is not true`);
+    return `select case_id, created_at from cases where ${found} ${notFoundBefore.join(' ')} ${statusSql}`;
+  });
   return `(with matched_names as materialized (
-      select array(select name from patient_names where name ilike ${search}) as names)
-    ${branches.join(' union ')}) c`;
+      select array(select name from patient_names where name ilike ${search}) as names),
+    matched_doctors as materialized (select array(${doctorsNamed('true')}) as ids)
+    ${branches.join(' union all ')}) c`;
 };
 /**
  * One list request's queries: the page and its total (a search's page counts its matches

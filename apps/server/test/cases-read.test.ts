@@ -243,4 +243,47 @@ describe('GET /case/get_cases_by_status/{status}/{userId}?search= over patient n
     expect(delivered.headers['x-total-count']).toBe('0');
     expect((await list(admin, 'get_cases_by_status/new/0?search=kowal')).headers['x-total-count']).toBe('2');
   });
+
+  it('lists a case that several things match once: its doctor, first name, surname and tracking number', async () => {
+    const doctor = await createCaseDoctor(t, { firstname: 'Nils', lastname: 'Quorra' });
+    const patients = [
+      { firstname: 'Quorra', lastname: 'Quorra' },
+      { firstname: 'Quorra', lastname: 'Berg' },
+      { firstname: 'Ida', lastname: 'Quorra' },
+      { firstname: 'Ida', lastname: 'Berg' },
+    ];
+    for (const name of patients) {
+      const response = await submitCase(
+        t,
+        doctor.token,
+        caseForm(caseFields(doctor.clinicId, name), { front: { data: await makeImage(), name: 'front.png' } }),
+      );
+      if (response.statusCode !== 200) throw new Error(response.body);
+    }
+    // Another doctor's patient named Quorra, and one of his cases by its tracking number.
+    const other = await createCaseDoctor(t, { firstname: 'Otto', lastname: 'Lind' });
+    for (const name of [
+      { firstname: 'Quorra', lastname: 'Lind' },
+      { firstname: 'Ole', lastname: 'Lind' },
+    ]) {
+      const response = await submitCase(
+        t,
+        other.token,
+        caseForm(caseFields(other.clinicId, name), { front: { data: await makeImage(), name: 'front.png' } }),
+      );
+      if (response.statusCode !== 200) throw new Error(response.body);
+    }
+    const found = await list(admin, 'get_cases_by_status/all/0?search=quorra&pageSize=20');
+    const rows = found.json<Row[]>();
+    expect(found.headers['x-total-count']).toBe('5');
+    expect(new Set(rows.map((row) => row.CaseId)).size).toBe(5);
+    expect(rows.filter((row) => row.doctorname === 'Nils Quorra')).toHaveLength(4);
+    const paged = await list(admin, 'get_cases_by_status/all/0?search=quorra&page=2&pageSize=3');
+    expect(paged.json<Row[]>().map((row) => row.CaseId)).toEqual(rows.slice(3).map((row) => row.CaseId));
+    expect(paged.headers['x-total-count']).toBe('5');
+    const [byTracking] = rows.filter((row) => row.doctorname === 'Nils Quorra');
+    const tracked = await list(admin, `get_cases_by_status/all/0?search=${byTracking!.TrackingNo}`);
+    expect(tracked.json<Row[]>().map((row) => row.CaseId)).toEqual([byTracking!.CaseId]);
+    expect(tracked.headers['x-total-count']).toBe('1');
+  });
 });

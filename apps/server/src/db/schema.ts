@@ -275,8 +275,9 @@ export const cases = pgTable(
     // cases_patient_name_trgm_idx on first_name || ' ' || last_name: an expression index
     // written by hand in migration 0006, like users_full_name_trgm_idx in 0001.
     // cases_first_name_sort_idx and cases_last_name_sort_idx, on (name, case_id) as the others,
-    // also carry created_at and status (INCLUDE, which drizzle cannot write: by hand in 0013):
-    // a search counts and sorts the cases of the names it found from them alone (find-cases.ts).
+    // also carry created_at, status and the doctor, the surnames' index the first name too
+    // (INCLUDE, which drizzle cannot write: by hand in 0013 and 0014): a search counts and
+    // sorts the cases of the names it found from them alone (find-cases.ts).
   ],
 );
 
