@@ -65,6 +65,9 @@ export function LocalTable<T extends Record<string, unknown>>({
     return sortStatus.direction === 'desc' ? sorted.reverse() : sorted;
   }, [records, search, searchKeys, sortStatus]);
 
+  // After a delete empties the last page, the page before it is shown.
+  const shownPage = Math.min(page, Math.max(1, Math.ceil(rows.length / pageSize)));
+
   return (
     <>
       {searchKeys && (
@@ -82,7 +85,7 @@ export function LocalTable<T extends Record<string, unknown>>({
         />
       )}
       <PortalTable<T>
-        records={rows.slice((page - 1) * pageSize, page * pageSize)}
+        records={rows.slice((shownPage - 1) * pageSize, shownPage * pageSize)}
         columns={phone.columns}
         rowDetail={phone.rowDetail}
         horizontalSpacing={phone.horizontalSpacing}
@@ -93,7 +96,7 @@ export function LocalTable<T extends Record<string, unknown>>({
         sortStatus={sortStatus}
         onSortStatusChange={setSortStatus}
         paging={{
-          page,
+          page: shownPage,
           pageSize,
           total: rows.length,
           onPageChange: setPage,

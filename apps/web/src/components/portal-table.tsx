@@ -5,7 +5,7 @@ import classes from './portal-table.module.css';
 import { TableFooter, type TablePaging } from './table-footer.tsx';
 import { cellContent, nextSortStatus, type SortStatus, type TableColumn } from './table-column.ts';
 
-export const noRecordsText = 'There are no records to display';
+const noRecordsText = 'There are no records to display';
 
 /** A record's detail, drawn in a row of its own under the record's row while open. */
 export interface RowDetail<T> {

@@ -2,7 +2,7 @@ import { Button, Group, Menu, Pagination, Text } from '@mantine/core';
 import { IconSelector } from '@tabler/icons-react';
 import classes from './portal-table.module.css';
 
-export const pageSizes = [5, 10, 20];
+const pageSizes = [5, 10, 20];
 
 export interface TablePaging {
   page: number;
