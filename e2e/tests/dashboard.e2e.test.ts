@@ -39,12 +39,12 @@ afterAll(() => browser.close());
 
 const tile = (page: Page, label: string) =>
   page.getByRole('group', { name: 'Filter cases by status' }).getByRole('button', { name: new RegExp(`^${label}`) });
-/** A column header; mantine-datatable makes sortable ones buttons named 'Tracking No Not sorted'. */
-function columnHeader(page: Page, title: string) {
-  const name = new RegExp(`^${title.replace('.', '\\.')}( .*sort.*)?$`, 'i');
-  const table = page.getByRole('table');
-  return table.getByRole('columnheader', { name }).or(table.getByRole('button', { name }));
-}
+/** A column header, by its title; a sortable one holds a button of the same name. */
+const columnHeader = (page: Page, title: string) =>
+  page.getByRole('table').getByRole('columnheader', { name: title, exact: true });
+/** The button that sorts by a column. */
+const sortButton = (page: Page, title: string) =>
+  columnHeader(page, title).getByRole('button', { name: title, exact: true });
 const caseRow = (page: Page, trackingNo: string) => page.getByRole('row').filter({ hasText: trackingNo });
 /** The value shown beside a label in the case detail (a dt/dd pair). */
 const detailValue = (page: Page, label: string) =>
@@ -257,11 +257,14 @@ describe('Dashboard as staff with the Dashboard page', () => {
     await search.fill(submitted.TrackingNo);
     await expect.poll(() => caseRow(page, submitted.TrackingNo).isVisible()).toBe(true);
     const sorted = page.waitForRequest((request) => request.url().includes('sort=TrackingNo'));
-    await columnHeader(page, 'Tracking No').click();
+    await sortButton(page, 'Tracking No').click();
     await sorted;
+    await expect.poll(() => columnHeader(page, 'Tracking No').getAttribute('aria-sort')).toBe('ascending');
     const reversed = page.waitForRequest((request) => request.url().includes('sort=-TrackingNo'));
-    await columnHeader(page, 'Tracking No').click();
+    await sortButton(page, 'Tracking No').focus();
+    await page.keyboard.press('Enter');
     await reversed;
+    await expect.poll(() => columnHeader(page, 'Tracking No').getAttribute('aria-sort')).toBe('descending');
     await settle(page);
     await expectNoSeriousA11yViolations(page);
     await screenshots(page, 'dashboard-staff-list');

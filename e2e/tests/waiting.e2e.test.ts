@@ -48,12 +48,15 @@ describe('Waiting that people feel', () => {
     const menu = page.getByRole('navigation', { name: 'Main menu' });
     await menu.getByRole('link', { name: 'Users' }).click();
     await page.waitForURL('**/users');
-    // The table shows its own loader; nothing covers the screen.
-    const tableLoading = page.locator('.mantine-datatable-loader-fetching');
+    // The table shows its own 'Loading...' and is marked busy; nothing covers the screen.
+    const table = page.getByRole('table');
+    const tableLoading = page.getByRole('status').filter({ hasText: 'Loading...' });
     await expect.poll(() => tableLoading.isVisible()).toBe(true);
+    expect(await table.getAttribute('aria-busy')).toBe('true');
     expect(await page.locator('.mantine-LoadingOverlay-root').count()).toBe(0);
     release();
     await expect.poll(() => tableLoading.count()).toBe(0);
+    expect(await table.getAttribute('aria-busy')).toBe('false');
     for (const name of ['Roles', 'Doctors', 'Role Permissions', 'Dashboard']) {
       await menu.getByRole('link', { name }).click();
       await settle(page);

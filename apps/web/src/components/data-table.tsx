@@ -1,12 +1,9 @@
 import { TextInput } from '@mantine/core';
 import { IconSearch } from '@tabler/icons-react';
-import { DataTable, type DataTableColumn, type DataTableSortProps, type DataTableSortStatus } from 'mantine-datatable';
 import { useMemo, useState } from 'react';
-import 'mantine-datatable/styles.css';
 import { usePhoneColumns } from './phone-columns.tsx';
-
-export const pageSizes = [5, 10, 20];
-export const noRecordsText = 'There are no records to display';
+import { PortalTable } from './portal-table.tsx';
+import type { SortStatus, TableColumn } from './table-column.ts';
 
 /** Compares two cell values for sorting: numbers as numbers, the rest as text. */
 function compare(a: unknown, b: unknown): number {
@@ -26,17 +23,17 @@ export function LocalTable<T extends Record<string, unknown>>({
   searchKeys,
   searchLabel = 'Search',
   defaultSort,
-  emptyText = noRecordsText,
+  emptyText,
   pinLastColumn,
   phoneColumns,
 }: {
   records: T[] | undefined;
-  columns: DataTableColumn<T>[];
+  columns: TableColumn<T>[];
   idAccessor: keyof T & string;
   isLoading?: boolean;
   searchKeys?: (keyof T & string)[];
   searchLabel?: string;
-  defaultSort?: DataTableSortStatus<T>;
+  defaultSort?: SortStatus;
   /** What an empty table says, when a screen words it differently ('No record found'). */
   emptyText?: string;
   /** Keeps the last column (a row's actions) in view while a narrow screen scrolls the rest. */
@@ -48,7 +45,7 @@ export function LocalTable<T extends Record<string, unknown>>({
   const [search, setSearch] = useState('');
   const [page, setPage] = useState(1);
   const [pageSize, setPageSize] = useState(10);
-  const [sortStatus, setSortStatus] = useState<DataTableSortStatus<T>>(
+  const [sortStatus, setSortStatus] = useState<SortStatus>(
     defaultSort ?? { columnAccessor: idAccessor, direction: 'asc' },
   );
 
@@ -63,12 +60,13 @@ export function LocalTable<T extends Record<string, unknown>>({
             .includes(needle),
         ),
     );
-    const key = sortStatus.columnAccessor as keyof T;
+    const key = sortStatus.columnAccessor;
     const sorted = [...found].sort((a, b) => compare(a[key], b[key]));
     return sortStatus.direction === 'desc' ? sorted.reverse() : sorted;
   }, [records, search, searchKeys, sortStatus]);
 
-  const visible = rows.slice((page - 1) * pageSize, page * pageSize);
+  // After a delete empties the last page, the page before it is shown.
+  const shownPage = Math.min(page, Math.max(1, Math.ceil(rows.length / pageSize)));
 
   return (
     <>
@@ -86,31 +84,27 @@ export function LocalTable<T extends Record<string, unknown>>({
           mb="sm"
         />
       )}
-      <DataTable<T>
-        withTableBorder
-        striped
-        highlightOnHover
-        minHeight={visible.length === 0 ? 180 : undefined}
-        records={visible}
+      <PortalTable<T>
+        records={rows.slice((shownPage - 1) * pageSize, shownPage * pageSize)}
         columns={phone.columns}
-        rowExpansion={phone.rowExpansion}
+        rowDetail={phone.rowDetail}
         horizontalSpacing={phone.horizontalSpacing}
         idAccessor={idAccessor}
-        fetching={isLoading}
-        loadingText="Loading..."
-        noRecordsText={emptyText}
+        isFetching={isLoading}
+        emptyText={emptyText}
         pinLastColumn={pinLastColumn}
-        totalRecords={rows.length}
-        page={page}
-        onPageChange={setPage}
-        recordsPerPage={pageSize}
-        recordsPerPageOptions={pageSizes}
-        onRecordsPerPageChange={(size) => {
-          setPageSize(size);
-          setPage(1);
-        }}
         sortStatus={sortStatus}
         onSortStatusChange={setSortStatus}
+        paging={{
+          page: shownPage,
+          pageSize,
+          total: rows.length,
+          onPageChange: setPage,
+          onPageSizeChange: (size) => {
+            setPageSize(size);
+            setPage(1);
+          },
+        }}
       />
     </>
   );
@@ -145,11 +139,12 @@ export function ServerTable<T>({
   pageSize,
   onPageSizeChange,
   phoneColumns,
-  ...sort
+  sortStatus,
+  onSortStatusChange,
 }: {
   records: T[] | undefined;
   total: number | undefined;
-  columns: DataTableColumn<T>[];
+  columns: TableColumn<T>[];
   idAccessor: keyof T & string;
   isFetching: boolean;
   page: number;
@@ -158,35 +153,27 @@ export function ServerTable<T>({
   onPageSizeChange: (pageSize: number) => void;
   /** The columns a phone shows (accessors); the others open as a row's detail. */
   phoneColumns?: string[];
-} & DataTableSortProps<T>) {
+  sortStatus?: SortStatus;
+  onSortStatusChange?: (sortStatus: SortStatus) => void;
+}) {
   const phone = usePhoneColumns(columns, idAccessor, phoneColumns);
   return (
-    <DataTable<T>
-      withTableBorder
-      striped
-      highlightOnHover
-      minHeight={records?.length ? undefined : 180}
+    <PortalTable<T>
       records={records ?? []}
       columns={phone.columns}
-      rowExpansion={phone.rowExpansion}
+      rowDetail={phone.rowDetail}
       horizontalSpacing={phone.horizontalSpacing}
       idAccessor={idAccessor}
-      fetching={isFetching}
-      loadingText="Loading..."
-      noRecordsText={noRecordsText}
-      totalRecords={total ?? 0}
-      page={page}
-      onPageChange={onPageChange}
-      recordsPerPage={pageSize}
-      recordsPerPageOptions={pageSizes}
-      onRecordsPerPageChange={onPageSizeChange}
-      {...sort}
+      isFetching={isFetching}
+      sortStatus={sortStatus}
+      onSortStatusChange={onSortStatusChange}
+      paging={{ page, pageSize, total: total ?? 0, onPageChange, onPageSizeChange }}
     />
   );
 }
 
 /** The 'S.No' column: the row's position in the whole list. */
-export const serialNumberColumn = <T,>(records: T[] | undefined): DataTableColumn<T> => ({
+export const serialNumberColumn = <T,>(records: T[] | undefined): TableColumn<T> => ({
   accessor: '__serial',
   title: 'S.No',
   width: 70,

@@ -1,9 +1,9 @@
 import { Badge, Group, Select, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { auditActions, auditOutcomes, type AuditAction, type AuditEntry, type AuditOutcome } from '@portal/contract';
-import type { DataTableColumn } from 'mantine-datatable';
 import { useState } from 'react';
 import { ServerTable, usePageOf } from '../../../components/data-table.tsx';
+import type { TableColumn } from '../../../components/table-column.ts';
 import { PageTitle } from '../../../components/page-title.tsx';
 import { formatDateTime } from '../../../lib/format-date.ts';
 import { useAuditEntries } from '../api/get-audit-entries.ts';
@@ -13,7 +13,7 @@ const typingDelayMs = 300;
 // Shades with at least 4.5:1 contrast to white text.
 const outcomeColors: Record<AuditOutcome, string> = { success: 'teal.9', failure: 'grape.9', refused: 'red.9' };
 
-const columns: DataTableColumn<AuditEntry>[] = [
+const columns: TableColumn<AuditEntry>[] = [
   { accessor: 'At', title: 'When', render: (row) => formatDateTime(row.At) },
   { accessor: 'UserName', title: 'User', render: (row) => row.UserName ?? '—' },
   { accessor: 'Action', title: 'Action' },

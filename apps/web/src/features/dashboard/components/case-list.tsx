@@ -3,10 +3,10 @@ import { useDebouncedValue } from '@mantine/hooks';
 import type { CaseRow, CaseSortColumn, CaseStatusFilter, PlanState } from '@portal/contract';
 import { IconEye, IconSearch } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
-import type { DataTableColumn, DataTableSortStatus } from 'mantine-datatable';
 import { useState } from 'react';
 import { CaseStatusBadge } from '../../../components/case-status-badge.tsx';
 import { ServerTable, usePageOf } from '../../../components/data-table.tsx';
+import type { SortStatus, TableColumn } from '../../../components/table-column.ts';
 import { UnreadBadge } from '../../../components/unread-badge.tsx';
 import { formatDateOnly } from '../../../lib/format-date.ts';
 import { unreadCountsQueryOptions } from '../../../lib/shared-queries.ts';
@@ -34,7 +34,7 @@ export function CaseList({
   const [search, setSearch] = useState('');
   const [debouncedSearch] = useDebouncedValue(search, searchDelayMs);
   const [pageSize, setPageSize] = useState(10);
-  const [sortStatus, setSortStatus] = useState<DataTableSortStatus<CaseRow>>({
+  const [sortStatus, setSortStatus] = useState<SortStatus>({
     columnAccessor: 'CreatedAt',
     direction: 'desc',
   });
@@ -49,7 +49,7 @@ export function CaseList({
     select: (rows) => new Map(rows.map((row) => [row.caseId, row.unread])),
   });
 
-  const columns: DataTableColumn<CaseRow>[] = [
+  const columns: TableColumn<CaseRow>[] = [
     { accessor: 'serial', title: 'S.No', width: 70, render: (_, index) => (page - 1) * pageSize + index + 1 },
     {
       accessor: 'TrackingNo',
@@ -103,10 +103,7 @@ export function CaseList({
         pageSize={pageSize}
         onPageSizeChange={setPageSize}
         sortStatus={sortStatus}
-        // A newly chosen column starts ascending (the table would keep the old direction).
-        onSortStatusChange={(next) =>
-          setSortStatus(next.columnAccessor === sortStatus.columnAccessor ? next : { ...next, direction: 'asc' })
-        }
+        onSortStatusChange={setSortStatus}
       />
     </>
   );

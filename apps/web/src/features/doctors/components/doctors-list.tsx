@@ -1,7 +1,7 @@
 import type { Doctor } from '@portal/contract';
-import type { DataTableColumn } from 'mantine-datatable';
 import { confirmDelete } from '../../../components/confirm-delete.tsx';
 import { LocalTable, serialNumberColumn } from '../../../components/data-table.tsx';
+import type { TableColumn } from '../../../components/table-column.ts';
 import { RowActions } from '../../../components/row-actions.tsx';
 import { errorMessage, fallbackMessages, notifyError, notifySuccess } from '../../../lib/notify.ts';
 import { useDeleteDoctor } from '../api/delete-doctor.ts';
@@ -24,7 +24,7 @@ export function DoctorsList({ onEdit }: { onEdit: (doctor: Doctor) => void }) {
     }
   };
 
-  const columns: DataTableColumn<Doctor>[] = [
+  const columns: TableColumn<Doctor>[] = [
     serialNumberColumn<Doctor>(doctors.data),
     { accessor: 'UserName', title: 'User Name', sortable: true },
     { accessor: 'FirstName', title: 'First Name', sortable: true },
