@@ -67,6 +67,13 @@ describe('GET /case/get_cases_by_status/{status}/{userId}', () => {
     expect((await list(admin, 'get_cases_by_status/all/0?page=4&pageSize=5')).json()).toEqual([]);
     const defaults = await list(admin, 'get_cases_by_status/all/0?page=2');
     expect(defaults.json<Row[]>()).toHaveLength(5);
+    // The table's page sizes on its first pages have their page written into the statement;
+    // the rest bind LIMIT and OFFSET (find-cases.ts literalPage): the same rows either way.
+    const everyId = (await list(admin, 'get_cases_by_status/all/0?pageSize=20')).json<Row[]>().map((row) => row.CaseId);
+    const seventh = await list(admin, 'get_cases_by_status/all/0?page=7&pageSize=2');
+    expect(seventh.json<Row[]>().map((row) => row.CaseId)).toEqual(everyId.slice(12, 14));
+    expect(seventh.headers['x-total-count']).toBe('15');
+    expect(third.json<Row[]>().map((row) => row.CaseId)).toEqual(everyId.slice(10, 15));
   });
 
   it('searches tracking number or doctor name, ignoring case, and takes % literally', async () => {
