@@ -312,6 +312,8 @@ interface SearchShape {
   hasStatus: boolean;
   hasPlanState: boolean;
   isAcrossNames: boolean;
+  /** A page written into a prepared search (literalPage), or none: LIMIT and OFFSET are bound. */
+  page?: { limit: number; offset: number };
 }
 
 /**
@@ -350,13 +352,17 @@ function searchPage(
       searchTotal: sql<number>`ranked.search_total`.as('search_total'),
     })
     .from(ranked)
-    .orderBy(direction(sql`ranked.sort_key`), direction(sql`ranked.case_id`))
-    .limit(page.limit)
-    .offset(page.offset)
-    .as('page');
+    .orderBy(direction(sql`ranked.sort_key`), direction(sql`ranked.case_id`));
+  // Numbers are written in (literalPage), placeholders bound.
+  const pageSql = (value: number | Placeholder) => (typeof value === 'number' ? sql.raw(String(value)) : sql`${value}`);
+  const pageRows = new Subquery(
+    sql`${pageIds} limit ${pageSql(page.limit)} offset ${pageSql(page.offset)}`,
+    { caseId: cases.caseId },
+    'page',
+  );
   return db
     .select({ ...caseColumns, searchTotal: sql<number>`page.search_total` })
-    .from(pageIds)
+    .from(pageRows)
     .innerJoin(cases, sql`${cases.caseId} = page.case_id`)
     .innerJoin(users, eq(users.userId, cases.doctorUserId))
     .orderBy(direction(column), direction(cases.caseId));
@@ -379,13 +385,18 @@ function prepareOwnedSearch(db: Database, shape: SearchShape, name: string) {
     planState: shape.hasPlanState ? placeholder('planState') : undefined,
     isAcrossNames: false,
   };
-  return searchPage(db, shape, search, { limit: placeholder('limit'), offset: placeholder('offset') }).prepare(name);
+  const page = shape.page ?? { limit: placeholder('limit'), offset: placeholder('offset') };
+  return searchPage(db, shape, search, page).prepare(name);
 }
 
 function preparedOwnedSearch(db: Database, shape: SearchShape) {
   let byShape = preparedSearches.get(db);
   if (!byShape) preparedSearches.set(db, (byShape = new Map()));
-  const key = [shape.hasStatus, shape.hasPlanState].map(Number).concat(caseSortIndex.get(shape.sort)!).join('_');
+  const key = [shape.hasStatus, shape.hasPlanState]
+    .map(Number)
+    .concat(caseSortIndex.get(shape.sort)!)
+    .join('_')
+    .concat(shape.page ? `_${shape.page.limit}_${shape.page.offset}` : '');
   let prepared = byShape.get(key);
   if (!prepared) byShape.set(key, (prepared = prepareOwnedSearch(db, shape, `case_search_${key}`)));
   return prepared;
@@ -417,6 +428,7 @@ export async function findCases(
   };
   const pageSize = query.pageSize ?? 10;
   const page = { limit: pageSize, offset: ((query.page ?? 1) - 1) * pageSize };
+  if (shape.isOwned) shape.page = literalPage(pageSize, query.page ?? 1);
   const found = shape.isOwned
     ? await preparedOwnedSearch(db, shape).execute({ ...search, ...page })
     : await searchPage(db, shape, search, page);
