@@ -1,6 +1,7 @@
 /**
  * Compiles the server for `npm start`: apps/server/src and the workspace's own packages
- * (@portal/contract) bundled into dist/main.js, every npm package left to node_modules.
+ * (@portal/contract) bundled into dist/server.js (started by dist/main.js, below), every npm
+ * package left to node_modules.
  * Started as plain JavaScript, the process loads no TypeScript stripper (Node's amaro costs
  * about 17 MB of resident memory; docs/decisions.md § Start command and compiled output).
  *
@@ -13,7 +14,17 @@ import path from 'node:path';
 
 const serverRoot = import.meta.dirname;
 export const serverDist = path.join(serverRoot, 'dist');
-export const serverEntry = path.join(serverDist, 'main.js');
+
+/**
+ * dist/main.js, what `npm start` runs: source maps on for the server's own code (dist/server.js
+ * and its chunks) before it loads, so stack traces point into src/. Node's --enable-source-maps
+ * would also parse the maps that npm packages ship (drizzle-orm has one per file): about 8 MB
+ * more resident memory against 3 MB for the server's own (docs/decisions.md).
+ */
+const startFile = `import { setSourceMapsSupport } from 'node:module';
+setSourceMapsSupport(true, { nodeModules: false });
+await import('./server.js');
+`;
 
 /** Bare imports stay imports of node_modules, except the workspace's packages, which are TypeScript source. */
 const npmPackagesExternal: Plugin = {
@@ -31,7 +42,7 @@ const npmPackagesExternal: Plugin = {
  */
 export async function buildServer(): Promise<void> {
   const result = await build({
-    entryPoints: [path.join(serverRoot, 'src/main.ts')],
+    entryPoints: [{ in: path.join(serverRoot, 'src/main.ts'), out: 'server' }],
     outdir: serverDist,
     bundle: true,
     platform: 'node',
@@ -42,23 +53,26 @@ export async function buildServer(): Promise<void> {
     // sit directly in dist/, like main.js: src/server-root.ts relies on that depth.
     splitting: true,
     chunkNames: '[name]-[hash]',
-    // Stack traces with --enable-source-maps point into src/; the maps name the files, which
-    // are in the repository, rather than carry their text.
+    // The maps name the source files, which are in the repository, rather than carry their text.
     sourcemap: 'linked',
     sourcesContent: false,
     plugins: [npmPackagesExternal],
     write: false,
     logLevel: 'warning',
   });
+  const files = [
+    ...result.outputFiles.map((file) => ({ path: file.path, contents: file.contents })),
+    { path: path.join(serverDist, 'main.js'), contents: startFile },
+  ];
   await mkdir(serverDist, { recursive: true });
   const suffix = `.${randomBytes(4).toString('hex')}.tmp`;
   await Promise.all(
-    result.outputFiles.map(async (file) => {
+    files.map(async (file) => {
       await writeFile(file.path + suffix, file.contents);
       await rename(file.path + suffix, file.path);
     }),
   );
-  await removeStaleOutput(new Set(result.outputFiles.map((file) => path.basename(file.path))));
+  await removeStaleOutput(new Set(files.map((file) => path.basename(file.path))));
 }
 
 /** Chunks of earlier builds (their names carry a content hash). */
