@@ -4,7 +4,7 @@ import type { Options } from '@node-rs/argon2';
 const options: Options = { memoryCost: 19456, timeCost: 2, parallelism: 1 };
 
 // The native argon2 module is loaded by the first sign-in or new password, not at start: an idle
-// process that nobody signs in to does not hold it (docs/decisions.md § Start command).
+// process that nobody signs in to does not hold it (docs/decisions.md § Start command and compiled output).
 let argon2: Promise<typeof import('@node-rs/argon2')> | undefined;
 const loadArgon2 = () => (argon2 ??= import('@node-rs/argon2'));
 
