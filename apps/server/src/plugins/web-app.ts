@@ -41,7 +41,9 @@ export const webAppPlugin = fp(async (app: FastifyInstance) => {
       prefix: hashedAssetsDir.split(path.sep).join('/'),
       wildcard: true,
       decorateReply: false,
-      setHeaders: (reply) => reply.header('cache-control', immutableCacheControl),
+      setHeaders: (reply) => {
+        reply.header('cache-control', immutableCacheControl);
+      },
     });
   }
   app.get('/*', { config: { access: 'public' }, schema: { hide: true } }, async (request, reply) => {
