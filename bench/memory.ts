@@ -10,7 +10,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { startPortal } from '../e2e/helpers/portal-process.ts';
+import { startCommand, startPortal } from '../e2e/helpers/portal-process.ts';
 import { fixed, mb, printTable, rssOf } from './lib/measure.ts';
 
 const settleMs = Number(process.env.BENCH_IDLE_SETTLE_MS ?? 5000);
@@ -52,7 +52,7 @@ export async function runMemoryBenchmark() {
     const portalRss = rssOf(portal.child.pid!);
     await portal.stop();
 
-    const portalFlags = ['--max-semi-space-size=4', '--heap-growing-percent=300'];
+    const portalFlags = startCommand.nodeFlags;
     const bareNode = await bareProcess(`console.log('up'); setInterval(() => {}, 1000);`, portalFlags);
     const rows = [
       { what: 'bare Node process (same V8 flags)', 'RSS MB': fixed(mb(bareNode), 0) },

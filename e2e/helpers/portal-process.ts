@@ -1,8 +1,36 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { buildServer } from '../../apps/server/build.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
+const serverFolder = path.join(root, 'apps/server');
+
+/**
+ * The command `npm start` runs (apps/server's `start` script, `node <flags> dist/main.js`):
+ * its Node flags and its entry file, so tests and benchmarks start exactly what it starts.
+ */
+function readStartCommand(): { nodeFlags: string[]; entry: string } {
+  const manifest = JSON.parse(readFileSync(path.join(serverFolder, 'package.json'), 'utf8')) as {
+    scripts: { start: string };
+  };
+  const [program, ...args] = manifest.scripts.start.split(' ');
+  const entry = args.pop();
+  if (program !== 'node' || !entry?.endsWith('.js'))
+    throw new Error(`unexpected start script: ${manifest.scripts.start}`);
+  return { nodeFlags: args, entry: path.join(serverFolder, entry) };
+}
+
+export const startCommand = readStartCommand();
+
+/**
+ * The server compiled from the current source, once per process that starts portals: a test or
+ * benchmark run on its own never starts a stale dist/ (the build takes under a second; concurrent
+ * builds write the same files, each replaced whole).
+ */
+let serverBuild: Promise<void> | undefined;
+const compiledServer = () => (serverBuild ??= buildServer());
 
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -37,18 +65,17 @@ export async function startPortal(
   env: Record<string, string>,
   options: { quiet?: boolean } = {},
 ): Promise<PortalProcess> {
+  await compiledServer();
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   const child = spawn(
     process.execPath,
-    // As `npm start` runs it (apps/server/package.json): Node strips the types itself, no
-    // TypeScript loader in the process, V8's young generation capped for a small idle
-    // footprint, and old-generation headroom so upload bodies are freed by scavenges.
+    // As `npm start` runs it: the compiled server with the start script's V8 flags
+    // (docs/decisions.md § Start command and compiled output).
     [
-      '--max-semi-space-size=4',
-      '--heap-growing-percent=300',
+      ...startCommand.nodeFlags,
       ...(process.env.PORTAL_NODE_OPTIONS ?? '').split(' ').filter(Boolean),
-      'apps/server/src/main.ts',
+      startCommand.entry,
     ],
     {
       cwd: root,

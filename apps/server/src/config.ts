@@ -3,6 +3,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
+import { repoRoot } from './server-root.ts';
 
 /** Everything the server reads from its environment (README "Configuration"). */
 export interface Config {
@@ -52,8 +53,6 @@ export interface Config {
 export class ConfigError extends Error {
   override name = 'ConfigError';
 }
-
-const repoRoot = path.resolve(import.meta.dirname, '../../..');
 
 // ---------------------------------------------------------------------------------------
 // Units

@@ -4,6 +4,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { startCommand } from '../../../e2e/helpers/portal-process.ts';
 import { ConfigError, loadConfig, parseDuration, readDuration, readSize } from '../src/config.ts';
 import { binaryStl, caseFields, caseForm, createCaseDoctor, snapshot, submitCase } from './helpers/case-factories.ts';
 import { createTestApp } from './helpers/test-app.ts';
@@ -379,7 +380,7 @@ describe('the real process', () => {
 
   function start(env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
     return new Promise((resolve, reject) => {
-      const child = spawn(node, ['apps/server/src/main.ts'], {
+      const child = spawn(node, [startCommand.entry], {
         cwd: repoRoot,
         env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
         stdio: ['ignore', 'pipe', 'pipe'],

@@ -12,7 +12,7 @@ import { portalEnv, portalJson, seededDatabase } from './helpers/portal-process-
 import { testAdmin } from './helpers/test-app.ts';
 
 /**
- * The real server (`node apps/server/src/main.ts`) stopped and started again on the same
+ * The real server (`node apps/server/dist/main.js`) stopped and started again on the same
  * data: SIGTERM with an upload in flight, a restart after 50 cases, SIGKILL mid-upload and
  * the start-up sweep of the files it left. One DATA_DIR and one database for the whole file,
  * in the order written: PGlite on the PGlite pass, a fresh PostgreSQL database on the other.

@@ -5,7 +5,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../../../e2e/helpers/portal-process.ts';
+import { freePort, startCommand } from '../../../e2e/helpers/portal-process.ts';
 import { createTestApp, type TestApp } from './helpers/test-app.ts';
 
 const root = path.resolve(import.meta.dirname, '../../..');
@@ -167,7 +167,7 @@ describe('SHUTDOWN_TIMEOUT: SIGTERM ends the process group within the deadline w
   });
 
   const starts: [string, string, string[]][] = [
-    ['node main.ts', process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts']],
+    ['node dist/main.js', process.execPath, [...startCommand.nodeFlags, startCommand.entry]],
     ['npm run start -w @portal/server', 'npm', ['run', 'start', '-w', '@portal/server']],
     // Builds the web app first (as the README's `npm start` does), then the same start.
     ['npm start', 'npm', ['start']],

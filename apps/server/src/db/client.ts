@@ -2,7 +2,8 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
-import { fileURLToPath } from 'node:url';
+import path from 'node:path';
+import { serverRoot } from '../server-root.ts';
 import * as schema from './schema.ts';
 
 export type Schema = typeof schema;
@@ -31,7 +32,7 @@ export interface DatabaseConnection {
 
 const startupLockKey = 7_351_208;
 const housekeepingLockKey = 7_351_209;
-const migrationsFolder = fileURLToPath(new URL('../../drizzle', import.meta.url));
+const migrationsFolder = path.join(serverRoot, 'drizzle');
 
 /** PostgreSQL when `url` is given, otherwise embedded PGlite stored in `dataDir` (or memory). */
 export async function connectDatabase(options: {

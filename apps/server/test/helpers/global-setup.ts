@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
+import { buildServer } from '../../build.ts';
 import { connectDatabase } from '../../src/db/client.ts';
 import { prepareDatabase } from '../../src/db/prepare.ts';
 import { silentLogger, testAdmin } from './constants.ts';
@@ -58,14 +59,20 @@ async function makeTemplate(): Promise<Template> {
 
 /**
  * Both server projects (vitest.config.ts: `server` and `server-isolated`) run this in vitest's
- * main process: the first makes the template, the last to finish removes it.
+ * main process: the first makes the template and compiles the server (dist/, which the tests
+ * that start a real process run, as `npm start` does), the last to finish removes the template.
  */
-const shared = globalThis as typeof globalThis & { portalTemplate?: { template: Promise<Template>; users: number } };
+const shared = globalThis as typeof globalThis & {
+  portalTemplate?: { template: Promise<Template>; users: number };
+  serverBuild?: Promise<void>;
+};
 
 export default async function setup(project: TestProject) {
   shared.portalTemplate ??= { template: makeTemplate(), users: 0 };
+  shared.serverBuild ??= buildServer();
   const entry = shared.portalTemplate;
   entry.users += 1;
+  await shared.serverBuild;
   const template = await entry.template;
   project.provide('templateDump', template.templateDump);
   project.provide('templateDatabase', template.templateDatabase);
