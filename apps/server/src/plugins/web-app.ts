@@ -23,8 +23,8 @@ export const webAppPlugin = fp(async (app: FastifyInstance) => {
     const served = { index: false, preCompressed: true, cacheControl: false } as const;
     // The top-level files (index.html, icons, manifest) get a route each; the hashed assets,
     // nearly all of the build, one wildcard route: a route per asset file (with its brotli and
-    // gzip twins, about 230) held 10-14 MB of an idle process (docs/decisions.md § Start
-    // command and compiled output). A missing asset is a 404, not the page.
+    // gzip twins, about 230) held 10-14 MB of an idle process
+    // (docs/decisions.md § Start command and compiled output). A missing asset is a 404, not the page.
     await app.register(fastifyStatic, {
       ...served,
       root,
