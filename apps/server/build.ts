@@ -42,6 +42,10 @@ const npmPackagesExternal: Plugin = {
  */
 export async function buildServer(): Promise<void> {
   const result = await build({
+    // The same output whichever folder the build runs from (the comments and maps name paths
+    // relative to it): chunk names carry a hash of their content, and a build that named them
+    // differently would remove the chunks a running server still loads on demand.
+    absWorkingDir: serverRoot,
     entryPoints: [{ in: path.join(serverRoot, 'src/main.ts'), out: 'server' }],
     outdir: serverDist,
     bundle: true,
