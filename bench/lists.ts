@@ -214,13 +214,13 @@ const matchesSql = (search: string, doctor?: string, status?: string) => {
         or doctor_user_id = any(array(${doctorsNamed(`u.user_id = ${doctor}`)}))) ${statusSql} offset 0) c`;
   const names = '(select names from matched_names)::text[]';
   const finds = [
-    'doctor_user_id = any((select ids from matched_doctors)::int[])',
-    `first_name = any(${names})`,
-    `last_name = any(${names})`,
-    `tracking_no ilike ${search}`,
+    { found: 'doctor_user_id = any((select ids from matched_doctors)::int[])' },
+    { found: `first_name = any(${names})`, left: `first_name ilike ${search}` },
+    { found: `last_name = any(${names})`, left: `last_name ilike ${search}` },
+    { found: `tracking_no ilike ${search}` },
   ];
-  const branches = finds.map((found, index) => {
-    const notFoundBefore = finds.slice(0, index).map((earlier) => `and (${earlier}) is not true`);
+  const branches = finds.map(({ found }, index) => {
+    const notFoundBefore = finds.slice(0, index).map((earlier) => `and (${earlier.left ?? earlier.found}) is not true`);
     return `select case_id, created_at from cases where ${found} ${notFoundBefore.join(' ')} ${statusSql}`;
   });
   return `(with matched_names as materialized (

@@ -119,17 +119,22 @@ function searchMatches(search: SearchSql, columns: Column[]) {
     return asCases(sql`select * from ${owned} where ${found} offset 0`);
   }
   const matchedNames = sql`(select names from matched_names)::text[]`;
-  const byName = search.isAcrossNames
-    ? [sql`${fullName} ilike ${pattern}`]
-    : [sql`${cases.firstName} = any(${matchedNames})`, sql`${cases.lastName} = any(${matchedNames})`];
+  // Each read, and how a later read leaves its cases out: a name read's cases are those whose
+  // name matches the pattern itself (patient_names holds every name), one comparison a row
+  // where `= any` of a short search's thousand names would make a thousand.
   const finds = [
-    sql`${cases.doctorUserId} = any((select ids from matched_doctors)::int[])`,
-    ...byName,
-    sql`${cases.trackingNo} ilike ${pattern}`,
+    { found: sql`${cases.doctorUserId} = any((select ids from matched_doctors)::int[])` },
+    ...(search.isAcrossNames
+      ? [{ found: sql`${fullName} ilike ${pattern}` }]
+      : [
+          { found: sql`${cases.firstName} = any(${matchedNames})`, left: sql`${cases.firstName} ilike ${pattern}` },
+          { found: sql`${cases.lastName} = any(${matchedNames})`, left: sql`${cases.lastName} ilike ${pattern}` },
+        ]),
+    { found: sql`${cases.trackingNo} ilike ${pattern}` },
   ];
   // Each read leaves out what the reads before it found: UNION ALL, nothing to deduplicate.
-  const branches = finds.map((found, index) => {
-    const notFoundBefore = finds.slice(0, index).map((earlier) => sql`(${earlier}) is not true`);
+  const branches = finds.map(({ found }, index) => {
+    const notFoundBefore = finds.slice(0, index).map((earlier) => sql`(${earlier.left ?? earlier.found}) is not true`);
     return sql`select ${sql.join(columns, sql`, `)} from ${cases} where ${and(found, ...notFoundBefore, ...filters)}`;
   });
   return asCases(sql`with matched_names as materialized (
