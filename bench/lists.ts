@@ -213,10 +213,12 @@ const matchesSql = (search: string, doctor?: string, status?: string) => {
       where (x.tracking_no ilike ${search} or (x.first_name || ' ' || x.last_name) ilike ${search}
         or doctor_user_id = any(array(${doctorsNamed(`u.user_id = ${doctor}`)}))) ${statusSql} offset 0) c`;
   const names = '(select names from matched_names)::text[]';
+  const nameFound = (column: string) =>
+    `(case when cardinality(${names}) <= 32 then ${column} = any(${names}) else ${column} ilike ${search} end)`;
   const finds = [
     { found: 'doctor_user_id = any((select ids from matched_doctors)::int[])' },
-    { found: `first_name = any(${names})`, left: `first_name ilike ${search}` },
-    { found: `last_name = any(${names})`, left: `last_name ilike ${search}` },
+    { found: `first_name = any(${names})`, left: nameFound('first_name') },
+    { found: `last_name = any(${names})`, left: nameFound('last_name') },
     { found: `tracking_no ilike ${search}` },
   ];
   const branches = finds.map(({ found }, index) => {

@@ -119,16 +119,19 @@ function searchMatches(search: SearchSql, columns: Column[]) {
     return asCases(sql`select * from ${owned} where ${found} offset 0`);
   }
   const matchedNames = sql`(select names from matched_names)::text[]`;
-  // Each read, and how a later read leaves its cases out: a name read's cases are those whose
-  // name matches the pattern itself (patient_names holds every name), one comparison a row
-  // where `= any` of a short search's thousand names would make a thousand.
+  // Each read, and how a later read leaves its cases out. A name read's cases are those whose
+  // name is among the matched names, or, when a short search matched more than a few dozen,
+  // whose name matches the pattern itself (patient_names holds every name): one comparison a
+  // row where `= any` of a thousand names makes a thousand (4 s against 0.9 s for "an").
+  const nameFound = (name: Column) => sql`(case when cardinality(${matchedNames}) <= 32
+    then ${name} = any(${matchedNames}) else ${name} ilike ${pattern} end)`;
   const finds = [
     { found: sql`${cases.doctorUserId} = any((select ids from matched_doctors)::int[])` },
     ...(search.isAcrossNames
       ? [{ found: sql`${fullName} ilike ${pattern}` }]
       : [
-          { found: sql`${cases.firstName} = any(${matchedNames})`, left: sql`${cases.firstName} ilike ${pattern}` },
-          { found: sql`${cases.lastName} = any(${matchedNames})`, left: sql`${cases.lastName} ilike ${pattern}` },
+          { found: sql`${cases.firstName} = any(${matchedNames})`, left: nameFound(cases.firstName) },
+          { found: sql`${cases.lastName} = any(${matchedNames})`, left: nameFound(cases.lastName) },
         ]),
     { found: sql`${cases.trackingNo} ilike ${pattern}` },
   ];
