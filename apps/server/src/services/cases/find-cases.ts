@@ -94,7 +94,7 @@ const containing = (text: string) => `%${text.replace(/[\\%_]/g, '\\$&')}%`;
  * (0013, 0014), so a common surname's ten thousand cases are counted and sorted from index
  * entries alone, and a later read leaves out an earlier one's cases without a UNION hashing
  * every match (at a million cases, a surname 8,400 patients have: 28 ms through a trigram
- * index on the cases, 8 ms with a UNION, 4 ms now). A search with a space in it may run
+ * index on the cases, 8 ms with a UNION, 6 ms now). A search with a space in it may run
  * across first name and surname ("Anna Kowal"): that one reads the full names' trigram
  * index (0006), the cases it finds being few.
  */
