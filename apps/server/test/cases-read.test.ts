@@ -20,18 +20,24 @@ let turing: Doctor;
 let admin: string;
 const caseIds = new Map<Doctor, number[]>();
 
-async function addCases(doctor: Doctor, count: number) {
-  for (let i = 0; i < count; i++) {
+/** Submits a case for each patient name, with a front photo; answers their ids. */
+async function addPatients(doctor: Doctor, names: Parameters<typeof caseFields>[1][]) {
+  const ids: number[] = [];
+  for (const name of names) {
     const response = await submitCase(
       t,
       doctor.token,
-      caseForm(caseFields(doctor.clinicId, { firstname: `P${String(i).padStart(2, '0')}` }), {
-        front: { data: await makeImage(), name: 'front.png' },
-      }),
+      caseForm(caseFields(doctor.clinicId, name), { front: { data: await makeImage(), name: 'front.png' } }),
     );
     if (response.statusCode !== 200) throw new Error(response.body);
-    caseIds.set(doctor, [...(caseIds.get(doctor) ?? []), response.json<{ CaseId: number }>().CaseId]);
+    ids.push(response.json<{ CaseId: number }>().CaseId);
   }
+  return ids;
+}
+
+async function addCases(doctor: Doctor, count: number) {
+  const names = Array.from({ length: count }, (_, i) => ({ firstname: `P${String(i).padStart(2, '0')}` }));
+  caseIds.set(doctor, [...(caseIds.get(doctor) ?? []), ...(await addPatients(doctor, names))]);
 }
 
 beforeAll(async () => {
@@ -228,14 +234,7 @@ describe('GET /case/get_cases_by_status/{status}/{userId}?search= over patient n
       { firstname: 'Anna', lastname: 'van Dijk' },
       { firstname: 'Jan', lastname: 'Kowalski' },
     ];
-    for (const name of names) {
-      const response = await submitCase(
-        t,
-        lovelace.token,
-        caseForm(caseFields(lovelace.clinicId, name), { front: { data: await makeImage(), name: 'front.png' } }),
-      );
-      if (response.statusCode !== 200) throw new Error(response.body);
-    }
+    await addPatients(lovelace, names);
     const surnames = (response: Awaited<ReturnType<typeof list>>) =>
       response.json<{ LastName: string }[]>().map((row) => row.LastName);
     const kowal = await list(admin, 'get_cases_by_status/all/0?search=KOWAL&sort=LastName');
@@ -260,27 +259,13 @@ describe('GET /case/get_cases_by_status/{status}/{userId}?search= over patient n
       { firstname: 'Ida', lastname: 'Quorra' },
       { firstname: 'Ida', lastname: 'Berg' },
     ];
-    for (const name of patients) {
-      const response = await submitCase(
-        t,
-        doctor.token,
-        caseForm(caseFields(doctor.clinicId, name), { front: { data: await makeImage(), name: 'front.png' } }),
-      );
-      if (response.statusCode !== 200) throw new Error(response.body);
-    }
+    await addPatients(doctor, patients);
     // Another doctor's patient named Quorra Quorra (both name reads find her), and another.
     const other = await createCaseDoctor(t, { firstname: 'Otto', lastname: 'Lind' });
-    for (const name of [
+    await addPatients(other, [
       { firstname: 'Quorra', lastname: 'Quorra' },
       { firstname: 'Ole', lastname: 'Lind' },
-    ]) {
-      const response = await submitCase(
-        t,
-        other.token,
-        caseForm(caseFields(other.clinicId, name), { front: { data: await makeImage(), name: 'front.png' } }),
-      );
-      if (response.statusCode !== 200) throw new Error(response.body);
-    }
+    ]);
     const found = await list(admin, 'get_cases_by_status/all/0?search=quorra&pageSize=20');
     const rows = found.json<Row[]>();
     expect(found.headers['x-total-count']).toBe('5');
