@@ -221,7 +221,7 @@ function preparePage(db: Database, shape: ListShape, name: string) {
   return db._.session.prepareQuery<PreparedQueryConfig & { execute: CaseRow[] }>(
     query,
     undefined,
-    `case_list_${name}`,
+    name,
     true,
     caseRowsOf,
   );
@@ -242,30 +242,39 @@ function countQuery(db: Database, shape: ListShape, where: SQL | undefined) {
     .where(and(counter.where, shape.hasStatus ? eq(counter.status, placeholder('status')) : undefined));
 }
 
-/** Each database's prepared list statements: pages by shape and page, counts by shape. */
-const preparedLists = new WeakMap<
-  Database,
-  { pages: Map<string, ReturnType<typeof preparePage>>; counts: Map<string, ReturnType<typeof prepareCount>> }
->();
+/** Each database's prepared statements by name (a bounded set: the shapes and pages below). */
+const preparedStatements = new WeakMap<Database, Map<string, unknown>>();
 
-function prepareCount(db: Database, shape: ListShape, name: string) {
-  return countQuery(db, shape, listFilters(shape)).prepare(`case_count_${name}`);
+/** The statement named `name`, prepared on first use for this database. */
+function preparedOnce<T>(db: Database, name: string, prepare: (name: string) => T): T {
+  let byName = preparedStatements.get(db);
+  if (!byName) preparedStatements.set(db, (byName = new Map()));
+  let prepared = byName.get(name) as T | undefined;
+  if (!prepared) byName.set(name, (prepared = prepare(name)));
+  return prepared;
 }
 
-/** A shape's statements (a bounded set: filters, sort, paging and the literal pages). */
+/** A shape's part of a statement name: its flags, its sort's number and a page written in. */
+function shapeName(
+  flags: boolean[],
+  sort: NonNullable<CaseListQuery['sort']>,
+  page?: { limit: number; offset: number },
+) {
+  const name = [...flags.map(Number), caseSortIndex.get(sort)!].join('_');
+  return page ? `${name}_${page.limit}_${page.offset}` : name;
+}
+
+/** A shape's page statement and count statement (the count does not depend on the page). */
 function preparedList(db: Database, shape: ListShape) {
-  let prepared = preparedLists.get(db);
-  if (!prepared) preparedLists.set(db, (prepared = { pages: new Map(), counts: new Map() }));
-  const key = [shape.isOwned, shape.hasStatus, shape.hasPlanState, shape.isPaged]
-    .map(Number)
-    .concat(caseSortIndex.get(shape.sort)!)
-    .join('_');
-  const pageKey = shape.page ? `${key}_${shape.page.limit}_${shape.page.offset}` : key;
-  let page = prepared.pages.get(pageKey);
-  if (!page) prepared.pages.set(pageKey, (page = preparePage(db, shape, pageKey)));
-  let count = prepared.counts.get(key);
-  if (!count) prepared.counts.set(key, (count = prepareCount(db, shape, key)));
-  return { list: page, count };
+  const flags = [shape.isOwned, shape.hasStatus, shape.hasPlanState, shape.isPaged];
+  return {
+    list: preparedOnce(db, `case_list_${shapeName(flags, shape.sort, shape.page)}`, (name) =>
+      preparePage(db, shape, name),
+    ),
+    count: preparedOnce(db, `case_count_${shapeName(flags, shape.sort)}`, (name) =>
+      countQuery(db, shape, listFilters(shape)).prepare(name),
+    ),
+  };
 }
 
 /** A sort's number in statement names (`-ImpressionType` and its kind would not fit PostgreSQL's 63 characters). */
@@ -376,9 +385,6 @@ function searchPage(
     .orderBy(direction(column), direction(cases.caseId));
 }
 
-/** Each database's prepared searches in one doctor's cases, by shape. */
-const preparedSearches = new WeakMap<Database, Map<string, ReturnType<typeof prepareOwnedSearch>>>();
-
 /**
  * A search in one doctor's cases as a named statement: its plan (the doctor's few hundred
  * cases read by cases_doctor_created_idx, then filtered) is the same whatever the words, so
@@ -398,16 +404,8 @@ function prepareOwnedSearch(db: Database, shape: SearchShape, name: string) {
 }
 
 function preparedOwnedSearch(db: Database, shape: SearchShape) {
-  let byShape = preparedSearches.get(db);
-  if (!byShape) preparedSearches.set(db, (byShape = new Map()));
-  const key = [shape.hasStatus, shape.hasPlanState]
-    .map(Number)
-    .concat(caseSortIndex.get(shape.sort)!)
-    .join('_')
-    .concat(shape.page ? `_${shape.page.limit}_${shape.page.offset}` : '');
-  let prepared = byShape.get(key);
-  if (!prepared) byShape.set(key, (prepared = prepareOwnedSearch(db, shape, `case_search_${key}`)));
-  return prepared;
+  const name = `case_search_${shapeName([shape.hasStatus, shape.hasPlanState], shape.sort, shape.page)}`;
+  return preparedOnce(db, name, (name) => prepareOwnedSearch(db, shape, name));
 }
 
 /**
@@ -463,7 +461,7 @@ function counters(doctorUserId: number | Placeholder | null) {
  * cases_plan_state_idx. Prepared once per scope (a doctor's, or all doctors'), so a request
  * costs the session lookup and one round trip of an already planned statement.
  */
-function prepareStats(db: Database, isOwned: boolean) {
+function prepareStats(db: Database, isOwned: boolean, name: string) {
   const doctorUserId = isOwned ? placeholder('doctorUserId') : null;
   const counter = counters(doctorUserId);
   const count = (status?: string) =>
@@ -487,18 +485,13 @@ function prepareStats(db: Database, isOwned: boolean) {
     })
     .from(counter.table)
     .where(counter.where)
-    .prepare(isOwned ? 'case_stats_doctor' : 'case_stats_all');
+    .prepare(name);
 }
 
-const preparedStats = new WeakMap<
-  Database,
-  { owned: ReturnType<typeof prepareStats>; all: ReturnType<typeof prepareStats> }
->();
-
 export async function getCaseStats(db: Database, doctorUserId: number | null): Promise<CaseStats[]> {
-  let prepared = preparedStats.get(db);
-  if (!prepared) preparedStats.set(db, (prepared = { owned: prepareStats(db, true), all: prepareStats(db, false) }));
-  return doctorUserId === null ? prepared.all.execute() : prepared.owned.execute({ doctorUserId });
+  if (doctorUserId === null)
+    return preparedOnce(db, 'case_stats_all', (name) => prepareStats(db, false, name)).execute();
+  return preparedOnce(db, 'case_stats_doctor', (name) => prepareStats(db, true, name)).execute({ doctorUserId });
 }
 
 /** How many cases a search matches, counted as found (without reading the cases again). */
