@@ -18,6 +18,10 @@ async function openRoles(): Promise<Page> {
 
 const roleRow = (page: Page, name: string) => page.getByRole('row').filter({ hasText: name });
 
+/** Searches for one role: other test files add roles too, and the list shows ten a page. */
+const searchRoles = (page: Page, text: string) =>
+  page.getByRole('textbox', { name: 'Search by role name or description' }).fill(text);
+
 describe('Roles screen', () => {
   it('lists the roles with search, and is accessible', async () => {
     const page = await openRoles();
@@ -65,6 +69,7 @@ describe('Roles screen', () => {
     await page.getByRole('textbox', { name: 'Description' }).fill('Prints aligners');
     await page.getByRole('button', { name: 'Submit' }).click();
     await expect.poll(() => isShown(page, 'Role added successfully')).toBe(true);
+    await searchRoles(page, name);
     await expect.poll(() => roleRow(page, name).isVisible()).toBe(true);
     expect(await roleRow(page, name).textContent()).toContain('Prints aligners');
 
@@ -106,6 +111,7 @@ describe('Roles screen', () => {
   it("says 'Failed to delete' when the role is still held by a user", async () => {
     const staff = await createStaff([]);
     const page = await openRoles();
+    await searchRoles(page, staff.roleName);
     await page.getByRole('button', { name: `Delete ${staff.roleName}` }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
     await expect.poll(() => isShown(page, 'Failed to delete')).toBe(true);
