@@ -199,36 +199,50 @@ const caseColumnsSql = [
   `to_char(c.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as "CreatedAt"`,
   'c.doctor_user_id as "DoctorUserId"',
 ].join(', ');
+/** What a staff-wide search's words name first (find-cases.ts findSearchTerms); $1 the pattern. */
+const searchTermsSql = `select array(select name from patient_names where name ilike $1) as names,
+    array(select u.user_id from users u where true and (u.first_name || ' ' || u.last_name) ilike $1) as ids`;
+
+/** Which of a staff-wide search's reads its words leave in (find-cases.ts searchMatches). */
+export interface StaffSearchShape {
+  hasDoctors: boolean;
+  hasNames: boolean;
+}
+
 /**
  * The cases a search finds in scope, as `c` with every column for a doctor, case_id and
  * created_at over all doctors (find-cases.ts searchMatches, for a search without a space);
- * parameters as SQL text.
+ * parameters as SQL text: the pattern, and over all doctors the matched names and doctors
+ * (searchTermsSql) as arrays.
  */
-const matchesSql = (search: string, doctor?: string, status?: string) => {
-  const doctorsNamed = (scope: string) => `select u.user_id from users u
-    where ${scope} and (u.first_name || ' ' || u.last_name) ilike ${search}`;
+const matchesSql = (
+  search: string,
+  options: { doctor?: string; status?: string; staff?: StaffSearchShape & { names: string; doctors: string } },
+  columns = 'case_id, created_at',
+) => {
+  const { doctor, status, staff } = options;
   const statusSql = status ? `and status = ${status}` : '';
   if (doctor)
     return `(select * from (select * from cases where doctor_user_id = ${doctor} offset 0) x
       where (x.tracking_no ilike ${search} or (x.first_name || ' ' || x.last_name) ilike ${search}
-        or doctor_user_id = any(array(${doctorsNamed(`u.user_id = ${doctor}`)}))) ${statusSql} offset 0) c`;
-  const names = '(select names from matched_names)::text[]';
-  const nameFound = (column: string) =>
-    `(case when cardinality(${names}) <= 32 then ${column} = any(${names}) else ${column} ilike ${search} end)`;
-  const finds = [
-    { found: 'doctor_user_id = any((select ids from matched_doctors)::int[])' },
-    { found: `first_name = any(${names})`, left: nameFound('first_name') },
-    { found: `last_name = any(${names})`, left: nameFound('last_name') },
-    { found: `tracking_no ilike ${search}` },
-  ];
-  const branches = finds.map(({ found }, index) => {
-    const notFoundBefore = finds.slice(0, index).map((earlier) => `and (${earlier.left ?? earlier.found}) is not true`);
-    return `select case_id, created_at from cases where ${found} ${notFoundBefore.join(' ')} ${statusSql}`;
+        or doctor_user_id = any(array(select u.user_id from users u
+          where u.user_id = ${doctor} and (u.first_name || ' ' || u.last_name) ilike ${search}))) ${statusSql} offset 0) c`;
+  const oneOf = (column: string, array: string) => ({
+    found: `${column} = any(${array})`,
+    left: `${column} <> all(${array})`,
   });
-  return `(with matched_names as materialized (
-      select array(select name from patient_names where name ilike ${search}) as names),
-    matched_doctors as materialized (select array(${doctorsNamed('true')}) as ids)
-    ${branches.join(' union all ')}) c`;
+  const reads = [
+    ...(staff!.hasDoctors ? [oneOf('doctor_user_id', `${staff!.doctors}::int[]`)] : []),
+    ...(staff!.hasNames
+      ? [oneOf('first_name', `${staff!.names}::text[]`), oneOf('last_name', `${staff!.names}::text[]`)]
+      : []),
+    { found: `tracking_no ilike ${search}`, left: `tracking_no not ilike ${search}` },
+  ];
+  const branches = reads.map(({ found }, index) => {
+    const notFoundBefore = reads.slice(0, index).map((earlier) => `and ${earlier.left}`);
+    return `select ${columns} from cases where ${found} ${notFoundBefore.join(' ')} ${statusSql}`;
+  });
+  return `(${branches.join(' union all ')}) c`;
 };
 /**
  * One list request's queries: the page and its total (a search's page counts its matches
@@ -237,7 +251,8 @@ const matchesSql = (search: string, doctor?: string, status?: string) => {
 export function listQueries(options: {
   doctor: boolean;
   status?: string;
-  search?: boolean;
+  /** A search: a doctor's, or over all doctors with the reads its words leave in. */
+  search?: boolean | StaffSearchShape;
   pageSize: number;
   page: number;
   /** ORDER BY, newest first unless given (find-cases.ts sortExpressions, then case_id). */
@@ -246,16 +261,28 @@ export function listQueries(options: {
   const values: unknown[] = [];
   const doctor = options.doctor ? `$${values.push('DOCTOR')}` : undefined;
   const status = options.status ? `$${values.push(options.status)}` : undefined;
-  const matches = options.search ? matchesSql(`$${values.push('SEARCH')}`, doctor, status) : undefined;
+  const pattern = options.search ? `$${values.push('SEARCH')}` : undefined;
+  // The matched names and doctors are bound only where a read uses them.
+  const shape = typeof options.search === 'object' ? options.search : undefined;
+  const staff = shape && {
+    ...shape,
+    names: shape.hasNames ? `$${values.push('NAMES')}` : '',
+    doctors: shape.hasDoctors ? `$${values.push('DOCTORS')}` : '',
+  };
+  const matches = pattern ? matchesSql(pattern, { doctor, status, staff }) : undefined;
   const where = [doctor && `c.doctor_user_id = ${doctor}`, status && `c.status = ${status}`].filter(Boolean);
   const whereSql = !matches && where.length ? `where ${where.join(' and ')}` : '';
   const order = options.order ?? 'c.created_at desc, c.case_id desc';
   const limit = `limit ${options.pageSize} offset ${(options.page - 1) * options.pageSize}`;
-  // A search (newest first): its matches counted and sorted on id and sort key, then the page read whole.
+  // A search (newest first): its matches sorted on id and sort key, then the page read whole;
+  // a doctor's counted by a window as they are sorted, a staff-wide search's by reading them again.
+  const searchTotal = staff
+    ? `(select count(*)::int from ${matchesSql(pattern!, { status, staff }, 'case_id')})`
+    : 'page.search_total';
   const list = matches
-    ? `select ${caseColumnsSql}, page.search_total as "searchTotal" from (
-        select ranked.case_id, ranked.search_total from (
-          select c.case_id, c.created_at as sort_key, (count(*) over ())::int as search_total
+    ? `select ${caseColumnsSql}, ${searchTotal} as "searchTotal" from (
+        select ranked.case_id${staff ? '' : ', ranked.search_total'} from (
+          select c.case_id, c.created_at as sort_key${staff ? '' : ', (count(*) over ())::int as search_total'}
           from ${matches} offset 0) ranked
         order by ranked.sort_key desc, ranked.case_id desc ${limit}) page
       join cases c on c.case_id = page.case_id join users u on u.user_id = c.doctor_user_id order by ${order}`
@@ -266,7 +293,7 @@ export function listQueries(options: {
     ? undefined
     : `select coalesce(sum(count), 0)::int as total from ${doctor ? 'case_counts' : 'case_status_totals'}
         ${counterWhere.length ? `where ${counterWhere.join(' and ')}` : ''}`;
-  return { list, count, values };
+  return { list, count, terms: staff ? searchTermsSql : undefined, values };
 }
 
 /**
@@ -292,7 +319,9 @@ async function startBaseline(databaseUrl: string, routes: Record<string, ReturnT
       const user = session.rows[0];
       if (!user || user.is_revoked) return reply.code(401).send({ message: 'Please sign in again.' });
       const route = routes[request.params.name];
-      const values = route.values.map((value) => value === 'DOCTOR' ? user.user_id : value === 'SEARCH' ? '%' + request.query.search + '%' : value);
+      const pattern = '%' + request.query.search + '%';
+      const terms = route.terms && (await pool.query(process.env.BENCH_BASELINE_UNPREPARED ? { text: route.terms, values: [pattern] } : { name: 'terms', text: route.terms, values: [pattern] })).rows[0];
+      const values = route.values.map((value) => value === 'DOCTOR' ? user.user_id : value === 'SEARCH' ? pattern : value === 'NAMES' ? terms.names : value === 'DOCTORS' ? terms.ids : value);
       const [list, count] = await Promise.all([
         pool.query(process.env.BENCH_BASELINE_UNPREPARED ? { text: route.list, values } : { name: 'list_' + request.params.name, text: route.list, values }),
         route.count && pool.query(process.env.BENCH_BASELINE_UNPREPARED ? { text: route.count, values } : { name: 'count_' + request.params.name, text: route.count, values }),
@@ -351,6 +380,15 @@ export async function runListBenchmark() {
     console.log(`\nSeeded ${caseCount} cases over ${doctorCount} doctors in ${fixed((Date.now() - started) / 1000)} s`);
   } else console.log(`\n${seeded.rows[0]!.n} cases already in ${process.env.BENCH_DATABASE} (BENCH_DATABASE)`);
   const { rareDoctorSearch, rareStaffSearch, commonSearch } = await searchTerms(connection);
+  // The reads a staff-wide search of each word keeps, as the portal decides them per request.
+  const staffShapes = new Map<string, StaffSearchShape>();
+  for (const word of [rareStaffSearch, commonSearch]) {
+    const found = (await connection.db.execute(
+      sql`select cardinality(names) > 0 as "hasNames", cardinality(ids) > 0 as "hasDoctors"
+        from (${sql.raw(searchTermsSql.replaceAll('$1', `'%${word.replaceAll("'", "''")}%'`))}) terms`,
+    )) as unknown as { rows: StaffSearchShape[] };
+    staffShapes.set(word, found.rows[0]!);
+  }
   await connection.close();
   const databaseUrl = database.env.DATABASE_URL;
   const portal = await startPortal({ DATA_DIR: dataDir, ...database.env }, { quiet: true });
@@ -361,7 +399,10 @@ export async function runListBenchmark() {
   ) => ({
     label: options.search ? `${label} (${options.search})` : label,
     search: options.search,
-    query: listQueries({ ...options, search: options.search !== undefined }),
+    query: listQueries({
+      ...options,
+      search: options.search === undefined ? undefined : options.doctor ? true : staffShapes.get(options.search)!,
+    }),
     url: `${url}${options.search ? `&search=${options.search}` : ''}`,
   });
   const routes = {
@@ -480,8 +521,19 @@ async function explain(
   await client.connect();
   try {
     for (const [name, { search, query }] of Object.entries(routes)) {
+      const terms = query.terms
+        ? ((await client.query(query.terms, [`%${search}%`])).rows[0] as { names: string[]; ids: number[] })
+        : undefined;
       const bound = query.values.map((value) =>
-        value === 'DOCTOR' ? doctorUserId : value === 'SEARCH' ? `%${search}%` : value,
+        value === 'DOCTOR'
+          ? doctorUserId
+          : value === 'SEARCH'
+            ? `%${search}%`
+            : value === 'NAMES'
+              ? terms!.names
+              : value === 'DOCTORS'
+                ? terms!.ids
+                : value,
       );
       const plan = await client.query(`explain (analyze, buffers) ${query.list}`, bound);
       console.log(`\nEXPLAIN (ANALYZE, BUFFERS) ${name}:`);

@@ -274,12 +274,22 @@ describe('GET /case/get_cases_by_status/{status}/{userId}?search= over patient n
     const paged = await list(admin, 'get_cases_by_status/all/0?search=quorra&page=2&pageSize=3');
     expect(paged.json<Row[]>().map((row) => row.CaseId)).toEqual(rows.slice(3).map((row) => row.CaseId));
     expect(paged.headers['x-total-count']).toBe('5');
-    // More than 32 matching names: the later reads leave the name reads' cases out by the
-    // pattern itself instead of = any of the names (find-cases.ts nameFound); same answer.
-    await t.app.db.insert(patientNames).values(Array.from({ length: 40 }, (_, index) => ({ name: `Quorrax${index}` })));
+    // Many matching names, some with what an array literal quotes (the search binds the
+    // matched names as one array: find-cases.ts oneOf), and a page past the last match,
+    // counted on its own: the same answer.
+    const odd = ['Quorra, "Jr."', 'Quorra {x}', 'Quorra\\', "Quorra O'Neil", 'NULL quorra'];
+    const many = [...odd, ...Array.from({ length: 40 }, (_, index) => `Quorrax${index}`)];
+    await t.app.db.insert(patientNames).values(many.map((name) => ({ name })));
     const manyNames = await list(admin, 'get_cases_by_status/all/0?search=quorra&pageSize=20');
     expect(manyNames.headers['x-total-count']).toBe('5');
     expect(manyNames.json<Row[]>().map((row) => row.CaseId)).toEqual(rows.map((row) => row.CaseId));
+    const [oddCase] = await addPatients(other, [{ firstname: odd[0]!, lastname: odd[1]! }]);
+    const withOdd = await list(admin, 'get_cases_by_status/all/0?search=quorra&pageSize=20');
+    expect(withOdd.headers['x-total-count']).toBe('6');
+    expect(withOdd.json<Row[]>().map((row) => row.CaseId)).toEqual([oddCase, ...rows.map((row) => row.CaseId)]);
+    const pastTheEnd = await list(admin, 'get_cases_by_status/all/0?search=quorra&page=3&pageSize=3');
+    expect(pastTheEnd.json()).toEqual([]);
+    expect(pastTheEnd.headers['x-total-count']).toBe('6');
     const [byTracking] = rows.filter((row) => row.doctorname === 'Nils Quorra');
     const tracked = await list(admin, `get_cases_by_status/all/0?search=${byTracking!.TrackingNo}`);
     expect(tracked.json<Row[]>().map((row) => row.CaseId)).toEqual([byTracking!.CaseId]);

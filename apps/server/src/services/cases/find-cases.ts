@@ -11,7 +11,7 @@ import {
   type CaseStatusFilter,
   type SortableCaseField,
 } from '@portal/contract';
-import { and, asc, Column, desc, eq, getTableName, is, sql, Subquery, type Placeholder, type SQL } from 'drizzle-orm';
+import { and, asc, Column, desc, eq, getTableName, is, Placeholder, sql, Subquery, type SQL } from 'drizzle-orm';
 import type { PreparedQueryConfig } from 'drizzle-orm/pg-core';
 import { caseOwnerScope, type SignedInUser } from '../../auth/policy.ts';
 import type { Database } from '../../db/client.ts';
@@ -86,17 +86,16 @@ const containing = (text: string) => `%${text.replace(/[\\%_]/g, '\\$&')}%`;
  * million cases: 55 ms vs 1 ms). OFFSET 0 keeps PostgreSQL from folding a subquery into a
  * newest-first scan of every case, which is slow exactly when few cases match.
  *
- * Over all doctors the matches are four index reads, each case taken once, from the first
- * that finds it: doctors by name (0001), then patients by first name and by surname (the
- * names that match are found among the distinct names, patient_names, a few thousand rows,
- * then their cases through the name indexes), then tracking numbers through their trigram
- * index (0002). The name indexes carry created_at, status, the doctor and the first name
- * (0013, 0014), so a common surname's ten thousand cases are counted and sorted from index
- * entries alone, and a later read leaves out an earlier one's cases without a UNION hashing
- * every match (at a million cases, a surname 8,400 patients have: 28 ms through a trigram
- * index on the cases, 8 ms with a UNION, 6 ms now). A search with a space in it may run
- * across first name and surname ("Anna Kowal"): that one reads the full names' trigram
- * index (0006), the cases it finds being few.
+ * Over all doctors the matches are index reads, each case taken once, from the first that
+ * finds it: the cases of the doctors the words name (searchTerms), then patients by first
+ * name and by surname (the names the words match, through the name indexes, which carry
+ * created_at, status, the doctor and the first name: 0013, 0014), then tracking numbers
+ * through their trigram index (0002). A later read leaves out the earlier ones' cases by
+ * `<> all` of the same doctors and names, bound as arrays PostgreSQL hashes, so a common
+ * surname's ten thousand cases are counted and sorted from index entries alone, with one
+ * comparison a row, and a read with nothing to find is left out. A search with a space in
+ * it may run across first name and surname ("Anna Kowal"): that one reads the full names'
+ * trigram index (0006), the cases it finds being few.
  */
 function searchMatches(search: SearchSql, columns: Column[]) {
   const { pattern, doctorUserId, status, planState } = search;
@@ -105,45 +104,67 @@ function searchMatches(search: SearchSql, columns: Column[]) {
     planState === undefined ? undefined : eq(cases.planState, planState),
   ];
   const fullName = sql`(${cases.firstName} || ' ' || ${cases.lastName})`;
-  const doctorsNamed = (scope: SQL) => sql`select u.user_id from users u
-    where ${scope} and (u.first_name || ' ' || u.last_name) ilike ${pattern}`;
   // Under the table's name, so that the columns of `cases` name these rows.
   const asCases = (query: SQL) => new Subquery(query, { caseId: cases.caseId }, getTableName(cases));
   if (doctorUserId !== undefined) {
     const found = and(
       sql`(${cases.trackingNo} ilike ${pattern} or ${fullName} ilike ${pattern}
-        or ${cases.doctorUserId} = any(array(${doctorsNamed(sql`u.user_id = ${doctorUserId}`)})))`,
+        or ${cases.doctorUserId} = any(array(${usersNamed(pattern, sql`u.user_id = ${doctorUserId}`)})))`,
       ...filters,
     );
     const owned = sql`(select * from ${cases} where ${eq(cases.doctorUserId, doctorUserId)} offset 0) as ${cases}`;
     return asCases(sql`select * from ${owned} where ${found} offset 0`);
   }
-  const matchedNames = sql`(select names from matched_names)::text[]`;
-  // Each read, and how a later read leaves its cases out. A name read's cases are those whose
-  // name is among the matched names, or, when a short search matched more than a few dozen,
-  // whose name matches the pattern itself (patient_names holds every name): one comparison a
-  // row where `= any` of a thousand names makes a thousand (4 s against 0.9 s for "an").
-  const nameFound = (name: Column) => sql`(case when cardinality(${matchedNames}) <= 32
-    then ${name} = any(${matchedNames}) else ${name} ilike ${pattern} end)`;
-  const finds = [
-    { found: sql`${cases.doctorUserId} = any((select ids from matched_doctors)::int[])` },
-    ...(search.isAcrossNames
-      ? [{ found: sql`${fullName} ilike ${pattern}` }]
-      : [
-          { found: sql`${cases.firstName} = any(${matchedNames})`, left: nameFound(cases.firstName) },
-          { found: sql`${cases.lastName} = any(${matchedNames})`, left: nameFound(cases.lastName) },
-        ]),
-    { found: sql`${cases.trackingNo} ilike ${pattern}` },
-  ];
+  const { names, doctorIds, hasNames, hasDoctors } = search.terms!;
+  // Each read: what it finds, and how a later read leaves its cases out.
+  const reads: { found: SQL; left: SQL }[] = [];
+  if (hasDoctors) reads.push(oneOf(cases.doctorUserId, doctorIds, 'int'));
+  if (search.isAcrossNames)
+    reads.push({ found: sql`${fullName} ilike ${pattern}`, left: sql`${fullName} not ilike ${pattern}` });
+  else if (hasNames) reads.push(oneOf(cases.firstName, names, 'text'), oneOf(cases.lastName, names, 'text'));
+  reads.push({ found: sql`${cases.trackingNo} ilike ${pattern}`, left: sql`${cases.trackingNo} not ilike ${pattern}` });
   // Each read leaves out what the reads before it found: UNION ALL, nothing to deduplicate.
-  const branches = finds.map(({ found }, index) => {
-    const notFoundBefore = finds.slice(0, index).map((earlier) => sql`(${earlier.left ?? earlier.found}) is not true`);
+  const branches = reads.map(({ found }, index) => {
+    const notFoundBefore = reads.slice(0, index).map((earlier) => earlier.left);
     return sql`select ${sql.join(columns, sql`, `)} from ${cases} where ${and(found, ...notFoundBefore, ...filters)}`;
   });
-  return asCases(sql`with matched_names as materialized (
-      select array(select ${patientNames.name} from ${patientNames} where ${patientNames.name} ilike ${pattern}) as names),
-    matched_doctors as materialized (select array(${doctorsNamed(sql`true`)}) as ids)
-    ${sql.join(branches, sql` union all `)}`);
+  return asCases(sql.join(branches, sql` union all `));
+}
+
+/** A column among values bound as one array (`= any`), and the rows whose column is none of them (`<> all`). */
+function oneOf(column: Column, values: unknown[] | Placeholder, type: 'int' | 'text') {
+  const array = sql`${is(values, Placeholder) ? values : sql.param(values)}::${sql.raw(type)}[]`;
+  return { found: sql`${column} = any(${array})`, left: sql`${column} <> all(${array})` };
+}
+
+/** The users whose full name matches, within `scope`. */
+const usersNamed = (pattern: string | Placeholder, scope: SQL) => sql`select u.user_id from users u
+  where ${scope} and (u.first_name || ' ' || u.last_name) ilike ${pattern}`;
+
+/** What a staff-wide search's words name before any case is read: patient names and users. */
+interface SearchTerms {
+  /** The distinct patient names that match (patient_names: a few thousand rows, a trigram index). */
+  names: string[];
+  /** The users whose full name matches (their cases are the doctor read's). */
+  doctorIds: number[];
+}
+
+/**
+ * The names and doctors a staff-wide search's words match, looked up first (0.1-0.3 ms) so
+ * that the search itself binds them as arrays and leaves out the reads that find nothing.
+ * Planned for its pattern each time: a generic plan cannot tell a trigram index read from a
+ * scan of every name.
+ */
+async function findSearchTerms(db: Database, pattern: string): Promise<SearchTerms> {
+  const [terms] = await db
+    .select({
+      names: sql<
+        string[]
+      >`array(select ${patientNames.name} from ${patientNames} where ${patientNames.name} ilike ${pattern})`,
+      doctorIds: sql<number[]>`array(${usersNamed(pattern, sql`true`)})`,
+    })
+    .from(sql`(select) as terms`);
+  return terms!;
 }
 
 export function isPagedQuery(query: CaseListQuery): boolean {
@@ -320,6 +341,14 @@ interface SearchSql {
   planState?: NonNullable<CaseListQuery['planState']> | Placeholder;
   /** A search with a space in it may run across first name and surname (staff only). */
   isAcrossNames: boolean;
+  /** A staff-wide search's names and doctors (findSearchTerms); a doctor's search has none. */
+  terms?: {
+    names: string[] | Placeholder;
+    doctorIds: number[] | Placeholder;
+    /** Whether the names and doctors read anything: a read that finds nothing is left out. */
+    hasNames: boolean;
+    hasDoctors: boolean;
+  };
 }
 
 /** What a search's SQL depends on besides its values. */
@@ -329,18 +358,25 @@ interface SearchShape {
   hasStatus: boolean;
   hasPlanState: boolean;
   isAcrossNames: boolean;
+  /** Over all doctors: whether any patient name and any doctor matched (findSearchTerms). */
+  hasNames?: boolean;
+  hasDoctors?: boolean;
   /** A page written into a prepared search (literalPage), or none: LIMIT and OFFSET are bound. */
   page?: { limit: number; offset: number };
 }
 
 /**
  * One page of a search's matches, newest first unless `sort` says otherwise, each row with
- * the count of all matches ("searchTotal"). The matches are counted (over all of them, before
- * the page is cut) and sorted on their id and sort key only, then the page's rows are read
- * whole: the trigram indexes and the matching rows are read once, and only a page of rows is
- * carried at full width. The count and sort key are fenced (OFFSET 0) from the LIMIT:
- * PostgreSQL would otherwise walk the doctors in name order through every match for each
- * (seconds at a million cases).
+ * the count of all matches ("searchTotal"). The matches are sorted on their id and sort key
+ * only, then the page's rows are read whole: only a page of rows is carried at full width.
+ * The sort key is fenced (OFFSET 0) from the LIMIT: PostgreSQL would otherwise walk the
+ * doctors in name order through every match for each (seconds at a million cases).
+ *
+ * A doctor's matches (a few of their few hundred cases) are counted as they are sorted
+ * (`count(*) over ()`). A staff-wide search's are counted by reading them again: for
+ * thousands of matches that second read of index entries costs less than the window, which
+ * stores every match before it answers (at a million cases, 8,423 matches: 0.6 ms against
+ * 2.0 ms).
  */
 function searchPage(
   db: Database,
@@ -353,11 +389,14 @@ function searchPage(
   const direction = shape.sort.startsWith('-') ? desc : asc;
   // A search's rows are already in scope: they stand in for the table, under its name.
   const matches = searchMatches(search, [...new Set([cases.caseId, sortColumns[sortColumn]])]);
+  // A doctor's matches carry their count from the window; a staff-wide search reads them again.
+  const windowTotal = (expression: SQL<number>): Record<string, SQL.Aliased<number>> =>
+    shape.isOwned ? { searchTotal: expression.as('search_total') } : {};
   const matched = db
     .select({
       caseId: cases.caseId,
       sortKey: sql`${column}`.as('sort_key'),
-      searchTotal: sql<number>`(count(*) over ())::int`.as('search_total'),
+      ...windowTotal(sql<number>`(count(*) over ())::int`),
     })
     .from(matches)
     .$dynamic();
@@ -366,7 +405,7 @@ function searchPage(
   const pageIds = db
     .select({
       caseId: sql<number>`ranked.case_id`.as('case_id'),
-      searchTotal: sql<number>`ranked.search_total`.as('search_total'),
+      ...windowTotal(sql<number>`ranked.search_total`),
     })
     .from(ranked)
     .orderBy(direction(sql`ranked.sort_key`), direction(sql`ranked.case_id`));
@@ -377,8 +416,11 @@ function searchPage(
     { caseId: cases.caseId },
     'page',
   );
+  const searchTotal = shape.isOwned
+    ? sql<number>`page.search_total`
+    : sql<number>`(select count(*)::int from ${searchMatches(search, [cases.caseId])})`;
   return db
-    .select({ ...caseColumns, searchTotal: sql<number>`page.search_total` })
+    .select({ ...caseColumns, searchTotal })
     .from(pageRows)
     .innerJoin(cases, sql`${cases.caseId} = page.case_id`)
     .innerJoin(users, eq(users.userId, cases.doctorUserId))
@@ -386,27 +428,49 @@ function searchPage(
 }
 
 /**
- * A search in one doctor's cases as a named statement: its plan (the doctor's few hundred
- * cases read by cases_doctor_created_idx, then filtered) is the same whatever the words, so
- * PostgreSQL may keep it. A search over all doctors is planned for its words each time: how
- * many names and tracking numbers match decides which indexes pay.
+ * A search as a named statement, its words bound: its plan is the same whatever they are. In
+ * one doctor's cases, their few hundred are read by cases_doctor_created_idx, then filtered.
+ * Over all doctors, the reads its words leave in (shape.hasNames, hasDoctors) with the
+ * matched names and doctors bound as arrays, so that drizzle builds the statement once and
+ * PostgreSQL plans it once per connection: building, sending and planning a statement of
+ * this size on every request cost more than running it (a rare name: about 3 ms a request
+ * against 0.3 ms to run).
  */
-function prepareOwnedSearch(db: Database, shape: SearchShape, name: string) {
+function prepareSearch(db: Database, shape: SearchShape, name: string) {
   const search: SearchSql = {
     pattern: placeholder('pattern'),
-    doctorUserId: placeholder('doctorUserId'),
+    doctorUserId: shape.isOwned ? placeholder('doctorUserId') : undefined,
     status: shape.hasStatus ? placeholder('status') : undefined,
     planState: shape.hasPlanState ? placeholder('planState') : undefined,
-    isAcrossNames: false,
+    isAcrossNames: shape.isAcrossNames,
+    terms: shape.isOwned
+      ? undefined
+      : {
+          names: placeholder('names'),
+          doctorIds: placeholder('doctorIds'),
+          hasNames: shape.hasNames ?? false,
+          hasDoctors: shape.hasDoctors ?? false,
+        },
   };
   const page = shape.page ?? { limit: placeholder('limit'), offset: placeholder('offset') };
   return searchPage(db, shape, search, page).prepare(name);
 }
 
-function preparedOwnedSearch(db: Database, shape: SearchShape) {
-  const name = `case_search_${shapeName([shape.hasStatus, shape.hasPlanState], shape.sort, shape.page)}`;
-  return preparedOnce(db, name, (name) => prepareOwnedSearch(db, shape, name));
+function preparedSearch(db: Database, shape: SearchShape) {
+  const flags = shape.isOwned
+    ? [shape.hasStatus, shape.hasPlanState]
+    : [shape.hasStatus, shape.hasPlanState, shape.isAcrossNames, shape.hasNames ?? false, shape.hasDoctors ?? false];
+  const name = `case_search_${shape.isOwned ? 'own' : 'all'}_${shapeName(flags, shape.sort, shape.page)}`;
+  return preparedOnce(db, name, (name) => prepareSearch(db, shape, name));
 }
+
+/**
+ * More names or doctors than this and a staff-wide search is planned for its words instead:
+ * PostgreSQL hashes an array it is given as a value (`<> all` then costs one lookup a row),
+ * not one bound to a kept plan, where a 2-letter search's thousand names would be compared
+ * one by one on every row.
+ */
+const preparedTermsLimit = 32;
 
 /**
  * A case list: every row (no query, as the spec reads it) or one page, newest first unless
@@ -434,9 +498,17 @@ export async function findCases(
   };
   const pageSize = query.pageSize ?? 10;
   const page = { limit: pageSize, offset: ((query.page ?? 1) - 1) * pageSize };
-  if (shape.isOwned) shape.page = literalPage(pageSize, query.page ?? 1);
-  const found = shape.isOwned
-    ? await preparedOwnedSearch(db, shape).execute({ ...search, ...page })
+  let isPrepared = true;
+  if (!shape.isOwned) {
+    const { names, doctorIds } = await findSearchTerms(db, search.pattern as string);
+    shape.hasNames = names.length > 0;
+    shape.hasDoctors = doctorIds.length > 0;
+    search.terms = { names, doctorIds, hasNames: shape.hasNames, hasDoctors: shape.hasDoctors };
+    isPrepared = names.length <= preparedTermsLimit && doctorIds.length <= preparedTermsLimit;
+  }
+  if (isPrepared) shape.page = literalPage(pageSize, query.page ?? 1);
+  const found = isPrepared
+    ? await preparedSearch(db, shape).execute({ ...search, ...search.terms, ...page })
     : await searchPage(db, shape, search, page);
   // A page past the last match has no row to carry the total: it is counted on its own.
   const total = found[0]?.searchTotal ?? (page.offset > 0 ? await countMatches(db, search) : 0);
