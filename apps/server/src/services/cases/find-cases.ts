@@ -87,13 +87,13 @@ const containing = (text: string) => `%${text.replace(/[\\%_]/g, '\\$&')}%`;
  * newest-first scan of every case, which is slow exactly when few cases match.
  *
  * Over all doctors the matches are index reads, each case taken once, from the first that
- * finds it: the cases of the doctors the words name (searchTerms), then patients by first
- * name and by surname (the names the words match, through the name indexes, which carry
- * created_at, status, the doctor and the first name: 0013, 0014), then tracking numbers
- * through their trigram index (0002). A later read leaves out the earlier ones' cases by
- * `<> all` of the same doctors and names, bound as arrays PostgreSQL hashes, so a common
- * surname's ten thousand cases are counted and sorted from index entries alone, with one
- * comparison a row, and a read with nothing to find is left out. A search with a space in
+ * finds it: the cases of the doctors the words name (findSearchTerms), then patients by
+ * first name and by surname (the names the words match, through the name indexes, which
+ * carry created_at, status, the doctor and the first name: 0013, 0014), then tracking
+ * numbers through their trigram index (0002). A later read leaves out the earlier ones'
+ * cases by `<> all` of the same doctors and names, bound as arrays (hashed when there are
+ * many: preparedTermsLimit), so a common surname's ten thousand cases are counted and sorted
+ * from index entries alone, and a read with nothing to find is left out. A search with a space in
  * it may run across first name and surname ("Anna Kowal"): that one reads the full names'
  * trigram index (0006), the cases it finds being few.
  */
