@@ -227,15 +227,14 @@ const matchesSql = (
       where (x.tracking_no ilike ${search} or (x.first_name || ' ' || x.last_name) ilike ${search}
         or doctor_user_id = any(array(select u.user_id from users u
           where u.user_id = ${doctor} and (u.first_name || ' ' || u.last_name) ilike ${search}))) ${statusSql} offset 0) c`;
+  const { hasDoctors, hasNames, names, doctors } = staff!;
   const oneOf = (column: string, array: string) => ({
     found: `${column} = any(${array})`,
     left: `${column} <> all(${array})`,
   });
   const reads = [
-    ...(staff!.hasDoctors ? [oneOf('doctor_user_id', `${staff!.doctors}::int[]`)] : []),
-    ...(staff!.hasNames
-      ? [oneOf('first_name', `${staff!.names}::text[]`), oneOf('last_name', `${staff!.names}::text[]`)]
-      : []),
+    ...(hasDoctors ? [oneOf('doctor_user_id', `${doctors}::int[]`)] : []),
+    ...(hasNames ? [oneOf('first_name', `${names}::text[]`), oneOf('last_name', `${names}::text[]`)] : []),
     { found: `tracking_no ilike ${search}`, left: `tracking_no not ilike ${search}` },
   ];
   const branches = reads.map(({ found }, index) => {

@@ -81,7 +81,7 @@ export async function settle(page: Page): Promise<void> {
  * painted), then the end of every finite CSS transition or animation it started (a menu
  * collapsing). Endless ones, such as a loader's spin, are not waited for, nor those driven
  * by scrolling (the table's pinned-column edge), which never finish: each wait on them took
- * the whole 2 s bound, about five minutes of the browser suite.
+ * the whole 2 s bound, minutes of the browser suite.
  */
 async function layoutSettled(page: Page): Promise<void> {
   await page.evaluate(async () => {
@@ -134,8 +134,10 @@ export async function expectNoSeriousA11yViolations(page: Page): Promise<void> {
         await page.setViewportSize({ width, height: original.height });
         await layoutSettled(page);
       }
-      // axe.run in the page itself (the portal has no frames), not runPartial and then a new
-      // blank page for finishRun; only violations are gathered in full. 1 s a width, not 2.
+      // axe.run in the page itself, not runPartial and then a new blank page for finishRun
+      // (legacy mode still checks same-origin frames, and the portal's one frame, the terms
+      // on the case form, is its own page); only violations are gathered in full. 1 s a
+      // width, not 2.
       const results = await new AxeBuilder({ page })
         .setLegacyMode(true)
         .options({ resultTypes: ['violations'] })

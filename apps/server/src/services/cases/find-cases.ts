@@ -156,11 +156,10 @@ interface SearchTerms {
  * scan of every name.
  */
 async function findSearchTerms(db: Database, pattern: string): Promise<SearchTerms> {
+  const namesMatching = sql`select ${patientNames.name} from ${patientNames} where ${patientNames.name} ilike ${pattern}`;
   const [terms] = await db
     .select({
-      names: sql<
-        string[]
-      >`array(select ${patientNames.name} from ${patientNames} where ${patientNames.name} ilike ${pattern})`,
+      names: sql<string[]>`array(${namesMatching})`,
       doctorIds: sql<number[]>`array(${usersNamed(pattern, sql`true`)})`,
     })
     .from(sql`(select) as terms`);
