@@ -1,9 +1,17 @@
-import { AxeBuilder } from '@axe-core/playwright';
+import { loginResponse } from '@portal/contract';
+import { sessionKeys } from '@portal/contract/session';
+import axe from 'axe-core';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { afterAll, beforeAll, expect, inject } from 'vitest';
+import { afterAll, beforeAll, expect, inject, onTestFinished } from 'vitest';
 import { recordShownTexts } from './shown.ts';
+
+declare global {
+  interface Window {
+    axe: typeof axe;
+  }
+}
 
 export const baseUrl = () => inject('baseUrl');
 export const artifactsDir = path.resolve(import.meta.dirname, '../artifacts');
@@ -44,6 +52,9 @@ export async function newPage(browser: Browser, width = 1280): Promise<Page> {
     viewport: { width, height: 900 },
     reducedMotion: 'reduce',
   });
+  // Closed with its test: a page left open keeps its live-updates stream, and refetches and
+  // renders on every change the later tests make.
+  onTestFinished(() => context.close());
   // Toasts close by themselves: the page keeps a record of them for toastShown/expectToast.
   await recordShownTexts(context);
   const page = await context.newPage();
@@ -58,6 +69,35 @@ export async function signIn(page: Page, username: string, password: string): Pr
   await page.getByRole('textbox', { name: 'Password' }).fill(password);
   await page.getByRole('button', { name: 'Sign In' }).click();
   await page.waitForURL('**/dashboard');
+}
+
+/**
+ * Opens `path` signed in, for tests whose subject is not the sign-in screen (login.e2e.test.ts
+ * and the tests of registering, resetting a password and a shared link sign in through it).
+ * The sign-in request goes out from the page's own context, so the session cookie it sets
+ * (live updates, downloads, the printable prescription) is the browser's, and its answer is
+ * stored as the sign-in screen stores it (the seven keys of docs/spec.md section 3,
+ * apps/web/src/lib/session.ts): the sign-in page and the dashboard are not loaded on the way.
+ */
+export async function openSignedIn(page: Page, username: string, password: string, path = '/dashboard'): Promise<void> {
+  const response = await page.request.post('/api/auth/login', { data: { username, password } });
+  if (!response.ok()) throw new Error(`sign-in of ${username} failed: ${response.status()} ${await response.text()}`);
+  const answer = loginResponse.parse(await response.json());
+  const stored: Record<(typeof sessionKeys)[number], string> = {
+    token: answer.token,
+    username: answer.userName,
+    userId: String(answer.userId),
+    userType: answer.userType,
+    createdAt: answer.createdAt,
+    profilePic: answer.profilePic ?? '',
+    roleId: String(answer.roleId),
+  };
+  // localStorage belongs to the origin: any small answer of the portal's opens it.
+  await page.goto('/robots.txt');
+  await page.evaluate((values) => {
+    for (const [key, value] of Object.entries(values)) localStorage.setItem(key, value);
+  }, stored);
+  await page.goto(path);
 }
 
 /** Waits until the global 'Loading...' overlay is gone. */
@@ -121,6 +161,26 @@ export async function screenshots(page: Page, name: string): Promise<void> {
 }
 
 /**
+ * axe-core's own axe.run in the page, with only violations gathered in full. axe is put into
+ * each frame once for the life of the page (the portal's one frame, the terms on the case
+ * form, is same-origin and its own document), not before every run as @axe-core/playwright
+ * does: evaluating its 550 KB source three times a run was 0.5 s of each 0.7 s check.
+ */
+async function runAxe(page: Page): Promise<axe.AxeResults> {
+  for (const frame of page.frames()) {
+    try {
+      if (await frame.evaluate(() => 'axe' in window)) continue;
+      await frame.evaluate(axe.source);
+      await frame.evaluate(() => window.axe.configure({ allowedOrigins: ['<same_origin>'] }));
+    } catch (error) {
+      // A frame that navigates away meanwhile is not checked; the page itself must be.
+      if (frame === page.mainFrame()) throw error;
+    }
+  }
+  return page.evaluate(() => window.axe.run(document, { resultTypes: ['violations'] }));
+}
+
+/**
  * axe on the current screen at a phone's width (375 px) and at the page's own width: no
  * serious or critical violation at either. The viewport is restored afterwards.
  */
@@ -134,14 +194,7 @@ export async function expectNoSeriousA11yViolations(page: Page): Promise<void> {
         await page.setViewportSize({ width, height: original.height });
         await layoutSettled(page);
       }
-      // axe.run in the page itself, not runPartial and then a new blank page for finishRun
-      // (legacy mode still checks same-origin frames, and the portal's one frame, the terms
-      // on the case form, is its own page); only violations are gathered in full. 1 s a
-      // width, not 2.
-      const results = await new AxeBuilder({ page })
-        .setLegacyMode(true)
-        .options({ resultTypes: ['violations'] })
-        .analyze();
+      const results = await runAxe(page);
       for (const violation of results.violations) {
         if (violation.impact !== 'serious' && violation.impact !== 'critical') continue;
         found.push(`${width} px ${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);

@@ -1,7 +1,14 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createStaff, e2eAdmin } from '../helpers/api.ts';
-import { expectNoSeriousA11yViolations, newPage, screenshots, settle, signIn, useBrowser } from '../helpers/browser.ts';
+import {
+  expectNoSeriousA11yViolations,
+  newPage,
+  screenshots,
+  settle,
+  openSignedIn,
+  useBrowser,
+} from '../helpers/browser.ts';
 
 const browser = useBrowser();
 
@@ -18,7 +25,7 @@ describe('Audit Log screen', () => {
 
   it("shows the administrator's own sign-in first, filters by action, and is accessible", async () => {
     const page = await newPage(browser());
-    await signIn(page, e2eAdmin.username, e2eAdmin.password);
+    await openSignedIn(page, e2eAdmin.username, e2eAdmin.password);
     await menu(page).getByRole('link', { name: 'Audit Log', exact: true }).click();
     await page.waitForURL('**/audit');
     await settle(page);
@@ -67,7 +74,7 @@ describe('Audit Log screen', () => {
 
   it('is not in the menu of a Web user, and refused to them at /audit', async () => {
     const page = await newPage(browser());
-    await signIn(page, staff.username, staff.password);
+    await openSignedIn(page, staff.username, staff.password);
     await settle(page);
     await expect.poll(() => menu(page).getByRole('link', { name: 'Users', exact: true }).isVisible()).toBe(true);
     expect(await menu(page).getByRole('link', { name: 'Audit Log' }).count()).toBe(0);

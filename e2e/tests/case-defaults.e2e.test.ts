@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { apiCall, apiLogin, createActiveDoctor } from '../helpers/api.ts';
-import { expectNoSeriousA11yViolations, newPage, screenshots, signIn, useBrowser } from '../helpers/browser.ts';
+import { expectNoSeriousA11yViolations, newPage, screenshots, openSignedIn, useBrowser } from '../helpers/browser.ts';
 import { pickRadio } from '../helpers/case-form.ts';
 import { submitCase } from '../helpers/cases.ts';
 import { selectOption } from '../helpers/forms.ts';
@@ -28,7 +28,7 @@ describe('Case defaults', () => {
   it('are kept from the profile page and a new case starts from them', async () => {
     const doctor = await createActiveDoctor();
     const page = await newPage(browser());
-    await signIn(page, doctor.username, doctor.password);
+    await openSignedIn(page, doctor.username, doctor.password);
     await openProfile(page);
     const section = page.getByRole('region', { name: 'Case defaults' });
     await expect.poll(() => section.isVisible()).toBe(true);
@@ -74,8 +74,7 @@ describe('Print', () => {
     const doctor = await createActiveDoctor();
     const created = await submitCase(await apiLogin(doctor.username, doctor.password));
     const page = await newPage(browser());
-    await signIn(page, doctor.username, doctor.password);
-    await page.goto(new URL(`/cases/${created.CaseId}`, page.url()).href);
+    await openSignedIn(page, doctor.username, doctor.password, `/cases/${created.CaseId}`);
     const print = page.getByRole('link', { name: 'Print' });
     await expect.poll(() => print.isVisible()).toBe(true);
     expect(await print.getAttribute('target')).toBe('_blank');

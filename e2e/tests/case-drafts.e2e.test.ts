@@ -2,7 +2,14 @@ import type { CaseDraftSummary } from '@portal/contract';
 import type { Page, Route } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { apiCall, apiLogin, createActiveDoctor, uniqueName } from '../helpers/api.ts';
-import { expectNoSeriousA11yViolations, newPage, screenshots, settle, signIn, useBrowser } from '../helpers/browser.ts';
+import {
+  expectNoSeriousA11yViolations,
+  newPage,
+  screenshots,
+  settle,
+  openSignedIn,
+  useBrowser,
+} from '../helpers/browser.ts';
 import { fillCaseDetails, goToStep, pickRadio } from '../helpers/case-form.ts';
 import { selectOption } from '../helpers/forms.ts';
 import { expectToast } from '../helpers/shown.ts';
@@ -36,7 +43,7 @@ describe('Case drafts', () => {
   it('saves the form as it is filled in: a reload brings back every field and tooth list, on its step', async () => {
     const doctor = await createActiveDoctor();
     const page = await newPage(browser());
-    await signIn(page, doctor.username, doctor.password);
+    await openSignedIn(page, doctor.username, doctor.password);
     await openNewCaseForm(page);
     const firstname = uniqueName('Dra');
 
@@ -76,7 +83,7 @@ describe('Case drafts', () => {
   it('asks before leaving with changes not saved yet; the dashboard lists the draft, Continue opens it, submitting removes it', async () => {
     const doctor = await createActiveDoctor();
     const page = await newPage(browser());
-    await signIn(page, doctor.username, doctor.password);
+    await openSignedIn(page, doctor.username, doctor.password);
     await openNewCaseForm(page);
     const firstname = uniqueName('Lea');
     await fillCaseDetails(page, { firstname, lastname: 'Ving', dob: '1999-07-01' });
@@ -130,7 +137,7 @@ describe('Case drafts', () => {
     const token = await apiLogin(doctor.username, doctor.password);
     await apiCall('POST', '/case/drafts', { token, json: { fields: { firstname: 'Gone', lastname: 'Soon' } } });
     const page = await newPage(browser());
-    await signIn(page, doctor.username, doctor.password);
+    await openSignedIn(page, doctor.username, doctor.password);
     const drafts = page.getByRole('region', { name: 'Drafts' });
     await expect.poll(() => drafts.isVisible(), waitLong).toBe(true);
     await drafts.getByRole('button', { name: 'Delete draft Gone Soon' }).click();

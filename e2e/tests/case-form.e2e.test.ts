@@ -8,7 +8,7 @@ import {
   newPage,
   screenshots,
   settle,
-  signIn,
+  openSignedIn,
 } from '../helpers/browser.ts';
 import { chooseFiles, expectVisible, fillCaseDetails, goToStep, pickRadio, stlFile } from '../helpers/case-form.ts';
 import { fieldDescription, selectOption } from '../helpers/forms.ts';
@@ -24,7 +24,7 @@ beforeAll(async () => {
 afterAll(() => browser.close());
 
 async function openCaseForm(page: Page, username: string, password: string, menuLabel: string) {
-  await signIn(page, username, password);
+  await openSignedIn(page, username, password);
   await page.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name: menuLabel, exact: true }).click();
   await page.waitForURL('**/cases');
   await settle(page);

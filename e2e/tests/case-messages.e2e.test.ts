@@ -7,7 +7,7 @@ import {
   newPage,
   screenshots,
   settle,
-  signIn,
+  openSignedIn,
 } from '../helpers/browser.ts';
 import { pngPhoto, submitCase } from '../helpers/cases.ts';
 
@@ -40,14 +40,13 @@ async function write(page: Page, text: string) {
 describe('case messages', () => {
   it('staff write, the doctor sees badges live, reads, replies with a file, and staff see it live', async () => {
     const doctorPage = await newPage(browser);
-    await signIn(doctorPage, doctor.username, doctor.password);
+    await openSignedIn(doctorPage, doctor.username, doctor.password);
     await expect.poll(() => caseRow(doctorPage).count()).toBe(1);
     expect(await dashboardLink(doctorPage).textContent()).toBe('Dashboard');
     await settle(doctorPage);
 
     const staffPage = await newPage(browser);
-    await signIn(staffPage, staff.username, staff.password);
-    await staffPage.goto(`/cases/${submitted.CaseId}`);
+    await openSignedIn(staffPage, staff.username, staff.password, `/cases/${submitted.CaseId}`);
     await expect
       .poll(() => conversation(staffPage).getByText('No messages yet', { exact: false }).isVisible())
       .toBe(true);
@@ -99,8 +98,7 @@ describe('case messages', () => {
 
   it('refuses a blank message in the composer, with the reason under the field', async () => {
     const page = await newPage(browser);
-    await signIn(page, doctor.username, doctor.password);
-    await page.goto(`/cases/${submitted.CaseId}`);
+    await openSignedIn(page, doctor.username, doctor.password, `/cases/${submitted.CaseId}`);
     await conversation(page).getByRole('button', { name: 'Send' }).click();
     await expect.poll(() => conversation(page).getByText('Write a message or attach a file').isVisible()).toBe(true);
   });

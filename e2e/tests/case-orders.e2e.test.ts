@@ -7,7 +7,7 @@ import {
   expectNoSeriousA11yViolations,
   newPage,
   screenshots,
-  signIn,
+  openSignedIn,
   useBrowser,
 } from '../helpers/browser.ts';
 import { chooseFiles, stlFile } from '../helpers/case-form.ts';
@@ -36,8 +36,7 @@ describe('Orders from a case', () => {
       moveTooth: '3,14',
     });
     const page = await newPage(browser());
-    await signIn(page, doctor.username, doctor.password);
-    await page.goto(new URL(`/cases/${parent.CaseId}`, page.url()).href);
+    await openSignedIn(page, doctor.username, doctor.password, `/cases/${parent.CaseId}`);
     const orderButton = page.getByRole('button', { name: 'Order from this case' });
     await expect.poll(() => orderButton.isVisible()).toBe(true);
     await expectNoSeriousA11yViolations(page);

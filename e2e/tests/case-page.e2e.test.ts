@@ -7,7 +7,7 @@ import {
   newPage,
   screenshots,
   settle,
-  signIn,
+  openSignedIn,
 } from '../helpers/browser.ts';
 import { submitCase } from '../helpers/cases.ts';
 import { chooseStatus, statusDialog } from '../helpers/case-status.ts';
@@ -41,7 +41,7 @@ const pathname = (page: Page) => new URL(page.url()).pathname;
 describe('The case page', () => {
   it('opens from the list at /cases/<id>, survives a reload, and Back returns to the list', async () => {
     const page = await newPage(browser);
-    await signIn(page, staff.username, staff.password);
+    await openSignedIn(page, staff.username, staff.password);
     await page.getByRole('textbox', { name: 'Search' }).fill(submitted.TrackingNo);
     const row = page.getByRole('row').filter({ hasText: submitted.TrackingNo });
     await expect.poll(() => row.isVisible()).toBe(true);
@@ -64,8 +64,7 @@ describe('The case page', () => {
 
   it('asks before a change, needs courier and tracking number to dispatch and a reason to go back', async () => {
     const page = await newPage(browser);
-    await signIn(page, staff.username, staff.password);
-    await page.goto(`/cases/${submitted.CaseId}`);
+    await openSignedIn(page, staff.username, staff.password, `/cases/${submitted.CaseId}`);
     await expect.poll(() => heading(page).isVisible()).toBe(true);
     await settle(page);
 
@@ -135,8 +134,7 @@ describe('The case page', () => {
     // Another doctor's case is not found, as on the API.
     const other = await createActiveDoctor();
     const stranger = await newPage(browser);
-    await signIn(stranger, other.username, other.password);
-    await stranger.goto(`/cases/${submitted.CaseId}`);
+    await openSignedIn(stranger, other.username, other.password, `/cases/${submitted.CaseId}`);
     await expect.poll(() => stranger.getByRole('alert').filter({ hasText: 'Case not found' }).isVisible()).toBe(true);
   });
 });

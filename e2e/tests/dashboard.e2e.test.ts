@@ -10,7 +10,7 @@ import {
   newPage,
   screenshots,
   settle,
-  signIn,
+  openSignedIn,
 } from '../helpers/browser.ts';
 import { asciiStl, defaultCaseFiles, pngPhoto, submitCase } from '../helpers/cases.ts';
 import { chooseStatus, statusDialog } from '../helpers/case-status.ts';
@@ -68,7 +68,7 @@ async function canvasColours(png: Buffer): Promise<{ upper: number; lower: numbe
 
 async function signInTo(username: string, password: string): Promise<Page> {
   const page = await newPage(browser);
-  await signIn(page, username, password);
+  await openSignedIn(page, username, password);
   await page.getByRole('group', { name: 'Filter cases by status' }).waitFor();
   await settle(page);
   return page;
@@ -219,7 +219,7 @@ describe('Dashboard as a doctor', () => {
     await page.route('**/api/case/get_cases_by_status/**', (route: Route) =>
       route.fulfill({ status: 200, contentType: 'application/json', body: '{"rows":"not a list"}' }),
     );
-    await signIn(page, doctor.username, doctor.password);
+    await openSignedIn(page, doctor.username, doctor.password);
     const alert = page.getByRole('alert').filter({ hasText: 'Something went wrong' });
     await expect.poll(() => alert.isVisible()).toBe(true);
     expect(await alert.textContent()).toContain('This page could not be shown. Reload the page to try again.');

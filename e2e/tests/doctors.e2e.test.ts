@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { apiLogin, createActiveDoctor, createInactiveDoctor, e2eAdmin, uniqueName } from '../helpers/api.ts';
-import { expectNoSeriousA11yViolations, useBrowser, newPage, screenshots, signIn } from '../helpers/browser.ts';
+import { expectNoSeriousA11yViolations, useBrowser, newPage, screenshots, openSignedIn } from '../helpers/browser.ts';
 import { combobox, eventually, pickOption, textbox } from '../helpers/doctor-form.ts';
 import { fieldDescription } from '../helpers/forms.ts';
 import { toastShown } from '../helpers/shown.ts';
@@ -10,7 +10,7 @@ const browser = useBrowser();
 
 async function openDoctors(): Promise<Page> {
   const page = await newPage(browser());
-  await signIn(page, e2eAdmin.username, e2eAdmin.password);
+  await openSignedIn(page, e2eAdmin.username, e2eAdmin.password);
   await page.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name: 'Doctors', exact: true }).click();
   await eventually(() => textbox(page, 'Search doctors').isVisible()).toBe(true);
   return page;

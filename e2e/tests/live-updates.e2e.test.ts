@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { apiCall, apiLogin, createActiveDoctor, createStaff, portalApi } from '../helpers/api.ts';
-import { launchBrowser, newPage, settle, signIn } from '../helpers/browser.ts';
+import { launchBrowser, newPage, settle, openSignedIn } from '../helpers/browser.ts';
 import { submitCase } from '../helpers/cases.ts';
 import { giveApprovedPlan } from '../helpers/plans.ts';
 
@@ -30,7 +30,7 @@ const tile = (page: Page, label: string) =>
 describe('live updates', () => {
   it("a doctor's dashboard, tiles and open case follow status changes made by staff, without a reload", async () => {
     const page = await newPage(browser);
-    await signIn(page, doctor.username, doctor.password);
+    await openSignedIn(page, doctor.username, doctor.password);
     await expect.poll(() => tile(page, 'In Progress').textContent()).toMatch(/In Progress\s*0$/);
     await settle(page);
     // A reload would drop this mark: the page must update in place.

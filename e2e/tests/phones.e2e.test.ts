@@ -1,7 +1,14 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { apiLogin, createActiveDoctor, e2eAdmin, uniqueName } from '../helpers/api.ts';
-import { expectNoSeriousA11yViolations, newPage, screenshots, settle, signIn, useBrowser } from '../helpers/browser.ts';
+import {
+  expectNoSeriousA11yViolations,
+  newPage,
+  screenshots,
+  settle,
+  openSignedIn,
+  useBrowser,
+} from '../helpers/browser.ts';
 import { fillCaseDetails } from '../helpers/case-form.ts';
 import { submitCase } from '../helpers/cases.ts';
 import { selectOption } from '../helpers/forms.ts';
@@ -35,7 +42,7 @@ const visibleHeadingsOfLevelOne = (page: Page) =>
 
 async function openOnPhone(username: string, password: string): Promise<Page> {
   const page = await newPage(browser(), phoneWidth);
-  await signIn(page, username, password);
+  await openSignedIn(page, username, password);
   await settle(page);
   return page;
 }

@@ -7,7 +7,7 @@ import {
   newPage,
   screenshots,
   settle,
-  signIn,
+  openSignedIn,
 } from '../helpers/browser.ts';
 import { submitCase } from '../helpers/cases.ts';
 import { chooseStatus, statusDialog } from '../helpers/case-status.ts';
@@ -79,7 +79,7 @@ describe('Treatment plan review', () => {
   it('goes from upload to changes, a ZIP version, the 3D viewer, approval and dispatch; the doctor follows live', async () => {
     // The doctor's dashboard, left open in its own context for the whole loop.
     const dashboard = await newPage(browser);
-    await signIn(dashboard, doctor.username, doctor.password);
+    await openSignedIn(dashboard, doctor.username, doctor.password);
     await expect.poll(() => tile(dashboard, 'Awaiting your approval').textContent()).toMatch(/approval\s*0$/);
     await settle(dashboard);
     await dashboard.evaluate(() => ((window as unknown as { liveMark: number }).liveMark = 1));
@@ -87,7 +87,7 @@ describe('Treatment plan review', () => {
 
     // The lab uploads version 1 as loose STLs.
     const lab = await newPage(browser);
-    await signIn(lab, staff.username, staff.password);
+    await openSignedIn(lab, staff.username, staff.password);
     await openCase(lab);
     await expect
       .poll(() => planRegion(lab).getByText('No treatment plan has been uploaded yet.').isVisible())
@@ -101,7 +101,7 @@ describe('Treatment plan review', () => {
     await expect.poll(() => tile(dashboard, 'Awaiting your approval').textContent()).toMatch(/approval\s*1$/);
     expect(await isSamePage()).toBe(true);
     const review = await newPage(browser);
-    await signIn(review, doctor.username, doctor.password);
+    await openSignedIn(review, doctor.username, doctor.password);
     await tile(review, 'Awaiting your approval').click();
     await review.waitForURL('**/dashboard?plan=awaiting_approval');
     await expect.poll(() => review.getByRole('row').filter({ hasText: submitted.TrackingNo }).isVisible()).toBe(true);

@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { apiLogin, createActiveDoctor, mailsTo } from '../helpers/api.ts';
-import { expectNoSeriousA11yViolations, useBrowser, newPage, screenshots, signIn } from '../helpers/browser.ts';
+import { expectNoSeriousA11yViolations, useBrowser, newPage, screenshots, openSignedIn } from '../helpers/browser.ts';
 import { combobox, eventually, textbox } from '../helpers/doctor-form.ts';
 import { chooseFile, fieldDescription } from '../helpers/forms.ts';
 import { pictureFile } from '../helpers/pictures.ts';
@@ -26,7 +26,7 @@ describe('Profile screen', () => {
   it("shows the doctor's own record with the username disabled and the password locked", async () => {
     const doctor = await createActiveDoctor();
     const page = await newPage(browser());
-    await signIn(page, doctor.username, doctor.password);
+    await openSignedIn(page, doctor.username, doctor.password);
     await openProfile(page);
 
     expect(await textbox(page, 'Username').inputValue()).toBe(doctor.username);
@@ -51,7 +51,7 @@ describe('Profile screen', () => {
   it('changes the mobile number and picture, then removes the picture', async () => {
     const doctor = await createActiveDoctor();
     const page = await newPage(browser());
-    await signIn(page, doctor.username, doctor.password);
+    await openSignedIn(page, doctor.username, doctor.password);
     await openProfile(page);
     expect(await storedProfilePic(page)).toBe('');
 
@@ -87,7 +87,7 @@ describe('Profile screen', () => {
   it('changes the password only with the current one, then signs out and tells the address', async () => {
     const doctor = await createActiveDoctor({ lastname: 'Currentpass' });
     const page = await newPage(browser());
-    await signIn(page, doctor.username, doctor.password);
+    await openSignedIn(page, doctor.username, doctor.password);
     await openProfile(page);
     // Asked only once the password or the e-mail is about to change.
     expect(await textbox(page, 'Current Password').count()).toBe(0);
@@ -120,7 +120,7 @@ describe('Profile screen', () => {
   it('asks for the current password when the e-mail changes', async () => {
     const doctor = await createActiveDoctor({ lastname: 'Currentmail' });
     const page = await newPage(browser());
-    await signIn(page, doctor.username, doctor.password);
+    await openSignedIn(page, doctor.username, doctor.password);
     await openProfile(page);
     await textbox(page, 'Email').fill(`moved.${doctor.username}@clinic.test`);
     await eventually(() => textbox(page, 'Current Password').count()).toBe(1);

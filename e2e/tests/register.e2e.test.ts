@@ -2,7 +2,14 @@ import { clinicListMessage, clinicNotAddedMessage, messages, registrationSucceed
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { apiCall, apiLogin, e2eAdmin, latestMail, uniqueName } from '../helpers/api.ts';
-import { expectNoSeriousA11yViolations, useBrowser, newPage, screenshots, signIn } from '../helpers/browser.ts';
+import {
+  expectNoSeriousA11yViolations,
+  useBrowser,
+  newPage,
+  openSignedIn,
+  screenshots,
+  signIn,
+} from '../helpers/browser.ts';
 import { combobox, eventually, pickOption, textbox } from '../helpers/doctor-form.ts';
 import { chooseFile, fieldDescription } from '../helpers/forms.ts';
 import { pictureFile, textFile } from '../helpers/pictures.ts';
@@ -176,7 +183,7 @@ describe('Register screen', () => {
 
     // The administrator finds the doctor and sets Status to Active.
     const admin = await newPage(browser());
-    await signIn(admin, e2eAdmin.username, e2eAdmin.password);
+    await openSignedIn(admin, e2eAdmin.username, e2eAdmin.password);
     await admin
       .getByRole('navigation', { name: 'Main menu' })
       .getByRole('link', { name: 'Doctors', exact: true })

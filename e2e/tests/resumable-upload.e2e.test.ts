@@ -13,7 +13,7 @@ import {
   newPage,
   screenshots,
   settle,
-  signIn,
+  openSignedIn,
 } from '../helpers/browser.ts';
 import { chooseFiles, fillCaseDetails, goToStep, pickRadio, type ChosenFile } from '../helpers/case-form.ts';
 import { pictureFile } from '../helpers/pictures.ts';
@@ -40,7 +40,7 @@ const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex')
 /** The doctor signed in on a new case form, with step 1 filled in for a new patient, on the records step. */
 async function openRecordsStep(namePrefix: string) {
   const page = await newPage(browser);
-  await signIn(page, doctor.username, doctor.password);
+  await openSignedIn(page, doctor.username, doctor.password);
   await page
     .getByRole('navigation', { name: 'Main menu' })
     .getByRole('link', { name: 'Add Cases', exact: true })

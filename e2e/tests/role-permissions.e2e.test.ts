@@ -1,14 +1,21 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { adminToken, apiCall, createStaff, e2eAdmin } from '../helpers/api.ts';
-import { expectNoSeriousA11yViolations, useBrowser, newPage, screenshots, settle, signIn } from '../helpers/browser.ts';
+import {
+  expectNoSeriousA11yViolations,
+  useBrowser,
+  newPage,
+  screenshots,
+  settle,
+  openSignedIn,
+} from '../helpers/browser.ts';
 import { selectOption } from '../helpers/forms.ts';
 
 const browser = useBrowser();
 
 async function openRolePermissions(): Promise<Page> {
   const page = await newPage(browser());
-  await signIn(page, e2eAdmin.username, e2eAdmin.password);
+  await openSignedIn(page, e2eAdmin.username, e2eAdmin.password);
   await page.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name: 'Role Permissions' }).click();
   await page.waitForURL('**/rolepermissions');
   await settle(page);
@@ -63,7 +70,7 @@ describe('Role Permissions screen', () => {
     expect((await grantedPages(staff.roleId)).sort()).toEqual(['Dashboard', 'Doctors']);
 
     const staffPage = await newPage(browser());
-    await signIn(staffPage, staff.username, staff.password);
+    await openSignedIn(staffPage, staff.username, staff.password);
     await settle(staffPage);
     const menu = staffPage.getByRole('navigation', { name: 'Main menu' });
     // Without the badges other tests may put beside Dashboard (unread messages) and Doctors (waiting doctors).

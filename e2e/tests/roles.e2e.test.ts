@@ -1,7 +1,14 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { createStaff, e2eAdmin, uniqueName } from '../helpers/api.ts';
-import { expectNoSeriousA11yViolations, useBrowser, newPage, screenshots, settle, signIn } from '../helpers/browser.ts';
+import {
+  expectNoSeriousA11yViolations,
+  useBrowser,
+  newPage,
+  screenshots,
+  settle,
+  openSignedIn,
+} from '../helpers/browser.ts';
 import { fieldDescription } from '../helpers/forms.ts';
 import { isShown } from '../helpers/shown.ts';
 
@@ -9,7 +16,7 @@ const browser = useBrowser();
 
 async function openRoles(): Promise<Page> {
   const page = await newPage(browser());
-  await signIn(page, e2eAdmin.username, e2eAdmin.password);
+  await openSignedIn(page, e2eAdmin.username, e2eAdmin.password);
   await page.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name: 'Roles', exact: true }).click();
   await page.waitForURL('**/roles');
   await settle(page);

@@ -9,7 +9,7 @@ import {
   newPage,
   screenshots,
   settle,
-  signIn,
+  openSignedIn,
 } from '../helpers/browser.ts';
 import { chooseFile, fieldDescription, selectOption } from '../helpers/forms.ts';
 import { isShown } from '../helpers/shown.ts';
@@ -25,7 +25,7 @@ afterAll(() => browser.close());
 
 async function openUsers(): Promise<Page> {
   const page = await newPage(browser);
-  await signIn(page, e2eAdmin.username, e2eAdmin.password);
+  await openSignedIn(page, e2eAdmin.username, e2eAdmin.password);
   await page.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name: 'Users', exact: true }).click();
   await page.waitForURL('**/users');
   await settle(page);
