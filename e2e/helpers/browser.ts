@@ -58,7 +58,8 @@ export async function newPage(browser: Browser, width = 1280): Promise<Page> {
   // Toasts close by themselves: the page keeps a record of them for toastShown/expectToast.
   await recordShownTexts(context);
   const page = await context.newPage();
-  page.setDefaultTimeout(15_000);
+  // A bound, not a pause: on a loaded CI machine a screen has taken more than 15 s to draw.
+  page.setDefaultTimeout(30_000);
   return page;
 }
 
