@@ -8,7 +8,7 @@ import {
   type CreatedDoctor,
 } from './helpers/factories.ts';
 import { createTestApp, type TestApp } from './helpers/test-app.ts';
-import { geographyRows } from '../src/db/seed.ts';
+import { geographyRows, readGeographyData } from '../src/db/seed.ts';
 
 interface Country {
   CountryId: number;
@@ -92,6 +92,18 @@ describe('GET /city/get_cities_list/{countryId}', () => {
     const labels = cityRows.map((row) => `${row.countryId}/${row.cityName}`);
     expect(new Set(labels).size).toBe(labels.length);
     expect(cityRows.length).toBeGreaterThan(140_000);
+  });
+
+  it("reads the package's data files as its module gives them: every country, state and city, in order", async () => {
+    const { City, Country, State } = await import('country-state-city');
+    const read = await readGeographyData();
+    expect(read.countries).toEqual(Country.getAllCountries().map(({ name, isoCode }) => ({ name, isoCode })));
+    expect(read.states).toEqual(
+      State.getAllStates().map(({ name, isoCode, countryCode }) => ({ name, isoCode, countryCode })),
+    );
+    expect(read.cities).toEqual(
+      City.getAllCities().map(({ name, countryCode, stateCode }) => ({ name, countryCode, stateCode })),
+    );
   });
 
   it('answers an empty list for a country without cities, 404 for an unknown country', async () => {
