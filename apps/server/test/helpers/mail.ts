@@ -1,7 +1,5 @@
 const decodeQuotedPrintable = (body: string) =>
-  body
-    .replace(/=\r?\n/g, '')
-    .replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+  body.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
 
 /**
  * A raw message as a reader sees it: each part in quoted-printable (soft line breaks and =XX,
