@@ -1,5 +1,5 @@
-import { loginResponse } from '@portal/contract';
-import { sessionKeys } from '@portal/contract/session';
+import { endpoints, loginResponse } from '@portal/contract';
+import { sessionValues } from '@portal/contract/session';
 import axe from 'axe-core';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
@@ -77,22 +77,13 @@ export async function signIn(page: Page, username: string, password: string): Pr
  * and the tests of registering, resetting a password and a shared link sign in through it).
  * The sign-in request goes out from the page's own context, so the session cookie it sets
  * (live updates, downloads, the printable prescription) is the browser's, and its answer is
- * stored as the sign-in screen stores it (the seven keys of docs/spec.md section 3,
- * apps/web/src/lib/session.ts): the sign-in page and the dashboard are not loaded on the way.
+ * stored as the sign-in screen stores it (`sessionValues`, the seven keys of docs/spec.md
+ * section 3): the sign-in page and the dashboard are not loaded on the way.
  */
 export async function openSignedIn(page: Page, username: string, password: string, path = '/dashboard'): Promise<void> {
-  const response = await page.request.post('/api/auth/login', { data: { username, password } });
+  const response = await page.request.post(endpoints.login.path, { data: { username, password } });
   if (!response.ok()) throw new Error(`sign-in of ${username} failed: ${response.status()} ${await response.text()}`);
-  const answer = loginResponse.parse(await response.json());
-  const stored: Record<(typeof sessionKeys)[number], string> = {
-    token: answer.token,
-    username: answer.userName,
-    userId: String(answer.userId),
-    userType: answer.userType,
-    createdAt: answer.createdAt,
-    profilePic: answer.profilePic ?? '',
-    roleId: String(answer.roleId),
-  };
+  const stored = sessionValues(loginResponse.parse(await response.json()));
   // localStorage belongs to the origin: any small answer of the portal's opens it.
   await page.goto('/robots.txt');
   await page.evaluate((values) => {

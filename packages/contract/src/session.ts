@@ -3,9 +3,23 @@
  * can show and store a session without loading the validation library (docs/decisions.md
  * § On the wire). auth.ts and roles.ts re-export them.
  */
+import type { LoginResponse } from './auth.ts';
 
 /** The seven localStorage keys of a browser session (docs/spec.md section 3). */
 export const sessionKeys = ['token', 'username', 'userId', 'userType', 'createdAt', 'profilePic', 'roleId'] as const;
+
+/** What a sign-in answer stores under each of the seven keys. */
+export function sessionValues(answer: LoginResponse): Record<(typeof sessionKeys)[number], string> {
+  return {
+    token: answer.token,
+    username: answer.userName,
+    userId: String(answer.userId),
+    userType: answer.userType,
+    createdAt: answer.createdAt,
+    profilePic: answer.profilePic ?? '',
+    roleId: String(answer.roleId),
+  };
+}
 
 export const messages = {
   loginSucceeded: 'Login successful!',

@@ -1,6 +1,6 @@
 import type { LoginResponse, UserType } from '@portal/contract';
 // Plain values, no schemas: the sign-in page loads without zod.
-import { ADMIN_ROLE_ID, sessionKeys } from '@portal/contract/session';
+import { ADMIN_ROLE_ID, sessionKeys, sessionValues } from '@portal/contract/session';
 import { useSyncExternalStore } from 'react';
 
 /** The signed-in user, kept in localStorage under the seven keys of docs/spec.md section 3. */
@@ -66,15 +66,7 @@ export const sessionStore = {
     return current;
   },
   start(answer: LoginResponse) {
-    const values: Record<(typeof sessionKeys)[number], string> = {
-      token: answer.token,
-      username: answer.userName,
-      userId: String(answer.userId),
-      userType: answer.userType,
-      createdAt: answer.createdAt,
-      profilePic: answer.profilePic ?? '',
-      roleId: String(answer.roleId),
-    };
+    const values = sessionValues(answer);
     for (const key of sessionKeys) localStorage.setItem(key, values[key]);
     current = load();
     emit();
