@@ -73,6 +73,18 @@ export async function signIn(page: Page, username: string, password: string): Pr
 }
 
 /**
+ * The sidebar's link to a screen. Its accessible name is the label, then the count badge
+ * when something waits there ('Doctors 2 waiting for activation', 'Dashboard 3 unread'): the
+ * badge arrives with its own query, so an exact name would match only until it has.
+ */
+export function menuLink(page: Page, label: string) {
+  const escaped = label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return page
+    .getByRole('navigation', { name: 'Main menu' })
+    .getByRole('link', { name: new RegExp(`^${escaped}(\\s*\\d+ .+)?$`) });
+}
+
+/**
  * Opens `path` signed in, for tests whose subject is not the sign-in screen (login.e2e.test.ts
  * and the tests of registering, resetting a password and a shared link sign in through it).
  * The sign-in request goes out from the page's own context, so the session cookie it sets

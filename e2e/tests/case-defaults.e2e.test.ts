@@ -1,7 +1,14 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { apiCall, apiLogin, createActiveDoctor } from '../helpers/api.ts';
-import { expectNoSeriousA11yViolations, newPage, screenshots, openSignedIn, useBrowser } from '../helpers/browser.ts';
+import {
+  expectNoSeriousA11yViolations,
+  newPage,
+  screenshots,
+  menuLink,
+  openSignedIn,
+  useBrowser,
+} from '../helpers/browser.ts';
 import { pickRadio } from '../helpers/case-form.ts';
 import { submitCase } from '../helpers/cases.ts';
 import { selectOption } from '../helpers/forms.ts';
@@ -55,10 +62,7 @@ describe('Case defaults', () => {
       leftMolar: 'Class-I (if possible)',
     });
 
-    await page
-      .getByRole('navigation', { name: 'Main menu' })
-      .getByRole('link', { name: 'Add Cases', exact: true })
-      .click();
+    await menuLink(page, 'Add Cases').click();
     await page.waitForURL('**/cases');
     await expect.poll(() => page.getByRole('combobox', { name: 'Aligner Shipment' }).inputValue()).toBe('Complete');
     await page.getByRole('button', { name: 'Treatment Instructions' }).click();

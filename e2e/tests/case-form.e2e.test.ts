@@ -9,6 +9,7 @@ import {
   screenshots,
   settle,
   openSignedIn,
+  menuLink,
 } from '../helpers/browser.ts';
 import { chooseFiles, expectVisible, fillCaseDetails, goToStep, pickRadio, stlFile } from '../helpers/case-form.ts';
 import { fieldDescription, selectOption } from '../helpers/forms.ts';
@@ -25,7 +26,7 @@ afterAll(() => browser.close());
 
 async function openCaseForm(page: Page, username: string, password: string, menuLabel: string) {
   await openSignedIn(page, username, password);
-  await page.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name: menuLabel, exact: true }).click();
+  await menuLink(page, menuLabel).click();
   await page.waitForURL('**/cases');
   await settle(page);
 }

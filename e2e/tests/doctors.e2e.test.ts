@@ -1,7 +1,14 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { apiLogin, createActiveDoctor, createInactiveDoctor, e2eAdmin, uniqueName } from '../helpers/api.ts';
-import { expectNoSeriousA11yViolations, useBrowser, newPage, screenshots, openSignedIn } from '../helpers/browser.ts';
+import {
+  expectNoSeriousA11yViolations,
+  useBrowser,
+  newPage,
+  screenshots,
+  openSignedIn,
+  menuLink,
+} from '../helpers/browser.ts';
 import { combobox, eventually, pickOption, textbox } from '../helpers/doctor-form.ts';
 import { fieldDescription } from '../helpers/forms.ts';
 import { toastShown } from '../helpers/shown.ts';
@@ -11,7 +18,7 @@ const browser = useBrowser();
 async function openDoctors(): Promise<Page> {
   const page = await newPage(browser());
   await openSignedIn(page, e2eAdmin.username, e2eAdmin.password);
-  await page.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name: 'Doctors', exact: true }).click();
+  await menuLink(page, 'Doctors').click();
   await eventually(() => textbox(page, 'Search doctors').isVisible()).toBe(true);
   return page;
 }
@@ -25,7 +32,8 @@ describe('Doctors screen', () => {
     const pending = page.getByRole('region', { name: /Waiting for activation/ });
     const activate = pending.getByRole('button', { name: `Activate Ada Waitingforactivation (${doctor.username})` });
     await eventually(() => activate.isVisible()).toBe(true);
-    const badge = page.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name: /^Doctors/ });
+    // menuLink finds the link with its badge too (an exact 'Doctors' would not: the badge is in its name).
+    const badge = menuLink(page, 'Doctors');
     await eventually(() => badge.textContent()).toMatch(/Doctors\d+ waiting for activation/);
     await expectNoSeriousA11yViolations(page);
     await screenshots(page, 'doctors-waiting');

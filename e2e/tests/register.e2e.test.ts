@@ -9,6 +9,7 @@ import {
   openSignedIn,
   screenshots,
   signIn,
+  menuLink,
 } from '../helpers/browser.ts';
 import { combobox, eventually, pickOption, textbox } from '../helpers/doctor-form.ts';
 import { chooseFile, fieldDescription } from '../helpers/forms.ts';
@@ -184,10 +185,7 @@ describe('Register screen', () => {
     // The administrator finds the doctor and sets Status to Active.
     const admin = await newPage(browser());
     await openSignedIn(admin, e2eAdmin.username, e2eAdmin.password);
-    await admin
-      .getByRole('navigation', { name: 'Main menu' })
-      .getByRole('link', { name: 'Doctors', exact: true })
-      .click();
+    await menuLink(admin, 'Doctors').click();
     await eventually(() => textbox(admin, 'Search doctors').isVisible()).toBe(true);
     await textbox(admin, 'Search doctors').fill(email);
     const row = admin.getByRole('row', { name: new RegExp(username) });

@@ -14,6 +14,7 @@ import {
   screenshots,
   settle,
   openSignedIn,
+  menuLink,
 } from '../helpers/browser.ts';
 import { chooseFiles, fillCaseDetails, goToStep, pickRadio, type ChosenFile } from '../helpers/case-form.ts';
 import { pictureFile } from '../helpers/pictures.ts';
@@ -41,10 +42,7 @@ const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex')
 async function openRecordsStep(namePrefix: string) {
   const page = await newPage(browser);
   await openSignedIn(page, doctor.username, doctor.password);
-  await page
-    .getByRole('navigation', { name: 'Main menu' })
-    .getByRole('link', { name: 'Add Cases', exact: true })
-    .click();
+  await menuLink(page, 'Add Cases').click();
   await page.waitForURL('**/cases');
   await settle(page);
   const firstname = uniqueName(namePrefix);

@@ -8,6 +8,7 @@ import {
   screenshots,
   settle,
   openSignedIn,
+  menuLink,
 } from '../helpers/browser.ts';
 import { selectOption } from '../helpers/forms.ts';
 
@@ -16,7 +17,7 @@ const browser = useBrowser();
 async function openRolePermissions(): Promise<Page> {
   const page = await newPage(browser());
   await openSignedIn(page, e2eAdmin.username, e2eAdmin.password);
-  await page.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name: 'Role Permissions' }).click();
+  await menuLink(page, 'Role Permissions').click();
   await page.waitForURL('**/rolepermissions');
   await settle(page);
   return page;

@@ -8,6 +8,7 @@ import {
   screenshots,
   settle,
   openSignedIn,
+  menuLink,
 } from '../helpers/browser.ts';
 import { fieldDescription } from '../helpers/forms.ts';
 import { isShown } from '../helpers/shown.ts';
@@ -17,7 +18,7 @@ const browser = useBrowser();
 async function openRoles(): Promise<Page> {
   const page = await newPage(browser());
   await openSignedIn(page, e2eAdmin.username, e2eAdmin.password);
-  await page.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name: 'Roles', exact: true }).click();
+  await menuLink(page, 'Roles').click();
   await page.waitForURL('**/roles');
   await settle(page);
   return page;

@@ -10,6 +10,7 @@ import {
   screenshots,
   settle,
   openSignedIn,
+  menuLink,
 } from '../helpers/browser.ts';
 import { chooseFile, fieldDescription, selectOption } from '../helpers/forms.ts';
 import { isShown } from '../helpers/shown.ts';
@@ -26,7 +27,7 @@ afterAll(() => browser.close());
 async function openUsers(): Promise<Page> {
   const page = await newPage(browser);
   await openSignedIn(page, e2eAdmin.username, e2eAdmin.password);
-  await page.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name: 'Users', exact: true }).click();
+  await menuLink(page, 'Users').click();
   await page.waitForURL('**/users');
   await settle(page);
   return page;
