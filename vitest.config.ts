@@ -1,3 +1,4 @@
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
 
 /** Server test files that replace a module with vi.mock: they need a module graph of their own. */
@@ -16,8 +17,43 @@ const server: NonNullable<TestProjectInlineConfiguration['test']> = {
   maxWorkers: 2,
 };
 
+/**
+ * The server files that take longest (seconds on PGlite in CI), started first. Without a
+ * cache of earlier runs, as on a fresh clone, vitest starts files in no useful order, and the
+ * fuzzer (160 s) used to start last: one worker then ran it alone while the other had nothing
+ * left to do.
+ */
+const slowestFirst = [
+  'test/fuzz.test.ts', // 160 s: every route, 100 runs each
+  'test/faults-stalled-requests.test.ts', // 80 s: three real starts, one of them `npm start`
+  'test/faults-restart.test.ts', // 40 s
+  'test/auth.test.ts', // 40 s
+];
+
+class SlowestFirstSequencer extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const sorted = await super.sort(files);
+    const rank = (file: TestSpecification) => {
+      const index = slowestFirst.findIndex((name) => file.moduleId.endsWith(`/apps/server/${name}`));
+      return index === -1 ? slowestFirst.length : index;
+    };
+    // Within each project (which BaseSequencer keeps together, in its order); stable otherwise.
+    const projectOrder = [...new Set(sorted.map((file) => file.project.name))];
+    return sorted
+      .map((file, position) => ({ file, position }))
+      .sort(
+        (a, b) =>
+          projectOrder.indexOf(a.file.project.name) - projectOrder.indexOf(b.file.project.name) ||
+          rank(a.file) - rank(b.file) ||
+          a.position - b.position,
+      )
+      .map(({ file }) => file);
+  }
+}
+
 export default defineConfig({
   test: {
+    sequence: { sequencer: SlowestFirstSequencer },
     projects: [
       {
         test: {
