@@ -4,7 +4,8 @@ import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config
 /** Server test files that replace a module with vi.mock: they need a module graph of their own. */
 const isolatedServerTests = ['test/anonymous-hashing.test.ts'];
 
-// PGlite takes 0.5-1 GB per process: two workers fit this 2-core machine.
+// PGlite takes 0.5-1 GB per process: two workers fit this 2-core machine. CI's PostgreSQL
+// pass runs beside the PGlite pass's browser tests on one (SERVER_TEST_WORKERS=1, .ci/run).
 const server: NonNullable<TestProjectInlineConfiguration['test']> = {
   root: './apps/server',
   globalSetup: ['./test/helpers/global-setup.ts'],
@@ -14,7 +15,7 @@ const server: NonNullable<TestProjectInlineConfiguration['test']> = {
   testTimeout: 60_000,
   hookTimeout: 120_000,
   pool: 'forks',
-  maxWorkers: 2,
+  maxWorkers: Number(process.env.SERVER_TEST_WORKERS ?? 2),
 };
 
 /**
