@@ -244,6 +244,33 @@ const matchesSql = (
   return `(${branches.join(' union all ')}) c`;
 };
 /**
+ * A staff-wide search's page candidates, newest first (find-cases.ts topMatches): each read's
+ * first `depth` cases, name by name and doctor by doctor down the (name, created_at) and
+ * (doctor, created_at) indexes, the tracking numbers collected through their trigram index.
+ */
+const topMatchesSql = (
+  search: string,
+  options: { status?: string; staff: StaffSearchShape & { names: string; doctors: string } },
+  depth: number,
+) => {
+  const { status, staff } = options;
+  const statusSql = status ? `and status = ${status}` : '';
+  const first = (from: string) =>
+    `(select case_id, created_at from ${from} order by created_at desc, case_id desc limit ${depth})`;
+  const perValue = (column: string, array: string) =>
+    `(select t.case_id, t.created_at from unnest(${array}) as v(value)
+      cross join lateral ${first(`cases where ${column} = v.value ${statusSql}`)} as t)`;
+  const reads = [
+    ...(staff.hasDoctors ? [perValue('doctor_user_id', `${staff.doctors}::int[]`)] : []),
+    ...(staff.hasNames
+      ? [perValue('first_name', `${staff.names}::text[]`), perValue('last_name', `${staff.names}::text[]`)]
+      : []),
+    first(`(select case_id, created_at from cases where tracking_no ilike ${search} ${statusSql} offset 0) as c`),
+  ];
+  return `select m.case_id, m.created_at as sort_key from (${reads.join(' union ')}) as m`;
+};
+
+/**
  * One list request's queries: the page and its total (a search's page counts its matches
  * itself, as "searchTotal"). `doctor` and `search` as the URL says.
  */
@@ -278,11 +305,12 @@ export function listQueries(options: {
   const searchTotal = staff
     ? `(select count(*)::int from ${matchesSql(pattern!, { status, staff }, 'case_id')})`
     : 'page.search_total';
+  const ranked = staff
+    ? topMatchesSql(pattern!, { status, staff }, options.page * options.pageSize)
+    : `select c.case_id, c.created_at as sort_key, (count(*) over ())::int as search_total from ${matches} offset 0`;
   const list = matches
     ? `select ${caseColumnsSql}, ${searchTotal} as "searchTotal" from (
-        select ranked.case_id${staff ? '' : ', ranked.search_total'} from (
-          select c.case_id, c.created_at as sort_key${staff ? '' : ', (count(*) over ())::int as search_total'}
-          from ${matches} offset 0) ranked
+        select ranked.case_id${staff ? '' : ', ranked.search_total'} from (${ranked}) ranked
         order by ranked.sort_key desc, ranked.case_id desc ${limit}) page
       join cases c on c.case_id = page.case_id join users u on u.user_id = c.doctor_user_id order by ${order}`
     : `select ${caseColumnsSql} from ${getTableName(cases)} c join users u on u.user_id = c.doctor_user_id ${whereSql}

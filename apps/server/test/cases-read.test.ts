@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { caseFields, caseForm, createCaseDoctor, submitCase } from './helpers/case-factories.ts';
 import { createStaff, makeImage } from './helpers/factories.ts';
-import { patientNames } from '../src/db/schema.ts';
+import { eq, inArray, sql } from 'drizzle-orm';
+import { cases, patientNames } from '../src/db/schema.ts';
 import { createTestApp, type TestApp } from './helpers/test-app.ts';
 
 type Doctor = Awaited<ReturnType<typeof createCaseDoctor>>;
@@ -294,5 +295,75 @@ describe('GET /case/get_cases_by_status/{status}/{userId}?search= over patient n
     const tracked = await list(admin, `get_cases_by_status/all/0?search=${byTracking!.TrackingNo}`);
     expect(tracked.json<Row[]>().map((row) => row.CaseId)).toEqual([byTracking!.CaseId]);
     expect(tracked.headers['x-total-count']).toBe('1');
+  });
+
+  it('pages a date-sorted search over all doctors as the sorted list of every match, however deep', async () => {
+    const doctor = await createCaseDoctor(t, { firstname: 'Wren', lastname: 'Hallow' });
+    const other = await createCaseDoctor(t, { firstname: 'Otto', lastname: 'Brink' });
+    // Found by the doctor, by first name, by surname, by both names, and not at all.
+    await addPatients(doctor, [
+      { firstname: 'Ida', lastname: 'Berg' },
+      { firstname: 'Hallowen', lastname: 'Stone' },
+    ]);
+    const [surnameCase] = await addPatients(other, [
+      { firstname: 'Ida', lastname: 'Halloway' },
+      { firstname: 'Hallowen', lastname: 'Halloway' },
+      { firstname: 'Ole', lastname: 'Lind' },
+    ]);
+    // 220 more Halloways (a page 300 deep reads past topMatchesDepth), with created_at in no
+    // order of case_id, ties among them, and some of them in progress.
+    const [template] = await t.app.db.select().from(cases).where(eq(cases.caseId, surnameCase!));
+    const { caseId: _id, ...copy } = template!;
+    await t.app.db
+      .insert(cases)
+      .values(
+        Array.from({ length: 220 }, (_, index) => ({ ...copy, trackingNo: `AL-DEEP-${index}`, lastName: 'Halloway' })),
+      );
+    const inScope = await t.app.db
+      .select({ caseId: cases.caseId })
+      .from(cases)
+      .where(inArray(cases.doctorUserId, [doctor.userId, other.userId]));
+    for (const [index, { caseId }] of inScope.entries()) {
+      const minutes = (index * 7919) % 97; // a few minutes shared by several cases
+      await t.app.db
+        .update(cases)
+        .set({
+          createdAt: sql`timestamp '2026-01-01' + make_interval(mins => ${minutes})`,
+          status: index % 5 === 0 ? 'inprogress' : 'new',
+        })
+        .where(eq(cases.caseId, caseId));
+    }
+    // What every page must be cut from: the matches, sorted, read without the search's indexes.
+    const expected = async (status: string, direction: 'asc' | 'desc') => {
+      const result = await t.app.db.execute(sql`select case_id from cases
+        where (doctor_user_id = ${doctor.userId} or first_name ilike '%hallow%' or last_name ilike '%hallow%'
+          or tracking_no ilike '%hallow%') and (${status} = 'all' or status = ${status})
+        order by created_at ${sql.raw(direction)}, case_id ${sql.raw(direction)}`);
+      return (result as unknown as { rows: { case_id: number }[] }).rows.map((row) => row.case_id);
+    };
+    for (const status of ['all', 'new', 'inprogress']) {
+      for (const sort of ['-CreatedAt', 'CreatedAt']) {
+        const all = await expected(status, sort.startsWith('-') ? 'desc' : 'asc');
+        expect(all.length).toBeGreaterThan(status === 'inprogress' ? 40 : 170);
+        for (const [page, pageSize] of [
+          [1, 3],
+          [2, 3],
+          [5, 3],
+          [3, 20],
+          [2, 100],
+          [3, 100],
+        ] as const) {
+          const response = await list(
+            admin,
+            `get_cases_by_status/${status}/0?search=HALLOW&sort=${sort}&page=${page}&pageSize=${pageSize}`,
+          );
+          const ids = response.json<Row[]>().map((row) => row.CaseId);
+          expect(ids, `${status} ${sort} page ${page} of ${pageSize}`).toEqual(
+            all.slice((page - 1) * pageSize, page * pageSize),
+          );
+          expect(response.headers['x-total-count']).toBe(String(all.length));
+        }
+      }
+    }
   });
 });

@@ -278,6 +278,9 @@ export const cases = pgTable(
     // also carry created_at, status and the doctor, the surnames' index the first name too
     // (INCLUDE, which drizzle cannot write: by hand in 0013 and 0014): a search counts and
     // sorts the cases of the names it found from them alone (find-cases.ts).
+    // cases_first_name_created_idx and cases_last_name_created_idx (0015, by hand for the same
+    // reason): (name, created_at, case_id), from which a date-sorted search reads each name's
+    // newest cases (find-cases.ts topMatches).
   ],
 );
 
