@@ -326,7 +326,8 @@ export function listQueries(options: {
 /**
  * The baseline: bare Fastify + `pg` in a process like the portal's; per request the token's
  * claims (read once per token, as the portal caches its verification), the session lookup,
- * then the list's queries, answering the rows and `x-total-count` as the portal does.
+ * then the list's queries, answering the rows and `x-total-count` as the portal does; a staff-wide
+ * search on connections that plan each statement once, as the portal's (db/client.ts keptPlans).
  * GET /bare answers from memory (the framework alone).
  */
 async function startBaseline(databaseUrl: string, routes: Record<string, ReturnType<typeof listQueries>>) {
@@ -335,6 +336,7 @@ async function startBaseline(databaseUrl: string, routes: Record<string, ReturnT
     const routes = ${JSON.stringify(routes)};
     const sessionSql = ${JSON.stringify(sessionSql)};
     const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 10 });
+    const keptPlans = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 4, options: '-c plan_cache_mode=force_generic_plan' });
     const claimsOf = new Map();
     const app = Fastify();
     app.get('/bare', async () => ({ ok: true }));
@@ -350,7 +352,7 @@ async function startBaseline(databaseUrl: string, routes: Record<string, ReturnT
       const terms = route.terms && (await pool.query(process.env.BENCH_BASELINE_UNPREPARED ? { text: route.terms, values: [pattern] } : { name: 'terms', text: route.terms, values: [pattern] })).rows[0];
       const values = route.values.map((value) => value === 'DOCTOR' ? user.user_id : value === 'SEARCH' ? pattern : value === 'NAMES' ? terms.names : value === 'DOCTORS' ? terms.ids : value);
       const [list, count] = await Promise.all([
-        pool.query(process.env.BENCH_BASELINE_UNPREPARED ? { text: route.list, values } : { name: 'list_' + request.params.name, text: route.list, values }),
+        (route.terms ? keptPlans : pool).query(process.env.BENCH_BASELINE_UNPREPARED ? { text: route.list, values } : { name: 'list_' + request.params.name, text: route.list, values }),
         route.count && pool.query(process.env.BENCH_BASELINE_UNPREPARED ? { text: route.count, values } : { name: 'count_' + request.params.name, text: route.count, values }),
       ]);
       if (count) {

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { caseFields, caseForm, createCaseDoctor, submitCase } from './helpers/case-factories.ts';
 import { createStaff, makeImage } from './helpers/factories.ts';
 import { eq, inArray, sql } from 'drizzle-orm';
+import { keptPlans } from '../src/db/client.ts';
 import { cases, patientNames } from '../src/db/schema.ts';
 import { createTestApp, type TestApp } from './helpers/test-app.ts';
 
@@ -365,5 +366,22 @@ describe('GET /case/get_cases_by_status/{status}/{userId}?search= over patient n
         }
       }
     }
+  });
+
+  it.runIf(process.env.DATABASE_URL)('plans a staff-wide search once per connection on PostgreSQL', async () => {
+    // The pool hands out its last idle connection first: the one the searches run on.
+    const plans = async () => {
+      const result = (await keptPlans(t.app.db).execute(sql`select
+          coalesce(sum(generic_plans), 0)::int as generic, coalesce(sum(custom_plans), 0)::int as custom
+        from pg_prepared_statements where name like 'case_search_all%'`)) as unknown as {
+        rows: { generic: number; custom: number }[];
+      };
+      return result.rows[0]!;
+    };
+    const before = await plans();
+    // Words that match 32 names and doctors or fewer (quorra matches more: planned for its words).
+    for (const word of ['kowal', 'hallow', 'berg', 'kowal', 'hallow', 'berg', 'kowal'])
+      expect((await list(admin, `get_cases_by_status/all/0?search=${word}`)).statusCode).toBe(200);
+    expect(await plans()).toEqual({ generic: before.generic + 7, custom: 0 });
   });
 });

@@ -14,7 +14,7 @@ import {
 import { and, asc, Column, desc, eq, getTableName, is, Placeholder, sql, Subquery, type SQL } from 'drizzle-orm';
 import type { PreparedQueryConfig } from 'drizzle-orm/pg-core';
 import { caseOwnerScope, type SignedInUser } from '../../auth/policy.ts';
-import type { Database } from '../../db/client.ts';
+import { keptPlans, type Database } from '../../db/client.ts';
 import { isoTimestamp } from '../../db/iso-timestamp.ts';
 import { caseAttachments, caseCounts, caseStatusTotals, cases, patientNames, users } from '../../db/schema.ts';
 import { notFound } from '../../lib/errors.ts';
@@ -188,18 +188,24 @@ interface SearchTerms {
 /**
  * The names and doctors a staff-wide search's words match, looked up first (0.1-0.3 ms) so
  * that the search itself binds them as arrays and leaves out the reads that find nothing.
- * Planned for its pattern each time: a generic plan cannot tell a trigram index read from a
- * scan of every name.
+ * A named statement, built once, on the connections that choose their plans: PostgreSQL
+ * plans it for each pattern while a generic plan would cost more (it cannot tell a trigram
+ * index read from a scan of every name).
  */
 async function findSearchTerms(db: Database, pattern: string): Promise<SearchTerms> {
-  const namesMatching = sql`select ${patientNames.name} from ${patientNames} where ${patientNames.name} ilike ${pattern}`;
-  const [terms] = await db
-    .select({
-      names: sql<string[]>`array(${namesMatching})`,
-      doctorIds: sql<number[]>`array(${usersNamed(pattern, sql`true`)})`,
-    })
-    .from(sql`(select) as terms`);
-  return terms!;
+  const terms = preparedOnce(db, 'case_search_terms', (name) => {
+    const pattern = placeholder('pattern');
+    const namesMatching = sql`select ${patientNames.name} from ${patientNames} where ${patientNames.name} ilike ${pattern}`;
+    return db
+      .select({
+        names: sql<string[]>`array(${namesMatching})`,
+        doctorIds: sql<number[]>`array(${usersNamed(pattern, sql`true`)})`,
+      })
+      .from(sql`(select) as terms`)
+      .prepare(name);
+  });
+  const [found] = await terms.execute({ pattern });
+  return found!;
 }
 
 export function isPagedQuery(query: CaseListQuery): boolean {
@@ -528,7 +534,9 @@ function preparedSearch(db: Database, shape: SearchShape) {
         shape.isTopByDate ?? false,
       ];
   const name = `case_search_${shape.isOwned ? 'own' : 'all'}_${shapeName(flags, shape.sort, shape.page)}`;
-  return preparedOnce(db, name, (name) => prepareSearch(db, shape, name));
+  // A doctor's search is planned once by PostgreSQL's own choice; a staff-wide one, whose
+  // bound names and doctors sway the estimates, would be planned at every execution.
+  return preparedOnce(db, name, (name) => prepareSearch(shape.isOwned ? db : keptPlans(db), shape, name));
 }
 
 /**
