@@ -322,4 +322,37 @@ describe('Dashboard as staff with the Dashboard page', () => {
     // The count replaces the tile's skeleton when the stats answer (no overlay waits for it).
     await expect.poll(() => tile(page, 'Total Cases').textContent()).toMatch(/Total Cases\s*1$/);
   });
+
+  it("keeps a lab's six-digit counts inside their tiles, on a laptop's and a phone's width", async () => {
+    const page = await newPage(browser);
+    // The stats as a lab with a million cases would have them.
+    await page.route(/\/api\/case\/get_all_stats\//, (route: Route) =>
+      route.fulfill({
+        json: [
+          {
+            total: 1_000_000,
+            newcases: 250_000,
+            inprogress: 250_000,
+            dispatched: 250_000,
+            delivered: 250_000,
+            awaitingApproval: 0,
+            changesRequested: 125_000,
+          },
+        ],
+      }),
+    );
+    await openSignedIn(page, staff.username, staff.password);
+    await expect.poll(() => tile(page, 'New Cases').textContent()).toMatch(/250000$/);
+    const tiles = page.getByRole('group', { name: 'Filter cases by status' }).getByRole('button');
+    expect(await tiles.count()).toBe(6);
+    // A count or icon that does not fit makes its tile scroll sideways.
+    const overflowing = () =>
+      tiles.evaluateAll((buttons) =>
+        buttons.filter((button) => button.scrollWidth > button.clientWidth).map((button) => button.textContent),
+      );
+    for (const width of [1024, 1280, 375]) {
+      await page.setViewportSize({ width, height: 800 });
+      await expect.poll(overflowing, { message: `tiles wider than their box at ${width} px` }).toEqual([]);
+    }
+  });
 });

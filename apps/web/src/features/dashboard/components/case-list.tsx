@@ -83,7 +83,7 @@ export function CaseList({
     <>
       <TextInput
         label="Search"
-        description="Tracking number or doctor name"
+        description="Tracking number, patient or doctor name"
         placeholder="Search..."
         leftSection={<IconSearch size={16} aria-hidden />}
         value={search}

@@ -78,7 +78,7 @@ export function StatTiles({
   const visible = tiles.filter((tile) => (isStaff ? !tile.isDoctorOnly : !tile.isStaffOnly));
   return (
     <SimpleGrid
-      cols={{ base: 2, sm: 3, md: visible.length }}
+      cols={{ base: 2, sm: 3, lg: visible.length }}
       spacing="sm"
       mb="lg"
       role="group"
@@ -97,24 +97,24 @@ export function StatTiles({
             bd={isSelected ? '2px solid var(--mantine-color-teal-9)' : '2px solid var(--mantine-color-gray-3)'}
             style={{ borderRadius: 'var(--mantine-radius-md)' }}
           >
-            <Group justify="space-between" wrap="nowrap" align="flex-start">
-              <div>
-                <Text size="sm" fw={600} c={isSelected ? 'teal.9' : 'gray.8'}>
-                  {tile.label}
-                </Text>
-                {stats ? (
-                  <Text fz={28} fw={700} lh={1.2}>
-                    {tile.count(stats)}
-                  </Text>
-                ) : (
-                  // The count is on its way: a placeholder of its size, no overlay.
-                  <Skeleton height={28} width={48} mt={3} mb={3} aria-label="Loading count" />
-                )}
-              </div>
+            {/* The count on a line of its own, the tile's whole width: a lab's 250000 beside
+                the icon ran out of a tile a sixth of the screen wide. */}
+            <Group justify="space-between" wrap="nowrap" align="flex-start" gap="xs">
+              <Text size="sm" fw={600} c={isSelected ? 'teal.9' : 'gray.8'} miw={0}>
+                {tile.label}
+              </Text>
               <ThemeIcon variant={isSelected ? 'filled' : 'light'} size="lg" radius="md" aria-hidden>
                 <Icon size={20} />
               </ThemeIcon>
             </Group>
+            {stats ? (
+              <Text fz={28} fw={700} lh={1.2}>
+                {tile.count(stats)}
+              </Text>
+            ) : (
+              // The count is on its way: a placeholder of its size, no overlay.
+              <Skeleton height={28} width={48} mt={3} mb={3} aria-label="Loading count" />
+            )}
           </UnstyledButton>
         );
       })}
