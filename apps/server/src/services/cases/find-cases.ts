@@ -131,10 +131,14 @@ function searchMatches(search: SearchSql, columns: Column[]) {
   return asCases(sql.join(branches, sql` union all `));
 }
 
+/** Values bound as one array of `type`. */
+const boundArray = (values: unknown[] | Placeholder, type: 'int' | 'text') =>
+  sql`${is(values, Placeholder) ? values : sql.param(values)}::${sql.raw(type)}[]`;
+
 /** A column among values bound as one array (`= any`), and the rows whose column is none of them (`<> all`). */
 function oneOf(column: Column, values: unknown[] | Placeholder, type: 'int' | 'text') {
-  const array = sql`${is(values, Placeholder) ? values : sql.param(values)}::${sql.raw(type)}[]`;
-  return { array, found: sql`${column} = any(${array})`, left: sql`${column} <> all(${array})` };
+  const array = boundArray(values, type);
+  return { found: sql`${column} = any(${array})`, left: sql`${column} <> all(${array})` };
 }
 
 /**
@@ -161,7 +165,7 @@ function topMatches(search: SearchSql, direction: 'asc' | 'desc', depth: SQL) {
   const matching = (found: SQL) => sql`${cases} where ${and(found, ...filters)}`;
   // The first cases of each value, through the index that starts with `column`.
   const perValue = (column: Column, values: unknown[] | Placeholder, type: 'int' | 'text') =>
-    sql`(select t.case_id, t.created_at from unnest(${oneOf(column, values, type).array}) as v(value)
+    sql`(select t.case_id, t.created_at from unnest(${boundArray(values, type)}) as v(value)
       cross join lateral ${first(matching(sql`${column} = v.value`))} as t)`;
   const collected = (found: SQL) => first(sql`(select case_id, created_at from ${matching(found)} offset 0) as c`);
   const reads: SQL[] = [];
@@ -188,9 +192,9 @@ interface SearchTerms {
 /**
  * The names and doctors a staff-wide search's words match, looked up first (0.1-0.3 ms) so
  * that the search itself binds them as arrays and leaves out the reads that find nothing.
- * A named statement, built once, on the connections that choose their plans: PostgreSQL
- * plans it for each pattern while a generic plan would cost more (it cannot tell a trigram
- * index read from a scan of every name).
+ * A named statement, built once, on the ordinary connections (not keptPlans): there
+ * PostgreSQL plans it for each pattern, as a generic plan would cost more (it cannot tell a
+ * trigram index read from a scan of every name).
  */
 async function findSearchTerms(db: Database, pattern: string): Promise<SearchTerms> {
   const terms = preparedOnce(db, 'case_search_terms', (name) => {
