@@ -77,6 +77,37 @@ const sortExpressions = Object.fromEntries(
 /** ILIKE pattern for a substring, with the user's % _ and \ taken literally. */
 const containing = (text: string) => `%${text.replace(/[\\%_]/g, '\\$&')}%`;
 
+/** A patient's "first last" name, as a search matches it. */
+const patientFullName = sql`(${cases.firstName} || ' ' || ${cases.lastName})`;
+
+/** A search's status and plan filters. */
+const searchFilters = ({ status, planState }: SearchSql) => [
+  status === undefined ? undefined : eq(cases.status, status),
+  planState === undefined ? undefined : eq(cases.planState, planState),
+];
+
+/**
+ * A staff-wide search's reads, in the order they take cases (searchMatches, topMatches): a
+ * column among bound values (the doctors its words name, then the patient names), or a text
+ * its pattern is found in (across first name and surname, then the tracking number). A read
+ * with nothing to find (no doctor or patient name matched) is left out.
+ */
+type SearchRead = { column: Column; values: unknown[] | Placeholder; type: 'int' | 'text' } | { text: SQL };
+
+function staffSearchReads(search: SearchSql): SearchRead[] {
+  const { names, doctorIds, hasNames, hasDoctors } = search.terms!;
+  const reads: SearchRead[] = [];
+  if (hasDoctors) reads.push({ column: cases.doctorUserId, values: doctorIds, type: 'int' });
+  if (search.isAcrossNames) reads.push({ text: patientFullName });
+  else if (hasNames)
+    reads.push(
+      { column: cases.firstName, values: names, type: 'text' },
+      { column: cases.lastName, values: names, type: 'text' },
+    );
+  reads.push({ text: sql`${cases.trackingNo}` });
+  return reads;
+}
+
 /**
  * The cases in scope that a search finds: tracking number, patient name or doctor name,
  * case-insensitively, as rows of `cases` with the columns `columns` names.
@@ -98,31 +129,25 @@ const containing = (text: string) => `%${text.replace(/[\\%_]/g, '\\$&')}%`;
  * trigram index (0006), the cases it finds being few.
  */
 function searchMatches(search: SearchSql, columns: Column[]) {
-  const { pattern, doctorUserId, status, planState } = search;
-  const filters = [
-    status === undefined ? undefined : eq(cases.status, status),
-    planState === undefined ? undefined : eq(cases.planState, planState),
-  ];
-  const fullName = sql`(${cases.firstName} || ' ' || ${cases.lastName})`;
+  const { pattern, doctorUserId } = search;
+  const filters = searchFilters(search);
   // Under the table's name, so that the columns of `cases` name these rows.
   const asCases = (query: SQL) => new Subquery(query, { caseId: cases.caseId }, getTableName(cases));
   if (doctorUserId !== undefined) {
     const found = and(
-      sql`(${cases.trackingNo} ilike ${pattern} or ${fullName} ilike ${pattern}
+      sql`(${cases.trackingNo} ilike ${pattern} or ${patientFullName} ilike ${pattern}
         or ${cases.doctorUserId} = any(array(${usersNamed(pattern, sql`u.user_id = ${doctorUserId}`)})))`,
       ...filters,
     );
     const owned = sql`(select * from ${cases} where ${eq(cases.doctorUserId, doctorUserId)} offset 0) as ${cases}`;
     return asCases(sql`select * from ${owned} where ${found} offset 0`);
   }
-  const { names, doctorIds, hasNames, hasDoctors } = search.terms!;
   // Each read: what it finds, and how a later read leaves its cases out.
-  const reads: { found: SQL; left: SQL }[] = [];
-  if (hasDoctors) reads.push(oneOf(cases.doctorUserId, doctorIds, 'int'));
-  if (search.isAcrossNames)
-    reads.push({ found: sql`${fullName} ilike ${pattern}`, left: sql`${fullName} not ilike ${pattern}` });
-  else if (hasNames) reads.push(oneOf(cases.firstName, names, 'text'), oneOf(cases.lastName, names, 'text'));
-  reads.push({ found: sql`${cases.trackingNo} ilike ${pattern}`, left: sql`${cases.trackingNo} not ilike ${pattern}` });
+  const reads = staffSearchReads(search).map((read) =>
+    'values' in read
+      ? oneOf(read.column, read.values, read.type)
+      : { found: sql`${read.text} ilike ${pattern}`, left: sql`${read.text} not ilike ${pattern}` },
+  );
   // Each read leaves out what the reads before it found: UNION ALL, nothing to deduplicate.
   const branches = reads.map(({ found }, index) => {
     const notFoundBefore = reads.slice(0, index).map((earlier) => earlier.left);
@@ -154,12 +179,7 @@ function oneOf(column: Column, values: unknown[] | Placeholder, type: 'int' | 't
  * order looking for them.
  */
 function topMatches(search: SearchSql, direction: 'asc' | 'desc', depth: SQL) {
-  const { pattern, status, planState } = search;
-  const { names, doctorIds, hasNames, hasDoctors } = search.terms!;
-  const filters = [
-    status === undefined ? undefined : eq(cases.status, status),
-    planState === undefined ? undefined : eq(cases.planState, planState),
-  ];
+  const filters = searchFilters(search);
   const order = sql.raw(`created_at ${direction}, case_id ${direction}`);
   const first = (from: SQL) => sql`(select case_id, created_at from ${from} order by ${order} limit ${depth})`;
   const matching = (found: SQL) => sql`${cases} where ${and(found, ...filters)}`;
@@ -168,12 +188,11 @@ function topMatches(search: SearchSql, direction: 'asc' | 'desc', depth: SQL) {
     sql`(select t.case_id, t.created_at from unnest(${boundArray(values, type)}) as v(value)
       cross join lateral ${first(matching(sql`${column} = v.value`))} as t)`;
   const collected = (found: SQL) => first(sql`(select case_id, created_at from ${matching(found)} offset 0) as c`);
-  const reads: SQL[] = [];
-  if (hasDoctors) reads.push(perValue(cases.doctorUserId, doctorIds, 'int'));
-  if (search.isAcrossNames)
-    reads.push(collected(sql`(${cases.firstName} || ' ' || ${cases.lastName}) ilike ${pattern}`));
-  else if (hasNames) reads.push(perValue(cases.firstName, names, 'text'), perValue(cases.lastName, names, 'text'));
-  reads.push(collected(sql`${cases.trackingNo} ilike ${pattern}`));
+  const reads = staffSearchReads(search).map((read) =>
+    'values' in read
+      ? perValue(read.column, read.values, read.type)
+      : collected(sql`${read.text} ilike ${search.pattern}`),
+  );
   return sql.join(reads, sql` union `);
 }
 
