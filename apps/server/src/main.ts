@@ -3,6 +3,7 @@ import { buildApp } from './app.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { connectDatabase } from './db/client.ts';
 import { prepareDatabase } from './db/prepare.ts';
+import { createLogDestination } from './lib/log-destination.ts';
 import { startHousekeeping } from './services/housekeeping.ts';
 
 // A refused environment is one line on stderr and a non-zero exit, not a stack trace.
@@ -15,7 +16,10 @@ try {
   process.exit(1);
 }
 const database = await connectDatabase({ url: config.databaseUrl, dataDir: path.join(config.dataDir, 'pglite') });
-const app = await buildApp({ config, database });
+// Log lines go out asynchronously and are never flushed synchronously at exit: a blocked or
+// vanished reader of standard output cannot hold the process (lib/log-destination.ts).
+const logs = createLogDestination();
+const app = await buildApp({ config, database, logger: { stream: logs.stream } });
 await prepareDatabase(database, app.log, { username: config.adminUsername, password: config.adminPassword });
 // What uploads cut short by a killed process left (files, S3 parts, expired resumable uploads):
 // swept at start, then every SWEEP_INTERVAL by one process at a time. Housekeeping only: a
@@ -29,13 +33,15 @@ app.outbox.start();
 
 // Output whose reader has gone (a supervisor's pipe closed, `npm start` piped and its parent
 // gone): writes fail with EPIPE. That must neither throw nor keep the process alive; the
-// logger (pino) already drops its writes then.
+// logger's destination drops its lines then.
 for (const stream of [process.stdout, process.stderr]) stream.on('error', () => {});
 
 // SIGTERM and SIGINT: stop taking connections, let requests in flight finish, then exit.
 // SHUTDOWN_TIMEOUT (30 s) bounds the wait whatever is in flight: idle connections close at
 // once, every other one at the deadline, and the process exits.
 let isClosing = false;
+/** Exits once the last log lines are out, or half a second later if the output does not take them. */
+const exit = (code: number) => void logs.flush(500).then(() => process.exit(code));
 // A request still running at shutdown answers with `Connection: close`: otherwise its client's
 // keep-alive connection holds close() open until the keep-alive timeout (72 s).
 app.addHook('onSend', async (_request, reply) => {
@@ -58,10 +64,10 @@ const shutdown = (signal: NodeJS.Signals) => {
   app
     .close()
     .then(() => database.close())
-    .then(() => process.exit(0))
+    .then(() => exit(0))
     .catch((error: unknown) => {
       app.log.error({ err: error }, 'shutdown failed');
-      process.exit(1);
+      exit(1);
     });
 };
 for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.on(signal, shutdown);
