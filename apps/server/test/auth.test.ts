@@ -49,6 +49,17 @@ describe('POST /auth/login', () => {
     expect(wrong.json().message).toBe('Invalid username or password');
   });
 
+  it('answers 401, not 500, for a username with a lone surrogate (JSON "\\ud800", found by the fuzzer)', async () => {
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"username":"\\ud800","password":"admin-password"}',
+    });
+    expect(response.statusCode).toBe(401);
+    expect(response.json().message).toBe('Invalid username or password');
+  });
+
   it('requires username and password with the spec messages; whitespace counts as empty', async () => {
     const response = await t.app.inject({
       method: 'POST',

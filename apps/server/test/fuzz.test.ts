@@ -1,7 +1,8 @@
 import { randomInt } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { endpoints } from '@portal/contract';
 import { changedParts, fingerprint, watchRowWrites } from './fuzz/fingerprint.ts';
-import { hasStackTrace, RouteFuzzer, routesToFuzz } from './fuzz/fuzz-routes.ts';
+import { hasStackTrace, RouteFuzzer, routesToFuzz, type FuzzBudget } from './fuzz/fuzz-routes.ts';
 import { otherDoctor, type OtherDoctor } from './fuzz/isolation.ts';
 import { createFixture, existingIds, type Fixture } from './fuzz/route-examples.ts';
 import { formData, makeImage } from './helpers/factories.ts';
@@ -10,23 +11,31 @@ import { createTestApp, type TestApp } from './helpers/test-app.ts';
 /**
  * docs/quality.md, Input: property-based fuzzing of every route's params, query and body, sent
  * as the administrator, a doctor or no one, and then as one doctor with another doctor's
- * records in the params and bodies. `npm test` makes 100 runs per route, `npm run fuzz`
- * 10,000; each run takes a new random seed, printed first, so every CI run explores new
- * inputs. Replay a failure with FUZZ_SEED (and FUZZ_ROUTE="PUT /api/user/edit/:id",
- * FUZZ_PATH from the report).
+ * records in the params and bodies. `npm test` fuzzes each route for a time budget
+ * (FUZZ_SECONDS_PER_ROUTE, 1 s; the doctor-against-doctor pass half of it), so a loaded
+ * machine makes fewer runs rather than failing on a timeout; `npm run fuzz` makes 10,000
+ * runs per route (FUZZ_RUNS). Each run takes a new random seed, printed first, so every CI
+ * run explores new inputs. Replay a failure with FUZZ_SEED and FUZZ_PATH from the report
+ * (and FUZZ_ROUTE="PUT /api/user/edit/:id").
  */
-const runs = Number(process.env.FUZZ_RUNS ?? 100);
+const countedRuns = process.env.FUZZ_RUNS ? Number(process.env.FUZZ_RUNS) : undefined;
+const secondsPerRoute = Number(process.env.FUZZ_SECONDS_PER_ROUTE ?? 1);
+const budget: FuzzBudget = countedRuns ? { runs: countedRuns } : { ms: secondsPerRoute * 1000 };
+/** The doctor-against-doctor pass sends as the doctor only: half the runs or the time. */
+const isolationBudget: FuzzBudget =
+  'runs' in budget ? { runs: Math.max(1, Math.ceil(budget.runs / 2)) } : { ms: budget.ms / 2 };
 const seed = Number(process.env.FUZZ_SEED ?? randomInt(2 ** 31 - 1));
-/** The doctor-against-doctor pass: half as many runs per route (it sends as the doctor only). */
-const isolationRuns = Math.max(1, Math.ceil(runs / 2));
+const perRoute = 'runs' in budget ? `${budget.runs} runs` : `${secondsPerRoute} s`;
 console.log(
-  `[fuzz] seed ${seed}, ${runs} runs per route (replay: FUZZ_SEED=${seed} FUZZ_RUNS=${runs} ` +
+  `[fuzz] seed ${seed}, ${perRoute} per route (replay: FUZZ_SEED=${seed} FUZZ_PATH=<path from the report> ` +
     `npx vitest run --project server apps/server/test/fuzz.test.ts)`,
 );
 const onlyRoute = process.env.FUZZ_ROUTE;
 const replayPath = process.env.FUZZ_PATH;
-/** About 9 ms a request over some 70 routes on PGlite on a 2-core machine; four times that. */
-const timeout = 60_000 + runs * 70 * 36;
+/** Routes registered, HEADs included, with room to spare: only a request that never answers reaches this. */
+const routeBound = Object.keys(endpoints).length * 2;
+/** About 9 ms a request on PGlite on a 2-core machine, four times that; or the time budget, three times. */
+const timeout = 120_000 + routeBound * ('runs' in budget ? budget.runs * 36 : budget.ms * 3);
 
 let t: TestApp;
 let fixture: Fixture;
@@ -94,7 +103,7 @@ describe('fuzzing every route (fast-check)', () => {
   });
 
   it(
-    `${isolationRuns} runs per route as a doctor with another doctor's ids: a 2xx never returns or changes the other doctor's records`,
+    `${'runs' in isolationBudget ? `${isolationBudget.runs} runs` : `${isolationBudget.ms / 1000} s`} per route as a doctor with another doctor's ids: a 2xx never returns or changes the other doctor's records`,
     async () => {
       // The examples point at the other doctor's case, files, plan, clinic and user; the params draw from its ids.
       const { routes } = routesToFuzz(t, other.fixture);
@@ -105,7 +114,7 @@ describe('fuzzing every route (fast-check)', () => {
       for (const route of chosen) {
         try {
           await fuzzer.fuzz(route, {
-            runs: isolationRuns,
+            budget: isolationBudget,
             seed,
             path: replayPath,
             actor: 'doctor',
@@ -131,7 +140,7 @@ describe('fuzzing every route (fast-check)', () => {
   );
 
   it(
-    `${runs} runs per route: never a 5xx, no stack trace, a refused request changes no row or file`,
+    `${perRoute} per route: never a 5xx, no stack trace, a refused request changes no row or file`,
     async () => {
       const { routes, missing } = routesToFuzz(t, fixture);
       expect(missing).toEqual([]);
@@ -142,7 +151,7 @@ describe('fuzzing every route (fast-check)', () => {
       const started = performance.now();
       for (const route of chosen) {
         try {
-          await fuzzer.fuzz(route, { runs, seed, path: replayPath });
+          await fuzzer.fuzz(route, { budget, seed, path: replayPath });
         } catch (error) {
           failures.push(`${route.key} (seed ${seed}):\n${(error as Error).message}`);
         }
@@ -150,7 +159,7 @@ describe('fuzzing every route (fast-check)', () => {
       const seconds = ((performance.now() - started) / 1000).toFixed(1);
       const { stats } = fuzzer;
       console.log(
-        `[figure] fuzz: ${runs * chosen.length} runs over ${chosen.length} routes (seed ${seed}), ` +
+        `[figure] fuzz: ${stats.requests} runs over ${chosen.length} routes (seed ${seed}, ${perRoute} per route), ` +
           `${stats.serverErrors} answers >= 500, ${stats.stackTraces} stack traces, ` +
           `${stats.refusedWrites} rows changed by a refused request`,
       );

@@ -17,6 +17,9 @@ export interface FuzzRoute {
   example: Example;
 }
 
+/** How long one route is fuzzed: a number of runs (`npm run fuzz`), or a time budget (`npm test`). */
+export type FuzzBudget = { runs: number } | { ms: number };
+
 export interface FuzzStats {
   requests: number;
   statuses: Record<string, number>;
@@ -227,18 +230,42 @@ export class RouteFuzzer {
     return problems;
   }
 
-  /** `runs` requests for one route; fast-check reports the seed, path and (shrunk) counterexample. */
+  /**
+   * Requests for one route, `runs` of them, or as many as `budgetMs` allows (a pass that
+   * depends on no machine's speed); fast-check reports the seed, path and (shrunk)
+   * counterexample, which replay the failure either way.
+   */
   async fuzz(
     route: FuzzRoute,
-    options: { runs: number; seed: number; path?: string; actor?: Actor; ids?: readonly string[] },
+    options: { budget: FuzzBudget; seed: number; path?: string; actor?: Actor; ids?: readonly string[] },
   ): Promise<void> {
     const requests = requestArbitrary(this.t, route, this.fixture, { actor: options.actor, ids: options.ids });
-    await fc.assert(
+    const { budget } = options;
+    // fast-check's time limit races the run in progress and returns without waiting for it:
+    // the last request is awaited here, so the next route starts from the state it left.
+    let last: { request: FuzzRequest; sent: Promise<string[]> } | undefined;
+    const sent = fc.assert(
       fc.asyncProperty(requests, async (request) => {
-        const problems = await this.send(route, request);
+        last = { request, sent: this.send(route, request) };
+        const problems = await last.sent;
         if (problems.length > 0) throw new Error(`${route.key}: ${problems.join('; ')}`);
       }),
-      { numRuns: options.runs, seed: options.seed, path: options.path, includeErrorInReport: true },
+      {
+        seed: options.seed,
+        path: options.path,
+        includeErrorInReport: true,
+        ...('runs' in budget
+          ? { numRuns: budget.runs }
+          : { numRuns: Number.MAX_SAFE_INTEGER, interruptAfterTimeLimit: budget.ms, markInterruptAsFailure: false }),
+      },
     );
+    await sent.finally(async () => {
+      const problems = await last?.sent;
+      if (problems?.length) {
+        throw new Error(
+          `${route.key}: ${problems.join('; ')} (the run the time limit cut: ${JSON.stringify(last!.request)})`,
+        );
+      }
+    });
   }
 }

@@ -15,12 +15,16 @@ const attemptedUsername = (request: FastifyRequest) => {
 const attemptsWindow = { address: '1 minute' };
 const failuresWindowMs = 15 * 60 * 1000;
 
-/** The account a sign-in names, as the failure counters key it (the login lookup ignores case too). */
+/**
+ * The account a sign-in names, as the failure counters key it (the login lookup ignores case
+ * too). A lone surrogate (JSON's "\ud800") becomes U+FFFD first: encodeURIComponent throws on it.
+ */
 const accountKey = (request: FastifyRequest) =>
   encodeURIComponent(
     String((request.body as { username?: string }).username)
       .trim()
-      .toLowerCase(),
+      .toLowerCase()
+      .replace(/\p{Cs}/gu, '\uFFFD'),
   );
 
 declare module 'fastify' {
