@@ -220,8 +220,8 @@ export const caseSortColumns = [
 export type CaseSortColumn = (typeof caseSortColumns)[number];
 
 /**
- * Every list is paged (docs/decisions.md § Paging): the spec's tables show 10 rows by
- * default and offer at most 30 (spec.md section 9), so no page is larger.
+ * The case list and the audit log always answer one page (docs/decisions.md § Paging): the
+ * spec's tables show 10 rows by default and offer at most 30 (spec.md section 9).
  */
 export const defaultPageSize = 10;
 export const maxPageSize = 30;
