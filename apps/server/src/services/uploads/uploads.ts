@@ -39,7 +39,7 @@ export interface UploadAllowance {
   bytes: number;
 }
 
-export const uploadLimitMessages = {
+const uploadLimitMessages = {
   tooMany: (uploads: number) =>
     `You already have ${uploads} uploads that no case has used: submit a case or cancel some first`,
   tooManyBytes: (bytes: number) =>
