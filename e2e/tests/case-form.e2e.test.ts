@@ -1,4 +1,4 @@
-import type { CaseAttachment, CaseRow } from '@portal/contract';
+import { maxPageSize, type CaseAttachment, type CaseRow } from '@portal/contract';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiCall, apiLogin, createActiveDoctor, createStaff, e2eAdmin, uniqueName } from '../helpers/api.ts';
@@ -32,7 +32,7 @@ async function openCaseForm(page: Page, username: string, password: string, menu
 }
 
 async function casesOf(userId: number, token: string): Promise<CaseRow[]> {
-  return apiCall<CaseRow[]>('GET', `/case/get_cases_by_status/all/${userId}`, { token });
+  return apiCall<CaseRow[]>('GET', `/case/get_cases_by_status/all/${userId}?pageSize=${maxPageSize}`, { token });
 }
 
 /** The option checked in a radio group, or null. */

@@ -1,4 +1,4 @@
-import type { CaseAttachment, CaseDraft, CaseRow } from '@portal/contract';
+import { maxPageSize, type CaseAttachment, type CaseDraft, type CaseRow } from '@portal/contract';
 import { createHash } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -88,7 +88,11 @@ describe('Resumable uploads in the case form', () => {
     await expect.poll(() => toastShown(page, /Case submitted successfully/), { timeout: 30_000 }).toBe(true);
 
     const token = await apiLogin(doctor.username, doctor.password);
-    const rows = await apiCall<CaseRow[]>('GET', `/case/get_cases_by_status/all/${doctor.userId}`, { token });
+    const rows = await apiCall<CaseRow[]>(
+      'GET',
+      `/case/get_cases_by_status/all/${doctor.userId}?pageSize=${maxPageSize}`,
+      { token },
+    );
     const created = rows.find((row) => row.FirstName === firstname)!;
     expect(created).toBeDefined();
     const attachments = await apiCall<CaseAttachment[]>(
@@ -180,7 +184,11 @@ describe('Resumable uploads in the case form', () => {
     await page.getByRole('checkbox', { name: /I accept the Terms and Conditions/ }).check();
     await page.getByRole('button', { name: 'Submit' }).click();
     await expect.poll(() => toastShown(page, /Case submitted successfully/), { timeout: 30_000 }).toBe(true);
-    const rows = await apiCall<CaseRow[]>('GET', `/case/get_cases_by_status/all/${doctor.userId}`, { token });
+    const rows = await apiCall<CaseRow[]>(
+      'GET',
+      `/case/get_cases_by_status/all/${doctor.userId}?pageSize=${maxPageSize}`,
+      { token },
+    );
     const created = rows.find((row) => row.FirstName === firstname)!;
     const attachments = await apiCall<CaseAttachment[]>(
       'GET',

@@ -8,7 +8,7 @@ import type { Database, DatabaseConnection } from './db/client.ts';
 import { serializeError, serializeRequest } from './lib/logging.ts';
 import { Mailer } from './mail/mailer.ts';
 import { MailOutbox } from './mail/outbox.ts';
-import { auditPlugin } from './plugins/audit.ts';
+import { auditPlugin, type AuditOptions } from './plugins/audit.ts';
 import { compressionPlugin } from './plugins/compression.ts';
 import { authPlugin } from './plugins/auth.ts';
 import { bodyStallPlugin } from './plugins/body-stall.ts';
@@ -40,6 +40,8 @@ export interface AppOptions {
   logger?: false | Exclude<FastifyServerOptions['logger'], boolean>;
   /** Live events' timings (tests shorten them). */
   events?: LiveEventsOptions;
+  /** How anonymous refusals are counted (tests shorten the window). */
+  audit?: AuditOptions;
 }
 
 /** Fields never written to logs: credentials and patient identity. */
@@ -97,7 +99,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(multipart, { limits: { fieldSize: 1024 * 1024, fields: 200, parts: 300 } });
   await app.register(docsPlugin);
   await app.register(authPlugin);
-  await app.register(auditPlugin);
+  await app.register(auditPlugin, options.audit ?? {});
   await app.register(eventsPlugin, options.events ?? {});
   await app.register(apiRoutes);
   await app.register(webAppPlugin);

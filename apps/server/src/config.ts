@@ -32,8 +32,12 @@ export interface Config {
   redisUrl?: string;
   /** Serve the built web app from this folder when it exists. */
   webDist?: string;
-  /** MAX_UPLOAD_BYTES: the most file bytes one case submission may carry; unset means no limit. */
-  maxUploadBytes?: number;
+  /** MAX_UPLOAD_BYTES: the most file bytes one case submission, message, plan or resumable upload may carry. */
+  maxUploadBytes: number;
+  /** UPLOADS_PER_USER: resumable uploads one user may hold that no case has used yet (drafts' included). */
+  uploadsPerUser: number;
+  /** UPLOAD_BYTES_PER_USER: the declared bytes of those uploads together. */
+  uploadBytesPerUser: number;
   /** ORPHAN_FILE_GRACE: stored case files no row references are swept once older than this (seconds). */
   orphanFileGraceSeconds: number;
   /** SWEEP_INTERVAL: seconds between sweeps of what killed uploads left (one process at a time). */
@@ -45,6 +49,11 @@ export interface Config {
   /** S3-compatible object storage instead of DATA_DIR/files, when S3_BUCKET is set. */
   s3?: { bucket: string; endpoint?: string; region: string; accessKeyId?: string; secretAccessKey?: string };
 }
+
+/** MAX_UPLOAD_BYTES when unset: a full set of scans and photos, with room to spare (issue 20). */
+export const defaultMaxUploadBytes = 2e9;
+/** UPLOADS_PER_USER when unset: two full case forms' files (4 scans, 11 photos and 30 other files each). */
+export const defaultUploadsPerUser = 100;
 
 /**
  * A refused environment. Its message is one line naming every bad variable and what it
@@ -121,6 +130,8 @@ const accepts = {
   S3_ACCESS_KEY_ID: 'must be set together with S3_SECRET_ACCESS_KEY',
   S3_SECRET_ACCESS_KEY: 'must be set together with S3_ACCESS_KEY_ID',
   MAX_UPLOAD_BYTES: 'must be a size of at least 1 byte, such as 500MB, 2GB, 512KB, 1GiB or 1048576 (bytes)',
+  UPLOADS_PER_USER: 'must be a whole number of at least 1',
+  UPLOAD_BYTES_PER_USER: 'must be a size of at least 1 byte, such as 500MB, 4GB, 1GiB or 1048576 (bytes)',
   ORPHAN_FILE_GRACE: 'must be a duration such as 86400 (seconds), 30m, 24h or 1d',
   SWEEP_INTERVAL: 'must be a duration of at least 1 second, such as 600 (seconds), 10m or 1h',
   BODY_STALL_TIMEOUT: 'must be a duration of at least 1 second, such as 60 (seconds), 90s or 5m',
@@ -219,6 +230,10 @@ const readPositiveDuration = (value: string) => {
   const seconds = readDuration(value);
   return seconds !== undefined && seconds >= 1 ? seconds : undefined;
 };
+const readPositiveSize = (value: string) => {
+  const bytes = readSize(value);
+  return bytes !== undefined && bytes >= 1 ? bytes : undefined;
+};
 const folder = (value: string) => (value.includes('\0') ? undefined : value);
 
 export const environmentSchema = z
@@ -255,10 +270,9 @@ export const environmentSchema = z
     S3_REGION: variable('S3_REGION', (value) => (/^[a-z0-9][a-z0-9-]*$/i.test(value) ? value : undefined)),
     S3_ACCESS_KEY_ID: variable('S3_ACCESS_KEY_ID', text),
     S3_SECRET_ACCESS_KEY: variable('S3_SECRET_ACCESS_KEY', text),
-    MAX_UPLOAD_BYTES: variable('MAX_UPLOAD_BYTES', (value) => {
-      const bytes = readSize(value);
-      return bytes !== undefined && bytes >= 1 ? bytes : undefined;
-    }),
+    MAX_UPLOAD_BYTES: variable('MAX_UPLOAD_BYTES', readPositiveSize),
+    UPLOADS_PER_USER: variable('UPLOADS_PER_USER', (value) => readWholeNumber(value, 1)),
+    UPLOAD_BYTES_PER_USER: variable('UPLOAD_BYTES_PER_USER', readPositiveSize),
     ORPHAN_FILE_GRACE: variable('ORPHAN_FILE_GRACE', readDuration),
     SWEEP_INTERVAL: variable('SWEEP_INTERVAL', (value) => {
       const seconds = readDuration(value);
@@ -360,6 +374,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!parsed.success) throw new ConfigError(describeIssues(parsed.error.issues, env));
   const values = parsed.data;
   const port = values.PORT ?? 3000;
+  const maxUploadBytes = values.MAX_UPLOAD_BYTES ?? defaultMaxUploadBytes;
   // `npm start` runs in apps/server; INIT_CWD is where the person typed it (the repo root).
   const base = env.INIT_CWD ?? process.cwd();
   const dataDir = values.DATA_DIR ? path.resolve(base, values.DATA_DIR) : path.join(repoRoot, 'data');
@@ -382,7 +397,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: values.TRUST_PROXY ?? false,
     redisUrl: values.REDIS_URL,
     webDist: values.WEB_DIST ? path.resolve(base, values.WEB_DIST) : path.join(repoRoot, 'apps/web/dist'),
-    maxUploadBytes: values.MAX_UPLOAD_BYTES,
+    maxUploadBytes,
+    uploadsPerUser: values.UPLOADS_PER_USER ?? defaultUploadsPerUser,
+    // Room for a second submission's files while the first one's are still held.
+    uploadBytesPerUser: values.UPLOAD_BYTES_PER_USER ?? 2 * maxUploadBytes,
     // A day: longer than any upload still in progress on another process sharing the storage.
     orphanFileGraceSeconds: values.ORPHAN_FILE_GRACE ?? 86_400,
     sweepIntervalSeconds: values.SWEEP_INTERVAL ?? 600,

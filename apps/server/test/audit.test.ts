@@ -1,8 +1,9 @@
-import type { AuditEntry } from '@portal/contract';
+import { maxPageSize, type AuditEntry } from '@portal/contract';
 import { desc, sql } from 'drizzle-orm';
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { auditLog } from '../src/db/schema.ts';
+import { anonymousRefusalsRecorded } from '../src/plugins/audit.ts';
 import { caseFields, caseForm, createCaseDoctor, submitCase } from './helpers/case-factories.ts';
 import { createDoctor, createStaff, doctorEditFields, formData, makeImage, uniqueName } from './helpers/factories.ts';
 import { createTestApp, testAdmin, type TestApp } from './helpers/test-app.ts';
@@ -137,6 +138,53 @@ describe('audit log recording', () => {
       { action: 'case.status', outcome: 'refused', actorUserId: doctor.userId, target: 'case:1', statusCode: 403 },
       since,
     );
+  });
+
+  it('records the first 10 refusals without a session per address and window, and counts the rest into one row (issue 20)', async () => {
+    const windowMs = 2000;
+    const counted = await createTestApp({ audit: { refusalWindowMs: windowMs } });
+    try {
+      const flooder = '198.51.100.9';
+      const other = '198.51.100.10';
+      const refused = (remoteAddress: string) =>
+        counted.app.inject({ method: 'GET', url: '/api/case/get_cases_by_status/all/0', remoteAddress });
+      const answers = await Promise.all([
+        ...Array.from({ length: 200 }, () => refused(flooder)),
+        ...Array.from({ length: 3 }, () => refused(other)),
+      ]);
+      expect(new Set(answers.map((answer) => answer.statusCode))).toEqual(new Set([401]));
+      const rowsFrom = (address: string) =>
+        counted.app.db
+          .select()
+          .from(auditLog)
+          .where(sql`${auditLog.address} = ${address}`);
+      const summaryCount = (row: Row) =>
+        Number(/^(\d+) more refused without a session/.exec(row.target ?? '')?.[1] ?? 0);
+      // Every refusal is accounted for, one by one or in a window's count, once the window ends.
+      const rows = await vi.waitFor(
+        async () => {
+          const found = await rowsFrom(flooder);
+          const accounted = found.reduce((sum, row) => sum + Math.max(1, summaryCount(row)), 0);
+          if (accounted < 200) throw new Error(`${accounted} of 200 refusals recorded`);
+          return found;
+        },
+        { timeout: 5 * windowMs, interval: 100 },
+      );
+      const summaries = rows.filter((row) => summaryCount(row) > 0);
+      const single = rows.filter((row) => summaryCount(row) === 0);
+      expect(single.length + summaries.reduce((sum, row) => sum + summaryCount(row), 0)).toBe(200);
+      // At most 10 rows of their own a window (the burst may straddle the end of one).
+      expect(summaries.length).toBeGreaterThan(0);
+      expect(single.length).toBeLessThanOrEqual(anonymousRefusalsRecorded * (summaries.length + 1));
+      for (const row of [...summaries, ...single]) {
+        expect(row).toMatchObject({ action: 'access.refused', outcome: 'refused', statusCode: 401, actorUserId: null });
+      }
+      expect(summaries[0]!.target).toMatch(/within 2 s, the last \/api\/case\/get_cases_by_status\/all\/0$/);
+      // Another address's few refusals keep a row each.
+      await vi.waitFor(async () => expect(await rowsFrom(other)).toHaveLength(3), { timeout: 5000, interval: 50 });
+    } finally {
+      await counted.close();
+    }
   });
 
   it('records case create, view, download and status change with the case as target', async () => {
@@ -361,10 +409,17 @@ describe('GET /api/audit', () => {
   });
 
   it('filters by action, user (any case), outcome and time', async () => {
+    // Every page of a filter, at the largest page size (docs/decisions.md § Paging).
     const all = async (query: string) => {
-      const response = await list(admin, `${query}&pageSize=100`);
-      expect(response.statusCode, response.body).toBe(200);
-      return { rows: response.json<AuditEntry[]>(), total: Number(response.headers['x-total-count']) };
+      const rows: AuditEntry[] = [];
+      for (let page = 1; ; page++) {
+        const response = await list(admin, `${query}&pageSize=${maxPageSize}&page=${page}`);
+        expect(response.statusCode, response.body).toBe(200);
+        const pageRows = response.json<AuditEntry[]>();
+        rows.push(...pageRows);
+        const total = Number(response.headers['x-total-count']);
+        if (pageRows.length < maxPageSize) return { rows, total };
+      }
     };
     const failedSignIns = await all('?action=auth.login&outcome=failure');
     expect(failedSignIns.total).toBeGreaterThanOrEqual(6);
@@ -396,7 +451,7 @@ describe('GET /api/audit', () => {
       ['?outcome=maybe', 'outcome'],
       ['?from=yesterday', 'from'],
       ['?to=2026-13-45T00:00:00Z', 'to'],
-      ['?pageSize=101', 'pageSize'],
+      [`?pageSize=${maxPageSize + 1}`, 'pageSize'],
       ['?page=0', 'page'],
     ]) {
       const response = await list(admin, query);

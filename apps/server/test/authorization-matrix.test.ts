@@ -143,6 +143,7 @@ const EXPECTED: Record<string, Entry> = {
   'GET /api/case/:caseId/prescription.pdf': { page: 'Dashboard', expect: DOCTOR_OR_STAFF },
   // tus (docs/decisions.md § Resumable uploads): whoever may add a case may upload; an upload
   // is its creator's alone, 404 to anyone else, staff and administrator included.
+  'OPTIONS /api/uploads/tus': { expect: everyone('ok') }, // tus discovery (204), the same for anyone
   'POST /api/uploads/tus': { page: 'Add Case', expect: [401, 401, 'ok', 'ok', 403, 'ok', 'ok'] },
   'HEAD /api/uploads/tus/:uploadId': { page: 'Add Case', expect: [401, 401, 200, 404, 403, 404, 404] },
   'PATCH /api/uploads/tus/:uploadId': { page: 'Add Case', expect: [401, 401, 'ok', 404, 403, 404, 404] },
@@ -430,6 +431,7 @@ const requests: Record<string, Build> = {
   'GET /api/doctor/preferences': () => ({ url: '/api/doctor/preferences' }),
   'PUT /api/doctor/preferences': () => ({ url: '/api/doctor/preferences', payload: { toothNumbering: 'FDI' } }),
   'GET /api/case/:caseId/prescription.pdf': (_actor, owner) => ({ url: `/api/case/${owner.caseId}/prescription.pdf` }),
+  'OPTIONS /api/uploads/tus': () => ({ url: '/api/uploads/tus' }),
   'POST /api/uploads/tus': () => ({
     url: '/api/uploads/tus',
     headers: { 'tus-resumable': '1.0.0', 'upload-length': '10', 'upload-metadata': tusFileName },

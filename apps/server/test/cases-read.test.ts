@@ -1,3 +1,4 @@
+import { defaultPageSize, maxPageSize } from '@portal/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { caseFields, caseForm, createCaseDoctor, submitCase } from './helpers/case-factories.ts';
 import { createStaff, makeImage } from './helpers/factories.ts';
@@ -55,15 +56,24 @@ afterAll(() => t.close());
 const list = (token: string, path: string) => t.as(token, { method: 'GET', url: `/api/case/${path}` });
 
 describe('GET /case/get_cases_by_status/{status}/{userId}', () => {
-  it('gives staff every case with no query (userId 0), or one doctor by userId', async () => {
+  it('answers staff a page of every case with no query (userId 0), or of one doctor by userId, never all rows (issue 20)', async () => {
     const all = await list(admin, 'get_cases_by_status/all/0');
     expect(all.statusCode).toBe(200);
-    expect(all.json<Row[]>()).toHaveLength(15);
+    expect(all.json<Row[]>()).toHaveLength(defaultPageSize);
     expect(all.headers['x-total-count']).toBe('15');
+    const newest = all.json<Row[]>().map((row) => row.CaseId);
+    expect(newest).toEqual([...caseIds.get(curie)!, ...caseIds.get(turing)!].sort((a, b) => b - a).slice(0, 10));
     const one = await list(admin, `get_cases_by_status/all/${turing.userId}`);
     expect(one.json<Row[]>().map((row) => row.doctorname)).toEqual(['Alan Turing', 'Alan Turing', 'Alan Turing']);
     const staff = await createStaff(t, [1]);
-    expect((await list(staff.token, 'get_cases_by_status/new/0')).json<Row[]>()).toHaveLength(15);
+    const byStatus = await list(staff.token, 'get_cases_by_status/new/0');
+    expect(byStatus.json<Row[]>()).toHaveLength(defaultPageSize);
+    expect(byStatus.headers['x-total-count']).toBe('15');
+    // The largest page is the spec's largest table page; past it is refused, not cut.
+    expect((await list(admin, `get_cases_by_status/all/0?pageSize=${maxPageSize}`)).json<Row[]>()).toHaveLength(15);
+    const tooLarge = await list(admin, `get_cases_by_status/all/0?pageSize=${maxPageSize + 1}`);
+    expect(tooLarge.statusCode).toBe(400);
+    expect(tooLarge.json()).toMatchObject({ fieldErrors: { pageSize: `Page size is at most ${maxPageSize}` } });
   });
 
   it('pages newest first with the full count in X-Total-Count', async () => {
@@ -86,7 +96,7 @@ describe('GET /case/get_cases_by_status/{status}/{userId}', () => {
   });
 
   it('searches tracking number or doctor name, ignoring case, and takes % literally', async () => {
-    const byName = await list(admin, 'get_cases_by_status/all/0?search=cUrIe&pageSize=100');
+    const byName = await list(admin, 'get_cases_by_status/all/0?search=cUrIe&pageSize=30');
     expect(byName.headers['x-total-count']).toBe('12');
     expect(new Set(byName.json<Row[]>().map((row) => row.doctorname))).toEqual(new Set(['Marie Curie']));
     const fullName = await list(admin, 'get_cases_by_status/all/0?search=alan%20tur');
@@ -134,7 +144,7 @@ describe('GET /case/get_cases_by_status/{status}/{userId}', () => {
   });
 
   it('sorts by any listed column, ascending or descending, and refuses others', async () => {
-    const ascending = await list(admin, 'get_cases_by_status/all/0?sort=TrackingNo&pageSize=100');
+    const ascending = await list(admin, 'get_cases_by_status/all/0?sort=TrackingNo&pageSize=30');
     const numbers = ascending.json<Row[]>().map((row) => row.TrackingNo);
     expect(numbers).toEqual([...numbers].sort());
     const byName = await list(admin, 'get_cases_by_status/all/0?sort=-FirstName&pageSize=3');
@@ -164,7 +174,7 @@ describe('doctor isolation', () => {
     for (const path of [
       `get_cases_by_status/all/${curie.userId}`,
       'get_cases_by_status/all/0',
-      'get_cases_by_status/new/0?page=1&pageSize=50',
+      'get_cases_by_status/new/0?page=1&pageSize=30',
     ]) {
       const rows = (await list(turing.token, path)).json<Row[]>();
       expect(rows.map((row) => row.CaseId).sort()).toEqual([...caseIds.get(turing)!].sort());
@@ -351,8 +361,9 @@ describe('GET /case/get_cases_by_status/{status}/{userId}?search= over patient n
           [2, 3],
           [5, 3],
           [3, 20],
-          [2, 100],
-          [3, 100],
+          // Pages of the largest size ending within the first 200 matches, and past them.
+          [6, 30],
+          [7, 30],
         ] as const) {
           const response = await list(
             admin,

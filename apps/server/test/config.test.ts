@@ -54,7 +54,9 @@ describe('loadConfig', () => {
       loginAttemptsPerAccountAndAddress: 10,
       loginAttemptsPerAccount: 100,
       trustProxy: false,
-      maxUploadBytes: undefined,
+      maxUploadBytes: 2e9,
+      uploadsPerUser: 100,
+      uploadBytesPerUser: 4e9,
       orphanFileGraceSeconds: 86_400,
       sweepIntervalSeconds: 600,
       bodyStallTimeoutSeconds: 60,
@@ -80,6 +82,8 @@ describe('loadConfig', () => {
       S3_BUCKET: 'scans',
       S3_ENDPOINT: 'http://minio.internal:9000',
       MAX_UPLOAD_BYTES: '1000',
+      UPLOADS_PER_USER: '20',
+      UPLOAD_BYTES_PER_USER: '1.5GB',
       LOGIN_ATTEMPTS_PER_ADDRESS: '100',
       LOGIN_ATTEMPTS_PER_ACCOUNT: '5',
       LOGIN_ATTEMPTS_PER_ACCOUNT_AND_ADDRESS: '3',
@@ -98,6 +102,8 @@ describe('loadConfig', () => {
       adminUsername: 'chief',
       adminPassword: 'a long password',
       maxUploadBytes: 1000,
+      uploadsPerUser: 20,
+      uploadBytesPerUser: 1.5e9,
       loginAttemptsPerAddress: 100,
       loginAttemptsPerAccountAndAddress: 3,
       loginAttemptsPerAccount: 5,
@@ -268,6 +274,11 @@ describe('a refused configuration is one line naming the variable and what it ac
       { MAX_UPLOAD_BYTES: '0' },
       'MAX_UPLOAD_BYTES must be a size of at least 1 byte, such as 500MB, 2GB, 512KB, 1GiB or 1048576 (bytes) (got "0")',
     ],
+    [{ UPLOADS_PER_USER: '0' }, 'UPLOADS_PER_USER must be a whole number of at least 1 (got "0")'],
+    [
+      { UPLOAD_BYTES_PER_USER: 'a lot' },
+      'UPLOAD_BYTES_PER_USER must be a size of at least 1 byte, such as 500MB, 4GB, 1GiB or 1048576 (bytes) (got "a lot")',
+    ],
     [
       { SWEEP_INTERVAL: '0' },
       'SWEEP_INTERVAL must be a duration of at least 1 second, such as 600 (seconds), 10m or 1h (got "0")',
@@ -369,6 +380,29 @@ describe('MAX_UPLOAD_BYTES with a unit', () => {
       expect(fits.statusCode, fits.body).toBe(200);
     } finally {
       await limited.close();
+    }
+  });
+});
+
+describe('upload limits by default (issue 20)', () => {
+  it('a portal with the default configuration answers Upload-Length 100000000000000000000 with a plain 413, no SQL', async () => {
+    const { maxUploadBytes, uploadsPerUser, uploadBytesPerUser } = loadConfig({ JWT_SECRET: secret });
+    const portal = await createTestApp({ maxUploadBytes, uploadsPerUser, uploadBytesPerUser });
+    try {
+      const doctor = await createCaseDoctor(portal);
+      const answer = await portal.as(doctor.token, {
+        method: 'POST',
+        url: '/api/uploads/tus',
+        headers: {
+          'tus-resumable': '1.0.0',
+          'upload-length': '100000000000000000000',
+          'upload-metadata': `filename ${Buffer.from('scan.stl').toString('base64')}`,
+        },
+      });
+      expect(answer.statusCode, answer.body).toBe(413);
+      expect(answer.json()).toEqual({ message: 'The upload is larger than the server allows' });
+    } finally {
+      await portal.close();
     }
   });
 });

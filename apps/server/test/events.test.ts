@@ -4,6 +4,7 @@ import { openEventStream, type EventStreamReader, type StreamedEvent } from './h
 import { createStaff } from './helpers/factories.ts';
 import { approvedPlan } from './helpers/plan-factories.ts';
 import { createTestApp, type TestApp } from './helpers/test-app.ts';
+import { maxStreamsPerUser } from '../src/plugins/events.ts';
 
 /** GET /api/events on a real socket: who hears which status change, and when streams end. */
 let t: TestApp;
@@ -116,6 +117,22 @@ describe('GET /api/events', () => {
     // A token refused elsewhere (another process revoked it) is found by the periodic check.
     await t.app.revokeToken(JSON.parse(Buffer.from(other.token.split('.')[1]!, 'base64url').toString()).jti, 2e9);
     await s.ended;
+  });
+
+  it("holds at most 10 streams a user: the next one ends that user's oldest, and no one else's (issue 20)", async () => {
+    const flooder = await createCaseDoctor(t);
+    const bystander = await stream(doctorA.token);
+    const before = t.app.events.openStreams;
+    const first = await stream(flooder.token);
+    for (let index = 1; index < maxStreamsPerUser; index++) await stream(flooder.token);
+    expect(t.app.events.openStreams).toBe(before + maxStreamsPerUser);
+    // One more, with a second sign-in of the same user: the cap is the user's, not the token's.
+    const newest = await stream(await t.login(flooder.username, flooder.password));
+    expect(newest.status).toBe(200);
+    await first.ended;
+    // Still ten of the user's, and another user's stream was not touched.
+    expect(t.app.events.openStreams).toBe(before + maxStreamsPerUser);
+    expect(bystander.status).toBe(200);
   });
 
   it('ends every stream when the server shuts down, and shutdown does not wait on them', async () => {

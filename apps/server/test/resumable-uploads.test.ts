@@ -7,7 +7,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { uploads } from '../src/db/schema.ts';
+import { caseDrafts, uploads } from '../src/db/schema.ts';
 import { sweepExpiredUploads } from '../src/services/uploads/uploads.ts';
 import {
   asciiStl,
@@ -284,6 +284,95 @@ describe('tus 1.0.0 at /api/uploads/tus', () => {
     expect(nameless.status).toBe(400);
     expect((await storedUploadFiles()).length).toBe(before);
   });
+
+  it('answers an absurd Upload-Length with a plain 413 (no SQL), a non-number with 400, and keeps CORS closed (issue 20)', async () => {
+    const rowsBefore = await t.app.db.$count(uploads);
+    const named = { 'upload-metadata': `filename ${Buffer.from('huge.stl').toString('base64')}` };
+    const huge = await send(
+      'POST',
+      '/api/uploads/tus',
+      tus(doctor.token, { ...named, 'upload-length': '100000000000000000000', origin: 'https://elsewhere.example' }),
+    );
+    expect(huge.status, huge.body).toBe(413);
+    expect(huge.body).toContain(caseFileMessages.tooLarge);
+    expect(huge.body).not.toMatch(/insert|select|uploads|params/i);
+    const words = await send('POST', '/api/uploads/tus', tus(doctor.token, { ...named, 'upload-length': '12 bytes' }));
+    expect(words.status, words.body).toBe(400);
+    expect(await t.app.db.$count(uploads)).toBe(rowsBefore);
+
+    // tus answers carry no Access-Control-* header, for any origin, as the portal's other routes.
+    const created = await send(
+      'POST',
+      '/api/uploads/tus',
+      tus(doctor.token, { ...named, 'upload-length': 10, origin: 'https://elsewhere.example' }),
+    );
+    expect(created.status, created.body).toBe(201);
+    const offset = await send(
+      'HEAD',
+      created.headers.location!,
+      tus(doctor.token, { origin: 'https://elsewhere.example' }),
+    );
+    for (const answer of [huge, created, offset]) {
+      expect(Object.keys(answer.headers).filter((name) => name.startsWith('access-control-'))).toEqual([]);
+    }
+  });
+
+  it('answers OPTIONS with the tus discovery headers (204), to anyone, without opening CORS', async () => {
+    const discovery = await send('OPTIONS', '/api/uploads/tus', { origin: 'https://elsewhere.example' });
+    expect(discovery.status, discovery.body).toBe(204);
+    expect(discovery.headers['tus-version']).toBe('1.0.0');
+    expect(String(discovery.headers['tus-extension']).split(',')).toEqual(
+      expect.arrayContaining(['creation', 'termination']),
+    );
+    expect(discovery.headers['tus-max-size']).toBe(String(300 * mib));
+    expect(Object.keys(discovery.headers).filter((name) => name.startsWith('access-control-'))).toEqual([]);
+  });
+});
+
+describe('what one user may hold in uploads no case has used (issue 20)', () => {
+  it('refuses uploads past UPLOADS_PER_USER (429) and UPLOAD_BYTES_PER_USER (413), sent at once too, recording nothing', async () => {
+    const limited = await createTestApp({ maxUploadBytes: 4000, uploadsPerUser: 5, uploadBytesPerUser: 10_000 });
+    try {
+      const [first, second] = [await createCaseDoctor(limited), await createCaseDoctor(limited)];
+      const create = (token: string, size: number) =>
+        limited.as(token, {
+          method: 'POST',
+          url: '/api/uploads/tus',
+          headers: tus(null, {
+            'upload-length': size,
+            'upload-metadata': `filename ${Buffer.from('scan.stl').toString('base64')}`,
+          }) as Record<string, string>,
+        });
+      const held = async (userId: number) =>
+        limited.app.db.$count(uploads, sql`${uploads.userId} = ${userId} and ${uploads.claimedByCaseId} is null`);
+
+      const many = await Promise.all(Array.from({ length: 8 }, () => create(first.token, 100)));
+      expect(many.map((answer) => answer.statusCode).sort()).toEqual([201, 201, 201, 201, 201, 429, 429, 429]);
+      const refused = many.find((answer) => answer.statusCode === 429)!;
+      expect(refused.body).toBe(
+        `You already have 5 uploads that no case has used: submit a case or cancel some first\n`,
+      );
+      expect(await held(first.userId)).toBe(5);
+
+      // Bytes: 4000 + 4000 fit in 10,000; a third does not, however they race.
+      const large = await Promise.all(Array.from({ length: 3 }, () => create(second.token, 4000)));
+      expect(large.map((answer) => answer.statusCode).sort()).toEqual([201, 201, 413]);
+      expect(large.find((answer) => answer.statusCode === 413)!.body).toMatch(/more than 10000 bytes/);
+      expect(await held(second.userId)).toBe(2);
+
+      // Cancelling one makes room again.
+      const location = many.find((answer) => answer.statusCode === 201)!.headers.location as string;
+      const cancelled = await limited.as(first.token, {
+        method: 'DELETE',
+        url: location,
+        headers: tus(null) as Record<string, string>,
+      });
+      expect(cancelled.statusCode).toBe(204);
+      expect((await create(first.token, 100)).statusCode).toBe(201);
+    } finally {
+      await limited.close();
+    }
+  });
 });
 
 describe('POST /api/case/add naming finished uploads', () => {
@@ -509,6 +598,33 @@ describe('drafts keep their uploads (docs/decisions.md § Drafts)', () => {
     expect(row!.claimedByCaseId).toBe(made.json<{ CaseId: number }>().CaseId);
     expect(row!.claimedByDraftId).toBeNull();
     expect((await t.as(doctor.token, { method: 'GET', url: `${drafts}/${draftId}` })).statusCode).toBe(404);
+  });
+
+  it('lets the uploads of a draft not saved for a week expire (bytes and row), as unused ones do (issue 20)', async () => {
+    const kept = await uploadFile(doctor.token, binaryStl(8), 'recent-draft.stl');
+    const forgotten = await uploadFile(doctor.token, binaryStl(9), 'old-draft.stl');
+    const draftOf = async (uploadId: string) => {
+      const created = await t.as(doctor.token, {
+        method: 'POST',
+        url: drafts,
+        payload: { fields: {}, files: { maxillaryScan: uploadId } },
+      });
+      expect(created.statusCode, created.body).toBe(200);
+      return created.json<{ draftId: number }>().draftId;
+    };
+    await draftOf(kept);
+    const oldDraft = await draftOf(forgotten);
+    await ageAll(kept, forgotten);
+    await t.app.db
+      .update(caseDrafts)
+      .set({ updatedAt: sql`now() - interval '8 days'` })
+      .where(eq(caseDrafts.draftId, oldDraft));
+
+    await sweepExpiredUploads(t.app);
+    expect(await uploadRow(forgotten)).toBeUndefined();
+    expect((await storedUploadFiles()).filter((name) => name.startsWith(forgotten))).toEqual([]);
+    expect((await readDraft(oldDraft)).uploads).toEqual([]);
+    expect((await uploadRow(kept))!.claimedByDraftId).not.toBeNull();
   });
 
   it("lets a deleted draft's uploads go, and a cancelled one leaves the draft's list", async () => {

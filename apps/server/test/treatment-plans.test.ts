@@ -287,6 +287,23 @@ describe('POST /api/case/{caseId}/plans', () => {
     expect(both.message).toBe('Send either STL files or one ZIP of them, not both');
   });
 
+  it('refuses a ZIP whose entries each stay under the ratio grace but unpack far past the whole archive (issue 20)', async () => {
+    const caseId = await newCase();
+    // Binary STLs of zeros just under 1 MiB each: every entry alone is within the 1 MiB grace.
+    const triangles = Math.floor((1024 * 1024 - 84) / 50);
+    const zeros = () => {
+      const data = Buffer.alloc(84 + 50 * triangles);
+      data.writeUInt32LE(triangles, 80);
+      return data;
+    };
+    const entries = stageFiles(20, 20).map((file) => ({ name: file.name, data: zeros() }));
+    const archive = zipOf(entries);
+    const unpacked = entries.reduce((sum, entry) => sum + entry.data.length, 0);
+    expect(archive.length * 100).toBeLessThan(unpacked);
+    const refused = await expectRefused(caseId, planForm(planSummaryOf(20, 20), [{ name: 'plan.zip', data: archive }]));
+    expect(refused.message).toMatch(/compression ratio over 100:1/);
+  });
+
   it('keeps the upload under MAX_UPLOAD_BYTES (413) with nothing left behind', async () => {
     const small = await createTestApp({ maxUploadBytes: 2000 });
     try {

@@ -219,6 +219,13 @@ export const caseSortColumns = [
 ] as const satisfies readonly (keyof CaseRow)[];
 export type CaseSortColumn = (typeof caseSortColumns)[number];
 
+/**
+ * The case list and the audit log always answer one page (docs/decisions.md § Paging): the
+ * spec's tables show 10 rows by default and offer at most 30 (spec.md section 9).
+ */
+export const defaultPageSize = 10;
+export const maxPageSize = 30;
+
 export const caseListQuery = z.object({
   page: z.coerce
     .number({ error: 'Page is not valid' })
@@ -230,8 +237,9 @@ export const caseListQuery = z.object({
     .number({ error: 'Page size is not valid' })
     .int('Page size is not valid')
     .min(1, 'Page size is not valid')
-    .max(100, 'Page size is at most 100')
-    .optional(),
+    .max(maxPageSize, `Page size is at most ${maxPageSize}`)
+    .optional()
+    .meta({ description: `Rows a page, ${defaultPageSize} when not given` }),
   search: z.string().trim().max(100, 'Search is at most 100 characters').optional(),
   sort: z
     .enum([...caseSortColumns, ...caseSortColumns.map((column) => `-${column}` as const)], {

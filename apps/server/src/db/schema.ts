@@ -560,7 +560,13 @@ export const uploads = pgTable(
     claimedByDraftId: integer('claimed_by_draft_id'),
     createdAt: createdAt(),
   },
-  (table) => [index('uploads_created_idx').on(table.createdAt)],
+  (table) => [
+    index('uploads_created_idx').on(table.createdAt),
+    // What a user holds that no case has used yet, counted at each new upload (UPLOADS_PER_USER).
+    index('uploads_open_user_idx')
+      .on(table.userId)
+      .where(sql`${table.claimedByCaseId} is null`),
+  ],
 );
 
 // ---------------------------------------------------------------------------- case drafts

@@ -1,5 +1,5 @@
 import type { AuditAction, AuditOutcome } from '@portal/contract';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { loggablePath } from '../lib/logging.ts';
 import { recordAudit, type AuditRecord } from '../services/audit.ts';
@@ -70,24 +70,92 @@ function auditRecordFor(request: FastifyRequest, statusCode: number): AuditRecor
   };
 }
 
+export interface AuditOptions {
+  /** How long one address's refusals without a session are counted together (tests shorten it). */
+  refusalWindowMs?: number;
+}
+
+/** Refusals without a session recorded one by one per address and window; past that, counted into one row. */
+export const anonymousRefusalsRecorded = 10;
+/** Addresses counted apart in one window; past that (a flood from many addresses) they share one count. */
+const maxCountedAddresses = 10_000;
+const manyAddresses = 'many addresses';
+
+/**
+ * Refusals of requests without a session, per address: the first few of a window each get
+ * their row, the rest only a count, written as one row when the window ends (issue 20: a
+ * script's 401s wrote 4,729 rows in 10 s). Each process counts its own.
+ */
+class AnonymousRefusals {
+  private counts = new Map<string, { recorded: number; skipped: number; last?: AuditRecord }>();
+
+  /** Whether this refusal gets its own row; if not, it is counted for the window's summary. */
+  admit(record: AuditRecord): boolean {
+    const isNew = !this.counts.has(record.address);
+    const address = isNew && this.counts.size >= maxCountedAddresses ? manyAddresses : record.address;
+    const count = this.counts.get(address) ?? { recorded: 0, skipped: 0 };
+    this.counts.set(address, count);
+    if (count.recorded < anonymousRefusalsRecorded) {
+      count.recorded++;
+      return true;
+    }
+    count.skipped++;
+    count.last = record;
+    return false;
+  }
+
+  /** One row per address with refusals not written, for the window that ends now. */
+  takeSummaries(windowMs: number): AuditRecord[] {
+    const summaries = [...this.counts].flatMap(([address, { skipped, last }]) =>
+      last && skipped > 0
+        ? [
+            {
+              ...last,
+              address,
+              target: `${skipped} more refused without a session within ${Math.round(windowMs / 1000)} s, the last ${last.target}`,
+            },
+          ]
+        : [],
+    );
+    this.counts = new Map();
+    return summaries;
+  }
+}
+
+const isAnonymousRefusal = (record: AuditRecord) => record.actorUserId === null && record.action === 'access.refused';
+
 /**
  * Writes one audit row after the answer has gone, so recording never slows or breaks it;
- * a failed write is logged. Writes still running are awaited when the server closes.
+ * a failed write is logged. Refusals without a session are counted per address past the
+ * first few (AnonymousRefusals). Writes still running are awaited when the server closes.
  */
-export const auditPlugin = fp(async (app: FastifyInstance) => {
+export const auditPlugin = fp(async (app: FastifyInstance, options: AuditOptions) => {
   app.decorateRequest('auditDetail', null);
   const pending = new Set<Promise<void>>();
+  const refusals = new AnonymousRefusals();
+  const windowMs = options.refusalWindowMs ?? 60_000;
+
+  const write = (record: AuditRecord, log: FastifyBaseLogger) => {
+    const writing = recordAudit(app.db, record)
+      .catch((error: unknown) => log.error({ err: error, action: record.action }, 'audit entry not written'))
+      .finally(() => pending.delete(writing));
+    pending.add(writing);
+  };
+  const writeSummaries = () => {
+    for (const summary of refusals.takeSummaries(windowMs)) write(summary, app.log);
+  };
+  const timer = setInterval(writeSummaries, windowMs).unref();
 
   app.addHook('onResponse', async (request, reply) => {
     const record = auditRecordFor(request, reply.statusCode);
     if (!record) return;
-    const write = recordAudit(app.db, record)
-      .catch((error: unknown) => request.log.error({ err: error, action: record.action }, 'audit entry not written'))
-      .finally(() => pending.delete(write));
-    pending.add(write);
+    if (isAnonymousRefusal(record) && !refusals.admit(record)) return;
+    write(record, request.log);
   });
 
   app.addHook('onClose', async () => {
+    clearInterval(timer);
+    writeSummaries();
     await Promise.allSettled(pending);
   });
 });

@@ -1,4 +1,4 @@
-import type { AuditEntry, AuditListQuery, AuditOutcome } from '@portal/contract';
+import { defaultPageSize, type AuditEntry, type AuditListQuery, type AuditOutcome } from '@portal/contract';
 import { and, count, desc, eq, gte, lt, sql } from 'drizzle-orm';
 import type { Database } from '../db/client.ts';
 import { isoTimestamp } from '../db/iso-timestamp.ts';
@@ -49,7 +49,7 @@ export async function findAuditEntries(
     query.from ? gte(auditLog.at, new Date(query.from)) : undefined,
     query.to ? lt(auditLog.at, new Date(query.to)) : undefined,
   );
-  const pageSize = query.pageSize ?? 10;
+  const pageSize = query.pageSize ?? defaultPageSize;
   const [rows, [counted]] = await Promise.all([
     db
       .select(entryColumns)

@@ -320,6 +320,7 @@ export const examples: Record<string, (fixture: Fixture) => Example> = {
   'DELETE /api/case/drafts/:draftId': (f) => ({ url: `/api/case/drafts/${f.draftId}` }),
 
   // tus routes read tus headers, not bodies: fuzzed bodies and ids must be refused with 4xx.
+  'OPTIONS /api/uploads/tus': () => ({ url: '/api/uploads/tus' }),
   'POST /api/uploads/tus': () => ({ url: '/api/uploads/tus' }),
   'HEAD /api/uploads/tus/:uploadId': () => ({ url: `/api/uploads/tus/${'0'.repeat(32)}` }),
   'PATCH /api/uploads/tus/:uploadId': () => ({ url: `/api/uploads/tus/${'0'.repeat(32)}`, json: {} }),

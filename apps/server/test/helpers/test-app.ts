@@ -6,7 +6,7 @@ import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fas
 import pg from 'pg';
 import { inject } from 'vitest';
 import { buildApp, type AppOptions } from '../../src/app.ts';
-import type { Config } from '../../src/config.ts';
+import { defaultMaxUploadBytes, defaultUploadsPerUser, type Config } from '../../src/config.ts';
 import { connectDatabase, type DatabaseConnection } from '../../src/db/client.ts';
 import type { Storage } from '../../src/storage/storage.ts';
 import { testAdmin } from './constants.ts';
@@ -62,10 +62,12 @@ export async function createTestApp(
     logger?: AppOptions['logger'];
     /** Live events' timings, e.g. a short session check. */
     events?: AppOptions['events'];
+    /** How anonymous refusals are counted, e.g. a short window. */
+    audit?: AppOptions['audit'];
   } = {},
 ): Promise<TestApp> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'portal-test-'));
-  const { storage, routeDatabaseUrl, logger = false, events, ...configOverrides } = overrides;
+  const { storage, routeDatabaseUrl, logger = false, events, audit, ...configOverrides } = overrides;
   const database = await freshDatabase(routeDatabaseUrl);
   const config: Config = {
     port: 0,
@@ -84,9 +86,12 @@ export async function createTestApp(
     sweepIntervalSeconds: 600,
     bodyStallTimeoutSeconds: 60,
     shutdownTimeoutSeconds: 30,
+    maxUploadBytes: defaultMaxUploadBytes,
+    uploadsPerUser: defaultUploadsPerUser,
+    uploadBytesPerUser: 2 * (configOverrides.maxUploadBytes ?? defaultMaxUploadBytes),
     ...configOverrides,
   };
-  const app = await buildApp({ config, database: database.connection, storage, logger, events });
+  const app = await buildApp({ config, database: database.connection, storage, logger, events, audit });
   await app.ready();
   let adminToken: string | undefined;
   const testApp: TestApp = {

@@ -1,6 +1,6 @@
 import { endpoints } from '@portal/contract';
 import { Server, type ServerOptions } from '@tus/server';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { IncomingMessage } from 'node:http';
 import { finished, Transform, type Readable } from 'node:stream';
 import { NodeRequest, sendNodeResponse } from 'srvx/node';
@@ -18,6 +18,7 @@ export const tusPath = '/api/uploads/tus';
  * them as their one exception.
  */
 export const tusRoutes: readonly string[] = [
+  `OPTIONS ${tusPath}`,
   `POST ${tusPath}`,
   `HEAD ${tusPath}/:uploadId`,
   `PATCH ${tusPath}/:uploadId`,
@@ -77,6 +78,19 @@ function callerOf(request: TusRequest): SignedInUser {
 }
 
 /**
+ * What a failed tus request answers. tus would send an unknown error's message, a failed
+ * query's SQL among them: the portal's own errors keep their status and message, tus's own
+ * (`{ status_code, body }`) their plain text, and anything else is a logged 500 that says
+ * nothing of its cause.
+ */
+function tusErrorAnswer(log: FastifyBaseLogger, error: Error | { status_code: number; body: string }) {
+  if (error instanceof AppError) return { status_code: error.status, body: `${error.message}\n` };
+  if (!(error instanceof Error)) return undefined;
+  log.error({ err: error }, 'tus request failed');
+  return { status_code: 500, body: 'Something went wrong. Please try again.\n' };
+}
+
+/**
  * Mounts @tus/server at /api/uploads/tus. The portal's own auth runs first (bearer token; the
  * cookie is not enough for a change), the `uploads` table says whose upload is whose (another
  * user's id answers 404 as a missing one does), and the declared size is held to
@@ -84,6 +98,7 @@ function callerOf(request: TusRequest): SignedInUser {
  */
 export async function tusRoutesPlugin(app: FastifyInstance) {
   const { maxUploadBytes } = app.config;
+  const allowance = { uploads: app.config.uploadsPerUser, bytes: app.config.uploadBytesPerUser };
   const deps = { db: app.db, storage: app.storage };
   const datastore = await createUploadStore(app.config);
   // A cancelled upload's row goes with its bytes, inside tus's DELETE and before its 204 is
@@ -135,12 +150,11 @@ export async function tusRoutesPlugin(app: FastifyInstance) {
       const user = callerOf(request);
       const fileName = upload.metadata?.filename;
       if (!fileName) throw { status_code: 400, body: 'Upload-Metadata must name the file (filename)\n' };
-      await recordUpload(app.db, {
-        uploadId: uploadIdOfTusId(upload.id),
-        userId: user.userId,
-        fileName,
-        declaredSize: upload.size!,
-      });
+      await recordUpload(
+        app.db,
+        { uploadId: uploadIdOfTusId(upload.id), userId: user.userId, fileName, declaredSize: upload.size! },
+        allowance,
+      );
       return {};
     },
     async onUploadFinish(_request, upload) {
@@ -149,6 +163,7 @@ export async function tusRoutesPlugin(app: FastifyInstance) {
       await finishUpload(deps, uploadIdOfTusId(upload.id), inspector);
       return {};
     },
+    onResponseError: (_request, error) => tusErrorAnswer(app.log, error),
   });
 
   // tus bodies are read by tus itself, from the raw request.
@@ -157,21 +172,30 @@ export async function tusRoutesPlugin(app: FastifyInstance) {
   // As tus.handle(), but the body is read from the request without the copy of every chunk
   // that srvx's Readable.toWeb() makes (the request's own buffers are never reused).
   async function handOver(request: FastifyRequest, reply: FastifyReply) {
-    callers.set(request.raw, request.user!);
+    if (request.user) callers.set(request.raw, request.user);
     reply.hijack();
     const webRequest = new NodeRequest({ req: request.raw, res: reply.raw });
     Object.defineProperty(webRequest, 'body', { value: bodyStream(request.raw) });
-    await sendNodeResponse(reply.raw, await tus.handleWeb(webRequest as unknown as Request));
+    const response = await tus.handleWeb(webRequest as unknown as Request);
+    // tus opens CORS to every origin; here it stays closed, as on every other route.
+    for (const name of [...response.headers.keys()]) {
+      if (name.startsWith('access-control-')) response.headers.delete(name);
+    }
+    await sendNodeResponse(reply.raw, response);
   }
 
   const config = { access: endpoints.caseCreate.access };
 
+  // tus discovery (Tus-Version, Tus-Extension, Tus-Max-Size), as the protocol has it: the
+  // same for anyone, and it tells nothing the README does not.
+  app.options(tusPath, { config: { access: 'public' as const } }, handOver);
+
   app.post(tusPath, { config }, async (request, reply) => {
     const declared = request.headers['upload-length'];
     if (declared === undefined) throw badRequest('Upload-Length is required');
-    if (maxUploadBytes !== undefined && Number(declared) > maxUploadBytes) {
-      throw new AppError(413, 'The upload is larger than the server allows');
-    }
+    if (typeof declared !== 'string' || !/^\d+$/.test(declared))
+      throw badRequest('Upload-Length must be the file size in bytes');
+    if (Number(declared) > maxUploadBytes) throw new AppError(413, 'The upload is larger than the server allows');
     await handOver(request, reply);
   });
 

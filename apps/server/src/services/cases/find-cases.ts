@@ -1,6 +1,7 @@
 import {
   caseFieldList,
   caseSortColumns,
+  defaultPageSize,
   type CaseAttachment,
   type CaseDetail,
   type CaseFieldEntry,
@@ -231,19 +232,12 @@ async function findSearchTerms(db: Database, pattern: string): Promise<SearchTer
   return found!;
 }
 
-export function isPagedQuery(query: CaseListQuery): boolean {
-  return (
-    query.page !== undefined || query.pageSize !== undefined || query.search !== undefined || query.sort !== undefined
-  );
-}
-
 /** What a list's SQL depends on, without a search; the values are bound when it runs. */
 interface ListShape {
   isOwned: boolean;
   hasStatus: boolean;
   hasPlanState: boolean;
   sort: NonNullable<CaseListQuery['sort']>;
-  isPaged: boolean;
   /** A page written into the statement (literalPage), or none: LIMIT and OFFSET are bound. */
   page?: { limit: number; offset: number };
 }
@@ -296,7 +290,7 @@ function preparePage(db: Database, shape: ListShape, name: string) {
     .where(listFilters(shape))
     .orderBy(direction(column), direction(cases.caseId))
     .$dynamic();
-  if (shape.isPaged && !shape.page) list.limit(placeholder('limit')).offset(placeholder('offset'));
+  if (!shape.page) list.limit(placeholder('limit')).offset(placeholder('offset'));
   const query = list.toSQL();
   // After ORDER BY, the last clause drizzle wrote; the numbers are whole (literalPage).
   if (shape.page) query.sql += ` limit ${shape.page.limit} offset ${shape.page.offset}`;
@@ -351,7 +345,7 @@ function shapeName(
 
 /** A shape's page statement and count statement (the count does not depend on the page). */
 function preparedList(db: Database, shape: ListShape) {
-  const flags = [shape.isOwned, shape.hasStatus, shape.hasPlanState, shape.isPaged];
+  const flags = [shape.isOwned, shape.hasStatus, shape.hasPlanState];
   return {
     list: preparedOnce(db, `case_list_${shapeName(flags, shape.sort, shape.page)}`, (name) =>
       preparePage(db, shape, name),
@@ -381,10 +375,10 @@ async function findListPage(
     hasStatus: scope.status !== 'all',
     hasPlanState: query.planState !== undefined,
     sort: query.sort ?? '-CreatedAt',
-    isPaged: isPagedQuery(query),
   };
-  const pageSize = query.pageSize ?? 10;
-  if (shape.isPaged) shape.page = literalPage(pageSize, query.page ?? 1);
+  // Always a page (docs/decisions.md § Paging): a list is never sent whole.
+  const pageSize = query.pageSize ?? defaultPageSize;
+  shape.page = literalPage(pageSize, query.page ?? 1);
   const values: ListValues = {
     doctorUserId: scope.doctorUserId ?? undefined,
     status: shape.hasStatus ? scope.status : undefined,
@@ -594,7 +588,7 @@ export async function findCases(
     planState: query.planState,
     isAcrossNames: shape.isAcrossNames,
   };
-  const pageSize = query.pageSize ?? 10;
+  const pageSize = query.pageSize ?? defaultPageSize;
   const page = { limit: pageSize, offset: ((query.page ?? 1) - 1) * pageSize };
   let isPrepared = true;
   if (!shape.isOwned) {

@@ -44,8 +44,8 @@ const tooLarge = () => new AppError(413, caseFileMessages.tooLarge);
 type FilePart = Extract<FormPart, { type: 'file' }>;
 
 /** The parser's limits for a case form; one file may use the whole budget, the inspector enforces the total. */
-export const caseUploadLimits = (maxUploadBytes: number | undefined): FormLimits => ({
-  fileSize: maxUploadBytes ?? Number.POSITIVE_INFINITY,
+export const caseUploadLimits = (maxUploadBytes: number): FormLimits => ({
+  fileSize: maxUploadBytes,
   files: singleFileFields + maxOtherFiles,
   fields: maxFields,
   fieldSize: 1024 * 1024,
@@ -71,11 +71,11 @@ export function drain(part: FilePart): Promise<void> {
 export async function receiveCaseUpload(
   parts: AsyncIterable<FormPart>,
   storage: Storage,
-  options: { maxUploadBytes?: number },
+  options: { maxUploadBytes: number },
 ): Promise<ReceivedCaseUpload> {
   const uploadId = randomUUID();
   const received: ReceivedCaseUpload = { fields: Object.create(null), files: [], fileErrors: Object.create(null) };
-  const budget = { remaining: options.maxUploadBytes ?? Number.POSITIVE_INFINITY };
+  const budget = { remaining: options.maxUploadBytes };
   const seenSingle = new Set<string>();
   let otherFileCount = 0;
   try {

@@ -19,8 +19,8 @@ const maxFields = 10;
  * with a clear 400 rather than the parser's own error; the text's limit is checked by the
  * contract (a character may take 4 bytes).
  */
-export const messageUploadLimits = (maxUploadBytes: number | undefined): FormLimits => ({
-  fileSize: maxUploadBytes ?? Number.POSITIVE_INFINITY,
+export const messageUploadLimits = (maxUploadBytes: number): FormLimits => ({
+  fileSize: maxUploadBytes,
   files: maxMessageFiles + 1,
   fields: maxFields,
   fieldSize: 64 * 1024,
@@ -35,11 +35,11 @@ export const messageUploadLimits = (maxUploadBytes: number | undefined): FormLim
 export async function receiveMessageUpload(
   parts: AsyncIterable<FormPart>,
   storage: Storage,
-  options: { maxUploadBytes?: number },
+  options: { maxUploadBytes: number },
 ): Promise<ReceivedMessageUpload> {
   const uploadId = randomUUID();
   const received: ReceivedMessageUpload = { fields: Object.create(null), files: [] };
-  const budget = { remaining: options.maxUploadBytes ?? Number.POSITIVE_INFINITY };
+  const budget = { remaining: options.maxUploadBytes };
   let fileCount = 0;
   try {
     for await (const part of parts) {

@@ -1,3 +1,4 @@
+import { stat } from 'node:fs/promises';
 import { Transform, type Readable, type TransformCallback } from 'node:stream';
 import type yauzl from 'yauzl';
 import { AppError, badRequest } from '../../lib/errors.ts';
@@ -5,17 +6,16 @@ import { planFileName } from './plan-files.ts';
 
 /**
  * The limits a plan ZIP is read within (docs/decisions.md § Treatment plans), in one place:
- * how many entries, how many bytes they may unpack to in all, and how much more than its
- * compressed size one entry may unpack to (measured on the bytes as they come out, not
- * read from the header).
+ * how many entries, and how much more than its compressed size one entry, and the whole
+ * archive, may unpack to (measured on the bytes as they come out, not read from the
+ * header). What they unpack to in all is held to MAX_UPLOAD_BYTES by the caller.
  */
 export const planZipLimits = {
   maxEntries: 400,
-  /** Past this many bytes out of one entry the ratio is checked; small files may compress well. */
+  /** Past this many bytes out of one entry (or the archive) the ratio is checked; small files may compress well. */
   ratioGraceBytes: 1024 * 1024,
+  /** Also over the whole archive: 400 entries each just under the grace would otherwise unpack 400 MiB from a few KiB. */
   maxEntryRatio: 100,
-  /** The total when MAX_UPLOAD_BYTES is unset. */
-  defaultMaxTotalBytes: 2 * 1024 ** 3,
 };
 
 export const zipBombMessage = 'The ZIP unpacks to far more than its size (a compression ratio over 100:1)';
@@ -29,19 +29,33 @@ export interface ZipStageEntry {
 const isIgnored = (path: string, base: string) =>
   path.endsWith('/') || path.split('/').some((segment) => segment === '__MACOSX') || base.startsWith('.');
 
-/** Counts what comes out of one entry and stops it once it unpacks past the ratio. */
+/** How many bytes may come out of something `compressedSize` bytes long. */
+const unpackCeiling = (compressedSize: number) =>
+  Math.max(planZipLimits.ratioGraceBytes, planZipLimits.maxEntryRatio * compressedSize);
+
+/** What has come out of the whole archive so far, against its own ceiling. */
+interface ArchiveMeter {
+  unpacked: number;
+  ceiling: number;
+}
+
+/** Counts what comes out of one entry and stops it once the entry, or the archive, unpacks past the ratio. */
 class RatioMeter extends Transform {
   private bytes = 0;
-  private readonly compressedSize: number;
+  private readonly ceiling: number;
+  private readonly archive: ArchiveMeter;
 
-  constructor(compressedSize: number) {
+  constructor(compressedSize: number, archive: ArchiveMeter) {
     super();
-    this.compressedSize = compressedSize;
+    this.ceiling = unpackCeiling(compressedSize);
+    this.archive = archive;
   }
   override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
     this.bytes += chunk.length;
-    const ceiling = Math.max(planZipLimits.ratioGraceBytes, planZipLimits.maxEntryRatio * this.compressedSize);
-    if (this.bytes > ceiling) return callback(new AppError(400, zipBombMessage));
+    this.archive.unpacked += chunk.length;
+    if (this.bytes > this.ceiling || this.archive.unpacked > this.archive.ceiling) {
+      return callback(new AppError(400, zipBombMessage));
+    }
     callback(null, chunk);
   }
 }
@@ -65,6 +79,7 @@ export async function readPlanZip(zipPath: string, each: (entry: ZipStageEntry) 
     throw zipError(error);
   }
   try {
+    const archive: ArchiveMeter = { unpacked: 0, ceiling: unpackCeiling((await stat(zipPath)).size) };
     if (zip.entryCount > planZipLimits.maxEntries) {
       throw badRequest(`The ZIP has ${zip.entryCount} entries; at most ${planZipLimits.maxEntries} are allowed`);
     }
@@ -84,7 +99,7 @@ export async function readPlanZip(zipPath: string, each: (entry: ZipStageEntry) 
           const stream = await openEntry(zip, entry).catch((error: unknown) => {
             throw zipError(error);
           });
-          const meter = new RatioMeter(entry.compressedSize);
+          const meter = new RatioMeter(entry.compressedSize, archive);
           stream.on('error', (error) => meter.destroy(zipError(error)));
           return stream.pipe(meter);
         },

@@ -39,8 +39,8 @@ export interface ReceivedPlanUpload {
 type FilePart = Extract<FormPart, { type: 'file' }>;
 
 /** The parser's limits for a plan form: loose STLs up to the ZIP entry limit, a small summary. */
-export const planUploadLimits = (maxUploadBytes: number | undefined): FormLimits => ({
-  fileSize: maxUploadBytes ?? Number.POSITIVE_INFINITY,
+export const planUploadLimits = (maxUploadBytes: number): FormLimits => ({
+  fileSize: maxUploadBytes,
   files: planZipLimits.maxEntries,
   fields: 10,
   fieldSize: 256 * 1024,
@@ -70,12 +70,12 @@ const drain = (part: FilePart) => drainStream(part.file);
 export async function receivePlanUpload(
   parts: AsyncIterable<FormPart>,
   storage: Storage,
-  options: { maxUploadBytes?: number; tmpDir: string },
+  options: { maxUploadBytes: number; tmpDir: string },
 ): Promise<ReceivedPlanUpload> {
   const uploadId = randomUUID();
   const stored: StoredStageFile[] = [];
   const problems: string[] = [];
-  const budget = { remaining: options.maxUploadBytes ?? planZipLimits.defaultMaxTotalBytes };
+  const budget = { remaining: options.maxUploadBytes };
   let summaryText: string | undefined;
   let sawLoose = false;
   let sawZip = false;

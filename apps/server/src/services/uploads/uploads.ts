@@ -1,10 +1,10 @@
 import { otherFilesField, scanFileTypes } from '@portal/contract';
-import { and, eq, inArray, isNull, lt, notInArray } from 'drizzle-orm';
+import { and, count, eq, inArray, isNull, lt, notInArray, or, sql } from 'drizzle-orm';
 import { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Database, Transaction } from '../../db/client.ts';
-import { uploads } from '../../db/schema.ts';
-import { badRequest } from '../../lib/errors.ts';
+import { caseDrafts, uploads, users } from '../../db/schema.ts';
+import { AppError, badRequest } from '../../lib/errors.ts';
 import type { Storage } from '../../storage/storage.ts';
 import {
   contentTypeOf,
@@ -20,26 +20,58 @@ import { uploadsFolder, uploadStorageKey } from './upload-store.ts';
 
 /** How long an upload no case or draft has used is kept. */
 export const uploadLifetimeSeconds = 24 * 60 * 60;
+/** How long a draft keeps its uploads after it was last saved (docs/decisions.md § Drafts). */
+export const draftUploadLifetimeSeconds = 7 * 24 * 60 * 60;
 
 export type UploadRow = typeof uploads.$inferSelect;
 
-/** Used by neither a case nor a draft: such an upload expires (`sweepExpiredUploads`). */
+/** Used by neither a case nor a draft: such an upload expires a day after it was made (`sweepExpiredUploads`). */
 const isUnclaimed = and(isNull(uploads.claimedByCaseId), isNull(uploads.claimedByDraftId));
 /**
  * Not used by a case yet. A draft's upload is still its owner's to resume, cancel or submit:
- * the draft only keeps it from expiring (docs/decisions.md § Drafts).
+ * the draft only keeps it while the draft is saved within a week (docs/decisions.md § Drafts).
  */
 const isOpen = isNull(uploads.claimedByCaseId);
 
-/** Records a new upload for its creator, before any byte of it is stored. */
+/** What one user may hold in uploads no case has used yet, drafts' included (UPLOADS_PER_USER, UPLOAD_BYTES_PER_USER). */
+export interface UploadAllowance {
+  uploads: number;
+  bytes: number;
+}
+
+const uploadLimitMessages = {
+  tooMany: (uploads: number) =>
+    `You already have ${uploads} uploads that no case has used: submit a case or cancel some first`,
+  tooManyBytes: (bytes: number) =>
+    `Your uploads that no case has used would come to more than ${bytes} bytes: submit a case or cancel some first`,
+};
+
+/**
+ * Records a new upload for its creator, before any byte of it is stored, within the
+ * creator's allowance: past it 429 (how many) or 413 (how many bytes), nothing recorded.
+ */
 export async function recordUpload(
   db: Database,
   upload: { uploadId: string; userId: number; fileName: string; declaredSize: number },
+  allowance: UploadAllowance,
 ): Promise<void> {
-  await db.insert(uploads).values({
-    ...upload,
-    fileName: displayFileName(upload.fileName),
-    storageKey: uploadStorageKey(upload.uploadId),
+  await db.transaction(async (tx) => {
+    // One new upload at a time per user, so parallel ones cannot all pass the allowance.
+    await tx.select({ userId: users.userId }).from(users).where(eq(users.userId, upload.userId)).for('update');
+    const [held] = await tx
+      .select({ uploads: count(), bytes: sql<number>`coalesce(sum(${uploads.declaredSize}), 0)`.mapWith(Number) })
+      .from(uploads)
+      .where(and(eq(uploads.userId, upload.userId), isOpen));
+    if ((held?.uploads ?? 0) >= allowance.uploads)
+      throw new AppError(429, uploadLimitMessages.tooMany(allowance.uploads));
+    if ((held?.bytes ?? 0) + upload.declaredSize > allowance.bytes) {
+      throw new AppError(413, uploadLimitMessages.tooManyBytes(allowance.bytes));
+    }
+    await tx.insert(uploads).values({
+      ...upload,
+      fileName: displayFileName(upload.fileName),
+      storageKey: uploadStorageKey(upload.uploadId),
+    });
   });
 }
 
@@ -207,18 +239,29 @@ export async function claimUploads(tx: Transaction, uploadKeys: string[], caseId
 }
 
 /**
- * Removes uploads no case or draft has used once older than `maxAgeSeconds` (bytes and row),
- * stored upload files no row refers to, and the tus bookkeeping files of claimed uploads.
- * Returns how many rows were removed.
+ * Removes uploads no case or draft has used once older than `maxAgeSeconds`, and those of
+ * drafts not saved for `draftMaxAgeSeconds` (bytes and row), stored upload files no row
+ * refers to, and the tus bookkeeping files of claimed uploads. Returns how many rows were
+ * removed.
  */
 export async function sweepExpiredUploads(
   deps: { db: Database; storage: Storage },
-  options: { maxAgeSeconds: number } = { maxAgeSeconds: uploadLifetimeSeconds },
+  options: { maxAgeSeconds: number; draftMaxAgeSeconds: number } = {
+    maxAgeSeconds: uploadLifetimeSeconds,
+    draftMaxAgeSeconds: draftUploadLifetimeSeconds,
+  },
 ): Promise<number> {
   const cutoff = new Date(Date.now() - options.maxAgeSeconds * 1000);
+  const draftCutoff = new Date(Date.now() - options.draftMaxAgeSeconds * 1000);
+  const staleDrafts = deps.db
+    .select({ draftId: caseDrafts.draftId })
+    .from(caseDrafts)
+    .where(lt(caseDrafts.updatedAt, draftCutoff));
   const expired = await deps.db
     .delete(uploads)
-    .where(and(lt(uploads.createdAt, cutoff), isUnclaimed))
+    .where(
+      or(and(isUnclaimed, lt(uploads.createdAt, cutoff)), and(isOpen, inArray(uploads.claimedByDraftId, staleDrafts))),
+    )
     .returning({ uploadId: uploads.uploadId });
   const expiredIds = new Set(expired.map((row) => row.uploadId));
   const rows = await deps.db
