@@ -164,7 +164,7 @@ export async function tusRoutesPlugin(app: FastifyInstance) {
     await sendNodeResponse(reply.raw, await tus.handleWeb(webRequest as unknown as Request));
   }
 
-  const config = { access: endpoints.caseCreate.access };
+  const config = { access: endpoints.caseCreate.access, isStreamedUpload: true };
 
   app.post(tusPath, { config }, async (request, reply) => {
     const declared = request.headers['upload-length'];
