@@ -266,7 +266,7 @@ describe('MAX_CONNECTIONS_PER_ADDRESS: one address cannot hold every connection'
   });
 });
 
-describe('sign-in attempts are counted before their bodies are read', () => {
+describe('anonymous attempts (sign-in, password reset) are counted before their bodies are read', () => {
   let t: TestApp;
   let port: number;
   const held: RawConnection[] = [];
@@ -280,17 +280,19 @@ describe('sign-in attempts are counted before their bodies are read', () => {
     await t?.close();
   });
 
-  it('three sign-ins whose bodies never come: the fourth from that address is 429 at once and its connection closed', async () => {
-    const signInHead = requestHead('POST', '/api/auth/login', {
-      'content-type': 'application/json',
-      'content-length': 100,
-    });
-    for (let n = 0; n < 3; n++) held.push(await rawConnection(port, `${signInHead}{"u`));
-    const fourth = await rawConnection(port, `${signInHead}{"u`);
-    await fourth.closed;
-    expect(fourth.answer()).toMatch(/^HTTP\/1\.1 429 /);
-    expect(fourth.answer()).toMatch(/retry-after: \d+/i);
-    // The three held ones are still waiting for their bodies, unanswered.
-    for (const connection of held) expect(connection.answer()).toBe('');
-  });
+  it.each(['/api/auth/login', '/api/doctor/reset_password'])(
+    'POST %s: three whose bodies never come, and the fourth from that address is 429 at once, its connection closed',
+    async (url) => {
+      const head = requestHead('POST', url, { 'content-type': 'application/json', 'content-length': 100 });
+      const waiting = [];
+      for (let n = 0; n < 3; n++) waiting.push(await rawConnection(port, `${head}{"u`));
+      held.push(...waiting);
+      const fourth = await rawConnection(port, `${head}{"u`);
+      await fourth.closed;
+      expect(fourth.answer()).toMatch(/^HTTP\/1\.1 429 /);
+      expect(fourth.answer()).toMatch(/retry-after: \d+/i);
+      // The three before it are still waiting for their bodies, unanswered.
+      for (const connection of waiting) expect(connection.answer()).toBe('');
+    },
+  );
 });
