@@ -1,6 +1,7 @@
 import { doctorAddRequest, doctorEditRequest, pictureRemoval, userAddRequest, userEditRequest } from '@portal/contract';
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addressKey } from '../src/plugins/connection-limit.ts';
 import { profileFormLimits } from '../src/routes/profile-form.ts';
 import { caseFields, caseForm, createCaseDoctor, encodeForm } from './helpers/case-factories.ts';
 import { doctorFields, firstCityOf, formData } from './helpers/factories.ts';
@@ -258,6 +259,15 @@ describe('MAX_CONNECTIONS_PER_ADDRESS: one address cannot hold every connection'
     let answer = '';
     for (let attempt = 0; attempt < 50 && !answer; attempt++) answer = await health('127.0.0.2');
     expect(answer).toMatch(/^HTTP\/1\.1 200 /);
+  });
+
+  it('counts an IPv4 address as itself (mapped or not) and an IPv6 one by its /64', () => {
+    expect(addressKey('203.0.113.7')).toBe('203.0.113.7');
+    expect(addressKey('::ffff:203.0.113.7')).toBe('203.0.113.7');
+    expect(addressKey('2001:db8:0:12:1:2:3:4')).toBe('2001:db8:0:12::/64');
+    expect(addressKey('2001:db8:0:12::99')).toBe('2001:db8:0:12::/64');
+    expect(addressKey('2001:0db8::1')).toBe('2001:db8:0:0::/64');
+    expect(addressKey('fe80::1%eth0')).toBe('fe80:0:0:0::/64');
   });
 
   it('a proxy TRUST_PROXY names is not capped: its clients are counted by the proxy', async () => {
