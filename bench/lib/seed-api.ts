@@ -61,9 +61,9 @@ const benchAdmin = { username: 'admin', password: 'bench-admin-pass' };
 /**
  * A portal process on a fresh data folder (on `DATABASE_URL` when set), its administrator
  * signed in and one active doctor; `stop()` ends the process and removes the folder
- * (`dataDir`, where local storage keeps its files under `files/`).
+ * (`dataDir`, where local storage keeps its files under `files/`). `env` adds to its environment.
  */
-export async function startPortalWithDoctor(name: string) {
+export async function startPortalWithDoctor(name: string, env: Record<string, string> = {}) {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), `portal-bench-${name}-`));
   const portal = await startPortal(
     {
@@ -71,6 +71,7 @@ export async function startPortalWithDoctor(name: string) {
       ADMIN_USERNAME: benchAdmin.username,
       ADMIN_PASSWORD: benchAdmin.password,
       DATABASE_URL: process.env.DATABASE_URL ?? '',
+      ...env,
     },
     { quiet: true },
   );

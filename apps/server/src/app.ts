@@ -12,6 +12,7 @@ import { auditPlugin, type AuditOptions } from './plugins/audit.ts';
 import { compressionPlugin } from './plugins/compression.ts';
 import { authPlugin } from './plugins/auth.ts';
 import { bodyStallPlugin } from './plugins/body-stall.ts';
+import { connectionLimitPlugin } from './plugins/connection-limit.ts';
 import { docsPlugin } from './plugins/docs.ts';
 import { errorHandlerPlugin } from './plugins/error-handler.ts';
 import { eventsPlugin, type LiveEventsOptions } from './plugins/events.ts';
@@ -19,6 +20,7 @@ import { rateLimitPlugin } from './plugins/rate-limit.ts';
 import { securityPlugin } from './plugins/security.ts';
 import { webAppPlugin } from './plugins/web-app.ts';
 import { apiRoutes } from './routes/index.ts';
+import { profileFormLimits } from './routes/profile-form.ts';
 import { createStorage } from './storage/create-storage.ts';
 import type { Storage } from './storage/storage.ts';
 
@@ -67,7 +69,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       serializers: { req: serializeRequest, err: serializeError },
       ...options.logger,
     },
-    bodyLimit: 1024 * 1024,
+    // JSON bodies are small (a sign-in, a role, a status change); drafts set their own.
+    bodyLimit: 16 * 1024,
     onProtoPoisoning: 'error',
     onConstructorPoisoning: 'error',
     trustProxy: config.trustProxy,
@@ -90,13 +93,15 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     mailer.close();
   });
 
+  await app.register(connectionLimitPlugin);
   await app.register(errorHandlerPlugin);
   await app.register(securityPlugin);
   await app.register(compressionPlugin);
   await app.register(bodyStallPlugin);
   await app.register(cookie);
   await app.register(rateLimitPlugin);
-  await app.register(multipart, { limits: { fieldSize: 1024 * 1024, fields: 200, parts: 300 } });
+  // Every form passes its own limits; a form that forgot would get the small forms' ones.
+  await app.register(multipart, { limits: profileFormLimits });
   await app.register(docsPlugin);
   await app.register(authPlugin);
   await app.register(auditPlugin, options.audit ?? {});

@@ -44,6 +44,10 @@ export interface Config {
   sweepIntervalSeconds: number;
   /** BODY_STALL_TIMEOUT: a request body that brings no new byte for this long has its connection closed (seconds). */
   bodyStallTimeoutSeconds: number;
+  /** BODY_TIMEOUT: a body that is not a streamed upload must arrive within this, plus a second per 64 KiB it declares (seconds). */
+  bodyTimeoutSeconds: number;
+  /** MAX_CONNECTIONS_PER_ADDRESS: open connections one client address may hold; 0 for no cap. */
+  maxConnectionsPerAddress: number;
   /** SHUTDOWN_TIMEOUT: after SIGTERM/SIGINT, requests in flight get this long before every connection is closed and the process exits (seconds). */
   shutdownTimeoutSeconds: number;
   /** S3-compatible object storage instead of DATA_DIR/files, when S3_BUCKET is set. */
@@ -135,6 +139,8 @@ const accepts = {
   ORPHAN_FILE_GRACE: 'must be a duration such as 86400 (seconds), 30m, 24h or 1d',
   SWEEP_INTERVAL: 'must be a duration of at least 1 second, such as 600 (seconds), 10m or 1h',
   BODY_STALL_TIMEOUT: 'must be a duration of at least 1 second, such as 60 (seconds), 90s or 5m',
+  BODY_TIMEOUT: 'must be a duration of at least 1 second, such as 15 (seconds), 30s or 1m',
+  MAX_CONNECTIONS_PER_ADDRESS: 'must be a whole number: 0 (no cap) or the most connections one address may hold',
   SHUTDOWN_TIMEOUT: 'must be a duration of at least 1 second, such as 30 (seconds), 45s or 2m',
   LOGIN_ATTEMPTS_PER_ADDRESS: 'must be a whole number of at least 1',
   LOGIN_ATTEMPTS_PER_ACCOUNT: 'must be a whole number of at least 1',
@@ -280,6 +286,8 @@ export const environmentSchema = z
       return seconds !== undefined && seconds >= 1 && seconds <= 86_400 * 24 ? seconds : undefined;
     }),
     BODY_STALL_TIMEOUT: variable('BODY_STALL_TIMEOUT', readPositiveDuration),
+    BODY_TIMEOUT: variable('BODY_TIMEOUT', readPositiveDuration),
+    MAX_CONNECTIONS_PER_ADDRESS: variable('MAX_CONNECTIONS_PER_ADDRESS', (value) => readWholeNumber(value, 0)),
     SHUTDOWN_TIMEOUT: variable('SHUTDOWN_TIMEOUT', readPositiveDuration),
     LOGIN_ATTEMPTS_PER_ADDRESS: variable('LOGIN_ATTEMPTS_PER_ADDRESS', (value) => readWholeNumber(value, 1)),
     LOGIN_ATTEMPTS_PER_ACCOUNT: variable('LOGIN_ATTEMPTS_PER_ACCOUNT', (value) => readWholeNumber(value, 1)),
@@ -405,6 +413,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     orphanFileGraceSeconds: values.ORPHAN_FILE_GRACE ?? 86_400,
     sweepIntervalSeconds: values.SWEEP_INTERVAL ?? 600,
     bodyStallTimeoutSeconds: values.BODY_STALL_TIMEOUT ?? 60,
+    bodyTimeoutSeconds: values.BODY_TIMEOUT ?? 15,
+    // Room for a clinic's office behind one address: some 40 browsers at 6 connections each.
+    maxConnectionsPerAddress: values.MAX_CONNECTIONS_PER_ADDRESS ?? 256,
     shutdownTimeoutSeconds: values.SHUTDOWN_TIMEOUT ?? 30,
     s3: values.S3_BUCKET
       ? {

@@ -60,6 +60,8 @@ describe('loadConfig', () => {
       orphanFileGraceSeconds: 86_400,
       sweepIntervalSeconds: 600,
       bodyStallTimeoutSeconds: 60,
+      bodyTimeoutSeconds: 15,
+      maxConnectionsPerAddress: 256,
       shutdownTimeoutSeconds: 30,
       s3: undefined,
       redisUrl: undefined,
@@ -195,6 +197,14 @@ describe('loadConfig', () => {
       shutdownTimeoutSeconds: 45,
     });
   });
+
+  it('gives small bodies 15 s and each address 256 connections unless BODY_TIMEOUT and MAX_CONNECTIONS_PER_ADDRESS say otherwise (0: no cap)', () => {
+    expect(loadConfig({ JWT_SECRET: secret, BODY_TIMEOUT: '1m', MAX_CONNECTIONS_PER_ADDRESS: '40' })).toMatchObject({
+      bodyTimeoutSeconds: 60,
+      maxConnectionsPerAddress: 40,
+    });
+    expect(loadConfig({ JWT_SECRET: secret, MAX_CONNECTIONS_PER_ADDRESS: '0' }).maxConnectionsPerAddress).toBe(0);
+  });
 });
 
 describe('a refused configuration is one line naming the variable and what it accepts', () => {
@@ -290,6 +300,14 @@ describe('a refused configuration is one line naming the variable and what it ac
     [
       { BODY_STALL_TIMEOUT: '0' },
       'BODY_STALL_TIMEOUT must be a duration of at least 1 second, such as 60 (seconds), 90s or 5m (got "0")',
+    ],
+    [
+      { BODY_TIMEOUT: '0' },
+      'BODY_TIMEOUT must be a duration of at least 1 second, such as 15 (seconds), 30s or 1m (got "0")',
+    ],
+    [
+      { MAX_CONNECTIONS_PER_ADDRESS: 'lots' },
+      'MAX_CONNECTIONS_PER_ADDRESS must be a whole number: 0 (no cap) or the most connections one address may hold (got "lots")',
     ],
     [
       { SHUTDOWN_TIMEOUT: 'soon' },

@@ -113,12 +113,12 @@ describe('security headers', () => {
 });
 
 describe('request limits and hostile bodies', () => {
-  it('answers 413 to a JSON body over 1 MiB', async () => {
+  it('answers 413 to a JSON body over 16 KiB', async () => {
     const token = await t.adminToken();
     const response = await t.as(token, {
       method: 'POST',
       url: '/api/role/add',
-      payload: { roleName: 'x', description: 'y'.repeat(1024 * 1024 + 10) },
+      payload: { roleName: 'x', description: 'y'.repeat(16 * 1024 + 10) },
     });
     expect(response.statusCode).toBe(413);
     expect(response.json().message).toBeTruthy();

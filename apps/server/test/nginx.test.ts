@@ -3,6 +3,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { chmod, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import http from 'node:http';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
@@ -230,4 +231,46 @@ describe.skipIf(skipReason !== undefined)('deploy/nginx.conf in front of two por
         `${spooledDuringUpload.length + spooledDuringDownload.length} files spooled to disk by nginx`,
     );
   }, 240_000);
+
+  it('holds one address to 256 connections (429 past them) while health answers for everyone else', async () => {
+    const port = Number(new URL(nginxUrl).port);
+    // Registration forms whose bodies trickle in (a byte every 2 s): unanswered until they end.
+    const slowForm = () =>
+      new Promise<{ socket: net.Socket; answer: () => string; closed: Promise<void> }>((resolve) => {
+        const socket = net.connect({ port, host: '127.0.0.1', localAddress: '127.0.0.2' });
+        socket.on('error', () => {});
+        let answer = '';
+        socket.on('data', (chunk: Buffer) => (answer += chunk.toString()));
+        const closed = new Promise<void>((closes) => socket.once('close', () => closes()));
+        socket.once('connect', () => {
+          socket.write(
+            'POST /api/doctor/add HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: multipart/form-data; boundary=x\r\nContent-Length: 1000\r\n\r\n-',
+          );
+          const timer = setInterval(() => socket.write('-'), 2000);
+          socket.once('close', () => clearInterval(timer));
+          resolve({ socket, answer: () => answer, closed });
+        });
+      });
+    const held = [];
+    for (let n = 0; n < 300; n++) held.push(await slowForm());
+    try {
+      const pastTheCap = held.slice(256);
+      const allClosed = Promise.all(pastTheCap.map((connection) => connection.closed));
+      await Promise.race([allClosed, new Promise((resolve) => setTimeout(resolve, 5000))]);
+      expect(pastTheCap.map((connection) => connection.answer().slice(0, 12))).toEqual(Array(44).fill('HTTP/1.1 429'));
+      // The first 256 are still being read by nginx: nothing has answered them.
+      expect(
+        held
+          .slice(0, 256)
+          .map((connection) => connection.answer().slice(0, 12))
+          .filter(Boolean),
+      ).toEqual([]);
+      const started = Date.now();
+      const health = await fetch(`${nginxUrl}/api/health`);
+      expect(health.status).toBe(200);
+      expect(Date.now() - started).toBeLessThan(1000);
+    } finally {
+      for (const { socket } of held) socket.destroy();
+    }
+  }, 60_000);
 });

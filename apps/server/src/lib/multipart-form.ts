@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 import type { z } from 'zod';
 import { toFieldErrors } from '@portal/contract';
-import { badRequest } from './errors.ts';
+import { AppError, badRequest } from './errors.ts';
 import { assertNoNul } from './nul-text.ts';
 
 const forbiddenNames = new Set(['__proto__', 'constructor', 'prototype']);
@@ -37,36 +37,62 @@ export interface SmallFile {
 
 export const isForbiddenFieldName = (name: string) => forbiddenNames.has(name);
 
+/** What a small form may hold: its file fields and the bytes of all its text together. */
+export interface SmallFormShape {
+  fileFields: string[];
+  maxTextBytes: number;
+}
+
+/** The parser's limit errors (@fastify/multipart's codes), as the sentence a person reads. */
+const limitMessages: Record<string, string> = {
+  FST_FIELDS_LIMIT: 'The form has more fields than it may have',
+  FST_PARTS_LIMIT: 'The form has more parts than it may have',
+  FST_FILES_LIMIT: 'The form has more files than it may have',
+};
+
 /**
  * Reads a small multipart form (users, doctors): text fields into a plain object, and the
- * named file fields into memory (the parser's limits bound their size). Case uploads are
- * streamed elsewhere; this is only for forms whose files are pictures.
+ * named file fields into memory. The parser's limits bound each field, the number of fields
+ * and each file; the text of all fields together is counted as the parts arrive, so a form
+ * never holds more than `maxTextBytes` of text, however many fields it sends (413 past any
+ * of these). Case uploads are streamed elsewhere; this is only for forms whose files are
+ * pictures.
  */
 export async function readSmallMultipart(
   parts: AsyncIterable<FormPart>,
-  fileFields: string[],
+  { fileFields, maxTextBytes }: SmallFormShape,
 ): Promise<{ fields: Record<string, string>; files: Map<string, SmallFile> }> {
   const fields: Record<string, string> = Object.create(null);
   const files = new Map<string, SmallFile>();
-  for await (const part of parts) {
-    if (isForbiddenFieldName(part.fieldname)) throw badRequest(`Field name "${part.fieldname}" is not allowed`);
-    if (part.type === 'file') {
-      if (!fileFields.includes(part.fieldname)) {
-        part.file.resume();
-        throw badRequest(`Unexpected file field "${part.fieldname}"`);
+  let textBytes = 0;
+  try {
+    for await (const part of parts) {
+      if (isForbiddenFieldName(part.fieldname)) throw badRequest(`Field name "${part.fieldname}" is not allowed`);
+      if (part.type === 'file') {
+        if (!fileFields.includes(part.fieldname)) {
+          part.file.resume();
+          throw badRequest(`Unexpected file field "${part.fieldname}"`);
+        }
+        const data = await part.toBuffer();
+        if (data.length > 0) {
+          files.set(part.fieldname, {
+            fieldName: part.fieldname,
+            fileName: part.filename,
+            mimeType: part.mimetype,
+            data,
+          });
+        }
+      } else {
+        if (part.valueTruncated) throw new AppError(413, `Field "${part.fieldname}" is longer than the form allows`);
+        const value = String(part.value);
+        textBytes += Buffer.byteLength(value);
+        if (textBytes > maxTextBytes) throw new AppError(413, 'The form has more text than it may have');
+        fields[part.fieldname] = value;
       }
-      const data = await part.toBuffer();
-      if (data.length > 0) {
-        files.set(part.fieldname, {
-          fieldName: part.fieldname,
-          fileName: part.filename,
-          mimeType: part.mimetype,
-          data,
-        });
-      }
-    } else {
-      fields[part.fieldname] = String(part.value);
     }
+  } catch (error) {
+    const limitMessage = limitMessages[(error as { code?: string }).code ?? ''];
+    throw limitMessage ? new AppError(413, limitMessage) : error;
   }
   return { fields, files };
 }

@@ -106,8 +106,8 @@ export interface ThrottleLimit {
 }
 
 /**
- * A preHandler counting each request against `limits`, answering 429 with Retry-After and
- * `message` once one is exceeded. It fails open when the counters (Redis) cannot be reached:
+ * A hook counting each request against `limits`, answering 429 with Retry-After and
+ * `message` once one is exceeded; as an onRequest hook it counts before the body is read. It fails open when the counters (Redis) cannot be reached:
  * refusing everyone would lock everyone out; the failure is logged instead.
  * `skip` lets a request through uncounted (staff adding doctors, for instance).
  */

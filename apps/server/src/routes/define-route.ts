@@ -6,7 +6,13 @@ import {
   type Endpoint,
   type EndpointAnswer,
 } from '@portal/contract';
-import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import type {
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  onRequestAsyncHookHandler,
+  preHandlerAsyncHookHandler,
+} from 'fastify';
 import type { z } from 'zod';
 import type { SignedInUser } from '../auth/policy.ts';
 import type { AuditConfig } from '../plugins/audit.ts';
@@ -34,7 +40,13 @@ export type EndpointHandler<E extends Endpoint> = (
 export interface RouteOptions {
   /** What the audit log records for this route (plugins/audit.ts). */
   audit?: AuditConfig;
+  /** Runs before the body is read: for checks that must not wait for a slow body (sign-in's throttle). */
+  onRequest?: onRequestAsyncHookHandler;
   preHandler?: preHandlerAsyncHookHandler;
+  /** A large streamed upload: its body keeps only the stall rule, no deadline (plugins/body-stall.ts). */
+  isStreamedUpload?: boolean;
+  /** A JSON body's limit in bytes, for the few routes that need more than app.ts's default. */
+  bodyLimit?: number;
 }
 
 /** Fastify's response schemas: the answer, the other answers, and `{ message }` for each error. */
@@ -62,13 +74,15 @@ export function route<const E extends Endpoint>(
   app.route({
     method: isFileAnswer(endpoint.answer) ? [endpoint.method, 'HEAD'] : endpoint.method,
     url: endpoint.path,
-    config: { access: endpoint.access, audit: options.audit },
+    config: { access: endpoint.access, audit: options.audit, isStreamedUpload: options.isStreamedUpload },
+    ...(options.bodyLimit && { bodyLimit: options.bodyLimit }),
     schema: {
       ...(endpoint.params && { params: endpoint.params }),
       ...(endpoint.query && { querystring: endpoint.query }),
       ...(endpoint.body && endpoint.bodyKind !== 'multipart' && { body: endpoint.body }),
       response: responseSchemas(endpoint),
     },
+    ...(options.onRequest && { onRequest: options.onRequest }),
     ...(options.preHandler && { preHandler: options.preHandler }),
     handler: (request, reply) => handler(request as unknown as EndpointRequest<E>, reply),
   });

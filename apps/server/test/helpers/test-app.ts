@@ -85,6 +85,8 @@ export async function createTestApp(
     orphanFileGraceSeconds: 86_400,
     sweepIntervalSeconds: 600,
     bodyStallTimeoutSeconds: 60,
+    bodyTimeoutSeconds: 15,
+    maxConnectionsPerAddress: 256,
     shutdownTimeoutSeconds: 30,
     maxUploadBytes: defaultMaxUploadBytes,
     uploadsPerUser: defaultUploadsPerUser,

@@ -35,7 +35,7 @@ declare module 'fastify' {
 }
 
 export async function authRoutes(app: FastifyInstance) {
-  // Every attempt from an address counts, after the body is read.
+  // Every attempt from an address counts, before its body is read: slow bodies count too.
   const perAddress = app.createRateLimit({
     max: app.config.loginAttemptsPerAddress,
     timeWindow: attemptsWindow.address,
@@ -60,15 +60,19 @@ export async function authRoutes(app: FastifyInstance) {
     request.countedFailures = [];
   };
 
+  /** Per address, every attempt, counted as it arrives (onRequest). */
+  const throttleAddress = async (request: FastifyRequest, reply: FastifyReply) => {
+    const result = await perAddress(request).catch(notCounted(request));
+    if (result && !result.isAllowed && result.isExceeded) return tooMany(reply, result.ttlInSeconds);
+  };
+
   /**
-   * Per address, every attempt; per account, failed ones only: from one address (so a
+   * Per account, failed ones only, once the body names the account: from one address (so a
    * stranger's wrong guesses do not lock the owner out elsewhere) and, with a much higher
    * ceiling, from all addresses together (against spraying from many). docs/decisions.md
    * § Sign-in throttling.
    */
-  const throttle = async (request: FastifyRequest, reply: FastifyReply) => {
-    const result = await perAddress(request).catch(notCounted(request));
-    if (result && !result.isAllowed && result.isExceeded) return tooMany(reply, result.ttlInSeconds);
+  const throttleAccount = async (request: FastifyRequest, reply: FastifyReply) => {
     const account = accountKey(request);
     const limits = [
       {
@@ -92,7 +96,11 @@ export async function authRoutes(app: FastifyInstance) {
   route(
     app,
     endpoints.login,
-    { audit: { action: 'auth.login', actorName: attemptedUsername }, preHandler: throttle },
+    {
+      audit: { action: 'auth.login', actorName: attemptedUsername },
+      onRequest: throttleAddress,
+      preHandler: throttleAccount,
+    },
     async (request, reply) => {
       const signIn = await login(app.db, app.tokens, request.body).catch(async (error: unknown) => {
         const isWrongPassword = error instanceof AppError && error.status === 401;

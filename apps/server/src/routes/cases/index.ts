@@ -16,7 +16,7 @@ import { sendCaseFile } from './send-case-file.ts';
 const caseTarget = paramTarget({ case: 'caseId' });
 
 export async function caseRoutes(app: FastifyInstance) {
-  route(app, endpoints.caseCreate, { audit: { action: 'case.create' } }, async (request) => {
+  route(app, endpoints.caseCreate, { audit: { action: 'case.create' }, isStreamedUpload: true }, async (request) => {
     const { maxUploadBytes } = app.config;
     const parts = multipartParts(request, caseUploadLimits(maxUploadBytes));
     const upload = await receiveCaseUpload(parts, app.storage, { maxUploadBytes });

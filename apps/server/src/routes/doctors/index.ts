@@ -24,7 +24,8 @@ export const tooManyRequests = 'Too many requests from your address. Please wait
 
 export async function doctorRoutes(app: FastifyInstance) {
   // Registration and password reset are anonymous and hash a password (argon2): each address
-  // gets the sign-in budget per minute for the two together. Staff adding doctors are not counted.
+  // gets the sign-in budget per minute for the two together, counted before the body is read
+  // (slow bodies count too). Staff adding doctors are not counted.
   const throttleHashing = throttle(
     app,
     [
@@ -47,7 +48,7 @@ export async function doctorRoutes(app: FastifyInstance) {
   route(
     app,
     endpoints.doctorCreate,
-    { audit: { action: 'doctor.create' }, preHandler: throttleHashing },
+    { audit: { action: 'doctor.create' }, onRequest: throttleHashing },
     async (request) => {
       const form = await readProfileForm(request, endpoints.doctorCreate.body);
       const canManage = canManageDoctors(request.user);
@@ -103,7 +104,7 @@ export async function doctorRoutes(app: FastifyInstance) {
   route(
     app,
     endpoints.doctorResetPassword,
-    { audit: { action: 'auth.password_reset' }, preHandler: throttleHashing },
+    { audit: { action: 'auth.password_reset' }, onRequest: throttleHashing },
     async (request, reply) => {
       const { userId, ...result } = await resetPassword(app.db, request.body.token, request.body.newPassword);
       if (userId) request.auditDetail = { target: `user:${userId}` };

@@ -29,7 +29,7 @@ export async function messageRoutes(app: FastifyInstance) {
   route(
     app,
     endpoints.caseMessageCreate,
-    { audit: { action: 'case.message', target: caseTarget } },
+    { audit: { action: 'case.message', target: caseTarget }, isStreamedUpload: true },
     async (request) => {
       // Checked before any file is received: nothing is stored for a case the caller cannot see.
       const found = await findVisibleCase(app.db, request.user, request.params.caseId);

@@ -8,7 +8,7 @@ import { createPlanVersion, decidePlan, listPlans, type PlanChange } from '../..
 import { planUploadLimits, receivePlanUpload } from '../../services/plans/receive-plan-upload.ts';
 import { deleteKeys } from '../../storage/delete-keys.ts';
 import { sendCaseFile } from '../cases/send-case-file.ts';
-import { route } from '../define-route.ts';
+import { route, type RouteOptions } from '../define-route.ts';
 import { multipartParts } from '../multipart-parts.ts';
 import { planFileUrl } from '../urls.ts';
 
@@ -21,7 +21,9 @@ export async function planRoutes(app: FastifyInstance) {
   const publish = ({ doctorUserId, ...data }: PlanChange) =>
     app.events.publish({ type: 'case.plan', data }, { doctorUserId });
 
-  route(app, endpoints.planUpload, { audit: { action: 'plan.upload', target: caseTarget } }, async (request) => {
+  // Plans are large: their upload keeps only the stall rule (plugins/body-stall.ts).
+  const uploadOptions: RouteOptions = { audit: { action: 'plan.upload', target: caseTarget }, isStreamedUpload: true };
+  route(app, endpoints.planUpload, uploadOptions, async (request) => {
     const { caseId } = request.params;
     // 404 before a byte of the files is read.
     await findVisibleCase(app.db, request.user, caseId);

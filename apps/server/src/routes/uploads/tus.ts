@@ -184,7 +184,7 @@ export async function tusRoutesPlugin(app: FastifyInstance) {
     await sendNodeResponse(reply.raw, response);
   }
 
-  const config = { access: endpoints.caseCreate.access };
+  const config = { access: endpoints.caseCreate.access, isStreamedUpload: true };
 
   // tus discovery (Tus-Version, Tus-Extension, Tus-Max-Size), as the protocol has it: the
   // same for anyone, and it tells nothing the README does not.
