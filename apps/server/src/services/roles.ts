@@ -43,9 +43,7 @@ export async function updateRole(db: Database, roleId: number, input: RoleReques
     const updated = await db
       .update(roles)
       .set({ roleName: input.roleName, description: input.description })
-      .where(
-        and(eq(roles.roleId, roleId), systemRoles.has(roleId) ? eq(roles.roleName, input.roleName) : undefined),
-      )
+      .where(and(eq(roles.roleId, roleId), systemRoles.has(roleId) ? eq(roles.roleName, input.roleName) : undefined))
       .returning({ roleId: roles.roleId });
     if (updated.length === 0) {
       if (systemRoles.has(roleId)) throw conflict(builtInRoleRenamed, { roleName: builtInRoleRenamed });
