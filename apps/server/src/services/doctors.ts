@@ -356,8 +356,8 @@ export async function deleteDoctor(db: Database, doctorId: number): Promise<void
 
 /**
  * Mails the doctor a reset link at their own address. The caller never sees the link: staff
- * who could read it could sign in as the doctor (issue 20; docs/decisions.md § Doctor
- * activation and password reset links).
+ * who could read it could sign in as the doctor (issue 20; see
+ * docs/decisions.md § Doctor activation and password reset links).
  */
 export async function requestDoctorPasswordReset(
   deps: { db: Database; outbox: MailOutbox; publicUrl: string },
