@@ -234,7 +234,7 @@ async function findDoctor(tx: Transaction | Database, doctorId: number, forUpdat
  * (issue 20; the Web-user rule of docs/decisions.md § Who may call what, for doctors).
  * Other staff send the doctor a reset link, which goes to the doctor's own address only.
  */
-export const doctorCredentialsForbidden =
+const doctorCredentialsForbidden =
   "Only the administrator can set a doctor's password or e-mail address; send the doctor a reset link instead";
 const credentialsForbidden = (field: 'password' | 'email') =>
   new AppError(403, doctorCredentialsForbidden, { [field]: doctorCredentialsForbidden });
