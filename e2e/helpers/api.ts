@@ -149,10 +149,10 @@ async function createDoctor({
     isActive: String(isActive),
     userType: 'Doctor',
   });
-  const { DoctorId } = await api.call(endpoints.doctorCreate, { body: form }, { token });
+  await api.call(endpoints.doctorCreate, { body: form }, { token });
   const doctors = await api.call(endpoints.doctorList, {}, { token });
-  const userId = doctors.find((doctor) => doctor.DoctorId === DoctorId)!.UserId;
-  return { username, password: 'doctor-pass', userId, doctorId: DoctorId };
+  const { UserId, DoctorId } = doctors.find((doctor) => doctor.UserName === username)!;
+  return { username, password: 'doctor-pass', userId: UserId, doctorId: DoctorId };
 }
 
 /** The newest .eml in the portal's outbox (DATA_DIR/outbox), decoded. */

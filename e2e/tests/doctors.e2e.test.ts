@@ -1,6 +1,14 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { apiLogin, createActiveDoctor, createInactiveDoctor, e2eAdmin, uniqueName } from '../helpers/api.ts';
+import {
+  apiLogin,
+  createActiveDoctor,
+  createInactiveDoctor,
+  createStaff,
+  e2eAdmin,
+  mailsTo,
+  uniqueName,
+} from '../helpers/api.ts';
 import {
   expectNoSeriousA11yViolations,
   useBrowser,
@@ -15,9 +23,9 @@ import { toastShown } from '../helpers/shown.ts';
 
 const browser = useBrowser();
 
-async function openDoctors(): Promise<Page> {
+async function openDoctors(as: { username: string; password: string } = e2eAdmin): Promise<Page> {
   const page = await newPage(browser());
-  await openSignedIn(page, e2eAdmin.username, e2eAdmin.password);
+  await openSignedIn(page, as.username, as.password);
   await menuLink(page, 'Doctors').click();
   await eventually(() => textbox(page, 'Search doctors').isVisible()).toBe(true);
   return page;
@@ -138,6 +146,23 @@ describe('Doctors screen', () => {
     await page.getByRole('button', { name: 'Submit' }).click();
     await eventually(() => toastShown(page, 'Doctor updated successfully')).toBe(true);
     expect(await apiLogin(doctor.username, 'changed-by-staff')).toBeTruthy();
+  });
+
+  // Issue 20: a password or e-mail set by other staff would let them sign in as the doctor.
+  it("offers other staff a reset link e-mailed to the doctor instead of the doctor's password and e-mail", async () => {
+    const doctor = await createActiveDoctor();
+    const page = await openDoctors(await createStaff([5]));
+    await textbox(page, 'Search doctors').fill(doctor.username);
+    await rowOf(page, doctor.username).getByRole('button', { name: 'Edit' }).click();
+    await eventually(() => textbox(page, 'Username').inputValue()).toBe(doctor.username);
+    expect(await textbox(page, 'Email').isDisabled()).toBe(true);
+    expect(await page.getByRole('button', { name: 'Change Password' }).count()).toBe(0);
+    await expectNoSeriousA11yViolations(page);
+    await page.getByRole('button', { name: 'E-mail the doctor a reset link' }).click();
+    await eventually(() => toastShown(page, 'A link to set a new password has been e-mailed to the doctor')).toBe(true);
+    await eventually(async () => (await mailsTo(`${doctor.username}@clinic.test`)).join('\n')).toMatch(
+      /\/reset-password\?token=[\w-]+/,
+    );
   });
 
   it('deletes a doctor after the confirmation', async () => {

@@ -1,7 +1,7 @@
 import { clinicListMessage, clinicNotAddedMessage, messages, registrationSucceeded } from '@portal/contract';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { apiCall, apiLogin, e2eAdmin, latestMail, uniqueName } from '../helpers/api.ts';
+import { apiCall, apiLogin, createActiveDoctor, e2eAdmin, mailsTo, uniqueName } from '../helpers/api.ts';
 import {
   expectNoSeriousA11yViolations,
   useBrowser,
@@ -199,10 +199,12 @@ describe('Register screen', () => {
     await textbox(admin, 'Search doctors').fill(email);
     await eventually(() => admin.getByRole('row', { name: new RegExp(username) }).textContent()).toContain('Active');
 
-    // The activation mail carries the reset link; the doctor sets a password with it.
+    // The activation mail carries the reset link (the registration's receipt came before it, without one).
+    const linkPattern = /https?:\/\/[^\s"<]+\/reset-password\?token=[\w-]+/;
     let mail = '';
-    await eventually(async () => (mail = await latestMail().catch(() => ''))).toContain(email);
-    const link = /https?:\/\/[^\s"<]+\/reset-password\?token=[\w-]+/.exec(mail)?.[0];
+    await eventually(async () => (mail = (await mailsTo(email)).join('\n'))).toMatch(linkPattern);
+    expect(mail).toContain('Your Aligner Portal registration was received');
+    const link = linkPattern.exec(mail)?.[0];
     expect(link).toBeTruthy();
     await page.goto(link!);
     await eventually(() => textbox(page, 'New Password').isVisible()).toBe(true);
@@ -215,5 +217,30 @@ describe('Register screen', () => {
     await signIn(page, username, 'chosen-pass');
     await page.getByRole('button', { name: 'User menu' }).click();
     await eventually(() => page.getByRole('menuitem', { name: 'Profile' }).isVisible()).toBe(true);
+  });
+
+  // Issue 20: the screen cannot tell which usernames exist; the mail tells the outcome.
+  it('shows a taken username the same notice as a new one, and the e-mail says it was not completed', async () => {
+    const taken = await createActiveDoctor();
+    const email = `${uniqueName('another')}@clinic.test`;
+    const page = await newPage(browser());
+    await openRegister(page);
+    await textbox(page, 'First Name').fill('Second');
+    await textbox(page, 'Last Name').fill('Comer');
+    await textbox(page, 'Email').fill(email);
+    await pickOption(page, 'Location', 'Germany', 'Germ');
+    await pickOption(page, 'Gender', 'Female');
+    await textbox(page, 'Clinic Name').fill('Late Smiles');
+    await eventually(() => combobox(page, 'City').isEnabled()).toBe(true);
+    await pickOption(page, 'City', 'Berlin', 'Berlin');
+    await textbox(page, 'Username').fill(taken.username);
+    await textbox(page, 'Password').fill('second-pass');
+    await textbox(page, 'Confirm Password').fill('second-pass');
+    await page.getByRole('button', { name: 'Submit' }).click();
+    await eventually(() => page.getByRole('status').filter({ hasText: registrationSucceeded }).isVisible()).toBe(true);
+    await eventually(async () => (await mailsTo(email)).join('\n')).toContain(
+      'Your Aligner Portal registration was not completed',
+    );
+    expect(await apiLogin(taken.username, taken.password)).toBeTruthy();
   });
 });

@@ -3,11 +3,13 @@ import { messages, resetMessages } from '@portal/contract';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mailOutbox, passwordResetTokens } from '../src/db/schema.ts';
+import { createResetLink } from '../src/services/password-reset.ts';
 import {
   createDoctor,
   createStaff,
   doctorEditFields,
   formData,
+  mailedResetToken,
   outboxMessages,
   type CreatedDoctor,
 } from './helpers/factories.ts';
@@ -51,17 +53,17 @@ const setActive = async (doctor: CreatedDoctor, isActive: boolean) =>
     payload: formData(await doctorEditFields(t, doctor, { isActive: String(isActive) })),
   });
 
-/** The messages written to DATA_DIR/outbox for one recipient, once the outbox has run. */
-async function mailsTo(email: string): Promise<string[]> {
-  await t.app.outbox.deliverDue();
-  return (await outboxMessages(t)).filter((raw) => raw.includes(`To: ${email}`));
-}
+const registrationReceipt = 'Subject: Your Aligner Portal registration was received';
 
-/** A fresh reset link from the Doctors page; returns its token. */
-async function linkFor(doctor: CreatedDoctor): Promise<string> {
-  const response = await requestReset(admin, doctor.doctorId);
-  expect(response.statusCode).toBe(200);
-  return resetTokensIn(response.json().message)[0]!;
+/**
+ * The messages written to DATA_DIR/outbox for one recipient, once the outbox has run; the
+ * receipt every registration gets is left out (counted in the first test only).
+ */
+async function mailsTo(email: string, options: { withReceipt?: boolean } = {}): Promise<string[]> {
+  await t.app.outbox.deliverDue();
+  return (await outboxMessages(t)).filter(
+    (raw) => raw.includes(`To: ${email}`) && (options.withReceipt || !raw.includes(registrationReceipt)),
+  );
 }
 
 describe('doctor activation flow', () => {
@@ -70,7 +72,10 @@ describe('doctor activation flow', () => {
     const inactive = await login(doctor.username, doctor.password);
     expect(inactive.statusCode).toBe(403);
     expect(inactive.json().message).toBe(messages.accountInactive);
-    expect(await mailsTo(doctor.email)).toEqual([]);
+    const receipts = await mailsTo(doctor.email, { withReceipt: true });
+    expect(receipts).toHaveLength(1);
+    expect(readableMail(receipts[0]!)).toContain(registrationReceipt);
+    expect(resetTokensIn(receipts[0]!)).toEqual([]);
 
     const activated = await setActive(doctor, true);
     expect(activated.statusCode).toBe(200);
@@ -155,7 +160,7 @@ describe('doctor activation flow', () => {
 describe('GET /doctor/verify_token/{token}', () => {
   it("accepts a fresh link and refuses an expired, a garbage or a deleted doctor's link", async () => {
     const doctor = await createDoctor(t, { active: true });
-    const token = await linkFor(doctor);
+    const token = await mailedResetToken(t, doctor);
     expect((await verify(token)).json()).toEqual({ success: true, message: resetMessages.linkValid });
 
     await t.app.db
@@ -168,7 +173,7 @@ describe('GET /doctor/verify_token/{token}', () => {
 
     expect((await verify('not-a-real-token')).json()).toEqual({ success: false, message: resetMessages.linkInvalid });
 
-    const fresh = await linkFor(doctor);
+    const fresh = await mailedResetToken(t, doctor);
     expect((await t.as(admin, { method: 'DELETE', url: `/api/doctor/delete/${doctor.doctorId}` })).statusCode).toBe(
       200,
     );
@@ -177,7 +182,7 @@ describe('GET /doctor/verify_token/{token}', () => {
 
   it('expires a link after one hour', async () => {
     const doctor = await createDoctor(t, { active: true });
-    const token = await linkFor(doctor);
+    const token = await mailedResetToken(t, doctor);
     const [row] = await t.app.db
       .select({
         lifetime: sql<number>`extract(epoch from ${passwordResetTokens.expiresAt} - ${passwordResetTokens.createdAt})::int`,
@@ -199,7 +204,7 @@ describe('GET /doctor/verify_token/{token}', () => {
 describe('POST /doctor/reset_password', () => {
   it('refuses an expired link and keeps the password', async () => {
     const doctor = await createDoctor(t, { active: true });
-    const token = await linkFor(doctor);
+    const token = await mailedResetToken(t, doctor);
     await t.app.db
       .update(passwordResetTokens)
       .set({ expiresAt: sql`now() - interval '1 second'` as unknown as Date })
@@ -218,8 +223,8 @@ describe('POST /doctor/reset_password', () => {
 
   it('ends the old sessions and uses up the other open links of the user', async () => {
     const doctor = await createDoctor(t, { active: true });
-    const first = await linkFor(doctor);
-    const second = await linkFor(doctor);
+    const first = await mailedResetToken(t, doctor);
+    const second = await mailedResetToken(t, doctor);
     expect((await reset({ token: first, newPassword: 'reset-pass-1' })).statusCode).toBe(200);
     const session = await t.as(doctor.token!, {
       method: 'GET',
@@ -235,7 +240,7 @@ describe('POST /doctor/reset_password', () => {
 
   it('answers 400 with the spec messages for bad input and leaves the link usable', async () => {
     const doctor = await createDoctor(t, { active: true });
-    const token = await linkFor(doctor);
+    const token = await mailedResetToken(t, doctor);
     const short = await reset({ token, newPassword: '12345' });
     expect(short.statusCode).toBe(400);
     expect(short.json().fieldErrors).toEqual({ newPassword: 'Password must be at least 6 characters' });
@@ -248,15 +253,82 @@ describe('POST /doctor/reset_password', () => {
   });
 });
 
+describe('a reset link dies with the credentials it was mailed for (issue 20)', () => {
+  const editDoctor = async (token: string, doctor: CreatedDoctor, overrides: Record<string, string>) =>
+    t.as(token, {
+      method: 'PUT',
+      url: `/api/doctor/edit/${doctor.doctorId}`,
+      payload: formData(await doctorEditFields(t, doctor, overrides)),
+    });
+
+  const isUsable = async (token: string) => (await verify(token)).json().success === true;
+
+  /** A link as the doctor's mail carries it, made directly so that the test is about its end. */
+  async function openLink(doctor: CreatedDoctor): Promise<string> {
+    const link = await createResetLink(t.app.db, doctor.userId, t.config.publicUrl);
+    const token = new URL(link).searchParams.get('token')!;
+    expect(await isUsable(token)).toBe(true);
+    return token;
+  }
+
+  it("after the doctor's own password change", async () => {
+    const doctor = await createDoctor(t, { active: true });
+    const token = await openLink(doctor);
+    const changed = await editDoctor(doctor.token!, doctor, {
+      password: 'own-new-pass',
+      currentPassword: doctor.password,
+    });
+    expect(changed.statusCode, changed.body).toBe(200);
+    expect(await isUsable(token)).toBe(false);
+    expect((await reset({ token, newPassword: 'from-old-link' })).statusCode).toBe(400);
+    expect((await login(doctor.username, 'own-new-pass')).statusCode).toBe(200);
+  });
+
+  it('after the administrator sets the password or the e-mail', async () => {
+    const doctor = await createDoctor(t, { active: true });
+    const beforePassword = await openLink(doctor);
+    expect((await editDoctor(admin, doctor, { password: 'set-by-admin' })).statusCode).toBe(200);
+    expect(await isUsable(beforePassword)).toBe(false);
+    const beforeEmail = await openLink(doctor);
+    expect((await editDoctor(admin, doctor, { email: `moved.${doctor.email}` })).statusCode).toBe(200);
+    expect(await isUsable(beforeEmail)).toBe(false);
+  });
+
+  it('after deactivation, and a doctor activated again gets a new one', async () => {
+    const doctor = await createDoctor(t, { active: true });
+    const token = await openLink(doctor);
+    expect((await setActive(doctor, false)).statusCode).toBe(200);
+    expect(await isUsable(token)).toBe(false);
+    expect((await reset({ token, newPassword: 'while-inactive' })).statusCode).toBe(400);
+    expect((await setActive(doctor, true)).statusCode).toBe(200);
+    expect(await isUsable(token)).toBe(false);
+    const [activation] = (await mailsTo(doctor.email)).filter((raw) => raw.includes('account is active'));
+    expect(await isUsable(resetTokensIn(activation!)[0]!)).toBe(true);
+  });
+
+  it('keeps the link through an edit that changes neither password, e-mail nor status', async () => {
+    const doctor = await createDoctor(t, { active: true });
+    const token = await openLink(doctor);
+    expect((await editDoctor(admin, doctor, { lastname: 'Renamed' })).statusCode).toBe(200);
+    expect(await isUsable(token)).toBe(true);
+  });
+});
+
 describe('POST /doctor/request_password_reset/{doctorId}', () => {
-  it('answers the reset link in message for staff with the Doctors page', async () => {
+  it("mails the link to the doctor's own address for staff with the Doctors page, never in the answer", async () => {
     const doctor = await createDoctor(t, { active: true });
     for (const token of [admin, doctorsStaff]) {
+      const before = (await mailsTo(doctor.email)).length;
       const response = await requestReset(token, doctor.doctorId);
       expect(response.statusCode).toBe(200);
-      const { message } = response.json<{ message: string }>();
-      expect(message).toContain(`${t.config.publicUrl}/reset-password?token=`);
-      const [resetToken] = resetTokensIn(message);
+      expect(response.json()).toEqual({ message: 'A link to set a new password has been e-mailed to the doctor' });
+      expect(response.body).not.toContain('token=');
+      const mails = await mailsTo(doctor.email);
+      expect(mails).toHaveLength(before + 1);
+      const mail = readableMail(mails.at(-1)!);
+      expect(mail).toContain('Subject: Set a new Aligner Portal password');
+      expect(mail).toContain('If you did not ask for one, you can ignore this e-mail');
+      const [resetToken] = resetTokensIn(mail);
       expect((await verify(resetToken!)).json().success).toBe(true);
     }
   });

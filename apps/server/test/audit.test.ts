@@ -5,9 +5,17 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { auditLog } from '../src/db/schema.ts';
 import { anonymousRefusalsRecorded } from '../src/plugins/audit.ts';
 import { caseFields, caseForm, createCaseDoctor, submitCase } from './helpers/case-factories.ts';
-import { createDoctor, createStaff, doctorEditFields, formData, makeImage, uniqueName } from './helpers/factories.ts';
+import {
+  createDoctor,
+  createStaff,
+  doctorEditFields,
+  formData,
+  latestResetTokenTo,
+  mailedResetToken,
+  makeImage,
+  uniqueName,
+} from './helpers/factories.ts';
 import { createTestApp, testAdmin, type TestApp } from './helpers/test-app.ts';
-import { resetTokensIn } from './helpers/mail.ts';
 
 /**
  * docs/quality.md, Records: sign-ins (good and bad), refusals, case create/view/download/status
@@ -309,9 +317,9 @@ describe('audit log recording', () => {
     );
     await adminDid('doctor.update', `doctor:${registered.doctorId}`);
 
-    const { message } = await call('POST', `/api/doctor/request_password_reset/${registered.doctorId}`);
+    await call('POST', `/api/doctor/request_password_reset/${registered.doctorId}`);
     await adminDid('doctor.password_reset_request', `doctor:${registered.doctorId}`);
-    const [token] = resetTokensIn(message);
+    const token = await latestResetTokenTo(t, registered.email);
     const reset = await from(null, {
       method: 'POST',
       url: '/api/doctor/reset_password',
@@ -323,12 +331,7 @@ describe('audit log recording', () => {
       since,
     );
 
-    await call('POST', '/api/email/send', {
-      to: registered.email,
-      subject: 'Hello',
-      templateName: 'activation',
-      variables: { username: registered.username, resetUrl: 'http://portal.test/reset-password?token=x' },
-    });
+    await call('POST', '/api/email/send', { to: registered.email, templateName: 'activation' });
     await expectRecorded(
       { action: 'email.send', outcome: 'success', actorName: testAdmin.username, target: null },
       since,
@@ -499,12 +502,7 @@ describe('what is logged', () => {
     const patientDoctor = await createCaseDoctor(t);
     remember(patientDoctor.password);
     remember(patientDoctor.token);
-    const link = await from(admin, {
-      method: 'POST',
-      url: `/api/doctor/request_password_reset/${patientDoctor.doctorId}`,
-    });
-    const [resetToken] = resetTokensIn(link.json().message);
-    remember(resetToken!);
+    const resetToken = remember(await mailedResetToken(t, patientDoctor));
     expect((await from(null, { method: 'GET', url: `/api/doctor/verify_token/${resetToken}` })).json().success).toBe(
       true,
     );

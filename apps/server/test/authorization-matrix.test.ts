@@ -372,12 +372,7 @@ const requests: Record<string, Build> = {
   }),
   'POST /api/email/send': () => ({
     url: '/api/email/send',
-    payload: {
-      to: doctorA.email,
-      subject: 'Your account',
-      templateName: 'activation',
-      variables: { username: 'someone', resetUrl: 'http://portal.test/reset-password?token=x' },
-    },
+    payload: { to: doctorA.email, templateName: 'activation' },
   }),
   'GET /api/clinic/get_clinics_list/:id': (_actor, owner) => ({
     url: `/api/clinic/get_clinics_list/${owner.doctorId}`,

@@ -13,10 +13,12 @@ import {
   firstCityOf,
   formData,
   makeImage,
+  outboxMessages,
   uniqueName,
   type ClinicRow,
   type CreatedDoctor,
 } from './helpers/factories.ts';
+import { readableMail } from './helpers/mail.ts';
 import { createTestApp, type TestApp } from './helpers/test-app.ts';
 
 type Fields = Record<string, string | number | boolean>;
@@ -108,11 +110,11 @@ describe('POST /doctor/add', () => {
     const fields = registrationFields();
     const response = await register(fields);
     expect(response.statusCode).toBe(200);
-    expect(response.json()).toMatchObject({ message: registrationSucceeded, DoctorId: expect.any(Number) });
+    expect(response.json()).toEqual({ message: registrationSucceeded });
     const listed = (await t.as(admin, { method: 'GET', url: '/api/doctor/get_doctors_list' })).json<
-      { DoctorId: number; UserId: number }[]
+      { DoctorId: number; UserId: number; UserName: string }[]
     >();
-    const row = listed.find((doctor) => doctor.DoctorId === response.json().DoctorId)!;
+    const row = listed.find((doctor) => doctor.UserName === fields.username)!;
     expect(row).toMatchObject({
       UserName: fields.username,
       FirstName: 'Ada',
@@ -251,10 +253,40 @@ describe('POST /doctor/add', () => {
     expect(unknownCountry.json().fieldErrors).toEqual({ countryId: 'Location is not valid' });
   });
 
-  it('refuses a taken username with 409, whatever its letter case', async () => {
+  // Issue 20: a 409 here told anyone which usernames exist; the outcome goes by e-mail instead.
+  it('answers a taken username (any case, or its fullwidth form) exactly as a new registration, makes no account, and tells both addresses by e-mail', async () => {
+    const first = registrationFields();
+    const fresh = await register(first);
+    expect(fresh.statusCode).toBe(200);
+    const before = await rowCounts();
+    const fullwidth = [...String(first.username)]
+      .map((letter) => String.fromCharCode(letter.charCodeAt(0) + 0xfee0))
+      .join('');
+    for (const username of [String(first.username).toUpperCase(), fullwidth]) {
+      const fields = registrationFields({ username, email: `${uniqueName('other')}@clinic.test` });
+      const again = await register(fields);
+      expect(again.statusCode).toBe(fresh.statusCode);
+      expect(again.body).toBe(fresh.body);
+      expect(again.headers['content-type']).toBe(fresh.headers['content-type']);
+      expect(await rowCounts()).toEqual(before);
+      await t.app.outbox.deliverDue();
+      const [toGiven] = (await outboxMessages(t)).filter((raw) => raw.includes(`To: ${String(fields.email)}`));
+      expect(readableMail(toGiven!)).toContain('Subject: Your Aligner Portal registration was not completed');
+      expect(readableMail(toGiven!)).not.toContain(String(first.email));
+    }
+    const toOwner = (await outboxMessages(t)).filter((raw) => raw.includes(`To: ${String(first.email)}`));
+    expect(toOwner.map((raw) => /^Subject: (.*)$/m.exec(readableMail(raw))![1])).toEqual([
+      'Your Aligner Portal registration was received',
+      'Someone tried to register your Aligner Portal username',
+      'Someone tried to register your Aligner Portal username',
+    ]);
+    expect((await login(String(first.username), String(first.password))).statusCode).toBe(403);
+  });
+
+  it('still refuses a taken username with 409 to staff adding a doctor from the Doctors page', async () => {
     const first = registrationFields();
     expect((await register(first)).statusCode).toBe(200);
-    const again = await register(registrationFields({ username: String(first.username).toUpperCase() }));
+    const again = await register(registrationFields({ username: String(first.username).toUpperCase() }), admin);
     expect(again.statusCode).toBe(409);
     expect(again.json()).toEqual({
       message: 'Username is already taken',
@@ -278,7 +310,8 @@ describe('POST /doctor/add', () => {
       // The picture is checked last, after the rows are written: they must roll back.
       await register(registrationFields(), null, notAnImage),
     ];
-    expect(refused.map((response) => response.statusCode)).toEqual([400, 400, 409, 400]);
+    // The taken username answers as a success would (issue 20), and leaves nothing either.
+    expect(refused.map((response) => response.statusCode)).toEqual([400, 400, 200, 400]);
     expect(refused[3]!.json().fieldErrors).toEqual({ profilePic: 'Only JPG and PNG files are allowed!' });
     expect(await rowCounts()).toEqual(before);
     expect(await storedFiles()).toEqual(filesBefore);
@@ -395,11 +428,12 @@ describe('GET /doctor/get_doctor_detail_by_user_Id/{userId}', () => {
 });
 
 describe('PUT /doctor/edit/{doctorId}', () => {
+  // The e-mail (and password) only the administrator sets (privilege-escalation.test.ts).
   it('lets staff change every field, the username, role and status included', async () => {
     const doctor = await createDoctor(t, { active: true });
     const username = uniqueName('renamed');
     const response = await edit(
-      doctorsStaff,
+      admin,
       doctor.doctorId,
       await editFields(doctor, {
         username,

@@ -1,5 +1,5 @@
 import { createServer, type AddressInfo } from 'node:net';
-import { eq, isNull, sql } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mailOutbox } from '../src/db/schema.ts';
@@ -98,7 +98,9 @@ describe('with an SMTP server', () => {
     await smtp.close();
   });
 
-  const mailsTo = (email: string) => smtp.received.filter((mail) => mail.to.includes(email));
+  // A registration's own receipt left out: these tests are about the activation mail.
+  const mailsTo = (email: string) =>
+    smtp.received.filter((mail) => mail.to.includes(email) && !mail.text.includes('registration was received'));
   const send = (token: string | null, payload: Record<string, unknown>) =>
     t.as(token, { method: 'POST', url: '/api/email/send', payload });
 
@@ -116,7 +118,10 @@ describe('with an SMTP server', () => {
       const verified = await t.app.inject({ method: 'GET', url: `/api/doctor/verify_token/${token}` });
       expect(verified.json().success).toBe(true);
       // No copy of the link is kept once the mail has gone.
-      const rows = await t.app.db.select().from(mailOutbox).where(eq(mailOutbox.recipient, doctor.email));
+      const rows = await t.app.db
+        .select()
+        .from(mailOutbox)
+        .where(and(eq(mailOutbox.recipient, doctor.email), eq(mailOutbox.template, 'activation')));
       expect(rows).toEqual([
         expect.objectContaining({ attempts: 1, lastError: null, variables: {}, sentAt: expect.any(Date) }),
       ]);
@@ -124,35 +129,53 @@ describe('with an SMTP server', () => {
   });
 
   describe('POST /email/send', () => {
-    it('sends the template to a registered user for staff with the Doctors page', async () => {
-      const doctor = await createDoctor(t);
+    it("sends an active doctor the activation mail with a fresh link, the account's name and the template's subject, for staff with the Doctors page", async () => {
+      const doctor = await createDoctor(t, { active: true });
       const doctorsStaff = (await createStaff(t, [5])).token;
       for (const token of [admin, doctorsStaff]) {
         const before = mailsTo(doctor.email).length;
-        const variables = { username: '<b>Eve</b>', resetUrl: 'http://portal.test/reset-password?token=abc123' };
-        const response = await send(token, sendPayload(doctor.email, { variables }));
+        const response = await send(token, sendPayload(doctor.email));
         expect(response.statusCode).toBe(200);
         expect(response.json()).toEqual({ message: 'Email sent successfully' });
         const mails = mailsTo(doctor.email);
         expect(mails).toHaveLength(before + 1);
         const mail = mails.at(-1)!;
-        expect(mail.text).toContain('Subject: Welcome aboard');
-        expect(mail.text).toContain('http://portal.test/reset-password?token=abc123');
-        // The HTML part shows the name as text, never as markup.
-        expect(mail.text).toContain('&lt;b&gt;Eve&lt;/b&gt;');
-        expect(mail.text).not.toMatch(/<p>Dear <b>/);
+        expect(mail.text).toContain('Subject: Your Aligner Portal account is active');
+        expect(mail.text).toContain(`Dear ${doctor.username},`);
+        const [resetToken] = resetTokensIn(mail.raw);
+        const verified = await t.app.inject({ method: 'GET', url: `/api/doctor/verify_token/${resetToken}` });
+        expect(verified.json().success).toBe(true);
       }
     });
 
-    it('finds the registered user whatever the letter case of the address', async () => {
-      const doctor = await createDoctor(t);
+    it("never mails the caller's link, subject or name: phishing under the portal's name (issue 20)", async () => {
+      const doctor = await createDoctor(t, { active: true });
+      const response = await send(
+        admin,
+        sendPayload(doctor.email, {
+          subject: 'Urgent: confirm your account',
+          variables: { username: 'Doctor, sign in at https://evil.test', resetUrl: 'https://evil.test/login' },
+        }),
+      );
+      expect(response.statusCode).toBe(200);
+      const mail = mailsTo(doctor.email).at(-1)!;
+      expect(mail.text).not.toContain('evil.test');
+      expect(mail.text).not.toContain('Urgent');
+      expect(mail.text).toContain('Subject: Your Aligner Portal account is active');
+      const links = [...mail.text.matchAll(/https?:\/\/[^\s"<>]+/g)].map((match) => match[0]);
+      expect(links.length).toBeGreaterThan(0);
+      expect(links.every((link) => link.startsWith(`${t.config.publicUrl}/`))).toBe(true);
+    });
+
+    it('finds the doctor whatever the letter case of the address', async () => {
+      const doctor = await createDoctor(t, { active: true });
       const response = await send(admin, sendPayload(doctor.email.toUpperCase()));
       expect(response.statusCode).toBe(200);
       expect(smtp.received.at(-1)!.to.map((address) => address.toLowerCase())).toEqual([doctor.email]);
     });
 
     it('never lets a subject add recipients or headers', async () => {
-      const doctor = await createDoctor(t);
+      const doctor = await createDoctor(t, { active: true });
       const response = await send(admin, sendPayload(doctor.email, { subject: 'Hello\r\nBcc: victim@attacker.test' }));
       expect(response.statusCode).toBeLessThan(500);
       expect(smtp.received.some((mail) => mail.to.includes('victim@attacker.test'))).toBe(false);
@@ -169,33 +192,27 @@ describe('with an SMTP server', () => {
       expect(await outboxCount(t)).toBe(before);
     });
 
-    it('answers 400 for an address no user has, a deleted user, or bad fields, and queues nothing', async () => {
-      const deleted = await createDoctor(t);
+    it("answers 400 for an address no active doctor has (a stranger's, a deleted or inactive doctor's, a Web user's) or bad fields, and queues nothing", async () => {
+      const deleted = await createDoctor(t, { active: true });
       expect((await t.as(admin, { method: 'DELETE', url: `/api/doctor/delete/${deleted.doctorId}` })).statusCode).toBe(
         200,
       );
-      const registered = await createDoctor(t);
+      const inactive = await createDoctor(t);
+      const staff = await createStaff(t, []);
+      const registered = await createDoctor(t, { active: true });
+      await t.app.outbox.deliverDue();
       const before = await outboxCount(t);
       const received = smtp.received.length;
-      for (const to of ['stranger@elsewhere.test', deleted.email]) {
+      for (const to of ['stranger@elsewhere.test', deleted.email, inactive.email, `${staff.username}@lab.test`]) {
         const response = await send(admin, sendPayload(to));
         expect(response.statusCode).toBe(400);
-        expect(response.json().fieldErrors).toEqual({ to: 'No user is registered with this e-mail address' });
+        expect(response.json().fieldErrors).toEqual({ to: 'No active doctor is registered with this e-mail address' });
       }
       const cases: [Record<string, unknown>, Record<string, string>][] = [
         [{ templateName: 'caseStatus' }, { templateName: 'Template is not valid' }],
         [{ templateName: 'nope' }, { templateName: 'Template is not valid' }],
         [{ to: 'not-an-email' }, { to: 'Email is not valid' }],
         [{ to: '' }, { to: 'Email is required' }],
-        [{ subject: '   ' }, { subject: 'Subject is required' }],
-        [
-          { variables: { username: 'x', resetUrl: 'javascript:alert(1)' } },
-          { 'variables.resetUrl': 'Reset URL is not valid' },
-        ],
-        [
-          { variables: { resetUrl: 'http://portal.test/reset-password?token=a' } },
-          { 'variables.username': 'Username is required' },
-        ],
       ];
       for (const [overrides, fieldErrors] of cases) {
         const response = await send(admin, sendPayload(registered.email, overrides));
@@ -222,6 +239,9 @@ describe('with the SMTP server down', () => {
 
   it('commits the change, keeps the mail for retry, answers 202, and delivers once SMTP is back', async () => {
     const doctor = await createDoctor(t);
+    // The registration's receipt is not this test's mail.
+    await t.app.outbox.deliverDue();
+    await t.app.db.delete(mailOutbox);
     const activated = await activate(t, doctor);
     expect(activated.statusCode).toBe(200);
     expect(await t.app.outbox.deliverDue()).toBe(0);

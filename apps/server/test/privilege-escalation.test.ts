@@ -1,5 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createStaff, formData, uniqueName } from './helpers/factories.ts';
+import {
+  createDoctor,
+  createStaff,
+  doctorEditFields,
+  formData,
+  outboxMessages,
+  uniqueName,
+  type CreatedDoctor,
+} from './helpers/factories.ts';
+import { readableMail, resetTokensIn } from './helpers/mail.ts';
 import { createTestApp, type TestApp } from './helpers/test-app.ts';
 
 /** Staff who hold one page try to give themselves, or someone they make, more (docs/decisions.md § Roles). */
@@ -174,5 +183,123 @@ describe('a user with only the Role Permissions page cannot grant itself or othe
     await t.as(admin, { method: 'DELETE', url: `/api/permission/delete/${emptyRoleId}/${page.dashboard}` });
     const made = await t.as(admin, { method: 'POST', url: '/api/user/add', payload: userForm(dashboardRoleId) });
     expect(made.statusCode).toBe(200);
+  });
+});
+
+/**
+ * A doctor reads their patients' cases and approves plans, which no page opens: a password or
+ * e-mail set by staff would be a takeover, so only the administrator sets them, and the
+ * reset link staff may ask for goes to the doctor's own address (issue 20).
+ */
+describe('a user with only the Doctors page cannot take a doctor over', () => {
+  let doctorsStaff: Staff;
+  beforeAll(async () => {
+    doctorsStaff = await createStaff(t, [page.doctors]);
+  });
+
+  const credentialsForbidden =
+    "Only the administrator can set a doctor's password or e-mail address; send the doctor a reset link instead";
+
+  const editDoctor = async (token: string, doctor: CreatedDoctor, overrides: Record<string, string>) =>
+    t.as(token, {
+      method: 'PUT',
+      url: `/api/doctor/edit/${doctor.doctorId}`,
+      payload: formData(await doctorEditFields(t, doctor, overrides)),
+    });
+
+  const signsIn = async (username: string, password: string) =>
+    (await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { username, password } })).statusCode ===
+    200;
+
+  const emailOf = async (doctor: CreatedDoctor) =>
+    (await t.as(admin, { method: 'GET', url: `/api/doctor/get_doctor_detail_by_user_Id/${doctor.userId}` })).json<
+      { Email: string }[]
+    >()[0]!.Email;
+
+  async function mailsTo(email: string): Promise<string[]> {
+    await t.app.outbox.deliverDue();
+    return (await outboxMessages(t)).filter((raw) => raw.includes(`To: ${email}`)).map(readableMail);
+  }
+
+  it("refuses setting a doctor's password with 403, and the doctor's password and sessions stay", async () => {
+    const doctor = await createDoctor(t, { active: true });
+    const response = await editDoctor(doctorsStaff.token, doctor, { password: 'taken-over' });
+    expect(response.statusCode).toBe(403);
+    expect(response.json()).toEqual({ message: credentialsForbidden, fieldErrors: { password: credentialsForbidden } });
+    expect(await signsIn(doctor.username, 'taken-over')).toBe(false);
+    expect(await signsIn(doctor.username, doctor.password)).toBe(true);
+    const ownCases = await t.as(doctor.token!, { method: 'GET', url: '/api/case/get_all_stats/0' });
+    expect(ownCases.statusCode).toBe(200);
+  });
+
+  it("refuses changing a doctor's e-mail with 403 (a reset link would follow it), keeping the address", async () => {
+    const doctor = await createDoctor(t, { active: true });
+    const response = await editDoctor(doctorsStaff.token, doctor, { email: 'attacker@evil.test' });
+    expect(response.statusCode).toBe(403);
+    expect(response.json().fieldErrors).toEqual({ email: credentialsForbidden });
+    expect(await emailOf(doctor)).toBe(doctor.email);
+    // The letter case of the same address is no change.
+    const sameAddress = await editDoctor(doctorsStaff.token, doctor, { email: doctor.email.toUpperCase() });
+    expect(sameAddress.statusCode).toBe(200);
+  });
+
+  it('still edits the rest of a doctor (name, status) without a password', async () => {
+    const doctor = await createDoctor(t, { active: true });
+    const response = await editDoctor(doctorsStaff.token, doctor, { lastname: 'Renamed', isActive: 'false' });
+    expect(response.statusCode).toBe(200);
+    expect(await signsIn(doctor.username, doctor.password)).toBe(false);
+  });
+
+  it("asks for a reset link that only the doctor's address receives; the doctor is told when it is used", async () => {
+    const doctor = await createDoctor(t, { active: true });
+    const response = await t.as(doctorsStaff.token, {
+      method: 'POST',
+      url: `/api/doctor/request_password_reset/${doctor.doctorId}`,
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.body).not.toMatch(/token=|reset-password/);
+    const [mail] = await mailsTo(doctor.email);
+    const [token] = resetTokensIn(mail!);
+    expect(token).toBeDefined();
+    const reset = await t.app.inject({
+      method: 'POST',
+      url: '/api/doctor/reset_password',
+      payload: { token, newPassword: 'chosen-by-owner' },
+    });
+    expect(reset.statusCode).toBe(200);
+    const mails = await mailsTo(doctor.email);
+    expect(mails).toHaveLength(2);
+    expect(mails[1]).toContain('Subject: Your Aligner Portal password was changed');
+    expect(mails[1]).not.toContain('chosen-by-owner');
+  });
+
+  it("lets the administrator set a doctor's password and e-mail, and tells the old address", async () => {
+    const doctor = await createDoctor(t, { active: true });
+    const newEmail = `moved.${doctor.email}`;
+    const response = await editDoctor(admin, doctor, { password: 'set-by-admin', email: newEmail });
+    expect(response.statusCode, response.body).toBe(200);
+    expect(await signsIn(doctor.username, 'set-by-admin')).toBe(true);
+    expect(await emailOf(doctor)).toBe(newEmail);
+    const toOld = await mailsTo(doctor.email);
+    expect(toOld).toHaveLength(1);
+    expect(toOld[0]).toContain('Subject: Your Aligner Portal password and e-mail address was changed');
+    expect(toOld[0]).not.toContain('set-by-admin');
+  });
+});
+
+describe("staff who set a Web user's password or e-mail", () => {
+  it('tell the user at the old address', async () => {
+    const target = await createStaff(t, []);
+    const email = `${target.username}@lab.test`;
+    const response = await t.as(usersStaff.token, {
+      method: 'PUT',
+      url: `/api/user/edit/${target.userId}`,
+      payload: userForm(target.roleId, { username: target.username, email, password: 'reset-by-staff' }),
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    await t.app.outbox.deliverDue();
+    const mails = (await outboxMessages(t)).filter((raw) => raw.includes(`To: ${email}`)).map(readableMail);
+    expect(mails).toHaveLength(1);
+    expect(mails[0]).toContain('Subject: Your Aligner Portal password was changed');
   });
 });

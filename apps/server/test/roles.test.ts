@@ -188,6 +188,46 @@ describe('PUT /role/edit/:id', () => {
     expect(await listRoles()).toEqual(before);
   });
 
+  it('refuses renaming the built-in Administrator and Doctor roles with 409, even for the administrator', async () => {
+    const before = await listRoles();
+    for (const [roleId, roleName] of [
+      [-1, 'Administrator'],
+      [19, 'Doctor'],
+    ] as const) {
+      for (const [token, renamed] of [
+        [rolesStaff, 'Guest'],
+        [admin, 'Lab Team'],
+        [rolesStaff, roleName.toUpperCase()],
+      ] as const) {
+        const response = await t.as(token, {
+          method: 'PUT',
+          url: `/api/role/edit/${roleId}`,
+          payload: { roleName: renamed, description: 'renamed' },
+        });
+        expect(response.statusCode).toBe(409);
+        expect(response.json()).toEqual({
+          message: 'This role is built in and cannot be renamed',
+          fieldErrors: { roleName: 'This role is built in and cannot be renamed' },
+        });
+      }
+    }
+    expect(await listRoles()).toEqual(before);
+  });
+
+  it('changes the description of a built-in role under its own name', async () => {
+    const response = await t.as(rolesStaff, {
+      method: 'PUT',
+      url: '/api/role/edit/19',
+      payload: { roleName: 'Doctor', description: 'Doctors who register themselves' },
+    });
+    expect(response.statusCode).toBe(200);
+    expect(await listRoles()).toContainEqual({
+      RoleId: 19,
+      RoleName: 'Doctor',
+      Description: 'Doctors who register themselves',
+    });
+  });
+
   it('answers 404 for a role that does not exist', async () => {
     const response = await t.as(admin, {
       method: 'PUT',

@@ -2,8 +2,14 @@ import { randomBytes } from 'node:crypto';
 import { decodeJwt, SignJWT, type JWTPayload } from 'jose';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resetTokensIn } from './helpers/mail.ts';
-import { createDoctor, createStaff, doctorEditFields, formData, type CreatedDoctor } from './helpers/factories.ts';
+import {
+  createDoctor,
+  createStaff,
+  doctorEditFields,
+  formData,
+  mailedResetToken,
+  type CreatedDoctor,
+} from './helpers/factories.ts';
 import { createTestApp, testAdmin, type TestApp } from './helpers/test-app.ts';
 
 /**
@@ -227,8 +233,7 @@ describe('revoked tokens (each used first, so it sits in the verified-token cach
   it('refuses the old token after a password reset through POST /doctor/reset_password', async () => {
     const doctor = await createDoctor(t, { active: true });
     await expectAccepted(doctor.token!);
-    const link = await t.as(admin, { method: 'POST', url: `/api/doctor/request_password_reset/${doctor.doctorId}` });
-    const [resetToken] = resetTokensIn(link.json<{ message: string }>().message);
+    const resetToken = await mailedResetToken(t, doctor);
     const reset = await t.app.inject({
       method: 'POST',
       url: '/api/doctor/reset_password',

@@ -24,3 +24,6 @@ export const resetMessages = {
   linkInvalid: 'Invalid or expired password reset link.',
   resetSucceeded: 'Password reset successful. You can now log in.',
 } as const;
+
+/** POST /doctor/request_password_reset: the link goes to the doctor's address, never in the answer. */
+export const resetLinkMailed = 'A link to set a new password has been e-mailed to the doctor';

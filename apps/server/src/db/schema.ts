@@ -170,6 +170,7 @@ export const mailOutbox = pgTable(
     mailId: integer('mail_id').primaryKey().generatedAlwaysAsIdentity(),
     recipient: text('recipient').notNull(),
     template: text('template').notNull(),
+    /** No longer written: every subject comes from its template (mail/templates.ts). */
     subject: text('subject'),
     variables: jsonb('variables').$type<Record<string, string>>().notNull(),
     attempts: integer('attempts').notNull().default(0),

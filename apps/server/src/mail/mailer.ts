@@ -5,13 +5,21 @@ import type { Transporter } from 'nodemailer';
 import type { FastifyBaseLogger } from 'fastify';
 import { renderTemplate } from './templates.ts';
 
-export type EmailTemplateName = 'activation' | 'caseStatus' | 'caseMessage' | 'planReady' | 'accountChanged';
+export type EmailTemplateName =
+  | 'activation'
+  | 'caseStatus'
+  | 'caseMessage'
+  | 'planReady'
+  | 'accountChanged'
+  | 'passwordReset'
+  | 'registrationReceived'
+  | 'registrationNotCompleted'
+  | 'usernameRegistrationAttempt';
 
 export interface MailMessage {
   to: string;
   template: EmailTemplateName;
   variables: Record<string, string>;
-  subject?: string;
 }
 
 /**
@@ -40,7 +48,7 @@ export class Mailer {
   }
 
   async send(message: MailMessage): Promise<void> {
-    const rendered = renderTemplate(message.template, message.variables, message.subject);
+    const rendered = renderTemplate(message.template, message.variables);
     const transport = await this.connect();
     const info = await transport.sendMail({ from: this.options.from, to: message.to, ...rendered });
     if (!this.options.smtpUrl) {

@@ -32,7 +32,6 @@ export class MailOutbox {
       .values({
         recipient: message.to,
         template: message.template,
-        subject: message.subject ?? null,
         variables: message.variables,
       })
       .returning({ mailId: mailOutbox.mailId });
@@ -92,7 +91,6 @@ export class MailOutbox {
             to: mail.recipient,
             template: mail.template as MailMessage['template'],
             variables: mail.variables,
-            subject: mail.subject ?? undefined,
           });
           await this.db
             .update(mailOutbox)

@@ -30,11 +30,35 @@ const templates: Record<EmailTemplateName, (v: Variables) => RenderedMail> = {
       html: `<p>Dear ${escapeHtml(v.username ?? '')},</p><p>Your account has been activated. Sign in with the password you chose when you registered:</p><p><a href="${escapeHtml(signInUrl)}">Sign in to Aligner Portal</a></p><p>To set a new password instead, use this link (valid for one hour):</p><p><a href="${escapeHtml(v.resetUrl ?? '')}">${escapeHtml(v.resetUrl ?? '')}</a></p><p>Aligner Portal</p>`,
     };
   },
-  // To the old address after one's own password or e-mail changed: what changed, nothing secret.
+  // To the address the account had, after its password or e-mail changed by any means (own
+  // change, reset link, the administrator): what changed, nothing secret.
   accountChanged: (v) => ({
     subject: `Your Aligner Portal ${v.changed} was changed`,
-    text: `Dear ${v.username},\n\nThe ${v.changed} of your Aligner Portal account was just changed. If you did this, nothing more is needed. If you did not, contact the lab at once: someone may be using your account.\n\nAligner Portal`,
-    html: `<p>Dear ${escapeHtml(v.username ?? '')},</p><p>The ${escapeHtml(v.changed ?? '')} of your Aligner Portal account was just changed. If you did this, nothing more is needed. If you did not, contact the lab at once: someone may be using your account.</p><p>Aligner Portal</p>`,
+    text: `Dear ${v.username},\n\nThe ${v.changed} of your Aligner Portal account was just changed. If you did this, or asked the lab to, nothing more is needed. If you did not, contact the lab at once: someone may be using your account.\n\nAligner Portal`,
+    html: `<p>Dear ${escapeHtml(v.username ?? '')},</p><p>The ${escapeHtml(v.changed ?? '')} of your Aligner Portal account was just changed. If you did this, or asked the lab to, nothing more is needed. If you did not, contact the lab at once: someone may be using your account.</p><p>Aligner Portal</p>`,
+  }),
+  // Only ever to the account's own address: staff ask for it, they never see the link.
+  passwordReset: (v) => ({
+    subject: 'Set a new Aligner Portal password',
+    text: `Dear ${v.username},\n\nThe lab has sent you a link to set a new password for your Aligner Portal account (valid for one hour):\n${v.resetUrl}\n\nIf you did not ask for one, you can ignore this e-mail: your password stays as it is.\n\nAligner Portal`,
+    html: `<p>Dear ${escapeHtml(v.username ?? '')},</p><p>The lab has sent you a link to set a new password for your Aligner Portal account (valid for one hour):</p><p><a href="${escapeHtml(v.resetUrl ?? '')}">${escapeHtml(v.resetUrl ?? '')}</a></p><p>If you did not ask for one, you can ignore this e-mail: your password stays as it is.</p><p>Aligner Portal</p>`,
+  }),
+  // Registration answers the same whether the username was free or taken; the outcome comes by
+  // e-mail (docs/decisions.md § Registration tells nothing about usernames).
+  registrationReceived: (v) => ({
+    subject: 'Your Aligner Portal registration was received',
+    text: `Dear ${v.name},\n\nWe received your registration with the username ${v.username}. The lab reviews it, and you will get another e-mail when your account is active.\n\nAligner Portal`,
+    html: `<p>Dear ${escapeHtml(v.name ?? '')},</p><p>We received your registration with the username ${escapeHtml(v.username ?? '')}. The lab reviews it, and you will get another e-mail when your account is active.</p><p>Aligner Portal</p>`,
+  }),
+  registrationNotCompleted: (v) => ({
+    subject: 'Your Aligner Portal registration was not completed',
+    text: `Dear ${v.name},\n\nThe username ${v.username} is not available, so no account was made. Please register again with another username. If this username is already yours, sign in with it, or ask the lab for a link to set a new password.\n\nAligner Portal`,
+    html: `<p>Dear ${escapeHtml(v.name ?? '')},</p><p>The username ${escapeHtml(v.username ?? '')} is not available, so no account was made. Please register again with another username. If this username is already yours, sign in with it, or ask the lab for a link to set a new password.</p><p>Aligner Portal</p>`,
+  }),
+  usernameRegistrationAttempt: (v) => ({
+    subject: 'Someone tried to register your Aligner Portal username',
+    text: `Dear ${v.username},\n\nSomeone just tried to register a new Aligner Portal account with your username. No account was made and yours is unchanged. If it was you, sign in with your password as usual; otherwise nothing is needed.\n\nAligner Portal`,
+    html: `<p>Dear ${escapeHtml(v.username ?? '')},</p><p>Someone just tried to register a new Aligner Portal account with your username. No account was made and yours is unchanged. If it was you, sign in with your password as usual; otherwise nothing is needed.</p><p>Aligner Portal</p>`,
   }),
   caseStatus: (v) => ({
     subject: `Case ${v.trackingNo} is now ${v.status}`,
@@ -54,7 +78,7 @@ const templates: Record<EmailTemplateName, (v: Variables) => RenderedMail> = {
   }),
 };
 
-export function renderTemplate(name: EmailTemplateName, variables: Variables, subject?: string): RenderedMail {
-  const rendered = templates[name](variables);
-  return subject ? { ...rendered, subject } : rendered;
+/** Subjects come from the templates only: no caller writes the portal's words (issue 20). */
+export function renderTemplate(name: EmailTemplateName, variables: Variables): RenderedMail {
+  return templates[name](variables);
 }

@@ -19,11 +19,19 @@ export const usernameTaken = () => conflict('Username is already taken', { usern
  * the password's argon2 hash, so a taken name costs no hashing. The index still decides a race.
  */
 export async function assertUsernameFree(db: Database | Transaction, username: string): Promise<void> {
-  const [taken] = await db
-    .select({ userId: users.userId })
+  if (await findUsernameOwner(db, username)) throw usernameTaken();
+}
+
+/** The live account holding a username, whatever its letter case. */
+export async function findUsernameOwner(
+  db: Database | Transaction,
+  username: string,
+): Promise<{ userName: string; email: string } | undefined> {
+  const [owner] = await db
+    .select({ userName: users.userName, email: users.email })
     .from(users)
     .where(and(sql`lower(${users.userName}) = lower(${username})`, isNull(users.deletedAt)));
-  if (taken) throw usernameTaken();
+  return owner;
 }
 
 /** Runs `work` in a transaction; pictures it wrote are removed again if it fails. */
@@ -86,14 +94,27 @@ export async function assertOtherAdministratorRemains(tx: Transaction, userId: n
   }
 }
 
-/** What an own change of password or e-mail tells the old address (after the change commits). */
-export interface OwnChangeNotice {
+/** What a change of password or e-mail tells the old address (after the change commits). */
+export interface ChangeNotice {
   to: string;
   username: string;
   changed: 'password' | 'e-mail address' | 'password and e-mail address';
 }
 
-const sameEmail = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
+export const sameEmail = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
+
+/** The notice for a change of the account as it is now; null when neither changes. */
+function noticeOf(
+  current: { email: string; userName: string },
+  input: { password: string; email: string },
+): ChangeNotice | null {
+  const passwordChanged = input.password !== '';
+  const emailChanged = !sameEmail(current.email, input.email);
+  if (!passwordChanged && !emailChanged) return null;
+  const changed =
+    passwordChanged && emailChanged ? 'password and e-mail address' : passwordChanged ? 'password' : 'e-mail address';
+  return { to: current.email, username: current.userName, changed };
+}
 
 /**
  * One's own password or e-mail changes only with the current password (a stolen session is
@@ -104,15 +125,14 @@ export async function checkOwnAccountChange(
   db: Pick<Database, 'select'>,
   userId: number,
   input: { password: string; email: string; currentPassword: string },
-): Promise<OwnChangeNotice | null> {
+): Promise<ChangeNotice | null> {
   const [current] = await db
     .select({ email: users.email, userName: users.userName, passwordHash: users.passwordHash })
     .from(users)
     .where(and(eq(users.userId, userId), isNull(users.deletedAt)));
   if (!current) throw notFound('User');
-  const passwordChanged = input.password !== '';
-  const emailChanged = !sameEmail(current.email, input.email);
-  if (!passwordChanged && !emailChanged) return null;
+  const notice = noticeOf(current, input);
+  if (!notice) return null;
   if (input.currentPassword === '') {
     throw badRequest(ownChangeMessages.currentPasswordRequired, {
       currentPassword: ownChangeMessages.currentPasswordRequired,
@@ -123,16 +143,30 @@ export async function checkOwnAccountChange(
       currentPassword: ownChangeMessages.currentPasswordWrong,
     });
   }
-  const changed =
-    passwordChanged && emailChanged ? 'password and e-mail address' : passwordChanged ? 'password' : 'e-mail address';
-  return { to: current.email, username: current.userName, changed };
+  return notice;
+}
+
+/**
+ * Staff who set someone's password or e-mail are not asked for it, but the owner is told at
+ * the address the account had: a change they did not ask for is then no silent takeover.
+ */
+export async function staffChangeNotice(
+  db: Pick<Database, 'select'>,
+  userId: number,
+  input: { password: string; email: string },
+): Promise<ChangeNotice | null> {
+  const [current] = await db
+    .select({ email: users.email, userName: users.userName })
+    .from(users)
+    .where(eq(users.userId, userId));
+  return current ? noticeOf(current, input) : null;
 }
 
 /** Queues the notice to the old address in the change's own transaction. */
-export async function enqueueOwnChangeNotice(
+export async function enqueueChangeNotice(
   tx: Transaction,
   outbox: MailOutbox,
-  notice: OwnChangeNotice | null,
+  notice: ChangeNotice | null,
 ): Promise<void> {
   if (!notice) return;
   await outbox.enqueue(tx, {

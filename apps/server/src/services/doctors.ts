@@ -6,12 +6,12 @@ import {
   type DoctorEditRequest,
 } from '@portal/contract';
 import { and, asc, eq, isNull, sql, type SQL } from 'drizzle-orm';
-import { assertOwnRecordIfDoctor, isDoctor, type SignedInUser } from '../auth/policy.ts';
+import { assertOwnRecordIfDoctor, isAdministrator, isDoctor, type SignedInUser } from '../auth/policy.ts';
 import { hashPassword } from '../auth/passwords.ts';
 import type { Database, Transaction } from '../db/client.ts';
 import { isoTimestamp } from '../db/iso-timestamp.ts';
 import { countries, doctors, liveRoleId, users } from '../db/schema.ts';
-import { badRequest, notFound } from '../lib/errors.ts';
+import { AppError, badRequest, isUniqueViolation, notFound } from '../lib/errors.ts';
 import type { SmallFile } from '../lib/multipart-form.ts';
 import type { MailOutbox } from '../mail/outbox.ts';
 import { deleteKeys } from '../storage/delete-keys.ts';
@@ -19,13 +19,16 @@ import type { Storage } from '../storage/storage.ts';
 import {
   assertUsernameFree,
   checkOwnAccountChange,
-  enqueueOwnChangeNotice,
+  enqueueChangeNotice,
+  findUsernameOwner,
   inAccountTransaction,
   replacePicture,
+  sameEmail,
+  staffChangeNotice,
 } from './accounts.ts';
 import { replaceClinics } from './clinics.ts';
-import { createResetLink } from './password-reset.ts';
-import { assertPictureSize } from './profile-pictures.ts';
+import { createResetLink, useUpResetLinks } from './password-reset.ts';
+import { assertPictureSize, encodeProfilePicture } from './profile-pictures.ts';
 import { roleExists } from './roles.ts';
 
 const doctorColumns = {
@@ -94,55 +97,130 @@ const doctorValues = (input: DoctorAddRequest | DoctorEditRequest) => ({
   message: input.description,
 });
 
-/**
- * Self-registration (anonymous) and doctors added by staff. Only staff allowed on the
- * Doctors page choose the role and status; everyone else gets role 19, inactive.
- */
-export async function createDoctor(
+type NewAccount = Pick<typeof users.$inferInsert, 'roleId' | 'isActive' | 'passwordHash' | 'deletedAt'>;
+
+/** Writes the doctor's user, doctor and clinic rows; every check runs on the way. */
+async function insertDoctor(
+  tx: Transaction,
+  input: DoctorAddRequest,
+  account: NewAccount,
+): Promise<{ userId: number; doctorId: number }> {
+  await assertDoctorRole(tx, account.roleId!);
+  await assertCountry(tx, input.countryId);
+  const [user] = await tx
+    .insert(users)
+    .values({
+      userName: input.username,
+      firstName: input.firstname,
+      lastName: input.lastname,
+      email: input.email,
+      mobileNo: input.mobileNo,
+      userType: 'Doctor',
+      ...account,
+    })
+    .returning({ userId: users.userId });
+  const [doctor] = await tx
+    .insert(doctors)
+    .values({ userId: user!.userId, ...doctorValues(input) })
+    .returning({ doctorId: doctors.doctorId });
+  await replaceClinics(tx, doctor!.doctorId, input.clinicList);
+  return { userId: user!.userId, doctorId: doctor!.doctorId };
+}
+
+/** A doctor added from the Doctors page: staff choose the role and status; a taken name is 409. */
+export async function addDoctor(
   db: Database,
   storage: Storage,
-  canManageDoctors: boolean,
   input: DoctorAddRequest,
   picture?: SmallFile,
 ): Promise<number> {
-  const roleId = canManageDoctors ? input.roleId : DOCTOR_ROLE_ID;
-  const isActive = canManageDoctors ? input.isActive : false;
   // The cheap refusals first: the argon2 hash and the picture's decoding cost CPU.
   await assertUsernameFree(db, input.username);
   if (picture) await assertPictureSize(picture);
   const passwordHash = await hashPassword(input.password);
   const { result } = await inAccountTransaction(db, storage, async (tx, written) => {
-    await assertDoctorRole(tx, roleId);
-    await assertCountry(tx, input.countryId);
-    const [user] = await tx
-      .insert(users)
-      .values({
-        userName: input.username,
-        firstName: input.firstname,
-        lastName: input.lastname,
-        email: input.email,
-        mobileNo: input.mobileNo,
-        roleId,
-        userType: 'Doctor',
-        passwordHash,
-        isActive,
-      })
-      .returning({ userId: users.userId });
-    const [doctor] = await tx
-      .insert(doctors)
-      .values({ userId: user!.userId, ...doctorValues(input) })
-      .returning({ doctorId: doctors.doctorId });
-    await replaceClinics(tx, doctor!.doctorId, input.clinicList);
-    await replacePicture(tx, storage, user!.userId, { picture }, written);
-    return doctor!.doctorId;
+    const { userId, doctorId } = await insertDoctor(tx, input, {
+      roleId: input.roleId,
+      isActive: input.isActive,
+      passwordHash,
+    });
+    await replacePicture(tx, storage, userId, { picture }, written);
+    return doctorId;
   });
   return result;
+}
+
+/** Rolls back a registration of a taken username once it has done a new one's work. */
+class UsernameTaken extends Error {}
+
+/**
+ * Self-registration: role 19, inactive. Whether the username was free or taken, the caller
+ * gets the same answer after the same work, so registration tells no one which names
+ * exist (issue 20; docs/decisions.md § Registration tells nothing about usernames): a
+ * taken name goes through every check and write as a deleted row (which the partial unique
+ * index lets by) in a savepoint that is rolled back. The outcome goes by e-mail, in the
+ * same transaction: to the address given, and to the owner of a taken name.
+ */
+export async function registerDoctor(
+  deps: { db: Database; storage: Storage; outbox: MailOutbox },
+  input: DoctorAddRequest,
+  picture?: SmallFile,
+): Promise<{ doctorId: number | null }> {
+  if (picture) await assertPictureSize(picture);
+  const passwordHash = await hashPassword(input.password);
+  const { result } = await inAccountTransaction(deps.db, deps.storage, async (tx, written) => {
+    const owner = await findUsernameOwner(tx, input.username);
+    const account = { roleId: DOCTOR_ROLE_ID, isActive: false, passwordHash };
+    const doctorId = await tx
+      .transaction(async (savepoint) => {
+        const created = await insertDoctor(savepoint, input, owner ? { ...account, deletedAt: new Date() } : account);
+        if (owner) {
+          // Checked and encoded as a new account's would be, but not stored: nothing of it stays.
+          if (picture) await encodeProfilePicture(picture);
+          throw new UsernameTaken();
+        }
+        await replacePicture(savepoint, deps.storage, created.userId, { picture }, written);
+        return created.doctorId;
+      })
+      .catch((error: unknown) => {
+        // A registration that lost the race for the name to another one is taken too.
+        if (error instanceof UsernameTaken || isUniqueViolation(error, 'users_name_unique')) return null;
+        throw error;
+      });
+    await queueRegistrationMails(tx, deps.outbox, input, doctorId === null);
+    return doctorId;
+  });
+  deps.outbox.kick();
+  return { doctorId: result };
+}
+
+async function queueRegistrationMails(tx: Transaction, outbox: MailOutbox, input: DoctorAddRequest, isTaken: boolean) {
+  const variables = { name: `${input.firstname} ${input.lastname}`, username: input.username };
+  if (!isTaken) {
+    await outbox.enqueue(tx, { to: input.email, template: 'registrationReceived', variables });
+    return;
+  }
+  await outbox.enqueue(tx, { to: input.email, template: 'registrationNotCompleted', variables });
+  const owner = await findUsernameOwner(tx, input.username);
+  if (owner && !sameEmail(owner.email, input.email)) {
+    await outbox.enqueue(tx, {
+      to: owner.email,
+      template: 'usernameRegistrationAttempt',
+      variables: { username: owner.userName },
+    });
+  }
 }
 
 /** A live doctor's account; `forUpdate` locks it until the transaction ends. */
 async function findDoctor(tx: Transaction | Database, doctorId: number, forUpdate = false) {
   const query = tx
-    .select({ userId: users.userId, isActive: users.isActive, roleId: liveRoleId, userName: users.userName })
+    .select({
+      userId: users.userId,
+      isActive: users.isActive,
+      roleId: liveRoleId,
+      userName: users.userName,
+      email: users.email,
+    })
     .from(doctors)
     .innerJoin(users, eq(users.userId, doctors.userId))
     .where(and(eq(doctors.doctorId, doctorId), isNull(users.deletedAt)));
@@ -151,9 +229,22 @@ async function findDoctor(tx: Transaction | Database, doctorId: number, forUpdat
 }
 
 /**
- * Staff edit every field. A doctor editing their own profile keeps their username, role
- * and status whatever they send. Going from inactive to active queues the activation
- * mail with a fresh reset link, in the same transaction.
+ * Only the administrator sets a doctor's password or e-mail: with either, other staff could
+ * sign in as the doctor and read their patients' cases, which no page of theirs opens
+ * (issue 20; the Web-user rule of docs/decisions.md § Who may call what, for doctors).
+ * Other staff send the doctor a reset link, which goes to the doctor's own address only.
+ */
+const doctorCredentialsForbidden =
+  "Only the administrator can set a doctor's password or e-mail address; send the doctor a reset link instead";
+const credentialsForbidden = (field: 'password' | 'email') =>
+  new AppError(403, doctorCredentialsForbidden, { [field]: doctorCredentialsForbidden });
+
+/**
+ * Staff edit every field but a doctor's password and e-mail, which only the administrator
+ * sets. A doctor editing their own profile keeps their username, role and status whatever
+ * they send. Going from inactive to active queues the activation mail with a fresh reset
+ * link, in the same transaction. The doctor's old address is told of a new password or
+ * e-mail, and their open reset links die with the old ones, as with deactivation.
  */
 export async function updateDoctor(
   deps: { db: Database; storage: Storage; outbox: MailOutbox; publicUrl: string },
@@ -164,17 +255,23 @@ export async function updateDoctor(
 ): Promise<{ activated: boolean }> {
   const isSelf = isDoctor(actor);
   assertOwnRecordIfDoctor(actor, { doctorId });
+  const maySetCredentials = isSelf || isAdministrator(actor);
+  // Refused before the argon2 hash; a new e-mail is refused once the current one is read.
+  if (!maySetCredentials && input.password) throw credentialsForbidden('password');
   const passwordHash = input.password ? await hashPassword(input.password) : undefined;
   const { result } = await inAccountTransaction(deps.db, deps.storage, async (tx, written) => {
     // Locked: two staff activating the same doctor at once must queue one activation mail.
     const current = await findDoctor(tx, doctorId, true);
     if (!current) throw notFound('Doctor');
+    if (!maySetCredentials && !sameEmail(current.email, input.email)) throw credentialsForbidden('email');
     const roleId = isSelf ? current.roleId : input.roleId;
     const isActive = isSelf ? current.isActive : input.isActive;
     if (!isSelf) await assertDoctorRole(tx, roleId);
     await assertCountry(tx, input.countryId);
-    const notice = isSelf ? await checkOwnAccountChange(tx, current.userId, input) : null;
-    const revokesTokens = Boolean(passwordHash) || (current.isActive && !isActive);
+    const notice = isSelf
+      ? await checkOwnAccountChange(tx, current.userId, input)
+      : await staffChangeNotice(tx, current.userId, input);
+    const deactivated = current.isActive && !isActive;
     await tx
       .update(users)
       .set({
@@ -186,13 +283,14 @@ export async function updateDoctor(
         roleId,
         isActive,
         ...(passwordHash ? { passwordHash } : {}),
-        ...(revokesTokens ? { tokenVersion: sql`${users.tokenVersion} + 1` } : {}),
+        ...(passwordHash || deactivated ? { tokenVersion: sql`${users.tokenVersion} + 1` } : {}),
       })
       .where(eq(users.userId, current.userId));
+    if (notice || deactivated) await useUpResetLinks(tx, current.userId);
     await tx.update(doctors).set(doctorValues(input)).where(eq(doctors.doctorId, doctorId));
     await replaceClinics(tx, doctorId, input.clinicList);
     const replaced = await replacePicture(tx, deps.storage, current.userId, change, written);
-    await enqueueOwnChangeNotice(tx, deps.outbox, notice);
+    await enqueueChangeNotice(tx, deps.outbox, notice);
     const activated = !current.isActive && isActive;
     if (activated) {
       await queueActivationMail(tx, deps, {
@@ -256,9 +354,24 @@ export async function deleteDoctor(db: Database, doctorId: number): Promise<void
     .where(eq(users.userId, current.userId));
 }
 
-/** A reset link for the doctor; the answer's message holds it (docs/spec.md section 7). */
-export async function requestDoctorPasswordReset(db: Database, doctorId: number, publicUrl: string): Promise<string> {
-  const current = await findDoctor(db, doctorId);
-  if (!current) throw notFound('Doctor');
-  return createResetLink(db, current.userId, publicUrl);
+/**
+ * Mails the doctor a reset link at their own address. The caller never sees the link: staff
+ * who could read it could sign in as the doctor (issue 20; see
+ * docs/decisions.md § Doctor activation and password reset links).
+ */
+export async function requestDoctorPasswordReset(
+  deps: { db: Database; outbox: MailOutbox; publicUrl: string },
+  doctorId: number,
+): Promise<void> {
+  await deps.db.transaction(async (tx) => {
+    const current = await findDoctor(tx, doctorId);
+    if (!current) throw notFound('Doctor');
+    const resetUrl = await createResetLink(tx, current.userId, deps.publicUrl);
+    await deps.outbox.enqueue(tx, {
+      to: current.email,
+      template: 'passwordReset',
+      variables: { username: current.userName, resetUrl },
+    });
+  });
+  deps.outbox.kick();
 }

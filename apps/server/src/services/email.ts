@@ -1,29 +1,44 @@
-import type { SendEmailRequest } from '@portal/contract';
-import { and, isNull, sql } from 'drizzle-orm';
+import { noActiveDoctorAtAddress, type SendEmailRequest } from '@portal/contract';
+import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import type { Database } from '../db/client.ts';
-import { users } from '../db/schema.ts';
+import { doctors, users } from '../db/schema.ts';
 import { badRequest } from '../lib/errors.ts';
 import type { MailOutbox } from '../mail/outbox.ts';
+import { createResetLink } from './password-reset.ts';
 
 /**
- * Staff send a template to a registered user (never to any address: the portal is no
- * open relay). Returns whether it went out now; otherwise it stays queued for retry.
+ * Staff (re)send the activation mail to an active doctor's own address. Nothing in the mail
+ * is the caller's: the name is the account's, the link a fresh one under PUBLIC_URL, the
+ * subject the template's, so the portal's name cannot carry someone else's link (issue 20).
+ * Returns whether it went out now; otherwise it stays queued for retry.
  */
-export async function sendTemplateMail(db: Database, outbox: MailOutbox, input: SendEmailRequest): Promise<boolean> {
-  const [recipient] = await db
-    .select({ userId: users.userId })
-    .from(users)
-    .where(and(sql`lower(${users.email}) = lower(${input.to})`, isNull(users.deletedAt)));
-  if (!recipient)
-    throw badRequest('No user is registered with this e-mail address', {
-      to: 'No user is registered with this e-mail address',
-    });
-  const mailId = await outbox.enqueue(db, {
-    to: input.to,
-    template: input.templateName,
-    subject: input.subject,
-    variables: input.variables,
+export async function sendTemplateMail(
+  deps: { db: Database; outbox: MailOutbox; publicUrl: string },
+  input: SendEmailRequest,
+): Promise<boolean> {
+  const mailIds = await deps.db.transaction(async (tx) => {
+    const recipients = await tx
+      .select({ userId: users.userId, userName: users.userName, email: users.email })
+      .from(users)
+      .innerJoin(doctors, eq(doctors.userId, users.userId))
+      .where(and(sql`lower(${users.email}) = lower(${input.to})`, eq(users.isActive, true), isNull(users.deletedAt)))
+      .orderBy(asc(users.userId));
+    if (recipients.length === 0) throw badRequest(noActiveDoctorAtAddress, { to: noActiveDoctorAtAddress });
+    // Two doctors may share an address: each gets the mail for their own account.
+    const ids: number[] = [];
+    for (const recipient of recipients) {
+      const resetUrl = await createResetLink(tx, recipient.userId, deps.publicUrl);
+      ids.push(
+        await deps.outbox.enqueue(tx, {
+          to: recipient.email,
+          template: input.templateName,
+          variables: { username: recipient.userName, resetUrl },
+        }),
+      );
+    }
+    return ids;
   });
-  await outbox.deliverDue();
-  return outbox.isSent(mailId);
+  await deps.outbox.deliverDue();
+  for (const mailId of mailIds) if (!(await deps.outbox.isSent(mailId))) return false;
+  return true;
 }

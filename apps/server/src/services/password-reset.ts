@@ -4,6 +4,8 @@ import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import { hashPassword } from '../auth/passwords.ts';
 import type { Database, Transaction } from '../db/client.ts';
 import { passwordResetTokens, users } from '../db/schema.ts';
+import type { MailOutbox } from '../mail/outbox.ts';
+import { enqueueChangeNotice } from './accounts.ts';
 
 const validForMinutes = 60;
 const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
@@ -26,6 +28,17 @@ const usable = (token: string) =>
     gt(passwordResetTokens.expiresAt, sql`now()`),
   );
 
+/**
+ * Ends every open link of the user: called wherever their password is set, their e-mail
+ * changes or they are deactivated, so no link outlives the credentials it was mailed for.
+ */
+export async function useUpResetLinks(tx: Transaction | Database, userId: number): Promise<void> {
+  await tx
+    .update(passwordResetTokens)
+    .set({ usedAt: sql`now()` })
+    .where(and(eq(passwordResetTokens.userId, userId), isNull(passwordResetTokens.usedAt)));
+}
+
 export async function isResetTokenValid(db: Database, token: string): Promise<boolean> {
   const [row] = await db
     .select({ userId: passwordResetTokens.userId })
@@ -40,30 +53,32 @@ export async function isResetTokenValid(db: Database, token: string): Promise<bo
  * are used up, and tokens issued before stop working.
  */
 export async function resetPassword(
-  db: Database,
+  deps: { db: Database; outbox: MailOutbox },
   token: string,
   newPassword: string,
 ): Promise<{ success: boolean; message: string; userId?: number }> {
+  const { db } = deps;
   // A bogus or used token costs one indexed read, not an argon2 hash; the claim below still decides.
   if (!(await isResetTokenValid(db, token))) return { success: false, message: resetMessages.linkInvalid };
   const passwordHash = await hashPassword(newPassword);
-  return db.transaction(async (tx) => {
+  const result = await db.transaction(async (tx) => {
     const [claimed] = await tx
       .update(passwordResetTokens)
       .set({ usedAt: sql`now()` })
       .where(usable(token))
       .returning({ userId: passwordResetTokens.userId });
     if (!claimed) return { success: false, message: resetMessages.linkInvalid };
-    const updated = await tx
+    const [account] = await tx
       .update(users)
       .set({ passwordHash, tokenVersion: sql`${users.tokenVersion} + 1` })
       .where(and(eq(users.userId, claimed.userId), isNull(users.deletedAt)))
-      .returning({ userId: users.userId });
-    if (updated.length === 0) return { success: false, message: resetMessages.linkInvalid };
-    await tx
-      .update(passwordResetTokens)
-      .set({ usedAt: sql`now()` })
-      .where(and(eq(passwordResetTokens.userId, claimed.userId), isNull(passwordResetTokens.usedAt)));
+      .returning({ userId: users.userId, email: users.email, userName: users.userName });
+    if (!account) return { success: false, message: resetMessages.linkInvalid };
+    await useUpResetLinks(tx, claimed.userId);
+    // The owner hears of every new password, this one too: a link read by someone else shows.
+    await enqueueChangeNotice(tx, deps.outbox, { to: account.email, username: account.userName, changed: 'password' });
     return { success: true, message: resetMessages.resetSucceeded, userId: claimed.userId };
   });
+  if (result.success) deps.outbox.kick();
+  return result;
 }

@@ -48,15 +48,12 @@ export async function assertPictureSize(file: SmallFile): Promise<void> {
 }
 
 /**
- * Checks the bytes (not the name) are JPEG or PNG, re-encodes them without metadata (GPS
- * and camera data stay out), writes the picture with 32x32 and 90x90 avatars, and returns
- * the picture's key and every key written.
+ * Checks the bytes (not the name) are JPEG or PNG and re-encodes them without metadata (GPS
+ * and camera data stay out): the picture's files, its 32x32 and 90x90 avatars beside it.
  */
-export async function storeProfilePicture(
-  storage: Storage,
-  userId: number,
+export async function encodeProfilePicture(
   file: SmallFile,
-): Promise<{ key: string; keys: string[] }> {
+): Promise<{ ext: 'png' | 'jpg'; outputs: { file: string; data: Buffer }[] }> {
   const { fileTypeFromBuffer } = await import('file-type');
   const detected = await fileTypeFromBuffer(file.data);
   if (!detected || (detected.mime !== 'image/jpeg' && detected.mime !== 'image/png')) {
@@ -67,10 +64,9 @@ export async function storeProfilePicture(
   const sharp = await loadSharp();
   const encode = (image: Sharp) => (ext === 'png' ? image.png() : image.jpeg({ quality: 85 }));
   const source = () => sharp(file.data, { limitInputPixels: maxPicturePixels }).rotate();
-  let outputs: { file: string; data: Buffer }[];
   try {
     const name = randomBytes(8).toString('hex');
-    outputs = [
+    const outputs = [
       {
         file: `${name}.${ext}`,
         data: await encode(source().resize(1024, 1024, { fit: 'inside', withoutEnlargement: true })).toBuffer(),
@@ -82,9 +78,19 @@ export async function storeProfilePicture(
         })),
       )),
     ];
+    return { ext, outputs };
   } catch {
     throw badRequest('The picture could not be read', { profilePic: 'The picture could not be read' });
   }
+}
+
+/** Encodes the picture (encodeProfilePicture), writes it, and returns its key and every key written. */
+export async function storeProfilePicture(
+  storage: Storage,
+  userId: number,
+  file: SmallFile,
+): Promise<{ key: string; keys: string[] }> {
+  const { ext, outputs } = await encodeProfilePicture(file);
   const keys: string[] = [];
   try {
     for (const output of outputs) {

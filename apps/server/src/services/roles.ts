@@ -31,14 +31,24 @@ export async function createRole(db: Database, input: RoleRequest): Promise<Role
   }
 }
 
+export const builtInRoleRenamed = 'This role is built in and cannot be renamed';
+
+/**
+ * The built-in roles (Administrator -1, Doctor 19) keep their names: the menu, the seeds and
+ * self-registration mean them, and staff must not be misled about who holds which (issue 20).
+ * Their description may change.
+ */
 export async function updateRole(db: Database, roleId: number, input: RoleRequest): Promise<void> {
   try {
     const updated = await db
       .update(roles)
       .set({ roleName: input.roleName, description: input.description })
-      .where(eq(roles.roleId, roleId))
+      .where(and(eq(roles.roleId, roleId), systemRoles.has(roleId) ? eq(roles.roleName, input.roleName) : undefined))
       .returning({ roleId: roles.roleId });
-    if (updated.length === 0) throw notFound('Role');
+    if (updated.length === 0) {
+      if (systemRoles.has(roleId)) throw conflict(builtInRoleRenamed, { roleName: builtInRoleRenamed });
+      throw notFound('Role');
+    }
   } catch (error) {
     if (isUniqueViolation(error)) throw duplicateName();
     throw error;

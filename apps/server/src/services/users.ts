@@ -13,10 +13,12 @@ import type { MailOutbox } from '../mail/outbox.ts';
 import {
   assertOtherAdministratorRemains,
   checkOwnAccountChange,
-  enqueueOwnChangeNotice,
+  enqueueChangeNotice,
   inAccountTransaction,
   replacePicture,
+  staffChangeNotice,
 } from './accounts.ts';
+import { useUpResetLinks } from './password-reset.ts';
 import { rolePageUrls } from './permissions.ts';
 import { roleExists } from './roles.ts';
 
@@ -123,7 +125,10 @@ export async function updateWebUser(
       await assertOtherAdministratorRemains(tx, userId);
     }
     // Checked last: a change refused for its role is refused as such, whatever the password.
-    const notice = actor.userId === userId ? await checkOwnAccountChange(tx, userId, input) : null;
+    const notice =
+      actor.userId === userId
+        ? await checkOwnAccountChange(tx, userId, input)
+        : await staffChangeNotice(tx, userId, input);
     await tx
       .update(users)
       .set({
@@ -136,7 +141,9 @@ export async function updateWebUser(
         ...(passwordHash ? { passwordHash, tokenVersion: sql`${users.tokenVersion} + 1` } : {}),
       })
       .where(eq(users.userId, userId));
-    await enqueueOwnChangeNotice(tx, deps.outbox, notice);
+    // A link mailed for the old password or to the old address dies with them.
+    if (notice) await useUpResetLinks(tx, userId);
+    await enqueueChangeNotice(tx, deps.outbox, notice);
     return { notice, replaced: await replacePicture(tx, storage, userId, change, written) };
   });
   await deleteKeys(storage, result.replaced);

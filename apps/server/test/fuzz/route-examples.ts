@@ -1,7 +1,14 @@
 import { otherFilesField, photoFileTypes, scanFileTypes } from '@portal/contract';
 import { binaryStl, caseFields, caseForm, createCaseDoctor, submitCase } from '../helpers/case-factories.ts';
-import { createStaff, doctorEditFields, doctorFields, firstCityOf, formData, makeImage } from '../helpers/factories.ts';
-import { resetTokensIn } from '../helpers/mail.ts';
+import {
+  createStaff,
+  doctorEditFields,
+  doctorFields,
+  firstCityOf,
+  formData,
+  mailedResetToken,
+  makeImage,
+} from '../helpers/factories.ts';
 import { planForm, planSummaryOf, stageFiles, uploadPlan } from '../helpers/plan-factories.ts';
 import { testAdmin, type TestApp } from '../helpers/test-app.ts';
 import type { Part } from './bodies.ts';
@@ -95,10 +102,8 @@ export async function createFixture(t: TestApp): Promise<Fixture> {
     payload: { fields: { firstname: 'Fuzz' } },
   });
   if (draft.statusCode !== 200) throw new Error(`draft: ${draft.statusCode} ${draft.body}`);
-  // A real reset link: the Doctors screen is answered with it.
-  const reset = await asAdmin('POST', `/api/doctor/request_password_reset/${doctor.doctorId}`);
-  const [resetToken] = resetTokensIn(reset.json<{ message: string }>().message);
-  if (!resetToken) throw new Error(`no reset link in ${reset.body}`);
+  // A real reset link, as the doctor's mail carries it.
+  const resetToken = await mailedResetToken(t, doctor);
   return {
     adminUserId: Number((await t.app.tokens.verify(admin))!.sub),
     doctor,
@@ -220,12 +225,7 @@ export const examples: Record<string, (fixture: Fixture) => Example> = {
   }),
   'POST /api/email/send': (f) => ({
     url: '/api/email/send',
-    json: {
-      to: f.doctor.email,
-      subject: 'Your account',
-      templateName: 'activation',
-      variables: { username: 'someone', resetUrl: 'http://portal.test/reset-password?token=x' },
-    },
+    json: { to: f.doctor.email, templateName: 'activation' },
   }),
   'GET /api/uploads/users/:userId/:fileName': (f) => ({ url: f.picturePath }),
 

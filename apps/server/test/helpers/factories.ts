@@ -1,6 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import sharp from 'sharp';
+import { resetTokensIn } from './mail.ts';
 import type { TestApp } from './test-app.ts';
 
 let counter = 0;
@@ -83,13 +84,15 @@ export async function createDoctor(
     payload: formData({ ...fields, isActive: options.active ? 'true' : 'false' }),
   });
   if (response.statusCode !== 200) throw new Error(`doctor add failed: ${response.body}`);
-  const { DoctorId } = response.json<{ DoctorId: number }>();
+  // A registration answers no DoctorId (it answers alike for a taken username): found by name.
   const list = await t.as(admin, { method: 'GET', url: '/api/doctor/get_doctors_list' });
-  const row = list.json<{ DoctorId: number; UserId: number }[]>().find((doctor) => doctor.DoctorId === DoctorId)!;
+  const row = list
+    .json<{ DoctorId: number; UserId: number; UserName: string }[]>()
+    .find((doctor) => doctor.UserName === String(fields.username).normalize('NFKC'))!;
   const created: CreatedDoctor = {
-    doctorId: DoctorId,
+    doctorId: row.DoctorId,
     userId: row.UserId,
-    username: String(fields.username),
+    username: String(fields.username).normalize('NFKC'),
     password: String(fields.password),
     email: String(fields.email),
   };
@@ -187,4 +190,26 @@ export async function outboxMessages(t: TestApp): Promise<string[]> {
   const folder = path.join(t.dataDir, 'outbox');
   const files = await readdir(folder).catch(() => [] as string[]);
   return Promise.all(files.sort().map((file) => readFile(path.join(folder, file), 'utf8')));
+}
+
+/** The reset token in the newest mail the outbox sent to `email` (once it has run). */
+export async function latestResetTokenTo(t: TestApp, email: string): Promise<string> {
+  await t.app.outbox.deliverDue();
+  const mails = (await outboxMessages(t)).filter((raw) => raw.includes(`To: ${email}`));
+  const token = resetTokensIn(mails.at(-1) ?? '').at(-1);
+  if (!token) throw new Error(`no reset link reached ${email}`);
+  return token;
+}
+
+/**
+ * Asks for a reset link from the Doctors page as the administrator and reads it where it
+ * goes, the doctor's own mail (the answer never holds it); returns its token.
+ */
+export async function mailedResetToken(t: TestApp, doctor: { doctorId: number; email: string }): Promise<string> {
+  const response = await t.as(await t.adminToken(), {
+    method: 'POST',
+    url: `/api/doctor/request_password_reset/${doctor.doctorId}`,
+  });
+  if (response.statusCode !== 200) throw new Error(`reset request failed: ${response.body}`);
+  return latestResetTokenTo(t, doctor.email);
 }

@@ -40,7 +40,8 @@ export const doctorEndpoints = {
     bodyKind: 'multipart',
     body: doctorAddRequest,
     files: [profilePicFile],
-    answer: messageResponse.extend({ DoctorId: doctor.shape.DoctorId }),
+    // DoctorId only for staff: a registration answers alike whether its username was free or taken.
+    answer: messageResponse.extend({ DoctorId: doctor.shape.DoctorId.optional() }),
     errors: [409, 413, 415, 429],
   }),
   doctorUpdate: defineEndpoint({
@@ -84,7 +85,7 @@ export const doctorEndpoints = {
     method: 'POST',
     path: '/api/doctor/request_password_reset/:id',
     operationId: 'doctorRequestPasswordReset',
-    summary: 'E-mail a doctor a link to set a new password',
+    summary: "E-mail a doctor a link to set a new password, to the doctor's own address",
     tag,
     access: manage,
     params: idParams,

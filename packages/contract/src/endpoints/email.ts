@@ -7,7 +7,7 @@ export const emailEndpoints = {
     method: 'POST',
     path: '/api/email/send',
     operationId: 'emailSend',
-    summary: 'Send a templated e-mail (the activation mail) to a doctor',
+    summary: 'Send the activation mail, with a fresh link, to an active doctor',
     tag: 'email',
     access: { pages: ['/doctors'] },
     body: sendEmailRequest,

@@ -1,14 +1,15 @@
-import { endpoints, registrationSucceeded, resetMessages } from '@portal/contract';
+import { endpoints, registrationSucceeded, resetLinkMailed, resetMessages } from '@portal/contract';
 import type { FastifyInstance } from 'fastify';
 import { canManageDoctors } from '../../auth/policy.ts';
 import { paramTarget } from '../../plugins/audit.ts';
 import { throttle } from '../../plugins/rate-limit.ts';
 import {
   activateDoctor,
-  createDoctor,
+  addDoctor,
   deleteDoctor,
   getDoctorByUserId,
   listDoctors,
+  registerDoctor,
   requestDoctorPasswordReset,
   updateDoctor,
 } from '../../services/doctors.ts';
@@ -51,10 +52,19 @@ export async function doctorRoutes(app: FastifyInstance) {
     { audit: { action: 'doctor.create' }, onRequest: throttleHashing },
     async (request) => {
       const form = await readProfileForm(request, endpoints.doctorCreate.body);
-      const canManage = canManageDoctors(request.user);
-      const doctorId = await createDoctor(app.db, app.storage, canManage, form.input, form.picture);
-      request.auditDetail = { target: `doctor:${doctorId}` };
-      return { message: canManage ? 'Doctor added successfully' : registrationSucceeded, DoctorId: doctorId };
+      if (canManageDoctors(request.user)) {
+        const doctorId = await addDoctor(app.db, app.storage, form.input, form.picture);
+        request.auditDetail = { target: `doctor:${doctorId}` };
+        return { message: 'Doctor added successfully', DoctorId: doctorId };
+      }
+      // The same answer whether the username was free or taken (issue 20): no DoctorId.
+      const { doctorId } = await registerDoctor(
+        { db: app.db, storage: app.storage, outbox: app.outbox },
+        form.input,
+        form.picture,
+      );
+      if (doctorId !== null) request.auditDetail = { target: `doctor:${doctorId}` };
+      return { message: registrationSucceeded };
     },
   );
 
@@ -90,9 +100,13 @@ export async function doctorRoutes(app: FastifyInstance) {
     app,
     endpoints.doctorRequestPasswordReset,
     { audit: { action: 'doctor.password_reset_request', target: byId } },
-    async (request) => ({
-      message: await requestDoctorPasswordReset(app.db, request.params.id, app.config.publicUrl),
-    }),
+    async (request) => {
+      await requestDoctorPasswordReset(
+        { db: app.db, outbox: app.outbox, publicUrl: app.config.publicUrl },
+        request.params.id,
+      );
+      return { message: resetLinkMailed };
+    },
   );
 
   route(app, endpoints.doctorVerifyResetToken, {}, async (request) =>
@@ -106,7 +120,11 @@ export async function doctorRoutes(app: FastifyInstance) {
     endpoints.doctorResetPassword,
     { audit: { action: 'auth.password_reset' }, onRequest: throttleHashing },
     async (request, reply) => {
-      const { userId, ...result } = await resetPassword(app.db, request.body.token, request.body.newPassword);
+      const { userId, ...result } = await resetPassword(
+        { db: app.db, outbox: app.outbox },
+        request.body.token,
+        request.body.newPassword,
+      );
       if (userId) request.auditDetail = { target: `user:${userId}` };
       return reply.status(result.success ? 200 : 400).send(result);
     },

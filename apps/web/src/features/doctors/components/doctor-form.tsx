@@ -3,6 +3,7 @@ import { type FormEvent, useRef } from 'react';
 import { schemaResolver, useForm, type FormErrors } from '@mantine/form';
 import { clinicListMessage, clinicNotAddedMessage, doctorForm, type Clinic, type Doctor } from '@portal/contract';
 import { ApiError } from '../../../lib/api-client.ts';
+import { isAdministrator, useSession } from '../../../lib/session.ts';
 import { errorMessage, fallbackMessages, notifyError, toastMs } from '../../../lib/notify.ts';
 import { useAddDoctor } from '../api/add-doctor.ts';
 import { useEditDoctor } from '../api/edit-doctor.ts';
@@ -47,6 +48,9 @@ export function DoctorForm({
 }) {
   const addDoctor = useAddDoctor();
   const editDoctor = useEditDoctor();
+  const session = useSession();
+  // Only the administrator sets another's password or e-mail (the server refuses the rest).
+  const areCredentialsLocked = mode === 'staff' && doctor !== undefined && !(session && isAdministrator(session));
   const toast = toastFor[mode];
   const form = useForm<DoctorFormValues>({
     mode: 'controlled',
@@ -101,14 +105,23 @@ export function DoctorForm({
   return (
     <form ref={formRef} onSubmit={submit} noValidate>
       <Stack>
-        <PersonalInformationSection form={form} storedPicture={doctor?.ProfilePic ?? null} />
+        <PersonalInformationSection
+          form={form}
+          storedPicture={doctor?.ProfilePic ?? null}
+          isEmailLocked={areCredentialsLocked}
+        />
         <ClinicInformationSection
           clinics={form.values.clinicList}
           clinicDraft={clinicDraft}
           error={typeof form.errors.clinicList === 'string' ? form.errors.clinicList : undefined}
           onChange={(clinicList) => form.setFieldValue('clinicList', clinicList)}
         />
-        <LoginInformationSection form={form} mode={mode} isEditing={doctor !== undefined} />
+        <LoginInformationSection
+          form={form}
+          mode={mode}
+          isEditing={doctor !== undefined}
+          resetLinkFor={areCredentialsLocked ? doctor?.DoctorId : undefined}
+        />
         <Group justify="flex-end">
           <Button variant="default" onClick={onCancel}>
             Cancel

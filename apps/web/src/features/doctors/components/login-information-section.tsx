@@ -1,8 +1,10 @@
-import { Anchor, Fieldset, PasswordInput, Select, SimpleGrid, TextInput } from '@mantine/core';
+import { Anchor, Fieldset, PasswordInput, Select, SimpleGrid, Text, TextInput } from '@mantine/core';
 import type { UseFormReturnType } from '@mantine/form';
 import { ADMIN_ROLE_ID } from '@portal/contract';
 import { useMemo } from 'react';
+import { errorMessage, fallbackMessages, notifyError, notifySuccess } from '../../../lib/notify.ts';
 import { useRoles } from '../api/get-roles.ts';
+import { useRequestPasswordReset } from '../api/request-password-reset.ts';
 import { statusOptions, type DoctorFormMode, type DoctorFormValues } from './doctor-form-values.ts';
 
 const toggleLabel = { 'aria-label': 'Show or hide password' };
@@ -16,10 +18,13 @@ export function LoginInformationSection({
   form,
   mode,
   isEditing,
+  resetLinkFor,
 }: {
   form: UseFormReturnType<DoctorFormValues>;
   mode: DoctorFormMode;
   isEditing: boolean;
+  /** Staff other than the administrator: the doctor's id, to e-mail them a reset link instead. */
+  resetLinkFor?: number;
 }) {
   const isStaff = mode === 'staff';
   const roles = useRoles(isStaff);
@@ -93,11 +98,30 @@ export function LoginInformationSection({
           />
         )}
       </SimpleGrid>
-      {isEditing && isPasswordLocked && (
+      {isEditing && isPasswordLocked && resetLinkFor === undefined && (
         <Anchor component="button" type="button" size="sm" mt="xs" onClick={() => form.setFieldValue('isEdit', false)}>
           Change Password
         </Anchor>
       )}
+      {resetLinkFor !== undefined && <SendResetLink doctorId={resetLinkFor} />}
     </Fieldset>
+  );
+}
+
+/** The administrator sets a doctor's password; other staff have the link e-mailed to the doctor. */
+function SendResetLink({ doctorId }: { doctorId: number }) {
+  const request = useRequestPasswordReset();
+  const send = () =>
+    request.mutate(doctorId, {
+      onSuccess: (answer) => notifySuccess(answer.message),
+      onError: (error) => notifyError(errorMessage(error, fallbackMessages.saveFailed)),
+    });
+  return (
+    <Text size="sm" mt="xs">
+      Only the administrator can set a doctor&apos;s password.{' '}
+      <Anchor component="button" type="button" size="sm" onClick={send} disabled={request.isPending}>
+        E-mail the doctor a reset link
+      </Anchor>
+    </Text>
   );
 }

@@ -9,16 +9,26 @@ import { ProfilePictureInput } from '../../../components/profile-picture-input.t
 export function PersonalInformationSection({
   form,
   storedPicture,
+  isEmailLocked = false,
 }: {
   form: UseFormReturnType<DoctorFormValues>;
   storedPicture: string | null;
+  isEmailLocked?: boolean;
 }) {
   return (
     <Fieldset legend="Personal Information">
       <SimpleGrid cols={{ base: 1, sm: 2 }}>
         <TextInput label="First Name" withAsterisk autoComplete="given-name" {...form.getInputProps('firstname')} />
         <TextInput label="Last Name" withAsterisk autoComplete="family-name" {...form.getInputProps('lastname')} />
-        <TextInput label="Email" type="email" withAsterisk autoComplete="email" {...form.getInputProps('email')} />
+        <TextInput
+          label="Email"
+          type="email"
+          withAsterisk
+          autoComplete="email"
+          disabled={isEmailLocked}
+          description={isEmailLocked ? "Only the administrator can change a doctor's e-mail address" : undefined}
+          {...form.getInputProps('email')}
+        />
         <TextInput label="Mobile No" type="tel" autoComplete="tel" {...form.getInputProps('mobileNo')} />
         <CountrySelect
           label="Location"

@@ -1,6 +1,6 @@
 import { Button, Group, Paper, Stack, Textarea, TextInput } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
-import { roleRequest, type Role } from '@portal/contract';
+import { ADMIN_ROLE_ID, DOCTOR_ROLE_ID, roleRequest, type Role } from '@portal/contract';
 import { PageTitle } from '../../../components/page-title.tsx';
 import { fallbackMessages, notifySaveError, notifySuccess } from '../../../lib/notify.ts';
 import { useCreateRole } from '../api/create-role.ts';
@@ -8,6 +8,8 @@ import { useUpdateRole } from '../api/update-role.ts';
 
 /** Adds a role, or edits the one given. */
 export function RoleForm({ role, onClose }: { role?: Role; onClose: () => void }) {
+  // The server keeps the built-in roles' names (their description may change).
+  const isBuiltIn = role?.RoleId === ADMIN_ROLE_ID || role?.RoleId === DOCTOR_ROLE_ID;
   const createRole = useCreateRole();
   const updateRole = useUpdateRole();
   const form = useForm({
@@ -35,7 +37,13 @@ export function RoleForm({ role, onClose }: { role?: Role; onClose: () => void }
       <Paper withBorder p="md" maw={640}>
         <form onSubmit={submit} noValidate>
           <Stack>
-            <TextInput label="Role Name" withAsterisk {...form.getInputProps('roleName')} />
+            <TextInput
+              label="Role Name"
+              withAsterisk
+              disabled={isBuiltIn}
+              description={isBuiltIn ? 'This role is built in and cannot be renamed' : undefined}
+              {...form.getInputProps('roleName')}
+            />
             <Textarea label="Description" autosize minRows={3} {...form.getInputProps('description')} />
             <Group justify="flex-end">
               <Button variant="default" onClick={onClose}>
