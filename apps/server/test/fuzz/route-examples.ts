@@ -32,6 +32,8 @@ export interface Fixture {
   planFilePath: string;
   /** A case draft of the administrator's. */
   draftId: number;
+  /** A session of the administrator's other than the one the fuzzer asks with. */
+  sessionId: string;
 }
 
 /** Ids of existing records of every kind, for path params: the fixture's, the Doctor and administrator roles, pages 1 and 6. */
@@ -99,6 +101,7 @@ export async function createFixture(t: TestApp): Promise<Fixture> {
   const reset = await asAdmin('POST', `/api/doctor/request_password_reset/${doctor.doctorId}`);
   const [resetToken] = resetTokensIn(reset.json<{ message: string }>().message);
   if (!resetToken) throw new Error(`no reset link in ${reset.body}`);
+  const otherDevice = await t.login(testAdmin.username, testAdmin.password);
   return {
     adminUserId: Number((await t.app.tokens.verify(admin))!.sub),
     doctor,
@@ -113,6 +116,7 @@ export async function createFixture(t: TestApp): Promise<Fixture> {
     planId: plan.json<{ planId: number }>().planId,
     planFilePath: listed!.stages[0]!.url,
     draftId: draft.json<{ draftId: number }>().draftId,
+    sessionId: (await t.app.tokens.verify(otherDevice))!.jti,
   };
 }
 
@@ -152,6 +156,11 @@ export const examples: Record<string, (fixture: Fixture) => Example> = {
   'GET /api/ready': () => ({ url: '/api/ready' }),
   'POST /api/auth/login': () => ({ url: '/api/auth/login', json: { ...testAdmin } }),
   'POST /api/auth/logout': () => ({ url: '/api/auth/logout' }),
+  'GET /api/auth/sessions': () => ({ url: '/api/auth/sessions' }),
+  'DELETE /api/auth/sessions/:sessionId': (f) => ({ url: `/api/auth/sessions/${f.sessionId}` }),
+  'POST /api/auth/sessions/end_others': () => ({ url: '/api/auth/sessions/end_others' }),
+  'GET /api/user/:id/sessions': (f) => ({ url: `/api/user/${f.staff.userId}/sessions` }),
+  'DELETE /api/user/:id/sessions': (f) => ({ url: `/api/user/${f.staff.userId}/sessions` }),
   'GET /api/country/get_countries_list': () => ({ url: '/api/country/get_countries_list' }),
   'GET /api/city/get_cities_list/:id': () => ({ url: '/api/city/get_cities_list/1' }),
 

@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../lib/errors.ts';
 import { TOKEN_COOKIE } from '../../plugins/auth.ts';
 import { login } from '../../services/auth.ts';
+import { endCurrentSession } from '../../services/sessions.ts';
 import { route } from '../define-route.ts';
 import { pictureUrl } from '../urls.ts';
 
@@ -90,7 +91,8 @@ export async function authRoutes(app: FastifyInstance) {
     endpoints.login,
     { audit: { action: 'auth.login', actorName: attemptedUsername }, preHandler: throttle },
     async (request, reply) => {
-      const signIn = await login(app.db, app.tokens, request.body).catch(async (error: unknown) => {
+      const context = { ip: request.ip, userAgent: request.headers['user-agent'] };
+      const signIn = await login(app.db, app.tokens, request.body, context).catch(async (error: unknown) => {
         const isWrongPassword = error instanceof AppError && error.status === 401;
         if (!isWrongPassword) await forgive(request);
         throw error;
@@ -111,7 +113,7 @@ export async function authRoutes(app: FastifyInstance) {
   );
 
   route(app, endpoints.logout, { audit: { action: 'auth.logout' } }, async (request, reply) => {
-    await app.revokeToken(request.user.jti, request.user.exp);
+    await endCurrentSession(app.db, request.user);
     app.events.endSession(request.user.jti);
     reply.clearCookie(TOKEN_COOKIE, { path: cookiePath });
     return { message: messages.signedOut };
