@@ -2,6 +2,7 @@ import type { SignedInSession } from '@portal/contract';
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { auditLog, sessions } from '../src/db/schema.ts';
+import type { BusMessage } from '../src/events/bus.ts';
 import { openEventStream } from './helpers/event-stream.ts';
 import { createDoctor, createStaff, type CreatedDoctor } from './helpers/factories.ts';
 import { createTestApp, type TestApp } from './helpers/test-app.ts';
@@ -13,6 +14,8 @@ import { createTestApp, type TestApp } from './helpers/test-app.ts';
 
 let t: TestApp;
 let doctor: CreatedDoctor;
+/** The app on a real socket, for event streams. */
+let base: string;
 
 const chromeOnWindows =
   'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
@@ -23,6 +26,7 @@ beforeAll(async () => {
   // The periodic check of event streams never runs during the test: a stream that ends was ended at once.
   t = await createTestApp({ events: { sessionCheckMs: 3_600_000 } });
   doctor = await createDoctor(t, { active: true });
+  base = await t.app.listen({ port: 0, host: '127.0.0.1' });
 });
 afterAll(() => t.close());
 
@@ -154,7 +158,6 @@ describe('DELETE /api/auth/sessions/:sessionId', () => {
   });
 
   it("closes the ended session's live event stream at once", async () => {
-    const base = await t.app.listen({ port: 0, host: '127.0.0.1' });
     const laptop = await signIn(doctor);
     const phone = await signIn(doctor);
     const stream = await openEventStream(`${base}/api/events`, { authorization: `Bearer ${phone}` });
@@ -168,6 +171,26 @@ describe('DELETE /api/auth/sessions/:sessionId', () => {
     await stream.ended;
     expect(t.app.events.openStreams).toBe(1);
     kept.close();
+  });
+
+  it('tells the other processes through the bus, and closes the streams of a session another process ended', async () => {
+    const heard: BusMessage[] = [];
+    const unsubscribe = t.app.events.bus.subscribe((message) => heard.push(message));
+    const laptop = await signIn(doctor);
+    const phone = await signIn(doctor);
+    const phoneId = await sessionIdOf(phone);
+    expect((await t.as(laptop, { method: 'DELETE', url: `/api/auth/sessions/${phoneId}` })).statusCode).toBe(200);
+    await vi.waitFor(() => expect(heard).toContainEqual({ endedSessionIds: [phoneId] }));
+    unsubscribe();
+
+    // Another process ended this one: its row is gone, and the bus brings the word.
+    const tablet = await signIn(doctor);
+    const stream = await openEventStream(`${base}/api/events`, { authorization: `Bearer ${tablet}` });
+    expect(stream.status).toBe(200);
+    const tabletId = await sessionIdOf(tablet);
+    await t.app.db.delete(sessions).where(eq(sessions.sessionId, tabletId));
+    await t.app.events.bus.publish({ endedSessionIds: [tabletId] });
+    await stream.ended;
   });
 });
 

@@ -113,8 +113,7 @@ export async function authRoutes(app: FastifyInstance) {
   );
 
   route(app, endpoints.logout, { audit: { action: 'auth.logout' } }, async (request, reply) => {
-    await endCurrentSession(app.db, request.user);
-    app.events.endSession(request.user.jti);
+    await app.events.endSessions(await endCurrentSession(app.db, request.user));
     reply.clearCookie(TOKEN_COOKIE, { path: cookiePath });
     return { message: messages.signedOut };
   });

@@ -16,9 +16,9 @@ const byUserId = paramTarget({ user: 'id' });
 const endedMessage = (count: number) => `${count} ${count === 1 ? 'session' : 'sessions'} ended`;
 
 export async function sessionRoutes(app: FastifyInstance) {
-  /** The rows are gone, so every process refuses their tokens; this one also closes their event streams now. */
-  const ended = (sessionIds: string[]) => {
-    for (const sessionId of sessionIds) app.events.endSession(sessionId);
+  /** The rows are gone, so every process refuses their tokens; their event streams close now. */
+  const ended = async (sessionIds: string[]) => {
+    await app.events.endSessions(sessionIds);
     return { message: endedMessage(sessionIds.length), ended: sessionIds.length };
   };
 
