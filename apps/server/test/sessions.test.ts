@@ -107,6 +107,12 @@ describe('GET /api/auth/sessions', () => {
     ]);
   });
 
+  it('keeps a User-Agent to 512 characters, without control characters', async () => {
+    const token = await signIn(doctor, { userAgent: `Odd\u0000Agent\t${'x'.repeat(600)}` });
+    const [session] = (await mySessions(token)).filter((listed) => listed.isCurrent);
+    expect(session!.userAgent).toBe(`OddAgent${'x'.repeat(504)}`);
+  });
+
   it('no longer lists the sessions a password change ended', async () => {
     const staff = await createStaff(t, []);
     const before = await signIn({ username: staff.username, password: 'staff-pass' });

@@ -25,6 +25,10 @@ export interface SessionContext {
 
 const maxUserAgentLength = 512;
 
+/** The User-Agent as kept: at most 512 characters, no control characters (PostgreSQL refuses NUL). */
+const keptUserAgent = (userAgent: string | undefined) =>
+  (userAgent ?? '').replace(/\p{Cc}/gu, '').slice(0, maxUserAgentLength);
+
 /**
  * Signs the user in: a token and its session row, which every request checks
  * (plugins/auth.ts). The one way a token is issued, after whatever proof the sign-in needs.
@@ -41,7 +45,7 @@ export async function startSession(
     userId: user.userId,
     tokenVersion: user.tokenVersion,
     address: context.ip,
-    userAgent: (context.userAgent ?? '').slice(0, maxUserAgentLength),
+    userAgent: keptUserAgent(context.userAgent),
     expiresAt: new Date(issued.exp * 1000),
   });
   // The user's dead sessions (expired, or from before a password change) go as a new one starts.
