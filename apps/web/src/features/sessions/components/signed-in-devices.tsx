@@ -21,10 +21,10 @@ function DeviceRow({ session, onEnd }: { session: SignedInSession; onEnd: () => 
             )}
           </Group>
           <Text size="sm" c="dimmed" title={session.userAgent}>
-            {session.address} · signed in {formatDateTime(session.createdAt)}
+            Signed in {formatDateTime(session.createdAt)}
           </Text>
           <Text size="sm" c="dimmed">
-            Last seen {formatDateTime(session.lastSeenAt)}
+            Last seen {formatDateTime(session.lastSeenAt)} from {session.address}
           </Text>
         </Stack>
         {!session.isCurrent && (
