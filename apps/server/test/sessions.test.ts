@@ -3,6 +3,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { auditLog, sessions } from '../src/db/schema.ts';
 import type { BusMessage } from '../src/events/bus.ts';
+import { sweepLeftovers } from '../src/services/housekeeping.ts';
 import { openEventStream } from './helpers/event-stream.ts';
 import { createDoctor, createStaff, type CreatedDoctor } from './helpers/factories.ts';
 import { createTestApp, type TestApp } from './helpers/test-app.ts';
@@ -326,5 +327,35 @@ describe("a user's sessions (the Users page)", () => {
       expect(response.json()).toEqual({ message: 'User not found' });
     }
     expect(await statusWith(await signIn(doctor))).toBe(200);
+  });
+});
+
+describe('the periodic sweep', () => {
+  it('deletes the rows of expired sessions and of those from an earlier token version, and no others', async () => {
+    const staff = await createStaff(t, []);
+    const account = { username: staff.username, password: 'staff-pass' };
+    const [expired, live] = [await signIn(account), await signIn(account)];
+    await t.app.db
+      .update(sessions)
+      .set({ expiresAt: sql`now() - interval '1 second'` })
+      .where(eq(sessions.sessionId, await sessionIdOf(expired)));
+    const changedPassword = await createStaff(t, []);
+    await t.app.db.execute(
+      sql`update users set token_version = token_version + 1 where user_id = ${changedPassword.userId}`,
+    );
+    const counts = await sweepLeftovers(
+      { database: t.app.database, storage: t.app.storage, log: t.app.log },
+      { graceSeconds: 86_400 },
+    );
+    expect(counts.deadSessions).toBeGreaterThanOrEqual(2);
+    const left = async (token: string) =>
+      (
+        await t.app.db
+          .select()
+          .from(sessions)
+          .where(eq(sessions.sessionId, await sessionIdOf(token)))
+      ).length;
+    expect([await left(expired), await left(changedPassword.token), await left(live)]).toEqual([0, 0, 1]);
+    expect(await statusWith(live)).toBe(200);
   });
 });

@@ -139,3 +139,20 @@ export async function endUserSessions(db: Database, actor: SignedInUser, userId:
   await findManagedUser(db, actor, userId);
   return endSessions(db, userId, sql`true`);
 }
+
+/**
+ * Dead sessions of anyone (expired, or from before a password change, deactivation or
+ * deletion): their tokens are refused anyway; the periodic sweep removes their rows.
+ */
+export async function deleteDeadSessions(db: Database): Promise<number> {
+  const deleted = await db
+    .delete(sessions)
+    .where(
+      or(
+        lt(sessions.expiresAt, sql`now()`),
+        sql`${sessions.tokenVersion} <> (select ${users.tokenVersion} from ${users} where ${users.userId} = ${sessions.userId})`,
+      ),
+    )
+    .returning({ sessionId: sessions.sessionId });
+  return deleted.length;
+}
