@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { auditLog, sessions } from '../src/db/schema.ts';
 import type { BusMessage } from '../src/events/bus.ts';
 import { sweepLeftovers } from '../src/services/housekeeping.ts';
+import { startSession } from '../src/services/sessions.ts';
 import { openEventStream } from './helpers/event-stream.ts';
 import { createDoctor, createStaff, type CreatedDoctor } from './helpers/factories.ts';
 import { createTestApp, type TestApp } from './helpers/test-app.ts';
@@ -216,6 +217,22 @@ describe('POST /api/auth/sessions/end_others', () => {
     expect(await statusWith(bystander)).toBe(200);
     expect((await mySessions(current)).map((session) => session.sessionId)).toEqual([await sessionIdOf(current)]);
     await auditRow('session.end_others', `user:${staff.userId}`);
+  });
+
+  it('tells the other processes of 250 ended sessions in messages a PostgreSQL NOTIFY can carry', async () => {
+    const staff = await createStaff(t, []);
+    const holder = { userId: staff.userId, roleId: staff.roleId, userType: 'Web' as const, tokenVersion: 0 };
+    const context = { ip: '127.0.0.1', userAgent: 'load' };
+    for (let i = 0; i < 250; i++) await startSession(t.app.db, t.app.tokens, holder, context);
+    const heard: string[] = [];
+    const unsubscribe = t.app.events.bus.subscribe((message) => {
+      if ('endedSessionIds' in message) heard.push(...message.endedSessionIds);
+    });
+    const response = await t.as(staff.token, { method: 'POST', url: '/api/auth/sessions/end_others' });
+    expect(response.json()).toMatchObject({ ended: 250 });
+    // On the PostgreSQL pass the bus is NOTIFY, which refuses a payload over 8000 bytes.
+    await vi.waitFor(() => expect(heard).toHaveLength(250));
+    unsubscribe();
   });
 });
 

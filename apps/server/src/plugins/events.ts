@@ -93,9 +93,13 @@ export class LiveEvents {
   async endSessions(sessionIds: string[]): Promise<void> {
     if (sessionIds.length === 0) return;
     this.endLocalSessions(sessionIds);
-    await this.bus.publish({ endedSessionIds: sessionIds }).catch((error: unknown) => {
-      this.app.log.warn({ err: error }, 'events: ended sessions not published');
-    });
+    // A PostgreSQL NOTIFY carries at most 8000 bytes: 100 ids (about 4 KB) a message.
+    for (let start = 0; start < sessionIds.length; start += 100) {
+      const endedSessionIds = sessionIds.slice(start, start + 100);
+      await this.bus.publish({ endedSessionIds }).catch((error: unknown) => {
+        this.app.log.warn({ err: error }, 'events: ended sessions not published');
+      });
+    }
   }
 
   private endLocalSessions(sessionIds: readonly string[]): void {
