@@ -174,7 +174,7 @@ describe('login throttling', () => {
 });
 
 describe('POST /auth/logout', () => {
-  it('revokes the token and clears the cookie', async () => {
+  it('ends the session (its token refused) and clears the cookie', async () => {
     const token = await t.login(testAdmin.username, testAdmin.password);
     const before = await t.as(token, { method: 'GET', url: '/api/role/get_roles_list' });
     expect(before.statusCode).toBe(200);

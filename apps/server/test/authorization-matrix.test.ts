@@ -12,6 +12,7 @@ import {
   makeImage,
   uniqueName,
 } from './helpers/factories.ts';
+import { startSession } from '../src/services/sessions.ts';
 import { planForm, planSummaryOf, stageFiles, uploadPlan } from './helpers/plan-factories.ts';
 import { createTestApp, testAdmin, type TestApp } from './helpers/test-app.ts';
 
@@ -76,6 +77,13 @@ const EXPECTED: Record<string, Entry> = {
 
   // Any signed-in user.
   'POST /api/auth/logout': { expect: [401, 401, 200, 200, 200, 200, 200] },
+  // Signed-in devices: each user their own; another user's session id is "not found", even to the administrator.
+  'GET /api/auth/sessions': { expect: [401, 401, 200, 200, 200, 200, 200] },
+  'DELETE /api/auth/sessions/:sessionId': { expect: [401, 401, 200, 404, 404, 404, 404] },
+  'POST /api/auth/sessions/end_others': { expect: [401, 401, 200, 200, 200, 200, 200] },
+  // A Web user's sessions: the Users page, for a user whose role's pages the caller has (sessions.test.ts).
+  'GET /api/user/:id/sessions': { page: 'Users', expect: STAFF_ONLY },
+  'DELETE /api/user/:id/sessions': { page: 'Users', expect: STAFF_ONLY },
   // Profile pictures are shown across the app to signed-in users; a doctor sees only their own.
   'GET /api/uploads/users/:userId/:fileName': { expect: [401, 401, 200, OTHERS, 200, 200, 200] },
   // Role 19 (doctors): not the caller's own Web role, so Role Permissions only.
@@ -331,6 +339,16 @@ const requests: Record<string, Build> = {
   'GET /api/docs/static/*': () => ({ url: '/api/docs/static/swagger-ui.css' }),
 
   'POST /api/auth/logout': async (actor) => ({ url: '/api/auth/logout', token: await freshToken(actor) }),
+  'GET /api/auth/sessions': () => ({ url: '/api/auth/sessions' }),
+  // Doctor A signed in on another device: that session's id.
+  'DELETE /api/auth/sessions/:sessionId': async () => {
+    const otherDevice = await t.login(doctorA.username, doctorA.password);
+    return { url: `/api/auth/sessions/${(await t.app.tokens.verify(otherDevice))!.jti}` };
+  },
+  // With the actor's usual token, which it keeps.
+  'POST /api/auth/sessions/end_others': () => ({ url: '/api/auth/sessions/end_others' }),
+  'GET /api/user/:id/sessions': async () => ({ url: `/api/user/${await newWebUser()}/sessions` }),
+  'DELETE /api/user/:id/sessions': async () => ({ url: `/api/user/${await newWebUser()}/sessions` }),
   'GET /api/uploads/users/:userId/:fileName': (_actor, owner) => ({ url: owner.picturePath }),
   'GET /api/permission/get_menu/:roleId': () => ({ url: '/api/permission/get_menu/19' }),
 
@@ -479,12 +497,13 @@ beforeAll(async () => {
   const pageless = await createStaff(t, []);
   pagelessRoleId = pageless.roleId;
   tokens.set('anonymous', null);
-  const issued = await t.app.tokens.issue({
-    userId: inactive.userId,
-    roleId: 19,
-    userType: 'Doctor',
-    tokenVersion: 0,
-  });
+  // A session as a sign-in would start it: refused for the account, not for a missing session.
+  const issued = await startSession(
+    t.app.db,
+    t.app.tokens,
+    { userId: inactive.userId, roleId: 19, userType: 'Doctor', tokenVersion: 0 },
+    { ip: '127.0.0.1', userAgent: 'matrix' },
+  );
   tokens.set('inactiveDoctor', issued.token);
   tokens.set('doctorA', doctorA.token);
   tokens.set('doctorB', doctorB.token);

@@ -11,6 +11,7 @@ interface OpenApiOperation {
 /** Changes named wholly by their path. */
 const bodiless = new Set([
   'POST /api/auth/logout',
+  'POST /api/auth/sessions/end_others',
   'POST /api/permission/add/:roleId/:pageId',
   'POST /api/doctor/activate/:id',
   'POST /api/doctor/request_password_reset/:id',

@@ -439,6 +439,15 @@ export async function downloadPart(): Promise<Blob | undefined> {
     const audit = await call('GET', '/api/audit', { params: { query: { page: 1, pageSize: 5 } } });
     expect(Number(audit.response.headers.get('x-total-count'))).toBeGreaterThan(5);
 
+    // Signed-in devices: another sign-in of the administrator's, listed and ended, then the others; a Web user's.
+    const otherDevice = (await t.app.tokens.verify(await t.login(testAdmin.username, testAdmin.password)))!.jti;
+    const devices = json<{ sessionId: string }[]>(await call('GET', '/api/auth/sessions', {}));
+    expect(devices.map((device) => device.sessionId)).toContain(otherDevice);
+    await call('DELETE', '/api/auth/sessions/{sessionId}', { params: { path: { sessionId: otherDevice } } });
+    await call('POST', '/api/auth/sessions/end_others', {});
+    await call('GET', '/api/user/{id}/sessions', { params: { path: { id: UserId } } });
+    await call('DELETE', '/api/user/{id}/sessions', { params: { path: { id: UserId } } });
+
     await call('DELETE', '/api/doctor/delete/{id}', { params: { path: { id: DoctorId } } });
     await call('DELETE', '/api/user/delete/{id}', { params: { path: { id: UserId } } });
     await call('DELETE', '/api/role/delete/{id}', { params: { path: { id: spareRoleId } } });

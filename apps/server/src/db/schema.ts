@@ -153,11 +153,29 @@ export const passwordResetTokens = pgTable(
   (table) => [index('password_reset_tokens_user_idx').on(table.userId)],
 );
 
-/** Tokens signed out before they expire; rows past `expiresAt` can go. */
-export const revokedTokens = pgTable('revoked_tokens', {
-  jti: text('jti').primaryKey(),
-  expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
-});
+/**
+ * One row per signed-in token (docs/decisions.md § Sessions), its id the token's `jti`: a
+ * token is good only while its row is here, so ending a session deletes the row and every
+ * process refuses the token at its next request. `tokenVersion` is the user's at sign-in:
+ * a row from an earlier version is dead (its token is refused) and is no longer listed.
+ */
+export const sessions = pgTable(
+  'sessions',
+  {
+    sessionId: text('session_id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.userId),
+    tokenVersion: integer('token_version').notNull(),
+    createdAt: createdAt(),
+    lastSeenAt: timestamp('last_seen_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    /** The client address of its last request (as `lastSeenAt`, updated at most once a minute). */
+    address: text('address').notNull(),
+    userAgent: text('user_agent').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+  },
+  (table) => [index('sessions_user_idx').on(table.userId, table.createdAt)],
+);
 
 /**
  * Mail is written here in the same transaction as the change that causes it, then sent

@@ -5,10 +5,19 @@ import type { LiveEvent } from '@portal/contract';
  * (`audience`), which never leaves the server. Staff with the Dashboard page get every
  * case event; a doctor only those whose `doctorUserId` is theirs.
  */
-export interface BusMessage {
+export interface CaseEventMessage {
   event: LiveEvent;
   audience: { doctorUserId: number };
 }
+
+/** Sessions that ended (docs/decisions.md § Sessions): every process closes their streams. */
+export interface SessionsEndedMessage {
+  endedSessionIds: string[];
+}
+
+export type BusMessage = CaseEventMessage | SessionsEndedMessage;
+
+export const isSessionsEnded = (message: BusMessage): message is SessionsEndedMessage => 'endedSessionIds' in message;
 
 export type BusListener = (message: BusMessage) => void;
 
@@ -42,8 +51,14 @@ export class Listeners {
 /** Parses what another process sent; anything malformed is dropped. */
 export function parseMessage(text: string): BusMessage | null {
   try {
-    const message = JSON.parse(text) as BusMessage;
-    return message?.event?.type && typeof message.audience?.doctorUserId === 'number' ? message : null;
+    const message = JSON.parse(text) as Partial<CaseEventMessage & SessionsEndedMessage> | null;
+    if (Array.isArray(message?.endedSessionIds)) {
+      const endedSessionIds = message.endedSessionIds.filter((id) => typeof id === 'string');
+      return { endedSessionIds };
+    }
+    return message?.event?.type && typeof message.audience?.doctorUserId === 'number'
+      ? { event: message.event, audience: message.audience }
+      : null;
   } catch {
     return null;
   }

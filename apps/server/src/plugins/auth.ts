@@ -1,10 +1,10 @@
 import type { Access } from '@portal/contract';
-import { and, eq, gt, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { isAllowed, type SignedInUser } from '../auth/policy.ts';
 import { TokenService } from '../auth/tokens.ts';
-import { doctors, liveRoleId, pages, revokedTokens, rolePermissions, users } from '../db/schema.ts';
+import { doctors, liveRoleId, pages, rolePermissions, sessions, users } from '../db/schema.ts';
 import { forbidden, unauthorized } from '../lib/errors.ts';
 
 declare module 'fastify' {
@@ -50,7 +50,11 @@ export const authPlugin = fp(async (app: FastifyInstance) => {
     }
   });
 
-  /** Who the token belongs to, if it is still good: user present, active, same version, not revoked. */
+  /**
+   * Who the token belongs to, if it is still good: its session not ended, the user present,
+   * active and at the same token version. `isSeenLately` spares a write per request: a
+   * session's last-seen time moves at most once a minute.
+   */
   // Runs on every signed-in request: built and prepared once (named statement on PostgreSQL).
   const findSession = app.db
     .select({
@@ -58,15 +62,17 @@ export const authPlugin = fp(async (app: FastifyInstance) => {
       roleId: liveRoleId,
       userType: users.userType,
       doctorId: doctors.doctorId,
-      isRevoked: sql<boolean>`exists (select 1 from ${revokedTokens} where ${revokedTokens.jti} = ${sql.placeholder('jti')})`,
+      isSeenLately: sql<boolean>`${sessions.lastSeenAt} > now() - interval '1 minute'`,
       pages: sql<
         string[]
       >`array(select ${pages.pageUrl} from ${rolePermissions} join ${pages} on ${pages.pageId} = ${rolePermissions.pageId} where ${rolePermissions.roleId} = ${users.roleId})`,
     })
-    .from(users)
+    .from(sessions)
+    .innerJoin(users, eq(users.userId, sessions.userId))
     .leftJoin(doctors, eq(doctors.userId, users.userId))
     .where(
       and(
+        eq(sessions.sessionId, sql.placeholder('jti')),
         eq(users.userId, sql.placeholder('userId')),
         eq(users.isActive, true),
         eq(users.tokenVersion, sql.placeholder('version')),
@@ -75,11 +81,21 @@ export const authPlugin = fp(async (app: FastifyInstance) => {
     )
     .prepare('find_session');
 
-  async function loadUser(token: string): Promise<SignedInUser | null> {
+  // Concurrent requests of one session at the minute's turn: the condition lets one write through.
+  const touchSession = app.db
+    .update(sessions)
+    .set({ lastSeenAt: sql`now()`, address: sql`${sql.placeholder('address')}` })
+    .where(
+      and(eq(sessions.sessionId, sql.placeholder('jti')), sql`${sessions.lastSeenAt} <= now() - interval '1 minute'`),
+    )
+    .prepare('touch_session');
+
+  async function loadUser(token: string, address?: string): Promise<SignedInUser | null> {
     const claims = await app.tokens.verify(token);
     if (!claims) return null;
     const [row] = await findSession.execute({ userId: Number(claims.sub), version: claims.ver, jti: claims.jti });
-    if (!row || row.isRevoked) return null;
+    if (!row) return null;
+    if (address !== undefined && !row.isSeenLately) await touchSession.execute({ jti: claims.jti, address });
     return {
       userId: row.userId,
       roleId: row.roleId,
@@ -97,26 +113,16 @@ export const authPlugin = fp(async (app: FastifyInstance) => {
     const access = request.routeOptions.config?.access;
     if (!access) return;
     const token = readToken(request);
-    request.user = token ? await loadUser(token) : null;
+    request.user = token ? await loadUser(token, request.ip) : null;
     if (access === 'public') return;
     if (!request.user)
       throw unauthorized(token ? 'Your session has expired. Please sign in again.' : 'Please sign in.');
     if (!isAllowed(request.user, access)) throw forbidden();
   });
-
-  /** Signed-out tokens are kept until they would have expired anyway. */
-  app.decorate('revokeToken', async (jti: string, exp: number) => {
-    await app.db
-      .insert(revokedTokens)
-      .values({ jti, expiresAt: new Date(exp * 1000) })
-      .onConflictDoNothing();
-    await app.db.delete(revokedTokens).where(gt(sql`now()`, revokedTokens.expiresAt));
-  });
 });
 
 declare module 'fastify' {
   interface FastifyInstance {
-    revokeToken(jti: string, exp: number): Promise<void>;
     /** The user a token signs in, checked as every request checks it; null once it is no longer good. */
     loadSession(token: string): Promise<SignedInUser | null>;
   }

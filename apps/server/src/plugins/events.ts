@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { ServerResponse } from 'node:http';
 import { isAllowed, isDoctor, type SignedInUser } from '../auth/policy.ts';
-import type { BusMessage, EventBus } from '../events/bus.ts';
+import { isSessionsEnded, type BusMessage, type CaseEventMessage, type EventBus } from '../events/bus.ts';
 import { LocalBus } from '../events/local-bus.ts';
 import { PostgresBus } from '../events/postgres-bus.ts';
 import { readToken } from './auth.ts';
@@ -38,7 +38,7 @@ interface OpenStream {
 }
 
 /** May this stream's user see this event? Staff with the stream's access see every case; a doctor their own. */
-function mayReceive(user: SignedInUser, message: BusMessage): boolean {
+function mayReceive(user: SignedInUser, message: CaseEventMessage): boolean {
   if (isDoctor(user)) return message.audience.doctorUserId === user.userId;
   return isAllowed(user, endpoints.eventStream.access);
 }
@@ -69,7 +69,7 @@ export class LiveEvents {
   }
 
   /** Called after the change committed; a bus that is down loses the event (logged), never the change. */
-  async publish(event: LiveEvent, audience: BusMessage['audience']): Promise<void> {
+  async publish(event: LiveEvent, audience: CaseEventMessage['audience']): Promise<void> {
     await this.bus.publish({ event, audience }).catch((error: unknown) => {
       this.app.log.warn({ err: error, event: event.type }, 'events: not published');
     });
@@ -96,9 +96,25 @@ export class LiveEvents {
     response.on('close', () => this.streams.delete(stream));
   }
 
-  /** Ends at once the streams opened with this token (logout on this process; others find out at their next check). */
-  endSession(jti: string): void {
-    for (const stream of this.streams) if (stream.user.jti === jti) this.end(stream);
+  /**
+   * Ends the streams of sessions that ended (their rows are gone): here at once, and on every
+   * other process when the bus carries it; one that misses it finds out at its next check.
+   */
+  async endSessions(sessionIds: string[]): Promise<void> {
+    if (sessionIds.length === 0) return;
+    this.endLocalSessions(sessionIds);
+    // A PostgreSQL NOTIFY carries at most 8000 bytes: 100 ids (about 4 KB) a message.
+    for (let start = 0; start < sessionIds.length; start += 100) {
+      const endedSessionIds = sessionIds.slice(start, start + 100);
+      await this.bus.publish({ endedSessionIds }).catch((error: unknown) => {
+        this.app.log.warn({ err: error }, 'events: ended sessions not published');
+      });
+    }
+  }
+
+  private endLocalSessions(sessionIds: readonly string[]): void {
+    const ended = new Set(sessionIds);
+    for (const stream of this.streams) if (ended.has(stream.user.jti)) this.end(stream);
   }
 
   /** Ends every stream: the server is shutting down. */
@@ -132,6 +148,7 @@ export class LiveEvents {
   }
 
   private deliver(message: BusMessage): void {
+    if (isSessionsEnded(message)) return this.endLocalSessions(message.endedSessionIds);
     const frame = sseFrame(message.event);
     for (const stream of this.streams) if (mayReceive(stream.user, message)) this.write(stream, frame);
   }

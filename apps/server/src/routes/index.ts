@@ -17,12 +17,14 @@ import { userRoutes } from './users/index.ts';
 import { doctorPreferenceRoutes } from './doctor-preferences/index.ts';
 import { prescriptionRoutes } from './prescription/index.ts';
 import { caseDraftRoutes } from './case-drafts/index.ts';
+import { sessionRoutes } from './sessions/index.ts';
 
 /** Every API area; each route's full path comes from its row in the contract's endpoint table. */
 export async function apiRoutes(app: FastifyInstance) {
   for (const areaRoutes of [
     healthRoutes,
     authRoutes,
+    sessionRoutes,
     roleRoutes,
     permissionRoutes,
     userRoutes,

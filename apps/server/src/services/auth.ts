@@ -5,6 +5,7 @@ import type { TokenService } from '../auth/tokens.ts';
 import type { Database } from '../db/client.ts';
 import { liveRoleId, users } from '../db/schema.ts';
 import { AppError } from '../lib/errors.ts';
+import { startSession, type SessionContext } from './sessions.ts';
 
 /**
  * An unknown user, a wrong password and an inactive account all get the same answer;
@@ -14,6 +15,7 @@ export async function login(
   db: Database,
   tokens: TokenService,
   input: LoginRequest,
+  context: SessionContext,
 ): Promise<Omit<LoginResponse, 'profilePic'> & { exp: number; profilePicKey: string | null }> {
   const [user] = await db
     .select({ ...getTableColumns(users), roleId: liveRoleId })
@@ -22,7 +24,7 @@ export async function login(
   const isPasswordRight = await verifyPassword(user?.passwordHash, input.password);
   if (!user || !isPasswordRight) throw new AppError(401, messages.loginFailed);
   if (!user.isActive) throw new AppError(403, messages.accountInactive);
-  const issued = await tokens.issue(user);
+  const issued = await startSession(db, tokens, user, context);
   return {
     token: issued.token,
     exp: issued.exp,

@@ -4,6 +4,7 @@ import { LocalStorage } from '../storage/local-storage.ts';
 import type { Storage } from '../storage/storage.ts';
 import { sweepOrphanedCaseFiles } from './cases/sweep-orphaned-files.ts';
 import { sweepOrphanedPlanFiles } from './plans/sweep-orphaned-plan-files.ts';
+import { deleteDeadSessions } from './sessions.ts';
 import { uploadsFolder } from './uploads/upload-store.ts';
 import { sweepExpiredUploads, uploadLifetimeSeconds } from './uploads/uploads.ts';
 
@@ -13,6 +14,7 @@ export interface SweepCounts {
   planFiles: number | null;
   expiredUploads: number | null;
   unfinishedWrites: number | null;
+  deadSessions: number | null;
 }
 
 /** Folders whose files are committed after their bytes: a killed upload leaves files, or S3 parts, there. */
@@ -28,7 +30,8 @@ interface HousekeepingDeps {
  * Everything a killed upload can leave: stored files no row refers to (older than
  * `graceSeconds`), unfinished S3 multipart uploads under the same folders (begun before the
  * same grace), and resumable uploads no case used within their 24 hours (with their own
- * unfinished parts). Each part is housekeeping: its failure is logged, the others still run.
+ * unfinished parts); and sessions whose tokens are refused anyway (expired, or from an earlier
+ * token version). Each part is housekeeping: its failure is logged, the others still run.
  */
 export async function sweepLeftovers(deps: HousekeepingDeps, options: { graceSeconds: number }): Promise<SweepCounts> {
   const { db } = deps.database;
@@ -59,6 +62,7 @@ export async function sweepLeftovers(deps: HousekeepingDeps, options: { graceSec
       aborted += await abortUnfinishedWrites.call(deps.storage, uploadsFolder, uploadsStart);
       return aborted;
     }),
+    deadSessions: await attempt('dead sessions', () => deleteDeadSessions(db)),
   };
 }
 

@@ -3,6 +3,7 @@ import { and, asc, eq, getTableColumns, isNull, sql } from 'drizzle-orm';
 import fc from 'fast-check';
 import type { LightMyRequestResponse } from 'fastify';
 import { liveRoleId, users } from '../../src/db/schema.ts';
+import { startSession } from '../../src/services/sessions.ts';
 import type { TestApp } from '../helpers/test-app.ts';
 import { changedParts, fingerprint, type Fingerprint } from './fingerprint.ts';
 import type { OtherDoctor } from './isolation.ts';
@@ -121,7 +122,12 @@ export class RouteFuzzer {
     if (cached && performance.now() - cached.issuedAt < tokenReuseMs) return cached.token;
     const user = (await this.holderOf(actor)) ?? (await this.restoreDoctor(actor));
     if (!user) throw new Error(`no active ${actor} is left`);
-    const { token } = await this.t.app.tokens.issue(user);
+    const { token } = await startSession(this.t.app.db, this.t.app.tokens, user, {
+      ip: '127.0.0.1',
+      userAgent: 'fuzz',
+    });
+    // Signing in writes a session row: the next request's "before" is read after it.
+    this.lastState = undefined;
     this.tokens.set(actor, { token, issuedAt: performance.now() });
     return token;
   }

@@ -39,6 +39,8 @@ export interface Fixture {
   planFilePath: string;
   /** A case draft of the administrator's. */
   draftId: number;
+  /** A session of the administrator's other than the one the fuzzer asks with. */
+  sessionId: string;
 }
 
 /** Ids of existing records of every kind, for path params: the fixture's, the Doctor and administrator roles, pages 1 and 6. */
@@ -104,6 +106,7 @@ export async function createFixture(t: TestApp): Promise<Fixture> {
   if (draft.statusCode !== 200) throw new Error(`draft: ${draft.statusCode} ${draft.body}`);
   // A real reset link, as the doctor's mail carries it.
   const resetToken = await mailedResetToken(t, doctor);
+  const otherDevice = await t.login(testAdmin.username, testAdmin.password);
   return {
     adminUserId: Number((await t.app.tokens.verify(admin))!.sub),
     doctor,
@@ -118,6 +121,7 @@ export async function createFixture(t: TestApp): Promise<Fixture> {
     planId: plan.json<{ planId: number }>().planId,
     planFilePath: listed!.stages[0]!.url,
     draftId: draft.json<{ draftId: number }>().draftId,
+    sessionId: (await t.app.tokens.verify(otherDevice))!.jti,
   };
 }
 
@@ -157,6 +161,11 @@ export const examples: Record<string, (fixture: Fixture) => Example> = {
   'GET /api/ready': () => ({ url: '/api/ready' }),
   'POST /api/auth/login': () => ({ url: '/api/auth/login', json: { ...testAdmin } }),
   'POST /api/auth/logout': () => ({ url: '/api/auth/logout' }),
+  'GET /api/auth/sessions': () => ({ url: '/api/auth/sessions' }),
+  'DELETE /api/auth/sessions/:sessionId': (f) => ({ url: `/api/auth/sessions/${f.sessionId}` }),
+  'POST /api/auth/sessions/end_others': () => ({ url: '/api/auth/sessions/end_others' }),
+  'GET /api/user/:id/sessions': (f) => ({ url: `/api/user/${f.staff.userId}/sessions` }),
+  'DELETE /api/user/:id/sessions': (f) => ({ url: `/api/user/${f.staff.userId}/sessions` }),
   'GET /api/country/get_countries_list': () => ({ url: '/api/country/get_countries_list' }),
   'GET /api/city/get_cities_list/:id': () => ({ url: '/api/city/get_cities_list/1' }),
 

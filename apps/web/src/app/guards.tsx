@@ -54,14 +54,13 @@ export function RequirePage({
   allowDoctor = false,
   children,
 }: {
-  page: PageUrl | '/profile' | '/audit';
+  page: PageUrl | '/audit';
   allowDoctor?: boolean;
   children: ReactNode;
 }) {
   const session = useSession() as Session;
   const menu = useMenu(session);
   if (isDoctor(session)) return allowDoctor ? children : <Refused />;
-  if (page === '/profile') return <Refused />;
   if (menu.isLoading) return null;
   return menu.items.some((item) => item.url === page) ? children : <Refused />;
 }

@@ -2,14 +2,14 @@ import { Text } from '@mantine/core';
 import { modals } from '@mantine/modals';
 import { whenModalsReady } from './modals-on-demand.tsx';
 
-/** Asks 'Are you sure you want to delete?' and resolves true only on Delete. */
-export async function confirmDelete(): Promise<boolean> {
+/** Asks `message` and resolves true only on the red `confirmLabel` button. */
+export async function confirmAction({ message, confirmLabel }: { message: string; confirmLabel: string }) {
   await whenModalsReady();
-  return new Promise((resolve) => {
+  return new Promise<boolean>((resolve) => {
     modals.openConfirmModal({
       title: 'Please confirm',
-      children: <Text size="sm">Are you sure you want to delete?</Text>,
-      labels: { confirm: 'Delete', cancel: 'Cancel' },
+      children: <Text size="sm">{message}</Text>,
+      labels: { confirm: confirmLabel, cancel: 'Cancel' },
       confirmProps: { color: 'red' },
       onConfirm: () => resolve(true),
       onCancel: () => resolve(false),
@@ -17,3 +17,7 @@ export async function confirmDelete(): Promise<boolean> {
     });
   });
 }
+
+/** Asks 'Are you sure you want to delete?' and resolves true only on Delete. */
+export const confirmDelete = () =>
+  confirmAction({ message: 'Are you sure you want to delete?', confirmLabel: 'Delete' });

@@ -1,15 +1,34 @@
 import { ActionIcon, Button, Group } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
-import { IconPencil, IconTrash } from '@tabler/icons-react';
+import { IconPencil, IconTrash, type Icon } from '@tabler/icons-react';
+
+/** A row's action besides Edit and Delete: its label, icon and colour. */
+export interface RowAction {
+  label: string;
+  icon: Icon;
+  color?: string;
+  onClick: () => void;
+}
 
 /**
- * A list row's Edit and Delete buttons, named for the record so each is distinct to a screen
- * reader; on a phone they shrink to their icons.
+ * A list row's Edit and Delete buttons (after any `extra` ones), named for the record so
+ * each is distinct to a screen reader; on a phone they shrink to their icons.
  */
-export function RowActions({ name, onEdit, onDelete }: { name: string; onEdit: () => void; onDelete: () => void }) {
+export function RowActions({
+  name,
+  onEdit,
+  onDelete,
+  extra = [],
+}: {
+  name: string;
+  onEdit: () => void;
+  onDelete: () => void;
+  extra?: readonly RowAction[];
+}) {
   const isNarrow = useMediaQuery('(max-width: 48em)') ?? false;
-  const actions = [
-    { label: 'Edit', icon: IconPencil, color: undefined, onClick: onEdit },
+  const actions: readonly RowAction[] = [
+    ...extra,
+    { label: 'Edit', icon: IconPencil, onClick: onEdit },
     { label: 'Delete', icon: IconTrash, color: 'red', onClick: onDelete },
   ];
   return (

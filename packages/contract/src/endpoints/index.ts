@@ -15,6 +15,7 @@ import { userEndpoints } from './users.ts';
 import { doctorPreferenceEndpoints } from './doctor-preferences.ts';
 import { prescriptionEndpoints } from './prescription.ts';
 import { caseDraftEndpoints } from './case-drafts.ts';
+import { sessionEndpoints } from './sessions.ts';
 
 export { healthStatus } from './health.ts';
 export { pictureRemoval, profilePictureFileName } from './common.ts';
@@ -26,6 +27,7 @@ export { pictureRemoval, profilePictureFileName } from './common.ts';
 export const endpoints = {
   ...healthEndpoints,
   ...authEndpoints,
+  ...sessionEndpoints,
   ...roleEndpoints,
   ...permissionEndpoints,
   ...userEndpoints,
@@ -50,6 +52,7 @@ export type EndpointName = keyof Endpoints;
 export const endpointTags = [
   { name: 'health', description: 'Liveness and readiness probes for load balancers' },
   { name: 'auth', description: 'Signing in and out' },
+  { name: 'sessions', description: 'Signed-in devices: listing and ending sessions' },
   { name: 'roles', description: 'Roles of Web users (the Roles page)' },
   { name: 'permissions', description: 'Which pages each role has (the Role Permissions page), and menus' },
   { name: 'users', description: 'Web users: the lab staff (the Users page)' },

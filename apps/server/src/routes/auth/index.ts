@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../lib/errors.ts';
 import { TOKEN_COOKIE } from '../../plugins/auth.ts';
 import { login } from '../../services/auth.ts';
+import { endCurrentSession } from '../../services/sessions.ts';
 import { route } from '../define-route.ts';
 import { pictureUrl } from '../urls.ts';
 
@@ -102,7 +103,8 @@ export async function authRoutes(app: FastifyInstance) {
       preHandler: throttleAccount,
     },
     async (request, reply) => {
-      const signIn = await login(app.db, app.tokens, request.body).catch(async (error: unknown) => {
+      const context = { ip: request.ip, userAgent: request.headers['user-agent'] };
+      const signIn = await login(app.db, app.tokens, request.body, context).catch(async (error: unknown) => {
         const isWrongPassword = error instanceof AppError && error.status === 401;
         if (!isWrongPassword) await forgive(request);
         throw error;
@@ -123,8 +125,7 @@ export async function authRoutes(app: FastifyInstance) {
   );
 
   route(app, endpoints.logout, { audit: { action: 'auth.logout' } }, async (request, reply) => {
-    await app.revokeToken(request.user.jti, request.user.exp);
-    app.events.endSession(request.user.jti);
+    await app.events.endSessions(await endCurrentSession(app.db, request.user));
     reply.clearCookie(TOKEN_COOKIE, { path: cookiePath });
     return { message: messages.signedOut };
   });

@@ -57,11 +57,10 @@ export function UserMenu({ session }: { session: Session }) {
           )}
         </Stack>
         <Menu.Divider />
-        {isDoctor(session) && (
-          <Menu.Item leftSection={<IconUser size={16} aria-hidden />} onClick={() => void navigate(paths.profile)}>
-            Profile
-          </Menu.Item>
-        )}
+        {/* Web users have no profile of their own; their account page holds their signed-in devices. */}
+        <Menu.Item leftSection={<IconUser size={16} aria-hidden />} onClick={() => void navigate(paths.profile)}>
+          {isDoctor(session) ? 'Profile' : 'Signed-in devices'}
+        </Menu.Item>
         <Menu.Item
           leftSection={<IconLogout size={16} aria-hidden />}
           onClick={() => void logout().then(() => navigate(paths.login, { replace: true }))}

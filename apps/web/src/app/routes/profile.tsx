@@ -1,23 +1,32 @@
-import { RequirePage } from '../guards.tsx';
 import { CaseDefaultsSection } from '../../features/cases/components/case-defaults/case-defaults-section.tsx';
 import { ProfileScreen } from '../../features/doctors/components/profile-screen.tsx';
+import { SignedInDevices } from '../../features/sessions/components/signed-in-devices.tsx';
+import { PageTitle } from '../../components/page-title.tsx';
 import { isDoctor, useSession, type Session } from '../../lib/session.ts';
 
-/** The doctor's own record, then their case defaults (staff have none: docs/decisions.md § Doctor defaults). */
+/**
+ * The user's own account: a doctor's record and case defaults (staff have none:
+ * docs/decisions.md § Doctor defaults), and everyone's signed-in devices (§ Sessions).
+ */
 function ProfilePage() {
   const session = useSession() as Session;
+  if (!isDoctor(session)) {
+    return (
+      <>
+        <PageTitle title="Account" />
+        <SignedInDevices />
+      </>
+    );
+  }
   return (
     <>
       <ProfileScreen />
-      {isDoctor(session) && <CaseDefaultsSection doctorUserId={session.userId} />}
+      <CaseDefaultsSection doctorUserId={session.userId} />
+      <SignedInDevices />
     </>
   );
 }
 
 export function Component() {
-  return (
-    <RequirePage page="/profile" allowDoctor>
-      <ProfilePage />
-    </RequirePage>
-  );
+  return <ProfilePage />;
 }

@@ -1,16 +1,19 @@
 import { Button } from '@mantine/core';
 import type { User } from '@portal/contract';
-import { confirmDelete } from '../../../components/confirm-delete.tsx';
+import { IconLogout } from '@tabler/icons-react';
+import { confirmAction, confirmDelete } from '../../../components/confirm-delete.tsx';
 import { LocalTable, serialNumberColumn } from '../../../components/data-table.tsx';
 import { PageTitle } from '../../../components/page-title.tsx';
 import { RowActions } from '../../../components/row-actions.tsx';
-import { fallbackMessages, notifyDeleteError, notifySuccess } from '../../../lib/notify.ts';
+import { errorMessage, fallbackMessages, notifyDeleteError, notifyError, notifySuccess } from '../../../lib/notify.ts';
 import { useDeleteUser } from '../api/delete-user.ts';
+import { useEndUserSessions } from '../api/end-user-sessions.ts';
 import { useUsers } from '../api/get-users.ts';
 
 export function UsersList({ onAdd, onEdit }: { onAdd: () => void; onEdit: (user: User) => void }) {
   const users = useUsers();
   const deleteUser = useDeleteUser();
+  const endSessions = useEndUserSessions();
 
   const remove = async (user: User) => {
     if (!(await confirmDelete())) return;
@@ -19,6 +22,17 @@ export function UsersList({ onAdd, onEdit }: { onAdd: () => void; onEdit: (user:
       notifySuccess(answer.message || fallbackMessages.deleted);
     } catch (error) {
       notifyDeleteError(error);
+    }
+  };
+
+  /** Signs the user out on every device (docs/decisions.md § Sessions). */
+  const endSessionsOf = async (user: User) => {
+    const message = `Sign ${user.UserName} out on every device?`;
+    if (!(await confirmAction({ message, confirmLabel: 'End sessions' }))) return;
+    try {
+      notifySuccess((await endSessions.mutateAsync(user.UserId)).message);
+    } catch (error) {
+      notifyError(errorMessage(error, fallbackMessages.saveFailed));
     }
   };
 
@@ -44,7 +58,12 @@ export function UsersList({ onAdd, onEdit }: { onAdd: () => void; onEdit: (user:
             accessor: 'actions',
             title: 'Actions',
             render: (user) => (
-              <RowActions name={user.UserName} onEdit={() => onEdit(user)} onDelete={() => void remove(user)} />
+              <RowActions
+                name={user.UserName}
+                onEdit={() => onEdit(user)}
+                onDelete={() => void remove(user)}
+                extra={[{ label: 'End sessions', icon: IconLogout, onClick: () => void endSessionsOf(user) }]}
+              />
             ),
           },
         ]}

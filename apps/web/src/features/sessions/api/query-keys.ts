@@ -1,0 +1,3 @@
+export const sessionKeys = {
+  mine: ['sessions', 'mine'] as const,
+};
