@@ -65,7 +65,7 @@ describe('GET /api/events', () => {
     const staffStream = await stream(staff.token);
     expect(a.status).toBe(200);
     expect(a.headers.get('content-type')).toMatch(/^text\/event-stream/);
-    expect(a.headers.get('cache-control')).toBe('no-store');
+    expect(a.headers.get('cache-control')).toBe('private, no-store');
 
     await setStatus(caseOfB, 'inprogress');
     await setStatus(caseOfA, 'inprogress');

@@ -76,7 +76,7 @@ export class LiveEvents {
     response.writeHead(200, {
       ...(reply.getHeaders() as Record<string, string | number | string[]>),
       'content-type': 'text/event-stream; charset=utf-8',
-      'cache-control': 'no-store',
+      'cache-control': 'private, no-store',
       'x-accel-buffering': 'no',
     });
     // How long EventSource waits before reconnecting, then a first line so the client knows it is open.

@@ -114,6 +114,8 @@ export async function authRoutes(app: FastifyInstance) {
     await app.revokeToken(request.user.jti, request.user.exp);
     app.events.endSession(request.user.jti);
     reply.clearCookie(TOKEN_COOKIE, { path: cookiePath });
+    // Stage models were once sent cacheable for a year: a shared computer's browser drops them now.
+    reply.header('clear-site-data', '"cache"');
     return { message: messages.signedOut };
   });
 }
