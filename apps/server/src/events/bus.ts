@@ -5,10 +5,20 @@ import type { LiveEvent } from '@portal/contract';
  * (`audience`), which never leaves the server. Staff with the Dashboard page get every
  * case event; a doctor only those whose `doctorUserId` is theirs.
  */
-export interface BusMessage {
+export interface CaseEventMessage {
   event: LiveEvent;
   audience: { doctorUserId: number };
 }
+
+/**
+ * An account or its access changed (deactivated, deleted, new password, role or page
+ * permissions, signed out): every process checks its open streams' sessions again at once.
+ */
+export interface SessionsChangedMessage {
+  sessionsChanged: true;
+}
+
+export type BusMessage = CaseEventMessage | SessionsChangedMessage;
 
 export type BusListener = (message: BusMessage) => void;
 
@@ -42,8 +52,11 @@ export class Listeners {
 /** Parses what another process sent; anything malformed is dropped. */
 export function parseMessage(text: string): BusMessage | null {
   try {
-    const message = JSON.parse(text) as BusMessage;
-    return message?.event?.type && typeof message.audience?.doctorUserId === 'number' ? message : null;
+    const message = JSON.parse(text) as Partial<CaseEventMessage & SessionsChangedMessage> | null;
+    if (message?.sessionsChanged === true) return { sessionsChanged: true };
+    return message?.event?.type && typeof message.audience?.doctorUserId === 'number'
+      ? (message as CaseEventMessage)
+      : null;
   } catch {
     return null;
   }

@@ -1,9 +1,9 @@
-import { endpoints, sseFrame, type LiveEvent } from '@portal/contract';
+import { endpoints, sseFrame, type AuditAction, type LiveEvent } from '@portal/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { ServerResponse } from 'node:http';
 import { isAllowed, isDoctor, type SignedInUser } from '../auth/policy.ts';
-import type { BusMessage, EventBus } from '../events/bus.ts';
+import type { BusMessage, CaseEventMessage, EventBus } from '../events/bus.ts';
 import { LocalBus } from '../events/local-bus.ts';
 import { PostgresBus } from '../events/postgres-bus.ts';
 import { readToken } from './auth.ts';
@@ -30,8 +30,26 @@ interface OpenStream {
   response: ServerResponse;
 }
 
+/**
+ * Changes that may take away a stream's access (audited as these actions): when one
+ * succeeds, every process checks its streams' sessions at once instead of at the next
+ * periodic check. Role and permission changes reach many users, so all streams are checked.
+ */
+const accessChangingActions = new Set<AuditAction>([
+  'auth.logout',
+  'auth.password_reset',
+  'role.update',
+  'role.delete',
+  'permission.revoke',
+  'user.update',
+  'user.delete',
+  'doctor.update',
+  'doctor.activate',
+  'doctor.delete',
+]);
+
 /** May this stream's user see this event? Staff with the stream's access see every case; a doctor their own. */
-function mayReceive(user: SignedInUser, message: BusMessage): boolean {
+function mayReceive(user: SignedInUser, message: CaseEventMessage): boolean {
   if (isDoctor(user)) return message.audience.doctorUserId === user.userId;
   return isAllowed(user, endpoints.eventStream.access);
 }
@@ -45,6 +63,8 @@ export class LiveEvents {
   private readonly streams = new Set<OpenStream>();
   private readonly timers: NodeJS.Timeout[] = [];
   private isChecking = false;
+  /** A check was asked for while one ran: the running one may have read the sessions before the change. */
+  private isCheckDue = false;
 
   private readonly app: FastifyInstance;
   readonly bus: EventBus;
@@ -62,9 +82,16 @@ export class LiveEvents {
   }
 
   /** Called after the change committed; a bus that is down loses the event (logged), never the change. */
-  async publish(event: LiveEvent, audience: BusMessage['audience']): Promise<void> {
+  async publish(event: LiveEvent, audience: CaseEventMessage['audience']): Promise<void> {
     await this.bus.publish({ event, audience }).catch((error: unknown) => {
       this.app.log.warn({ err: error, event: event.type }, 'events: not published');
+    });
+  }
+
+  /** After an access change committed: every process checks its streams now (a bus that is down leaves the periodic check). */
+  async publishSessionsChanged(): Promise<void> {
+    await this.bus.publish({ sessionsChanged: true }).catch((error: unknown) => {
+      this.app.log.warn({ err: error }, 'events: sessions change not published');
     });
   }
 
@@ -122,28 +149,39 @@ export class LiveEvents {
   }
 
   private deliver(message: BusMessage): void {
+    if ('sessionsChanged' in message) return void this.checkSessions();
     const frame = sseFrame(message.event);
     for (const stream of this.streams) if (mayReceive(stream.user, message)) this.write(stream, frame);
   }
 
   /** Checks each open stream's session again (once per token); a stream whose session ended is closed. */
   async checkSessions(): Promise<void> {
-    if (this.isChecking) return;
+    if (this.isChecking) {
+      this.isCheckDue = true;
+      return;
+    }
     this.isChecking = true;
     try {
-      const byToken = new Map<string, OpenStream[]>();
-      for (const stream of this.streams) byToken.set(stream.token, [...(byToken.get(stream.token) ?? []), stream]);
-      for (const [token, streams] of byToken) {
-        const user = await this.app.loadSession(token).catch(() => undefined);
-        // The database did not answer: keep the streams until the next check.
-        if (user === undefined) continue;
-        for (const stream of streams) {
-          if (user && isAllowed(user, endpoints.eventStream.access)) stream.user = user;
-          else this.end(stream);
-        }
-      }
+      do {
+        this.isCheckDue = false;
+        await this.checkEachSession();
+      } while (this.isCheckDue);
     } finally {
       this.isChecking = false;
+    }
+  }
+
+  private async checkEachSession(): Promise<void> {
+    const byToken = new Map<string, OpenStream[]>();
+    for (const stream of this.streams) byToken.set(stream.token, [...(byToken.get(stream.token) ?? []), stream]);
+    for (const [token, streams] of byToken) {
+      const user = await this.app.loadSession(token).catch(() => undefined);
+      // The database did not answer: keep the streams until the next check.
+      if (user === undefined) continue;
+      for (const stream of streams) {
+        if (user && isAllowed(user, endpoints.eventStream.access)) stream.user = user;
+        else this.end(stream);
+      }
     }
   }
 }
@@ -171,5 +209,9 @@ export const eventsPlugin = fp(async (app: FastifyInstance, options: LiveEventsO
   app.decorate('events', events);
   // Before the server waits for requests in flight: open streams would hold it forever.
   app.addHook('preClose', async () => events.endAll());
+  app.addHook('onResponse', async (request, reply) => {
+    const action = request.auditDetail?.action ?? request.routeOptions.config?.audit?.action;
+    if (action && accessChangingActions.has(action) && reply.statusCode < 400) await events.publishSessionsChanged();
+  });
   app.addHook('onClose', () => events.close());
 });
