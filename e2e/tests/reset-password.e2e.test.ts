@@ -62,7 +62,7 @@ describe('Reset password screen', () => {
     );
     await textbox(page, 'New Password').fill('abc');
     await eventually(() => fieldDescription(textbox(page, 'New Password'))).toContain(
-      'Password must be at least 6 characters',
+      'Password must be at least 12 characters',
     );
     await textbox(page, 'New Password').fill('brand-new-pass');
     await textbox(page, 'Confirm Password').fill('brand-new-pasX');

@@ -7,7 +7,7 @@ import {
 } from '@portal/contract';
 import { and, asc, eq, isNull, sql, type SQL } from 'drizzle-orm';
 import { assertOwnRecordIfDoctor, isDoctor, type SignedInUser } from '../auth/policy.ts';
-import { hashPassword } from '../auth/passwords.ts';
+import { hashNewPassword } from '../auth/passwords.ts';
 import type { Database, Transaction } from '../db/client.ts';
 import { isoTimestamp } from '../db/iso-timestamp.ts';
 import { countries, doctors, liveRoleId, users } from '../db/schema.ts';
@@ -110,7 +110,7 @@ export async function createDoctor(
   // The cheap refusals first: the argon2 hash and the picture's decoding cost CPU.
   await assertUsernameFree(db, input.username);
   if (picture) await assertPictureSize(picture);
-  const passwordHash = await hashPassword(input.password);
+  const passwordHash = await hashNewPassword(input.password);
   const { result } = await inAccountTransaction(db, storage, async (tx, written) => {
     await assertDoctorRole(tx, roleId);
     await assertCountry(tx, input.countryId);
@@ -164,7 +164,7 @@ export async function updateDoctor(
 ): Promise<{ activated: boolean }> {
   const isSelf = isDoctor(actor);
   assertOwnRecordIfDoctor(actor, { doctorId });
-  const passwordHash = input.password ? await hashPassword(input.password) : undefined;
+  const passwordHash = input.password ? await hashNewPassword(input.password) : undefined;
   const { result } = await inAccountTransaction(deps.db, deps.storage, async (tx, written) => {
     // Locked: two staff activating the same doctor at once must queue one activation mail.
     const current = await findDoctor(tx, doctorId, true);
