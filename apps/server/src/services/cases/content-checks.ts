@@ -23,6 +23,8 @@ const activeNames = new Set([
 // PDF white space and delimiters (ISO 32000-1 § 7.2.2); a name ends at either.
 const nameToken =
   /\/((?:[^\0\t\n\f\r ()<>[\]{}/%#]|#[0-9A-Fa-f]{2})+)(?=[\0\t\n\f\r ()<>[\]{}/%])(?=[\0\t\n\f\r ]*(.?))/g;
+/** Text without any of these cannot hold a name looked for (`#` may escape one). */
+const mayName = /JavaScript|JS|OpenAction|AA|Launch|EmbeddedFile|RichMedia|XFA|ObjStm|#/;
 const streamStart = />>[\0\t\n\f\r ]*stream\r?\n/;
 /** Enough to hold any name looked for (hex-escaped) or a stream's start across two chunks. */
 const carryLength = 256;
@@ -78,9 +80,8 @@ export class PdfContentScanner {
   private skipStream(text: string): string {
     const buffer = this.carry + text;
     const end = buffer.indexOf('endstream');
-    const data = end === -1 ? buffer.slice(0, -9) : buffer.slice(0, end);
     this.carry = end === -1 ? buffer.slice(-9) : '';
-    if (this.isObjectStream) this.keepObjectStreamData(data);
+    if (this.isObjectStream) this.keepObjectStreamData(end === -1 ? buffer.slice(0, -9) : buffer.slice(0, end));
     if (end === -1) return '';
     this.isInStream = false;
     if (this.isObjectStream) this.readObjectStream();
@@ -110,6 +111,8 @@ export class PdfContentScanner {
   }
 
   private readNames(text: string): void {
+    // Most object text names nothing looked for: one search instead of a match per name.
+    if (!mayName.test(text)) return;
     for (const [, escaped, next] of text.matchAll(nameToken)) {
       const name = escaped!.replace(/#([0-9A-Fa-f]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
       if (name === 'ObjStm') this.hasObjectStreamName = true;
