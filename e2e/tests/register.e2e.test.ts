@@ -206,13 +206,13 @@ describe('Register screen', () => {
     expect(link).toBeTruthy();
     await page.goto(link!);
     await eventually(() => textbox(page, 'New Password').isVisible()).toBe(true);
-    await textbox(page, 'New Password').fill('chosen-pass');
-    await textbox(page, 'Confirm Password').fill('chosen-pass');
+    await textbox(page, 'New Password').fill('chosen-passphrase');
+    await textbox(page, 'Confirm Password').fill('chosen-passphrase');
     await page.getByRole('button', { name: 'Reset Password' }).click();
     await eventually(() => toastShown(page, 'Password reset successful. You can now log in.')).toBe(true);
     await page.waitForURL((url) => url.pathname === '/');
 
-    await signIn(page, username, 'chosen-pass');
+    await signIn(page, username, 'chosen-passphrase');
     await page.getByRole('button', { name: 'User menu' }).click();
     await eventually(() => page.getByRole('menuitem', { name: 'Profile' }).isVisible()).toBe(true);
   });
