@@ -52,7 +52,7 @@ const quietLog = {
  * 0003, 0012 and 0013 do.
  */
 async function seed(connection: DatabaseConnection) {
-  const passwordHash = await hashPassword('bench-pass');
+  const passwordHash = await hashPassword('bench-passphrase');
   await connection.db.transaction(async (db) => {
     await db.execute(sql`set local maintenance_work_mem = '256MB'`);
     await db.execute(sql`
@@ -494,7 +494,7 @@ export async function runListBenchmark() {
     : undefined;
   try {
     const staff = await login(portal.baseUrl, admin.username, admin.password);
-    const doctor = await login(portal.baseUrl, 'benchdr500', 'bench-pass');
+    const doctor = await login(portal.baseUrl, 'benchdr500', 'bench-passphrase');
     const api = `${portal.baseUrl}/api/case`;
     const tokenOf = (name: string) => (name.startsWith('doctor') ? doctor.token : staff.token);
     const portalUrl = (name: keyof typeof routes) => `${api}/get_cases_by_status/${routes[name].url}`;

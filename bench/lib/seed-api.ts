@@ -19,7 +19,7 @@ export async function activeDoctor(baseUrl: string, adminToken: string, username
     username,
     firstname: 'Bench',
     lastname: 'Doctor',
-    password: 'bench-pass',
+    password: 'bench-passphrase',
     email: `${username}@bench.test`,
     roleId: '19',
     countryId: '1',
@@ -29,7 +29,7 @@ export async function activeDoctor(baseUrl: string, adminToken: string, username
   };
   for (const [key, value] of Object.entries(fields)) form.append(key, value);
   await api.call(endpoints.doctorCreate, { body: form }, { token: adminToken });
-  const session = await login(baseUrl, username, 'bench-pass');
+  const session = await login(baseUrl, username, 'bench-passphrase');
   const [clinic] = await api.call(
     endpoints.clinicListOfUser,
     { params: { id: session.userId } },

@@ -90,14 +90,14 @@ export async function createStaff(
     username,
     firstname: 'Sam',
     lastname: 'Staff',
-    password: 'staff-pass',
+    password: 'staff-passphrase',
     email: `${username}@lab.test`,
     mobileNo: '5550101',
     roleId: String(RoleId),
     userType: 'Web',
   });
   await api.call(endpoints.userCreate, { body: form }, { token });
-  return { username, password: 'staff-pass', roleId: RoleId, roleName };
+  return { username, password: 'staff-passphrase', roleId: RoleId, roleName };
 }
 
 /** An active doctor with one clinic (in the first city of country 1). */
@@ -130,7 +130,7 @@ async function createDoctor({
     username,
     firstname: 'Ada',
     lastname,
-    password: 'doctor-pass',
+    password: 'doctor-passphrase',
     email: `${username}@clinic.test`,
     mobileNo,
     roleId: '19',
@@ -152,7 +152,7 @@ async function createDoctor({
   await api.call(endpoints.doctorCreate, { body: form }, { token });
   const doctors = await api.call(endpoints.doctorList, {}, { token });
   const { UserId, DoctorId } = doctors.find((doctor) => doctor.UserName === username)!;
-  return { username, password: 'doctor-pass', userId: UserId, doctorId: DoctorId };
+  return { username, password: 'doctor-passphrase', userId: UserId, doctorId: DoctorId };
 }
 
 /** The newest .eml in the portal's outbox (DATA_DIR/outbox), decoded. */

@@ -117,8 +117,8 @@ describe('Doctors screen', () => {
     await eventually(() => clinics.getByRole('row').count()).toBe(2);
 
     await textbox(page, 'Username').fill(username);
-    await textbox(page, 'Password').fill('staff-made');
-    await textbox(page, 'Confirm Password').fill('staff-made');
+    await textbox(page, 'Password').fill('staff-made-pass');
+    await textbox(page, 'Confirm Password').fill('staff-made-pass');
     await expectNoSeriousA11yViolations(page);
     await screenshots(page, 'doctors-form');
     await page.getByRole('button', { name: 'Submit' }).click();
@@ -126,7 +126,7 @@ describe('Doctors screen', () => {
     await textbox(page, 'Search doctors').fill(username);
     await eventually(() => rowOf(page, username).textContent()).toContain('Active');
     // Added as Active by staff: the doctor can sign in at once.
-    expect(await apiLogin(username, 'staff-made')).toBeTruthy();
+    expect(await apiLogin(username, 'staff-made-pass')).toBeTruthy();
   });
 
   it('keeps the password locked until Change Password, then sets a new one', async () => {

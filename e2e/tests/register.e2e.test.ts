@@ -65,12 +65,12 @@ describe('Register screen', () => {
     await eventually(() => fieldDescription(textbox(page, 'Email'))).toContain('Email is not valid');
     await textbox(page, 'Password').fill('abc');
     await eventually(() => fieldDescription(textbox(page, 'Password'))).toContain(
-      'Password must be at least 6 characters',
+      'Password must be at least 12 characters',
     );
-    await textbox(page, 'Password').fill('abcdef');
-    await textbox(page, 'Confirm Password').fill('abcdeX');
+    await textbox(page, 'Password').fill('abcdefghijkl');
+    await textbox(page, 'Confirm Password').fill('abcdefghijkX');
     await eventually(() => fieldDescription(textbox(page, 'Confirm Password'))).toContain('Passwords do not match');
-    await textbox(page, 'Confirm Password').fill('abcdef');
+    await textbox(page, 'Confirm Password').fill('abcdefghijkl');
     await eventually(() => fieldDescription(textbox(page, 'Confirm Password'))).toBe('');
 
     // Add Clinic with nothing filled in.
@@ -115,8 +115,8 @@ describe('Register screen', () => {
     await pickOption(page, 'Gender', 'Female');
     await pickOption(page, 'City', 'Berlin', 'Berlin');
     await textbox(page, 'Username').fill(username);
-    await textbox(page, 'Password').fill('typed-pass');
-    await textbox(page, 'Confirm Password').fill('typed-pass');
+    await textbox(page, 'Password').fill('typed-passphrase');
+    await textbox(page, 'Confirm Password').fill('typed-passphrase');
     // Complete but not added: Submit adds it and registers the doctor with it.
     await page.getByRole('button', { name: 'Submit' }).click();
     await eventually(() => page.getByRole('status').filter({ hasText: registrationSucceeded }).isVisible()).toBe(true);
@@ -164,8 +164,8 @@ describe('Register screen', () => {
     expect(await textbox(page, 'Clinic Name').inputValue()).toBe('');
 
     await textbox(page, 'Username').fill(username);
-    await textbox(page, 'Password').fill('first-pass');
-    await textbox(page, 'Confirm Password').fill('first-pass');
+    await textbox(page, 'Password').fill('first-passphrase');
+    await textbox(page, 'Confirm Password').fill('first-passphrase');
     await expectNoSeriousA11yViolations(page);
     await screenshots(page, 'register');
     await page.getByRole('button', { name: 'Submit' }).click();
@@ -178,7 +178,7 @@ describe('Register screen', () => {
     // Not active yet: the correct password is refused with the inactive message.
     await page.getByRole('button', { name: 'Go to Sign In' }).click();
     await textbox(page, 'Username').fill(username);
-    await textbox(page, 'Password').fill('first-pass');
+    await textbox(page, 'Password').fill('first-passphrase');
     await page.getByRole('button', { name: 'Sign In' }).click();
     await eventually(() => toastShown(page, messages.accountInactive)).toBe(true);
 
@@ -208,13 +208,13 @@ describe('Register screen', () => {
     expect(link).toBeTruthy();
     await page.goto(link!);
     await eventually(() => textbox(page, 'New Password').isVisible()).toBe(true);
-    await textbox(page, 'New Password').fill('chosen-pass');
-    await textbox(page, 'Confirm Password').fill('chosen-pass');
+    await textbox(page, 'New Password').fill('chosen-passphrase');
+    await textbox(page, 'Confirm Password').fill('chosen-passphrase');
     await page.getByRole('button', { name: 'Reset Password' }).click();
     await eventually(() => toastShown(page, 'Password reset successful. You can now log in.')).toBe(true);
     await page.waitForURL((url) => url.pathname === '/');
 
-    await signIn(page, username, 'chosen-pass');
+    await signIn(page, username, 'chosen-passphrase');
     await page.getByRole('button', { name: 'User menu' }).click();
     await eventually(() => page.getByRole('menuitem', { name: 'Profile' }).isVisible()).toBe(true);
   });

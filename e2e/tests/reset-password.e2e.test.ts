@@ -1,4 +1,4 @@
-import { resetMessages } from '@portal/contract';
+import { passwordMessages, resetMessages } from '@portal/contract';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { adminToken, apiCall, createActiveDoctor, mailsTo } from '../helpers/api.ts';
@@ -64,7 +64,7 @@ describe('Reset password screen', () => {
     );
     await textbox(page, 'New Password').fill('abc');
     await eventually(() => fieldDescription(textbox(page, 'New Password'))).toContain(
-      'Password must be at least 6 characters',
+      'Password must be at least 12 characters',
     );
     await textbox(page, 'New Password').fill('brand-new-pass');
     await textbox(page, 'Confirm Password').fill('brand-new-pasX');
@@ -97,5 +97,19 @@ describe('Reset password screen', () => {
     await page.getByRole('button', { name: 'Reset Password' }).click();
     await eventually(() => toastShown(page, 'Unable to reset password')).toBe(true);
     expect(new URL(page.url()).pathname).toBe('/reset-password');
+  });
+
+  it("puts the server's common-password message under New Password, and the link still works", async () => {
+    const { doctor, path } = await resetLinkForNewDoctor();
+    const page = await newPage(browser());
+    await page.goto(path);
+    await eventually(() => textbox(page, 'New Password').isVisible()).toBe(true);
+    for (const label of ['New Password', 'Confirm Password']) await textbox(page, label).fill('Password2024!');
+    await page.getByRole('button', { name: 'Reset Password' }).click();
+    await eventually(() => fieldDescription(textbox(page, 'New Password'))).toContain(passwordMessages.common);
+    for (const label of ['New Password', 'Confirm Password']) await textbox(page, label).fill('a-fine-new-passphrase');
+    await page.getByRole('button', { name: 'Reset Password' }).click();
+    await expectToastAndSignInScreen(page, resetMessages.resetSucceeded);
+    await signIn(page, doctor.username, 'a-fine-new-passphrase');
   });
 });

@@ -97,11 +97,13 @@ describe('Users screen', () => {
     await textbox(page, 'Email').fill('someone@clinic');
     await expect.poll(() => fieldDescription(textbox(page, 'Email'))).toBe('Email is not valid');
     await textbox(page, 'Password').fill('abc');
-    await expect.poll(() => fieldDescription(textbox(page, 'Password'))).toBe('Password must be at least 6 characters');
+    await expect
+      .poll(() => fieldDescription(textbox(page, 'Password')))
+      .toBe('Password must be at least 12 characters');
     await textbox(page, 'Confirm Password').fill('abd');
     await expect.poll(() => fieldDescription(textbox(page, 'Confirm Password'))).toBe('Passwords do not match');
-    await textbox(page, 'Password').fill('abcdef');
-    await textbox(page, 'Confirm Password').fill('abcdef');
+    await textbox(page, 'Password').fill('abcdefghijkl');
+    await textbox(page, 'Confirm Password').fill('abcdefghijkl');
     await expect.poll(() => fieldDescription(textbox(page, 'Confirm Password'))).toBe('');
     await textbox(page, 'Mobile No').fill('call me');
     await expect.poll(() => fieldDescription(textbox(page, 'Mobile No'))).toBe('Mobile No is not valid');
@@ -129,8 +131,8 @@ describe('Users screen', () => {
     await selectOption(page, 'Role', roleName);
     await textbox(page, 'First Name').fill('Grace');
     await textbox(page, 'Last Name').fill('Hopper');
-    await textbox(page, 'Password').fill('clerk-pass');
-    await textbox(page, 'Confirm Password').fill('clerk-pass');
+    await textbox(page, 'Password').fill('clerk-passphrase');
+    await textbox(page, 'Confirm Password').fill('clerk-passphrase');
     await page.getByRole('button', { name: 'Show or hide password' }).first().click();
     await expect.poll(() => textbox(page, 'Password').getAttribute('type')).toBe('text');
     await textbox(page, 'Email').fill(`${username}@lab.test`);
@@ -172,7 +174,7 @@ describe('Users screen', () => {
     await expect.poll(() => isShown(page, 'User updated successfully')).toBe(true);
     await expect.poll(async () => (await userRow(page, username).textContent()) ?? '').toContain('Amazing Grace');
     // The password was left empty, so the old one still works.
-    expect(await apiLogin(username, 'clerk-pass')).toBeTruthy();
+    expect(await apiLogin(username, 'clerk-passphrase')).toBeTruthy();
 
     await page.getByRole('button', { name: `Delete ${username}` }).click();
     const dialog = page.getByRole('dialog');
@@ -190,8 +192,8 @@ describe('Users screen', () => {
     await selectOption(page, 'Role', roleName);
     await textbox(page, 'First Name').fill('Copy');
     await textbox(page, 'Last Name').fill('Cat');
-    await textbox(page, 'Password').fill('copy-pass');
-    await textbox(page, 'Confirm Password').fill('copy-pass');
+    await textbox(page, 'Password').fill('copy-passphrase');
+    await textbox(page, 'Confirm Password').fill('copy-passphrase');
     await textbox(page, 'Email').fill('copy@lab.test');
     await textbox(page, 'Mobile No').fill('5550102');
     await page.getByRole('button', { name: 'Submit' }).click();

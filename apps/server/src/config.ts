@@ -2,7 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import path from 'node:path';
+import { maxPasswordLength, minPasswordLength, password } from '@portal/contract';
 import { z } from 'zod';
+import { isCommonPassword } from './auth/common-passwords.ts';
 import { repoRoot } from './server-root.ts';
 
 /** Everything the server reads from its environment (README "Configuration"). */
@@ -124,7 +126,7 @@ const accepts = {
   JWT_SECRET: 'must be at least 32 characters',
   TOKEN_TTL: 'must be a duration of at least 1 second, such as 3600 (seconds), 30m, 8h or 1d',
   ADMIN_USERNAME: 'must be 3 to 50 characters',
-  ADMIN_PASSWORD: 'must be 6 to 128 characters, not only spaces',
+  ADMIN_PASSWORD: `must be ${minPasswordLength} to ${maxPasswordLength} characters, not only spaces, and not a common or leaked password`,
   PUBLIC_URL: 'must be an http:// or https:// URL such as https://portal.example.com',
   SMTP_URL: 'must be an smtp:// or smtps:// URL such as smtp://user:password@mail.example:587',
   MAIL_FROM: 'must be an address such as no-reply@example.com or Aligner Portal <no-reply@example.com>',
@@ -261,7 +263,7 @@ export const environmentSchema = z
       return trimmed.length >= 3 && trimmed.length <= 50 ? trimmed : undefined;
     }),
     ADMIN_PASSWORD: variable('ADMIN_PASSWORD', (value) =>
-      value.trim().length > 0 && value.length >= 6 && value.length <= 128 ? value : undefined,
+      password.safeParse(value).success && !isCommonPassword(value) ? value : undefined,
     ),
     PUBLIC_URL: variable('PUBLIC_URL', (value) => {
       const url = readUrl(value.trim(), ['http:', 'https:']);

@@ -243,10 +243,10 @@ describe('POST /doctor/reset_password', () => {
     const token = await mailedResetToken(t, doctor);
     const short = await reset({ token, newPassword: '12345' });
     expect(short.statusCode).toBe(400);
-    expect(short.json().fieldErrors).toEqual({ newPassword: 'Password must be at least 6 characters' });
+    expect(short.json().fieldErrors).toEqual({ newPassword: 'Password must be at least 12 characters' });
     const blank = await reset({ token, newPassword: '      ' });
     expect(blank.json().fieldErrors).toEqual({ newPassword: 'Password is required' });
-    const noToken = await reset({ newPassword: 'long-enough' });
+    const noToken = await reset({ newPassword: 'long-enough-now' });
     expect(noToken.statusCode).toBe(400);
     expect(noToken.json().fieldErrors).toEqual({ token: 'Invalid reset link' });
     expect((await verify(token)).json().success).toBe(true);

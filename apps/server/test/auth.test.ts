@@ -174,13 +174,14 @@ describe('login throttling', () => {
 });
 
 describe('POST /auth/logout', () => {
-  it('ends the session (its token refused) and clears the cookie', async () => {
+  it("ends the session (its token refused), clears the cookie and the browser's cache of the portal", async () => {
     const token = await t.login(testAdmin.username, testAdmin.password);
     const before = await t.as(token, { method: 'GET', url: '/api/role/get_roles_list' });
     expect(before.statusCode).toBe(200);
     const logout = await t.as(token, { method: 'POST', url: '/api/auth/logout' });
     expect(logout.statusCode).toBe(200);
     expect(String(logout.headers['set-cookie'])).toMatch(/token=;/);
+    expect(logout.headers['clear-site-data']).toBe('"cache"');
     const after = await t.as(token, { method: 'GET', url: '/api/role/get_roles_list' });
     expect(after.statusCode).toBe(401);
   });

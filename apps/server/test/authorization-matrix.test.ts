@@ -215,7 +215,7 @@ async function tokenOf(actor: Actor, page: PageName, routeKey = ''): Promise<str
     if (!staffOfOtherPages.has(cacheKey)) {
       const others = pages.filter((row) => !excluded.includes(row.PageUrl)).map((row) => row.PageId);
       const staff = await createStaff(t, others);
-      accounts.set(staff.token, { username: staff.username, password: 'staff-pass' });
+      accounts.set(staff.token, { username: staff.username, password: 'staff-passphrase' });
       staffOfOtherPages.set(cacheKey, staff.token);
     }
     return staffOfOtherPages.get(cacheKey)!;
@@ -224,7 +224,7 @@ async function tokenOf(actor: Actor, page: PageName, routeKey = ''): Promise<str
   if (!staffOfPage.has(page)) {
     const pageId = pages.find((row) => row.PageName === page)!.PageId;
     const staff = await createStaff(t, [pageId]);
-    accounts.set(staff.token, { username: staff.username, password: 'staff-pass' });
+    accounts.set(staff.token, { username: staff.username, password: 'staff-passphrase' });
     staffOfPage.set(page, staff.token);
   }
   return staffOfPage.get(page)!;
@@ -265,7 +265,7 @@ function webUserForm(fields: Record<string, string | number> = {}) {
     username,
     firstname: 'Wen',
     lastname: 'User',
-    password: 'web-pass-1',
+    password: 'web-passphrase-1',
     email: `${username}@lab.test`,
     mobileNo: '5550102',
     roleId: pagelessRoleId,
@@ -510,7 +510,7 @@ beforeAll(async () => {
   tokens.set('staffWithoutPage', pageless.token);
   tokens.set('admin', admin);
   accounts.set(admin, testAdmin);
-  accounts.set(pageless.token, { username: pageless.username, password: 'staff-pass' });
+  accounts.set(pageless.token, { username: pageless.username, password: 'staff-passphrase' });
   for (const doctor of [doctorA, doctorB]) accounts.set(doctor.token, doctor);
 
   // Doctor A: a profile picture, a case and its attachment.

@@ -145,7 +145,7 @@ describe('POST /case/add', () => {
     expect(scanDownload.headers['content-disposition']).toBe(
       `attachment; filename="upper arch.stl"; filename*=UTF-8''upper%20arch.stl`,
     );
-    expect(scanDownload.headers['cache-control']).toBe('no-store');
+    expect(scanDownload.headers['cache-control']).toBe('private, no-store');
 
     const photo = rows.find((entry) => entry.FileType === 'FrontSmiling')!;
     const photoDownload = await t.app.inject({ method: 'GET', url: photo.FilePath, cookies: { token: doctor.token } });

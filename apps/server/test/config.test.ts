@@ -235,7 +235,14 @@ describe('a refused configuration is one line naming the variable and what it ac
       'TOKEN_TTL must be a duration of at least 1 second, such as 3600 (seconds), 30m, 8h or 1d (got "0")',
     ],
     [{ ADMIN_USERNAME: 'al' }, 'ADMIN_USERNAME must be 3 to 50 characters (got "al")'],
-    [{ ADMIN_PASSWORD: 'abc' }, 'ADMIN_PASSWORD must be 6 to 128 characters, not only spaces (got 3 characters)'],
+    [
+      { ADMIN_PASSWORD: 'abc' },
+      'ADMIN_PASSWORD must be 12 to 128 characters, not only spaces, and not a common or leaked password (got 3 characters)',
+    ],
+    [
+      { ADMIN_PASSWORD: 'Password2024!' },
+      'ADMIN_PASSWORD must be 12 to 128 characters, not only spaces, and not a common or leaked password (got 13 characters)',
+    ],
     [
       { PUBLIC_URL: 'portal.example.com' },
       'PUBLIC_URL must be an http:// or https:// URL such as https://portal.example.com (got "portal.example.com")',

@@ -98,9 +98,43 @@ describe('security headers', () => {
     expect(response.headers['content-security-policy']).toMatch(/default-src 'self'/);
     expect(response.headers['content-security-policy']).toMatch(/script-src 'self'(;|$)/);
     expect(response.headers['x-content-type-options']).toBe('nosniff');
-    expect(response.headers['cache-control']).toBe('no-store');
+    expect(response.headers['cache-control']).toBe('private, no-store');
     expect(response.headers['x-powered-by']).toBeUndefined();
     expect(response.headers.server).toBeUndefined();
+  });
+
+  it('turns off the browser features the portal does not use (Permissions-Policy), on API answers and pages', async () => {
+    for (const url of ['/api/country/get_countries_list', '/api/auth/me', '/login']) {
+      const policy = (await t.app.inject({ method: 'GET', url })).headers['permissions-policy'];
+      for (const feature of ['camera', 'microphone', 'geolocation', 'payment', 'usb']) {
+        expect(policy, url).toMatch(new RegExp(`(^|, )${feature}=\\(\\)`));
+      }
+    }
+  });
+
+  it('sends HSTS whenever the portal is served over TLS: an https PUBLIC_URL, or https from a trusted proxy', async () => {
+    const url = '/api/health';
+    const hsts = (response: { headers: Record<string, unknown> }) => response.headers['strict-transport-security'];
+    // Plain HTTP, and an X-Forwarded-Proto no trusted proxy vouches for: no HSTS (it would be ignored or wrong).
+    expect(hsts(await t.app.inject({ method: 'GET', url }))).toBeUndefined();
+    expect(hsts(await t.app.inject({ method: 'GET', url, headers: { 'x-forwarded-proto': 'https' } }))).toBeUndefined();
+
+    const proxied = await createTestApp({ trustProxy: '127.0.0.1' });
+    try {
+      const overTls = await proxied.app.inject({ method: 'GET', url, headers: { 'x-forwarded-proto': 'https' } });
+      expect(hsts(overTls)).toBe('max-age=63072000; includeSubDomains');
+      expect(
+        hsts(await proxied.app.inject({ method: 'GET', url, headers: { 'x-forwarded-proto': 'http' } })),
+      ).toBeUndefined();
+    } finally {
+      await proxied.close();
+    }
+    const httpsPortal = await createTestApp({ publicUrl: 'https://portal.example' });
+    try {
+      expect(hsts(await httpsPortal.app.inject({ method: 'GET', url }))).toBe('max-age=63072000; includeSubDomains');
+    } finally {
+      await httpsPortal.close();
+    }
   });
 
   it('keeps CORS closed', async () => {

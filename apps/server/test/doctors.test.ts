@@ -206,7 +206,7 @@ describe('POST /doctor/add', () => {
     expect(response.json().fieldErrors).toEqual({
       username: 'Username must be at least 3 characters',
       email: 'Email is not valid',
-      password: 'Password must be at least 6 characters',
+      password: 'Password must be at least 12 characters',
       countryId: 'Location is required',
       gender: 'Gender is required',
       clinicList: clinicListMessage,
@@ -548,7 +548,7 @@ describe('PUT /doctor/edit/{doctorId}', () => {
     });
     const password = await edit(admin, doctor.doctorId, await editFields(doctor, { password: '123' }));
     expect(password.statusCode).toBe(400);
-    expect(password.json().fieldErrors).toEqual({ password: 'Password must be at least 6 characters' });
+    expect(password.json().fieldErrors).toEqual({ password: 'Password must be at least 12 characters' });
     expect(await doctorRow(doctor.userId)).toEqual(before);
   });
 

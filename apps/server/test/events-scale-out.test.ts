@@ -122,6 +122,37 @@ describe.runIf(process.env.DATABASE_URL).each(buses)('live events across two pro
     expect(otherStream.events).toEqual([]);
   }, 120_000);
 
+  it("taking the Dashboard page from a role through one process ends its staff's stream on the other at once", async () => {
+    const { token: adminToken } = await login(first, admin.username, admin.password);
+    const role = await first.api('POST', '/role/add', {
+      token: adminToken,
+      json: { roleName: freshName('role'), description: 'live' },
+    });
+    const { RoleId } = (await role.json()) as { RoleId: number };
+    expect((await first.api('POST', `/permission/add/${RoleId}/1`, { token: adminToken })).status).toBe(200);
+    const username = freshName('staff');
+    const password = 'staff-passphrase';
+    const fields = { username, firstname: 'Sam', lastname: 'Staff', password, email: `${username}@lab.test` };
+    const added = await first.api('POST', '/user/add', {
+      token: adminToken,
+      form: formData({ ...fields, mobileNo: '5550101', roleId: RoleId, userType: 'Web' }),
+    });
+    expect(added.status, await added.clone().text()).toBe(200);
+    const { token } = await login(first, username, password);
+    const stream = await openEventStream(`${second.baseUrl}/api/events`, { authorization: `Bearer ${token}` });
+    streams.push(stream);
+    expect(stream.status).toBe(200);
+    await expect.poll(() => stream.comments).toContain('connected');
+
+    expect((await first.api('DELETE', `/permission/delete/${RoleId}/1`, { token: adminToken })).status).toBe(200);
+    // Well before the second process's periodic check (every 30 s) could have found it.
+    const outcome = await Promise.race([
+      stream.ended.then(() => 'ended'),
+      new Promise((resolve) => setTimeout(() => resolve('still open'), 5_000).unref()),
+    ]);
+    expect(outcome).toBe('ended');
+  }, 60_000);
+
   it('SIGTERM ends the streams a process holds and the process exits', async () => {
     const { token } = await login(second, admin.username, admin.password);
     const stream = await openEventStream(`${second.baseUrl}/api/events`, { authorization: `Bearer ${token}` });

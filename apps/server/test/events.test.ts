@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sessions } from '../src/db/schema.ts';
 import { caseFields, caseForm, createCaseDoctor, submitCase } from './helpers/case-factories.ts';
 import { openEventStream, type EventStreamReader, type StreamedEvent } from './helpers/event-stream.ts';
-import { createStaff } from './helpers/factories.ts';
+import { createStaff, doctorEditFields, formData } from './helpers/factories.ts';
 import { approvedPlan } from './helpers/plan-factories.ts';
 import { createTestApp, type TestApp } from './helpers/test-app.ts';
 import { maxStreamsPerUser } from '../src/plugins/events.ts';
@@ -68,7 +68,7 @@ describe('GET /api/events', () => {
     const staffStream = await stream(staff.token);
     expect(a.status).toBe(200);
     expect(a.headers.get('content-type')).toMatch(/^text\/event-stream/);
-    expect(a.headers.get('cache-control')).toBe('no-store');
+    expect(a.headers.get('cache-control')).toBe('private, no-store');
 
     await setStatus(caseOfB, 'inprogress');
     await setStatus(caseOfA, 'inprogress');
@@ -152,5 +152,89 @@ describe('GET /api/events', () => {
     await Promise.all(streams.map((s) => s.ended));
     // Without ending them, close() would wait for the streams for ever.
     expect(Date.now() - started).toBeLessThan(20_000);
+  });
+});
+
+describe('GET /api/events: access taken away ends the stream at once', () => {
+  // The periodic session check is an hour away here: only the change itself can end the streams.
+  let r: TestApp;
+  let url: string;
+  let admin: string;
+  beforeAll(async () => {
+    r = await createTestApp({ events: { sessionCheckMs: 3_600_000 } });
+    url = `${await r.app.listen({ port: 0, host: '127.0.0.1' })}/api/events`;
+    admin = await r.adminToken();
+  }, 60_000);
+  afterAll(() => r?.close());
+
+  /** A stream open on the server (its `connected` line read), closed by the test if the server does not end it. */
+  async function openStream(token: string) {
+    const reader = await openEventStream(url, { authorization: `Bearer ${token}` });
+    open.push(reader);
+    expect(reader.status).toBe(200);
+    await expect.poll(() => reader.comments).toContain('connected');
+    return reader;
+  }
+  /** The stream ends well before the periodic check would (an hour); 10 s is a budget, not the expected time. */
+  const endsSoon = (reader: EventStreamReader) =>
+    Promise.race([
+      reader.ended.then(() => 'ended'),
+      new Promise((resolve) => setTimeout(() => resolve('still open'), 10_000).unref()),
+    ]);
+  const editStaff = (staffUser: Awaited<ReturnType<typeof createStaff>>, changes: Record<string, string | number>) =>
+    r.as(admin, {
+      method: 'PUT',
+      url: `/api/user/edit/${staffUser.userId}`,
+      payload: formData({
+        username: staffUser.username,
+        firstname: 'Sam',
+        lastname: 'Staff',
+        password: '',
+        email: `${staffUser.username}@lab.test`,
+        mobileNo: '5550101',
+        roleId: staffUser.roleId,
+        userType: 'Web',
+        ...changes,
+      }),
+    });
+
+  it('when the Dashboard page is taken from their role, and not the streams of staff who keep it', async () => {
+    const losing = await createStaff(r, [1]);
+    const keeping = await createStaff(r, [1]);
+    const [losingStream, keepingStream] = [await openStream(losing.token), await openStream(keeping.token)];
+    const revoked = await r.as(admin, { method: 'DELETE', url: `/api/permission/delete/${losing.roleId}/1` });
+    expect(revoked.statusCode, revoked.body).toBe(200);
+    expect(await endsSoon(losingStream)).toBe('ended');
+    // Checked again, the stream of staff who keep the page goes on.
+    expect(r.app.events.openStreams).toBe(1);
+    keepingStream.close();
+  });
+
+  it('when their password is changed, their role changed to one without the page, or they are deleted', async () => {
+    const withoutDashboard = await createStaff(r, [4]);
+    const changes: [string, (staffUser: Awaited<ReturnType<typeof createStaff>>) => Promise<{ statusCode: number }>][] =
+      [
+        ['password', (staffUser) => editStaff(staffUser, { password: 'a-new-staff-passphrase' })],
+        ['role', (staffUser) => editStaff(staffUser, { roleId: withoutDashboard.roleId })],
+        ['delete', (staffUser) => r.as(admin, { method: 'DELETE', url: `/api/user/delete/${staffUser.userId}` })],
+      ];
+    for (const [label, change] of changes) {
+      const staffUser = await createStaff(r, [1]);
+      const reader = await openStream(staffUser.token);
+      expect((await change(staffUser)).statusCode, label).toBe(200);
+      expect(await endsSoon(reader), label).toBe('ended');
+    }
+  });
+
+  it("when a doctor's account is deactivated", async () => {
+    const doctor = await createCaseDoctor(r);
+    const reader = await openStream(doctor.token);
+    const deactivated = await r.as(admin, {
+      method: 'PUT',
+      url: `/api/doctor/edit/${doctor.doctorId}`,
+      payload: formData(await doctorEditFields(r, doctor, { isActive: 'false' })),
+    });
+    expect(deactivated.statusCode, deactivated.body).toBe(200);
+    expect(await endsSoon(reader)).toBe('ended');
   });
 });

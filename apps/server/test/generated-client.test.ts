@@ -92,7 +92,7 @@ export const orderIsTyped: CaseForm['orderType'] = 'Refinement';
 export async function addUser(picture: File): Promise<number | undefined> {
   const body: UserForm = {
     username: 'ada', firstname: 'Ada', lastname: 'Lovelace', email: 'ada@lab.test',
-    mobileNo: '+1 555 0100', roleId: 1, password: 'secret-pass', profilePic: picture,
+    mobileNo: '+1 555 0100', roleId: 1, password: 'secret-passphrase', profilePic: picture,
   };
   const { data } = await client.POST('/api/user/add', { body, bodySerializer: () => new FormData() });
   return data?.UserId;
@@ -198,7 +198,7 @@ export async function downloadPart(): Promise<Blob | undefined> {
       email: `${username}@lab.test`,
       mobileNo: '+1 555 0101',
       roleId: RoleId,
-      password: 'secret-pass',
+      password: 'secret-passphrase',
       profilePic: picture,
     };
     const { UserId } = json<{ UserId: number }>(await call('POST', '/api/user/add', { body: userForm, ...multipart }));
@@ -261,7 +261,12 @@ export async function downloadPart(): Promise<Blob | undefined> {
     await call('POST', '/api/doctor/activate/{id}', { params: { path: { id: DoctorId } } });
     await call('POST', '/api/doctor/request_password_reset/{id}', { params: { path: { id: DoctorId } } });
     await call('GET', '/api/doctor/verify_token/{token}', { params: { path: { token: 'not-a-reset-token' } } });
-    await call('POST', '/api/doctor/reset_password', { body: { token: 'unknown', newPassword: 'new-secret' } }, 400);
+    await call(
+      'POST',
+      '/api/doctor/reset_password',
+      { body: { token: 'unknown', newPassword: 'new-secret-phrase' } },
+      400,
+    );
     await call('POST', '/api/email/send', { body: { to: registration.email, templateName: 'activation' } });
 
     // A case with real files, its lists, history, status and downloads.

@@ -116,16 +116,16 @@ describe.runIf(process.env.REDIS_URL)(
         const stranger = freshAddress();
         expect((await signIn(first, owner.username, { from: stranger })).statusCode).toBe(401);
         expect((await signIn(second, owner.username, { from: stranger })).statusCode).toBe(401);
-        const refused = await signIn(first, owner.username, { from: stranger, password: 'staff-pass' });
+        const refused = await signIn(first, owner.username, { from: stranger, password: 'staff-passphrase' });
         expect(refused.statusCode).toBe(429);
         expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
         for (const app of [first, second]) {
-          const signedIn = await signIn(app, owner.username, { from: freshAddress(), password: 'staff-pass' });
+          const signedIn = await signIn(app, owner.username, { from: freshAddress(), password: 'staff-passphrase' });
           expect(signedIn.statusCode).toBe(200);
         }
         // The account-wide ceiling (3) still counts the stranger's two and one more from anywhere.
         expect((await signIn(second, owner.username)).statusCode).toBe(401);
-        expect((await signIn(first, owner.username, { password: 'staff-pass' })).statusCode).toBe(429);
+        expect((await signIn(first, owner.username, { password: 'staff-passphrase' })).statusCode).toBe(429);
       } finally {
         await Promise.all([first.close(), second.close()]);
       }

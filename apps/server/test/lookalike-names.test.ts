@@ -77,7 +77,7 @@ describe('usernames with invisible or look-alike characters', () => {
       const login = await t.app.inject({
         method: 'POST',
         url: '/api/auth/login',
-        payload: { username: typed, password: 'secret-pass' },
+        payload: { username: typed, password: 'secret-passphrase' },
       });
       expect(login.statusCode).toBe(403);
     }

@@ -329,11 +329,11 @@ describe('unknown JSON properties are dropped', () => {
     const reset = await t.app.inject({
       method: 'POST',
       url: '/api/doctor/reset_password',
-      payload: { token, newPassword: 'taken-over', userId: adminUserId, username: testAdmin.username },
+      payload: { token, newPassword: 'taken-over-pass', userId: adminUserId, username: testAdmin.username },
     });
     expect(reset.statusCode, reset.body).toBe(200);
-    expect(await loginStatus(testAdmin.username, 'taken-over')).toBe(401);
+    expect(await loginStatus(testAdmin.username, 'taken-over-pass')).toBe(401);
     expect(await loginStatus(testAdmin.username, testAdmin.password)).toBe(200);
-    expect(await loginStatus(doctor.username, 'taken-over')).toBe(200);
+    expect(await loginStatus(doctor.username, 'taken-over-pass')).toBe(200);
   });
 });

@@ -142,12 +142,12 @@ describe("a Web user's own account on the Users page", () => {
     });
     expect(missing.statusCode).toBe(400);
     expect(missing.json().fieldErrors).toEqual({ currentPassword: ownChangeMessages.currentPasswordRequired });
-    expect(await signsIn(staff.username, 'staff-pass')).toBe(true);
+    expect(await signsIn(staff.username, 'staff-passphrase')).toBe(true);
 
     const done = await t.as(staff.token, {
       method: 'PUT',
       url,
-      payload: userForm(staff, { password: 'new-staff-pass', currentPassword: 'staff-pass' }),
+      payload: userForm(staff, { password: 'new-staff-pass', currentPassword: 'staff-passphrase' }),
     });
     expect(done.statusCode, done.body).toBe(200);
     expect(await signsIn(staff.username, 'new-staff-pass')).toBe(true);

@@ -117,7 +117,7 @@ describe('a user with only the Users page cannot raise anyone', () => {
     const response = await t.as(usersStaff.token, {
       method: 'PUT',
       url: `/api/user/edit/${strong.userId}`,
-      payload: userForm(strong.roleId, { username: strong.username, password: 'taken-over' }),
+      payload: userForm(strong.roleId, { username: strong.username, password: 'taken-over-pass' }),
     });
     expect(response.statusCode).toBe(403);
     expect(response.json().message).toBe(

@@ -161,13 +161,14 @@ describe('POST /user/add with a profile picture', () => {
 });
 
 describe('GET and HEAD /uploads/users/:userId/:fileName', () => {
-  it('serves the picture and both avatars with an image type and nosniff', async () => {
+  it('serves the picture and both avatars with an image type and nosniff, kept by no cache', async () => {
     const user = await addUserWithPicture(await png());
     for (const url of avatarsOf(user.profilePic)) {
       const got = await t.as(admin, { method: 'GET', url });
       expect(got.statusCode).toBe(200);
       expect(got.headers['content-type']).toBe('image/png');
       expect(got.headers['x-content-type-options']).toBe('nosniff');
+      expect(got.headers['cache-control']).toBe('private, no-store');
       const head = await t.as(admin, { method: 'HEAD', url });
       expect(head.statusCode).toBe(200);
       expect(head.headers['content-type']).toBe('image/png');

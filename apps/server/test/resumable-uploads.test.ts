@@ -437,10 +437,14 @@ describe('POST /api/case/add naming finished uploads', () => {
     expect(await snapshot(t)).toEqual(before);
   });
 
-  it("refuses wrong content, another user's upload, an unfinished one and bad JSON before the case is made, leaving nothing", async () => {
+  it("refuses wrong content (a photo that does not decode too), another user's upload, an unfinished one and bad JSON before the case is made, leaving nothing", async () => {
     const fake = await uploadFile(doctor.token, await makeImage('png', 20), 'scan.stl');
     expect((await uploadRow(fake))!.contentKind).toBeNull();
     const photoAsScan = await uploadFile(doctor.token, await makeImage('png', 21), 'photo.png');
+    // JPEG magic bytes and then a web page: its first bytes pass, decoding does not.
+    const jpegThenHtml = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.from('<html>hi</html>')]);
+    const fakePhoto = await uploadFile(doctor.token, jpegThenHtml, 'smile.jpg');
+    expect((await uploadRow(fakePhoto))!.contentKind).toBeNull();
     const othersScan = await uploadFile(other.token, binaryStl(5), 'theirs.stl');
     const unfinished = await createUpload(doctor.token, 1000, 'half.stl');
     await patch(doctor.token, unfinished, 0, binaryStl(5).subarray(0, 100));
@@ -450,6 +454,7 @@ describe('POST /api/case/add naming finished uploads', () => {
       [{ maxillaryScan: othersScan }, 'maxillaryScan', 'Upload not found'],
       [{ maxillaryScan: unfinished }, 'maxillaryScan', 'The upload is not finished yet'],
       [{ frontSmiling: fake }, 'frontSmiling', caseFileMessages.photoType],
+      [{ frontSmiling: fakePhoto }, 'frontSmiling', caseFileMessages.photoType],
       [{ nose: fake }, 'uploads', 'uploads must be a JSON object naming finished uploads by file field'],
     ];
     for (const [named, field, message] of cases) {
@@ -469,7 +474,7 @@ describe('POST /api/case/add naming finished uploads', () => {
       caseForm(caseFields(doctor.clinicId, { uploads: '{not json' })),
     );
     expect(malformed.statusCode).toBe(400);
-    for (const uploadId of [fake, photoAsScan, othersScan, unfinished]) {
+    for (const uploadId of [fake, fakePhoto, photoAsScan, othersScan, unfinished]) {
       expect((await uploadRow(uploadId))!.claimedByCaseId).toBeNull();
     }
     // One file per single field: bytes and an upload for the same field are refused.

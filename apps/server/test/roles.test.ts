@@ -296,7 +296,7 @@ describe('DELETE /role/delete/:id', () => {
         username: uniqueName('holder'),
         firstname: 'Second',
         lastname: 'Holder',
-        password: 'holder-pass',
+        password: 'holder-passphrase',
         email: 'second.holder@lab.test',
         mobileNo: '5550102',
         roleId: staff.roleId,
@@ -321,7 +321,7 @@ describe('DELETE /role/delete/:id', () => {
         await t.app.inject({
           method: 'POST',
           url: '/api/auth/login',
-          payload: { username: staff.username, password: 'staff-pass' },
+          payload: { username: staff.username, password: 'staff-passphrase' },
         })
       ).statusCode,
     ).toBe(401);
@@ -360,7 +360,7 @@ describe('deleting a role while it is being given out', () => {
             username,
             firstname: 'Race',
             lastname: 'Condition',
-            password: 'secret-pass',
+            password: 'secret-passphrase',
             email: `${username}@lab.test`,
             mobileNo: '5550101',
             roleId: role.RoleId,

@@ -237,7 +237,7 @@ describe('revoked tokens (each used first, so it sits in the verified-token cach
     const reset = await t.app.inject({
       method: 'POST',
       url: '/api/doctor/reset_password',
-      payload: { token: resetToken, newPassword: 'reset-pass' },
+      payload: { token: resetToken, newPassword: 'reset-passphrase' },
     });
     expect(reset.statusCode, reset.body).toBe(200);
     await expectRefused(doctor.token!, 'bearer');

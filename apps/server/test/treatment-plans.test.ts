@@ -141,7 +141,7 @@ describe('POST /api/case/{caseId}/plans', () => {
     const download = await t.as(doctor.token, { method: 'GET', url: first.url });
     expect(download.statusCode).toBe(200);
     expect(download.rawPayload.equals(asciiStl())).toBe(true);
-    expect(download.headers['cache-control']).toBe('private, max-age=31536000, immutable');
+    expect(download.headers['cache-control']).toBe('private, no-store');
     expect(download.headers['content-type']).toBe('application/octet-stream');
     const range = await t.as(staff.token, { method: 'GET', url: first.url, headers: { range: 'bytes=0-4' } });
     expect(range.statusCode).toBe(206);

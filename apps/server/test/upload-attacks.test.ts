@@ -319,7 +319,7 @@ describe('profile pictures (POST /user/add, POST /doctor/add)', () => {
       username,
       firstname: 'Ann',
       lastname: 'Attack',
-      password: 'attack-pass',
+      password: 'attack-passphrase',
       email: `${username}@lab.test`,
       mobileNo: '5550199',
       roleId: webRoleId,

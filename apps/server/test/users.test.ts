@@ -50,7 +50,7 @@ function userFields(overrides: Record<string, string | number> = {}) {
     username,
     firstname: 'Grace',
     lastname: 'Hopper',
-    password: 'first-pass',
+    password: 'first-passphrase',
     email: `${username}@lab.test`,
     mobileNo: '+1 555 0199',
     roleId: plainRoleId,
@@ -181,7 +181,7 @@ describe('POST /user/add', () => {
     expect(response.json().fieldErrors).toEqual({
       username: 'Username must be at least 3 characters',
       email: 'Email is not valid',
-      password: 'Password must be at least 6 characters',
+      password: 'Password must be at least 12 characters',
       roleId: 'Role is required',
     });
     for (const email of ['a@b', 'a b@c.d', '@c.d']) {
@@ -300,13 +300,13 @@ describe('PUT /user/edit/:id', () => {
   it('sets a new password: old tokens and the old password stop working, the new one works', async () => {
     const user = await createUser();
     const oldToken = await t.login(user.username, user.password);
-    const response = await editUser(admin, user.userId, { ...user, password: 'second-pass' });
+    const response = await editUser(admin, user.userId, { ...user, password: 'second-passphrase' });
     expect(response.statusCode).toBe(200);
     expect((await t.as(oldToken, { method: 'GET', url: `/api/permission/get_menu/${plainRoleId}` })).statusCode).toBe(
       401,
     );
     expect(await loginStatus(user.username, user.password)).toBe(401);
-    const newToken = await t.login(user.username, 'second-pass');
+    const newToken = await t.login(user.username, 'second-passphrase');
     expect((await t.as(newToken, { method: 'GET', url: `/api/permission/get_menu/${plainRoleId}` })).statusCode).toBe(
       200,
     );
@@ -338,7 +338,7 @@ describe('PUT /user/edit/:id', () => {
       email: 'Email is not valid',
       mobileNo: 'Mobile No is required',
       roleId: 'Role is required',
-      password: 'Password must be at least 6 characters',
+      password: 'Password must be at least 12 characters',
     });
     expect((await editUser(admin, user.userId, { ...user, roleId: 19 })).statusCode).toBe(400);
     expect(await listUsers()).toEqual(before);
@@ -377,7 +377,7 @@ describe('PUT /user/edit/:id', () => {
     const takeOver = await editUser(usersStaff.token, adminUserId, {
       ...userFields({ roleId: -1 }),
       username: 'admin',
-      password: 'taken-over',
+      password: 'taken-over-pass',
     });
     expect(takeOver.statusCode).toBe(403);
     expect(await listUsers()).toEqual(before);
@@ -503,14 +503,14 @@ describe('the last administrator', () => {
       const added = await own.as(survivor.token, {
         method: 'POST',
         url: '/api/user/add',
-        payload: formData(userFields({ username, roleId: -1, password: 'rival-pass' })),
+        payload: formData(userFields({ username, roleId: -1, password: 'rival-passphrase' })),
       });
       expect(added.statusCode).toBe(200);
       const rival = {
         userId: added.json<{ UserId: number }>().UserId,
         username,
-        password: 'rival-pass',
-        token: await own.login(username, 'rival-pass'),
+        password: 'rival-passphrase',
+        token: await own.login(username, 'rival-passphrase'),
       };
 
       const answers = await Promise.all([

@@ -54,6 +54,9 @@ export const caseFileMessages = {
   otherFileType: 'Only JPG, PNG files are allowed!',
   maxillaryScanRequired: 'Maxillary Scan is required',
   tooLarge: 'The upload is larger than the server allows',
+  imageUnreadable: 'The image could not be read: send the photo as a JPG or PNG file',
+  pdfActiveContent: 'PDFs with scripts, automatic actions or attached files are not accepted: print it to a new PDF',
+  pdfUnreadable: 'The PDF could not be checked (encrypted or damaged): print it to a new PDF',
 } as const;
 
 // ---------------------------------------------------------------------------- submission

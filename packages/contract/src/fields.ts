@@ -113,12 +113,26 @@ export const username = requiredText('Username', 50)
 
 export const email = requiredText('Email', 254).regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, 'Email is not valid');
 
-/** Passwords are never trimmed, but whitespace-only counts as empty. */
+/** The length rule for every password chosen (OWASP ASVS 2.1.1 asks at least 12); checked again for ADMIN_PASSWORD. */
+export const minPasswordLength = 12;
+export const maxPasswordLength = 128;
+
+export const passwordMessages = {
+  tooShort: `Password must be at least ${minPasswordLength} characters`,
+  tooLong: `Password must be at most ${maxPasswordLength} characters`,
+  /** Checked on the server against a bundled list of leaked and common passwords (ASVS 2.1.7). */
+  common: 'This password is on lists of common or leaked passwords: choose another',
+} as const;
+
+/**
+ * A password being set (registration, user and doctor forms, reset, own change). Passwords
+ * are never trimmed, but whitespace-only counts as empty. Sign-in takes any stored password.
+ */
 export const password = z
   .string({ error: requiredMessage('Password') })
   .refine((value) => value.trim().length > 0, requiredMessage('Password'))
-  .refine((value) => value.length >= 6, 'Password must be at least 6 characters')
-  .refine((value) => value.length <= 128, 'Password must be at most 128 characters');
+  .refine((value) => value.length >= minPasswordLength, passwordMessages.tooShort)
+  .refine((value) => value.length <= maxPasswordLength, passwordMessages.tooLong);
 
 /** In edit forms an empty password leaves the stored one as it is. */
 export const optionalPassword = z.preprocess(

@@ -25,7 +25,7 @@ const validDoctor = {
   username: 'drwho',
   firstname: 'Ada',
   lastname: 'Lovelace',
-  password: 'secret1',
+  password: 'secret-phrase-1',
   email: 'ada@clinic.test',
   countryId: '1',
   gender: 'Female',
@@ -36,7 +36,7 @@ const validUser = {
   username: 'staff1',
   firstname: 'Sam',
   lastname: 'Staff',
-  password: 'secret1',
+  password: 'secret-phrase-1',
   email: 'sam@lab.test',
   mobileNo: '5550101',
   roleId: '3',
@@ -68,11 +68,11 @@ describe('shared field rules', () => {
     expect(errorsOf(userAddRequest, { ...validUser, email: 'a@b.co' }).email).toBeUndefined();
   });
 
-  it('password: required, then at least 6 characters', () => {
+  it('password: required, then at least 12 characters', () => {
     expect(errorsOf(userAddRequest, { ...validUser, password: '' }).password).toBe('Password is required');
     expect(errorsOf(userAddRequest, { ...validUser, password: '      ' }).password).toBe('Password is required');
     expect(errorsOf(userAddRequest, { ...validUser, password: '12345' }).password).toBe(
-      'Password must be at least 6 characters',
+      'Password must be at least 12 characters',
     );
   });
 
@@ -104,12 +104,19 @@ describe('user form', () => {
 
   it('confirm password must match', () => {
     const form = { ...validUser, isEdit: false };
-    expect(errorsOf(userForm, { ...form, confirmPassword: 'other1' }).confirmPassword).toBe('Passwords do not match');
-    expect(errorsOf(userForm, { ...form, confirmPassword: 'secret1' })).toEqual({});
+    expect(errorsOf(userForm, { ...form, confirmPassword: 'other-phrase-1' }).confirmPassword).toBe(
+      'Passwords do not match',
+    );
+    expect(errorsOf(userForm, { ...form, confirmPassword: 'secret-phrase-1' })).toEqual({});
   });
 
   it('shows a password mismatch while other fields are still empty', () => {
-    const errors = errorsOf(userForm, { username: '', password: 'secret1', confirmPassword: 'other1', isEdit: false });
+    const errors = errorsOf(userForm, {
+      username: '',
+      password: 'secret-phrase-1',
+      confirmPassword: 'other-phrase-1',
+      isEdit: false,
+    });
     expect(errors.username).toBe('Username is required');
     expect(errors.confirmPassword).toBe('Passwords do not match');
   });
@@ -117,7 +124,7 @@ describe('user form', () => {
   it('an empty password on edit keeps the current one', () => {
     expect(userEditRequest.parse({ ...validUser, password: '' }).password).toBe('');
     expect(errorsOf(userEditRequest, { ...validUser, password: '123' }).password).toBe(
-      'Password must be at least 6 characters',
+      'Password must be at least 12 characters',
     );
   });
 });
@@ -171,8 +178,10 @@ describe('reset password form', () => {
       newPassword: 'Password is required',
       confirmPassword: 'Confirm Password is required',
     });
-    expect(errorsOf(resetPasswordForm, { newPassword: 'secret1', confirmPassword: 'secret2' })).toEqual({
-      confirmPassword: 'Passwords do not match',
-    });
+    expect(errorsOf(resetPasswordForm, { newPassword: 'secret-phrase-1', confirmPassword: 'secret-phrase-2' })).toEqual(
+      {
+        confirmPassword: 'Passwords do not match',
+      },
+    );
   });
 });

@@ -15,7 +15,15 @@ export interface SessionsEndedMessage {
   endedSessionIds: string[];
 }
 
-export type BusMessage = CaseEventMessage | SessionsEndedMessage;
+/**
+ * An account or its access changed (deactivated, deleted, new password, role or page
+ * permissions): every process checks its open streams' sessions again at once.
+ */
+export interface SessionsChangedMessage {
+  sessionsChanged: true;
+}
+
+export type BusMessage = CaseEventMessage | SessionsEndedMessage | SessionsChangedMessage;
 
 export const isSessionsEnded = (message: BusMessage): message is SessionsEndedMessage => 'endedSessionIds' in message;
 
@@ -51,11 +59,14 @@ export class Listeners {
 /** Parses what another process sent; anything malformed is dropped. */
 export function parseMessage(text: string): BusMessage | null {
   try {
-    const message = JSON.parse(text) as Partial<CaseEventMessage & SessionsEndedMessage> | null;
+    const message = JSON.parse(text) as Partial<
+      CaseEventMessage & SessionsEndedMessage & SessionsChangedMessage
+    > | null;
     if (Array.isArray(message?.endedSessionIds)) {
       const endedSessionIds = message.endedSessionIds.filter((id) => typeof id === 'string');
       return { endedSessionIds };
     }
+    if (message?.sessionsChanged === true) return { sessionsChanged: true };
     return message?.event?.type && typeof message.audience?.doctorUserId === 'number'
       ? { event: message.event, audience: message.audience }
       : null;

@@ -1,4 +1,4 @@
-import { endpoints, sseFrame, type LiveEvent } from '@portal/contract';
+import { endpoints, sseFrame, type AuditAction, type LiveEvent } from '@portal/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { ServerResponse } from 'node:http';
@@ -37,6 +37,24 @@ interface OpenStream {
   response: ServerResponse;
 }
 
+/**
+ * Changes that may take away a stream's access (audited as these actions): when one
+ * succeeds, every process checks its streams' sessions at once instead of at the next
+ * periodic check. Role and permission changes reach many users, so all streams are checked.
+ */
+const accessChangingActions = new Set<AuditAction>([
+  'auth.logout',
+  'auth.password_reset',
+  'role.update',
+  'role.delete',
+  'permission.revoke',
+  'user.update',
+  'user.delete',
+  'doctor.update',
+  'doctor.activate',
+  'doctor.delete',
+]);
+
 /** May this stream's user see this event? Staff with the stream's access see every case; a doctor their own. */
 function mayReceive(user: SignedInUser, message: CaseEventMessage): boolean {
   if (isDoctor(user)) return message.audience.doctorUserId === user.userId;
@@ -52,6 +70,8 @@ export class LiveEvents {
   private readonly streams = new Set<OpenStream>();
   private readonly timers: NodeJS.Timeout[] = [];
   private isChecking = false;
+  /** A check was asked for while one ran: the running one may have read the sessions before the change. */
+  private isCheckDue = false;
 
   private readonly app: FastifyInstance;
   readonly bus: EventBus;
@@ -75,6 +95,13 @@ export class LiveEvents {
     });
   }
 
+  /** After an access change committed: every process checks its streams now (a bus that is down leaves the periodic check). */
+  async publishSessionsChanged(): Promise<void> {
+    await this.bus.publish({ sessionsChanged: true }).catch((error: unknown) => {
+      this.app.log.warn({ err: error }, 'events: sessions change not published');
+    });
+  }
+
   /** Takes the request over: an open text/event-stream until the client, the session or the server ends it. */
   open(request: Pick<FastifyRequest, 'headers' | 'method' | 'cookies'>, reply: FastifyReply, user: SignedInUser): void {
     const token = readToken(request)!;
@@ -83,7 +110,7 @@ export class LiveEvents {
     response.writeHead(200, {
       ...(reply.getHeaders() as Record<string, string | number | string[]>),
       'content-type': 'text/event-stream; charset=utf-8',
-      'cache-control': 'no-store',
+      'cache-control': 'private, no-store',
       'x-accel-buffering': 'no',
     });
     // How long EventSource waits before reconnecting, then a first line so the client knows it is open.
@@ -149,28 +176,39 @@ export class LiveEvents {
 
   private deliver(message: BusMessage): void {
     if (isSessionsEnded(message)) return this.endLocalSessions(message.endedSessionIds);
+    if ('sessionsChanged' in message) return void this.checkSessions();
     const frame = sseFrame(message.event);
     for (const stream of this.streams) if (mayReceive(stream.user, message)) this.write(stream, frame);
   }
 
   /** Checks each open stream's session again (once per token); a stream whose session ended is closed. */
   async checkSessions(): Promise<void> {
-    if (this.isChecking) return;
+    if (this.isChecking) {
+      this.isCheckDue = true;
+      return;
+    }
     this.isChecking = true;
     try {
-      const byToken = new Map<string, OpenStream[]>();
-      for (const stream of this.streams) byToken.set(stream.token, [...(byToken.get(stream.token) ?? []), stream]);
-      for (const [token, streams] of byToken) {
-        const user = await this.app.loadSession(token).catch(() => undefined);
-        // The database did not answer: keep the streams until the next check.
-        if (user === undefined) continue;
-        for (const stream of streams) {
-          if (user && isAllowed(user, endpoints.eventStream.access)) stream.user = user;
-          else this.end(stream);
-        }
-      }
+      do {
+        this.isCheckDue = false;
+        await this.checkEachSession();
+      } while (this.isCheckDue);
     } finally {
       this.isChecking = false;
+    }
+  }
+
+  private async checkEachSession(): Promise<void> {
+    const byToken = new Map<string, OpenStream[]>();
+    for (const stream of this.streams) byToken.set(stream.token, [...(byToken.get(stream.token) ?? []), stream]);
+    for (const [token, streams] of byToken) {
+      const user = await this.app.loadSession(token).catch(() => undefined);
+      // The database did not answer: keep the streams until the next check.
+      if (user === undefined) continue;
+      for (const stream of streams) {
+        if (user && isAllowed(user, endpoints.eventStream.access)) stream.user = user;
+        else this.end(stream);
+      }
     }
   }
 }
@@ -198,5 +236,9 @@ export const eventsPlugin = fp(async (app: FastifyInstance, options: LiveEventsO
   app.decorate('events', events);
   // Before the server waits for requests in flight: open streams would hold it forever.
   app.addHook('preClose', async () => events.endAll());
+  app.addHook('onResponse', async (request, reply) => {
+    const action = request.auditDetail?.action ?? request.routeOptions.config?.audit?.action;
+    if (action && accessChangingActions.has(action) && reply.statusCode < 400) await events.publishSessionsChanged();
+  });
   app.addHook('onClose', () => events.close());
 });

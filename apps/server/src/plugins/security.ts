@@ -7,6 +7,30 @@ import { assertNoNul } from '../lib/nul-text.ts';
 const docsCsp =
   "default-src 'self'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; object-src 'none'; frame-ancestors 'none'";
 
+/** The portal uses none of these browser features; a script injected into it gets none of them either. */
+const permissionsPolicy = [
+  'accelerometer',
+  'autoplay',
+  'camera',
+  'display-capture',
+  'encrypted-media',
+  'geolocation',
+  'gyroscope',
+  'magnetometer',
+  'microphone',
+  'midi',
+  'payment',
+  'screen-wake-lock',
+  'serial',
+  'usb',
+  'xr-spatial-tracking',
+]
+  .map((feature) => `${feature}=()`)
+  .join(', ');
+
+/** Two years with subdomains, as HSTS preload lists ask; sent only over TLS (RFC 6797 § 7.2). */
+const hstsHeader = 'max-age=63072000; includeSubDomains';
+
 export const securityPlugin = fp(async (app: FastifyInstance) => {
   // Helmet's headers on every answer. Its middleware is built once here: @fastify/helmet built
   // it again on every request (parsing the policy each time, 4% of a case list's CPU).
@@ -29,9 +53,15 @@ export const securityPlugin = fp(async (app: FastifyInstance) => {
         upgradeInsecureRequests: app.config.publicUrl.startsWith('https:') ? [] : null,
       },
     },
-    strictTransportSecurity: app.config.publicUrl.startsWith('https:'),
+    // Set below, per request: helmet would decide once, from PUBLIC_URL alone.
+    strictTransportSecurity: false,
   });
+  const isPublicUrlHttps = app.config.publicUrl.startsWith('https:');
   app.addHook('onRequest', (request, reply, done) => {
+    reply.header('permissions-policy', permissionsPolicy);
+    // Served over TLS: the portal's address is https, or this request came over TLS (on its own
+    // socket, or as X-Forwarded-Proto from a proxy that TRUST_PROXY names).
+    if (isPublicUrlHttps || request.protocol === 'https') reply.header('strict-transport-security', hstsHeader);
     securityHeaders(request.raw, reply.raw, (error) => done(error as Error | undefined));
   });
 
@@ -43,14 +73,10 @@ export const securityPlugin = fp(async (app: FastifyInstance) => {
   app.addHook('onSend', async (request, reply) => {
     if (request.url.startsWith('/api/docs')) {
       reply.header('content-security-policy', docsCsp);
-    } else if (request.url.startsWith('/api/') && !isImmutableFile(reply.getHeader('cache-control'))) {
-      // Answers carry patient data: never kept by a browser or proxy cache. The exception
-      // is a plan's stage model, whose bytes never change: the browser's own (private) cache.
-      reply.header('cache-control', 'no-store');
+    } else if (request.url.startsWith('/api/')) {
+      // Answers carry patient data (files included): kept by no cache, a shared lab computer's
+      // browser cache neither, so nothing of a case is left on it after sign-out.
+      reply.header('cache-control', 'private, no-store');
     }
   });
 });
-
-/** A route's `private, ..., immutable` answer (routes/plans: stage models) keeps its own caching. */
-const isImmutableFile = (value: unknown) =>
-  typeof value === 'string' && value.startsWith('private,') && value.includes('immutable');

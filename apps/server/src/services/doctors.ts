@@ -7,7 +7,7 @@ import {
 } from '@portal/contract';
 import { and, asc, eq, isNull, sql, type SQL } from 'drizzle-orm';
 import { assertOwnRecordIfDoctor, isAdministrator, isDoctor, type SignedInUser } from '../auth/policy.ts';
-import { hashPassword } from '../auth/passwords.ts';
+import { hashNewPassword } from '../auth/passwords.ts';
 import type { Database, Transaction } from '../db/client.ts';
 import { isoTimestamp } from '../db/iso-timestamp.ts';
 import { countries, doctors, liveRoleId, users } from '../db/schema.ts';
@@ -137,7 +137,7 @@ export async function addDoctor(
   // The cheap refusals first: the argon2 hash and the picture's decoding cost CPU.
   await assertUsernameFree(db, input.username);
   if (picture) await assertPictureSize(picture);
-  const passwordHash = await hashPassword(input.password);
+  const passwordHash = await hashNewPassword(input.password);
   const { result } = await inAccountTransaction(db, storage, async (tx, written) => {
     const { userId, doctorId } = await insertDoctor(tx, input, {
       roleId: input.roleId,
@@ -167,7 +167,7 @@ export async function registerDoctor(
   picture?: SmallFile,
 ): Promise<{ doctorId: number | null }> {
   if (picture) await assertPictureSize(picture);
-  const passwordHash = await hashPassword(input.password);
+  const passwordHash = await hashNewPassword(input.password);
   const { result } = await inAccountTransaction(deps.db, deps.storage, async (tx, written) => {
     const owner = await findUsernameOwner(tx, input.username);
     const account = { roleId: DOCTOR_ROLE_ID, isActive: false, passwordHash };
@@ -258,7 +258,7 @@ export async function updateDoctor(
   const maySetCredentials = isSelf || isAdministrator(actor);
   // Refused before the argon2 hash; a new e-mail is refused once the current one is read.
   if (!maySetCredentials && input.password) throw credentialsForbidden('password');
-  const passwordHash = input.password ? await hashPassword(input.password) : undefined;
+  const passwordHash = input.password ? await hashNewPassword(input.password) : undefined;
   const { result } = await inAccountTransaction(deps.db, deps.storage, async (tx, written) => {
     // Locked: two staff activating the same doctor at once must queue one activation mail.
     const current = await findDoctor(tx, doctorId, true);

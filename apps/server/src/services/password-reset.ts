@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { resetMessages } from '@portal/contract';
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
-import { hashPassword } from '../auth/passwords.ts';
+import { hashNewPassword } from '../auth/passwords.ts';
 import type { Database, Transaction } from '../db/client.ts';
 import { passwordResetTokens, users } from '../db/schema.ts';
 import type { MailOutbox } from '../mail/outbox.ts';
@@ -60,7 +60,7 @@ export async function resetPassword(
   const { db } = deps;
   // A bogus or used token costs one indexed read, not an argon2 hash; the claim below still decides.
   if (!(await isResetTokenValid(db, token))) return { success: false, message: resetMessages.linkInvalid };
-  const passwordHash = await hashPassword(newPassword);
+  const passwordHash = await hashNewPassword(newPassword, 'newPassword');
   const result = await db.transaction(async (tx) => {
     const [claimed] = await tx
       .update(passwordResetTokens)

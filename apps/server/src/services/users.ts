@@ -1,7 +1,7 @@
 import { ADMIN_ROLE_ID, DOCTOR_ROLE_ID, type User, type UserAddRequest, type UserEditRequest } from '@portal/contract';
 import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import { assertHoldsPages, assertMayTouchAdministrator, isAdministrator, type SignedInUser } from '../auth/policy.ts';
-import { hashPassword } from '../auth/passwords.ts';
+import { hashNewPassword } from '../auth/passwords.ts';
 import type { Database, Transaction } from '../db/client.ts';
 import { isoTimestamp } from '../db/iso-timestamp.ts';
 import { liveRoleId, roles, users } from '../db/schema.ts';
@@ -77,7 +77,7 @@ export async function createWebUser(
   picture?: SmallFile,
 ): Promise<number> {
   assertMayTouchAdministrator(actor, [input.roleId]);
-  const passwordHash = await hashPassword(input.password);
+  const passwordHash = await hashNewPassword(input.password);
   const { result } = await inAccountTransaction(db, storage, async (tx, written) => {
     await assertWebRole(tx, input.roleId);
     await assertMayHandOutRole(tx, actor, input.roleId);
@@ -108,7 +108,7 @@ export async function updateWebUser(
   change: { picture?: SmallFile; remove?: boolean },
 ): Promise<void> {
   const { db, storage } = deps;
-  const passwordHash = input.password ? await hashPassword(input.password) : undefined;
+  const passwordHash = input.password ? await hashNewPassword(input.password) : undefined;
   const { result } = await inAccountTransaction(db, storage, async (tx, written) => {
     const current = await findWebUser(tx, userId);
     assertMayTouchAdministrator(actor, [current.roleId, input.roleId]);

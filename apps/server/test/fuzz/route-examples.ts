@@ -137,7 +137,7 @@ const webUserFields = (fixture: Fixture) => ({
   username: 'fuzzuser',
   firstname: 'Wen',
   lastname: 'User',
-  password: 'web-pass-1',
+  password: 'web-passphrase-1',
   email: 'fuzzuser@lab.test',
   mobileNo: '5550102',
   roleId: fixture.staff.roleId,

@@ -31,7 +31,7 @@ export function doctorFields(overrides: Record<string, string | number | boolean
     username,
     firstname: 'Ada',
     lastname: 'Lovelace',
-    password: 'secret-pass',
+    password: 'secret-passphrase',
     email: `${username}@clinic.test`,
     mobileNo: '+1 555 0100',
     roleId: 19,
@@ -169,7 +169,7 @@ export async function createStaff(
       username,
       firstname: 'Sam',
       lastname: 'Staff',
-      password: 'staff-pass',
+      password: 'staff-passphrase',
       email: `${username}@lab.test`,
       mobileNo: '5550101',
       roleId: RoleId,
@@ -180,7 +180,7 @@ export async function createStaff(
   return {
     userId: user.json<{ UserId: number }>().UserId,
     roleId: RoleId,
-    token: await t.login(username, 'staff-pass'),
+    token: await t.login(username, 'staff-passphrase'),
     username,
   };
 }

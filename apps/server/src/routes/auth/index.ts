@@ -127,6 +127,8 @@ export async function authRoutes(app: FastifyInstance) {
   route(app, endpoints.logout, { audit: { action: 'auth.logout' } }, async (request, reply) => {
     await app.events.endSessions(await endCurrentSession(app.db, request.user));
     reply.clearCookie(TOKEN_COOKIE, { path: cookiePath });
+    // Stage models were once sent cacheable for a year: a shared computer's browser drops them now.
+    reply.header('clear-site-data', '"cache"');
     return { message: messages.signedOut };
   });
 }

@@ -86,8 +86,6 @@ export async function planRoutes(app: FastifyInstance) {
     async (request, reply) => {
       const file = await findCaseFile(app, request.user, 'planStage', request.params.stageFileId);
       request.auditDetail = { target: `case:${file.caseId}/plan_file:${request.params.stageFileId}` };
-      // The bytes under one id never change: the browser may keep them (privately) for good.
-      reply.header('cache-control', 'private, max-age=31536000, immutable');
       return sendCaseFile(request, reply, file);
     },
   );

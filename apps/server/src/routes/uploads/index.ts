@@ -17,8 +17,7 @@ export async function uploadRoutes(app: FastifyInstance) {
     reply
       .type(fileName.endsWith('.png') ? 'image/png' : 'image/jpeg')
       .header('content-length', stored.size)
-      .header('x-content-type-options', 'nosniff')
-      .header('cache-control', 'private, max-age=3600');
+      .header('x-content-type-options', 'nosniff');
     return reply.send(request.method === 'HEAD' ? undefined : await app.storage.read(key));
   });
 

@@ -9,6 +9,8 @@ import {
 } from '@portal/contract';
 import { createHash } from 'node:crypto';
 import { Transform, type TransformCallback } from 'node:stream';
+import type { Storage } from '../../storage/storage.ts';
+import { isDecodableImage, PdfContentScanner, type PdfVerdict } from './content-checks.ts';
 
 /** What the bytes of an accepted case file are. */
 export type FileKind = 'stl' | 'zip' | 'rar' | 'jpeg' | 'png' | 'pdf';
@@ -112,6 +114,24 @@ export function isFileOfKind(kind: FileKind, head: Buffer, size: number): boolea
 }
 
 /**
+ * Why a stored file of an accepted kind is refused all the same, or undefined: a PDF with
+ * active content (read by `inspector` as it passed), a JPEG or PNG that does not decode.
+ */
+export async function findContentRefusal(
+  storage: Storage,
+  storageKey: string,
+  kind: FileKind,
+  inspector: FileInspector,
+): Promise<string | undefined> {
+  const pdf = inspector.pdfVerdict;
+  if (kind === 'pdf' && !pdf.isClean) {
+    return pdf.reason === 'active' ? caseFileMessages.pdfActiveContent : caseFileMessages.pdfUnreadable;
+  }
+  if (isImageKind(kind) && !(await isDecodableImage(storage, storageKey))) return caseFileMessages.imageUnreadable;
+  return undefined;
+}
+
+/**
  * Whether a file starting with `head` can still turn out to be of `kind`; lets an upload be
  * refused at its first bytes instead of after the whole file. An STL's verdict needs its size.
  */
@@ -128,6 +148,8 @@ export class FileInspector extends Transform {
   private readonly hash = createHash('sha256');
   private headChunks: Buffer[] = [];
   private headLength = 0;
+  /** Set once the first bytes are in: a scanner when they are a PDF's, else null. */
+  private pdfScanner: PdfContentScanner | null | undefined;
   bytes = 0;
 
   private readonly check: (inspector: FileInspector, chunkBytes: number) => void;
@@ -147,6 +169,11 @@ export class FileInspector extends Transform {
     return this.hash.copy().digest('hex');
   }
 
+  /** A PDF's active content (scripts, automatic actions, embedded files), read as it passed. */
+  get pdfVerdict(): PdfVerdict {
+    return this.pdfScanner?.result ?? { isClean: true };
+  }
+
   /** Counts, hashes and keeps the head of `chunk` without passing it on (a tus upload's PATCHes). */
   account(chunk: Buffer): void {
     this.bytes += chunk.length;
@@ -155,6 +182,11 @@ export class FileInspector extends Transform {
       this.headChunks.push(chunk.subarray(0, headBytes - this.headLength));
       this.headLength += Math.min(chunk.length, headBytes - this.headLength);
     }
+    // Earlier chunks held fewer than 5 bytes: no more than `%PDF`.
+    if (this.pdfScanner === undefined && this.headLength >= 5) {
+      this.pdfScanner = isPdf(this.head) ? new PdfContentScanner() : null;
+    }
+    this.pdfScanner?.feed(chunk);
   }
 
   override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {

@@ -10,6 +10,7 @@ import {
   extensionOf,
   fileSlotOf,
   FileInspector,
+  findContentRefusal,
   isFileOfKind,
   mayBeOfKind,
   type FileKind,
@@ -111,8 +112,8 @@ export async function receiveCaseUpload(
         `cases/${uploadId}/${randomBytes(12).toString('hex')}`,
         budget,
       );
-      if (stored) received.files.push({ ...stored, fieldName: part.fieldname, fileType: slot.fileType });
-      else received.fileErrors[part.fieldname] ??= slot.message;
+      if ('refused' in stored) received.fileErrors[part.fieldname] ??= stored.refused ?? slot.message;
+      else received.files.push({ ...stored, fieldName: part.fieldname, fileType: slot.fileType });
     }
   } catch (error) {
     await deleteKeys(
@@ -124,10 +125,15 @@ export async function receiveCaseUpload(
   return received;
 }
 
+/** A file not kept: not of a kind its name allows (no reason), or refused for its content (the reason). */
+export interface RefusedFile {
+  refused: string | undefined;
+}
+
 /**
- * One file part into storage. Returns undefined when its name or bytes are not what
- * `accepts` allows (the rest of the part is read and dropped, nothing stays stored); throws
- * on anything that ends the whole upload (`budget` spent: 413).
+ * One file part into storage. Returns a RefusedFile when its name or bytes are not what
+ * `accepts` allows, or its content is refused (the rest of the part is read and dropped,
+ * nothing stays stored); throws on anything that ends the whole upload (`budget` spent: 413).
  */
 export async function storeFilePart(
   storage: Storage,
@@ -135,11 +141,11 @@ export async function storeFilePart(
   accepts: Record<string, FileKind[]>,
   storageKey: string,
   budget: { remaining: number },
-): Promise<StoredFile | undefined> {
+): Promise<StoredFile | RefusedFile> {
   const kinds = accepts[extensionOf(part.filename)];
   if (!kinds) {
     await drain(part);
-    return undefined;
+    return { refused: undefined };
   }
   // Kept here rather than read from the thrown error: a storage driver may wrap it.
   let stopped: 'refused' | 'tooLarge' | undefined;
@@ -163,7 +169,7 @@ export async function storeFilePart(
     if (stopped !== 'refused') throw error;
     part.file.unpipe(inspector);
     await drain(part);
-    return undefined;
+    return { refused: undefined };
   }
   if (part.file.truncated) {
     await storage.delete(storageKey);
@@ -174,7 +180,12 @@ export async function storeFilePart(
   );
   if (!kind) {
     await storage.delete(storageKey);
-    return undefined;
+    return { refused: undefined };
+  }
+  const refusal = await findContentRefusal(storage, storageKey, kind, inspector);
+  if (refusal) {
+    await storage.delete(storageKey);
+    return { refused: refusal };
   }
   return {
     fileName: displayFileName(part.filename),

@@ -64,8 +64,8 @@ export async function receiveMessageUpload(
       }
       const storageKey = `messages/${uploadId}/${randomBytes(12).toString('hex')}`;
       const stored = await storeFilePart(storage, part, messageFileAccepts, storageKey, budget);
-      if (!stored) {
-        const message = `${part.filename}: ${messageMessages.fileType}`;
+      if ('refused' in stored) {
+        const message = `${part.filename}: ${stored.refused ?? messageMessages.fileType}`;
         throw badRequest(message, { files: message });
       }
       received.files.push(stored);

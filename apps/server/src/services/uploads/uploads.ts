@@ -12,6 +12,7 @@ import {
   extensionOf,
   fileSlotOf,
   FileInspector,
+  findContentRefusal,
   isFileOfKind,
   type FileKind,
 } from '../cases/file-checks.ts';
@@ -154,7 +155,7 @@ function kindsForName(fileName: string): FileKind[] {
 /**
  * Once the last byte is stored: reads the bytes back through the same inspector a multipart
  * file goes through (SHA-256, size, first bytes) and records the kind its name and content
- * agree on, or none.
+ * agree on, or none (also when its content is refused).
  */
 export async function finishUpload(
   deps: { db: Database; storage: Storage },
@@ -170,7 +171,12 @@ export async function finishUpload(
     const discard = new Writable({ write: (_chunk, _encoding, callback) => callback() });
     await pipeline(await deps.storage.read(row.storageKey), inspector, discard);
   }
-  const kind = kindsForName(row.fileName).find((candidate) => isFileOfKind(candidate, inspector.head, inspector.bytes));
+  const matched = kindsForName(row.fileName).find((candidate) =>
+    isFileOfKind(candidate, inspector.head, inspector.bytes),
+  );
+  // Refused for its content (a photo that does not decode): no case field accepts it.
+  const kind =
+    matched && !(await findContentRefusal(deps.storage, row.storageKey, matched, inspector)) ? matched : null;
   await deps.db
     .update(uploads)
     .set({ completedAt: new Date(), sha256: inspector.sha256, contentKind: kind ?? null })

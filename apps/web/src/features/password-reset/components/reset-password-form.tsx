@@ -30,6 +30,11 @@ export function ResetPasswordForm({ token }: { token: string }) {
       notifySuccess(resetMessages.resetSucceeded);
       void navigate(paths.login, { replace: true });
     } catch (error) {
+      // A password the server refuses (a common one) is shown under its field.
+      if (error instanceof ApiError && error.fieldErrors.newPassword) {
+        form.setErrors({ newPassword: error.fieldErrors.newPassword });
+        return;
+      }
       // The server answers a used or expired token with success false (as a 400).
       notifyError(error instanceof ApiError ? 'Unable to reset password' : 'Something went wrong');
     }
