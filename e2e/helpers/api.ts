@@ -63,7 +63,9 @@ export async function apiCall<T>(
 }
 
 export async function apiLogin(username: string, password: string): Promise<string> {
-  return (await portalApi().call(endpoints.login, { body: { username, password } })).token;
+  const answer = await portalApi().call(endpoints.login, { body: { username, password } });
+  if ('secondFactor' in answer) throw new Error(`${username} needs a second factor to sign in`);
+  return answer.token;
 }
 
 export const adminToken = () => apiLogin(e2eAdmin.username, e2eAdmin.password);

@@ -10,6 +10,8 @@ import { forbidden, unauthorized } from '../lib/errors.ts';
 declare module 'fastify' {
   interface FastifyContextConfig {
     access?: Access;
+    /** The route also takes the interim token of a sign-in that must enrol a second factor. */
+    acceptsEnrolmentToken?: boolean;
   }
   interface FastifyRequest {
     user: SignedInUser | null;
@@ -91,6 +93,25 @@ export const authPlugin = fp(async (app: FastifyInstance) => {
     };
   }
 
+  /** The enrolling user an interim token of step 'enrol' stands for, checked as a session is. */
+  async function loadEnrollingUser(token: string): Promise<SignedInUser | null> {
+    const claims = await app.tokens.verifyInterim(token);
+    if (claims?.step !== 'enrol') return null;
+    const [row] = await findSession.execute({ userId: Number(claims.sub), version: claims.ver, jti: claims.jti });
+    if (!row || row.isRevoked) return null;
+    const { userId, roleId, userType, doctorId } = row;
+    return {
+      userId,
+      roleId,
+      userType,
+      doctorId,
+      pages: new Set(),
+      jti: claims.jti,
+      exp: claims.exp,
+      isEnrolling: true,
+    };
+  }
+
   app.decorate('loadSession', loadUser);
 
   app.addHook('onRequest', async (request) => {
@@ -98,6 +119,9 @@ export const authPlugin = fp(async (app: FastifyInstance) => {
     if (!access) return;
     const token = readToken(request);
     request.user = token ? await loadUser(token) : null;
+    if (!request.user && token && request.routeOptions.config.acceptsEnrolmentToken) {
+      request.user = await loadEnrollingUser(token);
+    }
     if (access === 'public') return;
     if (!request.user)
       throw unauthorized(token ? 'Your session has expired. Please sign in again.' : 'Please sign in.');

@@ -62,7 +62,7 @@ export function route<const E extends Endpoint>(
   app.route({
     method: isFileAnswer(endpoint.answer) ? [endpoint.method, 'HEAD'] : endpoint.method,
     url: endpoint.path,
-    config: { access: endpoint.access, audit: options.audit },
+    config: { access: endpoint.access, audit: options.audit, acceptsEnrolmentToken: endpoint.acceptsEnrolmentToken },
     schema: {
       ...(endpoint.params && { params: endpoint.params }),
       ...(endpoint.query && { querystring: endpoint.query }),

@@ -15,6 +15,7 @@ import { userEndpoints } from './users.ts';
 import { doctorPreferenceEndpoints } from './doctor-preferences.ts';
 import { prescriptionEndpoints } from './prescription.ts';
 import { caseDraftEndpoints } from './case-drafts.ts';
+import { secondFactorEndpoints } from './second-factor.ts';
 
 export { healthStatus } from './health.ts';
 export { pictureRemoval, profilePictureFileName } from './common.ts';
@@ -42,6 +43,7 @@ export const endpoints = {
   ...doctorPreferenceEndpoints,
   ...prescriptionEndpoints,
   ...caseDraftEndpoints,
+  ...secondFactorEndpoints,
 };
 export type Endpoints = typeof endpoints;
 export type EndpointName = keyof Endpoints;
@@ -49,7 +51,11 @@ export type EndpointName = keyof Endpoints;
 /** The OpenAPI tags, in the order the document lists them. */
 export const endpointTags = [
   { name: 'health', description: 'Liveness and readiness probes for load balancers' },
-  { name: 'auth', description: 'Signing in and out' },
+  { name: 'auth', description: 'Signing in and out, the second step of a sign-in, passkey sign-in' },
+  {
+    name: 'second-factor',
+    description: "The caller's own second factors: authenticator app, recovery codes, passkeys",
+  },
   { name: 'roles', description: 'Roles of Web users (the Roles page)' },
   { name: 'permissions', description: 'Which pages each role has (the Role Permissions page), and menus' },
   { name: 'users', description: 'Web users: the lab staff (the Users page)' },
