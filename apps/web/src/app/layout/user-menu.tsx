@@ -1,5 +1,5 @@
 import { Avatar, Group, Menu, Stack, Text, UnstyledButton } from '@mantine/core';
-import { IconLogout, IconUser } from '@tabler/icons-react';
+import { IconLogout, IconShieldLock, IconUser } from '@tabler/icons-react';
 import dayjs from 'dayjs';
 import { useNavigate } from 'react-router';
 import { paths } from '../../config/paths.ts';
@@ -62,6 +62,9 @@ export function UserMenu({ session }: { session: Session }) {
             Profile
           </Menu.Item>
         )}
+        <Menu.Item leftSection={<IconShieldLock size={16} aria-hidden />} onClick={() => void navigate(paths.security)}>
+          Security
+        </Menu.Item>
         <Menu.Item
           leftSection={<IconLogout size={16} aria-hidden />}
           onClick={() => void logout().then(() => navigate(paths.login, { replace: true }))}
