@@ -140,6 +140,15 @@ describe('POST /auth/second-factor/totp', () => {
     expect(fresh.statusCode).toBe(200);
   });
 
+  it('does not accept the code that confirmed the app at the next sign-in', async () => {
+    const other = await createStaff(t, []);
+    const started = await post('/api/account/second-factor/totp', undefined, other.token);
+    const code = await codeFor(started.json<{ secret: string }>().secret);
+    expect((await post('/api/account/second-factor/totp/confirm', { code }, other.token)).statusCode).toBe(200);
+    const { interimToken } = await interimFor(other.username);
+    expect((await post('/api/auth/second-factor/totp', { interimToken, code })).statusCode).toBe(401);
+  });
+
   it('refuses malformed codes with 400 and a field message', async () => {
     const { interimToken } = await interimFor(staff.username);
     const response = await post('/api/auth/second-factor/totp', { interimToken, code: '12ab' });

@@ -26,6 +26,13 @@ export const relyingPartyFor = (publicUrl: string): RelyingParty => {
   return { id: url.hostname, name: 'Aligner Portal', origin: url.origin };
 };
 
+/**
+ * EdDSA, ES256 and RS256: what authenticators make. Named here, so the library does not
+ * probe Node for ML-DSA-44 (an experimental Web Crypto feature on Node 24, which prints a
+ * warning on every start that registers a passkey).
+ */
+const supportedAlgorithmIDs = [-8, -7, -257];
+
 /** How long a ceremony may take, from options to answer. */
 const challengeMs = 5 * 60 * 1000;
 
@@ -69,6 +76,7 @@ export async function passkeyRegistrationOptions(db: Database, rp: RelyingParty,
     userName: user!.userName,
     userID: new TextEncoder().encode(`portal-user-${userId}`),
     attestationType: 'none',
+    supportedAlgorithmIDs,
     excludeCredentials: existing,
     // Resident keys so the same passkey can sign in on its own.
     authenticatorSelection: { residentKey: 'required', userVerification: 'preferred' },
@@ -91,6 +99,7 @@ export async function registerPasskey(
     expectedOrigin: rp.origin,
     expectedRPID: rp.id,
     requireUserVerification: false,
+    supportedAlgorithmIDs,
   }).catch(() => {
     throw badRequest(secondFactorMessages.passkeyRejected);
   });
