@@ -61,6 +61,22 @@ async function expectDashboard(page: Page) {
   await expect.poll(() => toastShown(page, 'Login successful!')).toBe(true);
 }
 
+/** A platform authenticator that holds passkeys and verifies its user (Chromium's WebAuthn domain). */
+async function addVirtualAuthenticator(page: Page) {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('WebAuthn.enable');
+  const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
+    options: {
+      protocol: 'ctap2',
+      transport: 'internal',
+      hasResidentKey: true,
+      hasUserVerification: true,
+      isUserVerified: true,
+    },
+  });
+  return { cdp, authenticatorId };
+}
+
 async function signOut(page: Page) {
   await page.getByRole('button', { name: 'User menu' }).click();
   await page.getByRole('menuitem', { name: 'Sign out' }).click();
@@ -126,17 +142,7 @@ describe('Second factor', () => {
   it('a passkey: added on the Security screen, then signing in with it alone and as the second step', async () => {
     const staff = await createStaff([1], on);
     const page = await newPage(browser(), 1280, portal.baseUrl);
-    const cdp = await page.context().newCDPSession(page);
-    await cdp.send('WebAuthn.enable');
-    const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
-      options: {
-        protocol: 'ctap2',
-        transport: 'internal',
-        hasResidentKey: true,
-        hasUserVerification: true,
-        isUserVerified: true,
-      },
-    });
+    const { cdp, authenticatorId } = await addVirtualAuthenticator(page);
 
     // No factor and no requirement: the password alone signs in, as before.
     await enterPassword(page, staff.username, staff.password);
@@ -175,10 +181,29 @@ describe('Second factor', () => {
     const toggle = page.getByRole('switch', { name: `Require a second factor for ${staff.roleName}` });
     await expect.poll(() => toggle.isVisible()).toBe(true);
     expect(await toggle.isChecked()).toBe(false);
+    await settle(page);
+    await screenshots(page, 'second-factor-roles');
     await toggle.click();
     await expect.poll(() => toastShown(page, 'A second factor is now required for this role')).toBe(true);
     await expect.poll(() => toggle.isChecked()).toBe(true);
     const answer = await on.api.call(endpoints.login, { body: { username: staff.username, password: staff.password } });
     expect(answer).toMatchObject({ secondFactor: 'enrol' });
+  });
+
+  it('a role that requires one: enrol a passkey at sign-in, which finishes the sign-in', async () => {
+    const staff = await createStaff([1], on);
+    await on.api.call(
+      endpoints.roleSecondFactor,
+      { params: { id: staff.roleId }, body: { required: true } },
+      { token: on.adminToken },
+    );
+    const page = await newPage(browser(), 1280, portal.baseUrl);
+    await addVirtualAuthenticator(page);
+    await enterPassword(page, staff.username, staff.password);
+    await page.getByRole('button', { name: 'Passkey' }).click();
+    const list = page.getByRole('list', { name: 'Recovery codes' });
+    await expect.poll(() => list.getByRole('listitem').count()).toBe(10);
+    await page.getByRole('button', { name: 'I have saved my recovery codes' }).click();
+    await expectDashboard(page);
   });
 });
