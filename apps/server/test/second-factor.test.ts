@@ -93,6 +93,16 @@ describe('POST /auth/login with a second factor', () => {
     expect(asCookie.statusCode).toBe(401);
   });
 
+  it('refuses the second step, even with the right code, of a user deleted since the password step', async () => {
+    const staff = await createStaff(t, []);
+    const { secret } = await enrolTotp(staff.token);
+    const { interimToken } = await interimFor(staff.username);
+    const deleted = await t.as(await t.adminToken(), { method: 'DELETE', url: `/api/user/delete/${staff.userId}` });
+    expect(deleted.statusCode).toBe(200);
+    const response = await post('/api/auth/second-factor/totp', { interimToken, code: await codeFor(secret, 1) });
+    expect(response.statusCode).toBe(401);
+  });
+
   it('does not take a session token as the interim token', async () => {
     const staff = await createStaff(t, []);
     const response = await post('/api/auth/second-factor/totp', { interimToken: staff.token, code: '123456' });
@@ -271,6 +281,8 @@ describe('PUT /role/second-factor/:id', () => {
 
     const mine = await t.as(interimToken, { method: 'GET', url: '/api/account/second-factor' });
     expect(mine.json()).toMatchObject({ isRequired: true, hasTotp: false, passkeys: [] });
+    const passkeyOptions = await post('/api/account/second-factor/passkey/options', undefined, interimToken);
+    expect(passkeyOptions.statusCode).toBe(200);
     const started = await post('/api/account/second-factor/totp', undefined, interimToken);
     const { secret, uri, qrCodeSvg } = started.json<{ secret: string; uri: string; qrCodeSvg: string }>();
     expect(uri).toContain(`secret=${secret}`);
