@@ -12,7 +12,7 @@ import { interimTokenSeconds, type SecondStep, type TokenService } from '../auth
 import type { Database } from '../db/client.ts';
 import { liveRoleId, revokedTokens, users } from '../db/schema.ts';
 import { AppError, unauthorized } from '../lib/errors.ts';
-import { secondFactorState } from './second-factor/factors.ts';
+import { factorCount, secondFactorState, type SecondFactorState } from './second-factor/factors.ts';
 
 /** What a sign-in answers once every step is done, before the route adds the picture's address and cookie. */
 export type SessionAnswer = Omit<LoginResponse, 'profilePic'> & { exp: number; profilePicKey: string | null };
@@ -62,20 +62,18 @@ export async function completeSignIn(
 }
 
 /** What comes after a correct password: nothing (the session), the second step, or enrolment. */
-async function nextStepFor(db: Database, user: SignInUser): Promise<SecondStep | null> {
-  const state = await secondFactorState(db, user.userId);
-  if (state.hasTotp || state.passkeys > 0) return 'verify';
+function nextStepFor(state: SecondFactorState): SecondStep | null {
+  if (factorCount(state) > 0) return 'verify';
   return state.isRequired ? 'enrol' : null;
 }
 
 async function secondFactorRequired(
-  db: Database,
   tokens: TokenService,
   user: SignInUser,
+  state: SecondFactorState,
   step: SecondStep,
 ): Promise<SecondFactorRequired> {
   const interim = await tokens.issueInterim(user, step);
-  const state = await secondFactorState(db, user.userId);
   const methods: SecondFactorMethod[] = [];
   if (step === 'verify') {
     if (state.hasTotp) methods.push('totp');
@@ -110,8 +108,9 @@ export async function login(
   const isPasswordRight = await verifyPassword(user?.passwordHash, input.password);
   if (!user || !isPasswordRight) throw new AppError(401, messages.loginFailed);
   if (!user.isActive) throw new AppError(403, messages.accountInactive);
-  const step = await nextStepFor(db, user);
-  if (step) return secondFactorRequired(db, tokens, user, step);
+  const state = await secondFactorState(db, user.userId);
+  const step = nextStepFor(state);
+  if (step) return secondFactorRequired(tokens, user, state, step);
   return completeSignIn(db, tokens, user, client);
 }
 
