@@ -110,9 +110,10 @@ describe('Second factor', () => {
     const list = page.getByRole('list', { name: 'Recovery codes' });
     await expect.poll(() => list.getByRole('listitem').count()).toBe(10);
     const recoveryCodes = await list.getByRole('listitem').allTextContents();
+    await settle(page);
     await expectNoSeriousA11yViolations(page);
     await screenshots(page, 'second-factor-recovery-codes');
-    await page.getByRole('button', { name: 'I have saved my recovery codes' }).click();
+    await page.getByRole('button', { name: 'I saved my codes' }).click();
     await expectDashboard(page);
     await settle(page);
 
@@ -154,7 +155,7 @@ describe('Second factor', () => {
     await page.getByRole('button', { name: 'Add a passkey' }).click();
     await expect.poll(() => toastShown(page, 'Second factor added')).toBe(true);
     await expect.poll(() => page.getByRole('list', { name: 'Recovery codes' }).isVisible()).toBe(true);
-    await page.getByRole('button', { name: 'I have saved my recovery codes' }).click();
+    await page.getByRole('button', { name: 'I saved my codes' }).click();
     await expect.poll(() => page.getByText('Test laptop').isVisible()).toBe(true);
     await settle(page);
     await expectNoSeriousA11yViolations(page);
@@ -203,7 +204,7 @@ describe('Second factor', () => {
     await page.getByRole('button', { name: 'Passkey' }).click();
     const list = page.getByRole('list', { name: 'Recovery codes' });
     await expect.poll(() => list.getByRole('listitem').count()).toBe(10);
-    await page.getByRole('button', { name: 'I have saved my recovery codes' }).click();
+    await page.getByRole('button', { name: 'I saved my codes' }).click();
     await expectDashboard(page);
   });
 });

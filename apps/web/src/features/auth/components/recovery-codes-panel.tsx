@@ -21,7 +21,7 @@ export function RecoveryCodesPanel({ codes, onDone }: { codes: string[]; onDone:
         Each code signs you in once if you lose your authenticator app or passkey. They are shown only now.
       </Alert>
       <SimpleGrid
-        cols={2}
+        cols={{ base: 1, xs: 2 }}
         spacing="xs"
         component="ul"
         aria-label="Recovery codes"
@@ -43,7 +43,7 @@ export function RecoveryCodesPanel({ codes, onDone }: { codes: string[]; onDone:
           Download
         </Button>
       </Group>
-      <Button onClick={onDone}>I have saved my recovery codes</Button>
+      <Button onClick={onDone}>I saved my codes</Button>
     </Stack>
   );
 }
