@@ -140,7 +140,7 @@ describe('Second factor', () => {
     await expectDashboard(page);
   });
 
-  it('a passkey: added on the Security screen, then signing in with it alone and as the second step', async () => {
+  it('a passkey: added on the Security screen, signing in with it alone and as the second step, removed', async () => {
     const staff = await createStaff([1], on);
     const page = await newPage(browser(), 1280, portal.baseUrl);
     const { cdp, authenticatorId } = await addVirtualAuthenticator(page);
@@ -173,6 +173,14 @@ describe('Second factor', () => {
     await enterPassword(page, staff.username, staff.password);
     await page.getByRole('button', { name: 'Use a passkey' }).click();
     await expectDashboard(page);
+
+    // Removed again: the last factor of a role that requires none takes the recovery codes with it.
+    await page.goto('/security');
+    await page.getByRole('button', { name: 'Remove passkey Test laptop' }).click();
+    await page.getByRole('button', { name: 'Delete' }).click();
+    await expect.poll(() => toastShown(page, 'Second factor removed')).toBe(true);
+    await expect.poll(() => page.getByText('Made when you add your first factor.').isVisible()).toBe(true);
+    expect(await page.getByText('Test laptop').count()).toBe(0);
   });
 
   it('the administrator requires a second factor of a role from the Roles screen', async () => {
@@ -201,7 +209,8 @@ describe('Second factor', () => {
     const page = await newPage(browser(), 1280, portal.baseUrl);
     await addVirtualAuthenticator(page);
     await enterPassword(page, staff.username, staff.password);
-    await page.getByRole('button', { name: 'Passkey' }).click();
+    await expect.poll(() => page.getByRole('heading', { name: 'Set up a second factor' }).isVisible()).toBe(true);
+    await page.getByRole('button', { name: 'Passkey', exact: true }).click();
     const list = page.getByRole('list', { name: 'Recovery codes' });
     await expect.poll(() => list.getByRole('listitem').count()).toBe(10);
     await page.getByRole('button', { name: 'I saved my codes' }).click();
