@@ -7,8 +7,11 @@ import { startPortal } from '../../e2e/helpers/portal-process.ts';
 /** A running portal's API: benchmarks sign in and seed through the real endpoints. */
 export const benchApi = (baseUrl: string) => createApiClient({ baseUrl });
 
-export const login = (baseUrl: string, username: string, password: string) =>
-  benchApi(baseUrl).call(endpoints.login, { body: { username, password } });
+export async function login(baseUrl: string, username: string, password: string) {
+  const answer = await benchApi(baseUrl).call(endpoints.login, { body: { username, password } });
+  if ('secondFactor' in answer) throw new Error(`${username} needs a second factor to sign in`);
+  return answer;
+}
 
 /** An active doctor with one clinic; returns their token, user id and clinic id. */
 export async function activeDoctor(baseUrl: string, adminToken: string, username: string) {

@@ -63,7 +63,9 @@ export async function apiCall<T>(
 }
 
 export async function apiLogin(username: string, password: string): Promise<string> {
-  return (await portalApi().call(endpoints.login, { body: { username, password } })).token;
+  const answer = await portalApi().call(endpoints.login, { body: { username, password } });
+  if ('secondFactor' in answer) throw new Error(`${username} needs a second factor to sign in`);
+  return answer.token;
 }
 
 export const adminToken = () => apiLogin(e2eAdmin.username, e2eAdmin.password);
@@ -77,9 +79,11 @@ const toForm = (fields: Record<string, string>) => {
 /** A Web user whose role has exactly the given page ids; returns their credentials. */
 export async function createStaff(
   pageIds: number[],
+  /** Another portal than the suite's (one the test started), with its administrator's token. */
+  on?: { api: ReturnType<typeof portalApi>; adminToken: string },
 ): Promise<{ username: string; password: string; roleId: number; roleName: string }> {
-  const api = portalApi();
-  const token = await adminToken();
+  const api = on?.api ?? portalApi();
+  const token = on?.adminToken ?? (await adminToken());
   const roleName = uniqueName('Role');
   const { RoleId } = await api.call(endpoints.roleCreate, { body: { roleName, description: 'e2e' } }, { token });
   for (const pageId of pageIds) {

@@ -45,10 +45,10 @@ export function useBrowser(): () => Browser {
   };
 }
 
-export async function newPage(browser: Browser, width = 1280): Promise<Page> {
+export async function newPage(browser: Browser, width = 1280, portalUrl = baseUrl()): Promise<Page> {
   // Reduced motion: transitions end at once, so axe never measures a toast mid-fade.
   const context = await browser.newContext({
-    baseURL: baseUrl(),
+    baseURL: portalUrl,
     viewport: { width, height: 900 },
     reducedMotion: 'reduce',
   });

@@ -63,11 +63,12 @@ export interface PortalProcess {
  */
 export async function startPortal(
   env: Record<string, string>,
-  options: { quiet?: boolean } = {},
+  /** `hostName`: the address's host (and so PUBLIC_URL's); `localhost` where passkeys need a domain name. */
+  options: { quiet?: boolean; hostName?: string } = {},
 ): Promise<PortalProcess> {
   await compiledServer();
   const port = await freePort();
-  const baseUrl = `http://127.0.0.1:${port}`;
+  const baseUrl = `http://${options.hostName ?? '127.0.0.1'}:${port}`;
   const child = spawn(
     process.execPath,
     // As `npm start` runs it: the compiled server with the start script's V8 flags

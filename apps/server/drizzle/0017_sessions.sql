@@ -1,4 +1,4 @@
--- Sessions replace revoked_tokens (docs/decisions.md § Sessions). Tokens issued before this have no
+-- A row per signed-in token (docs/decisions.md § Sessions). Tokens issued before this have no
 -- session row, so their holders sign in again once.
 CREATE TABLE "sessions" (
 	"session_id" text PRIMARY KEY NOT NULL,
@@ -11,6 +11,5 @@ CREATE TABLE "sessions" (
 	"expires_at" timestamp with time zone NOT NULL
 );
 --> statement-breakpoint
-DROP TABLE "revoked_tokens" CASCADE;--> statement-breakpoint
 ALTER TABLE "sessions" ADD CONSTRAINT "sessions_user_id_users_user_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("user_id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "sessions_user_idx" ON "sessions" USING btree ("user_id","created_at");

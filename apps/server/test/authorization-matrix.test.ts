@@ -56,6 +56,8 @@ const PUBLIC: Row = everyone(200);
 const STAFF_ONLY: Row = /*        */ [401, 401, 403, 403, 403, 200, 200];
 const DOCTOR_OR_STAFF: Row = /*   */ [401, 401, 200, OTHERS, 403, 200, 200];
 const OWN_OR_STAFF: Row = /*      */ [401, 401, 200, 'own', 403, 200, 200];
+/** Any signed-in user, each for themselves. */
+const SIGNED_IN = (outcome: Outcome): Row => [401, 401, outcome, outcome, outcome, outcome, outcome];
 
 /** Params are doctor A's records (doctor B thus asks for another doctor's), see `requests` below. */
 const EXPECTED: Record<string, Entry> = {
@@ -163,6 +165,26 @@ const EXPECTED: Record<string, Entry> = {
   'GET /api/case/drafts/:draftId': { page: 'Add Case', expect: [401, 401, 200, 404, 403, 404, 404] },
   'PUT /api/case/drafts/:draftId': { page: 'Add Case', expect: [401, 401, 200, 404, 403, 404, 404] },
   'DELETE /api/case/drafts/:draftId': { page: 'Add Case', expect: [401, 401, 200, 404, 403, 404, 404] },
+
+  // The second step of a sign-in: public, the interim token in the body decides (a made-up one here).
+  'POST /api/auth/second-factor/totp': { expect: everyone(401) },
+  'POST /api/auth/second-factor/recovery': { expect: everyone(401) },
+  'POST /api/auth/second-factor/passkey/options': { expect: everyone(401) },
+  'POST /api/auth/second-factor/passkey': { expect: everyone(401) },
+  'POST /api/auth/passkey/options': { expect: PUBLIC },
+  'POST /api/auth/passkey': { expect: everyone(401) },
+  // Each signed-in user's own factors (second-factor.test.ts enrols them; nothing is enrolled
+  // here, so later sign-ins stay one-step): nothing to confirm, remove or renew yet.
+  'GET /api/account/second-factor': { expect: SIGNED_IN(200) },
+  'POST /api/account/second-factor/totp': { expect: SIGNED_IN(200) },
+  'POST /api/account/second-factor/totp/confirm': { expect: SIGNED_IN([400, 409]) },
+  'DELETE /api/account/second-factor/totp': { expect: SIGNED_IN(404) },
+  'POST /api/account/second-factor/recovery-codes': { expect: SIGNED_IN(409) },
+  'POST /api/account/second-factor/passkey/options': { expect: SIGNED_IN(200) },
+  'POST /api/account/second-factor/passkey': { expect: SIGNED_IN(400) },
+  'DELETE /api/account/second-factor/passkey/:id': { expect: SIGNED_IN(404) },
+  // Which roles need a second factor: the administrator alone, not Roles-page staff.
+  'PUT /api/role/second-factor/:id': { page: 'Roles', expect: [401, 401, 403, 403, 403, 403, 200] },
 };
 
 /** Registered before the auth plugin, so not in `app.apiRoutes`: checked to exist with hasRoute. */
@@ -318,6 +340,15 @@ async function newDraftOfA(): Promise<number> {
   return json<{ draftId: number }>(response).draftId;
 }
 
+/** An interim token no sign-in issued, and a WebAuthn answer no authenticator made. */
+const madeUpInterim = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2lnbmF0dXJl';
+const madeUpCredential = {
+  id: 'AAAA',
+  rawId: 'AAAA',
+  type: 'public-key',
+  response: { clientDataJSON: 'e30', attestationObject: 'AAAA', authenticatorData: 'AAAA', signature: 'AAAA' },
+};
+
 /** How each route is called: one builder per table entry. */
 const requests: Record<string, Build> = {
   'GET /api/health': () => ({ url: '/api/health' }),
@@ -432,6 +463,42 @@ const requests: Record<string, Build> = {
     payload: planForm(planSummaryOf(1, 0), stageFiles(1, 0)),
   }),
   'GET /api/case/:caseId/plans': (_actor, owner) => ({ url: `/api/case/${owner.caseId}/plans` }),
+  'POST /api/auth/second-factor/totp': () => ({
+    url: '/api/auth/second-factor/totp',
+    payload: { interimToken: madeUpInterim, code: '123456' },
+  }),
+  'POST /api/auth/second-factor/recovery': () => ({
+    url: '/api/auth/second-factor/recovery',
+    payload: { interimToken: madeUpInterim, code: 'AAAA-BBBB-CCCC-DDDD' },
+  }),
+  'POST /api/auth/second-factor/passkey/options': () => ({
+    url: '/api/auth/second-factor/passkey/options',
+    payload: { interimToken: madeUpInterim },
+  }),
+  'POST /api/auth/second-factor/passkey': () => ({
+    url: '/api/auth/second-factor/passkey',
+    payload: { interimToken: madeUpInterim, credential: madeUpCredential },
+  }),
+  'POST /api/auth/passkey/options': () => ({ url: '/api/auth/passkey/options' }),
+  'POST /api/auth/passkey': () => ({ url: '/api/auth/passkey', payload: { credential: madeUpCredential } }),
+  'GET /api/account/second-factor': () => ({ url: '/api/account/second-factor' }),
+  'POST /api/account/second-factor/totp': () => ({ url: '/api/account/second-factor/totp' }),
+  'POST /api/account/second-factor/totp/confirm': () => ({
+    url: '/api/account/second-factor/totp/confirm',
+    payload: { code: '000000' },
+  }),
+  'DELETE /api/account/second-factor/totp': () => ({ url: '/api/account/second-factor/totp' }),
+  'POST /api/account/second-factor/recovery-codes': () => ({ url: '/api/account/second-factor/recovery-codes' }),
+  'POST /api/account/second-factor/passkey/options': () => ({ url: '/api/account/second-factor/passkey/options' }),
+  'POST /api/account/second-factor/passkey': () => ({
+    url: '/api/account/second-factor/passkey',
+    payload: { credential: madeUpCredential },
+  }),
+  'DELETE /api/account/second-factor/passkey/:id': () => ({ url: '/api/account/second-factor/passkey/1' }),
+  'PUT /api/role/second-factor/:id': async () => ({
+    url: `/api/role/second-factor/${await newRole()}`,
+    payload: { required: false },
+  }),
   'POST /api/case/:caseId/plans/:planId/approve': async () => {
     const plan = await newPlanOfA();
     return { url: `/api/case/${plan.caseId}/plans/${plan.planId}/approve` };

@@ -17,6 +17,10 @@ const bodiless = new Set([
   'POST /api/doctor/request_password_reset/:id',
   'POST /api/case/:caseId/plans/:planId/approve',
   'POST /api/case/:caseId/messages/read',
+  'POST /api/auth/passkey/options',
+  'POST /api/account/second-factor/totp',
+  'POST /api/account/second-factor/recovery-codes',
+  'POST /api/account/second-factor/passkey/options',
 ]);
 const multipartForms = new Set([
   'POST /api/user/add',

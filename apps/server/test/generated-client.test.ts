@@ -6,6 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import createClient from 'openapi-fetch';
 import openapiTS, { astToString } from 'openapi-typescript';
+import { generate } from 'otplib';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { binaryStl, caseFields, sha256 } from './helpers/case-factories.ts';
@@ -45,6 +46,14 @@ function toFormData(body: Record<string, unknown>): FormData {
   }
   return form;
 }
+
+/** A WebAuthn answer no authenticator made. */
+const madeUpCredential = {
+  id: 'AAAA',
+  rawId: 'AAAA',
+  type: 'public-key',
+  response: { clientDataJSON: 'e30', attestationObject: 'AAAA', authenticatorData: 'AAAA', signature: 'AAAA' },
+};
 
 const file = (data: Buffer, name: string, type: string) => new File([new Uint8Array(data)], name, { type });
 
@@ -417,6 +426,47 @@ export async function downloadPart(): Promise<Blob | undefined> {
     // 'upload-1' is no upload of the doctor's: the draft drops it (docs/decisions.md § Drafts).
     expect(draft.data).toMatchObject({ fields: { lastname: 'Draft' }, files: {}, uploads: [], step: 1 });
     await call('DELETE', '/api/case/drafts/{draftId}', draftParams);
+
+    // The doctor's second factor: an authenticator app (codes computed here), recovery codes,
+    // the second step of a sign-in, passkey options and refusals (passkey ceremonies: the browser test).
+    const now = () => Math.floor(Date.now() / 1000);
+    await call('GET', '/api/account/second-factor', {});
+    const { secret } = json<{ secret: string }>(await call('POST', '/api/account/second-factor/totp', {}));
+    await call('POST', '/api/account/second-factor/totp/confirm', {
+      body: { code: await generate({ secret, epoch: now() }) },
+    });
+    const { recoveryCodes } = json<{ recoveryCodes: string[] }>(
+      await call('POST', '/api/account/second-factor/recovery-codes', {}),
+    );
+    await call('POST', '/api/account/second-factor/passkey/options', {});
+    await call('POST', '/api/account/second-factor/passkey', { body: { credential: madeUpCredential } }, 400);
+    await call('DELETE', '/api/account/second-factor/passkey/{id}', { params: { path: { id: 999_999 } } }, 404);
+    const doctorToken = token;
+    token = undefined;
+    const passwordStep = async () =>
+      json<{ interimToken: string }>(
+        await call('POST', '/api/auth/login', {
+          body: { username: registration.username, password: registration.password },
+        }),
+      ).interimToken;
+    await call('POST', '/api/auth/second-factor/totp', {
+      body: { interimToken: await passwordStep(), code: await generate({ secret, epoch: now() + 30 }) },
+    });
+    await call('POST', '/api/auth/second-factor/recovery', {
+      body: { interimToken: await passwordStep(), code: recoveryCodes[0] },
+    });
+    const interimToken = await passwordStep();
+    await call('POST', '/api/auth/second-factor/passkey/options', { body: { interimToken } });
+    await call(
+      'POST',
+      '/api/auth/second-factor/passkey',
+      { body: { interimToken, credential: madeUpCredential } },
+      401,
+    );
+    await call('POST', '/api/auth/passkey/options', {});
+    await call('POST', '/api/auth/passkey', { body: { credential: madeUpCredential } }, 401);
+    token = doctorToken;
+    await call('DELETE', '/api/account/second-factor/totp', {});
     token = staffToken;
 
     // The case's conversation: a message with a file, the list, unread counts, the read mark, the file.
@@ -455,6 +505,10 @@ export async function downloadPart(): Promise<Blob | undefined> {
 
     await call('DELETE', '/api/doctor/delete/{id}', { params: { path: { id: DoctorId } } });
     await call('DELETE', '/api/user/delete/{id}', { params: { path: { id: UserId } } });
+    await call('PUT', '/api/role/second-factor/{id}', {
+      params: { path: { id: spareRoleId } },
+      body: { required: true },
+    });
     await call('DELETE', '/api/role/delete/{id}', { params: { path: { id: spareRoleId } } });
     await call('POST', '/api/auth/logout', {});
 

@@ -6,6 +6,7 @@ interface RoleRow {
   RoleId: number;
   RoleName: string;
   Description: string;
+  RequiresSecondFactor: boolean;
 }
 
 const page = { dashboard: 1, roles: 2, rolePermissions: 3, users: 4, doctors: 5, addCase: 6 };
@@ -34,15 +35,27 @@ async function listRoles(): Promise<RoleRow[]> {
 async function addRole(roleName = uniqueName('Role'), description = 'made in a test'): Promise<RoleRow> {
   const response = await t.as(admin, { method: 'POST', url: '/api/role/add', payload: { roleName, description } });
   expect(response.statusCode).toBe(200);
-  return { RoleId: response.json<{ RoleId: number }>().RoleId, RoleName: roleName, Description: description };
+  return {
+    RoleId: response.json<{ RoleId: number }>().RoleId,
+    RoleName: roleName,
+    Description: description,
+    RequiresSecondFactor: false,
+  };
 }
 
 describe('GET /role/get_roles_list', () => {
-  it('lists RoleId, RoleName and Description with the seeded Administrator and Doctor', async () => {
+  it('lists RoleId, RoleName, Description and RequiresSecondFactor with the seeded Administrator and Doctor', async () => {
     const roles = await listRoles();
-    expect(roles).toContainEqual({ RoleId: -1, RoleName: 'Administrator', Description: 'Full access' });
+    expect(roles).toContainEqual({
+      RoleId: -1,
+      RoleName: 'Administrator',
+      Description: 'Full access',
+      RequiresSecondFactor: false,
+    });
     expect(roles).toContainEqual(expect.objectContaining({ RoleId: 19, RoleName: 'Doctor' }));
-    for (const role of roles) expect(Object.keys(role).sort()).toEqual(['Description', 'RoleId', 'RoleName']);
+    for (const role of roles) {
+      expect(Object.keys(role).sort()).toEqual(['Description', 'RequiresSecondFactor', 'RoleId', 'RoleName']);
+    }
   });
 
   it('is open to Web users with the Roles, Users or Doctors page', async () => {
@@ -72,14 +85,24 @@ describe('POST /role/add', () => {
     expect(response.statusCode).toBe(200);
     const { message, RoleId } = response.json<{ message: string; RoleId: number }>();
     expect(message).toBe('Role added successfully');
-    expect(await listRoles()).toContainEqual({ RoleId, RoleName: roleName, Description: 'Prints aligners' });
+    expect(await listRoles()).toContainEqual({
+      RoleId,
+      RoleName: roleName,
+      Description: 'Prints aligners',
+      RequiresSecondFactor: false,
+    });
   });
 
   it('makes the description optional', async () => {
     const roleName = uniqueName('NoDescription');
     const response = await t.as(admin, { method: 'POST', url: '/api/role/add', payload: { roleName } });
     expect(response.statusCode).toBe(200);
-    expect(await listRoles()).toContainEqual({ RoleId: response.json().RoleId, RoleName: roleName, Description: '' });
+    expect(await listRoles()).toContainEqual({
+      RoleId: response.json().RoleId,
+      RoleName: roleName,
+      Description: '',
+      RequiresSecondFactor: false,
+    });
   });
 
   it("requires the role name with 'Role Name is required'; blank counts as empty", async () => {
@@ -140,7 +163,12 @@ describe('PUT /role/edit/:id', () => {
     });
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({ message: 'Role updated successfully' });
-    expect(await listRoles()).toContainEqual({ RoleId: role.RoleId, RoleName: roleName, Description: 'new text' });
+    expect(await listRoles()).toContainEqual({
+      RoleId: role.RoleId,
+      RoleName: roleName,
+      Description: 'new text',
+      RequiresSecondFactor: false,
+    });
   });
 
   it('keeps its own name in another letter case', async () => {
@@ -155,6 +183,7 @@ describe('PUT /role/edit/:id', () => {
       RoleId: role.RoleId,
       RoleName: role.RoleName.toUpperCase(),
       Description: '',
+      RequiresSecondFactor: false,
     });
   });
 

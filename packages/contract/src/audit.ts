@@ -40,6 +40,12 @@ export const auditActions = [
   'case.print',
   'draft.create',
   'draft.delete',
+  'auth.second_factor',
+  'auth.passkey',
+  'second_factor.enrol',
+  'second_factor.remove',
+  'second_factor.recovery_codes',
+  'role.second_factor',
 ] as const;
 export const auditAction = z.enum(auditActions, { error: 'Action is not valid' });
 export type AuditAction = z.infer<typeof auditAction>;

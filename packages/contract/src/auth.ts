@@ -23,4 +23,27 @@ export const loginResponse = z.object({
 });
 export type LoginResponse = z.infer<typeof loginResponse>;
 
+/** How a second step may be proved: an authenticator app's code, a recovery code, a passkey. */
+export const secondFactorMethod = z.enum(['totp', 'recovery', 'passkey']);
+export type SecondFactorMethod = z.infer<typeof secondFactorMethod>;
+
+/**
+ * Login's answer when a password is not enough: no session yet, an interim token that only
+ * the second step (or, with `secondFactor: 'enrol'`, enrolment) accepts, for a few minutes.
+ */
+export const secondFactorRequired = z.object({
+  secondFactor: z.enum(['verify', 'enrol']),
+  interimToken: z.string(),
+  /** The methods this user has (empty when enrolling). */
+  methods: z.array(secondFactorMethod),
+  /** Seconds the interim token is good for. */
+  expiresIn: z.number(),
+  message: z.string(),
+});
+export type SecondFactorRequired = z.infer<typeof secondFactorRequired>;
+
+/** Login answers the session, or that a second step must follow (docs/decisions.md § Second factor). */
+export const loginAnswer = z.union([loginResponse, secondFactorRequired]);
+export type LoginAnswer = z.infer<typeof loginAnswer>;
+
 export { messages, sessionKeys } from './session.ts';

@@ -83,6 +83,11 @@ export interface Endpoint {
   errors?: readonly ErrorStatus[];
   /** Other answers that are not the error shape: 202 accepted, a 503 health status, ... */
   otherAnswers?: Readonly<Partial<Record<202 | 400 | 503, { description: string; schema: z.ZodType }>>>;
+  /**
+   * Also taken with the interim token a sign-in answers when the caller's role requires a
+   * second factor they have not set up yet (enrolment during sign-in), sent as the bearer.
+   */
+  acceptsEnrolmentToken?: boolean;
   /** Answers without the database or storage, so never 503 (the liveness probe). */
   isStandalone?: boolean;
 }

@@ -24,4 +24,5 @@ export * from './doctor-preferences.ts';
 export * from './tooth-numbering.ts';
 export * from './case-detail-items.ts';
 export * from './case-drafts.ts';
+export * from './second-factor.ts';
 export * from './signed-in-sessions.ts';

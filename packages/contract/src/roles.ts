@@ -9,7 +9,13 @@ export const roleRequest = z.object({
 });
 export type RoleRequest = z.infer<typeof roleRequest>;
 
-export const role = z.object({ RoleId: z.number(), RoleName: z.string(), Description: z.string() });
+export const role = z.object({
+  RoleId: z.number(),
+  RoleName: z.string(),
+  Description: z.string(),
+  /** Its users sign in with a second factor; set by the administrator alone. */
+  RequiresSecondFactor: z.boolean(),
+});
 export type Role = z.infer<typeof role>;
 
 /** A page of a role's menu, and whether a role has a page (the Role Permissions page). */

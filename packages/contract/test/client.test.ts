@@ -39,7 +39,7 @@ function clientAnswering(answer: () => Response, options: ApiClientOptions = {})
   return { client: createApiClient({ baseUrl: 'http://portal.test', fetch, ...options }), sent };
 }
 
-const role = { RoleId: 3, RoleName: 'Lab', Description: 'Lab staff' };
+const role = { RoleId: 3, RoleName: 'Lab', Description: 'Lab staff', RequiresSecondFactor: false };
 
 describe('createApiClient: the request', () => {
   it('fills path parameters, URI-encoded, after the base URL', async () => {

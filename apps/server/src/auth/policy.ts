@@ -15,6 +15,11 @@ export interface SignedInUser {
   pages: ReadonlySet<string>;
   jti: string;
   exp: number;
+  /**
+   * Signed in with the interim token of a sign-in that must enrol a second factor first:
+   * taken only by the enrolment routes (`acceptsEnrolmentToken`), never a session.
+   */
+  isEnrolling?: boolean;
 }
 
 export const isAdministrator = (user: SignedInUser) => user.userType === 'Web' && user.roleId === ADMIN_ROLE_ID;

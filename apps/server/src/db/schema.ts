@@ -24,6 +24,8 @@ export const roles = pgTable(
     roleId: integer('role_id').primaryKey().generatedByDefaultAsIdentity({ startWith: 100 }),
     roleName: text('role_name').notNull(),
     description: text('description').notNull().default(''),
+    /** Set by the administrator: its users sign in with a second factor (docs/decisions.md § Second factor). */
+    requiresSecondFactor: boolean('requires_second_factor').notNull().default(false),
     createdAt: createdAt(),
   },
   (table) => [uniqueIndex('roles_name_unique').on(sql`lower(${table.roleName})`)],
@@ -176,6 +178,77 @@ export const sessions = pgTable(
   },
   (table) => [index('sessions_user_idx').on(table.userId, table.createdAt)],
 );
+
+/**
+ * A user's authenticator-app secret (RFC 6238). Unconfirmed until a code from it is
+ * accepted; `lastTimeStep` is the time step of the last code accepted, so no code is
+ * accepted twice (docs/decisions.md § Second factor).
+ */
+export const totpFactors = pgTable('totp_factors', {
+  userId: integer('user_id')
+    .primaryKey()
+    .references(() => users.userId, { onDelete: 'cascade' }),
+  secret: text('secret').notNull(),
+  confirmedAt: timestamp('confirmed_at', { withTimezone: true, mode: 'date' }),
+  lastTimeStep: bigint('last_time_step', { mode: 'number' }),
+  createdAt: createdAt(),
+});
+
+/** Single-use recovery codes, stored as SHA-256 of the code (80 random bits each). */
+export const recoveryCodes = pgTable(
+  'recovery_codes',
+  {
+    codeId: integer('code_id').primaryKey().generatedAlwaysAsIdentity(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.userId, { onDelete: 'cascade' }),
+    codeHash: text('code_hash').notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true, mode: 'date' }),
+  },
+  (table) => [uniqueIndex('recovery_codes_user_hash').on(table.userId, table.codeHash)],
+);
+
+/** A WebAuthn credential (passkey) registered by a user. */
+export const passkeys = pgTable(
+  'passkeys',
+  {
+    passkeyId: integer('passkey_id').primaryKey().generatedAlwaysAsIdentity(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.userId, { onDelete: 'cascade' }),
+    /** base64url, as WebAuthn names it. */
+    credentialId: text('credential_id').notNull().unique(),
+    /** The COSE public key, base64url. */
+    publicKey: text('public_key').notNull(),
+    signCount: bigint('sign_count', { mode: 'number' }).notNull().default(0),
+    transports: text('transports')
+      .array()
+      .notNull()
+      .default(sql`'{}'`),
+    name: text('name').notNull(),
+    createdAt: createdAt(),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true, mode: 'date' }),
+  },
+  (table) => [index('passkeys_user_idx').on(table.userId)],
+);
+
+/**
+ * WebAuthn challenges handed out and not yet answered: each is taken (deleted) by the
+ * answer that uses it, so one challenge signs at most one ceremony.
+ */
+export const webauthnChallenges = pgTable('webauthn_challenges', {
+  challenge: text('challenge').primaryKey(),
+  /** The user it was issued for; null for a passwordless sign-in (any passkey may answer). */
+  userId: integer('user_id').references(() => users.userId, { onDelete: 'cascade' }),
+  purpose: text('purpose', { enum: ['register', 'authenticate'] }).notNull(),
+  expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+});
+
+/** Interim sign-in tokens used up before they expire (services/second-factor); rows past `expiresAt` can go. */
+export const revokedTokens = pgTable('revoked_tokens', {
+  jti: text('jti').primaryKey(),
+  expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+});
 
 /**
  * Mail is written here in the same transaction as the change that causes it, then sent

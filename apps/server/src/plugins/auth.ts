@@ -1,15 +1,17 @@
 import type { Access } from '@portal/contract';
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, gt, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { isAllowed, type SignedInUser } from '../auth/policy.ts';
 import { TokenService } from '../auth/tokens.ts';
-import { doctors, liveRoleId, pages, rolePermissions, sessions, users } from '../db/schema.ts';
+import { doctors, liveRoleId, pages, revokedTokens, rolePermissions, sessions, users } from '../db/schema.ts';
 import { forbidden, unauthorized } from '../lib/errors.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
     access?: Access;
+    /** The route also takes the interim token of a sign-in that must enrol a second factor. */
+    acceptsEnrolmentToken?: boolean;
   }
   interface FastifyRequest {
     user: SignedInUser | null;
@@ -107,6 +109,47 @@ export const authPlugin = fp(async (app: FastifyInstance) => {
     };
   }
 
+  // An interim token has no session: its user is checked as a session's is, and the token
+  // must not be used up (revoked_tokens keeps used-up interim tokens until they expire).
+  const findInterimUser = app.db
+    .select({
+      userId: users.userId,
+      roleId: liveRoleId,
+      userType: users.userType,
+      doctorId: doctors.doctorId,
+      isRevoked: sql<boolean>`exists (select 1 from ${revokedTokens} where ${revokedTokens.jti} = ${sql.placeholder('jti')})`,
+    })
+    .from(users)
+    .leftJoin(doctors, eq(doctors.userId, users.userId))
+    .where(
+      and(
+        eq(users.userId, sql.placeholder('userId')),
+        eq(users.isActive, true),
+        eq(users.tokenVersion, sql.placeholder('version')),
+        sql`${users.deletedAt} is null`,
+      ),
+    )
+    .prepare('find_interim_user');
+
+  /** The enrolling user an interim token of step 'enrol' stands for, checked as a session is. */
+  async function loadEnrollingUser(token: string): Promise<SignedInUser | null> {
+    const claims = await app.tokens.verifyInterim(token);
+    if (claims?.step !== 'enrol') return null;
+    const [row] = await findInterimUser.execute({ userId: Number(claims.sub), version: claims.ver, jti: claims.jti });
+    if (!row || row.isRevoked) return null;
+    const { userId, roleId, userType, doctorId } = row;
+    return {
+      userId,
+      roleId,
+      userType,
+      doctorId,
+      pages: new Set(),
+      jti: claims.jti,
+      exp: claims.exp,
+      isEnrolling: true,
+    };
+  }
+
   app.decorate('loadSession', loadUser);
 
   app.addHook('onRequest', async (request) => {
@@ -114,15 +157,29 @@ export const authPlugin = fp(async (app: FastifyInstance) => {
     if (!access) return;
     const token = readToken(request);
     request.user = token ? await loadUser(token, request.ip) : null;
+    if (!request.user && token && request.routeOptions.config.acceptsEnrolmentToken) {
+      request.user = await loadEnrollingUser(token);
+    }
     if (access === 'public') return;
     if (!request.user)
       throw unauthorized(token ? 'Your session has expired. Please sign in again.' : 'Please sign in.');
     if (!isAllowed(request.user, access)) throw forbidden();
   });
+
+  /** A used-up interim token is kept until it would have expired anyway. */
+  app.decorate('revokeToken', async (jti: string, exp: number) => {
+    await app.db
+      .insert(revokedTokens)
+      .values({ jti, expiresAt: new Date(exp * 1000) })
+      .onConflictDoNothing();
+    await app.db.delete(revokedTokens).where(gt(sql`now()`, revokedTokens.expiresAt));
+  });
 });
 
 declare module 'fastify' {
   interface FastifyInstance {
+    /** Marks an interim sign-in token used up (services/second-factor). */
+    revokeToken(jti: string, exp: number): Promise<void>;
     /** The user a token signs in, checked as every request checks it; null once it is no longer good. */
     loadSession(token: string): Promise<SignedInUser | null>;
   }

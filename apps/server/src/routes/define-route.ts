@@ -74,7 +74,12 @@ export function route<const E extends Endpoint>(
   app.route({
     method: isFileAnswer(endpoint.answer) ? [endpoint.method, 'HEAD'] : endpoint.method,
     url: endpoint.path,
-    config: { access: endpoint.access, audit: options.audit, isStreamedUpload: options.isStreamedUpload },
+    config: {
+      access: endpoint.access,
+      audit: options.audit,
+      isStreamedUpload: options.isStreamedUpload,
+      acceptsEnrolmentToken: endpoint.acceptsEnrolmentToken,
+    },
     ...(options.bodyLimit && { bodyLimit: options.bodyLimit }),
     schema: {
       ...(endpoint.params && { params: endpoint.params }),

@@ -17,6 +17,7 @@ import { userRoutes } from './users/index.ts';
 import { doctorPreferenceRoutes } from './doctor-preferences/index.ts';
 import { prescriptionRoutes } from './prescription/index.ts';
 import { caseDraftRoutes } from './case-drafts/index.ts';
+import { secondFactorRoutes } from './second-factor/index.ts';
 import { sessionRoutes } from './sessions/index.ts';
 
 /** Every API area; each route's full path comes from its row in the contract's endpoint table. */
@@ -41,6 +42,7 @@ export async function apiRoutes(app: FastifyInstance) {
     doctorPreferenceRoutes,
     prescriptionRoutes,
     caseDraftRoutes,
+    secondFactorRoutes,
   ]) {
     await app.register(areaRoutes);
   }

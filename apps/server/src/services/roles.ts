@@ -12,7 +12,12 @@ const duplicateName = () =>
 export const roleHeldMessage = (count: number) =>
   `This role is assigned to ${count} ${count === 1 ? 'user' : 'users'} and cannot be deleted`;
 
-const roleColumns = { RoleId: roles.roleId, RoleName: roles.roleName, Description: roles.description };
+const roleColumns = {
+  RoleId: roles.roleId,
+  RoleName: roles.roleName,
+  Description: roles.description,
+  RequiresSecondFactor: roles.requiresSecondFactor,
+};
 
 export function listRoles(db: Database): Promise<Role[]> {
   return db.select(roleColumns).from(roles).orderBy(asc(roles.roleId));
@@ -53,6 +58,16 @@ export async function updateRole(db: Database, roleId: number, input: RoleReques
     if (isUniqueViolation(error)) throw duplicateName();
     throw error;
   }
+}
+
+/** The administrator's switch: this role's users sign in with a second factor, enrolling at their next sign-in. */
+export async function setRoleSecondFactor(db: Database, roleId: number, required: boolean): Promise<void> {
+  const updated = await db
+    .update(roles)
+    .set({ requiresSecondFactor: required })
+    .where(eq(roles.roleId, roleId))
+    .returning({ roleId: roles.roleId });
+  if (updated.length === 0) throw notFound('Role');
 }
 
 /**

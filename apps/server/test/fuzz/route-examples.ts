@@ -62,6 +62,15 @@ export const existingIds = (fixture: Fixture): string[] =>
     6,
   ].map(String);
 
+/** An interim token no sign-in issued, and a WebAuthn answer no authenticator made. */
+const madeUpInterim = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2lnbmF0dXJl';
+const madeUpCredential = {
+  id: 'AAAA',
+  rawId: 'AAAA',
+  type: 'public-key',
+  response: { clientDataJSON: 'e30', attestationObject: 'AAAA', authenticatorData: 'AAAA', signature: 'AAAA' },
+};
+
 export async function createFixture(t: TestApp): Promise<Fixture> {
   const admin = await t.adminToken();
   const doctor = await createCaseDoctor(t);
@@ -166,6 +175,43 @@ export const examples: Record<string, (fixture: Fixture) => Example> = {
   'POST /api/auth/sessions/end_others': () => ({ url: '/api/auth/sessions/end_others' }),
   'GET /api/user/:id/sessions': (f) => ({ url: `/api/user/${f.staff.userId}/sessions` }),
   'DELETE /api/user/:id/sessions': (f) => ({ url: `/api/user/${f.staff.userId}/sessions` }),
+  // The second step with an interim token no sign-in issued: fuzzed tokens, codes and WebAuthn answers must all be refused with 4xx.
+  'POST /api/auth/second-factor/totp': () => ({
+    url: '/api/auth/second-factor/totp',
+    json: { interimToken: madeUpInterim, code: '123456' },
+  }),
+  'POST /api/auth/second-factor/recovery': () => ({
+    url: '/api/auth/second-factor/recovery',
+    json: { interimToken: madeUpInterim, code: 'ABCD-EFGH-JKMN-PQRS' },
+  }),
+  'POST /api/auth/second-factor/passkey/options': () => ({
+    url: '/api/auth/second-factor/passkey/options',
+    json: { interimToken: madeUpInterim },
+  }),
+  'POST /api/auth/second-factor/passkey': () => ({
+    url: '/api/auth/second-factor/passkey',
+    json: { interimToken: madeUpInterim, credential: madeUpCredential },
+  }),
+  'POST /api/auth/passkey/options': () => ({ url: '/api/auth/passkey/options' }),
+  'POST /api/auth/passkey': () => ({ url: '/api/auth/passkey', json: { credential: madeUpCredential } }),
+  'GET /api/account/second-factor': () => ({ url: '/api/account/second-factor' }),
+  'POST /api/account/second-factor/totp': () => ({ url: '/api/account/second-factor/totp' }),
+  'POST /api/account/second-factor/totp/confirm': () => ({
+    url: '/api/account/second-factor/totp/confirm',
+    json: { code: '000000' },
+  }),
+  'DELETE /api/account/second-factor/totp': () => ({ url: '/api/account/second-factor/totp' }),
+  'POST /api/account/second-factor/recovery-codes': () => ({ url: '/api/account/second-factor/recovery-codes' }),
+  'POST /api/account/second-factor/passkey/options': () => ({ url: '/api/account/second-factor/passkey/options' }),
+  'POST /api/account/second-factor/passkey': () => ({
+    url: '/api/account/second-factor/passkey',
+    json: { credential: madeUpCredential, name: 'Laptop' },
+  }),
+  'DELETE /api/account/second-factor/passkey/:id': () => ({ url: '/api/account/second-factor/passkey/1' }),
+  'PUT /api/role/second-factor/:id': (f) => ({
+    url: `/api/role/second-factor/${f.staff.roleId}`,
+    json: { required: false },
+  }),
   'GET /api/country/get_countries_list': () => ({ url: '/api/country/get_countries_list' }),
   'GET /api/city/get_cities_list/:id': () => ({ url: '/api/city/get_cities_list/1' }),
 

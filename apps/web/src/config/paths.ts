@@ -12,6 +12,8 @@ export const paths = {
   /** One case's page; `casePath(id)` builds it. */
   caseDetail: '/cases/:caseId',
   profile: '/profile',
+  /** The user's own second factors, for everyone signed in. */
+  security: '/security',
   terms: '/terms',
   audit: '/audit',
 } as const;

@@ -15,6 +15,7 @@ import { userEndpoints } from './users.ts';
 import { doctorPreferenceEndpoints } from './doctor-preferences.ts';
 import { prescriptionEndpoints } from './prescription.ts';
 import { caseDraftEndpoints } from './case-drafts.ts';
+import { secondFactorEndpoints } from './second-factor.ts';
 import { sessionEndpoints } from './sessions.ts';
 
 export { healthStatus } from './health.ts';
@@ -44,6 +45,7 @@ export const endpoints = {
   ...doctorPreferenceEndpoints,
   ...prescriptionEndpoints,
   ...caseDraftEndpoints,
+  ...secondFactorEndpoints,
 };
 export type Endpoints = typeof endpoints;
 export type EndpointName = keyof Endpoints;
@@ -51,7 +53,11 @@ export type EndpointName = keyof Endpoints;
 /** The OpenAPI tags, in the order the document lists them. */
 export const endpointTags = [
   { name: 'health', description: 'Liveness and readiness probes for load balancers' },
-  { name: 'auth', description: 'Signing in and out' },
+  { name: 'auth', description: 'Signing in and out, the second step of a sign-in, passkey sign-in' },
+  {
+    name: 'second-factor',
+    description: "The caller's own second factors: authenticator app, recovery codes, passkeys",
+  },
   { name: 'sessions', description: 'Signed-in devices: listing and ending sessions' },
   { name: 'roles', description: 'Roles of Web users (the Roles page)' },
   { name: 'permissions', description: 'Which pages each role has (the Role Permissions page), and menus' },

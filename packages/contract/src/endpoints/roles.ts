@@ -1,4 +1,5 @@
 import { idParams, messageResponse } from '../common.ts';
+import { roleSecondFactorRequest } from '../second-factor.ts';
 import { defineEndpoint } from '../endpoint.ts';
 import { role, roleRequest } from '../roles.ts';
 
@@ -49,5 +50,17 @@ export const roleEndpoints = {
     params: idParams,
     answer: messageResponse,
     errors: [404, 409],
+  }),
+  roleSecondFactor: defineEndpoint({
+    method: 'PUT',
+    path: '/api/role/second-factor/:id',
+    operationId: 'roleSecondFactor',
+    summary: "Require a second factor of a role's users, or no longer (the administrator alone)",
+    tag,
+    access: 'administrator',
+    params: idParams,
+    body: roleSecondFactorRequest,
+    answer: messageResponse,
+    errors: [404],
   }),
 };

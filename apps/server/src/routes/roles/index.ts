@@ -1,7 +1,7 @@
 import { endpoints } from '@portal/contract';
 import type { FastifyInstance } from 'fastify';
 import { paramTarget } from '../../plugins/audit.ts';
-import { createRole, deleteRole, listRoles, updateRole } from '../../services/roles.ts';
+import { createRole, deleteRole, listRoles, setRoleSecondFactor, updateRole } from '../../services/roles.ts';
 import { route } from '../define-route.ts';
 
 const byId = paramTarget({ role: 'id' });
@@ -23,5 +23,14 @@ export async function roleRoutes(app: FastifyInstance) {
   route(app, endpoints.roleDelete, { audit: { action: 'role.delete', target: byId } }, async (request) => {
     await deleteRole(app.db, request.params.id);
     return { message: 'Role deleted successfully' };
+  });
+
+  route(app, endpoints.roleSecondFactor, { audit: { action: 'role.second_factor', target: byId } }, async (request) => {
+    await setRoleSecondFactor(app.db, request.params.id, request.body.required);
+    return {
+      message: request.body.required
+        ? 'A second factor is now required for this role'
+        : 'Second factor no longer required',
+    };
   });
 }

@@ -1,5 +1,5 @@
 import { Avatar, Group, Menu, Stack, Text, UnstyledButton } from '@mantine/core';
-import { IconLogout, IconUser } from '@tabler/icons-react';
+import { IconLogout, IconShieldLock, IconUser } from '@tabler/icons-react';
 import dayjs from 'dayjs';
 import { useNavigate } from 'react-router';
 import { paths } from '../../config/paths.ts';
@@ -60,6 +60,9 @@ export function UserMenu({ session }: { session: Session }) {
         {/* Web users have no profile of their own; their account page holds their signed-in devices. */}
         <Menu.Item leftSection={<IconUser size={16} aria-hidden />} onClick={() => void navigate(paths.profile)}>
           {isDoctor(session) ? 'Profile' : 'Signed-in devices'}
+        </Menu.Item>
+        <Menu.Item leftSection={<IconShieldLock size={16} aria-hidden />} onClick={() => void navigate(paths.security)}>
+          Security
         </Menu.Item>
         <Menu.Item
           leftSection={<IconLogout size={16} aria-hidden />}

@@ -1,4 +1,4 @@
-import type { LoginRequest } from '@portal/contract/auth';
+import type { LoginRequest, LoginResponse } from '@portal/contract/auth';
 import { api } from '../../../lib/api-client.ts';
 import { sessionStore } from '../../../lib/session.ts';
 
@@ -14,15 +14,20 @@ export async function login(input: LoginRequest) {
 }
 
 /**
- * Signs in and stores the seven session values. The sign-in page has no query cache of its
- * own (app/with-queries.tsx); the app's one is emptied of anything an earlier user read.
+ * Stores the seven session values of a finished sign-in. The sign-in page has no query cache
+ * of its own (app/with-queries.tsx); the app's one is emptied of anything an earlier user read.
  */
+export async function startSession(answer: LoginResponse) {
+  const { queryClient } = await import('../../../lib/query-client.ts');
+  queryClient.clear();
+  sessionStore.start(answer);
+}
+
+/** Signs in: the session, or what the second step needs when a password is not enough. */
 export function useLogin() {
   return async (input: LoginRequest) => {
     const answer = await login(input);
-    const { queryClient } = await import('../../../lib/query-client.ts');
-    queryClient.clear();
-    sessionStore.start(answer);
+    if (!('secondFactor' in answer)) await startSession(answer);
     return answer;
   };
 }

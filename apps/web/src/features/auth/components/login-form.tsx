@@ -1,12 +1,17 @@
 import { Button, Center, Group, Paper, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
+import type { LoginResponse, SecondFactorRequired } from '@portal/contract/auth';
 // Plain texts only: the auth schemas (and zod) load on first use (api/login.ts).
 import { messages } from '@portal/contract/session';
-import { IconDental } from '@tabler/icons-react';
-import { useState, type ChangeEvent, type FormEvent } from 'react';
+import { IconDental, IconKey } from '@tabler/icons-react';
+import { lazy, Suspense, useState, type ChangeEvent, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { paths } from '../../../config/paths.ts';
 import { errorMessage, notifyError, notifySuccess, toastMs } from '../../../lib/notify.ts';
-import { loadAuthContract, useLogin } from '../api/login.ts';
+import { loadAuthContract, startSession, useLogin } from '../api/login.ts';
+import { canUsePasskeys, signInWithPasskey } from '../api/second-factor.ts';
+
+// Only those with a second factor need it: not part of the sign-in page's first load.
+const SecondStep = lazy(() => import('./second-step.tsx'));
 
 type LoginValues = { username: string; password: string };
 type Field = keyof LoginValues;
@@ -33,6 +38,7 @@ export function LoginForm({ returnTo = paths.dashboard }: { returnTo?: string })
   // The fields whose messages show: those changed, and both once submitted.
   const [checked, setChecked] = useState<ReadonlySet<Field>>(new Set());
   const [schema, setSchema] = useState<LoginSchema>();
+  const [challenge, setChallenge] = useState<SecondFactorRequired>();
 
   // Loaded on first use (focus, change or submit), not with the page; a failed load shows on
   // submit, which loads again.
@@ -65,10 +71,26 @@ export function LoginForm({ returnTo = paths.dashboard }: { returnTo?: string })
     try {
       if (Object.keys(fieldErrors(await loadSchema(), values)).length > 0) return;
       const answer = await login(values);
-      notifySuccess(answer.message || messages.loginSucceeded, toastMs.login);
-      await navigate(returnTo, { replace: true });
+      if ('secondFactor' in answer) setChallenge(answer);
+      else await signedIn(answer);
     } catch (error) {
       notifyError(errorMessage(error, 'Login failed'), toastMs.login);
+    }
+  };
+
+  const signedIn = async (answer: LoginResponse) => {
+    notifySuccess(answer.message || messages.loginSucceeded, toastMs.login);
+    await navigate(returnTo, { replace: true });
+  };
+  const finishSecondStep = async (answer: LoginResponse) => {
+    await startSession(answer);
+    await signedIn(answer);
+  };
+  const passkeyAlone = async () => {
+    try {
+      await finishSecondStep(await signInWithPasskey());
+    } catch (error) {
+      notifyError(errorMessage(error, 'Signing in with a passkey did not work.'), toastMs.login);
     }
   };
 
@@ -82,18 +104,45 @@ export function LoginForm({ returnTo = paths.dashboard }: { returnTo?: string })
           </Title>
           <Text>Sign in to start your session</Text>
         </Stack>
-        <form onSubmit={(event) => void submit(event)} noValidate>
-          <Stack>
-            <TextInput label="Username" autoComplete="username" withAsterisk {...inputProps('username')} />
-            <PasswordInput label="Password" autoComplete="current-password" withAsterisk {...inputProps('password')} />
-            <Group justify="space-between" mt="sm">
-              <Button variant="default" onClick={() => void navigate(paths.register)}>
-                Register
-              </Button>
-              <Button type="submit">Sign In</Button>
-            </Group>
-          </Stack>
-        </form>
+        {challenge ? (
+          <Suspense>
+            <SecondStep
+              challenge={challenge}
+              onSignedIn={finishSecondStep}
+              onCancel={() => {
+                setChallenge(undefined);
+                setValues((current) => ({ ...current, password: '' }));
+              }}
+            />
+          </Suspense>
+        ) : (
+          <form onSubmit={(event) => void submit(event)} noValidate>
+            <Stack>
+              <TextInput label="Username" autoComplete="username" withAsterisk {...inputProps('username')} />
+              <PasswordInput
+                label="Password"
+                autoComplete="current-password"
+                withAsterisk
+                {...inputProps('password')}
+              />
+              <Group justify="space-between" mt="sm">
+                <Button variant="default" onClick={() => void navigate(paths.register)}>
+                  Register
+                </Button>
+                <Button type="submit">Sign In</Button>
+              </Group>
+              {canUsePasskeys() && (
+                <Button
+                  variant="light"
+                  leftSection={<IconKey size={16} aria-hidden />}
+                  onClick={() => void passkeyAlone()}
+                >
+                  Continue with a passkey
+                </Button>
+              )}
+            </Stack>
+          </form>
+        )}
       </Paper>
     </Center>
   );

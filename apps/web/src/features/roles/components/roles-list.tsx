@@ -1,16 +1,29 @@
-import { Button } from '@mantine/core';
+import { Button, Switch } from '@mantine/core';
 import type { Role } from '@portal/contract';
 import { confirmDelete } from '../../../components/confirm-delete.tsx';
 import { LocalTable, serialNumberColumn } from '../../../components/data-table.tsx';
 import { PageTitle } from '../../../components/page-title.tsx';
 import { RowActions } from '../../../components/row-actions.tsx';
-import { fallbackMessages, notifyDeleteError, notifySuccess } from '../../../lib/notify.ts';
+import { errorMessage, fallbackMessages, notifyDeleteError, notifyError, notifySuccess } from '../../../lib/notify.ts';
+import { isAdministrator, useSession, type Session } from '../../../lib/session.ts';
 import { useDeleteRole } from '../api/delete-role.ts';
 import { useRoles } from '../api/get-roles.ts';
+import { useSetRoleSecondFactor } from '../api/set-role-second-factor.ts';
 
 export function RolesList({ onAdd, onEdit }: { onAdd: () => void; onEdit: (role: Role) => void }) {
   const roles = useRoles();
   const deleteRole = useDeleteRole();
+  const setSecondFactor = useSetRoleSecondFactor();
+  // Only the administrator may change it (the server refuses anyone else).
+  const isAdmin = isAdministrator(useSession() as Session);
+
+  const toggleSecondFactor = async (role: Role, required: boolean) => {
+    try {
+      notifySuccess((await setSecondFactor.mutateAsync({ roleId: role.RoleId, required })).message);
+    } catch (error) {
+      notifyError(errorMessage(error, fallbackMessages.saveFailed));
+    }
+  };
 
   const remove = async (role: Role) => {
     if (!(await confirmDelete())) return;
@@ -37,6 +50,21 @@ export function RolesList({ onAdd, onEdit }: { onAdd: () => void; onEdit: (role:
           serialNumberColumn(roles.data),
           { accessor: 'RoleName', title: 'Role Name', sortable: true },
           { accessor: 'Description', sortable: true },
+          ...(isAdmin
+            ? [
+                {
+                  accessor: 'RequiresSecondFactor' as const,
+                  title: 'Second factor',
+                  render: (role: Role) => (
+                    <Switch
+                      aria-label={`Require a second factor for ${role.RoleName}`}
+                      checked={role.RequiresSecondFactor}
+                      onChange={(event) => void toggleSecondFactor(role, event.currentTarget.checked)}
+                    />
+                  ),
+                },
+              ]
+            : []),
           {
             accessor: 'actions',
             title: 'Actions',
