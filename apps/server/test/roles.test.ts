@@ -254,6 +254,7 @@ describe('PUT /role/edit/:id', () => {
       RoleId: 19,
       RoleName: 'Doctor',
       Description: 'Doctors who register themselves',
+      RequiresSecondFactor: false,
     });
   });
 

@@ -19,7 +19,7 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 type Staff = Awaited<ReturnType<typeof createStaff>>;
-const password = 'staff-pass';
+const password = 'staff-passphrase';
 
 const post = (url: string, payload?: object, token: string | null = null) =>
   t.as(token, { method: 'POST', url, ...(payload && { payload }) });
