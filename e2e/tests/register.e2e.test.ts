@@ -234,8 +234,8 @@ describe('Register screen', () => {
     await eventually(() => combobox(page, 'City').isEnabled()).toBe(true);
     await pickOption(page, 'City', 'Berlin', 'Berlin');
     await textbox(page, 'Username').fill(taken.username);
-    await textbox(page, 'Password').fill('second-pass');
-    await textbox(page, 'Confirm Password').fill('second-pass');
+    await textbox(page, 'Password').fill('second-passphrase');
+    await textbox(page, 'Confirm Password').fill('second-passphrase');
     await page.getByRole('button', { name: 'Submit' }).click();
     await eventually(() => page.getByRole('status').filter({ hasText: registrationSucceeded }).isVisible()).toBe(true);
     await eventually(async () => (await mailsTo(email)).join('\n')).toContain(

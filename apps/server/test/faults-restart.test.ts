@@ -4,6 +4,7 @@ import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { maxPageSize } from '@portal/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPortal, type PortalProcess } from '../../../e2e/helpers/portal-process.ts';
 import { binaryStl, caseFields, caseForm, encodeForm, sha256, type UploadFile } from './helpers/case-factories.ts';
@@ -100,8 +101,25 @@ const exitOf = (portal: PortalProcess) =>
  * Every case the server lists, each file downloaded and hashed: returns how many cases have
  * exactly the files that were sent, byte for byte, and how many attachments there are.
  */
+/** Every case the administrator is listed, page after page (a page holds at most maxPageSize). */
+async function listAllCases(): Promise<{ CaseId: number }[]> {
+  const rows: { CaseId: number }[] = [];
+  for (let page = 1; ; page++) {
+    const url = `/case/get_cases_by_status/all/0?sort=CaseId&pageSize=${maxPageSize}&page=${page}`;
+    const response = await portal.api('GET', url, { token: adminToken });
+    if (!response.ok) throw new Error(`GET ${url}: ${response.status} ${await response.text()}`);
+    const pageRows = (await response.json()) as { CaseId: number }[];
+    rows.push(...pageRows);
+    const total = Number(response.headers.get('x-total-count'));
+    if (pageRows.length === 0 || rows.length >= total) {
+      expect(rows.length).toBe(total);
+      return rows;
+    }
+  }
+}
+
 async function checkCases(): Promise<{ intact: number; listed: number; attachments: number }> {
-  const rows = await callJson<{ CaseId: number }[]>('GET', '/case/get_cases_by_status/all/0', { token: adminToken });
+  const rows = await listAllCases();
   const checked = await Promise.all(
     rows.map(async ({ CaseId }) => {
       const files = await callJson<{ FilePath: string }[]>('GET', `/case/get_cases_attachments_by_case_id/${CaseId}`, {

@@ -6,7 +6,7 @@ import type { BusMessage } from '../src/events/bus.ts';
 import { sweepLeftovers } from '../src/services/housekeeping.ts';
 import { startSession } from '../src/services/sessions.ts';
 import { openEventStream } from './helpers/event-stream.ts';
-import { createDoctor, createStaff, type CreatedDoctor } from './helpers/factories.ts';
+import { createDoctor, createStaff, staffPassword, type CreatedDoctor } from './helpers/factories.ts';
 import { createTestApp, type TestApp } from './helpers/test-app.ts';
 
 /**
@@ -78,11 +78,11 @@ describe('GET /api/auth/sessions', () => {
   it('lists a sign-in with its address and browser, the asking session marked current', async () => {
     const staff = await createStaff(t, []);
     const laptop = await signIn(
-      { username: staff.username, password: 'staff-pass' },
+      { username: staff.username, password: staffPassword },
       { address: '203.0.113.9', userAgent: chromeOnWindows },
     );
     const phone = await signIn(
-      { username: staff.username, password: 'staff-pass' },
+      { username: staff.username, password: staffPassword },
       { address: '198.51.100.7', userAgent: safariOnIphone },
     );
     const listed = await mySessions(laptop);
@@ -117,10 +117,10 @@ describe('GET /api/auth/sessions', () => {
 
   it('no longer lists the sessions a password change ended', async () => {
     const staff = await createStaff(t, []);
-    const before = await signIn({ username: staff.username, password: 'staff-pass' });
+    const before = await signIn({ username: staff.username, password: staffPassword });
     await t.app.db.execute(sql`update users set token_version = token_version + 1 where user_id = ${staff.userId}`);
     expect(await statusWith(before)).toBe(401);
-    const after = await signIn({ username: staff.username, password: 'staff-pass' });
+    const after = await signIn({ username: staff.username, password: staffPassword });
     expect((await mySessions(after)).map((session) => session.sessionId)).toEqual([await sessionIdOf(after)]);
   });
 });
@@ -205,7 +205,7 @@ describe('DELETE /api/auth/sessions/:sessionId', () => {
 describe('POST /api/auth/sessions/end_others', () => {
   it('ends every other session of the caller and keeps the current one', async () => {
     const staff = await createStaff(t, []);
-    const account = { username: staff.username, password: 'staff-pass' };
+    const account = { username: staff.username, password: staffPassword };
     const others = [staff.token, await signIn(account), await signIn(account)];
     const current = await signIn(account);
     const bystander = await signIn(doctor);
@@ -293,7 +293,7 @@ describe("a user's sessions (the Users page)", () => {
   it('the administrator lists and ends every session of a Web user; their tokens are refused at once', async () => {
     const admin = await t.adminToken();
     const staff = await createStaff(t, [1]);
-    const second = await signIn({ username: staff.username, password: 'staff-pass' }, { userAgent: safariOnIphone });
+    const second = await signIn({ username: staff.username, password: staffPassword }, { userAgent: safariOnIphone });
     const listed = await t.as(admin, { method: 'GET', url: `/api/user/${staff.userId}/sessions` });
     expect(listed.statusCode, listed.body).toBe(200);
     expect(listed.json<SignedInSession[]>().map((session) => [session.device, session.isCurrent])).toEqual([
@@ -350,7 +350,7 @@ describe("a user's sessions (the Users page)", () => {
 describe('the periodic sweep', () => {
   it('deletes the rows of expired sessions and of those from an earlier token version, and no others', async () => {
     const staff = await createStaff(t, []);
-    const account = { username: staff.username, password: 'staff-pass' };
+    const account = { username: staff.username, password: staffPassword };
     const [expired, live] = [await signIn(account), await signIn(account)];
     await t.app.db
       .update(sessions)

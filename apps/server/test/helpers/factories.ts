@@ -146,6 +146,9 @@ export async function doctorEditFields(
   return fields;
 }
 
+/** The password createStaff gives every Web user it makes. */
+export const staffPassword = 'staff-passphrase';
+
 /** A Web user whose role has exactly `pages` (page ids), signed in. */
 export async function createStaff(
   t: TestApp,
@@ -169,7 +172,7 @@ export async function createStaff(
       username,
       firstname: 'Sam',
       lastname: 'Staff',
-      password: 'staff-passphrase',
+      password: staffPassword,
       email: `${username}@lab.test`,
       mobileNo: '5550101',
       roleId: RoleId,
@@ -180,7 +183,7 @@ export async function createStaff(
   return {
     userId: user.json<{ UserId: number }>().UserId,
     roleId: RoleId,
-    token: await t.login(username, 'staff-passphrase'),
+    token: await t.login(username, staffPassword),
     username,
   };
 }
