@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { accountListQuery, accountSortColumns, sortOf } from './cases.ts';
 import { clinicList } from './clinics.ts';
 import {
   booleanField,
@@ -103,3 +104,10 @@ export type Doctor = z.infer<typeof doctor>;
 
 export const registrationSucceeded =
   'Registration successful. Your activation status will be notified via the provided e-mail.';
+
+/** The doctor list's query: a page, a search, and `active=false` for those waiting for activation. */
+export const doctorListQuery = accountListQuery.extend({
+  active: z.enum(['true', 'false'], { error: 'Active is true or false' }).optional(),
+  sort: sortOf([...accountSortColumns, 'IsActive']),
+});
+export type DoctorListQuery = z.infer<typeof doctorListQuery>;
