@@ -50,7 +50,10 @@ interface ListedUser {
 }
 
 async function findUser(username: string): Promise<ListedUser | undefined> {
-  const users = await apiCall<ListedUser[]>('GET', '/user/get_users_list', { token: await adminToken() });
+  const search = encodeURIComponent(username);
+  const users = await apiCall<ListedUser[]>('GET', `/user/get_users_list?search=${search}`, {
+    token: await adminToken(),
+  });
   return users.find((user) => user.UserName === username);
 }
 

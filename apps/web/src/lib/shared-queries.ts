@@ -54,10 +54,11 @@ export const doctorListQueryOptions = (params: DoctorListParams) =>
   });
 
 /**
- * The doctors waiting for activation (inactive), the first page of them at the largest size:
- * the Doctors screen lists them, the menu shows how many there are (`total`).
+ * The doctors waiting for activation (inactive), the newest registrations first, a page of the
+ * largest size: the Doctors screen lists them, the menu shows how many there are (`total`).
  */
-export const pendingDoctorsQueryOptions = () => doctorListQueryOptions({ active: 'false', pageSize: maxPageSize });
+export const pendingDoctorsQueryOptions = () =>
+  doctorListQueryOptions({ active: 'false', pageSize: maxPageSize, sort: '-UserId' });
 
 export const roleKeys = {
   all: ['roles'] as const,

@@ -9,7 +9,7 @@ import { useActivateDoctor } from '../api/activate-doctor.ts';
 /**
  * The doctors waiting for activation (inactive), each with Activate: one click activates
  * the doctor and the server sends the activation e-mail. Nothing shows when none wait; the
- * first 30 show (the largest page), the title counts them all.
+ * 30 newest show (the largest page), the title counts them all.
  */
 export function PendingDoctors() {
   const pending = useQuery(pendingDoctorsQueryOptions());
