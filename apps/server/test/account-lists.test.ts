@@ -134,3 +134,14 @@ it('lists only the doctors waiting for activation with active=false', async () =
   const refused = await t.as(admin, { method: 'GET', url: '/api/doctor/get_doctors_list', query: { active: 'no' } });
   expect(refused.statusCode).toBe(400);
 });
+
+it('finds one doctor by userId (the case form names the doctor of an order or a draft)', async () => {
+  const userId = seededIds.doctors[20]!;
+  const get = (query: Record<string, string>) =>
+    t.as(admin, { method: 'GET', url: '/api/doctor/get_doctors_list', query });
+  const found = await get({ userId: String(userId) });
+  expect(found.json<{ UserId: number }[]>().map((row) => row.UserId)).toEqual([userId]);
+  expect(found.headers['x-total-count']).toBe('1');
+  expect((await get({ userId: 'x' })).statusCode).toBe(400);
+  expect((await get({ userId: '0' })).statusCode).toBe(400);
+});

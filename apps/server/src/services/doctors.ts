@@ -71,6 +71,7 @@ export async function listDoctors(db: Database, query: DoctorListQuery): Promise
   const where = and(
     accountSearch(query.search),
     query.active === undefined ? undefined : eq(users.isActive, query.active === 'true'),
+    query.userId === undefined ? undefined : eq(users.userId, query.userId),
   );
   const { limit, offset } = accountPage(query);
   const [rows, [counted]] = await Promise.all([

@@ -5,3 +5,8 @@ import { doctorListQueryOptions } from '../../../lib/shared-queries.ts';
 export function useActiveDoctors(search: string) {
   return useQuery(doctorListQueryOptions({ active: 'true', search, pageSize: 20, sort: 'FirstName' }));
 }
+
+/** One doctor by user id, when the form already names them (an order, a draft); none for null. */
+export function useNamedDoctor(userId: string | null) {
+  return useQuery({ ...doctorListQueryOptions({ userId: Number(userId) }), enabled: !!userId });
+}

@@ -1,11 +1,17 @@
 import { Select } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
+import type { Doctor } from '@portal/contract';
 import { useState } from 'react';
-import { useActiveDoctors } from '../../api/get-doctors.ts';
+import { useActiveDoctors, useNamedDoctor } from '../../api/get-doctors.ts';
 import { CaseFormStep } from './case-form-step.tsx';
 import { useCaseFormContext } from './case-form-values.ts';
 
 const searchDelayMs = 300;
+
+const doctorOption = (doctor: Doctor) => ({
+  value: String(doctor.UserId),
+  label: `${doctor.FirstName} ${doctor.LastName} (${doctor.UserName})`,
+});
 
 /**
  * Staff submit for a doctor: the server searches the active doctors as they type (a lab has
@@ -18,12 +24,12 @@ function DoctorSelect() {
   // The picked doctor stays an option while the search shows others.
   const [picked, setPicked] = useState<{ value: string; label: string } | null>(null);
   const doctors = useActiveDoctors(debouncedSearch);
-  const found = (doctors.data?.rows ?? []).map((doctor) => ({
-    value: String(doctor.UserId),
-    label: `${doctor.FirstName} ${doctor.LastName} (${doctor.UserName})`,
-  }));
+  const found = (doctors.data?.rows ?? []).map(doctorOption);
   const input = form.getInputProps('userId');
-  const selected = picked?.value === form.values.userId ? picked : null;
+  // An order or a draft names its doctor before anyone picks: their name is read by id.
+  const named = useNamedDoctor(picked ? null : form.values.userId);
+  const namedOption = named.data?.rows.map(doctorOption)[0] ?? null;
+  const selected = [picked, namedOption].find((option) => option && option.value === form.values.userId) ?? null;
   const data = selected && !found.some((option) => option.value === selected.value) ? [selected, ...found] : found;
   return (
     <Select
