@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { apiCall, apiLogin, createActiveDoctor } from '../helpers/api.ts';
+import { apiCall, apiLogin, createActiveDoctor, e2eAdmin } from '../helpers/api.ts';
 import {
   artifactsDir,
   expectNoSeriousA11yViolations,
@@ -25,6 +25,21 @@ const radioChecked = (page: Page, group: string, option: string) =>
     .isChecked();
 
 describe('Orders from a case', () => {
+  it("names the case's doctor in the staff's Doctor picker, read by id (the doctor list is paged)", async () => {
+    const doctor = await createActiveDoctor();
+    const parent = await submitCase(await apiLogin(doctor.username, doctor.password));
+    const page = await newPage(browser());
+    // As in a lab of thousands: the doctor is on no page of the picker's own search.
+    await page.route(
+      (url) => url.pathname === '/api/doctor/get_doctors_list' && url.searchParams.get('active') === 'true',
+      (route) => route.fulfill({ json: [], headers: { 'x-total-count': '0' } }),
+    );
+    await openSignedIn(page, e2eAdmin.username, e2eAdmin.password, `/cases?from=${parent.CaseId}&order=Refinement`);
+    await expect
+      .poll(() => page.getByRole('combobox', { name: 'Doctor' }).inputValue())
+      .toContain(`(${doctor.username})`);
+  });
+
   it('orders a refinement from the case page: the form is prefilled, the new case names its parent, the parent links to it', async () => {
     const doctor = await createActiveDoctor();
     const token = await apiLogin(doctor.username, doctor.password);

@@ -68,7 +68,13 @@ describe('Doctors screen', () => {
       await textbox(page, 'Search doctors').fill(needle);
       await eventually(() => rowOf(page, doctor.username).textContent()).toContain('Active');
     }
+    // The server searches and pages (a lab has thousands of doctors): the search is in the request.
+    const searched = page.waitForRequest((request) => {
+      const url = new URL(request.url());
+      return url.pathname === '/api/doctor/get_doctors_list' && url.searchParams.get('search') === 'Babbage';
+    });
     await textbox(page, 'Search doctors').fill('Babbage');
+    expect(new URL((await searched).url()).searchParams.get('pageSize')).toBe('10');
     await eventually(() => rowOf(page, doctor.username).count()).toBe(1);
     await textbox(page, 'Search doctors').fill('5550177');
     await eventually(() => rowOf(page, doctor.username).count()).toBe(1);

@@ -121,7 +121,11 @@ describe('Register screen', () => {
     await page.getByRole('button', { name: 'Submit' }).click();
     await eventually(() => page.getByRole('status').filter({ hasText: registrationSucceeded }).isVisible()).toBe(true);
     const token = await apiLogin(e2eAdmin.username, e2eAdmin.password);
-    const doctors = await apiCall<{ UserName: string; UserId: number }[]>('GET', '/doctor/get_doctors_list', { token });
+    const doctors = await apiCall<{ UserName: string; UserId: number }[]>(
+      'GET',
+      `/doctor/get_doctors_list?search=${encodeURIComponent(username)}`,
+      { token },
+    );
     const { UserId } = doctors.find((doctor) => doctor.UserName === username)!;
     const clinics = await apiCall<{ ClinicName: string }[]>('GET', `/clinic/get_clinics_list_by_user_id/${UserId}`, {
       token,

@@ -50,7 +50,10 @@ interface ListedUser {
 }
 
 async function findUser(username: string): Promise<ListedUser | undefined> {
-  const users = await apiCall<ListedUser[]>('GET', '/user/get_users_list', { token: await adminToken() });
+  const search = encodeURIComponent(username);
+  const users = await apiCall<ListedUser[]>('GET', `/user/get_users_list?search=${search}`, {
+    token: await adminToken(),
+  });
   return users.find((user) => user.UserName === username);
 }
 
@@ -159,7 +162,13 @@ describe('Users screen', () => {
     });
     expect(picture.status).toBe(200);
 
+    // The server searches and pages: the search is in the request.
+    const searched = page.waitForRequest((request) => {
+      const url = new URL(request.url());
+      return url.pathname === '/api/user/get_users_list' && url.searchParams.get('search') === 'Grace';
+    });
     await textbox(page, 'Search by user name or first name').fill('Grace');
+    expect(new URL((await searched).url()).searchParams.get('pageSize')).toBe('10');
     await expect.poll(() => userRow(page, username).isVisible()).toBe(true);
     await textbox(page, 'Search by user name or first name').fill(username);
     await expect.poll(() => page.getByRole('row').count()).toBe(2);

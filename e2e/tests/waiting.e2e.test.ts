@@ -40,10 +40,14 @@ describe('Waiting that people feel', () => {
     // Hold the users list back, so its loading state is on screen long enough to be seen.
     let release: () => void = () => {};
     const held = new Promise<void>((resolve) => (release = resolve));
-    await page.route('**/api/user/get_users_list', async (route: Route) => {
-      await held;
-      await route.continue();
-    });
+    // The list's address carries its page and search: matched by path alone.
+    await page.route(
+      (url) => url.pathname === '/api/user/get_users_list',
+      async (route: Route) => {
+        await held;
+        await route.continue();
+      },
+    );
     await settle(page);
     const menu = page.getByRole('navigation', { name: 'Main menu' });
     await menu.getByRole('link', { name: 'Users' }).click();

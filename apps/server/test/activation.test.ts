@@ -5,13 +5,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mailOutbox, passwordResetTokens } from '../src/db/schema.ts';
 import { createResetLink } from '../src/services/password-reset.ts';
 import {
+  allRows,
+  type CreatedDoctor,
   createDoctor,
   createStaff,
   doctorEditFields,
   formData,
   mailedResetToken,
   outboxMessages,
-  type CreatedDoctor,
 } from './helpers/factories.ts';
 import { readableMail, resetTokensIn } from './helpers/mail.ts';
 import { createTestApp, type TestApp } from './helpers/test-app.ts';
@@ -382,15 +383,15 @@ describe('activation mail wording', () => {
 describe('POST /doctor/activate/{doctorId}', () => {
   it('activates a waiting doctor in one call, with one activation mail, and changes nothing else', async () => {
     const doctor = await createDoctor(t);
-    const before = (await t.as(admin, { method: 'GET', url: '/api/doctor/get_doctors_list' }))
-      .json<{ DoctorId: number }[]>()
-      .find((row) => row.DoctorId === doctor.doctorId);
+    const before = (await allRows<{ DoctorId: number }>(t, admin, '/api/doctor/get_doctors_list')).find(
+      (row) => row.DoctorId === doctor.doctorId,
+    );
     const response = await activate(doctorsStaff, doctor.doctorId);
     expect(response.statusCode).toBe(200);
     expect(response.json().message).toBe('Doctor activated; the activation e-mail is on its way');
-    const after = (await t.as(admin, { method: 'GET', url: '/api/doctor/get_doctors_list' }))
-      .json<{ DoctorId: number }[]>()
-      .find((row) => row.DoctorId === doctor.doctorId);
+    const after = (await allRows<{ DoctorId: number }>(t, admin, '/api/doctor/get_doctors_list')).find(
+      (row) => row.DoctorId === doctor.doctorId,
+    );
     expect(after).toEqual({ ...before, IsActive: true });
     expect(await mailsTo(doctor.email)).toHaveLength(1);
     expect((await login(doctor.username, doctor.password)).statusCode).toBe(200);

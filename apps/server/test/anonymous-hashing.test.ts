@@ -5,7 +5,7 @@ import { hash } from '@node-rs/argon2';
 import { tooManyRequests } from '../src/routes/doctors/index.ts';
 import { createResetLink } from '../src/services/password-reset.ts';
 import { pictureTooLargeMessage } from '../src/services/profile-pictures.ts';
-import { createDoctor, doctorFields, firstCityOf, formData, makeImage } from './helpers/factories.ts';
+import { allRows, createDoctor, doctorFields, firstCityOf, formData, makeImage } from './helpers/factories.ts';
 import { createTestApp, type TestApp } from './helpers/test-app.ts';
 
 // The real argon2 hash, counted where the library is called: the point is which requests reach
@@ -69,8 +69,8 @@ describe('anonymous endpoints that hash a password are throttled per address (42
     const refused = await register(from, fields);
     expect(refused.statusCode).toBe(429);
     expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
-    const list = await t.as(await t.adminToken(), { method: 'GET', url: '/api/doctor/get_doctors_list' });
-    expect(list.json<{ UserName: string }[]>().map((doctor) => doctor.UserName)).not.toContain(fields.username);
+    const list = await allRows<{ UserName: string }>(t, await t.adminToken(), '/api/doctor/get_doctors_list');
+    expect(list.map((doctor) => doctor.UserName)).not.toContain(fields.username);
   });
 
   it('staff adding doctors from the Doctors page are not counted', async () => {
@@ -141,8 +141,8 @@ describe('a profile picture over the pixel limit is refused from its header, bef
       fieldErrors: { profilePic: pictureTooLargeMessage },
     });
     expect(hashes).not.toHaveBeenCalled();
-    const list = await t.as(await t.adminToken(), { method: 'GET', url: '/api/doctor/get_doctors_list' });
-    expect(list.json<{ UserName: string }[]>().map((doctor) => doctor.UserName)).not.toContain(fields.username);
+    const list = await allRows<{ UserName: string }>(t, await t.adminToken(), '/api/doctor/get_doctors_list');
+    expect(list.map((doctor) => doctor.UserName)).not.toContain(fields.username);
 
     const large = await sharp({ create: { width: 6000, height: 4000, channels: 3, background: '#3366aa' } })
       .jpeg()

@@ -5,7 +5,10 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clinics, doctors, users } from '../src/db/schema.ts';
 import {
+  allRows,
   clinicEntries,
+  type ClinicRow,
+  type CreatedDoctor,
   createDoctor,
   createStaff,
   doctorEditFields,
@@ -15,8 +18,6 @@ import {
   makeImage,
   outboxMessages,
   uniqueName,
-  type ClinicRow,
-  type CreatedDoctor,
 } from './helpers/factories.ts';
 import { readableMail } from './helpers/mail.ts';
 import { createTestApp, type TestApp } from './helpers/test-app.ts';
@@ -111,9 +112,11 @@ describe('POST /doctor/add', () => {
     const response = await register(fields);
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({ message: registrationSucceeded });
-    const listed = (await t.as(admin, { method: 'GET', url: '/api/doctor/get_doctors_list' })).json<
-      { DoctorId: number; UserId: number; UserName: string }[]
-    >();
+    const listed = await allRows<{ DoctorId: number; UserId: number; UserName: string }>(
+      t,
+      admin,
+      '/api/doctor/get_doctors_list',
+    );
     const row = listed.find((doctor) => doctor.UserName === fields.username)!;
     expect(row).toMatchObject({
       UserName: fields.username,
@@ -341,9 +344,11 @@ describe('GET /doctor/get_doctors_list', () => {
     const inactive = await createDoctor(t);
     const active = await createDoctor(t, { active: true });
     for (const token of [admin, doctorsStaff, casesStaff]) {
-      const response = await t.as(token, { method: 'GET', url: '/api/doctor/get_doctors_list' });
-      expect(response.statusCode).toBe(200);
-      const rows = response.json<{ DoctorId: number; IsActive: boolean; UserName: string }[]>();
+      const rows = await allRows<{ DoctorId: number; IsActive: boolean; UserName: string }>(
+        t,
+        token,
+        '/api/doctor/get_doctors_list',
+      );
       expect(rows.find((row) => row.DoctorId === inactive.doctorId)).toMatchObject({
         IsActive: false,
         UserName: inactive.username,
@@ -687,9 +692,7 @@ describe('DELETE /doctor/delete/{doctorId}', () => {
     const response = await remove(doctorsStaff, doctor.doctorId);
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({ message: 'Doctor deleted successfully' });
-    const list = (await t.as(admin, { method: 'GET', url: '/api/doctor/get_doctors_list' })).json<
-      { DoctorId: number }[]
-    >();
+    const list = await allRows<{ DoctorId: number }>(t, admin, '/api/doctor/get_doctors_list');
     expect(list.some((row) => row.DoctorId === doctor.doctorId)).toBe(false);
     expect((await detail(admin, doctor.userId)).statusCode).toBe(404);
     expect(await ownDetailStatus(doctor)).toBe(401);

@@ -217,7 +217,7 @@ export async function downloadPart(): Promise<Blob | undefined> {
       ...multipart,
     });
     const users = json<{ UserId: number; ProfilePic: string | null }[]>(
-      await call('GET', '/api/user/get_users_list', {}),
+      await call('GET', '/api/user/get_users_list', { params: { query: { search: username } } }),
     );
     const [, userId, fileName] = /^\/api\/uploads\/users\/(\d+)\/(.+)$/.exec(
       users.find((user) => user.UserId === UserId)!.ProfilePic!,
@@ -243,7 +243,7 @@ export async function downloadPart(): Promise<Blob | undefined> {
     await call('POST', '/api/doctor/add', { body: registration, ...multipart });
     token = signedIn;
     const doctors = json<{ DoctorId: number; UserId: number; UserName: string }[]>(
-      await call('GET', '/api/doctor/get_doctors_list', {}),
+      await call('GET', '/api/doctor/get_doctors_list', { params: { query: { search: registration.username } } }),
     );
     // A registration answers no DoctorId (alike for a taken username): found by name.
     const { DoctorId } = doctors.find((doctor) => doctor.UserName === registration.username)!;

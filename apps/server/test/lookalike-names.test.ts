@@ -1,7 +1,15 @@
 import { usernameMessages } from '@portal/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { caseFields, caseForm, createCaseDoctor, submitCase } from './helpers/case-factories.ts';
-import { createDoctor, createStaff, doctorFields, formData, makeImage, uniqueName } from './helpers/factories.ts';
+import {
+  allRows,
+  createDoctor,
+  createStaff,
+  doctorFields,
+  formData,
+  makeImage,
+  uniqueName,
+} from './helpers/factories.ts';
 import { createTestApp, testAdmin, type TestApp } from './helpers/test-app.ts';
 import { displayFileName } from '../src/services/cases/file-checks.ts';
 
@@ -32,11 +40,9 @@ function webUser(username: string) {
 }
 
 async function usernames(): Promise<string[]> {
-  const users = await t.as(admin, { method: 'GET', url: '/api/user/get_users_list' });
-  const doctors = await t.as(admin, { method: 'GET', url: '/api/doctor/get_doctors_list' });
-  return [...users.json<{ UserName: string }[]>(), ...doctors.json<{ UserName: string }[]>()].map(
-    (row) => row.UserName,
-  );
+  const users = await allRows<{ UserName: string }>(t, admin, '/api/user/get_users_list');
+  const doctors = await allRows<{ UserName: string }>(t, admin, '/api/doctor/get_doctors_list');
+  return [...users, ...doctors].map((row) => row.UserName);
 }
 
 describe('usernames with invisible or look-alike characters', () => {

@@ -2,7 +2,7 @@ import { desc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { auditLog, roles } from '../src/db/schema.ts';
 import { nulMessage } from '../src/lib/nul-text.ts';
-import { createDoctor, doctorFields, firstCityOf, formData } from './helpers/factories.ts';
+import { allRows, createDoctor, doctorFields, firstCityOf, formData } from './helpers/factories.ts';
 import { createTestApp, type TestApp } from './helpers/test-app.ts';
 
 // PostgreSQL refuses \0 in text: every NUL that reached a query was a 500.
@@ -70,8 +70,8 @@ describe('a NUL byte in any text is a 400 naming the field, never a 500', () => 
       const response = await t.app.inject({ method: 'POST', url: '/api/doctor/add', payload: formData(fields) });
       expect(response.statusCode, response.body).toBe(400);
       expect(response.json()).toMatchObject({ message: nulMessage });
-      const list = await t.as(admin, { method: 'GET', url: '/api/doctor/get_doctors_list' });
-      expect(list.json<{ UserName: string }[]>().map((doctor) => doctor.UserName)).not.toContain(fields.username);
+      const list = await allRows<{ UserName: string }>(t, admin, '/api/doctor/get_doctors_list');
+      expect(list.map((doctor) => doctor.UserName)).not.toContain(fields.username);
     }
   });
 

@@ -1,12 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  allRows,
+  type CreatedDoctor,
   createDoctor,
   createStaff,
   doctorEditFields,
   formData,
   outboxMessages,
   uniqueName,
-  type CreatedDoctor,
 } from './helpers/factories.ts';
 import { readableMail, resetTokensIn } from './helpers/mail.ts';
 import { createTestApp, type TestApp } from './helpers/test-app.ts';
@@ -50,8 +51,8 @@ function userForm(roleId: number, overrides: Record<string, string | number> = {
 }
 
 async function roleOf(userId: number): Promise<number | undefined> {
-  const list = await t.as(admin, { method: 'GET', url: '/api/user/get_users_list' });
-  return list.json<{ UserId: number; RoleId: number }[]>().find((row) => row.UserId === userId)?.RoleId;
+  const list = await allRows<{ UserId: number; RoleId: number }>(t, admin, '/api/user/get_users_list');
+  return list.find((row) => row.UserId === userId)?.RoleId;
 }
 
 async function pagesOf(roleId: number): Promise<number[]> {
@@ -87,8 +88,8 @@ describe('a user with only the Users page cannot raise anyone', () => {
     expect(response.json().message).toBe(
       'You can only give a user a role with pages you have yourself (missing: /dashboard)',
     );
-    const list = await t.as(admin, { method: 'GET', url: '/api/user/get_users_list' });
-    expect(list.json<{ UserName: string }[]>().some((row) => row.UserName === username)).toBe(false);
+    const list = await allRows<{ UserName: string }>(t, admin, '/api/user/get_users_list');
+    expect(list.some((row) => row.UserName === username)).toBe(false);
     // And so the accomplice it meant to make cannot sign in and read the cases.
     const login = await t.app.inject({
       method: 'POST',

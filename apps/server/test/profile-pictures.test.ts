@@ -2,7 +2,15 @@ import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDoctor, createStaff, formData, makeImage, uniqueName, type CreatedDoctor } from './helpers/factories.ts';
+import {
+  allRows,
+  type CreatedDoctor,
+  createDoctor,
+  createStaff,
+  formData,
+  makeImage,
+  uniqueName,
+} from './helpers/factories.ts';
 import { createTestApp, type TestApp } from './helpers/test-app.ts';
 
 interface UserRow {
@@ -45,7 +53,7 @@ const png = async () => ({ data: await makeImage('png', 400), name: 'face.png', 
 const jpeg = async () => ({ data: await makeImage('jpeg', 300), name: 'face.jpg', type: 'image/jpeg' });
 
 async function listUsers(): Promise<UserRow[]> {
-  return (await t.as(admin, { method: 'GET', url: '/api/user/get_users_list' })).json<UserRow[]>();
+  return allRows<UserRow>(t, admin, '/api/user/get_users_list');
 }
 
 /** Every stored file under the test app's dataDir/files, relative to it. */

@@ -9,7 +9,7 @@ import { createStorage } from '../src/storage/create-storage.ts';
 import { LocalStorage } from '../src/storage/local-storage.ts';
 import { S3Storage } from '../src/storage/s3-storage.ts';
 import type { Storage } from '../src/storage/storage.ts';
-import { formData, makeImage, uniqueName } from './helpers/factories.ts';
+import { allRows, formData, makeImage, uniqueName } from './helpers/factories.ts';
 import { s3rverCredentials, startS3rver } from './helpers/s3rver.ts';
 import { createTestApp } from './helpers/test-app.ts';
 
@@ -292,10 +292,8 @@ describe('the app on S3 storage', () => {
       expect(added.statusCode, added.body).toBe(200);
       const userId = added.json<{ UserId: number }>().UserId;
 
-      const list = await t.as(admin, { method: 'GET', url: '/api/user/get_users_list' });
-      const profilePic = list
-        .json<{ UserId: number; ProfilePic: string | null }[]>()
-        .find((user) => user.UserId === userId)?.ProfilePic;
+      const list = await allRows<{ UserId: number; ProfilePic: string | null }>(t, admin, '/api/user/get_users_list');
+      const profilePic = list.find((user) => user.UserId === userId)?.ProfilePic;
       expect(profilePic).toMatch(new RegExp(`^/api/uploads/users/${userId}/[a-f0-9]{16}\\.png$`));
 
       const keys = await keysUnder(storage, `users/${userId}`);

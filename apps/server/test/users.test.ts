@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDoctor, createStaff, formData, uniqueName, type CreatedDoctor } from './helpers/factories.ts';
+import { allRows, type CreatedDoctor, createDoctor, createStaff, formData, uniqueName } from './helpers/factories.ts';
 import { createTestApp, testAdmin, type TestApp } from './helpers/test-app.ts';
 
 interface UserRow {
@@ -39,9 +39,7 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 async function listUsers(): Promise<UserRow[]> {
-  const response = await t.as(admin, { method: 'GET', url: '/api/user/get_users_list' });
-  expect(response.statusCode).toBe(200);
-  return response.json<UserRow[]>();
+  return allRows<UserRow>(t, admin, '/api/user/get_users_list');
 }
 
 function userFields(overrides: Record<string, string | number> = {}) {
@@ -84,7 +82,7 @@ describe('GET /user/get_users_list', () => {
     const response = await t.as(usersStaff.token, { method: 'GET', url: '/api/user/get_users_list' });
     expect(response.statusCode).toBe(200);
     expect(response.body).not.toMatch(/password|argon/i);
-    const rows = response.json<UserRow[]>();
+    const rows = await allRows<UserRow>(t, usersStaff.token, '/api/user/get_users_list');
     expect(rows.find((row) => row.UserId === created.userId)).toEqual({
       UserId: created.userId,
       UserName: created.username,
@@ -481,8 +479,7 @@ describe('the last administrator', () => {
   });
   afterAll(() => own.close());
 
-  const ownUsers = async () =>
-    (await own.as(first, { method: 'GET', url: '/api/user/get_users_list' })).json<UserRow[]>();
+  const ownUsers = async () => allRows<UserRow>(own, first, '/api/user/get_users_list');
 
   it('cannot demote themselves (409)', async () => {
     const before = await ownUsers();

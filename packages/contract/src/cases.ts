@@ -254,6 +254,22 @@ export const caseListQuery = z.object({
 });
 export type CaseListQuery = z.infer<typeof caseListQuery>;
 
+/** The columns the doctor and user lists sort by (`-` before one for descending). */
+export const accountSortColumns = ['UserId', 'UserName', 'FirstName', 'LastName', 'Email', 'MobileNo'] as const;
+
+/** A `sort` over `columns`, each ascending or, with `-` before it, descending. */
+export const sortOf = <const Column extends string>(columns: readonly Column[]) =>
+  z.enum([...columns, ...columns.map((column) => `-${column}` as const)], { error: 'Sort is not valid' }).optional();
+
+/**
+ * `GET /api/doctor/get_doctors_list` and `GET /api/user/get_users_list`: one page too, oldest
+ * account first unless sorted; search matches the username, names, e-mail or mobile, in any case.
+ */
+export const accountListQuery = caseListQuery
+  .pick({ page: true, pageSize: true, search: true })
+  .extend({ sort: sortOf(accountSortColumns) });
+export type AccountListQuery = z.infer<typeof accountListQuery>;
+
 export const caseStats = z.object({
   newcases: z.number(),
   total: z.number(),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { accountListQuery, accountSortColumns, sortOf } from './cases.ts';
 import { clinicList } from './clinics.ts';
 import {
   booleanField,
@@ -103,3 +104,19 @@ export type Doctor = z.infer<typeof doctor>;
 
 export const registrationSucceeded =
   'Registration successful. Your activation status will be notified via the provided e-mail.';
+
+/**
+ * The doctor list's query: a page, a search, `active=false` for those waiting for activation,
+ * and `userId` for one doctor (the case form names the doctor an order or a draft is for).
+ */
+export const doctorListQuery = accountListQuery.extend({
+  active: z.enum(['true', 'false'], { error: 'Active is true or false' }).optional(),
+  userId: z.coerce
+    .number({ error: 'User is not valid' })
+    .int('User is not valid')
+    .min(1, 'User is not valid')
+    .max(2_147_483_647, 'User is not valid')
+    .optional(),
+  sort: sortOf([...accountSortColumns, 'IsActive']),
+});
+export type DoctorListQuery = z.infer<typeof doctorListQuery>;

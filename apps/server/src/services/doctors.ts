@@ -4,8 +4,9 @@ import {
   type Doctor,
   type DoctorAddRequest,
   type DoctorEditRequest,
+  type DoctorListQuery,
 } from '@portal/contract';
-import { and, asc, eq, isNull, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, eq, isNull, sql, type SQL } from 'drizzle-orm';
 import { assertOwnRecordIfDoctor, isAdministrator, isDoctor, type SignedInUser } from '../auth/policy.ts';
 import { hashNewPassword } from '../auth/passwords.ts';
 import type { Database, Transaction } from '../db/client.ts';
@@ -26,6 +27,7 @@ import {
   sameEmail,
   staffChangeNotice,
 } from './accounts.ts';
+import { accountOrder, accountPage, accountSearch } from './account-list.ts';
 import { replaceClinics } from './clinics.ts';
 import { createResetLink, useUpResetLinks } from './password-reset.ts';
 import { assertPictureSize, encodeProfilePicture } from './profile-pictures.ts';
@@ -52,19 +54,36 @@ const doctorColumns = {
   userType: users.userType,
 };
 
-function selectDoctors(db: Database | Transaction, where?: SQL) {
+function selectDoctors(db: Database | Transaction, where?: SQL, order: SQL[] = [asc(doctors.doctorId)]) {
   return db
     .select(doctorColumns)
     .from(doctors)
     .innerJoin(users, eq(users.userId, doctors.userId))
     .where(and(isNull(users.deletedAt), where))
-    .orderBy(asc(doctors.doctorId));
+    .orderBy(...order);
 }
 
 /** A doctor as listed, with the picture's storage key where the answer has its address. */
 export type DoctorRow = Omit<Doctor, 'ProfilePic'> & { profilePicKey: string | null };
 
-export const listDoctors = (db: Database): Promise<DoctorRow[]> => selectDoctors(db);
+/** One page of the doctors, oldest first unless sorted, and how many match. */
+export async function listDoctors(db: Database, query: DoctorListQuery): Promise<{ rows: DoctorRow[]; total: number }> {
+  const where = and(
+    accountSearch(query.search),
+    query.active === undefined ? undefined : eq(users.isActive, query.active === 'true'),
+    query.userId === undefined ? undefined : eq(users.userId, query.userId),
+  );
+  const { limit, offset } = accountPage(query);
+  const [rows, [counted]] = await Promise.all([
+    selectDoctors(db, where, accountOrder(query.sort)).limit(limit).offset(offset),
+    db
+      .select({ total: count() })
+      .from(doctors)
+      .innerJoin(users, eq(users.userId, doctors.userId))
+      .where(and(isNull(users.deletedAt), where)),
+  ]);
+  return { rows, total: counted!.total };
+}
 
 /** A doctor by UserId; doctors may only read their own record. */
 export async function getDoctorByUserId(db: Database, actor: SignedInUser, userId: number): Promise<DoctorRow[]> {

@@ -1,5 +1,12 @@
-import { ADMIN_ROLE_ID, DOCTOR_ROLE_ID, type User, type UserAddRequest, type UserEditRequest } from '@portal/contract';
-import { and, asc, eq, isNull, sql } from 'drizzle-orm';
+import {
+  ADMIN_ROLE_ID,
+  DOCTOR_ROLE_ID,
+  type AccountListQuery,
+  type User,
+  type UserAddRequest,
+  type UserEditRequest,
+} from '@portal/contract';
+import { and, count, eq, isNull, sql } from 'drizzle-orm';
 import { assertHoldsPages, assertMayTouchAdministrator, isAdministrator, type SignedInUser } from '../auth/policy.ts';
 import { hashNewPassword } from '../auth/passwords.ts';
 import type { Database, Transaction } from '../db/client.ts';
@@ -18,6 +25,7 @@ import {
   replacePicture,
   staffChangeNotice,
 } from './accounts.ts';
+import { accountOrder, accountPage, accountSearch } from './account-list.ts';
 import { useUpResetLinks } from './password-reset.ts';
 import { rolePageUrls } from './permissions.ts';
 import { roleExists } from './roles.ts';
@@ -39,14 +47,25 @@ const userColumns = {
 /** A user as listed, with the picture's storage key where the answer has its address. */
 export type WebUserRow = Omit<User, 'ProfilePic'> & { profilePicKey: string | null };
 
-/** Web users (staff and administrators); doctors are listed by the doctor service. */
-export function listWebUsers(db: Database): Promise<WebUserRow[]> {
-  return db
-    .select(userColumns)
-    .from(users)
-    .leftJoin(roles, eq(roles.roleId, users.roleId))
-    .where(and(eq(users.userType, 'Web'), isNull(users.deletedAt)))
-    .orderBy(asc(users.userId));
+/** One page of the Web users (staff and administrators), oldest first unless sorted, and how many match. */
+export async function listWebUsers(
+  db: Database,
+  query: AccountListQuery,
+): Promise<{ rows: WebUserRow[]; total: number }> {
+  const where = and(eq(users.userType, 'Web'), isNull(users.deletedAt), accountSearch(query.search));
+  const { limit, offset } = accountPage(query);
+  const [rows, [counted]] = await Promise.all([
+    db
+      .select(userColumns)
+      .from(users)
+      .leftJoin(roles, eq(roles.roleId, users.roleId))
+      .where(where)
+      .orderBy(...accountOrder(query.sort))
+      .limit(limit)
+      .offset(offset),
+    db.select({ total: count() }).from(users).where(where),
+  ]);
+  return { rows, total: counted!.total };
 }
 
 async function assertWebRole(tx: Transaction, roleId: number) {

@@ -7,6 +7,21 @@ import type { TestApp } from './test-app.ts';
 let counter = 0;
 export const uniqueName = (prefix: string) => `${prefix}${Date.now().toString(36)}${(counter++).toString(36)}`;
 
+/**
+ * Every row of a paged list (the doctor and user lists answer at most 30 a page), read page by
+ * page until X-Total-Count rows are in: for tests that look a row up or check one is absent.
+ */
+export async function allRows<Row>(t: TestApp, token: string, url: string): Promise<Row[]> {
+  const rows: Row[] = [];
+  for (let page = 1; ; page++) {
+    const response = await t.as(token, { method: 'GET', url, query: { page: String(page), pageSize: '30' } });
+    if (response.statusCode !== 200) throw new Error(`${url} answered ${response.statusCode}: ${response.body}`);
+    const answered = response.json<Row[]>();
+    rows.push(...answered);
+    if (answered.length === 0 || rows.length >= Number(response.headers['x-total-count'])) return rows;
+  }
+}
+
 /** A real PNG or JPEG made by sharp. */
 export async function makeImage(format: 'png' | 'jpeg' = 'png', size = 120): Promise<Buffer> {
   const image = sharp({ create: { width: size, height: size, channels: 3, background: { r: 20, g: 120, b: 200 } } });
@@ -85,10 +100,11 @@ export async function createDoctor(
   });
   if (response.statusCode !== 200) throw new Error(`doctor add failed: ${response.body}`);
   // A registration answers no DoctorId (it answers alike for a taken username): found by name.
-  const list = await t.as(admin, { method: 'GET', url: '/api/doctor/get_doctors_list' });
+  const username = String(fields.username).normalize('NFKC');
+  const list = await t.as(admin, { method: 'GET', url: '/api/doctor/get_doctors_list', query: { search: username } });
   const row = list
     .json<{ DoctorId: number; UserId: number; UserName: string }[]>()
-    .find((doctor) => doctor.UserName === String(fields.username).normalize('NFKC'))!;
+    .find((doctor) => doctor.UserName === username)!;
   const created: CreatedDoctor = {
     doctorId: row.DoctorId,
     userId: row.UserId,

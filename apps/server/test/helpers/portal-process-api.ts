@@ -67,9 +67,12 @@ export function portalJson(portal: () => PortalProcess) {
     const fields = doctorFields({ clinicList: JSON.stringify(clinicList), isActive: 'true' });
     await callJson('POST', '/doctor/add', { token: adminToken, form: formData(fields) });
     const token = await login(String(fields.username), String(fields.password));
-    const doctors = await callJson<{ UserId: number; UserName: string }[]>('GET', '/doctor/get_doctors_list', {
-      token: adminToken,
-    });
+    const search = encodeURIComponent(String(fields.username));
+    const doctors = await callJson<{ UserId: number; UserName: string }[]>(
+      'GET',
+      `/doctor/get_doctors_list?search=${search}`,
+      { token: adminToken },
+    );
     const userId = doctors.find((row) => row.UserName === fields.username)!.UserId;
     const [clinic] = await callJson<{ ClinicId: number }[]>('GET', `/clinic/get_clinics_list_by_user_id/${userId}`, {
       token,

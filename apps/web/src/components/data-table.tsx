@@ -1,9 +1,12 @@
 import { TextInput } from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
 import { IconSearch } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
 import { usePhoneColumns } from './phone-columns.tsx';
 import { PortalTable } from './portal-table.tsx';
 import type { SortStatus, TableColumn } from './table-column.ts';
+
+const searchDelayMs = 300;
 
 /** Compares two cell values for sorting: numbers as numbers, the rest as text. */
 function compare(a: unknown, b: unknown): number {
@@ -139,6 +142,7 @@ export function ServerTable<T>({
   pageSize,
   onPageSizeChange,
   phoneColumns,
+  pinLastColumn,
   sortStatus,
   onSortStatusChange,
 }: {
@@ -153,6 +157,8 @@ export function ServerTable<T>({
   onPageSizeChange: (pageSize: number) => void;
   /** The columns a phone shows (accessors); the others open as a row's detail. */
   phoneColumns?: string[];
+  /** Keeps the last column (a row's actions) in view while a narrow screen scrolls the rest. */
+  pinLastColumn?: boolean;
   sortStatus?: SortStatus;
   onSortStatusChange?: (sortStatus: SortStatus) => void;
 }) {
@@ -165,12 +171,72 @@ export function ServerTable<T>({
       horizontalSpacing={phone.horizontalSpacing}
       idAccessor={idAccessor}
       isFetching={isFetching}
+      pinLastColumn={pinLastColumn}
       sortStatus={sortStatus}
       onSortStatusChange={onSortStatusChange}
       paging={{ page, pageSize, total: total ?? 0, onPageChange, onPageSizeChange }}
     />
   );
 }
+
+/**
+ * A server-paged list's search (sent after a pause in typing), sort and page: the page goes
+ * back to 1 whenever the search, sort or page size changes. `sort` is the API's form
+ * ('UserName', '-Email').
+ */
+export function useServerListState(defaultSort: SortStatus) {
+  const [search, setSearch] = useState('');
+  const [debouncedSearch] = useDebouncedValue(search, searchDelayMs);
+  const [pageSize, setPageSize] = useState(10);
+  const [sortStatus, setSortStatus] = useState<SortStatus>(defaultSort);
+  const [page, setPage] = usePageOf(
+    `${debouncedSearch}|${sortStatus.columnAccessor}|${sortStatus.direction}|${pageSize}`,
+  );
+  const sort = `${sortStatus.direction === 'desc' ? '-' : ''}${sortStatus.columnAccessor}`;
+  return {
+    search,
+    setSearch,
+    debouncedSearch,
+    page,
+    setPage,
+    pageSize,
+    setPageSize,
+    sortStatus,
+    setSortStatus,
+    sort,
+  };
+}
+
+/** The search box over a server-paged list, as LocalTable shows its own. */
+export function ListSearch({
+  label,
+  value,
+  onChange,
+}: {
+  label: string;
+  value: string;
+  onChange: (value: string) => void;
+}) {
+  return (
+    <TextInput
+      label={label}
+      placeholder="Search..."
+      leftSection={<IconSearch size={16} aria-hidden />}
+      value={value}
+      onChange={(event) => onChange(event.currentTarget.value)}
+      maw={360}
+      mb="sm"
+    />
+  );
+}
+
+/** The 'S.No' column of a server-paged list: the row's position in the whole list. */
+export const pagedSerialNumberColumn = <T,>(page: number, pageSize: number): TableColumn<T> => ({
+  accessor: '__serial',
+  title: 'S.No',
+  width: 70,
+  render: (_, index) => (page - 1) * pageSize + index + 1,
+});
 
 /** The 'S.No' column: the row's position in the whole list. */
 export const serialNumberColumn = <T,>(records: T[] | undefined): TableColumn<T> => ({

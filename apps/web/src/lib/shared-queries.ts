@@ -1,4 +1,5 @@
-import { queryOptions } from '@tanstack/react-query';
+import { maxPageSize, type DoctorListQuery } from '@portal/contract';
+import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { api } from './api-client.ts';
 
 /*
@@ -30,18 +31,34 @@ export const menuKeys = {
 /** Every doctor query: the Doctors screen's changes refresh them all. */
 export const doctorKeys = {
   all: ['doctors'] as const,
+  list: (params: object) => [...doctorKeys.all, 'list', params] as const,
 };
 
-/** The doctors: the Doctors screen lists them, staff adding a case pick one. */
-export const doctorListQueryOptions = () =>
-  queryOptions({ queryKey: doctorKeys.all, queryFn: () => api.call('GET /api/doctor/get_doctors_list') });
+/** What a page of the doctor list asks for (the server pages, searches and sorts: docs/decisions.md § Paging). */
+export type DoctorListParams = DoctorListQuery;
 
-/** The doctors waiting for activation (inactive): the Doctors screen lists them, the menu counts them. */
-export const pendingDoctorsQueryOptions = () =>
+/** One page of the doctors and the count of all matching ones. */
+export async function getDoctors(params: DoctorListParams, signal?: AbortSignal) {
+  const query = { ...params, search: params.search?.trim() || undefined };
+  const { data, headers } = await api.callWithHeaders('GET /api/doctor/get_doctors_list', { query }, { signal });
+  return { rows: data, total: Number(headers.get('x-total-count') ?? data.length) };
+}
+
+/** A page of doctors: the Doctors screen lists them, staff adding a case search for one. */
+export const doctorListQueryOptions = (params: DoctorListParams) =>
   queryOptions({
-    ...doctorListQueryOptions(),
-    select: (doctors) => doctors.filter((doctor) => !doctor.IsActive),
+    queryKey: doctorKeys.list(params),
+    queryFn: ({ signal }) => getDoctors(params, signal),
+    // The table keeps the current page on screen while the next one loads.
+    placeholderData: keepPreviousData,
   });
+
+/**
+ * The doctors waiting for activation (inactive), the newest registrations first, a page of the
+ * largest size: the Doctors screen lists them, the menu shows how many there are (`total`).
+ */
+export const pendingDoctorsQueryOptions = () =>
+  doctorListQueryOptions({ active: 'false', pageSize: maxPageSize, sort: '-UserId' });
 
 export const roleKeys = {
   all: ['roles'] as const,

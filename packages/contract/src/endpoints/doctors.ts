@@ -1,22 +1,24 @@
 import { errorResponse, idParams, messageResponse, successResponse } from '../common.ts';
-import { doctor, doctorAddRequest, doctorEditRequest } from '../doctors.ts';
+import { doctor, doctorAddRequest, doctorEditRequest, doctorListQuery } from '../doctors.ts';
 import { defineEndpoint } from '../endpoint.ts';
 import { resetPasswordRequest, tokenParams } from '../password-reset.ts';
-import { pictureRemoval, profilePicFile } from './common.ts';
+import { pictureRemoval, profilePicFile, totalCountHeader } from './common.ts';
 
 const tag = 'doctors';
 const manage = { pages: ['/doctors'] } as const;
 
 export const doctorEndpoints = {
-  // Staff adding a case pick the doctor from this list too.
+  // Staff adding a case pick the doctor from this list too (searching it); paged like the case list.
   doctorList: defineEndpoint({
     method: 'GET',
     path: '/api/doctor/get_doctors_list',
     operationId: 'doctorList',
-    summary: 'List the doctors',
+    summary: 'One page of the doctors, searched; inactive ones alone with active=false',
     tag,
     access: { pages: ['/doctors', '/cases'] },
+    query: doctorListQuery,
     answer: doctor.array(),
+    answerHeaders: totalCountHeader,
   }),
   doctorGet: defineEndpoint({
     method: 'GET',

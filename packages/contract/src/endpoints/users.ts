@@ -1,7 +1,8 @@
+import { accountListQuery } from '../cases.ts';
 import { idParams, messageResponse } from '../common.ts';
 import { defineEndpoint } from '../endpoint.ts';
 import { user, userAddRequest, userEditRequest } from '../users.ts';
-import { pictureRemoval, profilePicFile } from './common.ts';
+import { pictureRemoval, profilePicFile, totalCountHeader } from './common.ts';
 
 const tag = 'users';
 const manage = { pages: ['/users'] } as const;
@@ -11,10 +12,12 @@ export const userEndpoints = {
     method: 'GET',
     path: '/api/user/get_users_list',
     operationId: 'userList',
-    summary: 'List the Web users',
+    summary: 'One page of the Web users, searched',
     tag,
     access: manage,
+    query: accountListQuery,
     answer: user.array(),
+    answerHeaders: totalCountHeader,
   }),
   userCreate: defineEndpoint({
     method: 'POST',

@@ -40,7 +40,11 @@ export async function doctorRoutes(app: FastifyInstance) {
     (request) => !!request.user && canManageDoctors(request.user),
   );
 
-  route(app, endpoints.doctorList, {}, async () => (await listDoctors(app.db)).map(withPictureUrl));
+  route(app, endpoints.doctorList, {}, async (request, reply) => {
+    const { rows, total } = await listDoctors(app.db, request.query);
+    reply.header('x-total-count', total);
+    return rows.map(withPictureUrl);
+  });
 
   route(app, endpoints.doctorGet, {}, async (request) =>
     (await getDoctorByUserId(app.db, request.user, request.params.id)).map(withPictureUrl),

@@ -9,7 +9,11 @@ import { withPictureUrl } from '../urls.ts';
 const byId = paramTarget({ user: 'id' });
 
 export async function userRoutes(app: FastifyInstance) {
-  route(app, endpoints.userList, {}, async () => (await listWebUsers(app.db)).map(withPictureUrl));
+  route(app, endpoints.userList, {}, async (request, reply) => {
+    const { rows, total } = await listWebUsers(app.db, request.query);
+    reply.header('x-total-count', total);
+    return rows.map(withPictureUrl);
+  });
 
   route(app, endpoints.userCreate, { audit: { action: 'user.create' } }, async (request) => {
     const form = await readProfileForm(request, endpoints.userCreate.body);

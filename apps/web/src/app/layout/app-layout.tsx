@@ -32,7 +32,7 @@ export function AppLayout({ session }: { session: Session }) {
   });
   const badges: Record<string, ReactNode> = {
     '/dashboard': <UnreadBadge count={unreadTotal.data ?? 0} />,
-    '/doctors': <CountBadge count={pendingDoctors.data?.length ?? 0} label="waiting for activation" color="blue.9" />,
+    '/doctors': <CountBadge count={pendingDoctors.data?.total ?? 0} label="waiting for activation" color="blue.9" />,
   };
   const location = useLocation();
   const toggle = isNarrow ? mobile.toggle : desktop.toggle;

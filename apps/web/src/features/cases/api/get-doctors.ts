@@ -1,11 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
 import { doctorListQueryOptions } from '../../../lib/shared-queries.ts';
 
-/** The doctors a case can be submitted for: active ones only. */
-export function useActiveDoctors({ enabled }: { enabled: boolean }) {
-  return useQuery({
-    ...doctorListQueryOptions(),
-    enabled,
-    select: (doctors) => doctors.filter((doctor) => doctor.IsActive),
-  });
+/** The active doctors matching a search, a page of them, that a case can be submitted for. */
+export function useActiveDoctors(search: string) {
+  return useQuery(doctorListQueryOptions({ active: 'true', search, pageSize: 20, sort: 'FirstName' }));
+}
+
+/** One doctor by user id, when the form already names them (an order, a draft); none for null. */
+export function useNamedDoctor(userId: string | null) {
+  return useQuery({ ...doctorListQueryOptions({ userId: Number(userId) }), enabled: !!userId });
 }

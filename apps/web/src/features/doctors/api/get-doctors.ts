@@ -1,4 +1,4 @@
 import { useQuery } from '@tanstack/react-query';
-import { doctorListQueryOptions } from '../../../lib/shared-queries.ts';
+import { doctorListQueryOptions, type DoctorListParams } from '../../../lib/shared-queries.ts';
 
-export const useDoctors = () => useQuery(doctorListQueryOptions());
+export const useDoctors = (params: DoctorListParams) => useQuery(doctorListQueryOptions(params));

@@ -1,17 +1,29 @@
-import type { Doctor } from '@portal/contract';
+import type { Doctor, DoctorListQuery } from '@portal/contract';
 import { confirmDelete } from '../../../components/confirm-delete.tsx';
-import { LocalTable, serialNumberColumn } from '../../../components/data-table.tsx';
+import {
+  ListSearch,
+  pagedSerialNumberColumn,
+  ServerTable,
+  useServerListState,
+} from '../../../components/data-table.tsx';
 import type { TableColumn } from '../../../components/table-column.ts';
 import { RowActions } from '../../../components/row-actions.tsx';
 import { errorMessage, fallbackMessages, notifyError, notifySuccess } from '../../../lib/notify.ts';
 import { useDeleteDoctor } from '../api/delete-doctor.ts';
 import { useDoctors } from '../api/get-doctors.ts';
 
-const searchKeys: (keyof Doctor & string)[] = ['UserName', 'FirstName', 'LastName', 'Email', 'MobileNo'];
-
-/** The doctors table: search over names, e-mail and mobile; Status; Edit and Delete. */
+/**
+ * The doctors table, paged, sorted and searched by the server (names, e-mail and mobile);
+ * Status; Edit and Delete.
+ */
 export function DoctorsList({ onEdit }: { onEdit: (doctor: Doctor) => void }) {
-  const doctors = useDoctors();
+  const list = useServerListState({ columnAccessor: 'UserId', direction: 'asc' });
+  const doctors = useDoctors({
+    page: list.page,
+    pageSize: list.pageSize,
+    search: list.debouncedSearch,
+    sort: list.sort as DoctorListQuery['sort'],
+  });
   const deleteDoctor = useDeleteDoctor();
 
   const remove = async (doctor: Doctor) => {
@@ -25,7 +37,7 @@ export function DoctorsList({ onEdit }: { onEdit: (doctor: Doctor) => void }) {
   };
 
   const columns: TableColumn<Doctor>[] = [
-    serialNumberColumn<Doctor>(doctors.data),
+    pagedSerialNumberColumn<Doctor>(list.page, list.pageSize),
     { accessor: 'UserName', title: 'User Name', sortable: true },
     { accessor: 'FirstName', title: 'First Name', sortable: true },
     { accessor: 'LastName', title: 'Last Name', sortable: true },
@@ -47,14 +59,22 @@ export function DoctorsList({ onEdit }: { onEdit: (doctor: Doctor) => void }) {
   ];
 
   return (
-    <LocalTable<Doctor>
-      records={doctors.data}
-      columns={columns}
-      phoneColumns={['UserName', 'IsActive', 'actions']}
-      idAccessor="DoctorId"
-      isLoading={doctors.isLoading}
-      searchKeys={searchKeys}
-      searchLabel="Search doctors"
-    />
+    <>
+      <ListSearch label="Search doctors" value={list.search} onChange={list.setSearch} />
+      <ServerTable<Doctor>
+        records={doctors.data?.rows}
+        total={doctors.data?.total}
+        columns={columns}
+        phoneColumns={['UserName', 'IsActive', 'actions']}
+        idAccessor="DoctorId"
+        isFetching={doctors.isFetching}
+        page={list.page}
+        onPageChange={list.setPage}
+        pageSize={list.pageSize}
+        onPageSizeChange={list.setPageSize}
+        sortStatus={list.sortStatus}
+        onSortStatusChange={list.setSortStatus}
+      />
+    </>
   );
 }

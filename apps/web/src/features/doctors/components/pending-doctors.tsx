@@ -8,12 +8,13 @@ import { useActivateDoctor } from '../api/activate-doctor.ts';
 
 /**
  * The doctors waiting for activation (inactive), each with Activate: one click activates
- * the doctor and the server sends the activation e-mail. Nothing shows when none wait.
+ * the doctor and the server sends the activation e-mail. Nothing shows when none wait; the
+ * 30 newest show (the largest page), the title counts them all.
  */
 export function PendingDoctors() {
   const pending = useQuery(pendingDoctorsQueryOptions());
   const activate = useActivateDoctor();
-  const doctors = pending.data ?? [];
+  const doctors = pending.data?.rows ?? [];
   if (doctors.length === 0) return null;
 
   const activateOne = async (doctor: Doctor) => {
@@ -28,7 +29,7 @@ export function PendingDoctors() {
   return (
     <Card withBorder mb="lg" component="section" aria-labelledby="pending-doctors-title">
       <Title order={2} size="h4" id="pending-doctors-title" mb="sm">
-        Waiting for activation ({doctors.length})
+        Waiting for activation ({pending.data?.total})
       </Title>
       <Stack gap="xs" component="ul" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
         {doctors.map((doctor) => (

@@ -1,8 +1,13 @@
 import { Button } from '@mantine/core';
-import type { User } from '@portal/contract';
+import type { AccountListQuery, User } from '@portal/contract';
 import { IconLogout } from '@tabler/icons-react';
 import { confirmAction, confirmDelete } from '../../../components/confirm-delete.tsx';
-import { LocalTable, serialNumberColumn } from '../../../components/data-table.tsx';
+import {
+  ListSearch,
+  pagedSerialNumberColumn,
+  ServerTable,
+  useServerListState,
+} from '../../../components/data-table.tsx';
 import { PageTitle } from '../../../components/page-title.tsx';
 import { RowActions } from '../../../components/row-actions.tsx';
 import { errorMessage, fallbackMessages, notifyDeleteError, notifyError, notifySuccess } from '../../../lib/notify.ts';
@@ -11,7 +16,14 @@ import { useEndUserSessions } from '../api/end-user-sessions.ts';
 import { useUsers } from '../api/get-users.ts';
 
 export function UsersList({ onAdd, onEdit }: { onAdd: () => void; onEdit: (user: User) => void }) {
-  const users = useUsers();
+  // Paged, sorted and searched by the server (docs/decisions.md § Paging).
+  const list = useServerListState({ columnAccessor: 'UserId', direction: 'asc' });
+  const users = useUsers({
+    page: list.page,
+    pageSize: list.pageSize,
+    search: list.debouncedSearch,
+    sort: list.sort as AccountListQuery['sort'],
+  });
   const deleteUser = useDeleteUser();
   const endSessions = useEndUserSessions();
 
@@ -39,16 +51,22 @@ export function UsersList({ onAdd, onEdit }: { onAdd: () => void; onEdit: (user:
   return (
     <>
       <PageTitle title="Users" actions={<Button onClick={onAdd}>+ Add New</Button>} />
-      <LocalTable<User>
-        records={users.data}
-        isLoading={users.isLoading}
+      <ListSearch label="Search by user name or first name" value={list.search} onChange={list.setSearch} />
+      <ServerTable<User>
+        records={users.data?.rows}
+        total={users.data?.total}
+        isFetching={users.isFetching}
         idAccessor="UserId"
         phoneColumns={['UserName', 'actions']}
         pinLastColumn
-        searchKeys={['UserName', 'FirstName']}
-        searchLabel="Search by user name or first name"
+        page={list.page}
+        onPageChange={list.setPage}
+        pageSize={list.pageSize}
+        onPageSizeChange={list.setPageSize}
+        sortStatus={list.sortStatus}
+        onSortStatusChange={list.setSortStatus}
         columns={[
-          serialNumberColumn(users.data),
+          pagedSerialNumberColumn<User>(list.page, list.pageSize),
           { accessor: 'UserName', title: 'User Name', sortable: true },
           { accessor: 'FirstName', title: 'First Name', sortable: true },
           { accessor: 'LastName', title: 'Last Name', sortable: true },

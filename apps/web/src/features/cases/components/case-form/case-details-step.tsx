@@ -1,27 +1,52 @@
 import { Select } from '@mantine/core';
-import { useActiveDoctors } from '../../api/get-doctors.ts';
+import { useDebouncedValue } from '@mantine/hooks';
+import type { Doctor } from '@portal/contract';
+import { useState } from 'react';
+import { useActiveDoctors, useNamedDoctor } from '../../api/get-doctors.ts';
 import { CaseFormStep } from './case-form-step.tsx';
 import { useCaseFormContext } from './case-form-values.ts';
 
-/** Staff submit for a doctor: picking another one clears the clinic, which belongs to the doctor. */
+const searchDelayMs = 300;
+
+const doctorOption = (doctor: Doctor) => ({
+  value: String(doctor.UserId),
+  label: `${doctor.FirstName} ${doctor.LastName} (${doctor.UserName})`,
+});
+
+/**
+ * Staff submit for a doctor: the server searches the active doctors as they type (a lab has
+ * thousands); picking another one clears the clinic, which belongs to the doctor.
+ */
 function DoctorSelect() {
   const form = useCaseFormContext();
-  const doctors = useActiveDoctors({ enabled: true });
+  const [search, setSearch] = useState('');
+  const [debouncedSearch] = useDebouncedValue(search, searchDelayMs);
+  // The picked doctor stays an option while the search shows others.
+  const [picked, setPicked] = useState<{ value: string; label: string } | null>(null);
+  const doctors = useActiveDoctors(debouncedSearch);
+  const found = (doctors.data?.rows ?? []).map(doctorOption);
   const input = form.getInputProps('userId');
+  // An order or a draft names its doctor before anyone picks: their name is read by id.
+  const named = useNamedDoctor(picked ? null : form.values.userId);
+  const namedOption = named.data?.rows.map(doctorOption)[0] ?? null;
+  const selected = [picked, namedOption].find((option) => option && option.value === form.values.userId) ?? null;
+  const data = selected && !found.some((option) => option.value === selected.value) ? [selected, ...found] : found;
   return (
     <Select
       label="Doctor"
       withAsterisk
       searchable
+      searchValue={search}
+      onSearchChange={setSearch}
+      // The server has searched already: every option it answered is shown.
+      filter={({ options }) => options}
       placeholder="Select the doctor"
-      nothingFoundMessage="No active doctor found"
-      data={(doctors.data ?? []).map((doctor) => ({
-        value: String(doctor.UserId),
-        label: `${doctor.FirstName} ${doctor.LastName} (${doctor.UserName})`,
-      }))}
+      nothingFoundMessage={doctors.isFetching ? 'Searching...' : 'No active doctor found'}
+      data={data}
       {...input}
-      onChange={(value) => {
+      onChange={(value, option) => {
         input.onChange(value);
+        setPicked(value ? option : null);
         if (form.values.clinicId) form.setFieldValue('clinicId', null);
       }}
     />
