@@ -266,6 +266,19 @@ describe('POST /case/add refusals store nothing', () => {
     expect(await snapshot(t)).toEqual(before);
   }
 
+  it('refuses a field past 64 KiB (400) and text past 256 KB in all (413): 100 fields of 1 MiB no longer fit (issue 20)', async () => {
+    const before = await snapshot(t);
+    const longest = caseForm(caseFields(doctor.clinicId, { complaint: 'x'.repeat(64 * 1024 + 1) }));
+    const tooLong = await submitCase(t, doctor.token, longest);
+    expect(tooLong.statusCode, tooLong.body).toBe(400);
+    expect(tooLong.json().fieldErrors).toEqual({ complaint: 'Too long' });
+    const extras = Object.fromEntries(Array.from({ length: 5 }, (_, index) => [`extra${index}`, 'y'.repeat(60_000)]));
+    const response = await submitCase(t, doctor.token, caseForm(caseFields(doctor.clinicId, extras)));
+    expect(response.statusCode, response.body).toBe(413);
+    expect(response.json().message).toBe("The case form's text is at most 256 KB");
+    expect(await snapshot(t)).toEqual(before);
+  });
+
   it('names every missing required field with the spec label', async () => {
     const empty = Object.fromEntries(
       [

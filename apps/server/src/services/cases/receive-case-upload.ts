@@ -39,8 +39,16 @@ export interface ReceivedCaseUpload {
 
 const singleFileFields = Object.keys(scanFileTypes).length + Object.keys(photoFileTypes).length;
 const maxFields = 100;
+/**
+ * The longest text field is 5,000 characters (20 KB at most in UTF-8); the whole form's text,
+ * a few KB in practice, is bounded too, so a signed-in caller cannot make a request hold
+ * 100 fields of 1 MiB (issue 20, finding 1's kind of exposure).
+ */
+const maxFieldBytes = 64 * 1024;
+export const maxCaseTextBytes = 256 * 1024;
 
 const tooLarge = () => new AppError(413, caseFileMessages.tooLarge);
+const caseTextTooLarge = `The case form's text is at most ${maxCaseTextBytes / 1024} KB`;
 
 type FilePart = Extract<FormPart, { type: 'file' }>;
 
@@ -49,7 +57,7 @@ export const caseUploadLimits = (maxUploadBytes: number): FormLimits => ({
   fileSize: maxUploadBytes,
   files: singleFileFields + maxOtherFiles,
   fields: maxFields,
-  fieldSize: 1024 * 1024,
+  fieldSize: maxFieldBytes,
   parts: singleFileFields + maxOtherFiles + maxFields,
 });
 
@@ -79,12 +87,16 @@ export async function receiveCaseUpload(
   const budget = { remaining: options.maxUploadBytes };
   const seenSingle = new Set<string>();
   let otherFileCount = 0;
+  let textBytes = 0;
   try {
     for await (const part of parts) {
       if (isForbiddenFieldName(part.fieldname)) throw badRequest(`Field name "${part.fieldname}" is not allowed`);
       if (part.type === 'field') {
         if (part.valueTruncated) throw badRequest(`${part.fieldname} is too long`, { [part.fieldname]: 'Too long' });
-        received.fields[part.fieldname] = String(part.value);
+        const value = String(part.value);
+        textBytes += Buffer.byteLength(value);
+        if (textBytes > maxCaseTextBytes) throw new AppError(413, caseTextTooLarge);
+        received.fields[part.fieldname] = value;
         continue;
       }
       const slot = fileSlotOf(part.fieldname);
