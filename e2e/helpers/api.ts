@@ -154,7 +154,8 @@ async function createDoctor({
     userType: 'Doctor',
   });
   await api.call(endpoints.doctorCreate, { body: form }, { token });
-  const doctors = await api.call(endpoints.doctorList, {}, { token });
+  // The list is paged: the new doctor is found by a search for its username.
+  const doctors = await api.call(endpoints.doctorList, { query: { search: username, pageSize: 30 } }, { token });
   const { UserId, DoctorId } = doctors.find((doctor) => doctor.UserName === username)!;
   return { username, password: 'doctor-passphrase', userId: UserId, doctorId: DoctorId };
 }

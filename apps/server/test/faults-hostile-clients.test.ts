@@ -128,7 +128,14 @@ describe('finding 1: huge registration forms from anyone', () => {
       `[figure] 24 forms of 200 x 1 MiB fields: answered in ${Date.now() - started} ms, RSS ${Math.round(before / mebibyte)} MB before, peak ${Math.round(peak / mebibyte)} MB`,
     );
     expect(peak).toBeLessThan(limit);
-    expect(statuses).toEqual(Array(24).fill(413));
+    // Refused, never taken: 413, or, for a client still writing when the 413 and the close
+    // went out, a reset that reached it before it read the answer (seen once in 24 on a loaded
+    // machine; any server that refuses a body early closes so).
+    expect(
+      statuses.every((status) => status === 413 || status === 0),
+      String(statuses),
+    ).toBe(true);
+    expect(statuses).toContain(413);
     expect((await portal.api('GET', '/health')).status).toBe(200);
   }, 180_000);
 });
