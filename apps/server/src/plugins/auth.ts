@@ -111,7 +111,7 @@ export const authPlugin = fp(async (app: FastifyInstance) => {
 
   // An interim token has no session: its user is checked as a session's is, and the token
   // must not be used up (revoked_tokens keeps used-up interim tokens until they expire).
-  const findInterimUser = app.db
+  const findEnrollingUser = app.db
     .select({
       userId: users.userId,
       roleId: liveRoleId,
@@ -129,13 +129,13 @@ export const authPlugin = fp(async (app: FastifyInstance) => {
         sql`${users.deletedAt} is null`,
       ),
     )
-    .prepare('find_interim_user');
+    .prepare('find_enrolling_user');
 
   /** The enrolling user an interim token of step 'enrol' stands for, checked as a session is. */
   async function loadEnrollingUser(token: string): Promise<SignedInUser | null> {
     const claims = await app.tokens.verifyInterim(token);
     if (claims?.step !== 'enrol') return null;
-    const [row] = await findInterimUser.execute({ userId: Number(claims.sub), version: claims.ver, jti: claims.jti });
+    const [row] = await findEnrollingUser.execute({ userId: Number(claims.sub), version: claims.ver, jti: claims.jti });
     if (!row || row.isRevoked) return null;
     const { userId, roleId, userType, doctorId } = row;
     return {

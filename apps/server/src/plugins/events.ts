@@ -41,9 +41,9 @@ interface OpenStream {
  * Changes that may take away a stream's access (audited as these actions): when one
  * succeeds, every process checks its streams' sessions at once instead of at the next
  * periodic check. Role and permission changes reach many users, so all streams are checked.
+ * Ending a session (signing out included) needs no check: `endSessions` names its streams.
  */
 const accessChangingActions = new Set<AuditAction>([
-  'auth.logout',
   'auth.password_reset',
   'role.update',
   'role.delete',

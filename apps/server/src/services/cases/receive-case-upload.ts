@@ -45,7 +45,7 @@ const maxFields = 100;
  * 100 fields of 1 MiB (issue 20, finding 1's kind of exposure).
  */
 const maxFieldBytes = 64 * 1024;
-export const maxCaseTextBytes = 256 * 1024;
+const maxCaseTextBytes = 256 * 1024;
 
 const tooLarge = () => new AppError(413, caseFileMessages.tooLarge);
 const caseTextTooLarge = `The case form's text is at most ${maxCaseTextBytes / 1024} KB`;
