@@ -400,7 +400,7 @@ export async function runListBenchmark() {
   const database = await freshDatabase(dataDir);
   const started = Date.now();
   const connection = await database.connect();
-  await prepareDatabase(connection, quietLog as never, admin);
+  await prepareDatabase(connection, quietLog as never, { admin });
   const seeded = (await connection.db.execute(sql`select count(*)::int as n from cases`)) as unknown as {
     rows: { n: number }[];
   };

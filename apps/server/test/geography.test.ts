@@ -8,7 +8,11 @@ import {
   type CreatedDoctor,
 } from './helpers/factories.ts';
 import { createTestApp, type TestApp } from './helpers/test-app.ts';
+import { sql } from 'drizzle-orm';
+import { connectDatabase } from '../src/db/client.ts';
+import { prepareDatabase } from '../src/db/prepare.ts';
 import { geographyRows, readGeographyData } from '../src/db/seed.ts';
+import { silentLogger, testAdmin } from './helpers/constants.ts';
 
 interface Country {
   CountryId: number;
@@ -85,6 +89,24 @@ describe('GET /city/get_cities_list/{countryId}', () => {
     expect(new Set(names).size).toBe(names.length);
     // A name that occurs once keeps its plain form.
     expect(names).toContain('Chicago');
+  });
+
+  it("seeds the package's every country and city into an empty database, as a first start does", async () => {
+    const connection = await connectDatabase({});
+    try {
+      await prepareDatabase(connection, silentLogger, { admin: testAdmin });
+      const [counts] = (
+        await connection.db.execute<{ countries: number; cities: number }>(sql`
+          select (select count(*)::int from countries) as countries, (select count(*)::int from cities) as cities`)
+      ).rows;
+      const { countryRows, cityRows } = await geographyRows();
+      expect(counts).toEqual({ countries: countryRows.length, cities: cityRows.length });
+      const berlin = await connection.db.execute<{ country: string }>(sql`
+        select country_name as country from cities join countries using (country_id) where city_name = 'Berlin'`);
+      expect(berlin.rows).toEqual([{ country: 'Germany' }]);
+    } finally {
+      await connection.close();
+    }
   });
 
   it('gives every city a label of its own within its country', async () => {

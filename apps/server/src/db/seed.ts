@@ -68,10 +68,13 @@ export async function geographyRows() {
   return { countryRows, cityRows };
 }
 
-async function seedGeography(db: Database) {
+/** The countries and cities a database is seeded with: `geographyRows()`, or a part of it. */
+export type GeographyRows = Awaited<ReturnType<typeof geographyRows>>;
+
+async function seedGeography(db: Database, geography: () => Promise<GeographyRows>) {
   const [existing] = await db.select({ count: sql<number>`count(*)::int` }).from(countries);
   if ((existing?.count ?? 0) > 0) return;
-  const { countryRows, cityRows } = await geographyRows();
+  const { countryRows, cityRows } = await geography();
   await db.transaction(async (tx) => {
     await tx.insert(countries).values(countryRows);
     for (let start = 0; start < cityRows.length; start += 20_000) {
@@ -113,11 +116,18 @@ async function seedAdministrator(db: Database, log: SeedLog, username?: string, 
   log.info({ username: name }, 'administrator created');
 }
 
-export async function seedDatabase(
-  db: Database,
-  log: SeedLog,
-  admin: { username?: string; password?: string },
-): Promise<void> {
+export interface SeedOptions {
+  /** The administrator made when the database has none: ADMIN_USERNAME/ADMIN_PASSWORD. */
+  admin: { username?: string; password?: string };
+  /**
+   * Where the countries and cities come from: the whole package by default. The tests' template
+   * takes a few of them (test/helpers/test-geography.ts): 148,035 cities cost every test file's
+   * copy of the database 70 MB.
+   */
+  geography?: () => Promise<GeographyRows>;
+}
+
+export async function seedDatabase(db: Database, log: SeedLog, options: SeedOptions): Promise<void> {
   await db
     .insert(roles)
     .values([
@@ -129,6 +139,6 @@ export async function seedDatabase(
     .insert(pages)
     .values(pageList.map((page) => ({ pageId: page.PageId, pageName: page.PageName, pageUrl: page.PageUrl })))
     .onConflictDoNothing();
-  await seedGeography(db);
-  await seedAdministrator(db, log, admin.username, admin.password);
+  await seedGeography(db, options.geography ?? geographyRows);
+  await seedAdministrator(db, log, options.admin.username, options.admin.password);
 }
