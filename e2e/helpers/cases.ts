@@ -1,6 +1,7 @@
 import sharp from 'sharp';
 import { endpoints } from '@portal/contract';
 import { portalApi } from './api.ts';
+import { everyFieldSample, readableCaseFields } from './case-field-sample.ts';
 
 export interface CaseFile {
   name: string;
@@ -27,38 +28,17 @@ export async function defaultCaseFiles(): Promise<Record<string, CaseFile>> {
   };
 }
 
-/** Every text field of a valid submission (packages/contract caseSubmission). */
+/**
+ * Every text field of a valid submission: each field of the case field table
+ * (`everyFieldSample`, so a new field is sent too), readable values where tests look for them,
+ * a Digital Impression and no teeth picked.
+ */
 export function caseFields(clinicId: number, overrides: Record<string, string> = {}): Record<string, string> {
+  const sample = Object.entries(everyFieldSample(clinicId)).map(([name, value]) => [name, String(value)]);
   return {
-    firstname: 'Pat',
-    lastname: 'Patient',
-    dob: '2001-03-05',
-    gender: 'Female',
-    clinicId: String(clinicId),
-    arches: 'Both',
-    nature: 'Local',
-    shipment: 'With aligners',
-    passiveAligner: 'No',
-    alignerShipment: 'Batches',
-    ipr: 'Initial stage IPR',
-    complaint: 'Crowding of the lower incisors',
+    ...Object.fromEntries(sample),
+    ...readableCaseFields,
     impressionType: 'Digital Impression',
-    imageType: 'Individual',
-    midline: 'Improve',
-    overjet: 'Improve',
-    overbite: 'Maintain',
-    crossBite: 'Correct',
-    rightCanine: 'Class-I (if possible)',
-    leftCanine: 'Improve',
-    rightMolar: 'Maintain',
-    leftMolar: 'Improve',
-    iprPreference: 'First preference',
-    proclination: 'Second preference',
-    expansion: 'Third preference',
-    extraction: 'Fourth preference',
-    iprPrescription: 'Upper anteriors 0.2 mm',
-    auxilliaryType: 'Attachment',
-    toothNumbering: 'Universal',
     moveTooth: '',
     noElastic: '',
     noAttachment: '',

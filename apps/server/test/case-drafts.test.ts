@@ -1,8 +1,15 @@
-import { maxDraftsPerUser } from '@portal/contract';
+import { caseFieldList, maxDraftsPerUser } from '@portal/contract';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { auditLog, caseDrafts } from '../src/db/schema.ts';
-import { caseFields, caseForm, createCaseDoctor, snapshot, submitCase } from './helpers/case-factories.ts';
+import {
+  caseFields,
+  caseForm,
+  createCaseDoctor,
+  everyFieldSample,
+  snapshot,
+  submitCase,
+} from './helpers/case-factories.ts';
 import { createStaff } from './helpers/factories.ts';
 import { createTestApp, type TestApp } from './helpers/test-app.ts';
 
@@ -76,6 +83,16 @@ describe('POST /case/drafts', () => {
       },
       { timeout: 5000, interval: 20 },
     );
+  });
+
+  it('keeps every field of the case field table as the form holds it', async () => {
+    // A draft holds the form's strings; the sample has a value for every field, a new one too.
+    const fields = Object.fromEntries(
+      Object.entries(everyFieldSample(doctor.clinicId)).map(([name, value]) => [name, String(value)]),
+    );
+    expect(Object.keys(fields)).toEqual(caseFieldList.map((field) => field.sent));
+    const { draftId } = await newDraft(doctor.token, { fields });
+    expect((await read(doctor.token, draftId)).json()).toMatchObject({ fields });
   });
 
   it('keeps an empty form and drops blank values: a draft may be started before anything is typed', async () => {

@@ -15,7 +15,7 @@ import { doctorFields, formData } from './helpers/factories.ts';
 import { s3rverCredentials, startS3rver } from './helpers/s3rver.ts';
 
 /**
- * deploy/nginx.conf, the file README includes, run as it stands (only its ports and paths
+ * deploy/nginx.conf, the file docs/deployment.md names, run as it stands (only its ports and paths
  * substituted) in front of two portal processes on one PostgreSQL and one S3 bucket (s3rver):
  * a large case upload sent chunked and a large download read slowly go through without nginx
  * spooling either to disk (it logs "buffered to a temporary file" at warn level when it does,
@@ -87,7 +87,7 @@ describe.skipIf(skipReason !== undefined)('deploy/nginx.conf in front of two por
     };
     portals.push(...(await Promise.all([startOne(), startOne()])));
 
-    // The file as README shows it; only the upstream ports, the listening port and /tmp paths differ.
+    // The file as it stands; only the upstream ports, the listening port and /tmp paths differ.
     const folder = await mkdtemp(path.join(os.tmpdir(), 'nginx-conf-test-'));
     folders.push(folder);
     // nginx's workers run as nobody when it is started as root: they must reach the temp folders.

@@ -14,7 +14,7 @@ import { s3rverCredentials, startS3rver } from './helpers/s3rver.ts';
 import { createTestApp } from './helpers/test-app.ts';
 
 /**
- * Two real portal processes sharing what README "Running on more than one machine" says
+ * Two real portal processes sharing what docs/deployment.md says
  * they must share: one PostgreSQL database, one S3 bucket (s3rver), one JWT_SECRET and one
  * Redis; each has its own DATA_DIR, so nothing can pass between them on disk.
  */

@@ -3,8 +3,11 @@ import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
+import { everyFieldSample, readableCaseFields } from '../../../../e2e/helpers/case-field-sample.ts';
 import { createDoctor, makeImage, type CreatedDoctor } from './factories.ts';
 import type { TestApp } from './test-app.ts';
+
+export { everyFieldSample };
 
 export const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex');
 
@@ -33,49 +36,16 @@ export const emptyZip = () => Buffer.concat([Buffer.from([0x50, 0x4b, 0x05, 0x06
 export const smallZip = () => Buffer.concat([Buffer.from([0x50, 0x4b, 0x03, 0x04]), Buffer.alloc(60, 1)]);
 export const smallRar = () => Buffer.concat([Buffer.from('Rar!\x1a\x07\x01\x00', 'latin1'), Buffer.alloc(40, 2)]);
 
-/** Every text field of a valid submission; `clinicId` must be one of the doctor's. */
+/**
+ * Every text field of a valid submission: a value for each field of the case field table
+ * (`everyFieldSample`, so a new field is sent too), readable ones where tests look for them;
+ * `clinicId` must be one of the doctor's.
+ */
 export function caseFields(
   clinicId: number,
   overrides: Record<string, string | number | boolean> = {},
 ): Record<string, string | number | boolean> {
-  return {
-    firstname: 'Pat',
-    lastname: 'Patient',
-    dob: '2001-03-05',
-    gender: 'Female',
-    clinicId,
-    arches: 'Both',
-    nature: 'Local',
-    shipment: 'With aligners',
-    passiveAligner: 'No',
-    alignerShipment: 'Batches',
-    ipr: 'Initial stage IPR',
-    complaint: 'Crowding of the lower incisors',
-    impressionType: 'PVS Impression',
-    imageType: 'Individual',
-    midline: 'Improve',
-    overjet: 'Improve',
-    overbite: 'Maintain',
-    crossBite: 'Correct',
-    rightCanine: 'Class-I (if possible)',
-    leftCanine: 'Improve',
-    rightMolar: 'Maintain',
-    leftMolar: 'Improve',
-    iprPreference: 'First preference',
-    proclination: 'Second preference',
-    expansion: 'Third preference',
-    extraction: 'Fourth preference',
-    iprPrescription: 'Upper anteriors 0.2 mm',
-    auxilliaryType: 'Attachment',
-    toothNumbering: 'Universal',
-    moveTooth: '1, 2,16',
-    noElastic: '',
-    noAttachment: '8',
-    extractTooth: 'N/A',
-    specialInstruction: 'None',
-    termsAndCondition: 'true',
-    ...overrides,
-  };
+  return { ...everyFieldSample(clinicId), ...readableCaseFields, termsAndCondition: 'true', ...overrides };
 }
 
 /** A multipart body: fields first, then files (a list for a multi-file field). */
