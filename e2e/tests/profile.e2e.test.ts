@@ -33,7 +33,8 @@ describe('Profile screen', () => {
     expect(await textbox(page, 'Username').isDisabled()).toBe(true);
     expect(await textbox(page, 'Password').isDisabled()).toBe(true);
     expect(await textbox(page, 'Password').getAttribute('placeholder')).toBe('********');
-    expect(await combobox(page, 'Location').inputValue()).not.toBe('');
+    // The country list arrives after the record.
+    await eventually(() => combobox(page, 'Location').inputValue()).not.toBe('');
     expect(await combobox(page, 'Gender').inputValue()).toBe('Female');
     await eventually(() => page.getByRole('table', { name: 'Clinics' }).textContent()).toContain('Smile Clinic');
     // Role and status are not the doctor's to change.

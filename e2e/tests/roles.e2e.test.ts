@@ -88,6 +88,8 @@ describe('Roles screen', () => {
     await page.getByRole('textbox', { name: 'Description' }).fill('Prints and trims aligners');
     await page.getByRole('button', { name: 'Submit' }).click();
     await expect.poll(() => isShown(page, 'Role updated successfully')).toBe(true);
+    // Back on the list, the search is as it was (the role need not be on the first page).
+    expect(await page.getByRole('textbox', { name: 'Search by role name or description' }).inputValue()).toBe(name);
     await expect
       .poll(async () => (await roleRow(page, name).textContent()) ?? '')
       .toContain('Prints and trims aligners');

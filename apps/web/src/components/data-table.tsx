@@ -14,9 +14,21 @@ function compare(a: unknown, b: unknown): number {
   return String(a ?? '').localeCompare(String(b ?? ''), undefined, { numeric: true, sensitivity: 'base' });
 }
 
+/** What a LocalTable shows of its records: its search, page, page size and sort. */
+export function useLocalTableView(defaultSort?: SortStatus) {
+  const [search, setSearch] = useState('');
+  const [page, setPage] = useState(1);
+  const [pageSize, setPageSize] = useState(10);
+  const [sortStatus, setSortStatus] = useState<SortStatus | undefined>(defaultSort);
+  return { search, setSearch, page, setPage, pageSize, setPageSize, sortStatus, setSortStatus };
+}
+export type LocalTableView = ReturnType<typeof useLocalTableView>;
+
 /**
  * The portal's table over records held in memory: striped, sortable, 10 rows a page with
  * 5/10/20, the spec's empty and loading texts, and an optional search over `searchKeys`.
+ * A screen that replaces the table with a form holds its `view`, so that coming back from
+ * the form finds the search and page as they were.
  */
 export function LocalTable<T extends Record<string, unknown>>({
   records,
@@ -29,6 +41,7 @@ export function LocalTable<T extends Record<string, unknown>>({
   emptyText,
   pinLastColumn,
   phoneColumns,
+  view,
 }: {
   records: T[] | undefined;
   columns: TableColumn<T>[];
@@ -43,14 +56,12 @@ export function LocalTable<T extends Record<string, unknown>>({
   pinLastColumn?: boolean;
   /** The columns a phone shows (accessors); the others open as a row's detail. */
   phoneColumns?: string[];
+  view?: LocalTableView;
 }) {
   const phone = usePhoneColumns(columns, idAccessor, phoneColumns);
-  const [search, setSearch] = useState('');
-  const [page, setPage] = useState(1);
-  const [pageSize, setPageSize] = useState(10);
-  const [sortStatus, setSortStatus] = useState<SortStatus>(
-    defaultSort ?? { columnAccessor: idAccessor, direction: 'asc' },
-  );
+  const ownView = useLocalTableView(defaultSort);
+  const { search, setSearch, page, setPage, pageSize, setPageSize, setSortStatus } = view ?? ownView;
+  const sortStatus = (view ?? ownView).sortStatus ?? defaultSort ?? { columnAccessor: idAccessor, direction: 'asc' };
 
   const rows = useMemo(() => {
     const needle = search.trim().toLowerCase();

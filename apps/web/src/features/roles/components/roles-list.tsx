@@ -1,7 +1,7 @@
 import { Button, Switch } from '@mantine/core';
 import type { Role } from '@portal/contract';
 import { confirmDelete } from '../../../components/confirm-delete.tsx';
-import { LocalTable, serialNumberColumn } from '../../../components/data-table.tsx';
+import { LocalTable, serialNumberColumn, type LocalTableView } from '../../../components/data-table.tsx';
 import { PageTitle } from '../../../components/page-title.tsx';
 import { RowActions } from '../../../components/row-actions.tsx';
 import { errorMessage, fallbackMessages, notifyDeleteError, notifyError, notifySuccess } from '../../../lib/notify.ts';
@@ -10,7 +10,15 @@ import { useDeleteRole } from '../api/delete-role.ts';
 import { useRoles } from '../api/get-roles.ts';
 import { useSetRoleSecondFactor } from '../api/set-role-second-factor.ts';
 
-export function RolesList({ onAdd, onEdit }: { onAdd: () => void; onEdit: (role: Role) => void }) {
+export function RolesList({
+  view,
+  onAdd,
+  onEdit,
+}: {
+  view: LocalTableView;
+  onAdd: () => void;
+  onEdit: (role: Role) => void;
+}) {
   const roles = useRoles();
   const deleteRole = useDeleteRole();
   const setSecondFactor = useSetRoleSecondFactor();
@@ -40,6 +48,7 @@ export function RolesList({ onAdd, onEdit }: { onAdd: () => void; onEdit: (role:
       <PageTitle title="Roles" actions={<Button onClick={onAdd}>+ Add New</Button>} />
       <LocalTable<Role>
         records={roles.data}
+        view={view}
         isLoading={roles.isLoading}
         idAccessor="RoleId"
         phoneColumns={['RoleName', 'actions']}
