@@ -6,7 +6,8 @@ import { changeCaseStatus, getCaseHistory } from '../../services/cases/case-stat
 import { findCaseFile } from '../../services/cases/case-files.ts';
 import { createCase } from '../../services/cases/create-case.ts';
 import { getCaseTimeline } from '../../services/cases/case-timeline.ts';
-import { findCases, getCase, getCaseStats, listCaseAttachments } from '../../services/cases/find-cases.ts';
+import { findCases, getCaseStats } from '../../services/cases/list-cases.ts';
+import { getCase, listCaseAttachments } from '../../services/cases/read-case.ts';
 import { caseUploadLimits, receiveCaseUpload } from '../../services/cases/receive-case-upload.ts';
 import { route } from '../define-route.ts';
 import { multipartParts } from '../multipart-parts.ts';

@@ -1,7 +1,7 @@
 import { endpoints, type CaseMessage } from '@portal/contract';
 import type { FastifyInstance } from 'fastify';
 import { paramTarget } from '../../plugins/audit.ts';
-import { findVisibleCase } from '../../services/cases/find-cases.ts';
+import { findVisibleCase } from '../../services/cases/case-access.ts';
 import { createCaseMessage, listCaseMessages, type CaseMessageRow } from '../../services/messages/case-messages.ts';
 import { findCaseFile } from '../../services/cases/case-files.ts';
 import { messageUploadLimits, receiveMessageUpload } from '../../services/messages/receive-message-upload.ts';

@@ -2,7 +2,7 @@ import { endpoints } from '@portal/contract';
 import type { FastifyInstance } from 'fastify';
 import path from 'node:path';
 import { paramTarget } from '../../plugins/audit.ts';
-import { findVisibleCase } from '../../services/cases/find-cases.ts';
+import { findVisibleCase } from '../../services/cases/case-access.ts';
 import { findCaseFile } from '../../services/cases/case-files.ts';
 import { createPlanVersion, decidePlan, listPlans, type PlanChange } from '../../services/plans/plans.ts';
 import { planUploadLimits, receivePlanUpload } from '../../services/plans/receive-plan-upload.ts';

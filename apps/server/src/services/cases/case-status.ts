@@ -13,7 +13,7 @@ import { isoTimestamp } from '../../db/iso-timestamp.ts';
 import { cases, caseStatusHistory, users } from '../../db/schema.ts';
 import { badRequest, conflict, notFound } from '../../lib/errors.ts';
 import type { MailOutbox } from '../../mail/outbox.ts';
-import { findVisibleCase } from './find-cases.ts';
+import { findVisibleCase } from './case-access.ts';
 
 /** Blank texts count as absent, and are stored as null. */
 const textOrNull = (value: string | undefined) => (value?.trim() ? value.trim() : null);

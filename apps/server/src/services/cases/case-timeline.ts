@@ -6,7 +6,7 @@ import { isoTimestamp } from '../../db/iso-timestamp.ts';
 import { caseAttachments, caseStatusHistory, treatmentPlans, users } from '../../db/schema.ts';
 import { listMessagesOfCase, type CaseMessageRow } from '../messages/case-messages.ts';
 import { findOrderParent, listCaseOrders } from './case-orders.ts';
-import { findVisibleCase } from './find-cases.ts';
+import { findVisibleCase } from './case-access.ts';
 
 /**
  * A case's timeline, oldest first (docs/decisions.md § The case page and its timeline): its

@@ -9,7 +9,7 @@ import { parseWith } from '../../lib/multipart-form.ts';
 import type { MailOutbox } from '../../mail/outbox.ts';
 import { deleteKeys } from '../../storage/delete-keys.ts';
 import type { Storage } from '../../storage/storage.ts';
-import { findVisibleCase } from '../cases/find-cases.ts';
+import { findVisibleCase } from '../cases/case-access.ts';
 import { mailOtherSide } from './message-mail.ts';
 import type { ReceivedMessageUpload } from './receive-message-upload.ts';
 

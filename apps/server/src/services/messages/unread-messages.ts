@@ -3,7 +3,7 @@ import { and, eq, gt, max, sql } from 'drizzle-orm';
 import { isDoctor, type SignedInUser } from '../../auth/policy.ts';
 import type { Database } from '../../db/client.ts';
 import { caseMessageReads, caseMessages, cases } from '../../db/schema.ts';
-import { findVisibleCase } from '../cases/find-cases.ts';
+import { findVisibleCase } from '../cases/case-access.ts';
 
 /**
  * How many messages of the other side the caller has not read, per case (docs/decisions.md

@@ -6,7 +6,7 @@ import { isoTimestamp } from '../../db/iso-timestamp.ts';
 import { cases, planStageFiles, treatmentPlans, users } from '../../db/schema.ts';
 import { conflict, notFound } from '../../lib/errors.ts';
 import type { MailOutbox } from '../../mail/outbox.ts';
-import { findVisibleCase } from '../cases/find-cases.ts';
+import { findVisibleCase } from '../cases/case-access.ts';
 import type { ReceivedPlanUpload } from './receive-plan-upload.ts';
 
 interface Deps {

@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import type { SignedInUser } from '../../auth/policy.ts';
 import type { Database } from '../../db/client.ts';
 import { cities, clinics, countries, users } from '../../db/schema.ts';
-import { getCase, listCaseAttachments, type CaseAttachmentRow } from '../cases/find-cases.ts';
+import { getCase, listCaseAttachments, type CaseAttachmentRow } from '../cases/read-case.ts';
 
 /** Everything the printed prescription shows. */
 export interface Prescription {
