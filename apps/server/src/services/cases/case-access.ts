@@ -10,7 +10,7 @@ import { notFound } from '../../lib/errors.ts';
  * `VisibleCase` it answers: a service that takes one cannot be given a case unchecked.
  */
 
-export const ownedBy = (doctorUserId: number | null) =>
+const ownedBy = (doctorUserId: number | null) =>
   doctorUserId === null ? undefined : eq(cases.doctorUserId, doctorUserId);
 
 declare const visible: unique symbol;
