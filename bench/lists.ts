@@ -179,7 +179,7 @@ async function freshDatabase(dataDir: string) {
 
 /**
  * The portal's queries written by hand: the session lookup (auth plugin), a page of the case
- * list newest first with its total from case_counts, and the search (find-cases.ts).
+ * list newest first with its total from case_counts (list-cases.ts), and the search (search-cases.ts).
  * $1 user id, $2 token version, $3 jti.
  */
 const sessionSql = `select u.user_id, u.role_id, u.user_type, d.doctor_id,
@@ -199,11 +199,11 @@ const caseColumnsSql = [
   `to_char(c.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as "CreatedAt"`,
   'c.doctor_user_id as "DoctorUserId"',
 ].join(', ');
-/** What a staff-wide search's words name first (find-cases.ts findSearchTerms); $1 the pattern. */
+/** What a staff-wide search's words name first (search-cases.ts findSearchTerms); $1 the pattern. */
 const searchTermsSql = `select array(select name from patient_names where name ilike $1) as names,
     array(select u.user_id from users u where true and (u.first_name || ' ' || u.last_name) ilike $1) as ids`;
 
-/** Which of a staff-wide search's reads its words leave in (find-cases.ts searchMatches). */
+/** Which of a staff-wide search's reads its words leave in (search-cases.ts searchMatches). */
 export interface StaffSearchShape {
   hasDoctors: boolean;
   hasNames: boolean;
@@ -211,7 +211,7 @@ export interface StaffSearchShape {
 
 /**
  * The cases a search finds in scope, as `c` with every column for a doctor, case_id and
- * created_at over all doctors (find-cases.ts searchMatches, for a search without a space);
+ * created_at over all doctors (search-cases.ts searchMatches, for a search without a space);
  * parameters as SQL text: the pattern, and over all doctors the matched names and doctors
  * (searchTermsSql) as arrays.
  */
@@ -244,7 +244,7 @@ const matchesSql = (
   return `(${branches.join(' union all ')}) c`;
 };
 /**
- * A staff-wide search's page candidates, newest first (find-cases.ts topMatches): each read's
+ * A staff-wide search's page candidates, newest first (search-cases.ts topMatches): each read's
  * first `depth` cases, name by name and doctor by doctor down the (name, created_at) and
  * (doctor, created_at) indexes, the tracking numbers collected through their trigram index.
  */
@@ -281,7 +281,7 @@ export function listQueries(options: {
   search?: boolean | StaffSearchShape;
   pageSize: number;
   page: number;
-  /** ORDER BY, newest first unless given (find-cases.ts sortExpressions, then case_id). */
+  /** ORDER BY, newest first unless given (search-cases.ts sortExpressions, then case_id). */
   order?: string;
 }) {
   const values: unknown[] = [];

@@ -87,7 +87,7 @@ describe('GET /case/get_cases_by_status/{status}/{userId}', () => {
     const defaults = await list(admin, 'get_cases_by_status/all/0?page=2');
     expect(defaults.json<Row[]>()).toHaveLength(5);
     // The table's page sizes on its first pages have their page written into the statement;
-    // the rest bind LIMIT and OFFSET (find-cases.ts literalPage): the same rows either way.
+    // the rest bind LIMIT and OFFSET (case-rows.ts literalPage): the same rows either way.
     const everyId = (await list(admin, 'get_cases_by_status/all/0?pageSize=20')).json<Row[]>().map((row) => row.CaseId);
     const seventh = await list(admin, 'get_cases_by_status/all/0?page=7&pageSize=2');
     expect(seventh.json<Row[]>().map((row) => row.CaseId)).toEqual(everyId.slice(12, 14));
@@ -287,7 +287,7 @@ describe('GET /case/get_cases_by_status/{status}/{userId}?search= over patient n
     expect(paged.json<Row[]>().map((row) => row.CaseId)).toEqual(rows.slice(3).map((row) => row.CaseId));
     expect(paged.headers['x-total-count']).toBe('5');
     // Many matching names, some with what an array literal quotes (the search binds the
-    // matched names as one array: find-cases.ts oneOf), and a page past the last match,
+    // matched names as one array: search-cases.ts oneOf), and a page past the last match,
     // counted on its own: the same answer.
     const odd = ['Quorra, "Jr."', 'Quorra {x}', 'Quorra\\', "Quorra O'Neil", 'NULL quorra'];
     const many = [...odd, ...Array.from({ length: 40 }, (_, index) => `Quorrax${index}`)];

@@ -1,5 +1,7 @@
-import { endpoints, isFileAnswer, type Endpoint } from '@portal/contract';
+import { defineEndpoint, endpoints, isFileAnswer, recordKinds, type Endpoint } from '@portal/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { recordResolver } from '../src/routes/records.ts';
 import { tusRoutes } from '../src/routes/uploads/tus.ts';
 import { createTestApp, type TestApp } from './helpers/test-app.ts';
 
@@ -51,5 +53,49 @@ describe('the endpoint table (packages/contract/src/endpoints)', () => {
       'PUT /api/user/edit/:id',
     ]);
     for (const row of multipart) expect([row.path, Boolean(row.body && row.files?.length)]).toEqual([row.path, true]);
+  });
+
+  // docs/decisions.md § Records by construction.
+  it("declares the record of every route whose path names one, so it is resolved in the caller's reach", () => {
+    /** Ids of records that hang from a doctor or a user, whoever the route lets in. */
+    const ownedRecordParams = ['caseId', 'planId', 'draftId', 'attachmentId', 'fileId', 'stageFileId', 'sessionId'];
+    const isId = (name: string) => name === 'id' || name.endsWith('Id');
+    // Staff-only routes name roles, pages, users and doctors by id too: their access lets in
+    // only callers who reach every such record, so access alone is the scope there.
+    const isDoctorReachable = ({ access }: Endpoint) =>
+      access === 'signedIn' || (typeof access === 'object' && access.doctors === true);
+    const undeclared = rows.flatMap((row) => {
+      const params = Object.keys(row.params?.shape ?? {});
+      const resolved: readonly string[] = row.record ? recordKinds[row.record].params : [];
+      const needed = params.filter(
+        (name) => ownedRecordParams.includes(name) || (isDoctorReachable(row) && isId(name)),
+      );
+      return [
+        ...needed
+          .filter((name) => !resolved.includes(name))
+          .map((name) => `${row.method} ${row.path}: :${name} has no record`),
+        ...resolved.filter((name) => !params.includes(name)).map((name) => `${row.method} ${row.path}: no :${name}`),
+      ];
+    });
+    expect(undeclared).toEqual([]);
+  });
+
+  it('refuses to register a record without its params, or on a public route', () => {
+    const row = (fields: Partial<Endpoint>) =>
+      defineEndpoint({
+        method: 'GET',
+        path: '/api/example/:id',
+        operationId: 'example',
+        summary: 'An example',
+        tag: 'Example',
+        access: 'signedIn',
+        params: z.object({ id: z.coerce.number().int() }),
+        answer: z.object({}),
+        ...fields,
+      });
+    expect(() => recordResolver(row({ record: 'case' }))).toThrow(/needs a caller and the params caseId/);
+    expect(() => recordResolver(row({ record: 'doctor', access: 'public' }))).toThrow(/needs a caller/);
+    expect(recordResolver(row({ record: 'doctor' }))).toBeTypeOf('function');
+    expect(recordResolver(row({}))).toBeUndefined();
   });
 });

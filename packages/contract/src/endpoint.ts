@@ -14,6 +14,49 @@ export type Access = 'public' | 'signedIn' | 'administrator' | { pages: readonly
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
 /**
+ * Who reaches a record, within what the endpoint's access lets in:
+ * - 'ownIfDoctor': a doctor their own alone (another doctor's is "not found", so ids cannot
+ *   be probed), staff any;
+ * - 'ownScope': a doctor always their own, whatever id they send; staff the one they ask for;
+ * - 'caseDoctor': the case's doctor alone acts (another doctor: not found; staff: 403);
+ * - 'self': the caller's own alone, "not found" to anyone else, the administrator included;
+ * - 'ownRole': the caller's own role, otherwise the Role Permissions page (403).
+ */
+export type RecordReach = 'ownIfDoctor' | 'ownScope' | 'caseDoctor' | 'self' | 'ownRole';
+
+/**
+ * The records a route can act on, each named by path parameters. A row's `record` is
+ * resolved in the caller's reach before its handler runs, which gets the record resolved
+ * (apps/server/src/routes/records.ts), so no handler or service has to remember the check.
+ */
+export const recordKinds = {
+  /** A case: its doctor and staff. */
+  case: { params: ['caseId'], reach: 'ownIfDoctor' },
+  /** A plan version of a case, for the decision only its doctor takes. */
+  casePlan: { params: ['caseId', 'planId'], reach: 'caseDoctor' },
+  /** Whose cases a list or the stats read: a UserId, 0 for all doctors (staff). */
+  caseOwner: { params: ['userId'], reach: 'ownScope' },
+  /** A case's stored files: an attachment, a message's file, a plan stage. */
+  caseFile: { params: ['attachmentId'], reach: 'ownIfDoctor' },
+  messageFile: { params: ['fileId'], reach: 'ownIfDoctor' },
+  planFile: { params: ['stageFileId'], reach: 'ownIfDoctor' },
+  /** A case form's draft: its writer's alone (docs/decisions.md § Drafts). */
+  draft: { params: ['draftId'], reach: 'self' },
+  /** A doctor by DoctorId, and by the doctor's UserId. */
+  doctor: { params: ['id'], reach: 'ownIfDoctor' },
+  doctorUser: { params: ['id'], reach: 'ownIfDoctor' },
+  /** A user's profile picture, by their UserId. */
+  picture: { params: ['userId'], reach: 'ownIfDoctor' },
+  /** One of the caller's signed-in sessions, and one of their passkeys. */
+  session: { params: ['sessionId'], reach: 'self' },
+  passkey: { params: ['id'], reach: 'self' },
+  /** A role's menu. */
+  roleMenu: { params: ['roleId'], reach: 'ownRole' },
+} as const satisfies Record<string, { params: readonly string[]; reach: RecordReach }>;
+
+export type RecordKind = keyof typeof recordKinds;
+
+/**
  * How the request body travels: JSON validated by `body`, or a multipart form whose text
  * fields `body` describes and whose files `files` names (checked inside the handler, since
  * they stream).
@@ -69,6 +112,12 @@ export interface Endpoint {
   tag: string;
   access: Access;
   params?: z.ZodObject;
+  /**
+   * The record the route acts on, named by its path parameters (`recordKinds`): the server
+   * resolves it in the caller's reach before the handler. Every route whose parameters name
+   * such a record declares it (apps/server/test/endpoint-table.test.ts).
+   */
+  record?: RecordKind;
   query?: z.ZodObject;
   bodyKind?: BodyKind;
   body?: z.ZodType;

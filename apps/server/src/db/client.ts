@@ -42,7 +42,7 @@ const keptPlanHandles = new WeakMap<Database, Database>();
  * connections that plan each named statement once; elsewhere `db` itself. PostgreSQL's own
  * choice plans a statement again for every execution while its values change the estimates:
  * a staff-wide search's bound names did, and planning it cost 1.1 ms of its 2.5 ms at a
- * million cases (find-cases.ts preparedSearch).
+ * million cases (search-cases.ts preparedSearch).
  */
 export const keptPlans = (db: Database): Database => keptPlanHandles.get(db) ?? db;
 

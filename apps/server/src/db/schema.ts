@@ -286,7 +286,7 @@ const searchedNameColumns = new Set(['first_name', 'last_name']);
 
 /**
  * One row per submitted case; the answer names of docs/spec.md section 3 are mapped in
- * services/cases/find-cases.ts. `doctorUserId` is the doctor's UserId. The indexes serve the
+ * services/cases/case-rows.ts. `doctorUserId` is the doctor's UserId. The indexes serve the
  * paged lists (status or doctor, newest first) and the search on tracking number.
  */
 export const cases = pgTable(
@@ -369,17 +369,17 @@ export const cases = pgTable(
     // cases_first_name_sort_idx and cases_last_name_sort_idx, on (name, case_id) as the others,
     // also carry created_at, status and the doctor, the surnames' index the first name too
     // (INCLUDE, which drizzle cannot write: by hand in 0013 and 0014): a search counts and
-    // sorts the cases of the names it found from them alone (find-cases.ts).
+    // sorts the cases of the names it found from them alone (search-cases.ts).
     // cases_first_name_created_idx and cases_last_name_created_idx (0015, by hand for the same
     // reason): (name, created_at, case_id), from which a date-sorted search reads each name's
-    // newest cases (find-cases.ts topMatches).
+    // newest cases (search-cases.ts topMatches).
   ],
 );
 
 /**
  * Every first name and surname a case has had, once each (kept by a trigger on cases,
  * migration 0013): a search finds the names here, then the cases by name through the
- * cases' name indexes, without reading every matching case (services/cases/find-cases.ts).
+ * cases' name indexes, without reading every matching case (services/cases/search-cases.ts).
  */
 export const patientNames = pgTable('patient_names', { name: text('name').primaryKey() }, (table) => [
   index('patient_names_trgm_idx').using('gin', table.name.op('gin_trgm_ops')),

@@ -16,19 +16,25 @@ import type {
 import type { z } from 'zod';
 import type { SignedInUser } from '../auth/policy.ts';
 import type { AuditConfig } from '../plugins/audit.ts';
+import { recordResolver, type RecordOf } from './records.ts';
 
 type Parsed<T> = T extends z.ZodType ? z.output<T> : unknown;
 
 /**
  * The request a handler of `E` gets: params, query and JSON body as its schemas parsed
- * them, and the caller, never null once the endpoint is not public (plugins/auth.ts
- * refused the request before the handler otherwise).
+ * them, the caller, never null once the endpoint is not public (plugins/auth.ts refused
+ * the request before the handler otherwise), and the record the row names, resolved in
+ * the caller's reach (routes/records.ts).
  */
-export type EndpointRequest<E extends Endpoint> = Omit<FastifyRequest, 'params' | 'query' | 'body' | 'user'> & {
+export type EndpointRequest<E extends Endpoint> = Omit<
+  FastifyRequest,
+  'params' | 'query' | 'body' | 'user' | 'record'
+> & {
   params: Parsed<E['params']>;
   query: Parsed<E['query']>;
   body: E['bodyKind'] extends 'multipart' ? unknown : Parsed<E['body']>;
   user: E['access'] extends 'public' ? SignedInUser | null : SignedInUser;
+  record: RecordOf<E>;
 };
 
 /** A handler answers the endpoint's JSON, or sends its own reply (a file, another status). */
@@ -63,7 +69,8 @@ function responseSchemas(endpoint: Endpoint): Record<number, z.ZodType> {
  * the row, so the route, the OpenAPI document and the client cannot disagree. File answers
  * take HEAD as well, declared rather than derived (a derived HEAD answers content-length 0).
  * An event stream's handler takes the reply over (`reply.hijack()`, plugins/events.ts) and
- * answers Fastify's derived HEAD itself without opening a stream.
+ * answers Fastify's derived HEAD itself without opening a stream. A row's record is resolved
+ * first of the preHandlers (routes/records.ts).
  */
 export function route<const E extends Endpoint>(
   app: FastifyInstance,
@@ -71,6 +78,7 @@ export function route<const E extends Endpoint>(
   options: RouteOptions,
   handler: EndpointHandler<E>,
 ): void {
+  const preHandler = [recordResolver(endpoint), options.preHandler].filter((hook) => hook !== undefined);
   app.route({
     method: isFileAnswer(endpoint.answer) ? [endpoint.method, 'HEAD'] : endpoint.method,
     url: endpoint.path,
@@ -88,7 +96,7 @@ export function route<const E extends Endpoint>(
       response: responseSchemas(endpoint),
     },
     ...(options.onRequest && { onRequest: options.onRequest }),
-    ...(options.preHandler && { preHandler: options.preHandler }),
+    ...(preHandler.length > 0 && { preHandler }),
     handler: (request, reply) => handler(request as unknown as EndpointRequest<E>, reply),
   });
 }

@@ -22,6 +22,8 @@ import { sessionRoutes } from './sessions/index.ts';
 
 /** Every API area; each route's full path comes from its row in the contract's endpoint table. */
 export async function apiRoutes(app: FastifyInstance) {
+  // Set by the preHandler of a route whose row names a record (routes/records.ts).
+  app.decorateRequest('record', undefined);
   for (const areaRoutes of [
     healthRoutes,
     authRoutes,

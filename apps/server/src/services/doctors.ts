@@ -7,7 +7,7 @@ import {
   type DoctorListQuery,
 } from '@portal/contract';
 import { and, asc, count, eq, isNull, sql, type SQL } from 'drizzle-orm';
-import { assertOwnRecordIfDoctor, isAdministrator, isDoctor, type SignedInUser } from '../auth/policy.ts';
+import { isAdministrator, isDoctor, type SignedInUser } from '../auth/policy.ts';
 import { hashNewPassword } from '../auth/passwords.ts';
 import type { Database, Transaction } from '../db/client.ts';
 import { isoTimestamp } from '../db/iso-timestamp.ts';
@@ -85,9 +85,8 @@ export async function listDoctors(db: Database, query: DoctorListQuery): Promise
   return { rows, total: counted!.total };
 }
 
-/** A doctor by UserId; doctors may only read their own record. */
-export async function getDoctorByUserId(db: Database, actor: SignedInUser, userId: number): Promise<DoctorRow[]> {
-  assertOwnRecordIfDoctor(actor, { userId });
+/** A doctor by UserId (a doctor reaches only their own: routes/records.ts, doctorUser). */
+export async function getDoctorByUserId(db: Database, userId: number): Promise<DoctorRow[]> {
   const rows = await selectDoctors(db, eq(users.userId, userId));
   if (rows.length === 0) throw notFound('Doctor');
   return rows;
@@ -272,8 +271,8 @@ export async function updateDoctor(
   input: DoctorEditRequest,
   change: { picture?: SmallFile; remove?: boolean },
 ): Promise<{ activated: boolean }> {
+  // A doctor reaches only their own record (routes/records.ts, doctor).
   const isSelf = isDoctor(actor);
-  assertOwnRecordIfDoctor(actor, { doctorId });
   const maySetCredentials = isSelf || isAdministrator(actor);
   // Refused before the argon2 hash; a new e-mail is refused once the current one is read.
   if (!maySetCredentials && input.password) throw credentialsForbidden('password');

@@ -32,6 +32,7 @@ export const caseDraftEndpoints = {
   caseDraftGet: defineEndpoint({
     method: 'GET',
     path: '/api/case/drafts/:draftId',
+    record: 'draft',
     operationId: 'caseDraftGet',
     summary: "One of the caller's drafts with every field, to restore the form",
     tag,
@@ -43,6 +44,7 @@ export const caseDraftEndpoints = {
   caseDraftSave: defineEndpoint({
     method: 'PUT',
     path: '/api/case/drafts/:draftId',
+    record: 'draft',
     operationId: 'caseDraftSave',
     summary: "Replace a draft's fields and files with the form as it is now",
     tag,
@@ -55,6 +57,7 @@ export const caseDraftEndpoints = {
   caseDraftDelete: defineEndpoint({
     method: 'DELETE',
     path: '/api/case/drafts/:draftId',
+    record: 'draft',
     operationId: 'caseDraftDelete',
     summary: "Delete one of the caller's drafts",
     tag,

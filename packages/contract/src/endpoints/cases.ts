@@ -55,6 +55,7 @@ export const caseEndpoints = {
   caseStats: defineEndpoint({
     method: 'GET',
     path: '/api/case/get_all_stats/:userId',
+    record: 'caseOwner',
     operationId: 'caseStats',
     summary: 'How many cases are in each status',
     tag,
@@ -65,6 +66,7 @@ export const caseEndpoints = {
   caseList: defineEndpoint({
     method: 'GET',
     path: '/api/case/get_cases_by_status/:status/:userId',
+    record: 'caseOwner',
     operationId: 'caseList',
     summary: 'One page of cases in a status, searched and sorted',
     tag,
@@ -77,6 +79,7 @@ export const caseEndpoints = {
   caseGet: defineEndpoint({
     method: 'GET',
     path: '/api/case/:caseId',
+    record: 'case',
     operationId: 'caseGet',
     summary: 'One case: every field as read, its doctor and status',
     tag,
@@ -88,6 +91,7 @@ export const caseEndpoints = {
   caseTimeline: defineEndpoint({
     method: 'GET',
     path: '/api/case/:caseId/timeline',
+    record: 'case',
     operationId: 'caseTimeline',
     summary: "A case's timeline, oldest first: submission, files, status changes",
     tag,
@@ -99,6 +103,7 @@ export const caseEndpoints = {
   caseAttachmentList: defineEndpoint({
     method: 'GET',
     path: '/api/case/get_cases_attachments_by_case_id/:caseId',
+    record: 'case',
     operationId: 'caseAttachmentList',
     summary: "A case's files, with their download paths",
     tag,
@@ -110,6 +115,7 @@ export const caseEndpoints = {
   caseHistory: defineEndpoint({
     method: 'GET',
     path: '/api/case/get_case_history/:caseId',
+    record: 'case',
     operationId: 'caseHistory',
     summary: "A case's status changes, oldest first",
     tag,
@@ -121,6 +127,7 @@ export const caseEndpoints = {
   caseStatusChange: defineEndpoint({
     method: 'PUT',
     path: '/api/case/status/:caseId',
+    record: 'case',
     operationId: 'caseStatusChange',
     summary:
       'Move a case to another status (back only with a reason; dispatched with courier and tracking number); the doctor is e-mailed',
@@ -135,6 +142,7 @@ export const caseEndpoints = {
   caseFileGet: defineEndpoint({
     method: 'GET',
     path: '/api/case/files/:attachmentId/:fileName',
+    record: 'caseFile',
     operationId: 'caseFileGet',
     summary: "Download a case's file (HEAD too; one byte range gives 206)",
     tag,

@@ -9,6 +9,7 @@ export const clinicEndpoints = {
   clinicListOfDoctor: defineEndpoint({
     method: 'GET',
     path: '/api/clinic/get_clinics_list/:id',
+    record: 'doctor',
     operationId: 'clinicListOfDoctor',
     summary: "A doctor's clinics, by DoctorId",
     tag: 'clinics',
@@ -20,6 +21,7 @@ export const clinicEndpoints = {
   clinicListOfUser: defineEndpoint({
     method: 'GET',
     path: '/api/clinic/get_clinics_list_by_user_id/:id',
+    record: 'doctorUser',
     operationId: 'clinicListOfUser',
     summary: "A doctor's clinics by the doctor's UserId, as options for the case form",
     tag: 'clinics',

@@ -23,6 +23,7 @@ export const doctorEndpoints = {
   doctorGet: defineEndpoint({
     method: 'GET',
     path: '/api/doctor/get_doctor_detail_by_user_Id/:id',
+    record: 'doctorUser',
     operationId: 'doctorGet',
     summary: 'A doctor by user id, with clinics; a doctor reads only their own',
     tag,
@@ -49,6 +50,7 @@ export const doctorEndpoints = {
   doctorUpdate: defineEndpoint({
     method: 'PUT',
     path: '/api/doctor/edit/:id',
+    record: 'doctor',
     operationId: 'doctorUpdate',
     summary: 'Change a doctor and their clinics; activating one e-mails them',
     tag,

@@ -22,6 +22,7 @@ export const messageEndpoints = {
   caseMessageList: defineEndpoint({
     method: 'GET',
     path: '/api/case/:caseId/messages',
+    record: 'case',
     operationId: 'caseMessageList',
     summary: "A case's conversation between its doctor and the lab, oldest first",
     tag,
@@ -33,6 +34,7 @@ export const messageEndpoints = {
   caseMessageCreate: defineEndpoint({
     method: 'POST',
     path: '/api/case/:caseId/messages',
+    record: 'case',
     operationId: 'caseMessageCreate',
     summary:
       'Write a message about a case, with files; the other side is e-mailed (at most once per case in 10 minutes)',
@@ -54,6 +56,7 @@ export const messageEndpoints = {
   caseMessagesRead: defineEndpoint({
     method: 'POST',
     path: '/api/case/:caseId/messages/read',
+    record: 'case',
     operationId: 'caseMessagesRead',
     summary: 'Mark every message of a case read for the caller',
     tag,
@@ -66,6 +69,7 @@ export const messageEndpoints = {
   caseMessageFileGet: defineEndpoint({
     method: 'GET',
     path: '/api/case/message_files/:fileId/:fileName',
+    record: 'messageFile',
     operationId: 'caseMessageFileGet',
     summary: "Download a message's file (HEAD too; one byte range gives 206)",
     tag,

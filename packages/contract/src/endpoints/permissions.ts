@@ -13,6 +13,7 @@ export const permissionEndpoints = {
   permissionMenu: defineEndpoint({
     method: 'GET',
     path: '/api/permission/get_menu/:roleId',
+    record: 'roleMenu',
     operationId: 'permissionMenu',
     summary: "A role's menu: the caller's own, or any role's with the Role Permissions page",
     tag,

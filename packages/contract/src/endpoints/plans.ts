@@ -13,6 +13,7 @@ export const planEndpoints = {
   planUpload: defineEndpoint({
     method: 'POST',
     path: '/api/case/:caseId/plans',
+    record: 'case',
     operationId: 'planUpload',
     summary: 'Upload a treatment plan version: its summary and one STL per arch and stage (or one ZIP of them)',
     tag,
@@ -34,6 +35,7 @@ export const planEndpoints = {
   planList: defineEndpoint({
     method: 'GET',
     path: '/api/case/:caseId/plans',
+    record: 'case',
     operationId: 'planList',
     summary: "A case's treatment plan versions, newest first, with their states and stage files",
     tag,
@@ -45,6 +47,7 @@ export const planEndpoints = {
   planApprove: defineEndpoint({
     method: 'POST',
     path: '/api/case/:caseId/plans/:planId/approve',
+    record: 'casePlan',
     operationId: 'planApprove',
     summary: "The case's doctor approves the plan version awaiting approval",
     tag,
@@ -56,6 +59,7 @@ export const planEndpoints = {
   planRequestChanges: defineEndpoint({
     method: 'POST',
     path: '/api/case/:caseId/plans/:planId/request_changes',
+    record: 'casePlan',
     operationId: 'planRequestChanges',
     summary: "The case's doctor sends the plan version awaiting approval back, with a comment",
     tag,
@@ -69,6 +73,7 @@ export const planEndpoints = {
   planFileGet: defineEndpoint({
     method: 'GET',
     path: '/api/case/plan_files/:stageFileId/:fileName',
+    record: 'planFile',
     operationId: 'planFileGet',
     summary: 'Download one stage model of a treatment plan (HEAD too; one byte range gives 206); never changes',
     tag,

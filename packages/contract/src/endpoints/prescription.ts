@@ -6,6 +6,7 @@ export const prescriptionEndpoints = {
   casePrescription: defineEndpoint({
     method: 'GET',
     path: '/api/case/:caseId/prescription.pdf',
+    record: 'case',
     operationId: 'casePrescription',
     summary: "A case's prescription as a printable PDF: patient, doctor, clinic, instructions, tooth chart, files",
     tag: 'cases',

@@ -95,6 +95,7 @@ export const secondFactorEndpoints = {
   passkeyRemove: defineEndpoint({
     method: 'DELETE',
     path: '/api/account/second-factor/passkey/:id',
+    record: 'passkey',
     operationId: 'passkeyRemove',
     summary: "Remove one of the caller's passkeys (refused when it is the last factor a role requires)",
     tag,

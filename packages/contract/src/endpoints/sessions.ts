@@ -19,6 +19,7 @@ export const sessionEndpoints = {
   sessionEnd: defineEndpoint({
     method: 'DELETE',
     path: '/api/auth/sessions/:sessionId',
+    record: 'session',
     operationId: 'sessionEnd',
     summary: "End one of the caller's sessions: its token is refused at once (404 for anyone else's)",
     tag,

@@ -7,6 +7,7 @@ export const uploadEndpoints = {
   profilePictureGet: defineEndpoint({
     method: 'GET',
     path: '/api/uploads/users/:userId/:fileName',
+    record: 'picture',
     operationId: 'profilePictureGet',
     summary: "A user's profile picture or avatar (HEAD too); a doctor reads only their own",
     tag: 'uploads',

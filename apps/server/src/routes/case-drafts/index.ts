@@ -30,14 +30,14 @@ export async function caseDraftRoutes(app: FastifyInstance) {
 
   route(app, endpoints.caseDraftList, {}, (request) => listDrafts(app.db, request.user));
 
-  route(app, endpoints.caseDraftGet, {}, (request) => getDraft(app.db, request.user, request.params.draftId));
+  route(app, endpoints.caseDraftGet, {}, (request) => getDraft(app.db, request.user, request.record.draftId));
 
   route(app, endpoints.caseDraftSave, { bodyLimit: draftBodyLimit }, (request) =>
-    saveDraft(app.db, request.user, request.params.draftId, request.body),
+    saveDraft(app.db, request.user, request.record.draftId, request.body),
   );
 
   route(app, endpoints.caseDraftDelete, { audit: { action: 'draft.delete', target: draftTarget } }, async (request) => {
-    await deleteDraft(app.db, request.user, request.params.draftId);
+    await deleteDraft(app.db, request.user, request.record.draftId);
     return { message: 'Draft deleted' };
   });
 }

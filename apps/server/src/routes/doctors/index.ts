@@ -47,7 +47,7 @@ export async function doctorRoutes(app: FastifyInstance) {
   });
 
   route(app, endpoints.doctorGet, {}, async (request) =>
-    (await getDoctorByUserId(app.db, request.user, request.params.id)).map(withPictureUrl),
+    (await getDoctorByUserId(app.db, request.record.userId)).map(withPictureUrl),
   );
 
   route(
@@ -77,7 +77,7 @@ export async function doctorRoutes(app: FastifyInstance) {
     const { activated } = await updateDoctor(
       { db: app.db, storage: app.storage, outbox: app.outbox, publicUrl: app.config.publicUrl },
       request.user,
-      request.params.id,
+      request.record.doctorId,
       form.input,
       { picture: form.picture, remove: form.removePicture },
     );

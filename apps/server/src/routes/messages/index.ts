@@ -1,9 +1,7 @@
 import { endpoints, type CaseMessage } from '@portal/contract';
 import type { FastifyInstance } from 'fastify';
 import { paramTarget } from '../../plugins/audit.ts';
-import { findVisibleCase } from '../../services/cases/find-cases.ts';
-import { createCaseMessage, listCaseMessages, type CaseMessageRow } from '../../services/messages/case-messages.ts';
-import { findCaseFile } from '../../services/cases/case-files.ts';
+import { createCaseMessage, listMessagesOfCase, type CaseMessageRow } from '../../services/messages/case-messages.ts';
 import { messageUploadLimits, receiveMessageUpload } from '../../services/messages/receive-message-upload.ts';
 import { getUnreadCounts, markCaseRead } from '../../services/messages/unread-messages.ts';
 import { sendCaseFile } from '../cases/send-case-file.ts';
@@ -23,7 +21,7 @@ export async function messageRoutes(app: FastifyInstance) {
   route(app, endpoints.caseUnread, {}, (request) => getUnreadCounts(app.db, request.user));
 
   route(app, endpoints.caseMessageList, {}, async (request) =>
-    (await listCaseMessages(app.db, request.user, request.params.caseId)).map(withFileUrls),
+    (await listMessagesOfCase(app.db, request.record)).map(withFileUrls),
   );
 
   route(
@@ -31,8 +29,8 @@ export async function messageRoutes(app: FastifyInstance) {
     endpoints.caseMessageCreate,
     { audit: { action: 'case.message', target: caseTarget }, isStreamedUpload: true },
     async (request) => {
-      // Checked before any file is received: nothing is stored for a case the caller cannot see.
-      const found = await findVisibleCase(app.db, request.user, request.params.caseId);
+      // Resolved before any file is received: nothing is stored for a case the caller cannot see.
+      const found = request.record;
       const { maxUploadBytes, publicUrl } = app.config;
       const parts = multipartParts(request, messageUploadLimits(maxUploadBytes));
       const upload = await receiveMessageUpload(parts, app.storage, { maxUploadBytes });
@@ -51,7 +49,7 @@ export async function messageRoutes(app: FastifyInstance) {
   );
 
   route(app, endpoints.caseMessagesRead, {}, async (request) => {
-    await markCaseRead(app.db, request.user, request.params.caseId);
+    await markCaseRead(app.db, request.user, request.record);
     return { message: 'Messages marked read' };
   });
 
@@ -60,7 +58,7 @@ export async function messageRoutes(app: FastifyInstance) {
     endpoints.caseMessageFileGet,
     { audit: { action: 'case.download', target: paramTarget({ message_file: 'fileId' }) } },
     async (request, reply) => {
-      const file = await findCaseFile(app, request.user, 'message', request.params.fileId);
+      const file = request.record;
       request.auditDetail = { target: `case:${file.caseId}/message_file:${request.params.fileId}` };
       return sendCaseFile(request, reply, file);
     },

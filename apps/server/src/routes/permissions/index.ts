@@ -1,6 +1,5 @@
 import { endpoints } from '@portal/contract';
 import type { FastifyInstance } from 'fastify';
-import { assertMayReadMenu } from '../../auth/policy.ts';
 import { paramTarget } from '../../plugins/audit.ts';
 import { getMenu, getRolePermissions, grantPage, revokePage } from '../../services/permissions.ts';
 import { route } from '../define-route.ts';
@@ -8,10 +7,7 @@ import { route } from '../define-route.ts';
 const rolePage = paramTarget({ role: 'roleId', page: 'pageId' });
 
 export async function permissionRoutes(app: FastifyInstance) {
-  route(app, endpoints.permissionMenu, {}, (request) => {
-    assertMayReadMenu(request.user, request.params.roleId);
-    return getMenu(app.db, request.params.roleId);
-  });
+  route(app, endpoints.permissionMenu, {}, (request) => getMenu(app.db, request.record.roleId));
 
   route(app, endpoints.permissionList, {}, (request) => getRolePermissions(app.db, request.params.roleId));
 

@@ -2,8 +2,6 @@ import { endpoints } from '@portal/contract';
 import type { FastifyInstance } from 'fastify';
 import path from 'node:path';
 import { paramTarget } from '../../plugins/audit.ts';
-import { findVisibleCase } from '../../services/cases/find-cases.ts';
-import { findCaseFile } from '../../services/cases/case-files.ts';
 import { createPlanVersion, decidePlan, listPlans, type PlanChange } from '../../services/plans/plans.ts';
 import { planUploadLimits, receivePlanUpload } from '../../services/plans/receive-plan-upload.ts';
 import { deleteKeys } from '../../storage/delete-keys.ts';
@@ -24,9 +22,8 @@ export async function planRoutes(app: FastifyInstance) {
   // Plans are large: their upload keeps only the stall rule (plugins/body-stall.ts).
   const uploadOptions: RouteOptions = { audit: { action: 'plan.upload', target: caseTarget }, isStreamedUpload: true };
   route(app, endpoints.planUpload, uploadOptions, async (request) => {
-    const { caseId } = request.params;
-    // 404 before a byte of the files is read.
-    await findVisibleCase(app.db, request.user, caseId);
+    // The case was resolved (404) before a byte of the files is read.
+    const { caseId } = request.record;
     const { maxUploadBytes, dataDir } = app.config;
     const parts = multipartParts(request, planUploadLimits(maxUploadBytes));
     const upload = await receivePlanUpload(parts, app.storage, { maxUploadBytes, tmpDir: path.join(dataDir, 'tmp') });
@@ -51,15 +48,14 @@ export async function planRoutes(app: FastifyInstance) {
   });
 
   route(app, endpoints.planList, {}, async (request) =>
-    (await listPlans(app.db, request.user, request.params.caseId)).map((plan) => ({
+    (await listPlans(app.db, request.record)).map((plan) => ({
       ...plan,
       stages: plan.stages.map((file) => ({ ...file, url: planFileUrl(file.stageFileId, file.fileName) })),
     })),
   );
 
   route(app, endpoints.planApprove, { audit: { action: 'plan.approve', target: planTarget } }, async (request) => {
-    const { caseId, planId } = request.params;
-    const decided = await decidePlan(app.db, request.user, caseId, planId, { decision: 'approved' });
+    const decided = await decidePlan(app.db, request.user, request.record, { decision: 'approved' });
     await publish(decided);
     return { message: `Plan version ${decided.version} approved` };
   });
@@ -69,8 +65,7 @@ export async function planRoutes(app: FastifyInstance) {
     endpoints.planRequestChanges,
     { audit: { action: 'plan.request_changes', target: planTarget } },
     async (request) => {
-      const { caseId, planId } = request.params;
-      const decided = await decidePlan(app.db, request.user, caseId, planId, {
+      const decided = await decidePlan(app.db, request.user, request.record, {
         decision: 'changes_requested',
         comment: request.body.comment,
       });
@@ -84,7 +79,7 @@ export async function planRoutes(app: FastifyInstance) {
     endpoints.planFileGet,
     { audit: { action: 'case.download', target: paramTarget({ plan_file: 'stageFileId' }) } },
     async (request, reply) => {
-      const file = await findCaseFile(app, request.user, 'planStage', request.params.stageFileId);
+      const file = request.record;
       request.auditDetail = { target: `case:${file.caseId}/plan_file:${request.params.stageFileId}` };
       return sendCaseFile(request, reply, file);
     },

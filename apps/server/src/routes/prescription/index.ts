@@ -11,7 +11,7 @@ export async function prescriptionRoutes(app: FastifyInstance) {
     endpoints.casePrescription,
     { audit: { action: 'case.print', target: paramTarget({ case: 'caseId' }) } },
     async (request, reply) => {
-      const prescription = await findPrescription(app.db, request.user, request.params.caseId);
+      const prescription = await findPrescription(app.db, request.user, request.record);
       const fileName = `prescription-${prescription.caseRow.TrackingNo.replace(/[^A-Za-z0-9-]/g, '_')}.pdf`;
       reply
         .header('content-type', 'application/pdf')

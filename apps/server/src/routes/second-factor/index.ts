@@ -74,7 +74,7 @@ export async function secondFactorRoutes(app: FastifyInstance) {
   );
 
   route(app, endpoints.passkeyRemove, { audit: remove }, async (request) => {
-    await removePasskey(app.db, request.user.userId, request.params.id);
+    await removePasskey(app.db, request.user.userId, request.record.passkeyId);
     request.auditDetail = { target: `passkey:${request.params.id}` };
     return { message: secondFactorMessages.removed };
   });

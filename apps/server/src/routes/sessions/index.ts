@@ -1,5 +1,5 @@
 import { endpoints } from '@portal/contract';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { paramTarget } from '../../plugins/audit.ts';
 import {
   endOtherOwnSessions,
@@ -24,10 +24,11 @@ export async function sessionRoutes(app: FastifyInstance) {
 
   route(app, endpoints.sessionList, {}, (request) => listOwnSessions(app.db, request.user));
 
-  route(app, endpoints.sessionEnd, { audit: { action: 'session.end' } }, async (request) => {
-    request.auditDetail = { target: `user:${request.user.userId}` };
-    return ended(await endOwnSession(app.db, request.user, request.params.sessionId));
-  });
+  // The target is the caller, also when their session id is refused before the handler.
+  const callerTarget = (request: FastifyRequest) => `user:${request.user?.userId}`;
+  route(app, endpoints.sessionEnd, { audit: { action: 'session.end', target: callerTarget } }, async (request) =>
+    ended(await endOwnSession(app.db, request.user, request.record.sessionId)),
+  );
 
   route(app, endpoints.sessionEndOthers, { audit: { action: 'session.end_others' } }, async (request) => {
     request.auditDetail = { target: `user:${request.user.userId}` };

@@ -1,6 +1,5 @@
 import { endpoints } from '@portal/contract';
 import type { FastifyInstance } from 'fastify';
-import { assertOwnRecordIfDoctor } from '../../auth/policy.ts';
 import { notFound } from '../../lib/errors.ts';
 import { pictureStorageKey } from '../../services/profile-pictures.ts';
 import { route } from '../define-route.ts';
@@ -9,8 +8,8 @@ import { tusRoutesPlugin } from './tus.ts';
 /** Profile pictures and avatars, to signed-in users (a doctor sees only their own; HEAD answers too), and tus uploads. */
 export async function uploadRoutes(app: FastifyInstance) {
   route(app, endpoints.profilePictureGet, {}, async (request, reply) => {
-    const { userId, fileName } = request.params;
-    assertOwnRecordIfDoctor(request.user, { userId }, 'Picture');
+    const { userId } = request.record;
+    const { fileName } = request.params;
     const key = pictureStorageKey(userId, fileName);
     const stored = await app.storage.stat(key);
     if (!stored) throw notFound('Picture');

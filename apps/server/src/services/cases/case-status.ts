@@ -13,7 +13,7 @@ import { isoTimestamp } from '../../db/iso-timestamp.ts';
 import { cases, caseStatusHistory, users } from '../../db/schema.ts';
 import { badRequest, conflict, notFound } from '../../lib/errors.ts';
 import type { MailOutbox } from '../../mail/outbox.ts';
-import { findVisibleCase } from './find-cases.ts';
+import type { VisibleCase } from './case-access.ts';
 
 /** Blank texts count as absent, and are stored as null. */
 const textOrNull = (value: string | undefined) => (value?.trim() ? value.trim() : null);
@@ -104,8 +104,7 @@ export async function changeCaseStatus(
 }
 
 /** Every status the case has had, oldest first; a doctor sees only their own case's. */
-export async function getCaseHistory(db: Database, actor: SignedInUser, caseId: number): Promise<CaseHistoryEntry[]> {
-  await findVisibleCase(db, actor, caseId);
+export async function getCaseHistory(db: Database, { caseId }: VisibleCase): Promise<CaseHistoryEntry[]> {
   return db
     .select({
       FromStatus: caseStatusHistory.fromStatus,

@@ -6,7 +6,7 @@ import { isoTimestamp } from '../../db/iso-timestamp.ts';
 import { caseAttachments, caseStatusHistory, treatmentPlans, users } from '../../db/schema.ts';
 import { listMessagesOfCase, type CaseMessageRow } from '../messages/case-messages.ts';
 import { findOrderParent, listCaseOrders } from './case-orders.ts';
-import { findVisibleCase } from './find-cases.ts';
+import type { VisibleCase } from './case-access.ts';
 
 /**
  * A case's timeline, oldest first (docs/decisions.md § The case page and its timeline): its
@@ -16,8 +16,12 @@ import { findVisibleCase } from './find-cases.ts';
  * treatment plan versions ('plan', when uploaded), the doctor's decisions on them
  * ('plan_decision') and the orders made from the case ('order', when made), all merged in by `at`.
  */
-export async function getCaseTimeline(db: Database, actor: SignedInUser, caseId: number): Promise<CaseTimelineEntry[]> {
-  const found = await findVisibleCase(db, actor, caseId);
+export async function getCaseTimeline(
+  db: Database,
+  actor: SignedInUser,
+  found: VisibleCase,
+): Promise<CaseTimelineEntry[]> {
+  const { caseId } = found;
   const [history, files, messages, plans, parent, orders] = await Promise.all([
     db
       .select({
@@ -40,7 +44,7 @@ export async function getCaseTimeline(db: Database, actor: SignedInUser, caseId:
       .from(caseAttachments)
       .where(eq(caseAttachments.caseId, caseId))
       .orderBy(asc(caseAttachments.attachmentId)),
-    listMessagesOfCase(db, caseId),
+    listMessagesOfCase(db, found),
     db
       .select({
         planId: treatmentPlans.planId,

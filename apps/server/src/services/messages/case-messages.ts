@@ -9,7 +9,7 @@ import { parseWith } from '../../lib/multipart-form.ts';
 import type { MailOutbox } from '../../mail/outbox.ts';
 import { deleteKeys } from '../../storage/delete-keys.ts';
 import type { Storage } from '../../storage/storage.ts';
-import { findVisibleCase } from '../cases/find-cases.ts';
+import type { VisibleCase } from '../cases/case-access.ts';
 import { mailOtherSide } from './message-mail.ts';
 import type { ReceivedMessageUpload } from './receive-message-upload.ts';
 
@@ -73,16 +73,8 @@ async function selectMessages(db: Database, caseId: number, messageId?: number):
   return messages.map((message) => ({ ...message, files: filesOf.get(message.messageId) ?? [] }));
 }
 
-/** A case's messages, oldest first, each with its files; `caseId` must already be checked visible. */
-export const listMessagesOfCase = (db: Database, caseId: number) => selectMessages(db, caseId);
-
-export async function listCaseMessages(db: Database, actor: SignedInUser, caseId: number): Promise<CaseMessageRow[]> {
-  await findVisibleCase(db, actor, caseId);
-  return listMessagesOfCase(db, caseId);
-}
-
-/** The case a message is about, found visible to its author before any file is received. */
-export type VisibleCase = Awaited<ReturnType<typeof findVisibleCase>>;
+/** A case's messages, oldest first, each with its files. */
+export const listMessagesOfCase = (db: Database, { caseId }: VisibleCase) => selectMessages(db, caseId);
 
 /**
  * Records a message and its files, marks the case read for its author and queues the other

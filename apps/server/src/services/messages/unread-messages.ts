@@ -3,7 +3,7 @@ import { and, eq, gt, max, sql } from 'drizzle-orm';
 import { isDoctor, type SignedInUser } from '../../auth/policy.ts';
 import type { Database } from '../../db/client.ts';
 import { caseMessageReads, caseMessages, cases } from '../../db/schema.ts';
-import { findVisibleCase } from '../cases/find-cases.ts';
+import type { VisibleCase } from '../cases/case-access.ts';
 
 /**
  * How many messages of the other side the caller has not read, per case (docs/decisions.md
@@ -34,8 +34,7 @@ export async function getUnreadCounts(db: Database, actor: SignedInUser): Promis
 }
 
 /** Moves the caller's read mark to the case's newest message (never back). */
-export async function markCaseRead(db: Database, actor: SignedInUser, caseId: number): Promise<void> {
-  await findVisibleCase(db, actor, caseId);
+export async function markCaseRead(db: Database, actor: SignedInUser, { caseId }: VisibleCase): Promise<void> {
   const [newest] = await db
     .select({ messageId: max(caseMessages.messageId) })
     .from(caseMessages)

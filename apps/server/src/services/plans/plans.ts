@@ -1,12 +1,12 @@
 import { planMessages, type PlanState, type PlanVersion } from '@portal/contract';
 import { and, asc, desc, eq, inArray, max, ne, sql, type SQL } from 'drizzle-orm';
-import { assertCaseDoctor, type SignedInUser } from '../../auth/policy.ts';
+import type { SignedInUser } from '../../auth/policy.ts';
 import type { Database } from '../../db/client.ts';
 import { isoTimestamp } from '../../db/iso-timestamp.ts';
 import { cases, planStageFiles, treatmentPlans, users } from '../../db/schema.ts';
 import { conflict, notFound } from '../../lib/errors.ts';
 import type { MailOutbox } from '../../mail/outbox.ts';
-import { findVisibleCase } from '../cases/find-cases.ts';
+import type { VisibleCase } from '../cases/case-access.ts';
 import type { ReceivedPlanUpload } from './receive-plan-upload.ts';
 
 interface Deps {
@@ -106,7 +106,8 @@ export async function createPlanVersion(
 export type PlanDecision = { decision: 'approved' } | { decision: 'changes_requested'; comment: string };
 
 /**
- * The case's doctor decides on the version awaiting approval: the plan row and
+ * The case's doctor decides on the version awaiting approval (the route resolved the case
+ * with its doctor the caller: routes/records.ts, casePlan): the plan row and
  * `cases.plan_state` change together, with the case row locked first (as an upload locks
  * it) so a decision and a new version never cross. A superseded or already decided version
  * is 409.
@@ -114,12 +115,10 @@ export type PlanDecision = { decision: 'approved' } | { decision: 'changes_reque
 export async function decidePlan(
   db: Database,
   actor: SignedInUser,
-  caseId: number,
-  planId: number,
+  visible: VisibleCase & { planId: number },
   decision: PlanDecision,
 ): Promise<PlanChange> {
-  const visible = await findVisibleCase(db, actor, caseId);
-  assertCaseDoctor(actor, visible.doctorUserId);
+  const { caseId, planId } = visible;
   return db.transaction(async (tx) => {
     await tx.select({ caseId: cases.caseId }).from(cases).where(eq(cases.caseId, caseId)).for('update');
     const [plan] = await tx
@@ -161,8 +160,7 @@ export type PlanVersionRow = Omit<PlanVersion, 'stages'> & {
 };
 
 /** Every version of a case's plan, newest first, each with its stage files (upper then lower, by stage). */
-export async function listPlans(db: Database, actor: SignedInUser, caseId: number): Promise<PlanVersionRow[]> {
-  await findVisibleCase(db, actor, caseId);
+export async function listPlans(db: Database, { caseId }: VisibleCase): Promise<PlanVersionRow[]> {
   const plans = await db
     .select({
       planId: treatmentPlans.planId,

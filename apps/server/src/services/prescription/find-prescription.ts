@@ -3,7 +3,8 @@ import { eq } from 'drizzle-orm';
 import type { SignedInUser } from '../../auth/policy.ts';
 import type { Database } from '../../db/client.ts';
 import { cities, clinics, countries, users } from '../../db/schema.ts';
-import { getCase, listCaseAttachments, type CaseAttachmentRow } from '../cases/find-cases.ts';
+import type { VisibleCase } from '../cases/case-access.ts';
+import { getCase, listCaseAttachments, type CaseAttachmentRow } from '../cases/read-case.ts';
 
 /** Everything the printed prescription shows. */
 export interface Prescription {
@@ -14,9 +15,9 @@ export interface Prescription {
   printedAt: Date;
 }
 
-/** The case if the caller may read it (another doctor's is 404), with its doctor, clinic and files. */
-export async function findPrescription(db: Database, actor: SignedInUser, caseId: number): Promise<Prescription> {
-  const caseRow = await getCase(db, actor, caseId);
+/** The case the caller may read (routes/records.ts), with its doctor, clinic and files. */
+export async function findPrescription(db: Database, actor: SignedInUser, found: VisibleCase): Promise<Prescription> {
+  const caseRow = await getCase(db, actor, found);
   const [[doctor], [clinic], attachments] = await Promise.all([
     db
       .select({ email: users.email, mobileNo: users.mobileNo })
@@ -34,7 +35,7 @@ export async function findPrescription(db: Database, actor: SignedInUser, caseId
       .innerJoin(cities, eq(cities.cityId, clinics.cityId))
       .innerJoin(countries, eq(countries.countryId, clinics.countryId))
       .where(eq(clinics.clinicId, caseRow.ClinicId)),
-    listCaseAttachments(db, actor, caseId),
+    listCaseAttachments(db, found),
   ]);
   return {
     caseRow,

@@ -1,79 +1,17 @@
 import {
-  caseFieldList,
-  caseSortColumns,
   defaultPageSize,
-  type CaseAttachment,
-  type CaseDetail,
-  type CaseFieldEntry,
   type CaseListQuery,
   type CaseRow,
   type CaseSortColumn,
-  type CaseStats,
   type CaseStatusFilter,
-  type SortableCaseField,
 } from '@portal/contract';
 import { and, asc, Column, desc, eq, getTableName, is, Placeholder, sql, Subquery, type SQL } from 'drizzle-orm';
-import type { PreparedQueryConfig } from 'drizzle-orm/pg-core';
-import { caseOwnerScope, type SignedInUser } from '../../auth/policy.ts';
 import { keptPlans, type Database } from '../../db/client.ts';
-import { isoTimestamp } from '../../db/iso-timestamp.ts';
-import { caseAttachments, caseCounts, caseStatusTotals, cases, patientNames, users } from '../../db/schema.ts';
-import { notFound } from '../../lib/errors.ts';
-import { findOrderParent, listCaseOrders } from './case-orders.ts';
+import { cases, patientNames, users } from '../../db/schema.ts';
+import { preparedOnce } from '../../db/statements.ts';
+import { caseColumns, literalPage, shapeName, sortColumns, sortExpressions } from './case-rows.ts';
 
-const ownedBy = (doctorUserId: number | null) =>
-  doctorUserId === null ? undefined : eq(cases.doctorUserId, doctorUserId);
-
-/** doctorname: the doctor's first and last name (docs/decisions.md § Doctor names in case rows). */
-const doctorFullName = sql<string>`(${users.firstName} || ' ' || ${users.lastName})`;
-
-/** A field's column as read: a date as its 'YYYY-MM-DD' text. */
-const answerColumn = (field: CaseFieldEntry) =>
-  field.kind === 'date' ? sql<string>`${cases[field.key]}::text` : cases[field.key];
-
-const caseColumns = {
-  CaseId: cases.caseId,
-  TrackingNo: cases.trackingNo,
-  ...Object.fromEntries(caseFieldList.map((field) => [field.read, answerColumn(field)])),
-  doctorname: doctorFullName,
-  Status: cases.status,
-  CreatedAt: isoTimestamp(cases.createdAt),
-  DoctorUserId: cases.doctorUserId,
-};
-
-const caseRowKeys = Object.keys(caseColumns);
-// caseRowsOf takes the drivers' values as they come: no column may need drizzle's decoding.
-for (const [key, field] of Object.entries(caseColumns) as [string, unknown][]) {
-  if (is(field, Column) && field.dataType !== 'string' && field.dataType !== 'number')
-    throw new Error(`caseColumns.${key}: a ${field.dataType} column needs decoding; select it as text`);
-}
-
-/** Rows as arrays of `caseColumns`' values, in its order, as answer objects. */
-function caseRowsOf(rows: unknown[][]): CaseRow[] {
-  return rows.map((row) => {
-    const answer: Record<string, unknown> = {};
-    for (const [index, key] of caseRowKeys.entries()) answer[key] = row[index];
-    return answer as CaseRow;
-  });
-}
-
-/** The column of `cases` each sort reads (doctorname reads the doctor's, through doctor_user_id). */
-const sortColumns: Record<CaseSortColumn, Column> = {
-  CaseId: cases.caseId,
-  TrackingNo: cases.trackingNo,
-  ...(Object.fromEntries(
-    caseFieldList
-      .filter((field) => 'isSortable' in field && field.isSortable)
-      .map((field): [string, Column] => [field.read, cases[field.key]]),
-  ) as Record<SortableCaseField, Column>),
-  doctorname: cases.doctorUserId,
-  Status: cases.status,
-  CreatedAt: cases.createdAt,
-};
-
-const sortExpressions = Object.fromEntries(
-  Object.entries(sortColumns).map(([sort, column]) => [sort, sort === 'doctorname' ? doctorFullName : sql`${column}`]),
-) as Record<CaseSortColumn, SQL>;
+const placeholder = sql.placeholder;
 
 /** ILIKE pattern for a substring, with the user's % _ and \ taken literally. */
 const containing = (text: string) => `%${text.replace(/[\\%_]/g, '\\$&')}%`;
@@ -230,165 +168,6 @@ async function findSearchTerms(db: Database, pattern: string): Promise<SearchTer
   });
   const [found] = await terms.execute({ pattern });
   return found!;
-}
-
-/** What a list's SQL depends on, without a search; the values are bound when it runs. */
-interface ListShape {
-  isOwned: boolean;
-  hasStatus: boolean;
-  hasPlanState: boolean;
-  sort: NonNullable<CaseListQuery['sort']>;
-  /** A page written into the statement (literalPage), or none: LIMIT and OFFSET are bound. */
-  page?: { limit: number; offset: number };
-}
-
-/**
- * The page of a list written into its statement as numbers: the table's page sizes (5, 10,
- * 20) and first five pages, the pages nearly every request asks for. PostgreSQL keeps no
- * plan for `LIMIT $n OFFSET $m` (it cannot tell how many rows they are and plans the
- * generic case for a tenth of the table, so it plans each execution for its values: 0.3 ms
- * a page at a million cases against 0.1 ms for a kept plan), while a statement with numbers
- * is planned once per connection. Other pages bind LIMIT and OFFSET. This bounds the named
- * statements to 16 per shape.
- */
-function literalPage(pageSize: number, page: number) {
-  if (![5, 10, 20].includes(pageSize) || page > 5) return undefined;
-  return { limit: pageSize, offset: (page - 1) * pageSize };
-}
-
-/** The values a list's prepared queries are run with (placeholders of the same names). */
-type ListValues = {
-  doctorUserId?: number;
-  status?: string;
-  planState?: string;
-  limit: number;
-  offset: number;
-};
-
-const placeholder = sql.placeholder;
-
-/** The filters of a list's shape, on the values its statements are run with. */
-const listFilters = (shape: ListShape) =>
-  and(
-    shape.isOwned ? eq(cases.doctorUserId, placeholder('doctorUserId')) : undefined,
-    shape.hasStatus ? eq(cases.status, placeholder('status')) : undefined,
-    shape.hasPlanState ? eq(cases.planState, placeholder('planState')) : undefined,
-  );
-
-/**
- * One shape's page query, built once and a named statement on PostgreSQL (parsed, and
- * planned once per connection when its page is written in, as the session lookup is).
- */
-function preparePage(db: Database, shape: ListShape, name: string) {
-  const isDescending = shape.sort.startsWith('-');
-  const column = sortExpressions[shape.sort.replace(/^-/, '') as CaseSortColumn];
-  const direction = isDescending ? desc : asc;
-  const list = db
-    .select(caseColumns)
-    .from(cases)
-    .innerJoin(users, eq(users.userId, cases.doctorUserId))
-    .where(listFilters(shape))
-    .orderBy(direction(column), direction(cases.caseId))
-    .$dynamic();
-  if (!shape.page) list.limit(placeholder('limit')).offset(placeholder('offset'));
-  const query = list.toSQL();
-  // After ORDER BY, the last clause drizzle wrote; the numbers are whole (literalPage).
-  if (shape.page) query.sql += ` limit ${shape.page.limit} offset ${shape.page.offset}`;
-  // Every column of a row is text or an integer, which both drivers answer as the API
-  // does, so a row's values go into the answer as they come, named in the selection's
-  // order: drizzle's own mapping of each of a row's 44 columns cost 6% of a list's CPU.
-  return db._.session.prepareQuery<PreparedQueryConfig & { execute: CaseRow[] }>(
-    query,
-    undefined,
-    name,
-    true,
-    caseRowsOf,
-  );
-}
-
-/** How many cases a list has: a plan-state filter's rows counted, otherwise read from the counters. */
-function countQuery(db: Database, shape: ListShape, where: SQL | undefined) {
-  if (shape.hasPlanState) {
-    return db
-      .select({ total: sql<number>`count(*)::int` })
-      .from(cases)
-      .where(where);
-  }
-  const counter = counters(shape.isOwned ? placeholder('doctorUserId') : null);
-  return db
-    .select({ total: sql<number>`coalesce(sum(${counter.count}), 0)::int` })
-    .from(counter.table)
-    .where(and(counter.where, shape.hasStatus ? eq(counter.status, placeholder('status')) : undefined));
-}
-
-/** Each database's prepared statements by name (a bounded set: the shapes and pages below). */
-const preparedStatements = new WeakMap<Database, Map<string, unknown>>();
-
-/** The statement named `name`, prepared on first use for this database. */
-function preparedOnce<T>(db: Database, name: string, prepare: (name: string) => T): T {
-  let byName = preparedStatements.get(db);
-  if (!byName) preparedStatements.set(db, (byName = new Map()));
-  let prepared = byName.get(name) as T | undefined;
-  if (!prepared) byName.set(name, (prepared = prepare(name)));
-  return prepared;
-}
-
-/** A shape's part of a statement name: its flags, its sort's number and a page written in. */
-function shapeName(
-  flags: boolean[],
-  sort: NonNullable<CaseListQuery['sort']>,
-  page?: { limit: number; offset: number },
-) {
-  const name = [...flags.map(Number), caseSortIndex.get(sort)!].join('_');
-  return page ? `${name}_${page.limit}_${page.offset}` : name;
-}
-
-/** A shape's page statement and count statement (the count does not depend on the page). */
-function preparedList(db: Database, shape: ListShape) {
-  const flags = [shape.isOwned, shape.hasStatus, shape.hasPlanState];
-  return {
-    list: preparedOnce(db, `case_list_${shapeName(flags, shape.sort, shape.page)}`, (name) =>
-      preparePage(db, shape, name),
-    ),
-    count: preparedOnce(db, `case_count_${shapeName(flags, shape.sort)}`, (name) =>
-      countQuery(db, shape, listFilters(shape)).prepare(name),
-    ),
-  };
-}
-
-/** A sort's number in statement names (`-ImpressionType` and its kind would not fit PostgreSQL's 63 characters). */
-const caseSortIndex = new Map(
-  caseSortColumns.flatMap((column, index) => [
-    [column, 2 * index] as const,
-    [`-${column}` as const, 2 * index + 1] as const,
-  ]),
-);
-
-/** A list without a search: its prepared queries run with this request's values. */
-async function findListPage(
-  db: Database,
-  scope: { doctorUserId: number | null; status: CaseStatusFilter },
-  query: CaseListQuery,
-): Promise<{ rows: CaseRow[]; total: number }> {
-  const shape: ListShape = {
-    isOwned: scope.doctorUserId !== null,
-    hasStatus: scope.status !== 'all',
-    hasPlanState: query.planState !== undefined,
-    sort: query.sort ?? '-CreatedAt',
-  };
-  // Always a page (docs/decisions.md § Paging): a list is never sent whole.
-  const pageSize = query.pageSize ?? defaultPageSize;
-  shape.page = literalPage(pageSize, query.page ?? 1);
-  const values: ListValues = {
-    doctorUserId: scope.doctorUserId ?? undefined,
-    status: shape.hasStatus ? scope.status : undefined,
-    planState: query.planState,
-    limit: pageSize,
-    offset: ((query.page ?? 1) - 1) * pageSize,
-  };
-  const { list, count } = preparedList(db, shape);
-  const [rows, [counted]] = await Promise.all([list.execute(values), count.execute(values)]);
-  return { rows, total: counted?.total ?? 0 };
 }
 
 /** A search's SQL values: bound as they are, or placeholders of a prepared statement. */
@@ -564,25 +343,22 @@ function preparedSearch(db: Database, shape: SearchShape) {
  */
 const preparedTermsLimit = 32;
 
-/**
- * A case list: every row (no query, as the spec reads it) or one page, newest first unless
- * `sort` says otherwise, with the count of all matching rows.
- */
-export async function findCases(
+/** A page of the cases in scope that the search `words` find (searchMatches), with the count of all of them. */
+export async function searchCases(
   db: Database,
   scope: { doctorUserId: number | null; status: CaseStatusFilter },
   query: CaseListQuery,
+  words: string,
 ): Promise<{ rows: CaseRow[]; total: number }> {
-  if (query.search === undefined) return findListPage(db, scope, query);
   const shape: SearchShape = {
     sort: query.sort ?? '-CreatedAt',
     isOwned: scope.doctorUserId !== null,
     hasStatus: scope.status !== 'all',
     hasPlanState: query.planState !== undefined,
-    isAcrossNames: scope.doctorUserId === null && query.search.includes(' '),
+    isAcrossNames: scope.doctorUserId === null && words.includes(' '),
   };
   const search: SearchSql = {
-    pattern: containing(query.search),
+    pattern: containing(words),
     doctorUserId: scope.doctorUserId ?? undefined,
     status: scope.status === 'all' ? undefined : scope.status,
     planState: query.planState,
@@ -608,124 +384,8 @@ export async function findCases(
   return { rows: found.map(({ searchTotal: _total, ...row }) => row) as CaseRow[], total };
 }
 
-/** The counters kept by trigger: a doctor's rows of case_counts, or over all doctors case_status_totals. */
-function counters(doctorUserId: number | Placeholder | null) {
-  return doctorUserId === null
-    ? { table: caseStatusTotals, status: caseStatusTotals.status, count: caseStatusTotals.count, where: undefined }
-    : {
-        table: caseCounts,
-        status: caseCounts.status,
-        count: caseCounts.count,
-        where: eq(caseCounts.doctorUserId, doctorUserId),
-      };
-}
-
-/**
- * The stats tiles in one statement: the status counts from case_counts or case_status_totals
- * (kept by a trigger), never a scan of the cases, and the two plan tiles counted through
- * cases_plan_state_idx. Prepared once per scope (a doctor's, or all doctors'), so a request
- * costs the session lookup and one round trip of an already planned statement.
- */
-function prepareStats(db: Database, isOwned: boolean, name: string) {
-  const doctorUserId = isOwned ? placeholder('doctorUserId') : null;
-  const counter = counters(doctorUserId);
-  const count = (status?: string) =>
-    status
-      ? sql<number>`coalesce(sum(${counter.count}) filter (where ${counter.status} = ${status}), 0)::int`
-      : sql<number>`coalesce(sum(${counter.count}), 0)::int`;
-  const inPlanState = (state: 'awaiting_approval' | 'changes_requested') =>
-    sql<number>`(select count(*)::int from ${cases} where ${and(
-      eq(cases.planState, state),
-      doctorUserId === null ? undefined : eq(cases.doctorUserId, doctorUserId),
-    )})`;
-  return db
-    .select({
-      newcases: count('new'),
-      total: count(),
-      inprogress: count('inprogress'),
-      dispatched: count('dispatched'),
-      delivered: count('delivered'),
-      awaitingApproval: inPlanState('awaiting_approval'),
-      changesRequested: inPlanState('changes_requested'),
-    })
-    .from(counter.table)
-    .where(counter.where)
-    .prepare(name);
-}
-
-export async function getCaseStats(db: Database, doctorUserId: number | null): Promise<CaseStats[]> {
-  if (doctorUserId === null)
-    return preparedOnce(db, 'case_stats_all', (name) => prepareStats(db, false, name)).execute();
-  return preparedOnce(db, 'case_stats_doctor', (name) => prepareStats(db, true, name)).execute({ doctorUserId });
-}
-
 /** How many cases a search matches, counted as found (without reading the cases again). */
 async function countMatches(db: Database, search: SearchSql): Promise<number> {
   const [counted] = await db.select({ total: sql<number>`count(*)::int` }).from(searchMatches(search, [cases.caseId]));
   return counted?.total ?? 0;
-}
-
-/** The case if the caller may see it; another doctor's case is 404, as if it did not exist. */
-export async function findVisibleCase(db: Database, actor: SignedInUser, caseId: number) {
-  const [found] = await db
-    .select({
-      caseId: cases.caseId,
-      doctorUserId: cases.doctorUserId,
-      status: cases.status,
-      trackingNo: cases.trackingNo,
-    })
-    .from(cases)
-    .where(and(eq(cases.caseId, caseId), ownedBy(caseOwnerScope(actor, 0))));
-  if (!found) throw notFound('Case');
-  return found;
-}
-
-/**
- * One case as the list rows show it, for its own page, with its newest plan version's state
- * (null before the first), the case it was ordered from and the orders made from it.
- */
-export async function getCase(db: Database, actor: SignedInUser, caseId: number): Promise<CaseDetail> {
-  const [found] = await db
-    .select({ ...caseColumns, planState: cases.planState })
-    .from(cases)
-    .innerJoin(users, eq(users.userId, cases.doctorUserId))
-    .where(and(eq(cases.caseId, caseId), ownedBy(caseOwnerScope(actor, 0))));
-  if (!found) throw notFound('Case');
-  const [parent, orders] = await Promise.all([findOrderParent(db, caseId), listCaseOrders(db, actor, caseId)]);
-  return {
-    ...(found as unknown as CaseRow),
-    planState: found.planState,
-    parentCaseId: parent?.caseId ?? null,
-    parentTrackingNo: parent?.trackingNo ?? null,
-    orderType: parent?.orderType ?? null,
-    orders: orders.map(({ caseId, trackingNo, orderType, createdAt }) => ({
-      caseId,
-      trackingNo,
-      orderType,
-      createdAt,
-    })),
-  };
-}
-
-/** A case's files as listed: the attachment id stands where the answer has its download address. */
-export type CaseAttachmentRow = Omit<CaseAttachment, 'FilePath'> & { attachmentId: number };
-
-export async function listCaseAttachments(
-  db: Database,
-  actor: SignedInUser,
-  caseId: number,
-): Promise<CaseAttachmentRow[]> {
-  await findVisibleCase(db, actor, caseId);
-  const rows = await db
-    .select({
-      attachmentId: caseAttachments.attachmentId,
-      FileName: caseAttachments.fileName,
-      FileType: caseAttachments.fileType,
-      FileSize: caseAttachments.fileSize,
-      Sha256: caseAttachments.sha256,
-    })
-    .from(caseAttachments)
-    .where(eq(caseAttachments.caseId, caseId))
-    .orderBy(asc(caseAttachments.attachmentId));
-  return rows.map((row) => ({ ...row, FileType: row.FileType as CaseAttachment['FileType'] }));
 }

@@ -1,0 +1,100 @@
+import {
+  caseFieldList,
+  caseSortColumns,
+  type CaseFieldEntry,
+  type CaseListQuery,
+  type CaseRow,
+  type CaseSortColumn,
+  type SortableCaseField,
+} from '@portal/contract';
+import { Column, is, sql, type SQL } from 'drizzle-orm';
+import { isoTimestamp } from '../../db/iso-timestamp.ts';
+import { cases, users } from '../../db/schema.ts';
+
+/**
+ * What a case row is read as, for one case (read-case.ts), a list (list-cases.ts) and a
+ * search (search-cases.ts): its columns, its sorts, and the names of their statements.
+ */
+
+/** doctorname: the doctor's first and last name (docs/decisions.md § Doctor names in case rows). */
+export const doctorFullName = sql<string>`(${users.firstName} || ' ' || ${users.lastName})`;
+
+/** A field's column as read: a date as its 'YYYY-MM-DD' text. */
+const answerColumn = (field: CaseFieldEntry) =>
+  field.kind === 'date' ? sql<string>`${cases[field.key]}::text` : cases[field.key];
+
+export const caseColumns = {
+  CaseId: cases.caseId,
+  TrackingNo: cases.trackingNo,
+  ...Object.fromEntries(caseFieldList.map((field) => [field.read, answerColumn(field)])),
+  doctorname: doctorFullName,
+  Status: cases.status,
+  CreatedAt: isoTimestamp(cases.createdAt),
+  DoctorUserId: cases.doctorUserId,
+};
+
+const caseRowKeys = Object.keys(caseColumns);
+// caseRowsOf takes the drivers' values as they come: no column may need drizzle's decoding.
+for (const [key, field] of Object.entries(caseColumns) as [string, unknown][]) {
+  if (is(field, Column) && field.dataType !== 'string' && field.dataType !== 'number')
+    throw new Error(`caseColumns.${key}: a ${field.dataType} column needs decoding; select it as text`);
+}
+
+/** Rows as arrays of `caseColumns`' values, in its order, as answer objects. */
+export function caseRowsOf(rows: unknown[][]): CaseRow[] {
+  return rows.map((row) => {
+    const answer: Record<string, unknown> = {};
+    for (const [index, key] of caseRowKeys.entries()) answer[key] = row[index];
+    return answer as CaseRow;
+  });
+}
+
+/** The column of `cases` each sort reads (doctorname reads the doctor's, through doctor_user_id). */
+export const sortColumns: Record<CaseSortColumn, Column> = {
+  CaseId: cases.caseId,
+  TrackingNo: cases.trackingNo,
+  ...(Object.fromEntries(
+    caseFieldList
+      .filter((field) => 'isSortable' in field && field.isSortable)
+      .map((field): [string, Column] => [field.read, cases[field.key]]),
+  ) as Record<SortableCaseField, Column>),
+  doctorname: cases.doctorUserId,
+  Status: cases.status,
+  CreatedAt: cases.createdAt,
+};
+
+export const sortExpressions = Object.fromEntries(
+  Object.entries(sortColumns).map(([sort, column]) => [sort, sort === 'doctorname' ? doctorFullName : sql`${column}`]),
+) as Record<CaseSortColumn, SQL>;
+
+/**
+ * The page of a list written into its statement as numbers: the table's page sizes (5, 10,
+ * 20) and first five pages, the pages nearly every request asks for. PostgreSQL keeps no
+ * plan for `LIMIT $n OFFSET $m` (it cannot tell how many rows they are and plans the
+ * generic case for a tenth of the table, so it plans each execution for its values: 0.3 ms
+ * a page at a million cases against 0.1 ms for a kept plan), while a statement with numbers
+ * is planned once per connection. Other pages bind LIMIT and OFFSET. This bounds the named
+ * statements to 16 per shape.
+ */
+export function literalPage(pageSize: number, page: number) {
+  if (![5, 10, 20].includes(pageSize) || page > 5) return undefined;
+  return { limit: pageSize, offset: (page - 1) * pageSize };
+}
+
+/** A shape's part of a statement name: its flags, its sort's number and a page written in. */
+export function shapeName(
+  flags: boolean[],
+  sort: NonNullable<CaseListQuery['sort']>,
+  page?: { limit: number; offset: number },
+) {
+  const name = [...flags.map(Number), caseSortIndex.get(sort)!].join('_');
+  return page ? `${name}_${page.limit}_${page.offset}` : name;
+}
+
+/** A sort's number in statement names (`-ImpressionType` and its kind would not fit PostgreSQL's 63 characters). */
+const caseSortIndex = new Map(
+  caseSortColumns.flatMap((column, index) => [
+    [column, 2 * index] as const,
+    [`-${column}` as const, 2 * index + 1] as const,
+  ]),
+);

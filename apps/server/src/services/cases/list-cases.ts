@@ -1,0 +1,186 @@
+import {
+  defaultPageSize,
+  type CaseListQuery,
+  type CaseRow,
+  type CaseSortColumn,
+  type CaseStats,
+  type CaseStatusFilter,
+} from '@portal/contract';
+import { and, asc, desc, eq, Placeholder, sql, type SQL } from 'drizzle-orm';
+import type { Database } from '../../db/client.ts';
+import { caseCounts, caseStatusTotals, cases, users } from '../../db/schema.ts';
+import { arrayRowStatement, preparedOnce } from '../../db/statements.ts';
+import { caseColumns, caseRowsOf, literalPage, shapeName, sortExpressions } from './case-rows.ts';
+import { searchCases } from './search-cases.ts';
+
+/** What a list's SQL depends on, without a search; the values are bound when it runs. */
+interface ListShape {
+  isOwned: boolean;
+  hasStatus: boolean;
+  hasPlanState: boolean;
+  sort: NonNullable<CaseListQuery['sort']>;
+  /** A page written into the statement (literalPage), or none: LIMIT and OFFSET are bound. */
+  page?: { limit: number; offset: number };
+}
+
+/** The values a list's prepared queries are run with (placeholders of the same names). */
+type ListValues = {
+  doctorUserId?: number;
+  status?: string;
+  planState?: string;
+  limit: number;
+  offset: number;
+};
+
+const placeholder = sql.placeholder;
+
+/** The filters of a list's shape, on the values its statements are run with. */
+const listFilters = (shape: ListShape) =>
+  and(
+    shape.isOwned ? eq(cases.doctorUserId, placeholder('doctorUserId')) : undefined,
+    shape.hasStatus ? eq(cases.status, placeholder('status')) : undefined,
+    shape.hasPlanState ? eq(cases.planState, placeholder('planState')) : undefined,
+  );
+
+/**
+ * One shape's page query, built once and a named statement on PostgreSQL (parsed, and
+ * planned once per connection when its page is written in, as the session lookup is).
+ */
+function preparePage(db: Database, shape: ListShape, name: string) {
+  const isDescending = shape.sort.startsWith('-');
+  const column = sortExpressions[shape.sort.replace(/^-/, '') as CaseSortColumn];
+  const direction = isDescending ? desc : asc;
+  const list = db
+    .select(caseColumns)
+    .from(cases)
+    .innerJoin(users, eq(users.userId, cases.doctorUserId))
+    .where(listFilters(shape))
+    .orderBy(direction(column), direction(cases.caseId))
+    .$dynamic();
+  if (!shape.page) list.limit(placeholder('limit')).offset(placeholder('offset'));
+  const query = list.toSQL();
+  // After ORDER BY, the last clause drizzle wrote; the numbers are whole (literalPage).
+  if (shape.page) query.sql += ` limit ${shape.page.limit} offset ${shape.page.offset}`;
+  // Every column of a row is text or an integer, which both drivers answer as the API
+  // does, so a row's values go into the answer as they come, named in the selection's
+  // order: drizzle's own mapping of each of a row's 44 columns cost 6% of a list's CPU.
+  return arrayRowStatement(db, name, query, caseRowsOf);
+}
+
+/** How many cases a list has: a plan-state filter's rows counted, otherwise read from the counters. */
+function countQuery(db: Database, shape: ListShape, where: SQL | undefined) {
+  if (shape.hasPlanState) {
+    return db
+      .select({ total: sql<number>`count(*)::int` })
+      .from(cases)
+      .where(where);
+  }
+  const counter = counters(shape.isOwned ? placeholder('doctorUserId') : null);
+  return db
+    .select({ total: sql<number>`coalesce(sum(${counter.count}), 0)::int` })
+    .from(counter.table)
+    .where(and(counter.where, shape.hasStatus ? eq(counter.status, placeholder('status')) : undefined));
+}
+
+/** A shape's page statement and count statement (the count does not depend on the page). */
+function preparedList(db: Database, shape: ListShape) {
+  const flags = [shape.isOwned, shape.hasStatus, shape.hasPlanState];
+  return {
+    list: preparedOnce(db, `case_list_${shapeName(flags, shape.sort, shape.page)}`, (name) =>
+      preparePage(db, shape, name),
+    ),
+    count: preparedOnce(db, `case_count_${shapeName(flags, shape.sort)}`, (name) =>
+      countQuery(db, shape, listFilters(shape)).prepare(name),
+    ),
+  };
+}
+
+/** A list without a search: its prepared queries run with this request's values. */
+async function findListPage(
+  db: Database,
+  scope: { doctorUserId: number | null; status: CaseStatusFilter },
+  query: CaseListQuery,
+): Promise<{ rows: CaseRow[]; total: number }> {
+  const shape: ListShape = {
+    isOwned: scope.doctorUserId !== null,
+    hasStatus: scope.status !== 'all',
+    hasPlanState: query.planState !== undefined,
+    sort: query.sort ?? '-CreatedAt',
+  };
+  // Always a page (docs/decisions.md § Paging): a list is never sent whole.
+  const pageSize = query.pageSize ?? defaultPageSize;
+  shape.page = literalPage(pageSize, query.page ?? 1);
+  const values: ListValues = {
+    doctorUserId: scope.doctorUserId ?? undefined,
+    status: shape.hasStatus ? scope.status : undefined,
+    planState: query.planState,
+    limit: pageSize,
+    offset: ((query.page ?? 1) - 1) * pageSize,
+  };
+  const { list, count } = preparedList(db, shape);
+  const [rows, [counted]] = await Promise.all([list.execute(values), count.execute(values)]);
+  return { rows, total: counted?.total ?? 0 };
+}
+
+/** The counters kept by trigger: a doctor's rows of case_counts, or over all doctors case_status_totals. */
+function counters(doctorUserId: number | Placeholder | null) {
+  return doctorUserId === null
+    ? { table: caseStatusTotals, status: caseStatusTotals.status, count: caseStatusTotals.count, where: undefined }
+    : {
+        table: caseCounts,
+        status: caseCounts.status,
+        count: caseCounts.count,
+        where: eq(caseCounts.doctorUserId, doctorUserId),
+      };
+}
+
+/**
+ * The stats tiles in one statement: the status counts from case_counts or case_status_totals
+ * (kept by a trigger), never a scan of the cases, and the two plan tiles counted through
+ * cases_plan_state_idx. Prepared once per scope (a doctor's, or all doctors'), so a request
+ * costs the session lookup and one round trip of an already planned statement.
+ */
+function prepareStats(db: Database, isOwned: boolean, name: string) {
+  const doctorUserId = isOwned ? placeholder('doctorUserId') : null;
+  const counter = counters(doctorUserId);
+  const count = (status?: string) =>
+    status
+      ? sql<number>`coalesce(sum(${counter.count}) filter (where ${counter.status} = ${status}), 0)::int`
+      : sql<number>`coalesce(sum(${counter.count}), 0)::int`;
+  const inPlanState = (state: 'awaiting_approval' | 'changes_requested') =>
+    sql<number>`(select count(*)::int from ${cases} where ${and(
+      eq(cases.planState, state),
+      doctorUserId === null ? undefined : eq(cases.doctorUserId, doctorUserId),
+    )})`;
+  return db
+    .select({
+      newcases: count('new'),
+      total: count(),
+      inprogress: count('inprogress'),
+      dispatched: count('dispatched'),
+      delivered: count('delivered'),
+      awaitingApproval: inPlanState('awaiting_approval'),
+      changesRequested: inPlanState('changes_requested'),
+    })
+    .from(counter.table)
+    .where(counter.where)
+    .prepare(name);
+}
+
+export async function getCaseStats(db: Database, doctorUserId: number | null): Promise<CaseStats[]> {
+  if (doctorUserId === null)
+    return preparedOnce(db, 'case_stats_all', (name) => prepareStats(db, false, name)).execute();
+  return preparedOnce(db, 'case_stats_doctor', (name) => prepareStats(db, true, name)).execute({ doctorUserId });
+}
+
+/**
+ * A case list: every row (no query, as the spec reads it) or one page, newest first unless
+ * `sort` says otherwise, with the count of all matching rows.
+ */
+export async function findCases(
+  db: Database,
+  scope: { doctorUserId: number | null; status: CaseStatusFilter },
+  query: CaseListQuery,
+): Promise<{ rows: CaseRow[]; total: number }> {
+  return query.search === undefined ? findListPage(db, scope, query) : searchCases(db, scope, query, query.search);
+}
