@@ -95,15 +95,15 @@ describe('GET /city/get_cities_list/{countryId}', () => {
     const connection = await connectDatabase({});
     try {
       await prepareDatabase(connection, silentLogger, { admin: testAdmin });
-      const [counts] = (
-        await connection.db.execute<{ countries: number; cities: number }>(sql`
-          select (select count(*)::int from countries) as countries, (select count(*)::int from cities) as cities`)
-      ).rows;
+      const rowsOf = async <T>(query: ReturnType<typeof sql>) =>
+        ((await connection.db.execute(query)) as unknown as { rows: T[] }).rows;
+      const [counts] = await rowsOf<{ countries: number; cities: number }>(sql`
+        select (select count(*)::int from countries) as countries, (select count(*)::int from cities) as cities`);
       const { countryRows, cityRows } = await geographyRows();
       expect(counts).toEqual({ countries: countryRows.length, cities: cityRows.length });
-      const berlin = await connection.db.execute<{ country: string }>(sql`
+      const berlin = await rowsOf<{ country: string }>(sql`
         select country_name as country from cities join countries using (country_id) where city_name = 'Berlin'`);
-      expect(berlin.rows).toEqual([{ country: 'Germany' }]);
+      expect(berlin).toEqual([{ country: 'Germany' }]);
     } finally {
       await connection.close();
     }
