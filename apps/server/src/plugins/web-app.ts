@@ -18,7 +18,7 @@ export const unhashedCacheControl = 'public, max-age=86400';
  */
 export const webAppPlugin = fp(async (app: FastifyInstance) => {
   const root = app.config.webDist;
-  const hasBuild = root !== undefined && existsSync(path.join(root, 'index.html'));
+  const hasBuild = existsSync(path.join(root, 'index.html'));
   if (hasBuild) {
     const served = { index: false, preCompressed: true, cacheControl: false } as const;
     // The top-level files (index.html, icons, manifest) get a route each; the hashed assets,

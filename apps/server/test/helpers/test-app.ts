@@ -71,7 +71,14 @@ export async function createTestApp(
   const database = await freshDatabase(routeDatabaseUrl);
   const config: Config = {
     port: 0,
+    host: '127.0.0.1',
     dataDir,
+    databaseUrl: undefined,
+    adminUsername: undefined,
+    adminPassword: undefined,
+    smtpUrl: undefined,
+    redisUrl: undefined,
+    s3: undefined,
     jwtSecret: randomBytes(32).toString('hex'),
     tokenTtl: 3600,
     publicUrl: 'http://portal.test',
@@ -81,7 +88,8 @@ export async function createTestApp(
     loginAttemptsPerAccount: 1000,
     loginAttemptsPerAccountAndAddress: 1000,
     trustProxy: false,
-    webDist: undefined,
+    // No built web app: a folder without one.
+    webDist: dataDir,
     orphanFileGraceSeconds: 86_400,
     sweepIntervalSeconds: 600,
     bodyStallTimeoutSeconds: 60,
