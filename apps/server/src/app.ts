@@ -3,6 +3,7 @@ import multipart from '@fastify/multipart';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import path from 'node:path';
+import { PasswordHasher } from './auth/passwords.ts';
 import type { Config } from './config.ts';
 import type { Database, DatabaseConnection } from './db/client.ts';
 import { serializeError, serializeRequest } from './lib/logging.ts';
@@ -31,6 +32,7 @@ declare module 'fastify' {
     database: DatabaseConnection;
     storage: Storage;
     outbox: MailOutbox;
+    passwords: PasswordHasher;
   }
 }
 
@@ -83,6 +85,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.decorate('database', options.database);
   app.decorate('db', options.database.db);
   app.decorate('storage', options.storage ?? (await createStorage(config)));
+  app.decorate('passwords', new PasswordHasher(config.passwordHashing));
   const mailer = new Mailer(
     { smtpUrl: config.smtpUrl, from: config.mailFrom, outboxDir: path.join(config.dataDir, 'outbox') },
     app.log,

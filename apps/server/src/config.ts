@@ -176,6 +176,21 @@ const readPositiveSize = (value: string) => {
 const atLeastOne = (value: string) => readWholeNumber(value, 1);
 const folder = (value: string) => (value.includes('\0') ? undefined : value);
 
+/**
+ * OWASP's equivalent argon2id settings (Password Storage Cheat Sheet, one lane): the least
+ * memory (KiB) for each time cost. A setting as strong as one of them is accepted.
+ */
+const argon2idMinimums = [
+  { timeCost: 1, memoryKib: 47_104 },
+  { timeCost: 2, memoryKib: 19_456 },
+  { timeCost: 3, memoryKib: 12_288 },
+  { timeCost: 4, memoryKib: 9216 },
+  { timeCost: 5, memoryKib: 7168 },
+];
+/** The least memory OWASP accepts at `timeCost`: the lowest of the rows whose time cost it reaches. */
+const leastArgon2idMemory = (timeCost: number) =>
+  Math.min(...argon2idMinimums.filter((row) => row.timeCost <= timeCost).map((row) => row.memoryKib));
+
 /** Every variable the server reads, its rules and its default (README "Configuration"). */
 const variables = z.object({
   PORT: variable((value) => readWholeNumber(value, 1, 65_535), {
@@ -312,6 +327,20 @@ const variables = z.object({
     fallback: 'info',
   }),
   WEB_DIST: variable(folder, { accepts: 'must be a folder path' }),
+  // OWASP's second argon2id profile; lower only as far as the floor checked below.
+  PASSWORD_HASH_MEMORY_KIB: variable((value) => readWholeNumber(value, 1, 2 ** 32 - 1), {
+    accepts: 'must be a whole number of KiB, such as 19456 (19 MiB)',
+    fallback: 19_456,
+  }),
+  PASSWORD_HASH_TIME_COST: variable((value) => readWholeNumber(value, 1, 2 ** 32 - 1), {
+    accepts: 'must be a whole number of at least 1 (argon2id passes over the memory)',
+    fallback: 2,
+  }),
+  // Lanes hashed in parallel; more than the machine's cores only queue.
+  PASSWORD_HASH_PARALLELISM: variable((value) => readWholeNumber(value, 1, 255), {
+    accepts: 'must be a whole number from 1 to 255',
+    fallback: 1,
+  }),
   // `npm start` runs in apps/server; INIT_CWD is where the person typed it (the repo root).
   INIT_CWD: z.string().optional(),
 });
@@ -322,6 +351,14 @@ type VariableName = Exclude<keyof typeof variables.shape, 'INIT_CWD'>;
 export const environmentSchema = variables
   .superRefine((env, context) => {
     const refuse = (name: VariableName, message: string) => context.addIssue({ code: 'custom', path: [name], message });
+    const leastMemory = leastArgon2idMemory(env.PASSWORD_HASH_TIME_COST);
+    if (env.PASSWORD_HASH_MEMORY_KIB < leastMemory) {
+      refuse(
+        'PASSWORD_HASH_MEMORY_KIB',
+        `must be at least ${leastMemory} when PASSWORD_HASH_TIME_COST is ${env.PASSWORD_HASH_TIME_COST} ` +
+          `(OWASP's argon2id minimum: ${argon2idMinimums.map((row) => `${row.memoryKib} KiB at time cost ${row.timeCost}`).join(', ')} or more)`,
+      );
+    }
     // Settings for a bucket that is not there: files would silently stay in DATA_DIR/files.
     if (!env.S3_BUCKET) {
       for (const name of ['S3_ENDPOINT', 'S3_REGION', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const) {
@@ -380,6 +417,11 @@ export const environmentSchema = variables
       /** 0: no cap. */
       maxConnectionsPerAddress: env.MAX_CONNECTIONS_PER_ADDRESS,
       shutdownTimeoutSeconds: env.SHUTDOWN_TIMEOUT,
+      passwordHashing: {
+        memoryCost: env.PASSWORD_HASH_MEMORY_KIB,
+        timeCost: env.PASSWORD_HASH_TIME_COST,
+        parallelism: env.PASSWORD_HASH_PARALLELISM,
+      },
       /** S3-compatible object storage instead of DATA_DIR/files, when S3_BUCKET is set. */
       s3: env.S3_BUCKET
         ? {

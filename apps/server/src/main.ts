@@ -20,7 +20,11 @@ const database = await connectDatabase({ url: config.databaseUrl, dataDir: path.
 // vanished reader of standard output cannot hold the process (lib/log-destination.ts).
 const logs = createLogDestination();
 const app = await buildApp({ config, database, logger: { stream: logs.stream } });
-await prepareDatabase(database, app.log, { username: config.adminUsername, password: config.adminPassword });
+await prepareDatabase(database, app.log, {
+  username: config.adminUsername,
+  password: config.adminPassword,
+  passwords: app.passwords,
+});
 // What uploads cut short by a killed process left (files, S3 parts, expired resumable uploads):
 // swept at start, then every SWEEP_INTERVAL by one process at a time. Housekeeping only: a
 // failure is logged and does not stop the start.

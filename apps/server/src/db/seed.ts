@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { ADMIN_ROLE_ID, DOCTOR_ROLE_ID, pages as pageList } from '@portal/contract';
 import { and, eq, isNull, sql } from 'drizzle-orm';
-import { hashPassword } from '../auth/passwords.ts';
+import type { PasswordHasher } from '../auth/passwords.ts';
 import type { Database } from './client.ts';
 import { cities, countries, pages, roles, users } from './schema.ts';
 
@@ -86,13 +86,20 @@ async function seedGeography(db: Database) {
   });
 }
 
+/** ADMIN_USERNAME and ADMIN_PASSWORD, and how the password is hashed (the configured cost). */
+export interface Administrator {
+  username?: string;
+  password?: string;
+  passwords: PasswordHasher;
+}
+
 /** The administrator from ADMIN_USERNAME/ADMIN_PASSWORD, or a generated password shown once. */
-async function seedAdministrator(db: Database, log: SeedLog, username?: string, password?: string) {
-  const [admin] = await db
+async function seedAdministrator(db: Database, log: SeedLog, { username, password, passwords }: Administrator) {
+  const [existing] = await db
     .select({ userId: users.userId })
     .from(users)
     .where(and(eq(users.roleId, ADMIN_ROLE_ID), eq(users.userType, 'Web'), isNull(users.deletedAt)));
-  if (admin) return;
+  if (existing) return;
   const name = username ?? 'admin';
   const secret = password ?? randomBytes(12).toString('base64url');
   await db.insert(users).values({
@@ -102,7 +109,7 @@ async function seedAdministrator(db: Database, log: SeedLog, username?: string, 
     email: 'admin@localhost',
     roleId: ADMIN_ROLE_ID,
     userType: 'Web',
-    passwordHash: await hashPassword(secret),
+    passwordHash: await passwords.hash(secret),
   });
   if (!password) {
     // Printed once, on purpose, outside the structured log.
@@ -113,11 +120,7 @@ async function seedAdministrator(db: Database, log: SeedLog, username?: string, 
   log.info({ username: name }, 'administrator created');
 }
 
-export async function seedDatabase(
-  db: Database,
-  log: SeedLog,
-  admin: { username?: string; password?: string },
-): Promise<void> {
+export async function seedDatabase(db: Database, log: SeedLog, admin: Administrator): Promise<void> {
   await db
     .insert(roles)
     .values([
@@ -130,5 +133,5 @@ export async function seedDatabase(
     .values(pageList.map((page) => ({ pageId: page.PageId, pageName: page.PageName, pageUrl: page.PageUrl })))
     .onConflictDoNothing();
   await seedGeography(db);
-  await seedAdministrator(db, log, admin.username, admin.password);
+  await seedAdministrator(db, log, admin);
 }

@@ -6,7 +6,8 @@ import type { TestProject } from 'vitest/node';
 import { buildServer } from '../../build.ts';
 import { connectDatabase } from '../../src/db/client.ts';
 import { prepareDatabase } from '../../src/db/prepare.ts';
-import { silentLogger, testAdmin } from './constants.ts';
+import { PasswordHasher } from '../../src/auth/passwords.ts';
+import { silentLogger, testAdmin, testPasswordHashing } from './constants.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -14,6 +15,8 @@ declare module 'vitest' {
     templateDatabase: string;
   }
 }
+
+const administrator = { ...testAdmin, passwords: new PasswordHasher(testPasswordHashing) };
 
 interface Template {
   templateDump: string;
@@ -36,7 +39,7 @@ async function makeTemplate(): Promise<Template> {
     const templateUrl = new URL(url);
     templateUrl.pathname = `/${name}`;
     const connection = await connectDatabase({ url: templateUrl.toString() });
-    await prepareDatabase(connection, silentLogger, testAdmin);
+    await prepareDatabase(connection, silentLogger, administrator);
     await connection.close();
     return {
       templateDump: '',
@@ -48,7 +51,7 @@ async function makeTemplate(): Promise<Template> {
     };
   }
   const connection = await connectDatabase({});
-  await prepareDatabase(connection, silentLogger, testAdmin);
+  await prepareDatabase(connection, silentLogger, administrator);
   const dump = await connection.dumpDataDir!();
   const folder = await mkdtemp(path.join(os.tmpdir(), 'portal-template-'));
   const file = path.join(folder, 'template.tar');

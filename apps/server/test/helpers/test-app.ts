@@ -9,7 +9,7 @@ import { buildApp, type AppOptions } from '../../src/app.ts';
 import { defaultMaxUploadBytes, defaultUploadsPerUser, type Config } from '../../src/config.ts';
 import { connectDatabase, type DatabaseConnection } from '../../src/db/client.ts';
 import type { Storage } from '../../src/storage/storage.ts';
-import { testAdmin } from './constants.ts';
+import { testAdmin, testPasswordHashing } from './constants.ts';
 
 export { testAdmin };
 
@@ -96,6 +96,7 @@ export async function createTestApp(
     bodyTimeoutSeconds: 15,
     maxConnectionsPerAddress: 256,
     shutdownTimeoutSeconds: 30,
+    passwordHashing: testPasswordHashing,
     maxUploadBytes: defaultMaxUploadBytes,
     uploadsPerUser: defaultUploadsPerUser,
     uploadBytesPerUser: 2 * (configOverrides.maxUploadBytes ?? defaultMaxUploadBytes),
