@@ -83,6 +83,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   app.decorate('config', config);
   app.decorate('database', options.database);
+  // Lost PostgreSQL connections are logged by the app (db/client.ts), not swallowed.
+  options.database.log = app.log;
   app.decorate('db', options.database.db);
   app.decorate('storage', options.storage ?? (await createStorage(config)));
   app.decorate('passwords', new PasswordHasher(config.passwordHashing));
