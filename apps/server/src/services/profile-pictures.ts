@@ -8,9 +8,6 @@ import type { Storage } from '../storage/storage.ts';
 export const pictureTypeMessage = 'Only JPG and PNG files are allowed!';
 export const avatarSizes = [32, 90] as const;
 
-/** A stored picture's file name: server-made, with the avatar suffix when it is one. */
-export const pictureFileName = /^[a-f0-9]{16}(?:_(?:32x32|90x90))?\.(?:jpg|png)$/;
-
 export const pictureStorageKey = (userId: number, fileName: string) => `users/${userId}/${fileName}`;
 
 /** The storage keys of a stored picture (its key as users.profile_pic holds it) and its two avatars. */

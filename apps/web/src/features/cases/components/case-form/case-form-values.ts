@@ -3,7 +3,6 @@ import {
   photoFileTypes,
   scanFileTypes,
   stepOfCaseField,
-  type CaseField,
   type CaseFieldKey,
   type CaseFields,
   type CaseOrderType,
@@ -15,7 +14,6 @@ import type { CaseFilePart } from '../../api/add-case.ts';
 
 export type ScanField = keyof typeof scanFileTypes;
 export type PhotoField = keyof typeof photoFileTypes;
-export type ToothListField = Extract<CaseField, { kind: 'teeth' }>['sent'];
 
 export const scanLabels: Record<ScanField, string> = {
   maxillaryScan: 'Maxillary Scan',
