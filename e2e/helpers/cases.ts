@@ -28,7 +28,7 @@ export async function defaultCaseFiles(): Promise<Record<string, CaseFile>> {
 }
 
 /** Every text field of a valid submission (packages/contract caseSubmission). */
-export function caseFields(clinicId: number, overrides: Record<string, string> = {}): Record<string, string> {
+function caseFields(clinicId: number, overrides: Record<string, string> = {}): Record<string, string> {
   return {
     firstname: 'Pat',
     lastname: 'Patient',

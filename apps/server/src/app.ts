@@ -49,7 +49,7 @@ export interface AppOptions {
 }
 
 /** Fields never written to logs: credentials and patient identity. */
-export const redactedPaths = [
+const redactedPaths = [
   'req.headers.authorization',
   'req.headers.cookie',
   // @fastify/multipart logs busboy's options, request headers included, at trace level.

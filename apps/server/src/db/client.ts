@@ -6,14 +6,14 @@ import path from 'node:path';
 import { serverRoot } from '../server-root.ts';
 import * as schema from './schema.ts';
 
-export type Schema = typeof schema;
+type Schema = typeof schema;
 /** One handle type for both drivers, so every query is written once. */
 export type Database = PgDatabase<PgQueryResultHKT, Schema>;
 /** The handle inside `db.transaction(...)`, for functions that must run within one. */
 export type Transaction = Parameters<Parameters<Database['transaction']>[0]>[0];
 
 /** Where lost PostgreSQL connections are reported: the app's logger. */
-export interface DatabaseLog {
+interface DatabaseLog {
   warn(details: object, message: string): void;
 }
 

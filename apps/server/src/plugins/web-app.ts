@@ -6,9 +6,9 @@ import path from 'node:path';
 
 /** Vite's content-hashed build output: its names change when its bytes do, so browsers keep it for a year. */
 const hashedAssetsDir = `${path.sep}assets${path.sep}`;
-export const immutableCacheControl = 'public, max-age=31536000, immutable';
+const immutableCacheControl = 'public, max-age=31536000, immutable';
 /** Icons, the manifest and robots.txt keep their names across builds: a day, then revalidated. */
-export const unhashedCacheControl = 'public, max-age=86400';
+const unhashedCacheControl = 'public, max-age=86400';
 
 /**
  * The built web app from apps/web/dist, with every non-API GET falling back to index.html

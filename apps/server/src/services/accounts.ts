@@ -12,7 +12,7 @@ import { pictureKeys, storeProfilePicture } from './profile-pictures.ts';
 
 /** What users and doctors share: the account row, its password and its picture. */
 
-export const usernameTaken = () => conflict('Username is already taken', { username: 'Username is already taken' });
+const usernameTaken = () => conflict('Username is already taken', { username: 'Username is already taken' });
 
 /**
  * Refuses a username a live account holds, as the unique index would: a cheap read before

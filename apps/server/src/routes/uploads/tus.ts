@@ -10,7 +10,7 @@ import { FileInspector } from '../../services/cases/file-checks.ts';
 import { createUploadStore, newTusId, uploadIdOfTusId, uploadStorageKey } from '../../services/uploads/upload-store.ts';
 import { findOwnOpenUpload, finishUpload, forgetUpload, recordUpload } from '../../services/uploads/uploads.ts';
 
-export const tusPath = '/api/uploads/tus';
+const tusPath = '/api/uploads/tus';
 
 /**
  * The tus routes (docs/decisions.md § Resumable uploads). They speak tus 1.0.0, not JSON, so

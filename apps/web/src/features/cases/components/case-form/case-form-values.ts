@@ -36,7 +36,7 @@ export const photoLabels: Record<PhotoField, string> = {
   compositeImage: 'Composite Image',
 };
 
-export const individualPhotoFields = [
+const individualPhotoFields = [
   'frontSmiling',
   'facialProfile',
   'front',
@@ -46,7 +46,7 @@ export const individualPhotoFields = [
   'frontal',
   'leftLateral',
 ] as const satisfies readonly PhotoField[];
-export const xRayFields = ['opv', 'leteralCeloform'] as const satisfies readonly PhotoField[];
+const xRayFields = ['opv', 'leteralCeloform'] as const satisfies readonly PhotoField[];
 
 /** The fields the form has inputs for; the others are filled from one of these (`formValueFrom`). */
 const formFields = caseFieldList.filter((field) => field.section !== null);
