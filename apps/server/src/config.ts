@@ -1,10 +1,23 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { isIP } from 'node:net';
 import path from 'node:path';
 import { maxPasswordLength, minPasswordLength, password } from '@portal/contract';
 import { z } from 'zod';
 import { isCommonPassword } from './auth/common-passwords.ts';
+import {
+  atLeastOne,
+  folder,
+  logLevels,
+  readDuration,
+  readHost,
+  readMailFrom,
+  readPositiveDuration,
+  readPositiveSize,
+  readTrustProxy,
+  readUrl,
+  readWholeNumber,
+  text,
+} from './config-values.ts';
 import { repoRoot } from './server-root.ts';
 
 /** MAX_UPLOAD_BYTES when unset: a full set of scans and photos, with room to spare (issue 20). */
@@ -20,110 +33,12 @@ export class ConfigError extends Error {
   override name = 'ConfigError';
 }
 
-// ---------------------------------------------------------------------------------------
-// Units
-
-const durationUnits: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86_400 };
-
-/** '8h', '30m', '1d', '45s', '3600' (seconds) -> seconds; undefined when it is none of these. */
-export function readDuration(value: string): number | undefined {
-  const match = /^(\d+)\s*([smhd]?)$/i.exec(value.trim());
-  if (!match) return undefined;
-  const seconds = Number(match[1]) * (durationUnits[(match[2] || 's').toLowerCase()] ?? 1);
-  return Number.isSafeInteger(seconds) ? seconds : undefined;
-}
-
 /** '8h', '30m', '3600' -> seconds; `name` is the variable it came from, for the error. */
 export function parseDuration(value: string, name = 'TOKEN_TTL'): number {
   const seconds = readDuration(value);
   if (seconds === undefined) throw new ConfigError(`${name} "${value}" is not a duration like 8h, 30m or 3600`);
   return seconds;
 }
-
-/** KB, MB, GB, TB are powers of 1000; KiB, MiB, GiB, TiB powers of 1024; B or no unit: bytes. */
-const sizeUnits: Record<string, number> = {
-  b: 1,
-  kb: 1e3,
-  mb: 1e6,
-  gb: 1e9,
-  tb: 1e12,
-  kib: 2 ** 10,
-  mib: 2 ** 20,
-  gib: 2 ** 30,
-  tib: 2 ** 40,
-};
-
-/** '100MB', '2GB', '512KB', '1.5GiB', '1048576' -> bytes; undefined when it is none of these. */
-export function readSize(value: string): number | undefined {
-  const match = /^(\d+(?:\.\d+)?)\s*([a-z]*)$/i.exec(value.trim());
-  if (!match) return undefined;
-  const unit = sizeUnits[(match[2] || 'b').toLowerCase()];
-  if (unit === undefined) return undefined;
-  // Plain bytes must be whole; "1.5GB" is 1,500,000,000.
-  if (unit === 1 && match[1]!.includes('.')) return undefined;
-  const bytes = Math.round(Number(match[1]) * unit);
-  return Number.isSafeInteger(bytes) ? bytes : undefined;
-}
-
-// ---------------------------------------------------------------------------------------
-// Values
-
-const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
-
-/** A URL with one of `protocols` ('postgres:'), or undefined. */
-function readUrl(value: string, protocols: string[]): URL | undefined {
-  if (/\s/.test(value)) return undefined;
-  try {
-    const url = new URL(value);
-    return protocols.includes(url.protocol) ? url : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-function readWholeNumber(value: string, min: number, max = Number.MAX_SAFE_INTEGER): number | undefined {
-  if (!/^\d+$/.test(value.trim())) return undefined;
-  const number = Number(value.trim());
-  return number >= min && number <= max ? number : undefined;
-}
-
-const hostName = /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/i;
-
-function readHost(value: string): string | undefined {
-  const bare = value.startsWith('[') && value.endsWith(']') ? value.slice(1, -1) : value;
-  return isIP(bare) || hostName.test(value) ? bare : undefined;
-}
-
-/** One entry of TRUST_PROXY's list, as proxy-addr (Fastify's trustProxy) reads it. */
-function isProxyAddress(entry: string): boolean {
-  if (['loopback', 'linklocal', 'uniquelocal'].includes(entry)) return true;
-  const [address = '', range, ...rest] = entry.split('/');
-  const family = isIP(address);
-  if (!family || rest.length > 0) return false;
-  if (range === undefined) return true;
-  if (/^\d+$/.test(range)) return Number(range) <= (family === 4 ? 32 : 128);
-  return family === 4 && isIP(range) === 4; // 10.0.0.0/255.0.0.0
-}
-
-function readTrustProxy(value: string): boolean | string | undefined {
-  const trimmed = value.trim();
-  if (trimmed === 'true') return true;
-  if (trimmed === 'false') return false;
-  const entries = trimmed.split(',').map((entry) => entry.trim());
-  return entries.every(isProxyAddress) ? entries.join(',') : undefined;
-}
-
-const mailbox = /^[^\s@<>]+@[^\s@<>]+$/;
-
-function readMailFrom(value: string): string | undefined {
-  const trimmed = value.trim();
-  if (mailbox.test(trimmed)) return trimmed;
-  const named = /^([^<>]*)<\s*([^<>]*?)\s*>$/.exec(trimmed);
-  return named && mailbox.test(named[2]!) ? trimmed : undefined;
-}
-
-// ---------------------------------------------------------------------------------------
-// One schema for the whole environment
 
 /** How a refused value is repeated in the error: secrets by their length only, URLs without their user information. */
 type Shown = 'value' | 'length' | 'withoutCredentials';
@@ -163,18 +78,6 @@ function variable<T>(
     })
     .meta({ shown });
 }
-
-const text = (value: string) => value;
-const readPositiveDuration = (value: string) => {
-  const seconds = readDuration(value);
-  return seconds !== undefined && seconds >= 1 ? seconds : undefined;
-};
-const readPositiveSize = (value: string) => {
-  const bytes = readSize(value);
-  return bytes !== undefined && bytes >= 1 ? bytes : undefined;
-};
-const atLeastOne = (value: string) => readWholeNumber(value, 1);
-const folder = (value: string) => (value.includes('\0') ? undefined : value);
 
 /**
  * OWASP's equivalent argon2id settings (Password Storage Cheat Sheet, one lane): the least

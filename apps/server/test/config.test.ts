@@ -5,7 +5,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startCommand } from '../../../e2e/helpers/portal-process.ts';
-import { ConfigError, loadConfig, parseDuration, readDuration, readSize } from '../src/config.ts';
+import { readDuration, readSize } from '../src/config-values.ts';
+import { ConfigError, loadConfig, parseDuration } from '../src/config.ts';
 import { binaryStl, caseFields, caseForm, createCaseDoctor, snapshot, submitCase } from './helpers/case-factories.ts';
 import { createTestApp } from './helpers/test-app.ts';
 
