@@ -25,7 +25,7 @@ const dist = process.env.WEB_DIST
 const chromePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 /** The limits and goals (docs/decisions.md § On the wire). */
-export const budgets = {
+const budgets = {
   signInJsKb: 150,
   dashboardJsKb: 220,
   signInPaintMs: 2500,

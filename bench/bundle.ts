@@ -14,7 +14,7 @@ import { fixed, printTable } from './lib/measure.ts';
 const dist = process.env.WEB_DIST
   ? path.resolve(process.env.WEB_DIST)
   : path.resolve(import.meta.dirname, '../apps/web/dist');
-export const bundleBudgetsKb = { signIn: 150, dashboard: 220 };
+const bundleBudgetsKb = { signIn: 150, dashboard: 220 };
 
 interface ManifestChunk {
   file: string;

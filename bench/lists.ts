@@ -19,7 +19,8 @@ import autocannon from 'autocannon';
 import { caseFieldList } from '@portal/contract';
 import { getTableName, sql, type SQL } from 'drizzle-orm';
 import pg from 'pg';
-import { hashPassword } from '../apps/server/src/auth/passwords.ts';
+import { PasswordHasher } from '../apps/server/src/auth/passwords.ts';
+import { environmentSchema } from '../apps/server/src/config.ts';
 import { connectDatabase, type DatabaseConnection } from '../apps/server/src/db/client.ts';
 import { prepareDatabase } from '../apps/server/src/db/prepare.ts';
 import { cases } from '../apps/server/src/db/schema.ts';
@@ -31,7 +32,9 @@ import { login } from './lib/seed-api.ts';
 const caseCount = Number(process.env.BENCH_CASES ?? 100_000);
 const doctorCount = Number(process.env.BENCH_DOCTORS ?? Math.max(1000, Math.round(caseCount / 200)));
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
-const admin = { username: 'admin', password: 'bench-admin-pass' };
+// Hashed at the portal's default cost, as an installation's are: the portals started below sign in with them.
+const passwords = new PasswordHasher(environmentSchema.parse({}).passwordHashing);
+const admin = { username: 'admin', password: 'bench-admin-pass', passwords };
 const quietLog = {
   info() {},
   warn() {},
@@ -52,7 +55,7 @@ const quietLog = {
  * 0003, 0012 and 0013 do.
  */
 async function seed(connection: DatabaseConnection) {
-  const passwordHash = await hashPassword('bench-passphrase');
+  const passwordHash = await passwords.hash('bench-passphrase');
   await connection.db.transaction(async (db) => {
     await db.execute(sql`set local maintenance_work_mem = '256MB'`);
     await db.execute(sql`

@@ -14,7 +14,7 @@ export async function login(baseUrl: string, username: string, password: string)
 }
 
 /** An active doctor with one clinic; returns their token, user id and clinic id. */
-export async function activeDoctor(baseUrl: string, adminToken: string, username: string) {
+async function activeDoctor(baseUrl: string, adminToken: string, username: string) {
   const api = benchApi(baseUrl);
   const [city] = await api.call(endpoints.cityList, { params: { id: 1 } });
   const form = new FormData();

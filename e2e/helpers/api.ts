@@ -160,18 +160,6 @@ async function createDoctor({
   return { username, password: 'doctor-passphrase', userId: UserId, doctorId: DoctorId };
 }
 
-/** The newest .eml in the portal's outbox (DATA_DIR/outbox), decoded. */
-export async function latestMail(): Promise<string> {
-  const folder = path.join(inject('dataDir'), 'outbox');
-  const files = (await readdir(folder).catch(() => [] as string[])).sort();
-  if (files.length === 0) throw new Error('no mail in the outbox');
-  const raw = await readFile(path.join(folder, files.at(-1)!), 'utf8');
-  // quoted-printable soft breaks and escapes
-  return raw
-    .replace(/=\r?\n/g, '')
-    .replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
-}
-
 /** Every .eml in the portal's outbox addressed to `address`, decoded (other tests mail too). */
 export async function mailsTo(address: string): Promise<string[]> {
   const folder = path.join(inject('dataDir'), 'outbox');

@@ -2,7 +2,7 @@ import { crc32, deflateRawSync } from 'node:zlib';
 import { endpoints, type createApiClient } from '@portal/contract';
 
 /** A small binary STL: one flat triangle per `size`, so each stage's file differs. */
-export function stageStl(size: number): Buffer {
+function stageStl(size: number): Buffer {
   const triangles = 4;
   const data = Buffer.alloc(84 + 50 * triangles);
   data.write('e2e stage model', 0, 'latin1');

@@ -3,6 +3,7 @@ import multipart from '@fastify/multipart';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import path from 'node:path';
+import { PasswordHasher } from './auth/passwords.ts';
 import type { Config } from './config.ts';
 import type { Database, DatabaseConnection } from './db/client.ts';
 import { serializeError, serializeRequest } from './lib/logging.ts';
@@ -31,6 +32,7 @@ declare module 'fastify' {
     database: DatabaseConnection;
     storage: Storage;
     outbox: MailOutbox;
+    passwords: PasswordHasher;
   }
 }
 
@@ -47,7 +49,7 @@ export interface AppOptions {
 }
 
 /** Fields never written to logs: credentials and patient identity. */
-export const redactedPaths = [
+const redactedPaths = [
   'req.headers.authorization',
   'req.headers.cookie',
   // @fastify/multipart logs busboy's options, request headers included, at trace level.
@@ -81,8 +83,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   app.decorate('config', config);
   app.decorate('database', options.database);
+  // Lost PostgreSQL connections are logged by the app (db/client.ts), not swallowed.
+  options.database.log = app.log;
   app.decorate('db', options.database.db);
   app.decorate('storage', options.storage ?? (await createStorage(config)));
+  app.decorate('passwords', new PasswordHasher(config.passwordHashing));
   const mailer = new Mailer(
     { smtpUrl: config.smtpUrl, from: config.mailFrom, outboxDir: path.join(config.dataDir, 'outbox') },
     app.log,

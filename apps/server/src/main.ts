@@ -21,7 +21,7 @@ const database = await connectDatabase({ url: config.databaseUrl, dataDir: path.
 const logs = createLogDestination();
 const app = await buildApp({ config, database, logger: { stream: logs.stream } });
 await prepareDatabase(database, app.log, {
-  admin: { username: config.adminUsername, password: config.adminPassword },
+  admin: { username: config.adminUsername, password: config.adminPassword, passwords: app.passwords },
 });
 // What uploads cut short by a killed process left (files, S3 parts, expired resumable uploads):
 // swept at start, then every SWEEP_INTERVAL by one process at a time. Housekeeping only: a

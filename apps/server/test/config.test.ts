@@ -5,7 +5,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startCommand } from '../../../e2e/helpers/portal-process.ts';
-import { ConfigError, loadConfig, parseDuration, readDuration, readSize } from '../src/config.ts';
+import { readDuration, readSize } from '../src/config-values.ts';
+import { ConfigError, loadConfig, parseDuration } from '../src/config.ts';
 import { binaryStl, caseFields, caseForm, createCaseDoctor, snapshot, submitCase } from './helpers/case-factories.ts';
 import { createTestApp } from './helpers/test-app.ts';
 
@@ -63,6 +64,7 @@ describe('loadConfig', () => {
       bodyTimeoutSeconds: 15,
       maxConnectionsPerAddress: 256,
       shutdownTimeoutSeconds: 30,
+      passwordHashing: { memoryCost: 19_456, timeCost: 2, parallelism: 1 },
       s3: undefined,
       redisUrl: undefined,
       smtpUrl: undefined,
@@ -204,6 +206,66 @@ describe('loadConfig', () => {
       maxConnectionsPerAddress: 40,
     });
     expect(loadConfig({ JWT_SECRET: secret, MAX_CONNECTIONS_PER_ADDRESS: '0' }).maxConnectionsPerAddress).toBe(0);
+  });
+});
+
+describe('password hashing cost', () => {
+  const hashing = (env: Record<string, string>) => loadConfig({ JWT_SECRET: secret, ...env }).passwordHashing;
+
+  it("accepts each of OWASP's argon2id settings and anything stronger", () => {
+    for (const [memory, time] of [
+      ['47104', '1'],
+      ['19456', '2'],
+      ['12288', '3'],
+      ['9216', '4'],
+      ['7168', '5'],
+      ['7168', '10'],
+      ['65536', '1'],
+      ['19456', '3'],
+    ] as const) {
+      expect(hashing({ PASSWORD_HASH_MEMORY_KIB: memory, PASSWORD_HASH_TIME_COST: time })).toEqual({
+        memoryCost: Number(memory),
+        timeCost: Number(time),
+        parallelism: 1,
+      });
+    }
+    expect(hashing({ PASSWORD_HASH_TIME_COST: '3' }).timeCost).toBe(3);
+    expect(hashing({ PASSWORD_HASH_PARALLELISM: '4' }).parallelism).toBe(4);
+  });
+
+  const floor =
+    "(OWASP's argon2id minimum: 47104 KiB at time cost 1, 19456 KiB at time cost 2, 12288 KiB at time cost 3, " +
+    '9216 KiB at time cost 4, 7168 KiB at time cost 5 or more)';
+  const refusals: [Record<string, string>, string][] = [
+    [
+      { PASSWORD_HASH_MEMORY_KIB: '19455' },
+      `PASSWORD_HASH_MEMORY_KIB must be at least 19456 when PASSWORD_HASH_TIME_COST is 2 ${floor} (got "19455")`,
+    ],
+    [
+      { PASSWORD_HASH_TIME_COST: '1' },
+      `PASSWORD_HASH_MEMORY_KIB must be at least 47104 when PASSWORD_HASH_TIME_COST is 1 ${floor}`,
+    ],
+    [
+      { PASSWORD_HASH_MEMORY_KIB: '1024', PASSWORD_HASH_TIME_COST: '1' },
+      `PASSWORD_HASH_MEMORY_KIB must be at least 47104 when PASSWORD_HASH_TIME_COST is 1 ${floor} (got "1024")`,
+    ],
+    [
+      { PASSWORD_HASH_MEMORY_KIB: '7167', PASSWORD_HASH_TIME_COST: '100' },
+      `PASSWORD_HASH_MEMORY_KIB must be at least 7168 when PASSWORD_HASH_TIME_COST is 100 ${floor} (got "7167")`,
+    ],
+    [
+      { PASSWORD_HASH_MEMORY_KIB: '19MiB' },
+      'PASSWORD_HASH_MEMORY_KIB must be a whole number of KiB, such as 19456 (19 MiB) (got "19MiB")',
+    ],
+    [
+      { PASSWORD_HASH_TIME_COST: '0' },
+      'PASSWORD_HASH_TIME_COST must be a whole number of at least 1 (argon2id passes over the memory) (got "0")',
+    ],
+    [{ PASSWORD_HASH_PARALLELISM: '0' }, 'PASSWORD_HASH_PARALLELISM must be a whole number from 1 to 255 (got "0")'],
+  ];
+
+  it.each(refusals)('refuses %j', (env, message) => {
+    expect(refusal(env)).toBe(`Invalid configuration: ${message}`);
   });
 });
 

@@ -74,6 +74,9 @@ describe.runIf(databaseUrl)('database unreachable (PostgreSQL through a TCP prox
   let adminToken: string;
   let unavailableAnswers = 0;
   const logLines: { level: number; msg: string; err?: { code?: string; message?: string } }[] = [];
+  /** What the pools' error listeners logged since `from`: at warn, with the driver's error. */
+  const lostConnections = (from: number) =>
+    logLines.slice(from).filter((line) => line.msg.startsWith('database connection lost'));
 
   beforeAll(async () => {
     const direct = new URL(databaseUrl!);
@@ -151,6 +154,12 @@ describe.runIf(databaseUrl)('database unreachable (PostgreSQL through a TCP prox
     expect(logged.length).toBeGreaterThan(0);
     expect(logged.every((line) => line.level === 50)).toBe(true);
     expect(logLines.slice(before).some((line) => line.msg === 'client aborted the request')).toBe(false);
+    // The idle connections' resets reach the pool's error listener: logged, not swallowed.
+    await vi.waitFor(() => expect(lostConnections(before).length).toBeGreaterThan(0));
+    for (const line of lostConnections(before)) {
+      expect(line.level).toBe(40);
+      expect(line.err?.message).toBeTruthy();
+    }
     // The reset also reaches the pool's idle connections; one may still be handed out before
     // its error drops it, so the first request after the restore may be one more 503.
     await proxy.restore();
@@ -159,7 +168,8 @@ describe.runIf(databaseUrl)('database unreachable (PostgreSQL through a TCP prox
     expect((await t.app.inject({ method: 'GET', url: '/api/ready' })).statusCode).toBe(200);
   });
 
-  it('survives a connection dying inside a transaction (no uncaught error event)', async () => {
+  it('survives a connection dying inside a transaction (no uncaught error event), and logs it at warn', async () => {
+    const before = logLines.length;
     const uncaught: unknown[] = [];
     const onUncaught = (error: unknown) => uncaught.push(error);
     process.on('uncaughtException', onUncaught);
@@ -177,6 +187,8 @@ describe.runIf(databaseUrl)('database unreachable (PostgreSQL through a TCP prox
       process.off('uncaughtException', onUncaught);
     }
     expect(uncaught).toEqual([]);
+    // The checked-out client's own error event, between two queries of the transaction.
+    expect(lostConnections(before).some((line) => line.level === 40 && line.err?.message)).toBe(true);
     await expectRecovered();
   });
 

@@ -9,10 +9,11 @@ import {
 } from './helpers/factories.ts';
 import { createTestApp, type TestApp } from './helpers/test-app.ts';
 import { sql } from 'drizzle-orm';
+import { PasswordHasher } from '../src/auth/passwords.ts';
 import { connectDatabase } from '../src/db/client.ts';
 import { prepareDatabase } from '../src/db/prepare.ts';
 import { geographyRows, readGeographyData } from '../src/db/seed.ts';
-import { silentLogger, testAdmin } from './helpers/constants.ts';
+import { silentLogger, testAdmin, testPasswordHashing } from './helpers/constants.ts';
 
 interface Country {
   CountryId: number;
@@ -94,7 +95,9 @@ describe('GET /city/get_cities_list/{countryId}', () => {
   it("seeds the package's every country and city into an empty database, as a first start does", async () => {
     const connection = await connectDatabase({});
     try {
-      await prepareDatabase(connection, silentLogger, { admin: testAdmin });
+      await prepareDatabase(connection, silentLogger, {
+        admin: { ...testAdmin, passwords: new PasswordHasher(testPasswordHashing) },
+      });
       const rowsOf = async <T>(query: ReturnType<typeof sql>) =>
         ((await connection.db.execute(query)) as unknown as { rows: T[] }).rows;
       const [counts] = await rowsOf<{ countries: number; cities: number }>(sql`

@@ -1,7 +1,7 @@
 import { passwordMessages } from '@portal/contract';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashPassword } from '../src/auth/passwords.ts';
+import { PasswordHasher } from '../src/auth/passwords.ts';
 import { users } from '../src/db/schema.ts';
 import {
   createDoctor,
@@ -145,8 +145,26 @@ describe('signing in with a password set under the old rule', () => {
     const userId = added.json<{ UserId: number }>().UserId;
     await t.app.db
       .update(users)
-      .set({ passwordHash: await hashPassword('old-pw') })
+      .set({ passwordHash: await t.app.passwords.hash('old-pw') })
       .where(eq(users.userId, userId));
     expect(await signsIn(fields.username, 'old-pw')).toBe(200);
+  });
+});
+
+describe('a password hashed at another cost', () => {
+  it('signs in whatever PASSWORD_HASH_* says now: the hash carries its own parameters', async () => {
+    const fields = userFields();
+    const added = await t.as(admin, { method: 'POST', url: '/api/user/add', payload: formData(fields) });
+    const userId = added.json<{ UserId: number }>().UserId;
+    const owaspCost = new PasswordHasher({ memoryCost: 19_456, timeCost: 2, parallelism: 1 });
+    expect(t.config.passwordHashing).not.toEqual({ memoryCost: 19_456, timeCost: 2, parallelism: 1 });
+    const storedHash = await owaspCost.hash('set-at-another-cost');
+    expect(storedHash).toContain('$m=19456,t=2,p=1$');
+    await t.app.db.update(users).set({ passwordHash: storedHash }).where(eq(users.userId, userId));
+    expect(await signsIn(fields.username, 'set-at-another-cost')).toBe(200);
+    expect(await signsIn(fields.username, 'not-the-password')).toBe(401);
+    // And the other way round: a hash at this app's cost verifies under the OWASP one.
+    expect(await owaspCost.verify(await t.app.passwords.hash('cheap-hash'), 'cheap-hash')).toBe(true);
+    expect(await t.app.passwords.hash('cheap-hash')).toContain('$m=1024,t=1,p=1$');
   });
 });

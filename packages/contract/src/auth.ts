@@ -46,4 +46,4 @@ export type SecondFactorRequired = z.infer<typeof secondFactorRequired>;
 export const loginAnswer = z.union([loginResponse, secondFactorRequired]);
 export type LoginAnswer = z.infer<typeof loginAnswer>;
 
-export { messages, sessionKeys } from './session.ts';
+export { messages } from './session.ts';

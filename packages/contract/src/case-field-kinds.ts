@@ -87,8 +87,6 @@ const pastDate = (label: string) =>
       .refine((value) => value <= latestToday(), `${label} must be in the past`),
   );
 
-export const dateOfBirth = pastDate('Date Of Birth');
-
 // ---------------------------------------------------------------------------- kinds of field
 
 export { caseFormSteps, type CaseFormSection } from './case-form-steps.ts';

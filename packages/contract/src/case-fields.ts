@@ -17,7 +17,6 @@ import {
 export {
   caseFormSteps,
   caseOptions,
-  dateOfBirth,
   toothList,
   type CaseDetailGroup,
   type CaseFieldDetail,

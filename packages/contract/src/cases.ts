@@ -11,9 +11,6 @@ export const caseStatus = z.enum(caseStatuses, { error: 'Status is not valid' })
 export const caseStatusFilter = z.enum(['all', ...caseStatuses], { error: 'Status is not valid' });
 export type CaseStatusFilter = z.infer<typeof caseStatusFilter>;
 
-/** Teeth 1-32 in the Universal order the Select Tooth picker shows them. */
-export const toothNumbers = Array.from({ length: 32 }, (_, index) => index + 1);
-
 // ---------------------------------------------------------------------------- files
 
 /** Single-file fields and the FileType each is stored under. */

@@ -44,10 +44,6 @@ export const liveEvent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('case.plan'), data: casePlanEvent }),
 ]);
 export type LiveEvent = z.infer<typeof liveEvent>;
-export type LiveEventType = LiveEvent['type'];
-
-/** The `event:` names a client listens for, one per member of `liveEvent`. */
-export const liveEventTypes = liveEvent.options.map((option) => option.shape.type.value) as LiveEventType[];
 
 /** One event as its Server-Sent Events frame. */
 export const sseFrame = (event: LiveEvent) => `event: ${event.type}\ndata: ${JSON.stringify(event.data)}\n\n`;

@@ -34,20 +34,6 @@ export const requiredId = (message: string, invalid = message) =>
     z.number({ error: message }).int(message).min(-2147483648, invalid).max(2147483647, invalid),
   );
 
-export const optionalId = (label: string) =>
-  z.preprocess(
-    (value) => {
-      const present = blankToUndefined(value);
-      return typeof present === 'string' ? Number(present) : (present ?? null);
-    },
-    z
-      .number({ error: `${label} is not valid` })
-      .int(`${label} is not valid`)
-      .min(-2147483648, `${label} is not valid`)
-      .max(2147483647, `${label} is not valid`)
-      .nullable(),
-  );
-
 /** Booleans in multipart bodies accept true/false/1/0 (docs/decisions.md § Booleans in forms). */
 export const booleanField = (label: string) =>
   z.preprocess(

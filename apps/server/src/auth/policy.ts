@@ -26,7 +26,7 @@ export const isAdministrator = (user: SignedInUser) => user.userType === 'Web' &
 export const isDoctor = (user: SignedInUser) => user.userType === 'Doctor';
 
 /** Staff: the administrator, or a Web user whose role has the page. */
-export const canUsePage = (user: SignedInUser, page: PageUrl) =>
+const canUsePage = (user: SignedInUser, page: PageUrl) =>
   isAdministrator(user) || (user.userType === 'Web' && user.pages.has(page));
 
 /** An endpoint's declared access (see `Access` in the contract). */

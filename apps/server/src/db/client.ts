@@ -6,11 +6,16 @@ import path from 'node:path';
 import { serverRoot } from '../server-root.ts';
 import * as schema from './schema.ts';
 
-export type Schema = typeof schema;
+type Schema = typeof schema;
 /** One handle type for both drivers, so every query is written once. */
 export type Database = PgDatabase<PgQueryResultHKT, Schema>;
 /** The handle inside `db.transaction(...)`, for functions that must run within one. */
 export type Transaction = Parameters<Parameters<Database['transaction']>[0]>[0];
+
+/** Where lost PostgreSQL connections are reported: the app's logger. */
+interface DatabaseLog {
+  warn(details: object, message: string): void;
+}
 
 export interface DatabaseConnection {
   db: Database;
@@ -28,6 +33,11 @@ export interface DatabaseConnection {
   close(): Promise<void>;
   /** PGlite only: the whole data directory, to start copies from (tests). */
   dumpDataDir?(): Promise<Blob>;
+  /**
+   * Where lost connections are logged (warn): buildApp sets its logger, since the process
+   * connects before it has the app. Unset, they are dropped; either way the process lives on.
+   */
+  log?: DatabaseLog;
 }
 
 /**
@@ -46,13 +56,16 @@ const keptPlanHandles = new WeakMap<Database, Database>();
  */
 export const keptPlans = (db: Database): Database => keptPlanHandles.get(db) ?? db;
 
-/** A pool whose lost connections never take the process down (the next query reconnects). */
-function connectionPool(config: pg.PoolConfig) {
+/**
+ * A pool whose lost connections never take the process down (the next query reconnects):
+ * their errors go to `onError`, not to the process's uncaught handler.
+ */
+function connectionPool(config: pg.PoolConfig, onError: (error: Error) => void) {
   const pool = new pg.Pool({ connectionTimeoutMillis: 5000, ...config });
   // The pool listens only to idle clients, so a client checked out for a transaction gets its
   // own listener: the query in flight still fails (503), the process does not.
-  pool.on('error', () => {});
-  pool.on('connect', (client) => client.on('error', () => {}));
+  pool.on('error', onError);
+  pool.on('connect', (client) => client.on('error', onError));
   return pool;
 }
 
@@ -67,15 +80,16 @@ export async function connectDatabase(options: {
   loadDataDir?: Blob;
 }): Promise<DatabaseConnection> {
   if (options.url) {
-    const pool = connectionPool({ connectionString: options.url, max: 10 });
-    const keptPlansPool = connectionPool({
-      connectionString: options.url,
-      max: 4,
-      options: '-c plan_cache_mode=force_generic_plan',
-    });
+    const logLost = (error: Error) =>
+      connection.log?.warn({ err: error }, 'database connection lost (a query on it fails, the next one reconnects)');
+    const pool = connectionPool({ connectionString: options.url, max: 10 }, logLost);
+    const keptPlansPool = connectionPool(
+      { connectionString: options.url, max: 4, options: '-c plan_cache_mode=force_generic_plan' },
+      logLost,
+    );
     const db = drizzlePg(pool, { schema }) as unknown as Database;
     keptPlanHandles.set(db, drizzlePg(keptPlansPool, { schema }) as unknown as Database);
-    return {
+    const connection: DatabaseConnection = {
       db,
       driver: 'postgres',
       connectionString: options.url,
@@ -111,6 +125,7 @@ export async function connectDatabase(options: {
         await Promise.all([pool.end(), keptPlansPool.end()]);
       },
     };
+    return connection;
   }
   // Loaded only here: PGlite's WebAssembly build costs a server on PostgreSQL ~200 MB of RSS.
   const [{ PGlite }, { pg_trgm }, { drizzle: drizzlePglite }, { migrate: migratePglite }] = await Promise.all([

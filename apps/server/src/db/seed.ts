@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { ADMIN_ROLE_ID, DOCTOR_ROLE_ID, pages as pageList } from '@portal/contract';
 import { and, eq, isNull, sql } from 'drizzle-orm';
-import { hashPassword } from '../auth/passwords.ts';
+import type { PasswordHasher } from '../auth/passwords.ts';
 import type { Database } from './client.ts';
 import { cities, countries, pages, roles, users } from './schema.ts';
 
@@ -89,13 +89,20 @@ async function seedGeography(db: Database, geography: () => Promise<GeographyRow
   });
 }
 
+/** ADMIN_USERNAME and ADMIN_PASSWORD, and how the password is hashed (the configured cost). */
+export interface Administrator {
+  username?: string;
+  password?: string;
+  passwords: PasswordHasher;
+}
+
 /** The administrator from ADMIN_USERNAME/ADMIN_PASSWORD, or a generated password shown once. */
-async function seedAdministrator(db: Database, log: SeedLog, username?: string, password?: string) {
-  const [admin] = await db
+async function seedAdministrator(db: Database, log: SeedLog, { username, password, passwords }: Administrator) {
+  const [existing] = await db
     .select({ userId: users.userId })
     .from(users)
     .where(and(eq(users.roleId, ADMIN_ROLE_ID), eq(users.userType, 'Web'), isNull(users.deletedAt)));
-  if (admin) return;
+  if (existing) return;
   const name = username ?? 'admin';
   const secret = password ?? randomBytes(12).toString('base64url');
   await db.insert(users).values({
@@ -105,7 +112,7 @@ async function seedAdministrator(db: Database, log: SeedLog, username?: string, 
     email: 'admin@localhost',
     roleId: ADMIN_ROLE_ID,
     userType: 'Web',
-    passwordHash: await hashPassword(secret),
+    passwordHash: await passwords.hash(secret),
   });
   if (!password) {
     // Printed once, on purpose, outside the structured log.
@@ -118,7 +125,7 @@ async function seedAdministrator(db: Database, log: SeedLog, username?: string, 
 
 export interface SeedOptions {
   /** The administrator made when the database has none: ADMIN_USERNAME/ADMIN_PASSWORD. */
-  admin: { username?: string; password?: string };
+  admin: Administrator;
   /**
    * Where the countries and cities come from: the whole package by default. The tests' template
    * takes a few of them (test/helpers/test-geography.ts): 148,035 cities cost every test file's
@@ -140,5 +147,5 @@ export async function seedDatabase(db: Database, log: SeedLog, options: SeedOpti
     .values(pageList.map((page) => ({ pageId: page.PageId, pageName: page.PageName, pageUrl: page.PageUrl })))
     .onConflictDoNothing();
   await seedGeography(db, options.geography ?? geographyRows);
-  await seedAdministrator(db, log, options.admin.username, options.admin.password);
+  await seedAdministrator(db, log, options.admin);
 }

@@ -19,7 +19,7 @@ export interface SessionsEndedMessage {
  * An account or its access changed (deactivated, deleted, new password, role or page
  * permissions): every process checks its open streams' sessions again at once.
  */
-export interface SessionsChangedMessage {
+interface SessionsChangedMessage {
   sessionsChanged: true;
 }
 

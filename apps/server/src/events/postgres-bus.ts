@@ -3,7 +3,7 @@ import pg from 'pg';
 import { Listeners, parseMessage, type BusListener, type BusMessage, type EventBus } from './bus.ts';
 
 /** The NOTIFY channel; one database per portal, so the name need not say which portal. */
-export const postgresChannel = 'portal_events';
+const postgresChannel = 'portal_events';
 const reconnectDelayMs = 1000;
 
 /**

@@ -6,7 +6,7 @@ import { Listeners, parseMessage, type BusListener, type BusMessage, type EventB
  * Redis pub/sub channels are shared by every database number of a server, so the channel
  * carries the number: several portals on one Redis (one number each) stay apart.
  */
-export function redisChannel(url: string): string {
+function redisChannel(url: string): string {
   const database = Number(new URL(url).pathname.slice(1) || 0);
   return `portal:events:${Number.isInteger(database) ? database : 0}`;
 }

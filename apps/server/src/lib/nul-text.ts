@@ -3,7 +3,7 @@ import { badRequest } from './errors.ts';
 export const nulMessage = 'Text must not contain the NUL character (\\u0000)';
 
 /** The path (`clinicList.0.address`, `_` for the value itself) of the first string holding `\0`, if any. */
-export function findNul(value: unknown, path: string[] = [], depth = 0): string | undefined {
+function findNul(value: unknown, path: string[] = [], depth = 0): string | undefined {
   if (typeof value === 'string') return value.includes('\0') ? path.join('.') || '_' : undefined;
   if (value === null || typeof value !== 'object' || depth > 32 || Buffer.isBuffer(value)) return undefined;
   for (const [key, item] of Object.entries(value)) {

@@ -14,7 +14,7 @@ export interface AuditConfig {
 }
 
 /** What only the handler knows: an id it made, the user who just signed in, a more precise action. */
-export interface AuditDetail {
+interface AuditDetail {
   target?: string;
   actorUserId?: number;
   action?: AuditAction;

@@ -66,7 +66,7 @@ function mayReceive(user: SignedInUser, message: CaseEventMessage): boolean {
  * they commit; every process hears them from the bus and writes them to the streams whose
  * users may see them.
  */
-export class LiveEvents {
+class LiveEvents {
   private readonly streams = new Set<OpenStream>();
   private readonly timers: NodeJS.Timeout[] = [];
   private isChecking = false;

@@ -6,9 +6,9 @@ import path from 'node:path';
 
 /** Vite's content-hashed build output: its names change when its bytes do, so browsers keep it for a year. */
 const hashedAssetsDir = `${path.sep}assets${path.sep}`;
-export const immutableCacheControl = 'public, max-age=31536000, immutable';
+const immutableCacheControl = 'public, max-age=31536000, immutable';
 /** Icons, the manifest and robots.txt keep their names across builds: a day, then revalidated. */
-export const unhashedCacheControl = 'public, max-age=86400';
+const unhashedCacheControl = 'public, max-age=86400';
 
 /**
  * The built web app from apps/web/dist, with every non-API GET falling back to index.html
@@ -18,7 +18,7 @@ export const unhashedCacheControl = 'public, max-age=86400';
  */
 export const webAppPlugin = fp(async (app: FastifyInstance) => {
   const root = app.config.webDist;
-  const hasBuild = root !== undefined && existsSync(path.join(root, 'index.html'));
+  const hasBuild = existsSync(path.join(root, 'index.html'));
   if (hasBuild) {
     const served = { index: false, preCompressed: true, cacheControl: false } as const;
     // The top-level files (index.html, icons, manifest) get a route each; the hashed assets,

@@ -7,7 +7,7 @@
 export const pictureUrl = (key: string | null): string | null => (key === null ? null : `/api/uploads/${key}`);
 
 /** An attachment's download; the name in the path is only for the browser's "save as". */
-export const caseFileUrl = (attachmentId: number, fileName: string): string =>
+const caseFileUrl = (attachmentId: number, fileName: string): string =>
   `/api/case/files/${attachmentId}/${encodeURIComponent(fileName)}`;
 
 /** A user or doctor row as answered: the picture's key becomes its ProfilePic address. */

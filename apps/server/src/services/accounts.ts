@@ -2,7 +2,7 @@ import { ADMIN_ROLE_ID, ownChangeMessages } from '@portal/contract';
 import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import type { Database, Transaction } from '../db/client.ts';
 import { users } from '../db/schema.ts';
-import { verifyPassword } from '../auth/passwords.ts';
+import type { PasswordHasher } from '../auth/passwords.ts';
 import { AppError, badRequest, conflict, isUniqueViolation, notFound } from '../lib/errors.ts';
 import type { MailOutbox } from '../mail/outbox.ts';
 import type { SmallFile } from '../lib/multipart-form.ts';
@@ -12,7 +12,7 @@ import { pictureKeys, storeProfilePicture } from './profile-pictures.ts';
 
 /** What users and doctors share: the account row, its password and its picture. */
 
-export const usernameTaken = () => conflict('Username is already taken', { username: 'Username is already taken' });
+const usernameTaken = () => conflict('Username is already taken', { username: 'Username is already taken' });
 
 /**
  * Refuses a username a live account holds, as the unique index would: a cheap read before
@@ -123,6 +123,7 @@ function noticeOf(
  */
 export async function checkOwnAccountChange(
   db: Pick<Database, 'select'>,
+  passwords: PasswordHasher,
   userId: number,
   input: { password: string; email: string; currentPassword: string },
 ): Promise<ChangeNotice | null> {
@@ -138,7 +139,7 @@ export async function checkOwnAccountChange(
       currentPassword: ownChangeMessages.currentPasswordRequired,
     });
   }
-  if (!(await verifyPassword(current.passwordHash, input.currentPassword))) {
+  if (!(await passwords.verify(current.passwordHash, input.currentPassword))) {
     throw new AppError(403, ownChangeMessages.currentPasswordWrong, {
       currentPassword: ownChangeMessages.currentPasswordWrong,
     });

@@ -7,7 +7,7 @@ import {
   type SecondFactorRequired,
 } from '@portal/contract';
 import { and, eq, getTableColumns, isNull, sql } from 'drizzle-orm';
-import { verifyPassword } from '../auth/passwords.ts';
+import type { PasswordHasher } from '../auth/passwords.ts';
 import { interimTokenSeconds, type SecondStep, type TokenService } from '../auth/tokens.ts';
 import type { Database } from '../db/client.ts';
 import { liveRoleId, revokedTokens, users } from '../db/schema.ts';
@@ -99,6 +99,7 @@ async function secondFactorRequired(
 export async function login(
   db: Database,
   tokens: TokenService,
+  passwords: PasswordHasher,
   input: LoginRequest,
   client: SignInClient,
 ): Promise<SessionAnswer | SecondFactorRequired> {
@@ -106,7 +107,7 @@ export async function login(
     .select(signInColumns)
     .from(users)
     .where(and(sql`lower(${users.userName}) = lower(${input.username})`, isNull(users.deletedAt)));
-  const isPasswordRight = await verifyPassword(user?.passwordHash, input.password);
+  const isPasswordRight = await passwords.verify(user?.passwordHash, input.password);
   if (!user || !isPasswordRight) throw new AppError(401, messages.loginFailed);
   if (!user.isActive) throw new AppError(403, messages.accountInactive);
   const state = await secondFactorState(db, user.userId);

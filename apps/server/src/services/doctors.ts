@@ -8,7 +8,7 @@ import {
 } from '@portal/contract';
 import { and, asc, count, eq, isNull, sql, type SQL } from 'drizzle-orm';
 import { isAdministrator, isDoctor, type SignedInUser } from '../auth/policy.ts';
-import { hashNewPassword } from '../auth/passwords.ts';
+import type { PasswordHasher } from '../auth/passwords.ts';
 import type { Database, Transaction } from '../db/client.ts';
 import { isoTimestamp } from '../db/iso-timestamp.ts';
 import { countries, doctors, liveRoleId, users } from '../db/schema.ts';
@@ -147,15 +147,15 @@ async function insertDoctor(
 
 /** A doctor added from the Doctors page: staff choose the role and status; a taken name is 409. */
 export async function addDoctor(
-  db: Database,
-  storage: Storage,
+  deps: { db: Database; storage: Storage; passwords: PasswordHasher },
   input: DoctorAddRequest,
   picture?: SmallFile,
 ): Promise<number> {
+  const { db, storage } = deps;
   // The cheap refusals first: the argon2 hash and the picture's decoding cost CPU.
   await assertUsernameFree(db, input.username);
   if (picture) await assertPictureSize(picture);
-  const passwordHash = await hashNewPassword(input.password);
+  const passwordHash = await deps.passwords.hashNew(input.password);
   const { result } = await inAccountTransaction(db, storage, async (tx, written) => {
     const { userId, doctorId } = await insertDoctor(tx, input, {
       roleId: input.roleId,
@@ -180,12 +180,12 @@ class UsernameTaken extends Error {}
  * same transaction: to the address given, and to the owner of a taken name.
  */
 export async function registerDoctor(
-  deps: { db: Database; storage: Storage; outbox: MailOutbox },
+  deps: { db: Database; storage: Storage; outbox: MailOutbox; passwords: PasswordHasher },
   input: DoctorAddRequest,
   picture?: SmallFile,
 ): Promise<{ doctorId: number | null }> {
   if (picture) await assertPictureSize(picture);
-  const passwordHash = await hashNewPassword(input.password);
+  const passwordHash = await deps.passwords.hashNew(input.password);
   const { result } = await inAccountTransaction(deps.db, deps.storage, async (tx, written) => {
     const owner = await findUsernameOwner(tx, input.username);
     const account = { roleId: DOCTOR_ROLE_ID, isActive: false, passwordHash };
@@ -265,7 +265,7 @@ const credentialsForbidden = (field: 'password' | 'email') =>
  * e-mail, and their open reset links die with the old ones, as with deactivation.
  */
 export async function updateDoctor(
-  deps: { db: Database; storage: Storage; outbox: MailOutbox; publicUrl: string },
+  deps: { db: Database; storage: Storage; outbox: MailOutbox; passwords: PasswordHasher; publicUrl: string },
   actor: SignedInUser,
   doctorId: number,
   input: DoctorEditRequest,
@@ -276,7 +276,7 @@ export async function updateDoctor(
   const maySetCredentials = isSelf || isAdministrator(actor);
   // Refused before the argon2 hash; a new e-mail is refused once the current one is read.
   if (!maySetCredentials && input.password) throw credentialsForbidden('password');
-  const passwordHash = input.password ? await hashNewPassword(input.password) : undefined;
+  const passwordHash = input.password ? await deps.passwords.hashNew(input.password) : undefined;
   const { result } = await inAccountTransaction(deps.db, deps.storage, async (tx, written) => {
     // Locked: two staff activating the same doctor at once must queue one activation mail.
     const current = await findDoctor(tx, doctorId, true);
@@ -287,7 +287,7 @@ export async function updateDoctor(
     if (!isSelf) await assertDoctorRole(tx, roleId);
     await assertCountry(tx, input.countryId);
     const notice = isSelf
-      ? await checkOwnAccountChange(tx, current.userId, input)
+      ? await checkOwnAccountChange(tx, deps.passwords, current.userId, input)
       : await staffChangeNotice(tx, current.userId, input);
     const deactivated = current.isActive && !isActive;
     await tx

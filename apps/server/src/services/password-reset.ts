@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { resetMessages } from '@portal/contract';
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
-import { hashNewPassword } from '../auth/passwords.ts';
+import type { PasswordHasher } from '../auth/passwords.ts';
 import type { Database, Transaction } from '../db/client.ts';
 import { passwordResetTokens, users } from '../db/schema.ts';
 import type { MailOutbox } from '../mail/outbox.ts';
@@ -53,14 +53,14 @@ export async function isResetTokenValid(db: Database, token: string): Promise<bo
  * are used up, and tokens issued before stop working.
  */
 export async function resetPassword(
-  deps: { db: Database; outbox: MailOutbox },
+  deps: { db: Database; outbox: MailOutbox; passwords: PasswordHasher },
   token: string,
   newPassword: string,
 ): Promise<{ success: boolean; message: string; userId?: number }> {
   const { db } = deps;
   // A bogus or used token costs one indexed read, not an argon2 hash; the claim below still decides.
   if (!(await isResetTokenValid(db, token))) return { success: false, message: resetMessages.linkInvalid };
-  const passwordHash = await hashNewPassword(newPassword, 'newPassword');
+  const passwordHash = await deps.passwords.hashNew(newPassword, 'newPassword');
   const result = await db.transaction(async (tx) => {
     const [claimed] = await tx
       .update(passwordResetTokens)

@@ -5,11 +5,8 @@ import { badRequest } from '../lib/errors.ts';
 import { deleteKeys } from '../storage/delete-keys.ts';
 import type { Storage } from '../storage/storage.ts';
 
-export const pictureTypeMessage = 'Only JPG and PNG files are allowed!';
-export const avatarSizes = [32, 90] as const;
-
-/** A stored picture's file name: server-made, with the avatar suffix when it is one. */
-export const pictureFileName = /^[a-f0-9]{16}(?:_(?:32x32|90x90))?\.(?:jpg|png)$/;
+const pictureTypeMessage = 'Only JPG and PNG files are allowed!';
+const avatarSizes = [32, 90] as const;
 
 export const pictureStorageKey = (userId: number, fileName: string) => `users/${userId}/${fileName}`;
 
@@ -28,7 +25,7 @@ export function pictureKeys(pictureKey: string | null): string[] {
 const loadSharp = async () => (await import('sharp')).default;
 
 /** The most pixels a profile picture may have: 25 megapixels (6000x4000 and less) decode in well under 300 ms. */
-export const maxPicturePixels = 25_000_000;
+const maxPicturePixels = 25_000_000;
 export const pictureTooLargeMessage = `The picture is too large: at most ${maxPicturePixels / 1_000_000} megapixels (such as 6000x4000).`;
 
 /**

@@ -9,7 +9,7 @@ const duplicateName = () =>
   conflict('A role with this name already exists', { roleName: 'A role with this name already exists' });
 
 /** The words the portal has always used, with how many live users hold the role. */
-export const roleHeldMessage = (count: number) =>
+const roleHeldMessage = (count: number) =>
   `This role is assigned to ${count} ${count === 1 ? 'user' : 'users'} and cannot be deleted`;
 
 const roleColumns = {
@@ -36,7 +36,7 @@ export async function createRole(db: Database, input: RoleRequest): Promise<Role
   }
 }
 
-export const builtInRoleRenamed = 'This role is built in and cannot be renamed';
+const builtInRoleRenamed = 'This role is built in and cannot be renamed';
 
 /**
  * The built-in roles (Administrator -1, Doctor 19) keep their names: the menu, the seeds and

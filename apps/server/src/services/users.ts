@@ -8,7 +8,7 @@ import {
 } from '@portal/contract';
 import { and, count, eq, isNull, sql } from 'drizzle-orm';
 import { assertHoldsPages, assertMayTouchAdministrator, isAdministrator, type SignedInUser } from '../auth/policy.ts';
-import { hashNewPassword } from '../auth/passwords.ts';
+import type { PasswordHasher } from '../auth/passwords.ts';
 import type { Database, Transaction } from '../db/client.ts';
 import { isoTimestamp } from '../db/iso-timestamp.ts';
 import { liveRoleId, roles, users } from '../db/schema.ts';
@@ -89,14 +89,14 @@ async function findWebUser(tx: Transaction, userId: number) {
 }
 
 export async function createWebUser(
-  db: Database,
-  storage: Storage,
+  deps: { db: Database; storage: Storage; passwords: PasswordHasher },
   actor: SignedInUser,
   input: UserAddRequest,
   picture?: SmallFile,
 ): Promise<number> {
   assertMayTouchAdministrator(actor, [input.roleId]);
-  const passwordHash = await hashNewPassword(input.password);
+  const { db, storage } = deps;
+  const passwordHash = await deps.passwords.hashNew(input.password);
   const { result } = await inAccountTransaction(db, storage, async (tx, written) => {
     await assertWebRole(tx, input.roleId);
     await assertMayHandOutRole(tx, actor, input.roleId);
@@ -120,14 +120,14 @@ export async function createWebUser(
 }
 
 export async function updateWebUser(
-  deps: { db: Database; storage: Storage; outbox: MailOutbox },
+  deps: { db: Database; storage: Storage; outbox: MailOutbox; passwords: PasswordHasher },
   actor: SignedInUser,
   userId: number,
   input: UserEditRequest,
   change: { picture?: SmallFile; remove?: boolean },
 ): Promise<void> {
   const { db, storage } = deps;
-  const passwordHash = input.password ? await hashNewPassword(input.password) : undefined;
+  const passwordHash = input.password ? await deps.passwords.hashNew(input.password) : undefined;
   const { result } = await inAccountTransaction(db, storage, async (tx, written) => {
     const current = await findWebUser(tx, userId);
     assertMayTouchAdministrator(actor, [current.roleId, input.roleId]);
@@ -146,7 +146,7 @@ export async function updateWebUser(
     // Checked last: a change refused for its role is refused as such, whatever the password.
     const notice =
       actor.userId === userId
-        ? await checkOwnAccountChange(tx, userId, input)
+        ? await checkOwnAccountChange(tx, deps.passwords, userId, input)
         : await staffChangeNotice(tx, userId, input);
     await tx
       .update(users)

@@ -30,7 +30,7 @@ const multipartType = `multipart/form-data; boundary=${boundary}`;
 // Quotes and line breaks in names are escaped as browsers do (HTML's multipart/form-data encoding).
 const escapeName = (name: string) => name.replace(/"/g, '%22').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
 
-export function encodeMultipart(parts: readonly Part[]): Buffer {
+function encodeMultipart(parts: readonly Part[]): Buffer {
   const chunks: Buffer[] = [];
   for (const part of parts) {
     let head = `--${boundary}\r\nContent-Disposition: form-data; name="${escapeName(part.name)}"`;

@@ -33,8 +33,8 @@ export const asciiStl = () =>
 
 /** An empty ZIP archive (end-of-central-directory record only). */
 export const emptyZip = () => Buffer.concat([Buffer.from([0x50, 0x4b, 0x05, 0x06]), Buffer.alloc(18)]);
-export const smallZip = () => Buffer.concat([Buffer.from([0x50, 0x4b, 0x03, 0x04]), Buffer.alloc(60, 1)]);
-export const smallRar = () => Buffer.concat([Buffer.from('Rar!\x1a\x07\x01\x00', 'latin1'), Buffer.alloc(40, 2)]);
+const smallZip = () => Buffer.concat([Buffer.from([0x50, 0x4b, 0x03, 0x04]), Buffer.alloc(60, 1)]);
+const smallRar = () => Buffer.concat([Buffer.from('Rar!\x1a\x07\x01\x00', 'latin1'), Buffer.alloc(40, 2)]);
 
 /**
  * Every text field of a valid submission: a value for each field of the case field table
@@ -117,7 +117,7 @@ export async function storedCaseFiles(t: TestApp): Promise<string[]> {
   return entries.filter((entry) => entry.isFile()).map((entry) => path.join(entry.parentPath, entry.name));
 }
 
-export async function caseRowCounts(t: TestApp): Promise<{ cases: number; attachments: number; history: number }> {
+async function caseRowCounts(t: TestApp): Promise<{ cases: number; attachments: number; history: number }> {
   const count = async (table: string) => {
     const result = await t.app.db.execute(sql.raw(`select count(*)::int as n from ${table}`));
     return (result as unknown as { rows: { n: number }[] }).rows[0]!.n;

@@ -7,9 +7,10 @@ import type { TestProject } from 'vitest/node';
 import { buildServer } from '../../build.ts';
 import { connectDatabase } from '../../src/db/client.ts';
 import { prepareDatabase } from '../../src/db/prepare.ts';
+import { PasswordHasher } from '../../src/auth/passwords.ts';
 import type { SeedOptions } from '../../src/db/seed.ts';
 import { repoRoot } from '../../src/server-root.ts';
-import { silentLogger, testAdmin } from './constants.ts';
+import { silentLogger, testAdmin, testPasswordHashing } from './constants.ts';
 import { testGeography } from './test-geography.ts';
 
 declare module 'vitest' {
@@ -30,7 +31,10 @@ interface Template {
  * every test file copy it: a PGlite data-dir dump, or a PostgreSQL template database.
  */
 async function makeTemplate(): Promise<Template> {
-  const seedOptions = { admin: testAdmin, geography: testGeography };
+  const seedOptions: SeedOptions = {
+    admin: { ...testAdmin, passwords: new PasswordHasher(testPasswordHashing) },
+    geography: testGeography,
+  };
   const url = process.env.DATABASE_URL;
   if (url) {
     const name = `portal_template_${process.pid}`;

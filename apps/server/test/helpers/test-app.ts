@@ -9,7 +9,7 @@ import { buildApp, type AppOptions } from '../../src/app.ts';
 import { defaultMaxUploadBytes, defaultUploadsPerUser, type Config } from '../../src/config.ts';
 import { connectDatabase, type DatabaseConnection } from '../../src/db/client.ts';
 import type { Storage } from '../../src/storage/storage.ts';
-import { testAdmin } from './constants.ts';
+import { testAdmin, testPasswordHashing } from './constants.ts';
 
 export { testAdmin };
 
@@ -71,7 +71,14 @@ export async function createTestApp(
   const database = await freshDatabase(routeDatabaseUrl);
   const config: Config = {
     port: 0,
+    host: '127.0.0.1',
     dataDir,
+    databaseUrl: undefined,
+    adminUsername: undefined,
+    adminPassword: undefined,
+    smtpUrl: undefined,
+    redisUrl: undefined,
+    s3: undefined,
     jwtSecret: randomBytes(32).toString('hex'),
     tokenTtl: 3600,
     publicUrl: 'http://portal.test',
@@ -81,13 +88,15 @@ export async function createTestApp(
     loginAttemptsPerAccount: 1000,
     loginAttemptsPerAccountAndAddress: 1000,
     trustProxy: false,
-    webDist: undefined,
+    // No built web app: a folder without one.
+    webDist: dataDir,
     orphanFileGraceSeconds: 86_400,
     sweepIntervalSeconds: 600,
     bodyStallTimeoutSeconds: 60,
     bodyTimeoutSeconds: 15,
     maxConnectionsPerAddress: 256,
     shutdownTimeoutSeconds: 30,
+    passwordHashing: testPasswordHashing,
     maxUploadBytes: defaultMaxUploadBytes,
     uploadsPerUser: defaultUploadsPerUser,
     uploadBytesPerUser: 2 * (configOverrides.maxUploadBytes ?? defaultMaxUploadBytes),

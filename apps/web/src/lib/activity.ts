@@ -10,7 +10,7 @@ interface Activity {
   isVisible: boolean;
 }
 
-export const hideDelayMs = 500;
+const hideDelayMs = 500;
 
 let state: Activity = { pending: 0, uploadPercent: null, isVisible: false };
 const listeners = new Set<() => void>();

@@ -17,7 +17,7 @@ export interface Session {
 }
 
 /** The token's exp claim in seconds, or null when it has none or cannot be decoded. */
-export function readExp(token: string): number | null {
+function readExp(token: string): number | null {
   try {
     const payload = token.split('.')[1];
     if (!payload) return null;

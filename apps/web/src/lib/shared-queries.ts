@@ -38,7 +38,7 @@ export const doctorKeys = {
 export type DoctorListParams = DoctorListQuery;
 
 /** One page of the doctors and the count of all matching ones. */
-export async function getDoctors(params: DoctorListParams, signal?: AbortSignal) {
+async function getDoctors(params: DoctorListParams, signal?: AbortSignal) {
   const query = { ...params, search: params.search?.trim() || undefined };
   const { data, headers } = await api.callWithHeaders('GET /api/doctor/get_doctors_list', { query }, { signal });
   return { rows: data, total: Number(headers.get('x-total-count') ?? data.length) };

@@ -18,8 +18,7 @@ import { caseDraftEndpoints } from './case-drafts.ts';
 import { secondFactorEndpoints } from './second-factor.ts';
 import { sessionEndpoints } from './sessions.ts';
 
-export { healthStatus } from './health.ts';
-export { pictureRemoval, profilePictureFileName } from './common.ts';
+export { pictureRemoval } from './common.ts';
 
 /**
  * Every API endpoint, once: the server registers its routes from these rows, the OpenAPI

@@ -39,7 +39,7 @@ export async function authRoutes(app: FastifyInstance) {
       preHandler: throttleAccount,
     },
     async (request, reply) => {
-      const signIn = await login(app.db, app.tokens, request.body, signInClient(request)).catch(
+      const signIn = await login(app.db, app.tokens, app.passwords, request.body, signInClient(request)).catch(
         async (error: unknown) => {
           const isWrongPassword = error instanceof AppError && error.status === 401;
           if (!isWrongPassword) await forgive(request);

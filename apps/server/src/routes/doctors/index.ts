@@ -57,16 +57,12 @@ export async function doctorRoutes(app: FastifyInstance) {
     async (request) => {
       const form = await readProfileForm(request, endpoints.doctorCreate.body);
       if (canManageDoctors(request.user)) {
-        const doctorId = await addDoctor(app.db, app.storage, form.input, form.picture);
+        const doctorId = await addDoctor(app, form.input, form.picture);
         request.auditDetail = { target: `doctor:${doctorId}` };
         return { message: 'Doctor added successfully', DoctorId: doctorId };
       }
       // The same answer whether the username was free or taken (issue 20): no DoctorId.
-      const { doctorId } = await registerDoctor(
-        { db: app.db, storage: app.storage, outbox: app.outbox },
-        form.input,
-        form.picture,
-      );
+      const { doctorId } = await registerDoctor(app, form.input, form.picture);
       if (doctorId !== null) request.auditDetail = { target: `doctor:${doctorId}` };
       return { message: registrationSucceeded };
     },
@@ -75,7 +71,13 @@ export async function doctorRoutes(app: FastifyInstance) {
   route(app, endpoints.doctorUpdate, { audit: { action: 'doctor.update', target: byId } }, async (request) => {
     const form = await readProfileForm(request, endpoints.doctorUpdate.body);
     const { activated } = await updateDoctor(
-      { db: app.db, storage: app.storage, outbox: app.outbox, publicUrl: app.config.publicUrl },
+      {
+        db: app.db,
+        storage: app.storage,
+        outbox: app.outbox,
+        passwords: app.passwords,
+        publicUrl: app.config.publicUrl,
+      },
       request.user,
       request.record.doctorId,
       form.input,
@@ -124,11 +126,7 @@ export async function doctorRoutes(app: FastifyInstance) {
     endpoints.doctorResetPassword,
     { audit: { action: 'auth.password_reset' }, onRequest: throttleHashing },
     async (request, reply) => {
-      const { userId, ...result } = await resetPassword(
-        { db: app.db, outbox: app.outbox },
-        request.body.token,
-        request.body.newPassword,
-      );
+      const { userId, ...result } = await resetPassword(app, request.body.token, request.body.newPassword);
       if (userId) request.auditDetail = { target: `user:${userId}` };
       return reply.status(result.success ? 200 : 400).send(result);
     },

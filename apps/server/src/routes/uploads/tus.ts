@@ -7,10 +7,10 @@ import { NodeRequest, sendNodeResponse } from 'srvx/node';
 import type { SignedInUser } from '../../auth/policy.ts';
 import { AppError, badRequest, notFound } from '../../lib/errors.ts';
 import { FileInspector } from '../../services/cases/file-checks.ts';
-import { createUploadStore, newTusId, tusIdOf, uploadIdOfTusId } from '../../services/uploads/upload-store.ts';
+import { createUploadStore, newTusId, uploadIdOfTusId, uploadStorageKey } from '../../services/uploads/upload-store.ts';
 import { findOwnOpenUpload, finishUpload, forgetUpload, recordUpload } from '../../services/uploads/uploads.ts';
 
-export const tusPath = '/api/uploads/tus';
+const tusPath = '/api/uploads/tus';
 
 /**
  * The tus routes (docs/decisions.md § Resumable uploads). They speak tus 1.0.0, not JSON, so
@@ -145,7 +145,7 @@ export async function tusRoutesPlugin(app: FastifyInstance) {
     // tus's id is the storage key (`uploads/<id>`); the URL carries the bare id.
     namingFunction: () => newTusId(),
     generateUrl: (_request, { path, id }) => `${path}/${uploadIdOfTusId(id)}`,
-    getFileIdFromRequest: (_request, lastPath) => (lastPath ? tusIdOf(lastPath) : undefined),
+    getFileIdFromRequest: (_request, lastPath) => (lastPath ? uploadStorageKey(lastPath) : undefined),
     async onUploadCreate(request, upload) {
       const user = callerOf(request);
       const fileName = upload.metadata?.filename;

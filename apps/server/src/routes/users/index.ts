@@ -17,23 +17,17 @@ export async function userRoutes(app: FastifyInstance) {
 
   route(app, endpoints.userCreate, { audit: { action: 'user.create' } }, async (request) => {
     const form = await readProfileForm(request, endpoints.userCreate.body);
-    const userId = await createWebUser(app.db, app.storage, request.user, form.input, form.picture);
+    const userId = await createWebUser(app, request.user, form.input, form.picture);
     request.auditDetail = { target: `user:${userId}` };
     return { message: 'User added successfully', UserId: userId };
   });
 
   route(app, endpoints.userUpdate, { audit: { action: 'user.update', target: byId } }, async (request) => {
     const form = await readProfileForm(request, endpoints.userUpdate.body);
-    await updateWebUser(
-      { db: app.db, storage: app.storage, outbox: app.outbox },
-      request.user,
-      request.params.id,
-      form.input,
-      {
-        picture: form.picture,
-        remove: form.removePicture,
-      },
-    );
+    await updateWebUser(app, request.user, request.params.id, form.input, {
+      picture: form.picture,
+      remove: form.removePicture,
+    });
     return { message: 'User updated successfully' };
   });
 

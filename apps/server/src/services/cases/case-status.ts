@@ -23,7 +23,7 @@ const textOrNull = (value: string | undefined) => (value?.trim() ? value.trim() 
  * is 409; forward may skip steps; back needs a reason; dispatched needs courier and tracking
  * number (the contract's schema checks those too, this keeps the rule with the others).
  */
-export function checkStatusMove(from: CaseStatusRequest['status'], change: CaseStatusRequest): void {
+function checkStatusMove(from: CaseStatusRequest['status'], change: CaseStatusRequest): void {
   const { status } = change;
   if (from === status) throw conflict(`The case is already ${caseStatusLabels[status]}`, { status: 'Unchanged' });
   if (isBackwardMove(from, status) && !textOrNull(change.reason)) {

@@ -24,7 +24,7 @@ export const contentTypeOf: Record<FileKind, string> = {
   pdf: 'application/pdf',
 };
 
-export const isImageKind = (kind: FileKind) => kind === 'jpeg' || kind === 'png';
+const isImageKind = (kind: FileKind) => kind === 'jpeg' || kind === 'png';
 
 /** A file field of the case form: the FileType it is stored as and the message when refused. */
 export interface FileSlot {
@@ -66,7 +66,7 @@ export function extensionOf(fileName: string): string {
 }
 
 /** Bytes kept from the start of each file: enough for every magic number and the STL header. */
-export const headBytes = 512;
+const headBytes = 512;
 
 const startsWith = (head: Buffer, bytes: number[]) =>
   head.length >= bytes.length && bytes.every((byte, index) => head[index] === byte);

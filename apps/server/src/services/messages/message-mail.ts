@@ -5,7 +5,7 @@ import { caseMessageMails, pages, rolePermissions, users } from '../../db/schema
 import type { MailOutbox } from '../../mail/outbox.ts';
 
 /** At most one e-mail per case per person in this window, however many messages (docs/decisions.md § Messages). */
-export const messageMailWindowMinutes = 10;
+const messageMailWindowMinutes = 10;
 
 /**
  * Who hears of a message by e-mail: the case's doctor for the lab's; for the doctor's, every

@@ -18,7 +18,7 @@ export const planZipLimits = {
   maxEntryRatio: 100,
 };
 
-export const zipBombMessage = 'The ZIP unpacks to far more than its size (a compression ratio over 100:1)';
+const zipBombMessage = 'The ZIP unpacks to far more than its size (a compression ratio over 100:1)';
 
 /** A ZIP entry to store: its display name (basename only) and its bytes as they unpack. */
 export interface ZipStageEntry {

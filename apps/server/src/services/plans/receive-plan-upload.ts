@@ -22,7 +22,7 @@ import { extensionOf, FileInspector, isStlModel } from '../cases/file-checks.ts'
 import { planFileName } from './plan-files.ts';
 import { planZipLimits, readPlanZip } from './plan-zip.ts';
 
-export interface StoredStageFile {
+interface StoredStageFile {
   arch: PlanArch;
   stage: number;
   fileName: string;

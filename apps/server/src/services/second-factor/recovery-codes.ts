@@ -17,7 +17,7 @@ function newCode(): string {
 }
 
 /** The code as the contract normalises it (upper case, no dashes), hashed as stored. */
-export const hashRecoveryCode = (code: string) => createHash('sha256').update(code).digest('hex');
+const hashRecoveryCode = (code: string) => createHash('sha256').update(code).digest('hex');
 
 /** `ABCDEFGHJKMNPQRS` shown as `ABCD-EFGH-JKMN-PQRS`. */
 const shown = (code: string) => code.match(/.{4}/g)!.join('-');

@@ -21,11 +21,10 @@ export const uploadStorageKey = (uploadId: string) => `${uploadsFolder}/${upload
  * (`.info` and `.part` objects, `.json` files). The URLs and the `uploads` table use the
  * bare `<uploadId>`.
  */
-export const tusIdOf = uploadStorageKey;
 export const uploadIdOfTusId = (tusId: string) => tusId.slice(uploadsFolder.length + 1);
 
 /** 16 random bytes in hex, as tus names uploads by default. */
-export const newTusId = () => tusIdOf(randomBytes(16).toString('hex'));
+export const newTusId = () => uploadStorageKey(randomBytes(16).toString('hex'));
 
 /**
  * FileStore writing a PATCH body through 1 MiB buffers. Its own write sends every socket read
@@ -55,7 +54,7 @@ class LocalUploadStore extends FileStore {
 /**
  * The tus data store over the same place as the portal's storage: the S3 bucket when
  * S3_BUCKET is set, else DATA_DIR/files. Either way a finished upload's bytes are at
- * `uploadStorageKey(id)` (its tus id, `tusIdOf`), so a case's attachment can point at them
+ * `uploadStorageKey(id)` (also its tus id), so a case's attachment can point at them
  * without a copy. The S3 store (and the AWS SDK under it) is loaded only for a bucket.
  */
 export async function createUploadStore(config: Pick<Config, 'dataDir' | 's3'>): Promise<FileStore | S3Store> {

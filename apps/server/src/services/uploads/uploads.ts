@@ -22,7 +22,7 @@ import { uploadsFolder, uploadStorageKey } from './upload-store.ts';
 /** How long an upload no case or draft has used is kept. */
 export const uploadLifetimeSeconds = 24 * 60 * 60;
 /** How long a draft keeps its uploads after it was last saved (docs/decisions.md § Drafts). */
-export const draftUploadLifetimeSeconds = 7 * 24 * 60 * 60;
+const draftUploadLifetimeSeconds = 7 * 24 * 60 * 60;
 
 export type UploadRow = typeof uploads.$inferSelect;
 

@@ -107,4 +107,3 @@ export function createDraftSaver<Draft>(
     },
   };
 }
-export type DraftSaver<Draft> = ReturnType<typeof createDraftSaver<Draft>>;

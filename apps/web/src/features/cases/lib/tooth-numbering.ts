@@ -4,6 +4,5 @@ export {
   toothChartRows,
   toothDescription,
   toothLabel,
-  toothPosition,
   type NumberingSystem,
 } from '@portal/contract';

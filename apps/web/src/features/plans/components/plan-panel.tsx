@@ -22,7 +22,7 @@ const stateColors: Record<PlanState, string> = {
   superseded: 'gray.7',
 };
 
-export function PlanStateBadge({ state }: { state: PlanState }) {
+function PlanStateBadge({ state }: { state: PlanState }) {
   return (
     <Badge color={stateColors[state]} variant="filled" radius="sm">
       {planStateLabels[state]}

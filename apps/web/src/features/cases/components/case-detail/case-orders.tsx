@@ -6,7 +6,7 @@ import { casePath, paths } from '../../../../config/paths.ts';
 import { formatDateTime } from '../../../../lib/format-date.ts';
 
 /** The case form's address for an order of `orderType` from a case (docs/decisions.md § Orders from a case). */
-export const orderFormPath = (caseId: number, orderType: string) =>
+const orderFormPath = (caseId: number, orderType: string) =>
   `${paths.cases}?${new URLSearchParams({ from: String(caseId), order: orderType }).toString()}`;
 
 /** "Order from this case": a refinement, retainer or replacement, each opening the form prefilled. */

@@ -3,7 +3,6 @@ import {
   photoFileTypes,
   scanFileTypes,
   stepOfCaseField,
-  type CaseField,
   type CaseFieldKey,
   type CaseFields,
   type CaseOrderType,
@@ -15,7 +14,6 @@ import type { CaseFilePart } from '../../api/add-case.ts';
 
 export type ScanField = keyof typeof scanFileTypes;
 export type PhotoField = keyof typeof photoFileTypes;
-export type ToothListField = Extract<CaseField, { kind: 'teeth' }>['sent'];
 
 export const scanLabels: Record<ScanField, string> = {
   maxillaryScan: 'Maxillary Scan',
@@ -38,7 +36,7 @@ export const photoLabels: Record<PhotoField, string> = {
   compositeImage: 'Composite Image',
 };
 
-export const individualPhotoFields = [
+const individualPhotoFields = [
   'frontSmiling',
   'facialProfile',
   'front',
@@ -48,7 +46,7 @@ export const individualPhotoFields = [
   'frontal',
   'leftLateral',
 ] as const satisfies readonly PhotoField[];
-export const xRayFields = ['opv', 'leteralCeloform'] as const satisfies readonly PhotoField[];
+const xRayFields = ['opv', 'leteralCeloform'] as const satisfies readonly PhotoField[];
 
 /** The fields the form has inputs for; the others are filled from one of these (`formValueFrom`). */
 const formFields = caseFieldList.filter((field) => field.section !== null);

@@ -30,7 +30,7 @@ interface FileUploads {
 
 const FileUploadsContext = createContext<FileUploads | null>(null);
 
-export const tusEndpoint = '/api/uploads/tus';
+const tusEndpoint = '/api/uploads/tus';
 
 const bearer = () => ({ Authorization: `Bearer ${sessionStore.get()?.token ?? ''}` });
 
