@@ -82,7 +82,8 @@ function typecheckSeconds(): number {
 
 /** Cold, then again with nothing changed, then after a change to one server file's exports. */
 function typecheckRows() {
-  rmSync(path.join(root, 'node_modules/.cache/tsc'), { recursive: true, force: true });
+  for (const project of ['.', 'packages/contract', 'apps/server', 'apps/web', 'e2e'])
+    rmSync(path.join(root, project, 'node_modules/.cache/tsc'), { recursive: true, force: true });
   const cold = typecheckSeconds();
   const unchanged = typecheckSeconds();
   const changedFile = path.join(root, 'apps/server/src/lib/nul-text.ts');
