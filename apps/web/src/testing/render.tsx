@@ -1,0 +1,45 @@
+import { MantineProvider } from '@mantine/core';
+import { Notifications } from '@mantine/notifications';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { render, screen, type RenderResult } from '@testing-library/react';
+import { userEvent, type UserEvent } from '@testing-library/user-event';
+import type { ReactElement } from 'react';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import { cssVariablesResolver, theme } from '../app/theme.ts';
+
+/**
+ * Renders one screen or form as the app does: Mantine with the app's theme, toasts, a fresh
+ * query cache (no retries, so a refused request fails at once) and a router at `path`. A data
+ * router, not a MemoryRouter: the case form blocks navigation with useBlocker, which needs one.
+ */
+export function renderWithApp(ui: ReactElement, { path = '/' }: { path?: string } = {}): RenderResult & {
+  user: UserEvent;
+} {
+  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } });
+  const router = createMemoryRouter([{ path: '*', element: ui }], { initialEntries: [path] });
+  const user = userEvent.setup();
+  const result = render(
+    <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver}>
+      <Notifications />
+      <QueryClientProvider client={queryClient}>
+        <RouterProvider router={router} />
+      </QueryClientProvider>
+    </MantineProvider>,
+  );
+  return { ...result, user };
+}
+
+/**
+ * The text announced as a field's description (its error or hint), read through
+ * aria-describedby as the browser tests' fieldDescription does: a message tied to its field.
+ */
+export function fieldDescription(field: HTMLElement): string {
+  const ids = field.getAttribute('aria-describedby')?.split(/\s+/).filter(Boolean) ?? [];
+  return ids
+    .map((id) => document.getElementById(id)?.textContent ?? '')
+    .filter(Boolean)
+    .join(' ');
+}
+
+/** A toast with this text, shown by Mantine's notifications. */
+export const findToast = (text: string | RegExp) => screen.findByText(text, { selector: '.mantine-Notification-description' });
