@@ -12,14 +12,19 @@ import { cssVariablesResolver, theme } from '../app/theme.ts';
  * query cache (no retries, so a refused request fails at once) and a router at `path`. A data
  * router, not a MemoryRouter: the case form blocks navigation with useBlocker, which needs one.
  */
-export function renderWithApp(ui: ReactElement, { path = '/' }: { path?: string } = {}): RenderResult & {
+export function renderWithApp(
+  ui: ReactElement,
+  { path = '/' }: { path?: string } = {},
+): RenderResult & {
   user: UserEvent;
 } {
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } });
   const router = createMemoryRouter([{ path: '*', element: ui }], { initialEntries: [path] });
-  const user = userEvent.setup();
+  // Files are chosen as the browser tests' setFiles does: a refused type reaches the form, which must refuse it.
+  const user = userEvent.setup({ applyAccept: false, delay: null });
   const result = render(
-    <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver}>
+    // env="test": no transitions and no portals, so a dropdown's options are there at once.
+    <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} env="test">
       <Notifications />
       <QueryClientProvider client={queryClient}>
         <RouterProvider router={router} />
@@ -42,4 +47,5 @@ export function fieldDescription(field: HTMLElement): string {
 }
 
 /** A toast with this text, shown by Mantine's notifications. */
-export const findToast = (text: string | RegExp) => screen.findByText(text, { selector: '.mantine-Notification-description' });
+export const findToast = (text: string | RegExp) =>
+  screen.findByText(text, { selector: '.mantine-Notification-description' });

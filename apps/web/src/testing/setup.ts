@@ -27,6 +27,9 @@ if (typeof window !== 'undefined') {
     disconnect() {}
   };
 
+  // Textarea autosize measures again when web fonts load; happy-dom loads no fonts.
+  if (!('fonts' in document)) Object.defineProperty(document, 'fonts', { value: new EventTarget() });
+
   // Combobox scrolls the selected option into view; happy-dom lays nothing out to scroll.
   Element.prototype.scrollIntoView ??= () => undefined;
 
