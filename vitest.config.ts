@@ -74,6 +74,8 @@ export default defineConfig({
           // file asking for it in its first line (`// @vitest-environment happy-dom`).
           include: ['src/**/*.test.ts', 'src/**/*.test.tsx'],
           setupFiles: ['./src/testing/setup.ts'],
+          // A form test clicks and types through React and Mantine: a second or two, more on a busy machine.
+          testTimeout: 20_000,
         },
       },
       {

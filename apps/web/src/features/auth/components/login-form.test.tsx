@@ -2,7 +2,7 @@
 import { screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { fakeApi } from '../../../testing/fake-api.ts';
-import { fieldDescription, renderWithApp } from '../../../testing/render.tsx';
+import { fieldDescription, fill, renderWithApp } from '../../../testing/render.tsx';
 import { LoginForm } from './login-form.tsx';
 
 const username = () => screen.getByRole('textbox', { name: 'Username' });
@@ -23,14 +23,12 @@ describe('Login form', () => {
   it('checks a field as it changes, and only that field', async () => {
     const api = fakeApi();
     const { user } = renderWithApp(<LoginForm />);
-    await user.type(username(), 'admin');
-    await user.clear(username());
-    await user.type(username(), '   ');
+    await fill(user, username(), 'admin');
+    await fill(user, username(), '   ');
     await waitFor(() => expect(fieldDescription(username())).toBe('Username is required'));
     expect(fieldDescription(password())).toBe('');
     expect(screen.queryByText('Password is required')).toBeNull();
-    await user.clear(username());
-    await user.type(username(), 'admin');
+    await fill(user, username(), 'admin');
     await waitFor(() => expect(fieldDescription(username())).toBe(''));
     expect(api.sent).toEqual([]);
   });
@@ -44,8 +42,8 @@ describe('Login form', () => {
         }),
     });
     const { user } = renderWithApp(<LoginForm />);
-    await user.type(username(), 'admin');
-    await user.type(password(), 'wrong-password');
+    await fill(user, username(), 'admin');
+    await fill(user, password(), 'wrong-password');
     await user.click(screen.getByRole('button', { name: 'Sign In' }));
     await waitFor(() => expect(api.sentTo('POST /api/auth/login')).toHaveLength(1));
     expect(api.sentTo('POST /api/auth/login')[0]!.body).toEqual({ username: 'admin', password: 'wrong-password' });

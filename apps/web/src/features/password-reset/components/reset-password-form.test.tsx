@@ -3,7 +3,7 @@ import { resetMessages } from '@portal/contract';
 import { screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { fakeApi } from '../../../testing/fake-api.ts';
-import { fieldDescription, findToast, renderWithApp } from '../../../testing/render.tsx';
+import { fieldDescription, fill, findToast, renderWithApp } from '../../../testing/render.tsx';
 import { ResetPasswordForm } from './reset-password-form.tsx';
 
 /** Password inputs have no textbox role; their label finds them. */
@@ -17,13 +17,12 @@ describe('Reset password form', () => {
     await user.click(resetButton());
     await waitFor(() => expect(fieldDescription(passwordInput('New Password'))).toContain('Password is required'));
     expect(fieldDescription(passwordInput('Confirm Password'))).toContain('Confirm Password is required');
-    await user.type(passwordInput('New Password'), 'abc');
+    await fill(user, passwordInput('New Password'), 'abc');
     await waitFor(() =>
       expect(fieldDescription(passwordInput('New Password'))).toContain('Password must be at least 12 characters'),
     );
-    await user.clear(passwordInput('New Password'));
-    await user.type(passwordInput('New Password'), 'brand-new-pass');
-    await user.type(passwordInput('Confirm Password'), 'brand-new-pasX');
+    await fill(user, passwordInput('New Password'), 'brand-new-pass');
+    await fill(user, passwordInput('Confirm Password'), 'brand-new-pasX');
     await waitFor(() =>
       expect(fieldDescription(passwordInput('Confirm Password'))).toContain('Passwords do not match'),
     );
@@ -42,8 +41,8 @@ describe('Reset password form', () => {
       'POST /api/doctor/reset_password': { success: true, message: resetMessages.resetSucceeded },
     });
     const { user } = renderWithApp(<ResetPasswordForm token="a-token" />);
-    await user.type(passwordInput('New Password'), 'brand-new-pass');
-    await user.type(passwordInput('Confirm Password'), 'brand-new-pass');
+    await fill(user, passwordInput('New Password'), 'brand-new-pass');
+    await fill(user, passwordInput('Confirm Password'), 'brand-new-pass');
     await user.click(resetButton());
     await findToast(resetMessages.resetSucceeded);
     expect(api.changes().map(({ body }) => body)).toEqual([{ token: 'a-token', newPassword: 'brand-new-pass' }]);

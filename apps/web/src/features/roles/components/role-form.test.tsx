@@ -3,7 +3,7 @@ import { ADMIN_ROLE_ID, type Role } from '@portal/contract';
 import { screen, waitFor } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { fakeApi, json } from '../../../testing/fake-api.ts';
-import { fieldDescription, findToast, renderWithApp } from '../../../testing/render.tsx';
+import { fieldDescription, fill, findToast, renderWithApp } from '../../../testing/render.tsx';
 import { RoleForm } from './role-form.tsx';
 
 const roleName = () => screen.getByRole('textbox', { name: /^Role Name/ });
@@ -24,10 +24,9 @@ describe('Role form', () => {
     expect(screen.getByRole('heading', { name: 'Add Role' })).toBeTruthy();
     await user.click(submit());
     await waitFor(() => expect(fieldDescription(roleName())).toBe('Role Name is required'));
-    await user.type(roleName(), 'Lab');
+    await fill(user, roleName(), 'Lab');
     await waitFor(() => expect(fieldDescription(roleName())).toBe(''));
-    await user.clear(roleName());
-    await user.type(roleName(), '   ');
+    await fill(user, roleName(), '   ');
     await waitFor(() => expect(fieldDescription(roleName())).toBe('Role Name is required'));
     await user.click(submit());
     expect(api.sent).toEqual([]);
@@ -37,8 +36,8 @@ describe('Role form', () => {
     const api = fakeApi({ 'POST /api/role/add': { message: 'Role added successfully', RoleId: 42 } });
     const onClose = vi.fn();
     const { user } = renderWithApp(<RoleForm onClose={onClose} />);
-    await user.type(roleName(), 'Lab technicians');
-    await user.type(description(), 'Prints aligners');
+    await fill(user, roleName(), 'Lab technicians');
+    await fill(user, description(), 'Prints aligners');
     await user.click(submit());
     await findToast('Role added successfully');
     expect(api.sentTo('POST /api/role/add').map(({ body }) => body)).toEqual([
@@ -60,7 +59,7 @@ describe('Role form', () => {
     });
     const onClose = vi.fn();
     const { user } = renderWithApp(<RoleForm onClose={onClose} />);
-    await user.type(roleName(), 'Administrator');
+    await fill(user, roleName(), 'Administrator');
     await user.click(submit());
     await waitFor(() => expect(fieldDescription(roleName())).toBe('A role with this name already exists'));
     expect(onClose).not.toHaveBeenCalled();
@@ -74,8 +73,7 @@ describe('Role form', () => {
     expect((roleName() as HTMLInputElement).disabled).toBe(true);
     expect(fieldDescription(roleName())).toBe('This role is built in and cannot be renamed');
     expect((description() as HTMLTextAreaElement).value).toBe('All pages');
-    await user.clear(description());
-    await user.type(description(), 'Every page');
+    await fill(user, description(), 'Every page');
     await user.click(submit());
     await findToast('Role updated successfully');
     expect(api.changes().map(({ body }) => body)).toEqual([{ roleName: 'Administrator', description: 'Every page' }]);

@@ -3,7 +3,7 @@ import { ADMIN_ROLE_ID, DOCTOR_ROLE_ID, type Role } from '@portal/contract';
 import { screen, waitFor } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { fakeApi } from '../../../testing/fake-api.ts';
-import { fieldDescription, findToast, renderWithApp } from '../../../testing/render.tsx';
+import { fieldDescription, fill, findToast, renderWithApp } from '../../../testing/render.tsx';
 import { UserForm } from './user-form.tsx';
 
 const roles: Role[] = [
@@ -43,23 +43,21 @@ describe('User form', () => {
   it('checks each field as it changes, message by message, and refuses a picture that is not JPEG or PNG', async () => {
     const api = fakeApi();
     const { user } = renderWithApp(<UserForm roles={roles} onClose={() => {}} />);
-    await user.type(textbox('Username'), 'ab');
+    await fill(user, textbox('Username'), 'ab');
     await waitFor(() => expect(fieldDescription(textbox('Username'))).toBe('Username must be at least 3 characters'));
-    await user.type(textbox('Email'), 'someone@clinic');
+    await fill(user, textbox('Email'), 'someone@clinic');
     await waitFor(() => expect(fieldDescription(textbox('Email'))).toBe('Email is not valid'));
-    await user.type(passwordInput('Password'), 'abc');
+    await fill(user, passwordInput('Password'), 'abc');
     await waitFor(() =>
       expect(fieldDescription(passwordInput('Password'))).toBe('Password must be at least 12 characters'),
     );
-    await user.type(passwordInput('Confirm Password'), 'abd');
+    await fill(user, passwordInput('Confirm Password'), 'abd');
     await waitFor(() => expect(fieldDescription(passwordInput('Confirm Password'))).toBe('Passwords do not match'));
-    await user.clear(passwordInput('Password'));
-    await user.type(passwordInput('Password'), 'abcdefghijkl');
-    await user.clear(passwordInput('Confirm Password'));
-    await user.type(passwordInput('Confirm Password'), 'abcdefghijkl');
+    await fill(user, passwordInput('Password'), 'abcdefghijkl');
+    await fill(user, passwordInput('Confirm Password'), 'abcdefghijkl');
     await waitFor(() => expect(fieldDescription(passwordInput('Confirm Password'))).toBe(''));
     expect(fieldDescription(passwordInput('Password'))).toBe('');
-    await user.type(textbox('Mobile No'), 'call me');
+    await fill(user, textbox('Mobile No'), 'call me');
     await waitFor(() => expect(fieldDescription(textbox('Mobile No'))).toBe('Mobile No is not valid'));
 
     await user.upload(pictureInput(), new File(['not a picture'], 'notes.txt', { type: 'text/plain' }));
@@ -75,23 +73,26 @@ describe('User form', () => {
     const api = fakeApi({ 'POST /api/user/add': { message: 'User added successfully' } });
     const onClose = vi.fn();
     const { user } = renderWithApp(<UserForm roles={roles} onClose={onClose} />);
-    await user.type(textbox('Username'), 'clerk1');
+    await fill(user, textbox('Username'), 'clerk1');
     await user.click(roleSelect());
     expect((await screen.findAllByRole('option')).map((option) => option.textContent)).toEqual([
       'Administrator',
       'Front desk',
     ]);
     await user.click(screen.getByRole('option', { name: 'Front desk' }));
-    await user.type(textbox('First Name'), 'Grace');
-    await user.type(textbox('Last Name'), 'Hopper');
-    await user.type(passwordInput('Password'), 'clerk-passphrase');
-    await user.type(passwordInput('Confirm Password'), 'clerk-passphrase');
+    await fill(user, textbox('First Name'), 'Grace');
+    await fill(user, textbox('Last Name'), 'Hopper');
+    await fill(user, passwordInput('Password'), 'clerk-passphrase');
+    await fill(user, passwordInput('Confirm Password'), 'clerk-passphrase');
     expect(passwordInput('Password').getAttribute('type')).toBe('password');
     await user.click(screen.getAllByRole('button', { name: 'Show or hide password' })[0]!);
     expect(passwordInput('Password').getAttribute('type')).toBe('text');
-    await user.type(textbox('Email'), 'clerk1@lab.test');
-    await user.type(textbox('Mobile No'), '+1 555 0100');
-    await user.upload(pictureInput(), new File([new Uint8Array([137, 80, 78, 71])], 'grace.png', { type: 'image/png' }));
+    await fill(user, textbox('Email'), 'clerk1@lab.test');
+    await fill(user, textbox('Mobile No'), '+1 555 0100');
+    await user.upload(
+      pictureInput(),
+      new File([new Uint8Array([137, 80, 78, 71])], 'grace.png', { type: 'image/png' }),
+    );
     await user.click(screen.getByRole('button', { name: 'Submit' }));
     await findToast('User added successfully');
     expect(api.sentTo('POST /api/user/add').map(({ body }) => body)).toEqual([
