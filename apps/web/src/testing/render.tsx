@@ -55,6 +55,22 @@ export async function fill(user: UserEvent, field: HTMLElement, text: string): P
   if (text !== '') await user.paste(text);
 }
 
+/** A label as written, with or without the asterisk Mantine adds to a required field's. */
+export const labelled = (label: string) => new RegExp(`^${label.replace(/[()]/g, '\\$&')}( \\*)?$`);
+
+/** An input by its label: Mantine's selects and password inputs have no textbox role. */
+export const inputLabelled = (label: string) => screen.getByLabelText(labelled(label), { selector: 'input' });
+
+/** Picks an option of a Mantine select, as a person does: open it, click the option. */
+export async function pickOption(user: UserEvent, label: string, option: string): Promise<void> {
+  await user.click(inputLabelled(label));
+  await user.click(await screen.findByRole('option', { name: option }));
+}
+
+/** The hidden file input that Mantine's FileButton puts just before the field it opens. */
+export const fileInputOf = (fileButton: HTMLElement) =>
+  fileButton.closest('.mantine-InputWrapper-root')!.previousElementSibling as HTMLInputElement;
+
 /** A toast with this text, shown by Mantine's notifications. */
 export const findToast = (text: string | RegExp) =>
   screen.findByText(text, { selector: '.mantine-Notification-description' });

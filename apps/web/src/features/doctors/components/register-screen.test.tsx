@@ -3,7 +3,16 @@ import { clinicListMessage, clinicNotAddedMessage } from '@portal/contract';
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { fakeApi } from '../../../testing/fake-api.ts';
-import { fieldDescription, fill, findToast, renderWithApp } from '../../../testing/render.tsx';
+import {
+  fieldDescription,
+  fileInputOf,
+  fill,
+  findToast,
+  inputLabelled,
+  labelled,
+  pickOption,
+  renderWithApp,
+} from '../../../testing/render.tsx';
 import { RegisterScreen } from './register-screen.tsx';
 
 const countries = [
@@ -18,14 +27,8 @@ const geography = {
   ],
 };
 
-/** Text inputs and selects by their label (Mantine's selects are inputs too); the asterisk is part of it. */
-const field = (label: string) => screen.getByLabelText(new RegExp(`^${label}( \\*)?$`), { selector: 'input' });
+const field = inputLabelled;
 const clinicSection = () => screen.getByRole('group', { name: 'Clinic Information' });
-
-async function pick(user: ReturnType<typeof renderWithApp>['user'], label: string, option: string) {
-  await user.click(field(label));
-  await user.click(await screen.findByRole('option', { name: option }));
-}
 
 describe('Register screen', () => {
   it('shows every required message under its field on Submit, and the clinic rule in its section; sends nothing', async () => {
@@ -85,7 +88,7 @@ describe('Register screen', () => {
     await waitFor(() => expect(fieldDescription(field('Clinic Name'))).toContain('Clinic Name is required!'));
     expect(fieldDescription(field('City'))).toContain('City is required!');
 
-    await pick(user, 'Location', 'Germany');
+    await pickOption(user, 'Location', 'Germany');
     await waitFor(() => expect((field('Country') as HTMLInputElement).value).toBe('Germany'));
     await waitFor(() => expect(field('City').hasAttribute('disabled')).toBe(false));
 
@@ -95,7 +98,7 @@ describe('Register screen', () => {
     await findToast(clinicNotAddedMessage);
     expect(fieldDescription(field('City'))).toContain('City is required!');
 
-    await pick(user, 'City', 'Berlin');
+    await pickOption(user, 'City', 'Berlin');
     await user.click(screen.getByRole('button', { name: 'Add Clinic' }));
     const clinics = screen.getByRole('table', { name: 'Clinics' });
     await waitFor(() =>
@@ -108,13 +111,9 @@ describe('Register screen', () => {
   it('refuses a profile picture that is not JPEG or PNG and shows no preview', async () => {
     fakeApi(geography);
     const { user } = renderWithApp(<RegisterScreen />);
-    const input = document.querySelector<HTMLInputElement>('input[type="file"]')!;
-    await user.upload(input, new File(['not a picture'], 'notes.txt', { type: 'text/plain' }));
-    await waitFor(() =>
-      expect(fieldDescription(screen.getByRole('button', { name: /^Profile Picture/ }))).toBe(
-        'Only JPG and PNG files are allowed!',
-      ),
-    );
+    const picture = screen.getByRole('button', { name: labelled('Profile Picture') });
+    await user.upload(fileInputOf(picture), new File(['not a picture'], 'notes.txt', { type: 'text/plain' }));
+    await waitFor(() => expect(fieldDescription(picture)).toBe('Only JPG and PNG files are allowed!'));
     expect(screen.queryByRole('img', { name: 'Profile picture preview' })).toBeNull();
   });
 });

@@ -3,11 +3,10 @@ import { resetMessages } from '@portal/contract';
 import { screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { fakeApi } from '../../../testing/fake-api.ts';
-import { fieldDescription, fill, findToast, renderWithApp } from '../../../testing/render.tsx';
+import { fieldDescription, fill, findToast, inputLabelled, renderWithApp } from '../../../testing/render.tsx';
 import { ResetPasswordForm } from './reset-password-form.tsx';
 
-/** Password inputs have no textbox role; their label finds them. */
-const passwordInput = (name: string) => screen.getByLabelText(new RegExp(`^${name}`), { selector: 'input' });
+const passwordInput = inputLabelled;
 const resetButton = () => screen.getByRole('button', { name: 'Reset Password' });
 
 describe('Reset password form', () => {

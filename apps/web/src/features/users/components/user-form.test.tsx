@@ -3,7 +3,15 @@ import { ADMIN_ROLE_ID, DOCTOR_ROLE_ID, type Role } from '@portal/contract';
 import { screen, waitFor } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { fakeApi } from '../../../testing/fake-api.ts';
-import { fieldDescription, fill, findToast, renderWithApp } from '../../../testing/render.tsx';
+import {
+  fieldDescription,
+  fileInputOf,
+  fill,
+  findToast,
+  inputLabelled,
+  labelled,
+  renderWithApp,
+} from '../../../testing/render.tsx';
 import { UserForm } from './user-form.tsx';
 
 const roles: Role[] = [
@@ -12,12 +20,11 @@ const roles: Role[] = [
   { RoleId: 7, RoleName: 'Front desk', Description: '', RequiresSecondFactor: false },
 ];
 
-const textbox = (name: string) => screen.getByRole('textbox', { name: new RegExp(`^${name}`) });
-/** Password inputs have no textbox role; their label finds them. */
-const passwordInput = (name: string) => screen.getByLabelText(new RegExp(`^${name}`), { selector: 'input' });
-const roleSelect = () => screen.getByLabelText(/^Role/, { selector: 'input' });
-const pictureButton = () => screen.getByRole('button', { name: /^Profile Picture/ });
-const pictureInput = () => document.querySelector<HTMLInputElement>('input[type="file"]')!;
+const textbox = (name: string) => screen.getByRole('textbox', { name: labelled(name) });
+const passwordInput = inputLabelled;
+const roleSelect = () => inputLabelled('Role');
+const pictureButton = () => screen.getByRole('button', { name: labelled('Profile Picture') });
+const pictureInput = () => fileInputOf(pictureButton());
 
 describe('User form', () => {
   it('shows each required message under its field on Submit and sends nothing', async () => {

@@ -1,10 +1,19 @@
 // @vitest-environment happy-dom
 import { caseFileMessages, DOCTOR_ROLE_ID } from '@portal/contract';
-import { cleanup, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { sessionStore } from '../../../../lib/session.ts';
+import { screen, waitFor, within } from '@testing-library/react';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeApi } from '../../../../testing/fake-api.ts';
-import { fieldDescription, fill, findToast, renderWithApp } from '../../../../testing/render.tsx';
+import {
+  fieldDescription,
+  fileInputOf,
+  fill,
+  findToast,
+  inputLabelled,
+  labelled,
+  pickOption,
+  renderWithApp,
+} from '../../../../testing/render.tsx';
+import { signInAs } from '../../../../testing/session.ts';
 import { CaseForm } from './case-form.tsx';
 
 // The form uploads each accepted file at once through tus. Here the tus endpoint is taken to
@@ -24,21 +33,6 @@ vi.mock('tus-js-client', () => ({
 }));
 
 const doctorId = 5;
-const base64url = (value: object) => btoa(JSON.stringify(value)).replace(/=+$/, '');
-/** A doctor signed in for an hour (the form reads the session; nothing checks the signature here). */
-function signInDoctor() {
-  const token = `${base64url({ alg: 'HS256' })}.${base64url({ exp: Math.floor(Date.now() / 1000) + 3600 })}.signature`;
-  sessionStore.start({
-    token,
-    userName: 'ada',
-    userId: doctorId,
-    userType: 'Doctor',
-    createdAt: '2026-01-05T10:00:00.000Z',
-    profilePic: null,
-    roleId: DOCTOR_ROLE_ID,
-    message: '',
-  });
-}
 
 const serverAnswers = {
   'GET /api/doctor/preferences': {},
@@ -48,35 +42,21 @@ const serverAnswers = {
   'PUT /api/case/drafts/1': { draftId: 1, updatedAt: '2026-01-05T10:00:01.000Z' },
 };
 
-beforeEach(signInDoctor);
-afterEach(() => {
-  // The form first: it reads the session while it unmounts.
-  cleanup();
-  sessionStore.clear();
-});
+beforeEach(() => signInAs({ userId: doctorId, userName: 'ada', userType: 'Doctor', roleId: DOCTOR_ROLE_ID }));
 
 type User = ReturnType<typeof renderWithApp>['user'];
 
-/** A label as written, with or without the asterisk of a required field. */
-const named = (label: string) => new RegExp(`^${label.replace(/[()]/g, '\\$&')}( \\*)?$`);
-const textbox = (label: string) => screen.getByRole('textbox', { name: named(label) });
-/** Mantine's selects are text inputs with a listbox; their label finds them. */
-const select = (label: string) => screen.getByLabelText(named(label), { selector: 'input' });
-const radiogroup = (label: string) => screen.getByRole('radiogroup', { name: named(label) });
-const fileButton = (label: string) => screen.getByRole('button', { name: named(label) });
-/** The hidden file input Mantine's FileButton puts just before the field it opens. */
-const fileInput = (label: string) =>
-  fileButton(label).closest('.mantine-InputWrapper-root')!.previousElementSibling as HTMLInputElement;
+const textbox = (label: string) => screen.getByRole('textbox', { name: labelled(label) });
+const select = inputLabelled;
+const radiogroup = (label: string) => screen.getByRole('radiogroup', { name: labelled(label) });
+const fileButton = (label: string) => screen.getByRole('button', { name: labelled(label) });
+const fileInput = (label: string) => fileInputOf(fileButton(label));
 const termsCheckbox = () => screen.getByRole('checkbox', { name: /I accept the Terms and Conditions/ });
 const stepButton = (step: string) => screen.getByRole('button', { name: new RegExp(`^(\\d|Complete)?\\s*${step}`) });
 const submitButton = () => screen.getByRole('button', { name: 'Submit' });
 
 const file = (name: string, type: string) => new File(['solid'], name, { type });
 
-async function pick(user: User, label: string, option: string) {
-  await user.click(select(label));
-  await user.click(await screen.findByRole('option', { name: option }));
-}
 const pickRadio = (user: User, group: string, option: string) =>
   user.click(within(radiogroup(group)).getByRole('radio', { name: option }));
 
@@ -86,10 +66,10 @@ async function fillCaseDetails(user: User) {
   await fill(user, textbox('Last Name'), 'Patient');
   await fill(user, textbox('Date Of Birth'), '2001-03-05');
   await user.keyboard('{Escape}');
-  await pick(user, 'Clinic', 'Smile Clinic');
-  await pick(user, 'Arches To Treat', 'Both');
-  await pick(user, 'Nature of Patient', 'Local');
-  await pick(user, 'Aligner Shipment', 'Batches');
+  await pickOption(user, 'Clinic', 'Smile Clinic');
+  await pickOption(user, 'Arches To Treat', 'Both');
+  await pickOption(user, 'Nature of Patient', 'Local');
+  await pickOption(user, 'Aligner Shipment', 'Batches');
   await fill(user, textbox('Chief Complaint'), 'Crowding of the lower incisors');
 }
 
@@ -185,10 +165,10 @@ describe('Case form', () => {
     // Filled, Next moves on and ticks it; going ahead by the step header ticks nothing.
     await fillCaseDetails(user);
     await user.click(screen.getByRole('button', { name: 'Next' }));
-    await screen.findByRole('radiogroup', { name: named('Midline') });
+    await screen.findByRole('radiogroup', { name: labelled('Midline') });
     expect(isTicked('Case Details')).toBe(true);
     await user.click(stepButton("Patients's Records"));
-    await screen.findByRole('radiogroup', { name: named('Impression Type') });
+    await screen.findByRole('radiogroup', { name: labelled('Impression Type') });
     expect(isTicked('Treatment Instructions')).toBe(false);
 
     // An early Submit from step 1 with a new error there: every step with errors is marked, step 1 shown.
@@ -204,7 +184,7 @@ describe('Case form', () => {
   it('swaps two ranks when a taken one is chosen and clears any of them: no choice is ever stuck', async () => {
     const { user } = await openForm();
     await user.click(stepButton('Treatment Instructions'));
-    await screen.findByRole('radiogroup', { name: named('IPR') });
+    await screen.findByRole('radiogroup', { name: labelled('IPR') });
     const ranks = { IPR: 'First', Proclination: 'Second', Expansion: 'Third', Extraction: 'Fourth' };
     for (const [group, rank] of Object.entries(ranks)) await pickRadio(user, group, `${rank} preference`);
     const rankOf = (group: string) =>
