@@ -20,10 +20,10 @@ import { CaseForm } from './case-form.tsx';
 // be unreachable: each upload fails at once, and the form would send those bytes with the case.
 vi.mock('tus-js-client', () => ({
   Upload: class {
-    constructor(
-      _file: File,
-      private readonly options: { onError?: (error: Error) => void },
-    ) {}
+    private readonly options: { onError?: (error: Error) => void };
+    constructor(_file: File, options: { onError?: (error: Error) => void }) {
+      this.options = options;
+    }
     findPreviousUploads = async () => [];
     start() {
       this.options.onError?.(new Error('tus endpoint unreachable'));
