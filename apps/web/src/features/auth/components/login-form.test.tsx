@@ -1,8 +1,8 @@
 // @vitest-environment happy-dom
 import { screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { fakeApi } from '../../../testing/fake-api.ts';
-import { fieldDescription, fill, renderWithApp } from '../../../testing/render.tsx';
+import { fakeApi, json } from '../../../testing/fake-api.ts';
+import { fieldDescription, fill, findToast, renderWithApp } from '../../../testing/render.tsx';
 import { LoginForm } from './login-form.tsx';
 
 const username = () => screen.getByRole('textbox', { name: 'Username' });
@@ -33,19 +33,13 @@ describe('Login form', () => {
     expect(api.sent).toEqual([]);
   });
 
-  it('sends the username and password typed', async () => {
-    const api = fakeApi({
-      'POST /api/auth/login': () =>
-        new Response(JSON.stringify({ message: 'Invalid username or password' }), {
-          status: 401,
-          headers: { 'content-type': 'application/json' },
-        }),
-    });
+  it('sends the username and password typed, and shows the server refusal', async () => {
+    const api = fakeApi({ 'POST /api/auth/login': () => json({ message: 'Invalid username or password' }, 401) });
     const { user } = renderWithApp(<LoginForm />);
     await fill(user, username(), 'admin');
     await fill(user, password(), 'wrong-password');
     await user.click(screen.getByRole('button', { name: 'Sign In' }));
-    await waitFor(() => expect(api.sentTo('POST /api/auth/login')).toHaveLength(1));
-    expect(api.sentTo('POST /api/auth/login')[0]!.body).toEqual({ username: 'admin', password: 'wrong-password' });
+    await findToast('Invalid username or password');
+    expect(api.sent.map(({ body }) => body)).toEqual([{ username: 'admin', password: 'wrong-password' }]);
   });
 });
