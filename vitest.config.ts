@@ -70,7 +70,12 @@ export default defineConfig({
         test: {
           name: 'web',
           root: './apps/web',
-          include: ['src/**/*.test.ts'],
+          // Unit tests (*.test.ts) in node; component tests (*.test.tsx) in happy-dom, each
+          // file asking for it in its first line (`// @vitest-environment happy-dom`).
+          include: ['src/**/*.test.ts', 'src/**/*.test.tsx'],
+          setupFiles: ['./src/testing/setup.ts'],
+          // A form test clicks and types through React and Mantine: a second or two, more on a busy machine.
+          testTimeout: 20_000,
         },
       },
       {

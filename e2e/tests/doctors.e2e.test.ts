@@ -18,7 +18,6 @@ import {
   menuLink,
 } from '../helpers/browser.ts';
 import { combobox, eventually, pickOption, textbox } from '../helpers/doctor-form.ts';
-import { fieldDescription } from '../helpers/forms.ts';
 import { toastShown } from '../helpers/shown.ts';
 
 const browser = useBrowser();
@@ -33,6 +32,10 @@ async function openDoctors(as: { username: string; password: string } = e2eAdmin
 
 const rowOf = (page: Page, text: string) => page.getByRole('row', { name: new RegExp(text) });
 
+// The doctor form's own rules for staff (the Doctor role and Active preset, no Administrator
+// offered, the password locked until Change Password and then required, the e-mail locked for
+// staff other than the administrator) are checked without a browser:
+// apps/web/src/features/doctors/components/doctor-form.test.tsx.
 describe('Doctors screen', () => {
   it('lists the doctors waiting for activation, counts them beside Doctors, and activates one in one click', async () => {
     const doctor = await createInactiveDoctor({ lastname: 'Waitingforactivation' });
@@ -90,10 +93,6 @@ describe('Doctors screen', () => {
     await page.getByRole('button', { name: 'Add New' }).click();
     await eventually(() => page.getByRole('heading', { name: 'Add Doctor' }).isVisible()).toBe(true);
     await eventually(() => combobox(page, 'Role').inputValue()).toBe('Doctor');
-    expect(await combobox(page, 'Status').inputValue()).toBe('Active');
-    await combobox(page, 'Role').click();
-    expect(await page.getByRole('option', { name: 'Administrator' }).count()).toBe(0);
-    await page.keyboard.press('Escape');
 
     const username = uniqueName('drstaff');
     await textbox(page, 'First Name').fill('Lina');
@@ -135,18 +134,13 @@ describe('Doctors screen', () => {
     expect(await apiLogin(username, 'staff-made-pass')).toBeTruthy();
   });
 
-  it('keeps the password locked until Change Password, then sets a new one', async () => {
+  it('sets a new password through Change Password', async () => {
     const doctor = await createActiveDoctor();
     const page = await openDoctors();
     await textbox(page, 'Search doctors').fill(doctor.username);
     await rowOf(page, doctor.username).getByRole('button', { name: 'Edit' }).click();
     await eventually(() => textbox(page, 'Username').inputValue()).toBe(doctor.username);
-    expect(await textbox(page, 'Password').isDisabled()).toBe(true);
-    expect(await textbox(page, 'Password').getAttribute('placeholder')).toBe('********');
-
     await page.getByRole('button', { name: 'Change Password' }).click();
-    await page.getByRole('button', { name: 'Submit' }).click();
-    await eventually(() => fieldDescription(textbox(page, 'Password'))).toContain('Password is required');
     await textbox(page, 'Password').fill('changed-by-staff');
     await textbox(page, 'Confirm Password').fill('changed-by-staff');
     await page.getByRole('button', { name: 'Submit' }).click();
@@ -161,8 +155,6 @@ describe('Doctors screen', () => {
     await textbox(page, 'Search doctors').fill(doctor.username);
     await rowOf(page, doctor.username).getByRole('button', { name: 'Edit' }).click();
     await eventually(() => textbox(page, 'Username').inputValue()).toBe(doctor.username);
-    expect(await textbox(page, 'Email').isDisabled()).toBe(true);
-    expect(await page.getByRole('button', { name: 'Change Password' }).count()).toBe(0);
     await expectNoSeriousA11yViolations(page);
     await page.getByRole('button', { name: 'E-mail the doctor a reset link' }).click();
     await eventually(() => toastShown(page, 'A link to set a new password has been e-mailed to the doctor')).toBe(true);

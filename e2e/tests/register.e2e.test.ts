@@ -13,7 +13,7 @@ import {
 } from '../helpers/browser.ts';
 import { combobox, eventually, pickOption, textbox } from '../helpers/doctor-form.ts';
 import { chooseFile, fieldDescription } from '../helpers/forms.ts';
-import { pictureFile, textFile } from '../helpers/pictures.ts';
+import { pictureFile } from '../helpers/pictures.ts';
 import { expectToast, toastShown } from '../helpers/shown.ts';
 
 const browser = useBrowser();
@@ -25,64 +25,20 @@ async function openRegister(page: Page) {
   await eventually(() => textbox(page, 'First Name').isVisible()).toBe(true);
 }
 
+// The form's own rules (every validation message under its field, the clinic rule, Add Clinic,
+// City waiting for a country, the refused picture, no Role or Status) are checked without a
+// browser: apps/web/src/features/doctors/components/register-screen.test.tsx.
 describe('Register screen', () => {
-  it('shows every validation message under its field, for the doctor, the clinic and the picture', async () => {
+  it('shows the form with its messages accessibly, and Cancel goes back to sign in', async () => {
     const page = await newPage(browser());
     await openRegister(page);
-    await eventually(() => page.getByRole('group', { name: 'Personal Information' }).isVisible()).toBe(true);
-    await eventually(() => page.getByRole('group', { name: 'Clinic Information' }).isVisible()).toBe(true);
-    await eventually(() => page.getByRole('group', { name: 'Login Information' }).isVisible()).toBe(true);
-    // Registration gives role 19 and Inactive: neither is offered.
-    expect(await combobox(page, 'Role').count()).toBe(0);
-    expect(await combobox(page, 'Status').count()).toBe(0);
-
     await page.getByRole('button', { name: 'Submit' }).click();
-    const required: [string, string][] = [
-      ['First Name', 'First Name is required'],
-      ['Last Name', 'Last Name is required'],
-      ['Email', 'Email is required'],
-      ['Username', 'Username is required'],
-      ['Password', 'Password is required'],
-    ];
-    for (const [label, message] of required) {
-      await eventually(() => fieldDescription(textbox(page, label))).toContain(message);
-    }
-    await eventually(() => fieldDescription(combobox(page, 'Location'))).toContain('Location is required');
     await eventually(() => fieldDescription(combobox(page, 'Gender'))).toContain('Gender is required');
-    // The clinic rule is a toast and a message in the clinic section.
-    await expectToast(page, clinicListMessage);
     await eventually(() =>
       page.getByRole('group', { name: 'Clinic Information' }).getByText(clinicListMessage).isVisible(),
     ).toBe(true);
     await expectNoSeriousA11yViolations(page);
     await screenshots(page, 'register-errors');
-
-    await textbox(page, 'Username').fill('ab');
-    await eventually(() => fieldDescription(textbox(page, 'Username'))).toContain(
-      'Username must be at least 3 characters',
-    );
-    await textbox(page, 'Email').fill('not-an-email');
-    await eventually(() => fieldDescription(textbox(page, 'Email'))).toContain('Email is not valid');
-    await textbox(page, 'Password').fill('abc');
-    await eventually(() => fieldDescription(textbox(page, 'Password'))).toContain(
-      'Password must be at least 12 characters',
-    );
-    await textbox(page, 'Password').fill('abcdefghijkl');
-    await textbox(page, 'Confirm Password').fill('abcdefghijkX');
-    await eventually(() => fieldDescription(textbox(page, 'Confirm Password'))).toContain('Passwords do not match');
-    await textbox(page, 'Confirm Password').fill('abcdefghijkl');
-    await eventually(() => fieldDescription(textbox(page, 'Confirm Password'))).toBe('');
-
-    // Add Clinic with nothing filled in.
-    expect(await combobox(page, 'City').isDisabled()).toBe(true);
-    await page.getByRole('button', { name: 'Add Clinic' }).click();
-    await eventually(() => fieldDescription(textbox(page, 'Clinic Name'))).toContain('Clinic Name is required!');
-    await eventually(() => fieldDescription(combobox(page, 'City'))).toContain('City is required!');
-
-    // A picture that is not JPEG or PNG is refused and the input cleared.
-    await chooseFile(page, page.getByRole('button', { name: 'Profile Picture' }), textFile());
-    await eventually(() => page.getByText('Only JPG and PNG files are allowed!').isVisible()).toBe(true);
-    expect(await page.getByRole('img', { name: 'Profile picture preview' }).count()).toBe(0);
 
     await page.getByRole('button', { name: 'Cancel' }).click();
     await page.waitForURL((url) => url.pathname === '/');

@@ -26,6 +26,9 @@ async function expectToastAndSignInScreen(page: Page, toast: string) {
   await page.waitForURL((url) => url.pathname === '/');
 }
 
+// The form's messages (both fields required, too short, not matching), the show/hide toggle
+// and what it sends are checked without a browser:
+// apps/web/src/features/password-reset/components/reset-password-form.test.tsx.
 describe('Reset password screen', () => {
   it('without a token says the link is invalid and goes to sign in', async () => {
     const page = await newPage(browser());
@@ -49,7 +52,7 @@ describe('Reset password screen', () => {
     await expectToastAndSignInScreen(page, 'Invalid or expired link');
   });
 
-  it('validates both fields, sets the password, and the link works only once', async () => {
+  it('sets the password, and the link works only once', async () => {
     const { doctor, path } = await resetLinkForNewDoctor();
     const page = await newPage(browser());
     await page.goto(path);
@@ -57,25 +60,14 @@ describe('Reset password screen', () => {
     await expectNoSeriousA11yViolations(page);
     await screenshots(page, 'reset-password');
 
+    // Both messages shown, for the screenshot; which message shows when is checked without a browser.
     await page.getByRole('button', { name: 'Reset Password' }).click();
-    await eventually(() => fieldDescription(textbox(page, 'New Password'))).toContain('Password is required');
     await eventually(() => fieldDescription(textbox(page, 'Confirm Password'))).toContain(
       'Confirm Password is required',
     );
-    await textbox(page, 'New Password').fill('abc');
-    await eventually(() => fieldDescription(textbox(page, 'New Password'))).toContain(
-      'Password must be at least 12 characters',
-    );
-    await textbox(page, 'New Password').fill('brand-new-pass');
-    await textbox(page, 'Confirm Password').fill('brand-new-pasX');
-    await eventually(() => fieldDescription(textbox(page, 'Confirm Password'))).toContain('Passwords do not match');
     await screenshots(page, 'reset-password-errors');
 
-    // The show/hide toggle reveals what was typed.
-    expect(await textbox(page, 'New Password').getAttribute('type')).toBe('password');
-    await page.getByRole('button', { name: 'Show or hide password' }).first().click();
-    expect(await textbox(page, 'New Password').getAttribute('type')).toBe('text');
-
+    await textbox(page, 'New Password').fill('brand-new-pass');
     await textbox(page, 'Confirm Password').fill('brand-new-pass');
     await page.getByRole('button', { name: 'Reset Password' }).click();
     await expectToastAndSignInScreen(page, resetMessages.resetSucceeded);

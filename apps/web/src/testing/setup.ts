@@ -1,0 +1,38 @@
+/**
+ * Shims for the component tests (`*.test.tsx`), which run in happy-dom: it has no layout
+ * engine, and Mantine asks the browser for things only a real one answers. Test-side only;
+ * the unit tests (`*.test.ts`) run in node, where there is no window and nothing to shim.
+ */
+import { cleanup } from '@testing-library/react';
+import { afterEach } from 'vitest';
+
+if (typeof window !== 'undefined') {
+  // Mantine's useMediaQuery and useMatches (the case form's stepper orientation) call it on mount.
+  window.matchMedia ??= (query: string) =>
+    ({
+      matches: false,
+      media: query,
+      onchange: null,
+      addEventListener: () => undefined,
+      removeEventListener: () => undefined,
+      addListener: () => undefined,
+      removeListener: () => undefined,
+      dispatchEvent: () => false,
+    }) as MediaQueryList;
+
+  // Combobox dropdowns, ScrollArea and Textarea autosize observe their size.
+  globalThis.ResizeObserver ??= class {
+    observe() {}
+    unobserve() {}
+    disconnect() {}
+  };
+
+  // Textarea autosize measures again when web fonts load; happy-dom loads no fonts.
+  if (!('fonts' in document)) Object.defineProperty(document, 'fonts', { value: new EventTarget() });
+
+  // Combobox scrolls the selected option into view; happy-dom lays nothing out to scroll.
+  Element.prototype.scrollIntoView ??= () => undefined;
+
+  // RTL removes what it rendered after each test only by itself when vitest's globals are on.
+  afterEach(cleanup);
+}
