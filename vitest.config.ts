@@ -98,8 +98,9 @@ export default defineConfig({
           root: './e2e',
           include: ['tests/**/*.e2e.test.ts'],
           globalSetup: ['./helpers/global-setup.ts'],
-          // After the API tests: the browser tests want the machine to themselves.
-          sequence: { groupOrder: 2 },
+          // Beside the API tests, not after them: the browser suite mostly waits (on Chromium,
+          // on the portal), and alone it left a core idle for minutes.
+          sequence: { groupOrder: 1 },
           testTimeout: 90_000,
           hookTimeout: 240_000,
           // expect.poll gives up after 1 s by default; a loaded CI machine can take longer
