@@ -4,8 +4,9 @@ import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config
 /** Server test files that replace a module with vi.mock: they need a module graph of their own. */
 const isolatedServerTests = ['test/anonymous-hashing.test.ts'];
 
-// PGlite takes 0.5-1 GB per process: two workers fit this 2-core machine. CI's PostgreSQL
-// pass runs beside the PGlite pass's browser tests on one (SERVER_TEST_WORKERS=1, .ci/run).
+// Two workers on this 2-core machine (PGlite takes 0.5-1 GB a worker), beside the browser
+// suite's two (`npm test` runs both at once); three were slower. CI's PostgreSQL pass runs
+// beside the PGlite pass on one (SERVER_TEST_WORKERS, .ci/run).
 const server: NonNullable<TestProjectInlineConfiguration['test']> = {
   root: './apps/server',
   globalSetup: ['./test/helpers/global-setup.ts'],
@@ -98,16 +99,18 @@ export default defineConfig({
           root: './e2e',
           include: ['tests/**/*.e2e.test.ts'],
           globalSetup: ['./helpers/global-setup.ts'],
-          // Beside the API tests, not after them: the browser suite mostly waits (on Chromium,
-          // on the portal), and alone it left a core idle for minutes.
-          sequence: { groupOrder: 1 },
+          // After the API tests when one vitest runs both; `npm test` runs the two in separate
+          // vitest processes side by side (test:api, test:browser): the browser suite mostly
+          // waits, on Chromium and on the portal, and alone it left a core idle for minutes.
+          sequence: { groupOrder: 2 },
           testTimeout: 90_000,
           hookTimeout: 240_000,
           // expect.poll gives up after 1 s by default; a loaded CI machine can take longer
           // to answer a request and render the toast.
           expect: { poll: { timeout: 10_000 } },
           pool: 'forks',
-          maxWorkers: 1,
+          // Each worker has a portal of its own (helpers/global-setup.ts).
+          maxWorkers: Number(process.env.E2E_WORKERS ?? 2),
         },
       },
     ],

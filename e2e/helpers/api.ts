@@ -1,9 +1,8 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ApiError, createApiClient, endpoints, type Endpoint } from '@portal/contract';
-import { inject } from 'vitest';
 import { e2eAdmin } from './global-setup.ts';
-import { baseUrl } from './browser.ts';
+import { baseUrl, portal } from './browser.ts';
 
 export { e2eAdmin };
 
@@ -162,7 +161,7 @@ async function createDoctor({
 
 /** Every .eml in the portal's outbox addressed to `address`, decoded (other tests mail too). */
 export async function mailsTo(address: string): Promise<string[]> {
-  const folder = path.join(inject('dataDir'), 'outbox');
+  const folder = path.join(portal().dataDir, 'outbox');
   const files = (await readdir(folder).catch(() => [] as string[])).sort();
   const raws = await Promise.all(files.map((file) => readFile(path.join(folder, file), 'utf8')));
   return raws

@@ -13,7 +13,12 @@ declare global {
   }
 }
 
-export const baseUrl = () => inject('baseUrl');
+/** This worker's portal (global-setup.ts): VITEST_POOL_ID is the worker's number, 1 to maxWorkers. */
+export function portal() {
+  const portals = inject('portals');
+  return portals[(Number(process.env.VITEST_POOL_ID ?? 1) - 1) % portals.length]!;
+}
+export const baseUrl = () => portal().baseUrl;
 export const artifactsDir = path.resolve(import.meta.dirname, '../artifacts');
 
 /** Debian's Chromium, headless, with nothing that reaches outside this machine. */

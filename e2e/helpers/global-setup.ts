@@ -5,10 +5,15 @@ import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { startPortal } from './portal-process.ts';
 
+/** One portal of the run: where it answers, and its DATA_DIR (the mail outbox is read from it). */
+export interface E2ePortal {
+  baseUrl: string;
+  dataDir: string;
+}
+
 declare module 'vitest' {
   export interface ProvidedContext {
-    baseUrl: string;
-    dataDir: string;
+    portals: E2ePortal[];
   }
 }
 
@@ -18,12 +23,12 @@ export const e2eAdmin = { username: 'admin', password: 'admin-password' };
  * Runs the real portal as `npm start` does (built web app, one process) on a free port,
  * with a fresh DATA_DIR, and on a fresh PostgreSQL database when DATABASE_URL is set.
  */
-export default async function setup(project: TestProject) {
+async function startE2ePortal(index: number): Promise<E2ePortal & { stop(): Promise<void> }> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'portal-e2e-'));
   let databaseUrl: string | undefined;
   let dropDatabase = async () => {};
   if (process.env.DATABASE_URL) {
-    const name = `portal_e2e_${process.pid}`;
+    const name = `portal_e2e_${process.pid}_${index}`;
     const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
     await admin.connect();
     await admin.query(`drop database if exists ${name} with (force)`);
@@ -45,12 +50,30 @@ export default async function setup(project: TestProject) {
     LOGIN_ATTEMPTS_PER_ACCOUNT: '10000',
     LOGIN_ATTEMPTS_PER_ACCOUNT_AND_ADDRESS: '10000',
   });
-  const { baseUrl } = portal;
-  project.provide('baseUrl', baseUrl);
-  project.provide('dataDir', dataDir);
+  return {
+    baseUrl: portal.baseUrl,
+    dataDir,
+    async stop() {
+      await portal.stop();
+      await dropDatabase();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * One portal per worker (E2E_WORKERS, vitest.config.ts): the files one worker runs, one after
+ * another, share its portal, as the whole suite once shared one; two workers never share one,
+ * so a file never meets another file's requests in flight (e2e/helpers/browser.ts portal()).
+ */
+export default async function setup(project: TestProject) {
+  const count = Math.max(1, Number(project.config.maxWorkers) || 1);
+  const portals = await Promise.all(Array.from({ length: count }, (_, index) => startE2ePortal(index)));
+  project.provide(
+    'portals',
+    portals.map(({ baseUrl, dataDir }) => ({ baseUrl, dataDir })),
+  );
   return async () => {
-    await portal.stop();
-    await dropDatabase();
-    await rm(dataDir, { recursive: true, force: true });
+    await Promise.all(portals.map((portal) => portal.stop()));
   };
 }
