@@ -74,7 +74,10 @@ describe('Case drafts', () => {
     await expect.poll(() => textbox(page, 'First Name').inputValue()).toBe(firstname);
     expect(await textbox(page, 'Last Name').inputValue()).toBe('Fted');
     expect(await textbox(page, 'Date Of Birth').inputValue()).toBe('2001-03-05');
-    expect(await page.getByRole('combobox', { name: 'Clinic', exact: true }).inputValue()).toBe('Smile Clinic');
+    // The clinic's name shows once the doctor's clinic list has arrived.
+    await expect
+      .poll(() => page.getByRole('combobox', { name: 'Clinic', exact: true }).inputValue())
+      .toBe('Smile Clinic');
     expect(await page.getByRole('combobox', { name: 'Gender', exact: true }).inputValue()).toBe('Female');
     expect(await textbox(page, 'Chief Complaint').inputValue()).toBe('Crowding of the lower incisors');
     expect((await draftsOf(doctor)).map((draft) => draft.patientName)).toEqual([`${firstname} Fted`]);

@@ -125,7 +125,8 @@ describe('Users screen', () => {
     await page.getByRole('button', { name: `Edit ${username}` }).click();
     await expect.poll(() => page.getByRole('heading', { name: 'Edit User' }).isVisible()).toBe(true);
     expect(await textbox(page, 'Email').inputValue()).toBe(`${username}@lab.test`);
-    expect(await page.getByRole('combobox', { name: 'Role' }).inputValue()).toBe(roleName);
+    // The role's name shows once the role list has arrived.
+    await expect.poll(() => page.getByRole('combobox', { name: 'Role' }).inputValue()).toBe(roleName);
     await expect.poll(() => page.getByRole('img', { name: 'Profile picture preview' }).isVisible()).toBe(true);
     await textbox(page, 'First Name').fill('Amazing Grace');
     await page.getByRole('button', { name: 'Submit' }).click();
