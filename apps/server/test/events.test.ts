@@ -1,4 +1,5 @@
 import { eq } from 'drizzle-orm';
+import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sessions } from '../src/db/schema.ts';
 import { caseFields, caseForm, createCaseDoctor, submitCase } from './helpers/case-factories.ts';
@@ -110,6 +111,23 @@ describe('GET /api/events', () => {
     const a = await stream(token);
     expect((await t.as(token, { method: 'POST', url: '/api/auth/logout' })).statusCode).toBe(200);
     await a.ended;
+  });
+
+  it('closes the connection of a stream it ends: a client keeping connections alive is not left holding it', async () => {
+    // Kept alive after its stream, the connection held a shutdown open for Fastify's keep-alive timeout (72 s).
+    const token = await t.login(doctorA.username, doctorA.password);
+    const agent = new http.Agent({ keepAlive: true });
+    const response = await new Promise<http.IncomingMessage>((resolve, reject) =>
+      http
+        .get(`${base}/api/events`, { agent, headers: { authorization: `Bearer ${token}` } }, resolve)
+        .on('error', reject),
+    );
+    expect(response.statusCode).toBe(200);
+    const closed = new Promise((resolve) => response.socket.on('close', resolve));
+    response.resume();
+    expect((await t.as(token, { method: 'POST', url: '/api/auth/logout' })).statusCode).toBe(200);
+    await closed;
+    agent.destroy();
   });
 
   it('ends a stream at the next session check once its token is refused (ended by another process)', async () => {

@@ -112,6 +112,9 @@ class LiveEvents {
       'content-type': 'text/event-stream; charset=utf-8',
       'cache-control': 'private, no-store',
       'x-accel-buffering': 'no',
+      // A stream that ends (signed out, session ended, shutdown) takes its connection with it:
+      // kept alive, Node's server counted it busy and a shutdown waited a minute for it.
+      connection: 'close',
     });
     // How long EventSource waits before reconnecting, then a first line so the client knows it is open.
     response.write('retry: 3000\n: connected\n\n');
