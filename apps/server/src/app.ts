@@ -6,6 +6,7 @@ import path from 'node:path';
 import { PasswordHasher } from './auth/passwords.ts';
 import type { Config } from './config.ts';
 import type { Database, DatabaseConnection } from './db/client.ts';
+import { JobQueue, jobQueueOptions } from './jobs/job-queue.ts';
 import { serializeError, serializeRequest } from './lib/logging.ts';
 import { Mailer } from './mail/mailer.ts';
 import { MailOutbox } from './mail/outbox.ts';
@@ -32,6 +33,7 @@ declare module 'fastify' {
     database: DatabaseConnection;
     storage: Storage;
     outbox: MailOutbox;
+    jobs: JobQueue;
     passwords: PasswordHasher;
   }
 }
@@ -93,7 +95,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     app.log,
   );
   app.decorate('outbox', new MailOutbox(options.database.db, mailer, app.log));
+  app.decorate('jobs', new JobQueue(options.database.db, app.log, jobQueueOptions(config)));
   app.addHook('onClose', async () => {
+    await app.jobs.stop();
     await app.outbox.stop();
     mailer.close();
   });

@@ -169,6 +169,11 @@ const variables = z.object({
     accepts: 'must be a whole number of at least 1',
     fallback: defaultUploadsPerUser,
   }),
+  // Background jobs (a mesh's viewing derivative) at once in each process: each takes a core.
+  JOB_CONCURRENCY: variable(atLeastOne, {
+    accepts: 'must be a whole number of at least 1',
+    fallback: 1,
+  }),
   // Its default follows MAX_UPLOAD_BYTES (the transform below).
   UPLOAD_BYTES_PER_USER: variable(readPositiveSize, {
     accepts: 'must be a size of at least 1 byte, such as 500MB, 4GB, 1GiB or 1048576 (bytes)',
@@ -311,6 +316,7 @@ export const environmentSchema = variables
       webDist: env.WEB_DIST ? path.resolve(base, env.WEB_DIST) : path.join(repoRoot, 'apps/web/dist'),
       maxUploadBytes: env.MAX_UPLOAD_BYTES,
       uploadsPerUser: env.UPLOADS_PER_USER,
+      jobConcurrency: env.JOB_CONCURRENCY,
       // Room for a second submission's files while the first one's are still held.
       uploadBytesPerUser: env.UPLOAD_BYTES_PER_USER ?? 2 * env.MAX_UPLOAD_BYTES,
       orphanFileGraceSeconds: env.ORPHAN_FILE_GRACE,

@@ -32,6 +32,7 @@ const housekeeping = startHousekeeping(
 );
 await housekeeping.firstSweep;
 app.outbox.start();
+app.jobs.start();
 
 // Output whose reader has gone (a supervisor's pipe closed, `npm start` piped and its parent
 // gone): writes fail with EPIPE. That must neither throw nor keep the process alive; the

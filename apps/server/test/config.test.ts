@@ -58,6 +58,7 @@ describe('loadConfig', () => {
       maxUploadBytes: 2e9,
       uploadsPerUser: 100,
       uploadBytesPerUser: 4e9,
+      jobConcurrency: 1,
       orphanFileGraceSeconds: 86_400,
       sweepIntervalSeconds: 600,
       bodyStallTimeoutSeconds: 60,

@@ -277,6 +277,34 @@ export const mailOutbox = pgTable(
   ],
 );
 
+export const jobStates = ['queued', 'running', 'done', 'failed'] as const;
+/**
+ * Background work (jobs/job-queue.ts), kept in the database so it survives a restart and runs
+ * once across processes: a claim moves `run_at` a lease ahead, so the job of a process that
+ * died is claimed again when its lease runs out.
+ */
+export const jobs = pgTable(
+  'jobs',
+  {
+    jobId: integer('job_id').primaryKey().generatedAlwaysAsIdentity(),
+    kind: text('kind').notNull(),
+    payload: jsonb('payload').$type<Record<string, unknown>>().notNull(),
+    state: text('state', { enum: jobStates }).notNull().default('queued'),
+    attempts: integer('attempts').notNull().default(0),
+    /** When it may next be claimed: a queued job's start, a running job's lease end, a retry's time. */
+    runAt: timestamp('run_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    lastError: text('last_error'),
+    finishedAt: timestamp('finished_at', { withTimezone: true, mode: 'date' }),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    index('jobs_due_idx')
+      .on(table.runAt)
+      .where(sql`${table.state} in ('queued', 'running')`),
+    check('jobs_state_check', sql`${table.state} in ('queued', 'running', 'done', 'failed')`),
+  ],
+);
+
 const caseStatusValues = ['new', 'inprogress', 'dispatched', 'delivered'] as const;
 /** A plan version's state; `cases.plan_state` copies the newest version's, for the tiles and filters. */
 export const planStates = ['awaiting_approval', 'changes_requested', 'approved', 'superseded'] as const;

@@ -99,6 +99,7 @@ export async function createTestApp(
     passwordHashing: testPasswordHashing,
     maxUploadBytes: defaultMaxUploadBytes,
     uploadsPerUser: defaultUploadsPerUser,
+    jobConcurrency: 1,
     uploadBytesPerUser: 2 * (configOverrides.maxUploadBytes ?? defaultMaxUploadBytes),
     ...configOverrides,
   };

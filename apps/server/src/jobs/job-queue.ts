@@ -1,0 +1,198 @@
+import { and, eq, sql } from 'drizzle-orm';
+import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from '../config.ts';
+import type { Database } from '../db/client.ts';
+import { jobs } from '../db/schema.ts';
+
+/**
+ * Background jobs in the database, in the mail outbox's shape (docs/decisions.md § Background
+ * jobs): queued in the caller's transaction, so a job exists exactly when what it works on
+ * was committed; claimed with `for update skip locked`, so each runs in one process at a time;
+ * a claim holds a lease that the running process renews, so the job of a process that died
+ * is claimed again once its lease has run out; a failure is retried with a growing delay up to
+ * `maxAttempts`, then kept as `failed` with its reason.
+ */
+
+type Writer = Pick<Database, 'insert'>;
+/** Does a job's work; a throw is a failed attempt. */
+export type JobHandler = (payload: Record<string, unknown>, job: { jobId: number; attempts: number }) => Promise<void>;
+
+export interface JobQueueOptions {
+  /** Jobs running at once in this process. */
+  concurrency: number;
+  /** How long a claim holds before another process may take the job; renewed at a third of it. */
+  leaseSeconds: number;
+  /** Attempts before a job is kept as failed. */
+  maxAttempts: number;
+  /** Delay before retry n (1-based), in seconds. */
+  retryDelaySeconds?: (attempt: number) => number;
+  /** How often to look for due jobs besides the kick after each enqueue. */
+  pollMs?: number;
+}
+
+/** The queue of a process: JOB_CONCURRENCY jobs at once, a two-minute lease, five attempts. */
+export function jobQueueOptions(config: Pick<Config, 'jobConcurrency'>): JobQueueOptions {
+  return { concurrency: config.jobConcurrency, leaseSeconds: 120, maxAttempts: 5 };
+}
+
+const defaultRetryDelay = (attempt: number) => Math.min(3600, 10 * 4 ** (attempt - 1));
+
+export class JobQueue {
+  private readonly handlers = new Map<string, JobHandler>();
+  private readonly active = new Set<Promise<void>>();
+  private timer: NodeJS.Timeout | undefined;
+  private looking: Promise<void> | undefined;
+  private lookAgain = false;
+  private stopped = false;
+
+  private readonly db: Database;
+  private readonly log: FastifyBaseLogger;
+  private readonly options: Required<JobQueueOptions>;
+
+  constructor(db: Database, log: FastifyBaseLogger, options: JobQueueOptions) {
+    this.db = db;
+    this.log = log;
+    this.options = { retryDelaySeconds: defaultRetryDelay, pollMs: 5000, ...options };
+  }
+
+  handle(kind: string, handler: JobHandler): void {
+    this.handlers.set(kind, handler);
+  }
+
+  /** Queues a job in the caller's transaction (or at once with the database); `kick()` after commit. */
+  async enqueue(writer: Writer, kind: string, payload: Record<string, unknown>): Promise<number> {
+    const [queued] = await writer.insert(jobs).values({ kind, payload }).returning({ jobId: jobs.jobId });
+    return queued!.jobId;
+  }
+
+  /** Starts looking for due jobs now and every `pollMs`. */
+  start(): void {
+    this.stopped = false;
+    this.timer = setInterval(() => this.kick(), this.options.pollMs);
+    this.timer.unref();
+    this.kick();
+  }
+
+  /** Looks for due jobs now, in the background, never failing the caller. */
+  kick(): void {
+    this.runDue().catch((error: unknown) => this.log.error({ err: error }, 'jobs: looking for due jobs failed'));
+  }
+
+  /**
+   * Claims due jobs until `concurrency` are running or none is due, and resolves when the
+   * jobs it started have finished. A call while one is looking makes it look once more.
+   */
+  async runDue(): Promise<void> {
+    if (this.looking) {
+      this.lookAgain = true;
+      await this.looking;
+      return this.settled();
+    }
+    this.looking = this.claimWhileRoom().finally(() => (this.looking = undefined));
+    await this.looking;
+    if (this.lookAgain) {
+      this.lookAgain = false;
+      return this.runDue();
+    }
+    return this.settled();
+  }
+
+  /** Stops claiming; waits for the running jobs to finish (a bounded shutdown cuts them off, and their leases run out). */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearInterval(this.timer);
+    await this.looking?.catch(() => {});
+    await this.settled();
+  }
+
+  private async settled(): Promise<void> {
+    while (this.active.size > 0) await Promise.allSettled([...this.active]);
+  }
+
+  private async claimWhileRoom(): Promise<void> {
+    while (!this.stopped && this.active.size < this.options.concurrency) {
+      const job = await this.claim();
+      if (!job) return;
+      const running = this.run(job).finally(() => {
+        this.active.delete(running);
+        // A slot is free: there may be more due.
+        if (!this.stopped) this.kick();
+      });
+      this.active.add(running);
+    }
+  }
+
+  /** One due job of a kind this process handles, its attempt counted and its lease taken. */
+  private async claim() {
+    const kinds = [...this.handlers.keys()];
+    if (kinds.length === 0) return undefined;
+    const lease = this.options.leaseSeconds;
+    const [job] = await this.db
+      .update(jobs)
+      .set({
+        state: 'running',
+        attempts: sql`${jobs.attempts} + 1`,
+        runAt: sql`now() + make_interval(secs => ${lease})`,
+      })
+      .where(
+        eq(
+          jobs.jobId,
+          sql`(select ${jobs.jobId} from ${jobs}
+                where ${jobs.state} in ('queued', 'running') and ${jobs.runAt} <= now()
+                  and ${jobs.kind} in (${sql.join(
+                    kinds.map((kind) => sql`${kind}`),
+                    sql`, `,
+                  )})
+                order by ${jobs.runAt}
+                limit 1
+                for update skip locked)`,
+        ),
+      )
+      .returning();
+    return job;
+  }
+
+  private async run(job: typeof jobs.$inferSelect): Promise<void> {
+    const handler = this.handlers.get(job.kind)!;
+    const renew = setInterval(
+      () => {
+        this.db
+          .update(jobs)
+          .set({ runAt: sql`now() + make_interval(secs => ${this.options.leaseSeconds})` })
+          .where(and(eq(jobs.jobId, job.jobId), eq(jobs.attempts, job.attempts), eq(jobs.state, 'running')))
+          .catch((error: unknown) => this.log.warn({ err: error, jobId: job.jobId }, 'jobs: lease not renewed'));
+      },
+      (this.options.leaseSeconds * 1000) / 3,
+    );
+    renew.unref();
+    try {
+      await handler(job.payload, { jobId: job.jobId, attempts: job.attempts });
+      await this.finish(job, { state: 'done', finishedAt: sql`now()`, lastError: null });
+    } catch (error) {
+      const reason = (error instanceof Error ? error.message : String(error)).slice(0, 500);
+      const givesUp = job.attempts >= this.options.maxAttempts;
+      this.log.error({ jobId: job.jobId, kind: job.kind, attempts: job.attempts, reason, givesUp }, 'job failed');
+      await this.finish(
+        job,
+        givesUp
+          ? { state: 'failed', finishedAt: sql`now()`, lastError: reason }
+          : {
+              state: 'queued',
+              lastError: reason,
+              runAt: sql`now() + make_interval(secs => ${this.options.retryDelaySeconds(job.attempts)})`,
+            },
+      );
+    } finally {
+      clearInterval(renew);
+    }
+  }
+
+  /** Records the outcome, unless another process has taken the job since (this one's lease ran out). */
+  private async finish(job: typeof jobs.$inferSelect, values: PgUpdateSetSource<typeof jobs>) {
+    await this.db
+      .update(jobs)
+      .set(values)
+      .where(and(eq(jobs.jobId, job.jobId), eq(jobs.attempts, job.attempts)));
+  }
+}

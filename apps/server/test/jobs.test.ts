@@ -1,0 +1,189 @@
+import { eq, sql } from 'drizzle-orm';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { jobs } from '../src/db/schema.ts';
+import { JobQueue, type JobQueueOptions } from '../src/jobs/job-queue.ts';
+import { silentLogger } from './helpers/constants.ts';
+import { createTestApp, type TestApp } from './helpers/test-app.ts';
+
+/** docs/quality.md, Reliability / Background jobs: the database queue (jobs/job-queue.ts) on PGlite and PostgreSQL. */
+
+let t: TestApp;
+const queues: JobQueue[] = [];
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterEach(async () => {
+  await Promise.all(queues.splice(0).map((queue) => queue.stop()));
+  await t.app.db.delete(jobs);
+});
+afterAll(() => t?.close());
+
+function queue(options: Partial<JobQueueOptions> = {}): JobQueue {
+  const made = new JobQueue(t.app.db, silentLogger, {
+    concurrency: 1,
+    leaseSeconds: 60,
+    maxAttempts: 3,
+    retryDelaySeconds: () => 0,
+    ...options,
+  });
+  queues.push(made);
+  return made;
+}
+
+const rowOf = async (jobId: number) => (await t.app.db.select().from(jobs).where(eq(jobs.jobId, jobId)))[0]!;
+
+/** A promise the test resolves when it chooses. */
+function gate() {
+  let open!: () => void;
+  const opened = new Promise<void>((resolve) => (open = resolve));
+  return { opened, open };
+}
+
+describe('background jobs', () => {
+  it('a job queued in a transaction that rolls back does not exist', async () => {
+    const jobsQueue = queue();
+    await expect(
+      t.app.db.transaction(async (tx) => {
+        await jobsQueue.enqueue(tx, 'test.work', { n: 1 });
+        throw new Error('the request failed');
+      }),
+    ).rejects.toThrow('the request failed');
+    expect(await t.app.db.select().from(jobs)).toEqual([]);
+  });
+
+  it('runs a queued job once with its payload, and records it done', async () => {
+    const jobsQueue = queue();
+    const seen: unknown[] = [];
+    jobsQueue.handle('test.work', async (payload) => {
+      seen.push(payload);
+    });
+    const jobId = await jobsQueue.enqueue(t.app.db, 'test.work', { storageKey: 'cases/1/a.stl' });
+    await jobsQueue.runDue();
+    await jobsQueue.runDue();
+    expect(seen).toEqual([{ storageKey: 'cases/1/a.stl' }]);
+    expect(await rowOf(jobId)).toMatchObject({ state: 'done', attempts: 1, lastError: null });
+    expect((await rowOf(jobId)).finishedAt).toBeInstanceOf(Date);
+  });
+
+  it('retries a failing job, then keeps it failed with its reason after the last attempt', async () => {
+    const jobsQueue = queue({ maxAttempts: 3 });
+    let calls = 0;
+    jobsQueue.handle('test.work', async () => {
+      calls += 1;
+      throw new Error(`broken mesh (call ${calls})`);
+    });
+    const jobId = await jobsQueue.enqueue(t.app.db, 'test.work', {});
+    await vi.waitFor(async () => {
+      await jobsQueue.runDue();
+      expect(await rowOf(jobId)).toMatchObject({ state: 'failed', attempts: 3, lastError: 'broken mesh (call 3)' });
+    });
+    await jobsQueue.runDue();
+    expect(calls).toBe(3);
+  });
+
+  it('keeps a failed attempt queued for its retry delay, with the reason', async () => {
+    const jobsQueue = queue({ retryDelaySeconds: () => 3600 });
+    let calls = 0;
+    jobsQueue.handle('test.work', async () => {
+      calls += 1;
+      throw new Error('not yet');
+    });
+    const jobId = await jobsQueue.enqueue(t.app.db, 'test.work', {});
+    await jobsQueue.runDue();
+    await jobsQueue.runDue();
+    expect(calls).toBe(1);
+    const row = await rowOf(jobId);
+    expect(row).toMatchObject({ state: 'queued', attempts: 1, lastError: 'not yet' });
+    expect(row.runAt.getTime() - Date.now()).toBeGreaterThan(3000 * 1000);
+  });
+
+  it('runs at most `concurrency` jobs at once', async () => {
+    const jobsQueue = queue({ concurrency: 2 });
+    const release = gate();
+    let running = 0;
+    let most = 0;
+    jobsQueue.handle('test.work', async () => {
+      running += 1;
+      most = Math.max(most, running);
+      await release.opened;
+      running -= 1;
+    });
+    for (let n = 0; n < 5; n += 1) await jobsQueue.enqueue(t.app.db, 'test.work', { n });
+    const done = jobsQueue.runDue();
+    await vi.waitFor(() => expect(running).toBe(2));
+    release.open();
+    await done;
+    await vi.waitFor(async () =>
+      expect((await t.app.db.select().from(jobs).where(eq(jobs.state, 'done'))).length).toBe(5),
+    );
+    expect(most).toBe(2);
+  });
+
+  it('two processes on one database run each job exactly once', async () => {
+    const first = queue({ concurrency: 3 });
+    const second = queue({ concurrency: 3 });
+    const runs: number[] = [];
+    for (const jobsQueue of [first, second])
+      jobsQueue.handle('test.work', async (payload) => {
+        runs.push(payload.n as number);
+        await new Promise((resolve) => setImmediate(resolve));
+      });
+    for (let n = 0; n < 30; n += 1) await first.enqueue(t.app.db, 'test.work', { n });
+    while ((await t.app.db.select().from(jobs).where(eq(jobs.state, 'done'))).length < 30)
+      await Promise.all([first.runDue(), second.runDue()]);
+    expect(runs.toSorted((a, b) => a - b)).toEqual(Array.from({ length: 30 }, (_, n) => n));
+  });
+
+  it('takes up the job of a process that died mid-job once its lease has run out', async () => {
+    const jobsQueue = queue();
+    const jobId = await jobsQueue.enqueue(t.app.db, 'test.work', { n: 1 });
+    // What a process killed while running it leaves: claimed, its lease ended.
+    await t.app.db
+      .update(jobs)
+      .set({ state: 'running', attempts: 1, runAt: sql`now() - interval '1 second'` })
+      .where(eq(jobs.jobId, jobId));
+    const seen: unknown[] = [];
+    jobsQueue.handle('test.work', async (payload) => {
+      seen.push(payload);
+    });
+    await jobsQueue.runDue();
+    expect(seen).toEqual([{ n: 1 }]);
+    expect(await rowOf(jobId)).toMatchObject({ state: 'done', attempts: 2 });
+  });
+
+  it('leaves a running job alone while its process renews the lease', async () => {
+    const owner = queue({ leaseSeconds: 3 });
+    const other = queue({ leaseSeconds: 3 });
+    const release = gate();
+    let ownerRuns = 0;
+    let otherRuns = 0;
+    owner.handle('test.work', async () => {
+      ownerRuns += 1;
+      await release.opened;
+    });
+    other.handle('test.work', async () => {
+      otherRuns += 1;
+    });
+    const jobId = await owner.enqueue(t.app.db, 'test.work', {});
+    const done = owner.runDue();
+    await vi.waitFor(() => expect(ownerRuns).toBe(1));
+    const claimedUntil = (await rowOf(jobId)).runAt;
+    // The lease moves on while the job runs (renewed every second).
+    await vi.waitFor(async () => expect((await rowOf(jobId)).runAt.getTime()).toBeGreaterThan(claimedUntil.getTime()), {
+      timeout: 20_000,
+    });
+    await other.runDue();
+    expect(otherRuns).toBe(0);
+    release.open();
+    await done;
+    expect(await rowOf(jobId)).toMatchObject({ state: 'done', attempts: 1 });
+  });
+
+  it('claims only the kinds this process handles', async () => {
+    const jobsQueue = queue();
+    jobsQueue.handle('test.work', async () => {});
+    const other = await jobsQueue.enqueue(t.app.db, 'test.other', {});
+    await jobsQueue.runDue();
+    expect(await rowOf(other)).toMatchObject({ state: 'queued', attempts: 0 });
+  });
+});
