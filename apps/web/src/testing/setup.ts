@@ -3,8 +3,12 @@
  * engine, and Mantine asks the browser for things only a real one answers. Test-side only;
  * the unit tests (`*.test.ts`) run in node, where there is no window and nothing to shim.
  */
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterEach } from 'vitest';
+
+// waitFor and findBy* wait for an outcome, not a pace: their default 1 s failed a login-form
+// test on a loaded CI machine. The bound is the test's own timeout (vitest.config.ts).
+configure({ asyncUtilTimeout: 15_000 });
 
 if (typeof window !== 'undefined') {
   // Mantine's useMediaQuery and useMatches (the case form's stepper orientation) call it on mount.
