@@ -9,6 +9,7 @@ import { runBundleBenchmark } from './bundle.ts';
 import { runEventsBenchmark } from './events.ts';
 import { runListBenchmark } from './lists.ts';
 import { runMemoryBenchmark } from './memory.ts';
+import { runMeshDerivativeBenchmark } from './mesh-derivative.ts';
 import { runUploadBenchmark } from './upload.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -22,3 +23,4 @@ await runBrowserBenchmark();
 await runUploadBenchmark();
 await runListBenchmark();
 await runEventsBenchmark();
+await runMeshDerivativeBenchmark();

@@ -1,7 +1,8 @@
 /**
  * Compiles the server for `npm start`: apps/server/src and the workspace's own packages
- * (@portal/contract) bundled into dist/server.js (started by dist/main.js, below), every npm
- * package left to node_modules.
+ * (@portal/contract) bundled into dist/server.js (started by dist/main.js, below) and
+ * dist/derivative-worker.js (the mesh conversion's worker threads), every npm package left to
+ * node_modules.
  * Started as plain JavaScript, the process loads no TypeScript stripper (Node's amaro costs
  * about 17 MB of resident memory; docs/decisions.md § Start command and compiled output).
  *
@@ -46,7 +47,11 @@ export async function buildServer(): Promise<void> {
     // relative to it): chunk names carry a hash of their content, and a build that named them
     // differently would remove the chunks a running server still loads on demand.
     absWorkingDir: serverRoot,
-    entryPoints: [{ in: path.join(serverRoot, 'src/main.ts'), out: 'server' }],
+    entryPoints: [
+      { in: path.join(serverRoot, 'src/main.ts'), out: 'server' },
+      // Loaded by path in each worker thread (src/meshes/derivative-pool.ts), never imported.
+      { in: path.join(serverRoot, 'src/meshes/derivative-worker.ts'), out: 'derivative-worker' },
+    ],
     outdir: serverDist,
     bundle: true,
     platform: 'node',

@@ -1,0 +1,112 @@
+/** An indexed triangle mesh: each vertex once, three indices into it per triangle. */
+export interface IndexedMesh {
+  positions: Float32Array<ArrayBuffer>;
+  indices: Uint32Array<ArrayBuffer>;
+}
+
+/**
+ * Joins the vertices of a triangle soup (9 floats per triangle) that have the same
+ * coordinates, so that each is stored once. STL writes a shared vertex once per triangle
+ * it belongs to, with the same floats every time, so an exact match finds them; a tolerance
+ * grid would join neighbours on one side of a cell's edge and not on the other. Triangles
+ * keep their order: indices 3t..3t+2 are soup triangle t's, so a soup with the same
+ * triangles in the same order (a plan's next stage) maps onto the same indices.
+ */
+export function weldVertices(soup: Float32Array): IndexedMesh {
+  const soupBits = new Uint32Array(soup.buffer, soup.byteOffset, soup.length);
+  const soupVertices = soup.length / 3;
+  const indices = new Uint32Array(soupVertices);
+  // A closed mesh has about half as many vertices as triangles, a sixth of the soup's.
+  const unique = new GrowingVertices(Math.max(1024, Math.ceil(soupVertices / 6)));
+  let table = new Int32Array(nextPowerOfTwo(unique.capacity * 2)).fill(-1);
+  for (let vertex = 0; vertex < soupVertices; vertex++) {
+    const x = canonical(soupBits[vertex * 3]!);
+    const y = canonical(soupBits[vertex * 3 + 1]!);
+    const z = canonical(soupBits[vertex * 3 + 2]!);
+    const mask = table.length - 1;
+    let slot = hashVertex(x, y, z) & mask;
+    let found = table[slot]!;
+    while (found !== -1 && !unique.isAt(found, x, y, z)) {
+      slot = (slot + 1) & mask;
+      found = table[slot]!;
+    }
+    if (found === -1) {
+      found = unique.add(x, y, z);
+      table[slot] = found;
+      // Kept at most half full, so a miss ends after a few slots.
+      if (unique.count * 2 > table.length) table = rehash(unique, table.length * 2);
+    }
+    indices[vertex] = found;
+  }
+  return { positions: unique.positions(), indices };
+}
+
+/** -0 and 0 are the same place. */
+const canonical = (bits: number) => (bits === 0x80000000 ? 0 : bits);
+
+const rotate = (bits: number) => (bits << 16) | (bits >>> 16);
+
+/** Every bit of each coordinate's float moves the low bits the table is indexed by (murmur3's finaliser). */
+function hashVertex(x: number, y: number, z: number): number {
+  let h = Math.imul(rotate(x), 0x9e3779b1) ^ Math.imul(rotate(y), 0x85ebca77) ^ Math.imul(rotate(z), 0xc2b2ae3d);
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  return h ^ (h >>> 16);
+}
+
+function rehash(unique: GrowingVertices, size: number): Int32Array<ArrayBuffer> {
+  const table = new Int32Array(size).fill(-1);
+  const mask = size - 1;
+  for (let vertex = 0; vertex < unique.count; vertex++) {
+    const [x, y, z] = unique.bitsAt(vertex);
+    let slot = hashVertex(x, y, z) & mask;
+    while (table[slot] !== -1) slot = (slot + 1) & mask;
+    table[slot] = vertex;
+  }
+  return table;
+}
+
+const nextPowerOfTwo = (n: number) => 2 ** Math.ceil(Math.log2(n));
+
+/** The welded vertices as float bits, doubling their buffer when it is full. */
+class GrowingVertices {
+  private bits: Uint32Array<ArrayBuffer>;
+  count = 0;
+
+  constructor(capacity: number) {
+    this.bits = new Uint32Array(capacity * 3);
+  }
+
+  get capacity() {
+    return this.bits.length / 3;
+  }
+
+  isAt(vertex: number, x: number, y: number, z: number): boolean {
+    const { bits } = this;
+    return bits[vertex * 3] === x && bits[vertex * 3 + 1] === y && bits[vertex * 3 + 2] === z;
+  }
+
+  bitsAt(vertex: number): [number, number, number] {
+    const { bits } = this;
+    return [bits[vertex * 3]!, bits[vertex * 3 + 1]!, bits[vertex * 3 + 2]!];
+  }
+
+  add(x: number, y: number, z: number): number {
+    if (this.count === this.capacity) {
+      const larger = new Uint32Array(this.bits.length * 2);
+      larger.set(this.bits);
+      this.bits = larger;
+    }
+    const { bits } = this;
+    bits[this.count * 3] = x;
+    bits[this.count * 3 + 1] = y;
+    bits[this.count * 3 + 2] = z;
+    return this.count++;
+  }
+
+  positions(): Float32Array<ArrayBuffer> {
+    return new Float32Array(this.bits.buffer.slice(0, this.count * 12));
+  }
+}

@@ -1,0 +1,149 @@
+/**
+ * Viewing derivatives of meshes (issue 22): a dense scan (447k triangles, the size of a real
+ * arch) and one arch of a 30-stage plan (stages 0-30, 14 teeth of ~10.6k triangles each),
+ * made by the project's own generator (apps/server/test/helpers/dental-meshes.ts). For each:
+ * the STL's size and the GLB's, both also gzipped (what the wire carries), the conversion's
+ * time, and the browser's side, decoding the GLB's meshopt streams with meshoptimizer's decoder
+ * (as three's GLTFLoader does) beside the baseline of parsing the STL into a Float32Array,
+ * each the fastest of three runs.
+ * Times are in this process, one conversion at a time; beside the conversion's wall time its
+ * CPU time, which a busy machine disturbs less.
+ *   BENCH_SCAN_TRIANGLES=447000  BENCH_PLAN_STAGES=30
+ */
+import { MeshoptDecoder } from 'meshoptimizer/decoder';
+import { gzipSync } from 'node:zlib';
+import { makeViewingDerivative } from '../apps/server/src/meshes/derivative.ts';
+import { readStl } from '../apps/server/src/meshes/stl.ts';
+import { planArchStages, scanStl } from '../apps/server/test/helpers/dental-meshes.ts';
+import { fixed, mb, printTable } from './lib/measure.ts';
+
+const scanTriangles = Number(process.env.BENCH_SCAN_TRIANGLES ?? 447_000);
+const planStages = Number(process.env.BENCH_PLAN_STAGES ?? 30);
+
+interface Measured {
+  triangles: number;
+  stlBytes: number;
+  stlGzipBytes: number;
+  glbBytes: number;
+  glbGzipBytes: number;
+  convertMs: number;
+  convertCpuMs: number;
+  decodeMs: number;
+  parseStlMs: number;
+}
+
+const msSince = (start: number) => performance.now() - start;
+
+/** The glTF JSON and binary chunk of a GLB. */
+function glbChunks(glb: Uint8Array) {
+  const view = new DataView(glb.buffer, glb.byteOffset, glb.byteLength);
+  const jsonLength = view.getUint32(12, true);
+  const json = JSON.parse(new TextDecoder().decode(glb.subarray(20, 20 + jsonLength))) as {
+    bufferViews: {
+      extensions?: {
+        EXT_meshopt_compression?: {
+          byteOffset?: number;
+          byteLength: number;
+          byteStride: number;
+          count: number;
+          mode: 'ATTRIBUTES' | 'TRIANGLES' | 'INDICES';
+          filter?: 'NONE' | 'OCTAHEDRAL' | 'QUATERNION' | 'EXPONENTIAL';
+        };
+      };
+    }[];
+  };
+  const binaryStart = 20 + jsonLength + 8;
+  return { json, binary: glb.subarray(binaryStart, binaryStart + view.getUint32(20 + jsonLength, true)) };
+}
+
+/** What the browser does with the GLB's geometry: every meshopt-compressed buffer view decoded. */
+function decodeMeshopt(glb: Uint8Array) {
+  const { json, binary } = glbChunks(glb);
+  for (const bufferView of json.bufferViews) {
+    const compressed = bufferView.extensions?.EXT_meshopt_compression;
+    if (!compressed) continue;
+    const { byteOffset = 0, byteLength, byteStride, count, mode, filter } = compressed;
+    const target = new Uint8Array(count * byteStride);
+    const source = binary.subarray(byteOffset, byteOffset + byteLength);
+    MeshoptDecoder.decodeGltfBuffer(target, count, byteStride, source, mode, filter);
+  }
+}
+
+/** The fastest of three runs: the decode and the parse take milliseconds, which one collection or a busy core would swamp. */
+function fastestMs(run: () => unknown): number {
+  return Math.min(
+    ...[1, 2, 3].map(() => {
+      const start = performance.now();
+      run();
+      return msSince(start);
+    }),
+  );
+}
+
+async function measure(stl: Uint8Array): Promise<Measured> {
+  const { triangles } = readStl(stl);
+  const parseStlMs = fastestMs(() => readStl(stl));
+  const start = performance.now();
+  const cpu = process.cpuUsage();
+  const { glb } = await makeViewingDerivative(stl);
+  const convertMs = msSince(start);
+  const { user, system } = process.cpuUsage(cpu);
+  const decodeMs = fastestMs(() => decodeMeshopt(glb));
+  return {
+    triangles,
+    stlBytes: stl.byteLength,
+    stlGzipBytes: gzipSync(stl).byteLength,
+    glbBytes: glb.byteLength,
+    glbGzipBytes: gzipSync(glb).byteLength,
+    convertMs,
+    convertCpuMs: (user + system) / 1000,
+    decodeMs,
+    parseStlMs,
+  };
+}
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
+};
+
+const row = (what: string, m: Measured) => ({
+  what,
+  triangles: m.triangles,
+  'STL MB': fixed(mb(m.stlBytes), 2),
+  'STL gzip MB': fixed(mb(m.stlGzipBytes), 2),
+  'GLB MB': fixed(mb(m.glbBytes), 3),
+  'GLB gzip MB': fixed(mb(m.glbGzipBytes), 3),
+  'STL / GLB': fixed(m.stlBytes / m.glbBytes),
+  'convert ms': fixed(m.convertMs, 0),
+  'convert CPU ms': fixed(m.convertCpuMs, 0),
+  'decode GLB ms': fixed(m.decodeMs, 1),
+  'parse STL ms (baseline)': fixed(m.parseStlMs, 1),
+});
+
+export async function runMeshDerivativeBenchmark() {
+  await MeshoptDecoder.ready;
+  // One small conversion first, so that neither measured one pays for loading the WebAssembly.
+  await measure(scanStl(1_000));
+  const scan = await measure(scanStl(scanTriangles));
+  const stages: Measured[] = [];
+  for (const stl of planArchStages('lower', { stages: planStages })) stages.push(await measure(stl));
+  const sum = (key: keyof Measured) => stages.reduce((total, stage) => total + stage[key], 0);
+  const each = (key: keyof Measured) => median(stages.map((stage) => stage[key]));
+  const perStage = Object.fromEntries(
+    (Object.keys(stages[0]!) as (keyof Measured)[]).map((key) => [key, each(key)]),
+  ) as unknown as Measured;
+  const wholeArch = Object.fromEntries(
+    (Object.keys(stages[0]!) as (keyof Measured)[]).map((key) => [key, sum(key)]),
+  ) as unknown as Measured;
+  printTable(`Viewing derivatives (meshopt GLB, 14-bit positions), one conversion at a time in this process`, [
+    row('scan, one arch', scan),
+    row(`plan arch, one stage (median of ${stages.length})`, perStage),
+    row(`plan arch, all ${stages.length} stage files together`, wholeArch),
+  ]);
+  return { scanRatio: scan.stlBytes / scan.glbBytes, scanConvertMs: scan.convertMs, scanDecodeMs: scan.decodeMs };
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  await runMeshDerivativeBenchmark();
+}
