@@ -7,6 +7,8 @@ import { PasswordHasher } from './auth/passwords.ts';
 import type { Config } from './config.ts';
 import type { Database, DatabaseConnection } from './db/client.ts';
 import { JobQueue, jobQueueOptions } from './jobs/job-queue.ts';
+import { createDerivativePool } from './meshes/derivative-pool.ts';
+import { handleMeshViewJobs } from './services/mesh-views.ts';
 import { serializeError, serializeRequest } from './lib/logging.ts';
 import { Mailer } from './mail/mailer.ts';
 import { MailOutbox } from './mail/outbox.ts';
@@ -96,8 +98,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   );
   app.decorate('outbox', new MailOutbox(options.database.db, mailer, app.log));
   app.decorate('jobs', new JobQueue(options.database.db, app.log, jobQueueOptions(config)));
+  // A thread per job the queue runs at once: converting a mesh keeps a core busy for seconds.
+  const meshes = createDerivativePool({ threads: config.jobConcurrency });
+  handleMeshViewJobs({ db: app.db, storage: app.storage, jobs: app.jobs, convert: (stl) => meshes.convert(stl) });
   app.addHook('onClose', async () => {
     await app.jobs.stop();
+    await meshes.close();
     await app.outbox.stop();
     mailer.close();
   });

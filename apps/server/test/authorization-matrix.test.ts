@@ -1,7 +1,7 @@
 import { endpoints, pages, recordKinds, type Endpoint, type PageUrl } from '@portal/contract';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { caseFields, caseForm, createCaseDoctor, submitCase } from './helpers/case-factories.ts';
+import { binaryStl, caseFields, caseForm, createCaseDoctor, submitCase } from './helpers/case-factories.ts';
 import {
   createDoctor,
   createStaff,
@@ -164,6 +164,8 @@ interface Owner {
   clinicId: number;
   caseId: number;
   filePath: string;
+  /** The case's first STL: its viewing copy's routes. */
+  scanPath: string;
   picturePath: string;
   messageFilePath: string;
   planFilePath: string;
@@ -280,7 +282,10 @@ const newDoctor = async () => (await createDoctor(t)).doctorId;
 async function caseFormFor(actor: Actor, owner: Owner) {
   const isDoctor = actor === 'doctorA' || actor === 'doctorB' || actor === 'inactiveDoctor';
   const fields = caseFields(owner.clinicId, isDoctor ? {} : { userId: owner.userId });
-  return caseForm(fields, { front: { data: await makeImage(), name: 'front.png', type: 'image/png' } });
+  return caseForm(fields, {
+    front: { data: await makeImage(), name: 'front.png', type: 'image/png' },
+    maxillaryScan: { data: binaryStl(2), name: 'upper.stl', type: 'model/stl' },
+  });
 }
 
 async function newCaseOfA(): Promise<number> {
@@ -413,6 +418,12 @@ const requests: Record<string, Build> = {
     payload: { status: 'inprogress' },
   }),
   'GET /api/case/files/:attachmentId/:fileName': (_actor, owner) => ({ url: owner.filePath }),
+  'GET /api/case/file-views/:attachmentId': (_actor, owner) => ({
+    url: `/api/case/file-views/${owner.scanPath.split('/').at(-2)}`,
+  }),
+  'GET /api/case/file-views/:attachmentId/mesh.glb': (_actor, owner) => ({
+    url: `/api/case/file-views/${owner.scanPath.split('/').at(-2)}/mesh.glb`,
+  }),
   'GET /api/audit': () => ({ url: '/api/audit?page=1&pageSize=5' }),
   // A GET would hold the stream open; HEAD runs the same access check. The GET itself is read on a real socket in events.test.ts.
   'GET /api/events': () => ({ url: '/api/events', asHead: true }),
@@ -565,15 +576,19 @@ beforeAll(async () => {
     clinicId: doctorA.clinicId,
     caseId: 0,
     filePath: '',
+    scanPath: '',
     picturePath: detail[0]!.ProfilePic,
     messageFilePath: '',
     planFilePath: '',
   };
   ownerA.caseId = await newCaseOfA();
+  // Its scan's viewing copy, made in the background after the answer.
+  await t.app.jobs.runDue();
   const attachments = json<{ FilePath: string }[]>(
     await t.as(doctorA.token, { method: 'GET', url: `/api/case/get_cases_attachments_by_case_id/${ownerA.caseId}` }),
   );
   ownerA.filePath = attachments[0]!.FilePath;
+  ownerA.scanPath = attachments.find((attachment) => /\.stl$/i.test(attachment.FilePath))!.FilePath;
   const message = json<{ attachments: { url: string }[] }>(
     await t.as(doctorA.token, {
       method: 'POST',

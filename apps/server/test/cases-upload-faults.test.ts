@@ -99,14 +99,14 @@ describe('tracking numbers', () => {
       fileErrors: {},
     });
     const first = await createCase(
-      { db: t.app.db, storage: t.app.storage, makeTrackingNo: () => 'AL-2601-AAAAAA' },
+      { db: t.app.db, storage: t.app.storage, jobs: t.app.jobs, makeTrackingNo: () => 'AL-2601-AAAAAA' },
       actor,
       upload(),
     );
     expect(first.trackingNo).toBe('AL-2601-AAAAAA');
     const numbers = ['AL-2601-AAAAAA', 'AL-2601-AAAAAA', 'AL-2601-BBBBBB'];
     const second = await createCase(
-      { db: t.app.db, storage: t.app.storage, makeTrackingNo: () => numbers.shift()! },
+      { db: t.app.db, storage: t.app.storage, jobs: t.app.jobs, makeTrackingNo: () => numbers.shift()! },
       actor,
       upload(),
     );

@@ -314,6 +314,17 @@ export async function downloadPart(): Promise<Blob | undefined> {
     );
     expect(Buffer.from(part.data as ArrayBuffer)).toEqual(scan.subarray(0, 10));
     expect(part.response.headers.get('content-range')).toBe(`bytes 0-9/${scan.length}`);
+    // Its viewing copy is made by a background job after the answer (mesh-views.test.ts).
+    const view = await call('GET', '/api/case/file-views/{attachmentId}', {
+      params: { path: { attachmentId: Number(attachmentId) } },
+    });
+    expect(['pending', 'ready', 'failed']).toContain((view.data as { state: string }).state);
+    await call(
+      'GET',
+      '/api/case/file-views/{attachmentId}/mesh.glb',
+      { params: { path: { attachmentId: Number(attachmentId) } }, parseAs: 'arrayBuffer' },
+      (view.data as { state: string }).state === 'ready' ? 200 : 409,
+    );
     const caseDetail = await call('GET', '/api/case/{caseId}', { params: { path: { caseId: CaseId } } });
     expect(caseDetail.data).toMatchObject({ CaseId, planState: null, parentCaseId: null, orderType: null, orders: [] });
     // A refinement ordered from it: the new case names its parent, the parent lists it.

@@ -68,17 +68,23 @@ describe('background jobs', () => {
   it('retries a failing job, then keeps it failed with its reason after the last attempt', async () => {
     const jobsQueue = queue({ maxAttempts: 3 });
     let calls = 0;
-    jobsQueue.handle('test.work', async () => {
-      calls += 1;
-      throw new Error(`broken mesh (call ${calls})`);
-    });
-    const jobId = await jobsQueue.enqueue(t.app.db, 'test.work', {});
+    const givenUp: unknown[] = [];
+    jobsQueue.handle(
+      'test.work',
+      async () => {
+        calls += 1;
+        throw new Error(`broken mesh (call ${calls})`);
+      },
+      { onGiveUp: async (payload, reason) => void givenUp.push({ payload, reason }) },
+    );
+    const jobId = await jobsQueue.enqueue(t.app.db, 'test.work', { n: 7 });
     await vi.waitFor(async () => {
       await jobsQueue.runDue();
       expect(await rowOf(jobId)).toMatchObject({ state: 'failed', attempts: 3, lastError: 'broken mesh (call 3)' });
     });
     await jobsQueue.runDue();
     expect(calls).toBe(3);
+    expect(givenUp).toEqual([{ payload: { n: 7 }, reason: 'broken mesh (call 3)' }]);
   });
 
   it('keeps a failed attempt queued for its retry delay, with the reason', async () => {

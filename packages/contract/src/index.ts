@@ -8,6 +8,7 @@ export * from './common.ts';
 export * from './doctors.ts';
 export * from './email.ts';
 export * from './endpoint.ts';
+export * from './mesh-views.ts';
 export * from './endpoints/index.ts';
 export * from './errors.ts';
 export * from './events.ts';

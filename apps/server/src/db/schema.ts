@@ -305,6 +305,29 @@ export const jobs = pgTable(
   ],
 );
 
+export const meshViewStates = ['pending', 'ready', 'failed'] as const;
+/**
+ * The viewing copy of a stored STL (services/mesh-views.ts): a welded, quantized,
+ * meshopt-compressed glTF made by a background job, stored at `viewKey` under `views/`. The
+ * original at `sourceKey` stays byte for byte and is what downloads serve; the row is made
+ * with the original's own row, in its transaction.
+ */
+export const meshViews = pgTable(
+  'mesh_views',
+  {
+    sourceKey: text('source_key').primaryKey(),
+    state: text('state', { enum: meshViewStates }).notNull().default('pending'),
+    viewKey: text('view_key').unique(),
+    viewBytes: bigint('view_bytes', { mode: 'number' }),
+    triangles: integer('triangles'),
+    /** Why no copy could be made (the viewer then shows the original, and says so). */
+    error: text('error'),
+    createdAt: createdAt(),
+    finishedAt: timestamp('finished_at', { withTimezone: true, mode: 'date' }),
+  },
+  (table) => [check('mesh_views_state_check', sql`${table.state} in ('pending', 'ready', 'failed')`)],
+);
+
 const caseStatusValues = ['new', 'inprogress', 'dispatched', 'delivered'] as const;
 /** A plan version's state; `cases.plan_state` copies the newest version's, for the tiles and filters. */
 export const planStates = ['awaiting_approval', 'changes_requested', 'approved', 'superseded'] as const;

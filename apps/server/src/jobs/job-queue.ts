@@ -6,8 +6,8 @@ import type { Database } from '../db/client.ts';
 import { jobs } from '../db/schema.ts';
 
 /**
- * Background jobs in the database, in the mail outbox's shape (docs/decisions.md § Background
- * jobs): queued in the caller's transaction, so a job exists exactly when what it works on
+ * Background jobs in the database, in the mail outbox's shape
+ * (docs/decisions.md § Background jobs): queued in the caller's transaction, so a job exists exactly when what it works on
  * was committed; claimed with `for update skip locked`, so each runs in one process at a time;
  * a claim holds a lease that the running process renews, so the job of a process that died
  * is claimed again once its lease has run out; a failure is retried with a growing delay up to
@@ -15,6 +15,8 @@ import { jobs } from '../db/schema.ts';
  */
 
 type Writer = Pick<Database, 'insert'>;
+/** What a job that failed its last attempt leaves to record (the viewer's fallback), with the reason. */
+export type GiveUpHandler = (payload: Record<string, unknown>, reason: string) => Promise<void>;
 /** Does a job's work; a throw is a failed attempt. */
 export type JobHandler = (payload: Record<string, unknown>, job: { jobId: number; attempts: number }) => Promise<void>;
 
@@ -39,11 +41,10 @@ export function jobQueueOptions(config: Pick<Config, 'jobConcurrency'>): JobQueu
 const defaultRetryDelay = (attempt: number) => Math.min(3600, 10 * 4 ** (attempt - 1));
 
 export class JobQueue {
-  private readonly handlers = new Map<string, JobHandler>();
+  private readonly handlers = new Map<string, { work: JobHandler; onGiveUp?: GiveUpHandler }>();
   private readonly active = new Set<Promise<void>>();
   private timer: NodeJS.Timeout | undefined;
   private looking: Promise<void> | undefined;
-  private lookAgain = false;
   private stopped = false;
 
   private readonly db: Database;
@@ -56,8 +57,9 @@ export class JobQueue {
     this.options = { retryDelaySeconds: defaultRetryDelay, pollMs: 5000, ...options };
   }
 
-  handle(kind: string, handler: JobHandler): void {
-    this.handlers.set(kind, handler);
+  /** Runs `kind`'s jobs in this process; `onGiveUp` records what a job that failed its last attempt leaves undone. */
+  handle(kind: string, work: JobHandler, options: { onGiveUp?: GiveUpHandler } = {}): void {
+    this.handlers.set(kind, { work, onGiveUp: options.onGiveUp });
   }
 
   /** Queues a job in the caller's transaction (or at once with the database); `kick()` after commit. */
@@ -80,22 +82,23 @@ export class JobQueue {
   }
 
   /**
-   * Claims due jobs until `concurrency` are running or none is due, and resolves when the
-   * jobs it started have finished. A call while one is looking makes it look once more.
+   * Runs what is due until nothing is: claims jobs while there is room, waits for them, and
+   * looks again while it found some or ran out of room. Claims are made one look at a time
+   * in a process; a call during another's look waits for it.
    */
   async runDue(): Promise<void> {
-    if (this.looking) {
-      this.lookAgain = true;
-      await this.looking;
-      return this.settled();
+    for (;;) {
+      const look: Promise<{ claimed: number; full: boolean }> = (this.looking ?? Promise.resolve())
+        .catch(() => {})
+        .then(() => this.claimWhileRoom());
+      const tracked = look.then(() => {});
+      this.looking = tracked;
+      const { claimed, full } = await look.finally(() => {
+        if (this.looking === tracked) this.looking = undefined;
+      });
+      await this.settled();
+      if (this.stopped || (claimed === 0 && !full)) return;
     }
-    this.looking = this.claimWhileRoom().finally(() => (this.looking = undefined));
-    await this.looking;
-    if (this.lookAgain) {
-      this.lookAgain = false;
-      return this.runDue();
-    }
-    return this.settled();
   }
 
   /** Stops claiming; waits for the running jobs to finish (a bounded shutdown cuts them off, and their leases run out). */
@@ -110,10 +113,15 @@ export class JobQueue {
     while (this.active.size > 0) await Promise.allSettled([...this.active]);
   }
 
-  private async claimWhileRoom(): Promise<void> {
-    while (!this.stopped && this.active.size < this.options.concurrency) {
+  /** Claims due jobs while fewer than `concurrency` run: how many, and whether it stopped for lack of room. */
+  private async claimWhileRoom(): Promise<{ claimed: number; full: boolean }> {
+    let claimed = 0;
+    for (;;) {
+      if (this.stopped) return { claimed, full: false };
+      if (this.active.size >= this.options.concurrency) return { claimed, full: true };
       const job = await this.claim();
-      if (!job) return;
+      if (!job) return { claimed, full: false };
+      claimed += 1;
       const running = this.run(job).finally(() => {
         this.active.delete(running);
         // A slot is free: there may be more due.
@@ -167,7 +175,7 @@ export class JobQueue {
     );
     renew.unref();
     try {
-      await handler(job.payload, { jobId: job.jobId, attempts: job.attempts });
+      await handler.work(job.payload, { jobId: job.jobId, attempts: job.attempts });
       await this.finish(job, { state: 'done', finishedAt: sql`now()`, lastError: null });
     } catch (error) {
       const reason = (error instanceof Error ? error.message : String(error)).slice(0, 500);
@@ -183,6 +191,10 @@ export class JobQueue {
               runAt: sql`now() + make_interval(secs => ${this.options.retryDelaySeconds(job.attempts)})`,
             },
       );
+      if (givesUp)
+        await handler.onGiveUp?.(job.payload, reason).catch((failure: unknown) => {
+          this.log.error({ err: failure, jobId: job.jobId }, 'jobs: recording a failed job failed');
+        });
     } finally {
       clearInterval(renew);
     }

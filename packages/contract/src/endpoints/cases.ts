@@ -17,6 +17,7 @@ import {
   scanFileTypes,
 } from '../cases.ts';
 import { idParam, messageResponse } from '../common.ts';
+import { meshViewAnswer } from '../mesh-views.ts';
 import { defineEndpoint, type FileField } from '../endpoint.ts';
 import { totalCountHeader } from './common.ts';
 
@@ -156,5 +157,36 @@ export const caseEndpoints = {
       },
     },
     errors: [404],
+  }),
+  caseFileView: defineEndpoint({
+    method: 'GET',
+    path: '/api/case/file-views/:attachmentId',
+    record: 'caseFile',
+    operationId: 'caseFileView',
+    summary: "Whether a case's STL has its viewing copy: made after upload by a background job",
+    tag,
+    access: dashboard,
+    params: z.object({ attachmentId: idParam }),
+    answer: meshViewAnswer,
+    errors: [404],
+  }),
+  caseFileViewMesh: defineEndpoint({
+    method: 'GET',
+    path: '/api/case/file-views/:attachmentId/mesh.glb',
+    record: 'caseFile',
+    operationId: 'caseFileViewMesh',
+    summary:
+      "A case's STL as its viewing copy: welded, quantized, meshopt-compressed glTF (the original stays the download)",
+    tag,
+    access: dashboard,
+    params: z.object({ attachmentId: idParam }),
+    answer: {
+      file: {
+        contentTypes: ['model/gltf-binary'],
+        ranges: false,
+        description: 'The viewing copy, once ready (409 while it is being made, or when none could be)',
+      },
+    },
+    errors: [404, 409],
   }),
 };

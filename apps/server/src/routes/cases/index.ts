@@ -1,5 +1,6 @@
 import { caseStatusLabels, endpoints } from '@portal/contract';
 import type { FastifyInstance } from 'fastify';
+import { conflict, notFound } from '../../lib/errors.ts';
 import { paramTarget } from '../../plugins/audit.ts';
 import { changeCaseStatus, getCaseHistory } from '../../services/cases/case-status.ts';
 import { createCase } from '../../services/cases/create-case.ts';
@@ -7,6 +8,7 @@ import { getCaseTimeline } from '../../services/cases/case-timeline.ts';
 import { findCases, getCaseStats } from '../../services/cases/list-cases.ts';
 import { getCase, listCaseAttachments } from '../../services/cases/read-case.ts';
 import { caseUploadLimits, receiveCaseUpload } from '../../services/cases/receive-case-upload.ts';
+import { readMeshView } from '../../services/mesh-views.ts';
 import { route } from '../define-route.ts';
 import { multipartParts } from '../multipart-parts.ts';
 import { withFileUrl } from '../urls.ts';
@@ -19,7 +21,7 @@ export async function caseRoutes(app: FastifyInstance) {
     const { maxUploadBytes } = app.config;
     const parts = multipartParts(request, caseUploadLimits(maxUploadBytes));
     const upload = await receiveCaseUpload(parts, app.storage, { maxUploadBytes });
-    const created = await createCase({ db: app.db, storage: app.storage }, request.user, upload);
+    const created = await createCase({ db: app.db, storage: app.storage, jobs: app.jobs }, request.user, upload);
     request.auditDetail = { target: `case:${created.caseId}` };
     return { message: 'Case submitted successfully', CaseId: created.caseId, TrackingNo: created.trackingNo };
   });
@@ -68,4 +70,24 @@ export async function caseRoutes(app: FastifyInstance) {
       return sendCaseFile(request, reply, file);
     },
   );
+
+  route(app, endpoints.caseFileView, {}, async (request) => {
+    const view = await readMeshView(app.db, request.record.storageKey);
+    if (!view) throw notFound('Viewing copy');
+    return { state: view.state, bytes: view.viewBytes, triangles: view.triangles, error: view.error };
+  });
+
+  route(app, endpoints.caseFileViewMesh, {}, async (request, reply) => {
+    const view = await readMeshView(app.db, request.record.storageKey);
+    if (!view) throw notFound('Viewing copy');
+    if (view.state !== 'ready')
+      throw conflict(view.state === 'pending' ? 'The viewing copy is being made' : 'No viewing copy could be made');
+    // Immutable: a stored file's copy never changes (a new upload is a new file and id).
+    reply
+      .header('content-type', 'model/gltf-binary')
+      .header('content-length', view.viewBytes!)
+      .header('cache-control', 'private, max-age=31536000, immutable')
+      .header('x-content-type-options', 'nosniff');
+    return reply.send(await app.storage.read(view.viewKey!));
+  });
 }

@@ -14,6 +14,8 @@ export interface CaseFileDownload {
   contentType: string;
   size: number;
   sha256: string;
+  /** Where the original is stored: its viewing copy's row is keyed by it (services/mesh-views.ts). */
+  storageKey: string;
   open(range?: ByteRange): Promise<Readable>;
 }
 
@@ -89,12 +91,11 @@ export async function findCaseFile(
     .innerJoin(cases, eq(cases.caseId, source.caseId))
     .where(
       and(eq(source.id, fileId), doctorUserId === null ? undefined : (eq(cases.doctorUserId, doctorUserId) as SQL)),
-    )) as (Omit<CaseFileDownload, 'open' | 'contentType'> & { storageKey: string; contentType?: string })[];
+    )) as (Omit<CaseFileDownload, 'open' | 'contentType'> & { contentType?: string })[];
   if (!file) throw notFound('File');
-  const { storageKey, ...shown } = file;
   return {
-    ...shown,
+    ...file,
     contentType: typeof source.contentType === 'string' ? source.contentType : file.contentType!,
-    open: (range) => deps.storage.read(storageKey, range),
+    open: (range) => deps.storage.read(file.storageKey, range),
   };
 }

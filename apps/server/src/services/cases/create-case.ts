@@ -14,6 +14,8 @@ import { isDoctor, type SignedInUser } from '../../auth/policy.ts';
 import type { Database, Transaction } from '../../db/client.ts';
 import { caseAttachments, cases, caseStatusHistory, clinics, doctors, users } from '../../db/schema.ts';
 import { badRequest, isUniqueViolation } from '../../lib/errors.ts';
+import type { JobQueue } from '../../jobs/job-queue.ts';
+import { isStlName, queueMeshViews } from '../mesh-views.ts';
 import { deleteKeys } from '../../storage/delete-keys.ts';
 import type { Storage } from '../../storage/storage.ts';
 import { claimUploads, resolveNamedUploads } from '../uploads/uploads.ts';
@@ -71,6 +73,7 @@ async function assertClinicOfDoctor(tx: Transaction, clinicId: number, doctorId:
 
 async function insertCase(
   db: Database,
+  jobs: JobQueue,
   actor: SignedInUser,
   input: CaseSubmission,
   files: { received: StoredCaseFile[]; uploaded: StoredCaseFile[] },
@@ -108,6 +111,11 @@ async function insertCase(
         })),
       );
     }
+    await queueMeshViews(
+      tx,
+      jobs,
+      attached.filter((file) => isStlName(file.fileName)).map((file) => file.storageKey),
+    );
     await claimUploads(
       tx,
       files.uploaded.map((file) => file.storageKey),
@@ -151,7 +159,7 @@ async function withNamedUploads(
  * refused submission leaves nothing behind); named uploads stay their owner's, unclaimed.
  */
 export async function createCase(
-  deps: { db: Database; storage: Storage; makeTrackingNo?: () => string },
+  deps: { db: Database; storage: Storage; jobs: JobQueue; makeTrackingNo?: () => string },
   actor: SignedInUser,
   upload: ReceivedCaseUpload,
 ): Promise<{ caseId: number; trackingNo: string }> {
@@ -162,7 +170,10 @@ export async function createCase(
     const files = { received: upload.files, uploaded: uploaded.files };
     for (let attempt = 1; ; attempt++) {
       try {
-        return await insertCase(deps.db, actor, input, files, nextTrackingNo());
+        const created = await insertCase(deps.db, deps.jobs, actor, input, files, nextTrackingNo());
+        // Its scans' viewing copies are made now, after the commit.
+        deps.jobs.kick();
+        return created;
       } catch (error) {
         if (attempt >= trackingAttempts || !isUniqueViolation(error, 'cases_tracking_no_unique')) throw error;
       }

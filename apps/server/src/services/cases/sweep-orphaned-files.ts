@@ -1,7 +1,7 @@
 import { inArray } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { Database } from '../../db/client.ts';
-import { caseAttachments, caseMessageFiles } from '../../db/schema.ts';
+import { caseAttachments, caseMessageFiles, meshViews } from '../../db/schema.ts';
 import type { Storage } from '../../storage/storage.ts';
 
 /** Keys looked up in the database at once. */
@@ -11,6 +11,8 @@ const batchSize = 500;
 const sweptFolders: { prefix: string; table: PgTable; storageKey: PgColumn }[] = [
   { prefix: 'cases', table: caseAttachments, storageKey: caseAttachments.storageKey },
   { prefix: 'messages', table: caseMessageFiles, storageKey: caseMessageFiles.storageKey },
+  // A viewing copy stored by a job whose process died before it recorded the copy.
+  { prefix: 'views', table: meshViews, storageKey: meshViews.viewKey },
 ];
 
 /**

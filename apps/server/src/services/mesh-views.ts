@@ -1,0 +1,90 @@
+import { eq } from 'drizzle-orm';
+import { buffer } from 'node:stream/consumers';
+import type { Database } from '../db/client.ts';
+import { meshViews } from '../db/schema.ts';
+import type { JobQueue } from '../jobs/job-queue.ts';
+import { AppError } from '../lib/errors.ts';
+import type { ViewingDerivative } from '../meshes/derivative.ts';
+import type { Storage } from '../storage/storage.ts';
+
+/**
+ * Viewing copies of stored STLs (docs/decisions.md § Meshes for viewing): each STL stored
+ * with a case, a message or a plan gets a `mesh_views` row and a `mesh.view` job in the
+ * transaction that stores its own row; the job converts it in a worker thread and stores the
+ * copy under `views/`. Downloads keep serving the original.
+ */
+
+export const meshViewJob = 'mesh.view';
+
+/** Larger originals are not converted (the viewer shows the original): a 300 MB binary STL is 6 million triangles. */
+export const maxMeshViewSourceBytes = 300e6;
+
+type Writer = Pick<Database, 'insert'>;
+
+export const isStlName = (fileName: string) => fileName.toLowerCase().endsWith('.stl');
+
+/** Queues a viewing copy for each STL key, in the caller's transaction; `jobs.kick()` after commit. */
+export async function queueMeshViews(tx: Writer, jobs: JobQueue, sourceKeys: string[]): Promise<void> {
+  if (sourceKeys.length === 0) return;
+  await tx.insert(meshViews).values(sourceKeys.map((sourceKey) => ({ sourceKey })));
+  for (const sourceKey of sourceKeys) await jobs.enqueue(tx, meshViewJob, { sourceKey });
+}
+
+/** Where a source's copy is stored: beside no original, so the orphan sweep can tell them apart. */
+export const viewKeyOf = (sourceKey: string) => `views/${sourceKey}.glb`;
+
+/** Registers the job that makes viewing copies. */
+export function handleMeshViewJobs(deps: {
+  db: Database;
+  storage: Storage;
+  jobs: JobQueue;
+  convert(stl: Uint8Array): Promise<ViewingDerivative>;
+}): void {
+  const fail = async (sourceKey: string, reason: string) => {
+    await deps.db
+      .update(meshViews)
+      .set({ state: 'failed', error: reason, finishedAt: new Date() })
+      .where(eq(meshViews.sourceKey, sourceKey));
+  };
+  deps.jobs.handle(
+    meshViewJob,
+    async (payload) => {
+      const sourceKey = String(payload.sourceKey);
+      const stored = await deps.storage.stat(sourceKey);
+      if (!stored) return fail(sourceKey, 'The original file is missing');
+      if (stored.size > maxMeshViewSourceBytes) return fail(sourceKey, 'The file is too large for a viewing copy');
+      const stl = new Uint8Array(await buffer(await deps.storage.read(sourceKey)));
+      let view: ViewingDerivative;
+      try {
+        view = await deps.convert(stl);
+      } catch (error) {
+        // Not an STL the reader takes: trying again would change nothing.
+        if (error instanceof AppError && error.status === 400) return fail(sourceKey, error.message);
+        throw error;
+      }
+      const viewKey = viewKeyOf(sourceKey);
+      await deps.storage.put(
+        viewKey,
+        Buffer.from(view.glb.buffer, view.glb.byteOffset, view.glb.byteLength),
+        'model/gltf-binary',
+      );
+      await deps.db
+        .update(meshViews)
+        .set({
+          state: 'ready',
+          viewKey,
+          viewBytes: view.glb.byteLength,
+          triangles: view.triangles,
+          error: null,
+          finishedAt: new Date(),
+        })
+        .where(eq(meshViews.sourceKey, sourceKey));
+    },
+    { onGiveUp: (payload, reason) => fail(String(payload.sourceKey), reason) },
+  );
+}
+
+export async function readMeshView(db: Database, sourceKey: string) {
+  const [view] = await db.select().from(meshViews).where(eq(meshViews.sourceKey, sourceKey));
+  return view;
+}

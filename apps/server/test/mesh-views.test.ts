@@ -1,0 +1,155 @@
+import { NodeIO } from '@gltf-transform/core';
+import { EXTMeshoptCompression, KHRMeshQuantization } from '@gltf-transform/extensions';
+import { MeshoptDecoder } from 'meshoptimizer/decoder';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { jobs, meshViews } from '../src/db/schema.ts';
+import { sweepOrphanedCaseFiles } from '../src/services/cases/sweep-orphaned-files.ts';
+import { viewKeyOf } from '../src/services/mesh-views.ts';
+import { caseFields, caseForm, createCaseDoctor, submitCase } from './helpers/case-factories.ts';
+import { scanStl } from './helpers/dental-meshes.ts';
+import { createTestApp, type TestApp } from './helpers/test-app.ts';
+
+/**
+ * docs/quality.md, Records / Viewing copies (issue 22): a case's STL gets a viewing copy from a
+ * background job; the copy is reached only by who may read the original, and a file that is
+ * no STL is reported, not retried.
+ */
+
+let t: TestApp;
+let doctor: Awaited<ReturnType<typeof createCaseDoctor>>;
+let other: Awaited<ReturnType<typeof createCaseDoctor>>;
+const scanTriangles = 20_000;
+let scanId: number;
+let photoId: number;
+let fakeScanId: number;
+
+/** Holds the queue's one slot (JOB_CONCURRENCY 1), so the copy stays pending until the test lets it go. */
+let releaseSlot: () => void;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  doctor = await createCaseDoctor(t);
+  other = await createCaseDoctor(t);
+  const slotHeld = new Promise<void>((resolve) => (releaseSlot = resolve));
+  let holding = false;
+  t.app.jobs.handle('test.hold', async () => {
+    holding = true;
+    await slotHeld;
+  });
+  await t.app.jobs.enqueue(t.app.db, 'test.hold', {});
+  t.app.jobs.kick();
+  await vi.waitFor(() => expect(holding).toBe(true));
+  const response = await submitCase(
+    t,
+    doctor.token,
+    caseForm(caseFields(doctor.clinicId), {
+      maxillaryScan: { name: 'upper.stl', type: 'model/stl', data: Buffer.from(scanStl(scanTriangles, 7)) },
+      mandibularScan: { name: 'lower.STL', type: 'model/stl', data: Buffer.from('solid nothing here\nendsolid\n') },
+    }),
+  );
+  expect(response.statusCode, response.body).toBe(200);
+  const caseId = response.json<{ CaseId: number }>().CaseId;
+  const files = await t.as(doctor.token, {
+    method: 'GET',
+    url: `/api/case/get_cases_attachments_by_case_id/${caseId}`,
+  });
+  expect(files.statusCode, files.body).toBe(200);
+  // FilePath is /api/case/files/<attachment id>/<name>.
+  const byName = new Map(
+    files
+      .json<{ FilePath: string; FileName: string }[]>()
+      .map((file) => [file.FileName, Number(file.FilePath.split('/').at(-2))]),
+  );
+  scanId = byName.get('upper.stl')!;
+  fakeScanId = byName.get('lower.STL')!;
+  photoId = [...byName.entries()].find(([name]) => !/\.stl$/i.test(name))?.[1] ?? 0;
+});
+afterAll(() => t?.close());
+
+const state = (token: string, attachmentId: number) =>
+  t.as(token, { method: 'GET', url: `/api/case/file-views/${attachmentId}` });
+const mesh = (token: string, attachmentId: number) =>
+  t.as(token, { method: 'GET', url: `/api/case/file-views/${attachmentId}/mesh.glb` });
+
+const decoder = new NodeIO()
+  .registerExtensions([EXTMeshoptCompression, KHRMeshQuantization])
+  .registerDependencies({ 'meshopt.decoder': MeshoptDecoder });
+
+describe('viewing copies of a case STL', () => {
+  it('is being made after the upload answered, and 409 until it is', async () => {
+    expect((await state(doctor.token, scanId)).json()).toEqual({
+      state: 'pending',
+      bytes: null,
+      triangles: null,
+      error: null,
+    });
+    const early = await mesh(doctor.token, scanId);
+    expect(early.statusCode).toBe(409);
+    expect(early.json()).toEqual({ message: 'The viewing copy is being made' });
+  });
+
+  it('is made by the job: a meshopt glTF with every triangle, far smaller than the STL', async () => {
+    releaseSlot();
+    await t.app.jobs.runDue();
+    const answer = (await state(doctor.token, scanId)).json<{ state: string; bytes: number; triangles: number }>();
+    expect(answer).toMatchObject({ state: 'ready', triangles: scanTriangles, error: null });
+    const response = await mesh(doctor.token, scanId);
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toBe('model/gltf-binary');
+    expect(response.rawPayload.byteLength).toBe(answer.bytes);
+    expect(answer.bytes).toBeLessThan((84 + 50 * scanTriangles) / 8);
+    await MeshoptDecoder.ready;
+    const document = await decoder.readBinary(new Uint8Array(response.rawPayload));
+    const [primitive] = document.getRoot().listMeshes()[0]!.listPrimitives();
+    expect(
+      document
+        .getRoot()
+        .listExtensionsUsed()
+        .map((extension) => extension.extensionName),
+    ).toEqual(expect.arrayContaining(['EXT_meshopt_compression', 'KHR_mesh_quantization']));
+    expect(primitive!.getIndices()!.getCount() / 3).toBe(scanTriangles);
+  });
+
+  it('keeps the original the download, byte for byte', async () => {
+    const download = await t.as(doctor.token, { method: 'GET', url: `/api/case/files/${scanId}/upper.stl` });
+    expect(download.statusCode).toBe(200);
+    expect(Buffer.compare(download.rawPayload, Buffer.from(scanStl(scanTriangles, 7)))).toBe(0);
+  });
+
+  it('reports a file named .stl that is no STL, once, with the reason: the viewer shows the original', async () => {
+    const answer = (await state(doctor.token, fakeScanId)).json<{ state: string; error: string }>();
+    expect(answer.state).toBe('failed');
+    expect(answer.error).toMatch(/^not a valid STL file/);
+    const response = await mesh(doctor.token, fakeScanId);
+    expect(response.statusCode).toBe(409);
+    expect(response.json()).toEqual({ message: 'No viewing copy could be made' });
+    // Done, not retried: trying again would change nothing.
+    expect((await t.app.db.select().from(jobs)).map((job) => job.state)).toEqual(['done', 'done', 'done']);
+  });
+
+  it('answers 404 to another doctor, as for the original, and for a file that is no STL', async () => {
+    for (const attachmentId of [scanId, fakeScanId]) {
+      expect((await state(other.token, attachmentId)).statusCode).toBe(404);
+      expect((await mesh(other.token, attachmentId)).statusCode).toBe(404);
+    }
+    if (photoId) expect((await state(doctor.token, photoId)).json()).toEqual({ message: 'Viewing copy not found' });
+    expect((await state(doctor.token, 99_999_999)).statusCode).toBe(404);
+  });
+
+  it('lets staff with the Dashboard page read it', async () => {
+    const response = await mesh(await t.adminToken(), scanId);
+    expect(response.statusCode).toBe(200);
+  });
+
+  it('sweeps a stored copy that no row records (its job died before recording it), and keeps the recorded one', async () => {
+    const [recorded] = await t.app.db.select().from(meshViews);
+    const orphan = viewKeyOf('cases/0/never-recorded.stl');
+    await t.app.storage.put(orphan, Buffer.from('glb'), 'model/gltf-binary');
+    const swept = await sweepOrphanedCaseFiles({ db: t.app.db, storage: t.app.storage }, { graceSeconds: -60 });
+    expect(swept).toBeGreaterThanOrEqual(1);
+    expect(await t.app.storage.stat(orphan)).toBeNull();
+    const ready = (await t.app.db.select().from(meshViews)).find((row) => row.state === 'ready')!;
+    expect(await t.app.storage.stat(ready.viewKey!)).not.toBeNull();
+    expect(recorded).toBeDefined();
+  });
+});
