@@ -54,6 +54,30 @@ const detailValue = (page: Page, label: string) =>
     .locator('xpath=following-sibling::dd[1]')
     .textContent();
 
+/**
+ * Waits until the server's background job has settled the viewing copy of each named scan on
+ * the open case page, and returns their states (read as the page would, with its cookie).
+ */
+async function viewCopies(page: Page, groups: Record<string, string>): Promise<Record<string, string>> {
+  const states: Record<string, string> = {};
+  for (const [group, fileName] of Object.entries(groups)) {
+    const href = await page
+      .getByRole('region', { name: group })
+      .getByRole('link', { name: fileName })
+      .getAttribute('href');
+    const attachmentId = href!.split('/').at(-2);
+    await expect
+      .poll(
+        async () =>
+          (states[fileName] = (
+            (await (await page.request.get(`/api/case/file-views/${attachmentId}`)).json()) as { state: string }
+          ).state),
+      )
+      .not.toBe('pending');
+  }
+  return states;
+}
+
 /** How many pixels show the warm upper scan and the blue lower scan (the background is grey). */
 async function canvasColours(png: Buffer): Promise<{ upper: number; lower: number }> {
   const { data, info } = await sharp(png).raw().toBuffer({ resolveWithObject: true });
@@ -172,7 +196,16 @@ describe('Dashboard as a doctor', () => {
     page.on('request', (request) => {
       if (request.resourceType() === 'script') scripts.push(request.url());
     });
+    const meshRequests: string[] = [];
+    page.on('request', (request) => {
+      if (/\/api\/case\/(file-views|files)\//.test(request.url())) meshRequests.push(new URL(request.url()).pathname);
+    });
     await openCase(page, submitted.TrackingNo);
+    // Each scan's viewing copy (a meshopt glTF made after the upload): the viewer loads it, not the STL.
+    expect(await viewCopies(page, { 'STL-1': 'upper.stl', 'STL-2': 'lower.stl' })).toEqual({
+      'upper.stl': 'ready',
+      'lower.stl': 'ready',
+    });
     await page.getByRole('button', { name: 'View in 3D' }).click();
     const dialog = page.getByRole('dialog', { name: '3D scan viewer' });
     const canvas = dialog.getByRole('img', { name: '3D view of the upper (maxillary) and lower (mandibular) scan' });
@@ -185,6 +218,9 @@ describe('Dashboard as a doctor', () => {
     const pixels = await canvasColours(await canvas.screenshot());
     expect(pixels.upper).toBeGreaterThan(100);
     expect(pixels.lower).toBeGreaterThan(100);
+    expect(meshRequests.filter((url) => url.endsWith('/mesh.glb'))).toHaveLength(2);
+    expect(meshRequests.filter((url) => /^\/api\/case\/files\/.*\.stl$/.test(url))).toEqual([]);
+    expect(await dialog.getByText(/Showing the original/).count()).toBe(0);
     await expect.poll(() => dialog.getByText('Upper (maxillary)').isVisible()).toBe(true);
     await expect.poll(() => dialog.getByText('Lower (mandibular)').isVisible()).toBe(true);
     await expectNoSeriousA11yViolations(page);
@@ -203,6 +239,11 @@ describe('Dashboard as a doctor', () => {
     });
     const page = await signInTo(other.username, other.password);
     await openCase(page, broken.TrackingNo);
+    // The server could make no viewing copy of it either: the viewer tries the original, and says why it cannot show it.
+    expect(await viewCopies(page, { 'STL-1': 'broken.stl', 'STL-2': 'lower.stl' })).toEqual({
+      'broken.stl': 'failed',
+      'lower.stl': 'ready',
+    });
     await page.getByRole('button', { name: 'View in 3D' }).click();
     const dialog = page.getByRole('dialog', { name: '3D scan viewer' });
     await expect

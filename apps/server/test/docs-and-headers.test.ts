@@ -100,7 +100,7 @@ describe('security headers', () => {
   it('sends a strict CSP, nosniff and no-store on API answers, and no version banner', async () => {
     const response = await t.app.inject({ method: 'GET', url: '/api/country/get_countries_list' });
     expect(response.headers['content-security-policy']).toMatch(/default-src 'self'/);
-    expect(response.headers['content-security-policy']).toMatch(/script-src 'self'(;|$)/);
+    expect(response.headers['content-security-policy']).toMatch(/script-src 'self' 'wasm-unsafe-eval'(;|$)/);
     expect(response.headers['x-content-type-options']).toBe('nosniff');
     expect(response.headers['cache-control']).toBe('private, no-store');
     expect(response.headers['x-powered-by']).toBeUndefined();

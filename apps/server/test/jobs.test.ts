@@ -185,6 +185,18 @@ describe('background jobs', () => {
     expect(await rowOf(jobId)).toMatchObject({ state: 'done', attempts: 1 });
   });
 
+  it('once started, runs what is queued by itself (the kick after a commit, then the poll)', async () => {
+    const jobsQueue = queue();
+    const seen: unknown[] = [];
+    jobsQueue.handle('test.work', async (payload) => {
+      seen.push(payload);
+    });
+    jobsQueue.start();
+    await jobsQueue.enqueue(t.app.db, 'test.work', { n: 1 });
+    jobsQueue.kick();
+    await vi.waitFor(() => expect(seen).toEqual([{ n: 1 }]));
+  });
+
   it('claims only the kinds this process handles', async () => {
     const jobsQueue = queue();
     jobsQueue.handle('test.work', async () => {});

@@ -45,6 +45,8 @@ export class JobQueue {
   private readonly active = new Set<Promise<void>>();
   private timer: NodeJS.Timeout | undefined;
   private looking: Promise<void> | undefined;
+  /** Whether this process runs jobs by itself (start): until then only `runDue` runs them. */
+  private started = false;
   private stopped = false;
 
   private readonly db: Database;
@@ -70,14 +72,16 @@ export class JobQueue {
 
   /** Starts looking for due jobs now and every `pollMs`. */
   start(): void {
+    this.started = true;
     this.stopped = false;
     this.timer = setInterval(() => this.kick(), this.options.pollMs);
     this.timer.unref();
     this.kick();
   }
 
-  /** Looks for due jobs now, in the background, never failing the caller. */
+  /** Looks for due jobs now, in the background, never failing the caller; nothing before `start`. */
   kick(): void {
+    if (!this.started) return;
     this.runDue().catch((error: unknown) => this.log.error({ err: error }, 'jobs: looking for due jobs failed'));
   }
 
@@ -103,6 +107,7 @@ export class JobQueue {
 
   /** Stops claiming; waits for the running jobs to finish (a bounded shutdown cuts them off, and their leases run out). */
   async stop(): Promise<void> {
+    this.started = false;
     this.stopped = true;
     clearInterval(this.timer);
     await this.looking?.catch(() => {});

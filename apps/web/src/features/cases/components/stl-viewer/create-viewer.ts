@@ -1,4 +1,4 @@
-import { DoubleSide, Mesh, MeshStandardMaterial, Vector3, type BufferGeometry } from 'three';
+import { DoubleSide, Mesh, MeshStandardMaterial, Vector3, type BufferGeometry, type Matrix4 } from 'three';
 import { createModelCanvas } from '../../../../lib/model-canvas.ts';
 
 /**
@@ -8,7 +8,7 @@ import { createModelCanvas } from '../../../../lib/model-canvas.ts';
  */
 export function createViewer(
   container: HTMLElement,
-  meshes: { geometry: BufferGeometry; color: string }[],
+  meshes: { geometry: BufferGeometry; matrix?: Matrix4; color: string }[],
   ariaLabel: string,
 ): { dispose: () => void } {
   const view = createModelCanvas(container, {
@@ -16,10 +16,15 @@ export function createViewer(
     background: '#f1f3f5',
     viewDirection: new Vector3(0.35, 0.35, 1).normalize(),
   });
-  const shown = meshes.map(
-    ({ geometry, color }) =>
-      new Mesh(geometry, new MeshStandardMaterial({ color, roughness: 0.55, metalness: 0.05, side: DoubleSide })),
-  );
+  const shown = meshes.map(({ geometry, matrix, color }) => {
+    const mesh = new Mesh(
+      geometry,
+      new MeshStandardMaterial({ color, roughness: 0.55, metalness: 0.05, side: DoubleSide }),
+    );
+    // A viewing copy's quantized positions go back to millimetres through its matrix.
+    if (matrix) matrix.decompose(mesh.position, mesh.quaternion, mesh.scale);
+    return mesh;
+  });
   view.model.add(...shown);
   view.fit();
 

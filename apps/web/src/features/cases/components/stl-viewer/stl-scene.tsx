@@ -1,31 +1,43 @@
-import { Alert, Box, Group, Text } from '@mantine/core';
+import { Alert, Box, Group, Progress, Text } from '@mantine/core';
 import { useEffect, useRef, useState } from 'react';
 import { createViewer } from './create-viewer.ts';
-import { loadStl } from '../../../../lib/load-stl.ts';
+import { loadMeshView } from '../../../../lib/load-mesh-view.ts';
 import type { ViewableScan } from './viewable-scans.ts';
 import { ViewerLoading } from './viewer-status.tsx';
 
 type ViewerState =
   | { kind: 'loading' }
-  | { kind: 'ready'; shown: ViewableScan[]; failures: string[] }
+  | { kind: 'ready'; shown: ViewableScan[]; failures: string[]; notes: string[] }
   | { kind: 'failed'; failures: string[] };
 
 /** The 3D view of a case's scans; three.js lives in this lazily loaded chunk only. */
 export default function StlScene({ scans }: { scans: ViewableScan[] }) {
   const containerRef = useRef<HTMLDivElement>(null);
   const [state, setState] = useState<ViewerState>({ kind: 'loading' });
+  const [percent, setPercent] = useState(0);
 
   useEffect(() => {
     const controller = new AbortController();
     let viewer: { dispose: () => void } | undefined;
-    void Promise.allSettled(scans.map((scan) => loadStl(scan.url, controller.signal))).then((results) => {
+    const shares = scans.map(() => 0);
+    const loads = scans.map((scan, index) =>
+      loadMeshView(scan, controller.signal, (share) => {
+        shares[index] = share;
+        if (!controller.signal.aborted)
+          setPercent(Math.round((100 * shares.reduce((sum, part) => sum + part, 0)) / scans.length));
+      }),
+    );
+    void Promise.allSettled(loads).then((results) => {
       const loaded = results.flatMap((result, index) =>
-        result.status === 'fulfilled' ? [{ scan: scans[index]!, geometry: result.value }] : [],
+        result.status === 'fulfilled' ? [{ scan: scans[index]!, ...result.value }] : [],
       );
       if (controller.signal.aborted) {
         loaded.forEach(({ geometry }) => geometry.dispose());
         return;
       }
+      const notes = loaded.flatMap(({ scan, fallback }) =>
+        fallback ? [`Showing the original ${scan.fileName}: ${fallback}.`] : [],
+      );
       const failures = results.flatMap((result, index) =>
         result.status === 'rejected'
           ? [`Could not read ${scans[index]!.fileName}: ${(result.reason as Error).message}.`]
@@ -39,10 +51,10 @@ export default function StlScene({ scans }: { scans: ViewableScan[] }) {
         const shown = loaded.map(({ scan }) => scan);
         viewer = createViewer(
           containerRef.current!,
-          loaded.map(({ scan, geometry }) => ({ geometry, color: scan.color })),
+          loaded.map(({ scan, geometry, matrix }) => ({ geometry, matrix, color: scan.color })),
           `3D view of the ${shown.map((scan) => scan.label.toLowerCase()).join(' and ')} scan`,
         );
-        setState({ kind: 'ready', shown, failures });
+        setState({ kind: 'ready', shown, failures, notes });
       } catch {
         loaded.forEach(({ geometry }) => geometry.dispose());
         setState({ kind: 'failed', failures: ['This browser cannot show 3D graphics (WebGL is not available).'] });
@@ -56,7 +68,21 @@ export default function StlScene({ scans }: { scans: ViewableScan[] }) {
 
   return (
     <>
-      {state.kind === 'loading' && <ViewerLoading />}
+      {state.kind === 'loading' && (
+        <>
+          <ViewerLoading />
+          <Progress value={percent} aria-label={`Loading the scans: ${percent}%`} mt="xs" />
+          <Text size="sm" c="dimmed" ta="center" mt={4}>
+            {percent}%
+          </Text>
+        </>
+      )}
+      {state.kind === 'ready' &&
+        state.notes.map((note) => (
+          <Alert key={note} color="blue" role="status" mb="sm">
+            {note}
+          </Alert>
+        ))}
       {state.kind !== 'loading' &&
         state.failures.map((failure) => (
           <Alert key={failure} color="red" role="alert" mb="sm">

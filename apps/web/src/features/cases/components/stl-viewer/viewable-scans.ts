@@ -5,6 +5,8 @@ export interface ViewableScan {
   label: string;
   fileName: string;
   url: string;
+  /** The attachment's id (its FilePath is /api/case/files/<id>/<name>): its viewing copy's. */
+  attachmentId: number;
   color: string;
 }
 
@@ -19,6 +21,8 @@ export function viewableScans(attachments: CaseAttachment[]): ViewableScan[] {
     const file = attachments.find(
       (attachment) => attachment.FileType === arch.fileType && fileExtension(attachment.FileName) === 'stl',
     );
-    return file ? [{ label: arch.label, fileName: file.FileName, url: file.FilePath, color: arch.color }] : [];
+    if (!file) return [];
+    const attachmentId = Number(file.FilePath.split('/').at(-2));
+    return [{ label: arch.label, fileName: file.FileName, url: file.FilePath, attachmentId, color: arch.color }];
   });
 }

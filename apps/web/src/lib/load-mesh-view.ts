@@ -1,0 +1,94 @@
+import { endpoints, meshViewAnswer } from '@portal/contract';
+import { MeshoptDecoder } from 'meshoptimizer/decoder';
+import { Matrix4, Mesh, type BufferGeometry } from 'three';
+import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js';
+import { loadStl } from './load-stl.ts';
+
+/** A mesh to show: its geometry and where it sits (a viewing copy's positions are quantized, and its matrix maps them back to millimetres). */
+export interface LoadedMesh {
+  geometry: BufferGeometry;
+  matrix: Matrix4;
+  /** Set when the original STL is shown instead of its viewing copy: why. */
+  fallback?: string;
+}
+
+/** meshopt's decoder, its work spread over Web Workers so that decoding never holds the page. */
+let decoder: Promise<typeof MeshoptDecoder> | undefined;
+function meshoptDecoder() {
+  decoder ??= MeshoptDecoder.ready.then(() => {
+    MeshoptDecoder.useWorkers(Math.max(1, Math.min(2, navigator.hardwareConcurrency - 1)));
+    return MeshoptDecoder;
+  });
+  return decoder;
+}
+
+/**
+ * Reads a response whole, telling `onProgress` the share received (0-1) as it arrives. The
+ * length is the encoded one when the answer is compressed, so the share is an estimate
+ * and the bytes are gathered as they come.
+ */
+async function readWithProgress(response: Response, onProgress: (share: number) => void): Promise<ArrayBuffer> {
+  const total = Number(response.headers.get('content-length')) || 0;
+  if (!response.body || total === 0) return response.arrayBuffer();
+  const chunks: Uint8Array[] = [];
+  let received = 0;
+  const reader = response.body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    chunks.push(value);
+    received += value.byteLength;
+    onProgress(Math.min(0.99, received / total));
+  }
+  const whole = new Uint8Array(received);
+  let offset = 0;
+  for (const chunk of chunks) {
+    whole.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  onProgress(1);
+  return whole.buffer;
+}
+
+const viewPath = (attachmentId: number) => endpoints.caseFileView.path.replace(':attachmentId', String(attachmentId));
+
+/**
+ * A case file's mesh for the viewer: its viewing copy (a meshopt-compressed glTF a tenth of
+ * the STL's size or less, decoded in workers) when the server has made it; otherwise the
+ * original STL, with the reason the copy is not there.
+ */
+export async function loadMeshView(
+  file: { attachmentId: number; url: string },
+  signal: AbortSignal,
+  onProgress: (share: number) => void,
+): Promise<LoadedMesh> {
+  const stateResponse = await fetch(viewPath(file.attachmentId), { credentials: 'include', signal });
+  const state = stateResponse.ok ? meshViewAnswer.parse(await stateResponse.json()) : undefined;
+  if (state?.state !== 'ready') {
+    const geometry = await loadStl(file.url, signal);
+    onProgress(1);
+    return {
+      geometry,
+      matrix: new Matrix4(),
+      fallback:
+        state?.state === 'pending'
+          ? 'its lighter viewing copy is still being made'
+          : 'no lighter viewing copy could be made of it',
+    };
+  }
+  const response = await fetch(`${viewPath(file.attachmentId)}/mesh.glb`, { credentials: 'include', signal });
+  if (!response.ok) throw new Error(`the server answered ${response.status}`);
+  const data = await readWithProgress(response, onProgress);
+  const loader = new GLTFLoader().setMeshoptDecoder(await meshoptDecoder());
+  const gltf = await loader.parseAsync(data, '');
+  gltf.scene.updateMatrixWorld(true);
+  let found: Mesh | undefined;
+  gltf.scene.traverse((object) => {
+    if (!found && object instanceof Mesh) found = object;
+  });
+  if (!found) throw new Error('its viewing copy holds no mesh');
+  const geometry = found.geometry as BufferGeometry;
+  // The copy carries no normals (they would double its size): shading needs them.
+  geometry.computeVertexNormals();
+  return { geometry, matrix: found.matrixWorld.clone() };
+}
