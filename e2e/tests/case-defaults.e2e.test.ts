@@ -5,6 +5,7 @@ import {
   expectNoSeriousA11yViolations,
   newPage,
   screenshots,
+  settle,
   menuLink,
   openSignedIn,
   useBrowser,
@@ -39,6 +40,9 @@ describe('Case defaults', () => {
     await openProfile(page);
     const section = page.getByRole('region', { name: 'Case defaults' });
     await expect.poll(() => section.isVisible()).toBe(true);
+    // The sections above it fill in as their own requests answer, moving it down: a click
+    // aimed before they have landed elsewhere (a loaded CI run "did not change its state").
+    await settle(page);
 
     await pickRadio(page, 'Midline', 'Maintain');
     await pickRadio(page, 'Tooth Numbering', 'FDI');
