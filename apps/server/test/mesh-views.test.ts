@@ -7,6 +7,7 @@ import { sweepOrphanedCaseFiles } from '../src/services/cases/sweep-orphaned-fil
 import { viewKeyOf } from '../src/services/mesh-views.ts';
 import { caseFields, caseForm, createCaseDoctor, submitCase } from './helpers/case-factories.ts';
 import { scanStl } from './helpers/dental-meshes.ts';
+import { makeImage } from './helpers/factories.ts';
 import { createTestApp, type TestApp } from './helpers/test-app.ts';
 
 /**
@@ -33,6 +34,7 @@ beforeAll(async () => {
     caseForm(caseFields(doctor.clinicId), {
       maxillaryScan: { name: 'upper.stl', type: 'model/stl', data: Buffer.from(scanStl(scanTriangles, 7)) },
       mandibularScan: { name: 'lower.STL', type: 'model/stl', data: Buffer.from('solid nothing here\nendsolid\n') },
+      frontSmiling: { name: 'smile.png', type: 'image/png', data: await makeImage() },
     }),
   );
   expect(response.statusCode, response.body).toBe(200);
@@ -50,7 +52,7 @@ beforeAll(async () => {
   );
   scanId = byName.get('upper.stl')!;
   fakeScanId = byName.get('lower.STL')!;
-  photoId = [...byName.entries()].find(([name]) => !/\.stl$/i.test(name))?.[1] ?? 0;
+  photoId = byName.get('smile.png')!;
 });
 afterAll(() => t?.close());
 
@@ -120,7 +122,9 @@ describe('viewing copies of a case STL', () => {
       expect((await state(other.token, attachmentId)).statusCode).toBe(404);
       expect((await mesh(other.token, attachmentId)).statusCode).toBe(404);
     }
-    if (photoId) expect((await state(doctor.token, photoId)).json()).toEqual({ message: 'Viewing copy not found' });
+    const photo = await state(doctor.token, photoId);
+    expect(photo.statusCode).toBe(404);
+    expect(photo.json()).toEqual({ message: 'Viewing copy not found' });
     expect((await state(doctor.token, 99_999_999)).statusCode).toBe(404);
   });
 

@@ -1,4 +1,4 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.ts';
@@ -38,13 +38,16 @@ export function jobQueueOptions(config: Pick<Config, 'jobConcurrency'>): JobQueu
   return { concurrency: config.jobConcurrency, leaseSeconds: 120, maxAttempts: 5 };
 }
 
+const secondsFromNow = (seconds: number) => sql`now() + make_interval(secs => ${seconds})`;
+
 const defaultRetryDelay = (attempt: number) => Math.min(3600, 10 * 4 ** (attempt - 1));
 
 export class JobQueue {
   private readonly handlers = new Map<string, { work: JobHandler; onGiveUp?: GiveUpHandler }>();
   private readonly active = new Set<Promise<void>>();
   private timer: NodeJS.Timeout | undefined;
-  private looking: Promise<void> | undefined;
+  /** The claims being made: one look at a time in a process. */
+  private claims: Promise<unknown> = Promise.resolve();
   /** Whether this process runs jobs by itself (start): until then only `runDue` runs them. */
   private started = false;
   private stopped = false;
@@ -92,14 +95,9 @@ export class JobQueue {
    */
   async runDue(): Promise<void> {
     for (;;) {
-      const look: Promise<{ claimed: number; full: boolean }> = (this.looking ?? Promise.resolve())
-        .catch(() => {})
-        .then(() => this.claimWhileRoom());
-      const tracked = look.then(() => {});
-      this.looking = tracked;
-      const { claimed, full } = await look.finally(() => {
-        if (this.looking === tracked) this.looking = undefined;
-      });
+      const look = this.claims.then(() => this.claimWhileRoom());
+      this.claims = look.catch(() => {});
+      const { claimed, full } = await look;
       await this.settled();
       if (this.stopped || (claimed === 0 && !full)) return;
     }
@@ -110,7 +108,7 @@ export class JobQueue {
     this.started = false;
     this.stopped = true;
     clearInterval(this.timer);
-    await this.looking?.catch(() => {});
+    await this.claims;
     await this.settled();
   }
 
@@ -127,11 +125,16 @@ export class JobQueue {
       const job = await this.claim();
       if (!job) return { claimed, full: false };
       claimed += 1;
-      const running = this.run(job).finally(() => {
-        this.active.delete(running);
-        // A slot is free: there may be more due.
-        if (!this.stopped) this.kick();
-      });
+      const running = this.run(job)
+        // Its outcome not recorded (the database gone meanwhile): its lease runs out and it is tried again.
+        .catch((error: unknown) =>
+          this.log.error({ err: error, jobId: job.jobId }, "jobs: a job's outcome not recorded"),
+        )
+        .finally(() => {
+          this.active.delete(running);
+          // A slot is free: there may be more due.
+          this.kick();
+        });
       this.active.add(running);
     }
   }
@@ -140,23 +143,19 @@ export class JobQueue {
   private async claim() {
     const kinds = [...this.handlers.keys()];
     if (kinds.length === 0) return undefined;
-    const lease = this.options.leaseSeconds;
     const [job] = await this.db
       .update(jobs)
       .set({
         state: 'running',
         attempts: sql`${jobs.attempts} + 1`,
-        runAt: sql`now() + make_interval(secs => ${lease})`,
+        runAt: secondsFromNow(this.options.leaseSeconds),
       })
       .where(
         eq(
           jobs.jobId,
           sql`(select ${jobs.jobId} from ${jobs}
                 where ${jobs.state} in ('queued', 'running') and ${jobs.runAt} <= now()
-                  and ${jobs.kind} in (${sql.join(
-                    kinds.map((kind) => sql`${kind}`),
-                    sql`, `,
-                  )})
+                  and ${inArray(jobs.kind, kinds)}
                 order by ${jobs.runAt}
                 limit 1
                 for update skip locked)`,
@@ -172,7 +171,7 @@ export class JobQueue {
       () => {
         this.db
           .update(jobs)
-          .set({ runAt: sql`now() + make_interval(secs => ${this.options.leaseSeconds})` })
+          .set({ runAt: secondsFromNow(this.options.leaseSeconds) })
           .where(and(eq(jobs.jobId, job.jobId), eq(jobs.attempts, job.attempts), eq(jobs.state, 'running')))
           .catch((error: unknown) => this.log.warn({ err: error, jobId: job.jobId }, 'jobs: lease not renewed'));
       },
@@ -193,7 +192,7 @@ export class JobQueue {
           : {
               state: 'queued',
               lastError: reason,
-              runAt: sql`now() + make_interval(secs => ${this.options.retryDelaySeconds(job.attempts)})`,
+              runAt: secondsFromNow(this.options.retryDelaySeconds(job.attempts)),
             },
       );
       if (givesUp)

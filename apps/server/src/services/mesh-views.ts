@@ -3,7 +3,7 @@ import { buffer } from 'node:stream/consumers';
 import type { Database } from '../db/client.ts';
 import { meshViews } from '../db/schema.ts';
 import type { JobQueue } from '../jobs/job-queue.ts';
-import { AppError } from '../lib/errors.ts';
+import { AppError, notFound } from '../lib/errors.ts';
 import type { ViewingDerivative } from '../meshes/derivative.ts';
 import type { Storage } from '../storage/storage.ts';
 
@@ -20,8 +20,6 @@ export const meshViewJob = 'mesh.view';
 export const maxMeshViewSourceBytes = 300e6;
 
 type Writer = Pick<Database, 'insert'>;
-
-export const isStlName = (fileName: string) => fileName.toLowerCase().endsWith('.stl');
 
 /** Queues a viewing copy for each STL key, in the caller's transaction; `jobs.kick()` after commit. */
 export async function queueMeshViews(tx: Writer, jobs: JobQueue, sourceKeys: string[]): Promise<void> {
@@ -84,7 +82,9 @@ export function handleMeshViewJobs(deps: {
   );
 }
 
-export async function readMeshView(db: Database, sourceKey: string) {
+/** The viewing copy of the original at `sourceKey`; 404 for a file that has none (not an STL). */
+export async function findMeshView(db: Database, sourceKey: string) {
   const [view] = await db.select().from(meshViews).where(eq(meshViews.sourceKey, sourceKey));
+  if (!view) throw notFound('Viewing copy');
   return view;
 }

@@ -30,7 +30,7 @@ function meshoptDecoder() {
 async function readWithProgress(response: Response, onProgress: (share: number) => void): Promise<ArrayBuffer> {
   const total = Number(response.headers.get('content-length')) || 0;
   if (!response.body || total === 0) return response.arrayBuffer();
-  const chunks: Uint8Array[] = [];
+  const chunks: BlobPart[] = [];
   let received = 0;
   const reader = response.body.getReader();
   for (;;) {
@@ -40,14 +40,8 @@ async function readWithProgress(response: Response, onProgress: (share: number) 
     received += value.byteLength;
     onProgress(Math.min(0.99, received / total));
   }
-  const whole = new Uint8Array(received);
-  let offset = 0;
-  for (const chunk of chunks) {
-    whole.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
   onProgress(1);
-  return whole.buffer;
+  return new Blob(chunks).arrayBuffer();
 }
 
 const viewPath = (attachmentId: number) => endpoints.caseFileView.path.replace(':attachmentId', String(attachmentId));

@@ -15,7 +15,7 @@ import type { Database, Transaction } from '../../db/client.ts';
 import { caseAttachments, cases, caseStatusHistory, clinics, doctors, users } from '../../db/schema.ts';
 import { badRequest, isUniqueViolation } from '../../lib/errors.ts';
 import type { JobQueue } from '../../jobs/job-queue.ts';
-import { isStlName, queueMeshViews } from '../mesh-views.ts';
+import { queueMeshViews } from '../mesh-views.ts';
 import { deleteKeys } from '../../storage/delete-keys.ts';
 import type { Storage } from '../../storage/storage.ts';
 import { claimUploads, resolveNamedUploads } from '../uploads/uploads.ts';
@@ -24,6 +24,7 @@ import { assertOrderParent } from './case-orders.ts';
 import { deleteDraft } from './case-drafts.ts';
 import type { ReceivedCaseUpload, StoredCaseFile } from './receive-case-upload.ts';
 import { makeTrackingNo } from './tracking-number.ts';
+import { contentTypeOf } from './file-checks.ts';
 
 const trackingAttempts = 5;
 
@@ -114,7 +115,8 @@ async function insertCase(
     await queueMeshViews(
       tx,
       jobs,
-      attached.filter((file) => isStlName(file.fileName)).map((file) => file.storageKey),
+      // What the upload's content check found to be an STL (file-checks.ts).
+      attached.filter((file) => file.contentType === contentTypeOf.stl).map((file) => file.storageKey),
     );
     await claimUploads(
       tx,
