@@ -9,6 +9,7 @@ import type { Database, DatabaseConnection } from './db/client.ts';
 import { JobQueue, jobQueueOptions } from './jobs/job-queue.ts';
 import { createDerivativePool } from './meshes/derivative-pool.ts';
 import { handleMeshViewJobs } from './services/mesh-views.ts';
+import { handlePlanViewJobs } from './services/plans/plan-views.ts';
 import { serializeError, serializeRequest } from './lib/logging.ts';
 import { Mailer } from './mail/mailer.ts';
 import { MailOutbox } from './mail/outbox.ts';
@@ -101,6 +102,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // A thread per job the queue runs at once: converting a mesh keeps a core busy for seconds.
   const meshes = createDerivativePool({ threads: config.jobConcurrency });
   handleMeshViewJobs({ db: app.db, storage: app.storage, jobs: app.jobs, convert: (stl) => meshes.convert(stl) });
+  handlePlanViewJobs({ db: app.db, storage: app.storage, jobs: app.jobs, meshes });
   app.addHook('onClose', async () => {
     await app.jobs.stop();
     await meshes.close();

@@ -169,6 +169,8 @@ interface Owner {
   picturePath: string;
   messageFilePath: string;
   planFilePath: string;
+  /** A plan version's viewer copies (its case's, so another doctor asks for a case not theirs). */
+  planViewPath: string;
 }
 
 /**
@@ -486,6 +488,10 @@ const requests: Record<string, Build> = {
     return { url: `/api/case/${plan.caseId}/plans/${plan.planId}/request_changes`, payload: { comment: 'Less' } };
   },
   'GET /api/case/plan_files/:stageFileId/:fileName': (_actor, owner) => ({ url: owner.planFilePath }),
+  'GET /api/case/:caseId/plans/:planId/views': (_actor, owner) => ({ url: owner.planViewPath }),
+  'GET /api/case/:caseId/plans/:planId/views/:arch/mesh.glb': (_actor, owner) => ({
+    url: `${owner.planViewPath}/upper/mesh.glb`,
+  }),
   'GET /api/doctor/preferences': () => ({ url: '/api/doctor/preferences' }),
   'PUT /api/doctor/preferences': () => ({ url: '/api/doctor/preferences', payload: { toothNumbering: 'FDI' } }),
   'GET /api/case/:caseId/prescription.pdf': (_actor, owner) => ({ url: `/api/case/${owner.caseId}/prescription.pdf` }),
@@ -580,6 +586,7 @@ beforeAll(async () => {
     picturePath: detail[0]!.ProfilePic,
     messageFilePath: '',
     planFilePath: '',
+    planViewPath: '',
   };
   ownerA.caseId = await newCaseOfA();
   // Its scan's viewing copy, made in the background after the answer.
@@ -597,7 +604,11 @@ beforeAll(async () => {
     }),
   );
   ownerA.messageFilePath = message.attachments[0]!.url;
-  ownerA.planFilePath = (await newPlanOfA(ownerA.caseId)).stageUrl;
+  const plan = await newPlanOfA(ownerA.caseId);
+  ownerA.planFilePath = plan.stageUrl;
+  ownerA.planViewPath = `/api/case/${plan.caseId}/plans/${plan.planId}/views`;
+  // The plan's copies for the viewer, made in the background after the answer.
+  await t.app.jobs.runDue();
   ownerB = { ...ownerA, userId: doctorB.userId, doctorId: doctorB.doctorId, clinicId: doctorB.clinicId };
 });
 afterAll(() => t.close());

@@ -359,6 +359,17 @@ export async function downloadPart(): Promise<Blob | undefined> {
       parseAs: 'arrayBuffer',
     });
     expect(sha256(Buffer.from(stageFile.data as ArrayBuffer))).toBe(plans[0]!.stages[0]!.sha256);
+    // The viewer's copy of the plan is made by a background job after the answer (plan-views.test.ts).
+    const planPath = { path: { caseId: CaseId, planId: v1.planId } };
+    const planView = json<{ upper: { state: string } }>(
+      await call('GET', '/api/case/{caseId}/plans/{planId}/views', { params: planPath }),
+    );
+    await call(
+      'GET',
+      '/api/case/{caseId}/plans/{planId}/views/{arch}/mesh.glb',
+      { params: { path: { ...planPath.path, arch: 'upper' } }, parseAs: 'arrayBuffer' },
+      planView.upper.state === 'ready' ? 200 : 409,
+    );
     const staffToken = token;
     token = json<{ token: string }>(
       await call('POST', '/api/auth/login', {

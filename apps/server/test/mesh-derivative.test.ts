@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { serverDist } from '../build.ts';
 import { makeViewingDerivative, type ViewingDerivative } from '../src/meshes/derivative.ts';
 import { createDerivativePool } from '../src/meshes/derivative-pool.ts';
+import { planBase, planStageMotion, rigidToleranceMm, type PlanBase } from '../src/meshes/plan-view.ts';
 import { readStl } from '../src/meshes/stl.ts';
 import { weldVertices, type IndexedMesh } from '../src/meshes/weld.ts';
 import { planArchStages, planStepLimits, scanStl } from './helpers/dental-meshes.ts';
@@ -189,6 +190,43 @@ describe('makeViewingDerivative', () => {
   });
 });
 
+describe('plan views: stage 0 and each later stage as rigid motions of its shells', () => {
+  const [stage0, stage1] = [...planArchStages('lower', { teeth: 3, stages: 1, trianglesPerTooth: 300 })];
+
+  it('finds the shells of stage 0 and fits each stage within float rounding', () => {
+    const base = planBase(stage0!);
+    expect(base).toMatchObject({ shells: 3, triangles: readStl(stage0!).triangles });
+    const { motions, largestMiss } = planStageMotion(stage1!, base);
+    expect(motions).toHaveLength(3 * 7);
+    expect(largestMiss).toBeLessThan(rigidToleranceMm / 100);
+    // Unit quaternions with w >= 0, each a turn of at most 2 degrees.
+    for (let shell = 0; shell < 3; shell++) {
+      const [x, y, z, w] = motions.subarray(shell * 7 + 3, shell * 7 + 7);
+      expect(Math.hypot(x!, y!, z!, w!)).toBeCloseTo(1, 9);
+      expect((2 * Math.acos(w!) * 180) / Math.PI).toBeLessThanOrEqual(planStepLimits.rotationDegrees + 1e-6);
+    }
+  });
+
+  it('refuses a stage with other triangles, one that splits a joined vertex, and one that bends a shell', () => {
+    const base = planBase(stage0!);
+    expect(() => planStageMotion(planArchStages('lower', { teeth: 2, stages: 0 }).next().value!, base)).toThrow(
+      /^the stages are not the same shells moved: a stage has \d+ triangles, stage 0 has \d+/,
+    );
+    const split = Buffer.from(stage1!);
+    // The first triangle's first vertex moved a little: its copies in the triangles around it stay.
+    split.writeFloatLE(split.readFloatLE(84 + 12) + 0.001, 84 + 12);
+    expect(() => planStageMotion(split, base)).toThrow(/is not joined as in stage 0$/);
+    const bent = Buffer.from(stage1!);
+    const from = readStl(stage1!).positions;
+    const first = [from[0]!, from[1]!, from[2]!];
+    for (let corner = 0; corner < from.length / 3; corner++) {
+      const at = 84 + Math.floor(corner / 3) * 50 + 12 + (corner % 3) * 12;
+      if ([0, 1, 2].every((axis) => from[corner * 3 + axis] === first[axis])) bent.writeFloatLE(first[0]! + 0.05, at);
+    }
+    expect(() => planStageMotion(bent, base)).toThrow(/a shell changes shape between stages/);
+  });
+});
+
 describe('createDerivativePool', () => {
   it('converts in a worker thread: the event loop keeps running meanwhile, the STL moves there', async () => {
     const pool = createDerivativePool();
@@ -255,10 +293,13 @@ describe('createDerivativePool', () => {
 
   it('has its worker entry in dist/ after the build (the tests build it first)', async () => {
     const worker = (await import(path.join(serverDist, 'derivative-worker.js'))) as {
-      default: (stl: Uint8Array) => Promise<Record<symbol, ViewingDerivative>>;
+      convertStl: (stl: Uint8Array) => Promise<Record<symbol, ViewingDerivative>>;
+      planBase: (stl: Uint8Array) => Record<symbol, PlanBase>;
     };
-    const moved = await worker.default(scanStl(1_000));
+    const moved = await worker.convertStl(scanStl(1_000));
     expect(moved[valueSymbol]!.triangles).toBe(1_000);
+    const stage0 = planArchStages('upper', { teeth: 2, stages: 0, trianglesPerTooth: 100 }).next().value!;
+    expect(worker.planBase(stage0)[valueSymbol]!.shells).toBe(2);
   });
 });
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { meshViewAnswer } from './mesh-views.ts';
 import { planStates } from './plan-states.ts';
 
 /**
@@ -189,6 +190,15 @@ export const planVersion = z.object({
   stages: z.array(planStageFile),
 });
 export type PlanVersion = z.infer<typeof planVersion>;
+
+/**
+ * The viewer's copies of a plan version (docs/decisions.md § Meshes for viewing), per arch
+ * (null for an arch without stages): one GLB of stage 0's teeth and their motion per stage.
+ * When it failed because the stages are not the same teeth moved, each stage file has a
+ * copy of its own (planFileView).
+ */
+export const planViewAnswer = z.object({ upper: meshViewAnswer.nullable(), lower: meshViewAnswer.nullable() });
+export type PlanViewAnswer = z.infer<typeof planViewAnswer>;
 
 export const planUploadResponse = z.object({ message: z.string(), planId: z.number(), version: z.number() });
 

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { Piscina } from 'piscina';
 import { AppError, badRequest } from '../lib/errors.ts';
 import type { ViewingDerivative } from './derivative.ts';
+import { notOnePlanMessage, type PlanBase, type PlanView, type StageMotion } from './plan-view.ts';
 import { invalidStlMessage } from './stl.ts';
 
 export interface DerivativePoolOptions {
@@ -18,6 +19,12 @@ export interface DerivativePool {
    * empty; otherwise its bytes are copied.
    */
   convert(stl: Uint8Array): Promise<ViewingDerivative>;
+  /** A plan arch's stage 0, read for the stages after it (plan-view.ts); `stl` moves as in convert. */
+  planBase(stl: Uint8Array): Promise<PlanBase>;
+  /** Where a later stage puts the shells of `base` (copied to the thread; `stl` moves). */
+  planStageMotion(stl: Uint8Array, base: PlanBase): Promise<StageMotion>;
+  /** The arch's GLB from stage 0 and each later stage's motions. */
+  makePlanView(base: PlanBase, stageMotions: Float64Array[]): Promise<PlanView>;
   /** Conversions running in a thread now, and waiting for one. */
   readonly converting: number;
   readonly waiting: number;
@@ -45,7 +52,7 @@ const idleThreadMs = 30_000;
  * exact at every moment.
  */
 export function createDerivativePool({ threads = 1, queue = 16 }: DerivativePoolOptions = {}): DerivativePool {
-  const piscina = new Piscina<Uint8Array, ViewingDerivative>({
+  const piscina = new Piscina({
     filename: workerFile,
     minThreads: 0,
     maxThreads: threads,
@@ -70,21 +77,43 @@ export function createDerivativePool({ threads = 1, queue = 16 }: DerivativePool
     else converting--;
   }
 
+  /** Runs the worker's export `name` on `task` once a thread is free; `moved` buffers go to the thread rather than being copied. */
+  async function run<T>(name: string, task: unknown, moved: ArrayBuffer[] = []): Promise<T> {
+    await takeThread();
+    try {
+      return (await piscina.run(task, { name, transferList: moved })) as T;
+    } catch (error) {
+      // The worker's errors arrive as plain Errors with their message.
+      const isRefusal =
+        error instanceof Error && [invalidStlMessage, notOnePlanMessage].some((m) => error.message.startsWith(m));
+      throw isRefusal ? badRequest(error.message) : error;
+    } finally {
+      releaseThread();
+    }
+  }
+
+  /** The STL's own buffer when it is the whole of it, else a copy (`new Uint8Array(view)`; a Buffer's slice() would be a view again). */
+  function movable(stl: Uint8Array): Uint8Array<ArrayBuffer> {
+    const isWholeBuffer =
+      stl.buffer instanceof ArrayBuffer && stl.byteOffset === 0 && stl.byteLength === stl.buffer.byteLength;
+    return isWholeBuffer ? (stl as Uint8Array<ArrayBuffer>) : new Uint8Array(stl);
+  }
+
   return {
-    async convert(stl) {
-      await takeThread();
-      try {
-        const isWholeBuffer =
-          stl.buffer instanceof ArrayBuffer && stl.byteOffset === 0 && stl.byteLength === stl.buffer.byteLength;
-        // A copy of a view (`new Uint8Array(view)`; a Buffer's own slice() would be a view again).
-        const owned = isWholeBuffer ? stl : new Uint8Array(stl);
-        return await piscina.run(owned, { transferList: [owned.buffer as ArrayBuffer] });
-      } catch (error) {
-        // The worker's errors arrive as plain Errors with their message.
-        throw error instanceof Error && error.message.startsWith(invalidStlMessage) ? badRequest(error.message) : error;
-      } finally {
-        releaseThread();
-      }
+    convert(stl) {
+      const owned = movable(stl);
+      return run('convertStl', owned, [owned.buffer]);
+    },
+    planBase(stl) {
+      const owned = movable(stl);
+      return run('planBase', owned, [owned.buffer]);
+    },
+    planStageMotion(stl, base) {
+      const owned = movable(stl);
+      return run('planStageMotion', { stl: owned, base }, [owned.buffer]);
+    },
+    makePlanView(base, stageMotions) {
+      return run('makePlanViewTask', { base, stageMotions });
     },
     get converting() {
       return converting;

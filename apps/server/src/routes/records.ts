@@ -8,7 +8,7 @@ import {
   caseOwnerScope,
   type SignedInUser,
 } from '../auth/policy.ts';
-import { caseDrafts, passkeys, sessions } from '../db/schema.ts';
+import { caseDrafts, passkeys, sessions, treatmentPlans } from '../db/schema.ts';
 import { notFound } from '../lib/errors.ts';
 import { findVisibleCase, type VisibleCase } from '../services/cases/case-access.ts';
 import { findCaseFile, type CaseFileDownload } from '../services/cases/case-files.ts';
@@ -23,6 +23,7 @@ export interface RecordTypes {
   case: VisibleCase;
   /** The case, its doctor the caller; the plan version itself is read with the decision. */
   casePlan: VisibleCase & { planId: number };
+  planVersion: VisibleCase & { planId: number };
   caseOwner: { doctorUserId: number | null };
   caseFile: CaseFileDownload;
   messageFile: CaseFileDownload;
@@ -55,6 +56,15 @@ const resolvers: { [K in RecordKind]: Resolver<K> } = {
     const found = await findVisibleCase(app.db, user, id(params, 'caseId'));
     assertCaseDoctor(user, found.doctorUserId);
     return { ...found, planId: id(params, 'planId') };
+  },
+  async planVersion(app, user, params) {
+    const found = await findVisibleCase(app.db, user, id(params, 'caseId'));
+    const [plan] = await app.db
+      .select({ planId: treatmentPlans.planId })
+      .from(treatmentPlans)
+      .where(and(eq(treatmentPlans.planId, id(params, 'planId')), eq(treatmentPlans.caseId, found.caseId)));
+    if (!plan) throw notFound('Plan');
+    return { ...found, planId: plan.planId };
   },
   caseOwner: (_app, user, params) => ({ doctorUserId: caseOwnerScope(user, id(params, 'userId')) }),
   caseFile: (app, user, params) => findCaseFile(app, user, 'attachment', id(params, 'attachmentId')),

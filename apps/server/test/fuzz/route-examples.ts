@@ -350,6 +350,10 @@ export const examples: Record<string, (fixture: Fixture) => Example> = {
     json: { comment: 'Less expansion on 13' },
   }),
   'GET /api/case/plan_files/:stageFileId/:fileName': (f) => ({ url: f.planFilePath }),
+  'GET /api/case/:caseId/plans/:planId/views': (f) => ({ url: `/api/case/${f.caseId}/plans/${f.planId}/views` }),
+  'GET /api/case/:caseId/plans/:planId/views/:arch/mesh.glb': (f) => ({
+    url: `/api/case/${f.caseId}/plans/${f.planId}/views/upper/mesh.glb`,
+  }),
 
   'GET /api/audit': () => ({
     url: '/api/audit?page=1&pageSize=20&action=auth.login&actor=admin&outcome=failure&from=2020-01-01T00:00:00Z&to=2030-01-01T00:00:00Z',

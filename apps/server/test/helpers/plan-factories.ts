@@ -1,6 +1,7 @@
 import { crc32, deflateRawSync } from 'node:zlib';
 import type { LightMyRequestResponse } from 'fastify';
-import { binaryStl, type UploadFile } from './case-factories.ts';
+import type { UploadFile } from './case-factories.ts';
+import { planArchStages } from './dental-meshes.ts';
 import type { TestApp } from './test-app.ts';
 
 /** A plan summary with `upper` and `lower` stages; the rest as a lab would fill it. */
@@ -13,7 +14,11 @@ export const planSummaryOf = (upper: number, lower: number, extra: Record<string
   ...extra,
 });
 
-/** One small, distinct binary STL per stage 0..N of each arch with stages, named `upper_03.stl` style. */
+/**
+ * A small plan: per stage 0..N of each arch with stages a binary STL of two teeth of about
+ * 80 triangles each, moved from stage to stage as a lab's plan moves them (so the viewer's
+ * copy of the plan can be made of them), named `upper_03.stl` style.
+ */
 export function stageFiles(
   upper: number,
   lower: number,
@@ -25,8 +30,10 @@ export function stageFiles(
     ['lower', lower],
   ] as const) {
     if (count === 0) continue;
-    for (let stage = 0; stage <= count; stage++) {
-      files.push({ name: name(arch, stage), data: binaryStl(1 + stage + (arch === 'lower' ? 50 : 0)) });
+    let stage = 0;
+    for (const stl of planArchStages(arch, { teeth: 2, stages: count, trianglesPerTooth: 80 })) {
+      files.push({ name: name(arch, stage), data: Buffer.from(stl) });
+      stage++;
     }
   }
   return files;

@@ -1,7 +1,15 @@
 import { z } from 'zod';
 import { idParam, messageResponse } from '../common.ts';
 import { defineEndpoint } from '../endpoint.ts';
-import { planChangeRequest, planStagesField, planUploadForm, planUploadResponse, planVersion } from '../plans.ts';
+import {
+  planArches,
+  planChangeRequest,
+  planStagesField,
+  planUploadForm,
+  planUploadResponse,
+  planVersion,
+  planViewAnswer,
+} from '../plans.ts';
 
 const tag = 'plans';
 /** Dashboard staff, and doctors (scoped to their own cases by the services). */
@@ -87,5 +95,36 @@ export const planEndpoints = {
       },
     },
     errors: [404],
+  }),
+  planView: defineEndpoint({
+    method: 'GET',
+    path: '/api/case/:caseId/plans/:planId/views',
+    record: 'planVersion',
+    operationId: 'planView',
+    summary: "Whether a plan version's arches have the viewer's copy: made after upload by a background job",
+    tag,
+    access: dashboard,
+    params: decisionParams,
+    answer: planViewAnswer,
+    errors: [404],
+  }),
+  planViewMesh: defineEndpoint({
+    method: 'GET',
+    path: '/api/case/:caseId/plans/:planId/views/:arch/mesh.glb',
+    record: 'planVersion',
+    operationId: 'planViewMesh',
+    summary:
+      "One arch of a plan version for the viewer: stage 0's teeth as meshopt-compressed glTF and their motion per stage as an animation",
+    tag,
+    access: dashboard,
+    params: decisionParams.extend({ arch: z.enum(planArches) }),
+    answer: {
+      file: {
+        contentTypes: ['model/gltf-binary'],
+        ranges: false,
+        description: 'The copy, once ready (409 while it is being made, or when none could be)',
+      },
+    },
+    errors: [404, 409],
   }),
 };

@@ -1,13 +1,18 @@
-import { endpoints } from '@portal/contract';
+import { endpoints, type PlanArch } from '@portal/contract';
+import { inArray } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import path from 'node:path';
+import { meshViews } from '../../db/schema.ts';
 import { paramTarget } from '../../plugins/audit.ts';
+import { findMeshView } from '../../services/mesh-views.ts';
+import { planViewSource } from '../../services/plans/plan-views.ts';
 import { createPlanVersion, decidePlan, listPlans, type PlanChange } from '../../services/plans/plans.ts';
 import { planUploadLimits, receivePlanUpload } from '../../services/plans/receive-plan-upload.ts';
 import { deleteKeys } from '../../storage/delete-keys.ts';
 import { sendCaseFile } from '../cases/send-case-file.ts';
 import { route, type RouteOptions } from '../define-route.ts';
 import { multipartParts } from '../multipart-parts.ts';
+import { meshViewState, sendMeshView } from '../send-mesh-view.ts';
 import { planFileUrl } from '../urls.ts';
 
 const caseTarget = paramTarget({ case: 'caseId' });
@@ -30,7 +35,7 @@ export async function planRoutes(app: FastifyInstance) {
     let created: PlanChange;
     try {
       created = await createPlanVersion(
-        { db: app.db, outbox: app.outbox, publicUrl: app.config.publicUrl },
+        { db: app.db, outbox: app.outbox, jobs: app.jobs, publicUrl: app.config.publicUrl },
         request.user,
         caseId,
         upload,
@@ -83,5 +88,26 @@ export async function planRoutes(app: FastifyInstance) {
       request.auditDetail = { target: `case:${file.caseId}/plan_file:${request.params.stageFileId}` };
       return sendCaseFile(request, reply, file);
     },
+  );
+
+  route(app, endpoints.planView, {}, async (request) => {
+    const { planId } = request.record;
+    const views = await app.db
+      .select()
+      .from(meshViews)
+      .where(inArray(meshViews.sourceKey, [planViewSource(planId, 'upper'), planViewSource(planId, 'lower')]));
+    const viewOf = (arch: PlanArch) => views.find((view) => view.sourceKey === planViewSource(planId, arch));
+    return {
+      upper: viewOf('upper') ? meshViewState(viewOf('upper')!) : null,
+      lower: viewOf('lower') ? meshViewState(viewOf('lower')!) : null,
+    };
+  });
+
+  route(app, endpoints.planViewMesh, {}, async (request, reply) =>
+    sendMeshView(
+      app.storage,
+      reply,
+      await findMeshView(app.db, planViewSource(request.record.planId, request.params.arch)),
+    ),
   );
 }

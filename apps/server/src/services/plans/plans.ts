@@ -3,15 +3,18 @@ import { and, asc, desc, eq, inArray, max, ne, sql, type SQL } from 'drizzle-orm
 import type { SignedInUser } from '../../auth/policy.ts';
 import type { Database } from '../../db/client.ts';
 import { isoTimestamp } from '../../db/iso-timestamp.ts';
-import { cases, planStageFiles, treatmentPlans, users } from '../../db/schema.ts';
+import { cases, planArches, planStageFiles, treatmentPlans, users } from '../../db/schema.ts';
 import { conflict, notFound } from '../../lib/errors.ts';
+import type { JobQueue } from '../../jobs/job-queue.ts';
 import type { MailOutbox } from '../../mail/outbox.ts';
 import type { VisibleCase } from '../cases/case-access.ts';
+import { queuePlanViews } from './plan-views.ts';
 import type { ReceivedPlanUpload } from './receive-plan-upload.ts';
 
 interface Deps {
   db: Database;
   outbox: MailOutbox;
+  jobs: JobQueue;
   publicUrl: string;
 }
 
@@ -29,7 +32,7 @@ export interface PlanChange {
  * A new plan version (docs/decisions.md § Treatment plans), in one transaction: the case
  * row is locked so versions are numbered one after another, the newest version before it
  * is superseded, the stage files are recorded, `cases.plan_state` becomes
- * awaiting_approval and the doctor's e-mail is queued.
+ * awaiting_approval, the doctor's e-mail and the viewer's copies (plan-views.ts) are queued.
  */
 export async function createPlanVersion(
   deps: Deps,
@@ -75,6 +78,12 @@ export async function createPlanVersion(
         sha256: file.sha256,
       })),
     );
+    await queuePlanViews(
+      tx,
+      deps.jobs,
+      plan!.planId,
+      planArches.filter((arch) => upload.stages.some((file) => file.arch === arch)),
+    );
     await tx.update(cases).set({ planState: 'awaiting_approval' }).where(eq(cases.caseId, caseId));
     const [doctor] = await tx
       .select({ email: users.email, firstName: users.firstName, lastName: users.lastName })
@@ -100,6 +109,7 @@ export async function createPlanVersion(
     };
   });
   deps.outbox.kick();
+  deps.jobs.kick();
   return created;
 }
 

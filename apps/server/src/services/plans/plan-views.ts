@@ -1,0 +1,116 @@
+import type { PlanArch } from '@portal/contract';
+import { and, asc, eq, inArray } from 'drizzle-orm';
+import { buffer } from 'node:stream/consumers';
+import type { Database } from '../../db/client.ts';
+import { meshViews, planStageFiles } from '../../db/schema.ts';
+import type { JobQueue } from '../../jobs/job-queue.ts';
+import { AppError } from '../../lib/errors.ts';
+import type { DerivativePool } from '../../meshes/derivative-pool.ts';
+import type { Storage } from '../../storage/storage.ts';
+import { maxMeshViewSourceBytes, queueMeshViews } from '../mesh-views.ts';
+
+/**
+ * The viewer's copy of a plan version's arch (docs/decisions.md § Meshes for viewing): stage
+ * 0's teeth and each later stage's motion of each tooth in one GLB (meshes/plan-view.ts),
+ * made by a background job queued with the version. Its state is a `mesh_views` row keyed
+ * by `planViewSource`; a plan whose stages are not the same teeth moved gets a copy per
+ * stage file instead (the same job queues them), and the viewer loads those.
+ */
+
+export const planViewJob = 'plan.view';
+
+/** The `mesh_views` key of a plan arch's copy: a name, not a stored file (the arch is many files). */
+export const planViewSource = (planId: number, arch: PlanArch) => `plan:${planId}:${arch}`;
+
+const viewKeyOf = (planId: number, arch: PlanArch) => `views/plans/${planId}-${arch}.glb`;
+
+type Writer = Pick<Database, 'insert'>;
+
+/** Queues the copy of each arch that has stages, in the caller's transaction; `jobs.kick()` after commit. */
+export async function queuePlanViews(tx: Writer, jobs: JobQueue, planId: number, arches: PlanArch[]): Promise<void> {
+  if (arches.length === 0) return;
+  await tx.insert(meshViews).values(arches.map((arch) => ({ sourceKey: planViewSource(planId, arch) })));
+  for (const arch of arches) await jobs.enqueue(tx, planViewJob, { planId, arch });
+}
+
+/** Registers the job that makes plan copies; its conversions run in `meshes`' worker threads. */
+export function handlePlanViewJobs(deps: {
+  db: Database;
+  storage: Storage;
+  jobs: JobQueue;
+  meshes: Pick<DerivativePool, 'planBase' | 'planStageMotion' | 'makePlanView'>;
+}): void {
+  const { db, storage, jobs, meshes } = deps;
+  const record = async (sourceKey: string, values: Partial<typeof meshViews.$inferInsert>) => {
+    await db
+      .update(meshViews)
+      .set({ ...values, finishedAt: new Date() })
+      .where(eq(meshViews.sourceKey, sourceKey));
+  };
+
+  jobs.handle(
+    planViewJob,
+    async (payload) => {
+      const planId = Number(payload.planId);
+      const arch = payload.arch as PlanArch;
+      const sourceKey = planViewSource(planId, arch);
+      const files = await db
+        .select({ storageKey: planStageFiles.storageKey, size: planStageFiles.fileSize })
+        .from(planStageFiles)
+        .where(and(eq(planStageFiles.planId, planId), eq(planStageFiles.arch, arch)))
+        .orderBy(asc(planStageFiles.stage));
+      const tooLarge = files.some((file) => file.size > maxMeshViewSourceBytes);
+      if (files.length === 0 || tooLarge) {
+        const error = tooLarge ? 'A stage is too large for a viewing copy' : 'The plan has no stages';
+        await record(sourceKey, { state: 'failed', error });
+        return;
+      }
+      // One stage in memory at a time: a 40-stage arch of 480k triangles is a gigabyte of STL.
+      const read = async (key: string) => new Uint8Array(await buffer(await storage.read(key)));
+      try {
+        const base = await meshes.planBase(await read(files[0]!.storageKey));
+        const motions: Float64Array[] = [];
+        for (const file of files.slice(1)) {
+          motions.push((await meshes.planStageMotion(await read(file.storageKey), base)).motions);
+        }
+        const view = await meshes.makePlanView(base, motions);
+        const viewKey = viewKeyOf(planId, arch);
+        await storage.put(
+          viewKey,
+          Buffer.from(view.glb.buffer, view.glb.byteOffset, view.glb.byteLength),
+          'model/gltf-binary',
+        );
+        await record(sourceKey, { state: 'ready', viewKey, viewBytes: view.glb.byteLength, triangles: view.triangles });
+      } catch (error) {
+        if (!(error instanceof AppError && error.status === 400)) throw error;
+        // Not the same teeth moved (or not STL): each stage gets a copy of its own; trying again would change nothing.
+        await db.transaction(async (tx) => {
+          await tx
+            .update(meshViews)
+            .set({ state: 'failed', error: error.message, finishedAt: new Date() })
+            .where(eq(meshViews.sourceKey, sourceKey));
+          const queued = await tx
+            .select({ key: meshViews.sourceKey })
+            .from(meshViews)
+            .where(
+              inArray(
+                meshViews.sourceKey,
+                files.map((file) => file.storageKey),
+              ),
+            );
+          const done = new Set(queued.map((row) => row.key));
+          await queueMeshViews(
+            tx,
+            jobs,
+            files.map((file) => file.storageKey).filter((key) => !done.has(key)),
+          );
+        });
+        jobs.kick();
+      }
+    },
+    {
+      onGiveUp: (payload, reason) =>
+        record(planViewSource(Number(payload.planId), payload.arch as PlanArch), { state: 'failed', error: reason }),
+    },
+  );
+}
