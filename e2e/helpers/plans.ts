@@ -1,38 +1,88 @@
 import { crc32, deflateRawSync } from 'node:zlib';
 import { endpoints, type createApiClient } from '@portal/contract';
 
-/** A small binary STL: one flat triangle per `size`, so each stage's file differs. */
-function stageStl(size: number): Buffer {
-  const triangles = 4;
-  const data = Buffer.alloc(84 + 50 * triangles);
-  data.write('e2e stage model', 0, 'latin1');
-  data.writeUInt32LE(triangles, 80);
-  for (let t = 0; t < triangles; t++) {
-    const at = 84 + 50 * t;
-    data.writeFloatLE(0, at);
-    data.writeFloatLE(0, at + 4);
-    data.writeFloatLE(1, at + 8);
-    const vertices = [
-      [t * 10, 0, size],
-      [t * 10 + 8, 0, size],
-      [t * 10 + 4, 8 + size, size],
-    ];
-    vertices.flat().forEach((value, index) => data.writeFloatLE(value, at + 12 + index * 4));
-  }
+/** Binary STL of `triangles` (9 numbers each). */
+function binaryStl(triangles: number[][], header: string): Buffer {
+  const data = Buffer.alloc(84 + 50 * triangles.length);
+  data.write(header, 0, 'latin1');
+  data.writeUInt32LE(triangles.length, 80);
+  triangles.forEach((triangle, t) =>
+    triangle.forEach((value, i) => data.writeFloatLE(value, 84 + 50 * t + 12 + i * 4)),
+  );
   return data;
 }
 
-/** One STL per stage 0..N of each arch with stages, named `upper_03.stl` style. */
-export function stageFiles(upper: number, lower: number): { name: string; data: Buffer }[] {
+/** An octahedron's 8 faces, outward, as corner numbers into its 6 vertices (+x, -x, +y, -y, +z, -z). */
+const octahedronFaces = [
+  [0, 2, 4],
+  [2, 1, 4],
+  [1, 3, 4],
+  [3, 0, 4],
+  [2, 0, 5],
+  [1, 2, 5],
+  [3, 1, 5],
+  [0, 3, 5],
+];
+
+/**
+ * One arch's stage as a lab's software writes it: `teeth` closed shells (octahedra 4 mm
+ * across, 10 mm apart), each moved rigidly from stage 0 by `stage` x (0.2 mm along y and 1
+ * degree about its own vertical axis), so the server can make the plan's copy for the viewer.
+ */
+function movedTeethStl(stage: number, teeth: number, lift: number): Buffer {
+  const triangles: number[][] = [];
+  const angle = (stage * Math.PI) / 180;
+  for (let tooth = 0; tooth < teeth; tooth++) {
+    const centre = [tooth * 10 - (teeth - 1) * 5, stage * 0.2, lift];
+    const vertices = [
+      [2, 0, 0],
+      [-2, 0, 0],
+      [0, 2, 0],
+      [0, -2, 0],
+      [0, 0, 3],
+      [0, 0, -3],
+    ].map(([x, y, z]) => [
+      centre[0]! + x! * Math.cos(angle) - y! * Math.sin(angle),
+      centre[1]! + x! * Math.sin(angle) + y! * Math.cos(angle),
+      centre[2]! + z!,
+    ]);
+    for (const face of octahedronFaces) triangles.push(face.flatMap((corner) => vertices[corner]!));
+  }
+  return binaryStl(triangles, 'e2e plan stage');
+}
+
+/** A flat triangle per tooth that grows from stage to stage: a shape that changes, which no rigid motion gives. */
+function reshapedStl(size: number): Buffer {
+  const triangles = Array.from({ length: 4 }, (_, t) => [
+    t * 10,
+    0,
+    size,
+    t * 10 + 8,
+    0,
+    size,
+    t * 10 + 4,
+    8 + size,
+    size,
+  ]);
+  return binaryStl(triangles, 'e2e stage model');
+}
+
+/**
+ * One STL per stage 0..N of each arch with stages, named `upper_03.stl` style: teeth moved
+ * rigidly, or with `reshaped`, shapes that change from stage to stage (no copy of the plan
+ * can be made for the viewer, which then shows the stage files).
+ */
+export function stageFiles(upper: number, lower: number, { reshaped = false } = {}): { name: string; data: Buffer }[] {
   const files: { name: string; data: Buffer }[] = [];
   for (const [arch, count] of [
     ['upper', upper],
     ['lower', lower],
   ] as const) {
     for (let stage = 0; count > 0 && stage <= count; stage++) {
+      const lift = arch === 'lower' ? -8 : 8;
       files.push({
         name: `${arch}_${String(stage).padStart(2, '0')}.stl`,
-        data: stageStl(stage + (arch === 'lower' ? 20 : 0)),
+        data: reshaped ? reshapedStl(stage + (arch === 'lower' ? 20 : 0)) : movedTeethStl(stage, 3, lift),
       });
     }
   }

@@ -1,3 +1,4 @@
+import type { PlanVersion } from '@portal/contract';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { apiLogin, createActiveDoctor, createStaff } from '../helpers/api.ts';
@@ -41,6 +42,33 @@ const tile = (page: Page, label: string) =>
   page.getByRole('group', { name: 'Filter cases by status' }).getByRole('button', { name: new RegExp(`^${label}`) });
 const planRegion = (page: Page) => page.getByRole('region', { name: 'Treatment Plan' });
 const version = (page: Page, n: number) => planRegion(page).getByRole('listitem', { name: `Version ${n}` });
+
+/** The paths of the requests `page` makes from now on that match `pattern`. */
+function requestsTo(page: Page, pattern: RegExp): string[] {
+  const seen: string[] = [];
+  page.on('request', (request) => {
+    if (pattern.test(request.url())) seen.push(new URL(request.url()).pathname);
+  });
+  return seen;
+}
+
+/** Waits until the server's background job has settled the copy of plan version `n` for the viewer; its state per arch. */
+async function planCopies(page: Page, n: number, caseId = submitted.CaseId): Promise<Record<string, string>> {
+  const plans = (await (await page.request.get(`/api/case/${caseId}/plans`)).json()) as PlanVersion[];
+  const { planId } = plans.find((plan) => plan.version === n)!;
+  let states: Record<string, string> = {};
+  await expect
+    .poll(async () => {
+      const answer = (await (await page.request.get(`/api/case/${caseId}/plans/${planId}/views`)).json()) as Record<
+        string,
+        { state: string } | null
+      >;
+      states = Object.fromEntries(Object.entries(answer).map(([arch, view]) => [arch, view?.state ?? 'none']));
+      return Object.values(states).includes('pending');
+    })
+    .toBe(false);
+  return states;
+}
 
 async function openCase(page: Page) {
   await page.goto(`/cases/${submitted.CaseId}`);
@@ -152,11 +180,16 @@ describe('Treatment plan review', () => {
     await expect.poll(() => version(review, 2).textContent()).toMatch(/Awaiting approval/);
     expect(await version(review, 1).textContent()).toMatch(/Superseded/);
 
-    // The doctor opens the 3D viewer: stage 0 first, the slider and play move through the stages.
+    // The doctor opens the 3D viewer on the plan's copy (one small file per arch, made in the
+    // background after the upload): stage 0 first, the slider and play move through the stages.
+    expect(await planCopies(review, 2)).toEqual({ upper: 'ready', lower: 'ready' });
+    const planRequests = requestsTo(review, /\/api\/case\/(plan_files\/|\d+\/plans\/\d+\/views\/)/);
     await version(review, 2).getByRole('button', { name: 'View version 2 in 3D' }).click();
     const viewer = review.getByRole('dialog', { name: 'Treatment plan version 2' });
     const canvasBox = viewer.locator('[data-shown-stage]');
     await expect.poll(() => canvasBox.getAttribute('data-shown-stage'), { timeout: 60_000 }).toBe('0');
+    expect(planRequests.map((url) => url.replace(/^.*\/views\//, ''))).toEqual(['upper/mesh.glb', 'lower/mesh.glb']);
+    expect(await viewer.getByText(/Showing the stage files/).count()).toBe(0);
     await expect
       .poll(() => viewer.getByRole('img', { name: '3D view of treatment plan version 2' }).isVisible())
       .toBe(true);
@@ -173,6 +206,8 @@ describe('Treatment plan review', () => {
     await review.keyboard.press('Home');
     await expect.poll(() => canvasBox.getAttribute('data-shown-stage')).toBe('0');
     await viewer.getByRole('checkbox', { name: 'Upper arch' }).check();
+    // Stepping and playing moved the teeth already loaded: nothing more was fetched.
+    expect(planRequests).toHaveLength(2);
     await expectNoSeriousA11yViolations(review);
     await screenshots(review, 'plan-viewer');
     await viewer.getByRole('button', { name: 'Close 3D viewer' }).click();
@@ -201,5 +236,40 @@ describe('Treatment plan review', () => {
       .poll(() => dashboard.getByRole('row').filter({ hasText: submitted.TrackingNo }).textContent())
       .toMatch(/Dispatched/);
     expect(await isSamePage()).toBe(true);
+  });
+
+  it('shows the stage files, and says so, when no copy of the plan could be made for the viewer', async () => {
+    const other = await createActiveDoctor();
+    const theirCase = await submitCase(await apiLogin(other.username, other.password));
+    const lab = await newPage(browser);
+    await openSignedIn(lab, staff.username, staff.password);
+    await lab.goto(`/cases/${theirCase.CaseId}`);
+    await settle(lab);
+    const reshaped = stageFiles(1, 0, { reshaped: true });
+    await uploadInTheForm(
+      lab,
+      1,
+      0,
+      reshaped.map((file) => ({ name: file.name, mimeType: 'model/stl', buffer: file.data })),
+    );
+    await expectToast(lab, 'Plan version 1 uploaded');
+    const page = await newPage(browser);
+    await openSignedIn(page, other.username, other.password);
+    await page.goto(`/cases/${theirCase.CaseId}`);
+    await settle(page);
+    expect(await planCopies(page, 1, theirCase.CaseId)).toEqual({ upper: 'failed', lower: 'none' });
+    const stageRequests = requestsTo(page, /\/api\/case\/plan_files\//);
+    await version(page, 1).getByRole('button', { name: 'View version 1 in 3D' }).click();
+    const viewer = page.getByRole('dialog', { name: 'Treatment plan version 1' });
+    await expect
+      .poll(() => viewer.getByRole('status').filter({ hasText: 'Showing the stage files' }).textContent())
+      .toBe('Showing the stage files: no lighter copy could be made of this plan.');
+    const canvasBox = viewer.locator('[data-shown-stage]');
+    await expect.poll(() => canvasBox.getAttribute('data-shown-stage'), { timeout: 60_000 }).toBe('0');
+    await viewer.getByRole('slider', { name: 'Stage' }).focus();
+    await page.keyboard.press('ArrowRight');
+    await expect.poll(() => canvasBox.getAttribute('data-shown-stage'), { timeout: 60_000 }).toBe('1');
+    expect(stageRequests.map((url) => url.split('/').at(-1))).toEqual(['upper_00.stl', 'upper_01.stl']);
+    await screenshots(page, 'plan-viewer-stage-files');
   });
 });

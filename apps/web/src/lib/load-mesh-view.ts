@@ -14,7 +14,7 @@ export interface LoadedMesh {
 
 /** meshopt's decoder, its work spread over Web Workers so that decoding never holds the page. */
 let decoder: Promise<typeof MeshoptDecoder> | undefined;
-function meshoptDecoder() {
+export function meshoptDecoder() {
   decoder ??= MeshoptDecoder.ready.then(() => {
     MeshoptDecoder.useWorkers(Math.max(1, Math.min(2, navigator.hardwareConcurrency - 1)));
     return MeshoptDecoder;
@@ -27,7 +27,7 @@ function meshoptDecoder() {
  * length is the encoded one when the answer is compressed, so the share is an estimate
  * and the bytes are gathered as they come.
  */
-async function readWithProgress(response: Response, onProgress: (share: number) => void): Promise<ArrayBuffer> {
+export async function readWithProgress(response: Response, onProgress: (share: number) => void): Promise<ArrayBuffer> {
   const total = Number(response.headers.get('content-length')) || 0;
   if (!response.body || total === 0) return response.arrayBuffer();
   const chunks: BlobPart[] = [];

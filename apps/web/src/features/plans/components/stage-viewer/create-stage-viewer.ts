@@ -1,5 +1,14 @@
-import { DoubleSide, Mesh, MeshStandardMaterial, Vector3, type BufferGeometry } from 'three';
+import {
+  DoubleSide,
+  Mesh,
+  MeshStandardMaterial,
+  Vector3,
+  type BufferGeometry,
+  type Material,
+  type Object3D,
+} from 'three';
 import { createModelCanvas } from '../../../../lib/model-canvas.ts';
+import { disposePlanArchView, type PlanArchView } from '../../lib/load-plan-view.ts';
 
 export type ArchSlot = 'upper' | 'lower' | 'ghostUpper' | 'ghostLower';
 
@@ -9,6 +18,20 @@ const colors: Record<ArchSlot, string> = {
   ghostUpper: '#1c7ed6',
   ghostLower: '#1c7ed6',
 };
+
+/** An arch's colour; a ghost is see-through and writes no depth, so the stage under it shows. */
+function materialFor(slot: ArchSlot) {
+  const isGhost = slot.startsWith('ghost');
+  return new MeshStandardMaterial({
+    color: colors[slot],
+    roughness: 0.5,
+    metalness: 0.05,
+    side: DoubleSide,
+    transparent: isGhost,
+    opacity: isGhost ? 0.28 : 1,
+    depthWrite: !isGhost,
+  });
+}
 
 /**
  * A canvas in `container` with four mesh slots: the current stage of each arch and, ghosted
@@ -25,19 +48,10 @@ export function createStageViewer(container: HTMLElement, ariaLabel: string) {
   });
   const meshes = {} as Record<ArchSlot, Mesh<BufferGeometry, MeshStandardMaterial>>;
   for (const slot of ['upper', 'lower', 'ghostUpper', 'ghostLower'] as const) {
-    const isGhost = slot.startsWith('ghost');
-    const material = new MeshStandardMaterial({
-      color: colors[slot],
-      roughness: 0.5,
-      metalness: 0.05,
-      side: DoubleSide,
-      transparent: isGhost,
-      opacity: isGhost ? 0.28 : 1,
-      depthWrite: !isGhost,
-    });
+    const material = materialFor(slot);
     const mesh = new Mesh(undefined, material);
     mesh.visible = false;
-    mesh.renderOrder = isGhost ? 1 : 0;
+    mesh.renderOrder = material.transparent ? 1 : 0;
     meshes[slot] = mesh;
     view.model.add(mesh);
   }
@@ -63,3 +77,61 @@ export function createStageViewer(container: HTMLElement, ariaLabel: string) {
 }
 
 export type StageViewer = ReturnType<typeof createStageViewer>;
+
+/**
+ * The stage viewer on the server's copy of the plan (lib/load-plan-view.ts): each arch's
+ * teeth are loaded once, and a stage is shown by moving each tooth's node to its keyframe,
+ * so stepping and playing never load or parse anything. The ghost is a second set of
+ * nodes at stage 0 sharing the same geometries. Disposing frees the geometries too.
+ */
+export function createPlanViewer(container: HTMLElement, arches: PlanArchView[], ariaLabel: string) {
+  const view = createModelCanvas(container, {
+    ariaLabel,
+    background: '#f8f9fa',
+    viewDirection: new Vector3(0, 0.25, 1).normalize(),
+  });
+  const materials: MeshStandardMaterial[] = [];
+  const withMaterial = (root: Object3D, slot: ArchSlot) => {
+    const material = materialFor(slot);
+    materials.push(material);
+    root.traverse((object) => {
+      if (!(object instanceof Mesh)) return;
+      (object.material as Material).dispose();
+      object.material = material;
+      object.renderOrder = material.transparent ? 1 : 0;
+    });
+    return root;
+  };
+  const shown = arches.map((arch) => {
+    const ghost = arch.scene.clone();
+    withMaterial(arch.scene, arch.arch);
+    withMaterial(ghost, arch.arch === 'upper' ? 'ghostUpper' : 'ghostLower');
+    view.model.add(arch.scene, ghost);
+    return { ...arch, ghost };
+  });
+
+  let hasFitted = false;
+  return {
+    /** Each arch at `stage` (an arch that finished earlier stays at its last), the ones asked for visible. */
+    show(stage: number, visible: { upper: boolean; lower: boolean; ghost: boolean }) {
+      for (const arch of shown) {
+        const at = Math.min(stage, arch.stages);
+        for (const shell of arch.shells) {
+          shell.node.position.fromArray(shell.translations, at * 3);
+          shell.node.quaternion.fromArray(shell.rotations, at * 4);
+        }
+        arch.scene.visible = visible[arch.arch];
+        arch.ghost.visible = visible[arch.arch] && visible.ghost && stage !== 0;
+      }
+      if (!hasFitted) hasFitted = view.fit();
+      view.render();
+    },
+    dispose() {
+      view.dispose();
+      shown.forEach(disposePlanArchView);
+      for (const material of materials) material.dispose();
+    },
+  };
+}
+
+export type PlanViewer = ReturnType<typeof createPlanViewer>;

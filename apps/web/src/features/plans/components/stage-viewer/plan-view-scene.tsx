@@ -1,0 +1,110 @@
+import { Alert, Box, Progress, Stack, Text } from '@mantine/core';
+import { planArches, type PlanVersion } from '@portal/contract';
+import { useEffect, useRef, useState } from 'react';
+import { disposePlanArchView, loadPlanArchView } from '../../lib/load-plan-view.ts';
+import { createPlanViewer, type PlanViewer } from './create-stage-viewer.ts';
+import { playStepMs, StageControls, useStageControls } from './stage-controls.tsx';
+
+/**
+ * The stage viewer on the server's copy of the plan: each arch's teeth and their place at
+ * every stage arrive in one small file, loaded with a progress bar; after that, stepping and
+ * playing only move the teeth. When the copy cannot be loaded, `onUnavailable` hands over to
+ * the stage files with the reason. Closing stops the loading and frees the geometries.
+ */
+export function PlanViewScene({ plan, onUnavailable }: { plan: PlanVersion; onUnavailable: (why: string) => void }) {
+  const containerRef = useRef<HTMLDivElement>(null);
+  const viewerRef = useRef<PlanViewer | null>(null);
+  const [percent, setPercent] = useState(0);
+  const [isReady, setIsReady] = useState(false);
+  const [webGlError, setWebGlError] = useState(false);
+  const controls = useStageControls(plan);
+  const { counts, lastStage, stage, setStage, isPlaying, setIsPlaying, showUpper, showLower, showGhost } = controls;
+
+  useEffect(() => {
+    const controller = new AbortController();
+    const arches = planArches.filter((arch) => counts[arch] > 0);
+    const shares = arches.map(() => 0);
+    const loads = arches.map((arch, index) =>
+      loadPlanArchView(plan, arch, controller.signal, (share) => {
+        shares[index] = share;
+        if (!controller.signal.aborted)
+          setPercent(Math.round((100 * shares.reduce((sum, part) => sum + part, 0)) / arches.length));
+      }),
+    );
+    void Promise.allSettled(loads).then((results) => {
+      const loaded = results.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
+      const dispose = () => loaded.forEach(disposePlanArchView);
+      if (controller.signal.aborted) return dispose();
+      const failed = results.find((result) => result.status === 'rejected');
+      if (failed) {
+        dispose();
+        onUnavailable(
+          `Showing the stage files: the plan's lighter copy could not be loaded (${(failed.reason as Error).message}).`,
+        );
+        return;
+      }
+      try {
+        viewerRef.current = createPlanViewer(
+          containerRef.current!,
+          loaded,
+          `3D view of treatment plan version ${plan.version}`,
+        );
+        setIsReady(true);
+      } catch {
+        dispose();
+        setWebGlError(true);
+      }
+    });
+    return () => {
+      controller.abort();
+      viewerRef.current?.dispose();
+      viewerRef.current = null;
+    };
+  }, [plan.caseId, plan.planId]);
+
+  useEffect(() => {
+    viewerRef.current?.show(stage, { upper: showUpper, lower: showLower, ghost: showGhost });
+  }, [isReady, stage, showUpper, showLower, showGhost]);
+
+  // Playing steps forward at the viewer's pace: every stage is already in memory.
+  useEffect(() => {
+    if (!isPlaying || !isReady) return;
+    if (stage >= lastStage) {
+      setIsPlaying(false);
+      return;
+    }
+    const timer = setTimeout(() => setStage((current) => Math.min(current + 1, lastStage)), playStepMs);
+    return () => clearTimeout(timer);
+  }, [isPlaying, isReady, stage]);
+
+  return (
+    <Stack gap="sm">
+      {webGlError && (
+        <Alert color="red" role="alert">
+          This browser cannot show 3D graphics (WebGL is not available).
+        </Alert>
+      )}
+      {!isReady && !webGlError && (
+        <Box>
+          <Progress value={percent} aria-label={`Loading the plan: ${percent}%`} />
+          <Text size="sm" c="dimmed" ta="center" mt={4} role="status">
+            Loading the plan… {percent}%
+          </Text>
+        </Box>
+      )}
+      <Box
+        ref={containerRef}
+        h="min(56vh, 520px)"
+        mih={280}
+        pos="relative"
+        data-shown-stage={isReady ? stage : ''}
+        style={{
+          borderRadius: 'var(--mantine-radius-md)',
+          overflow: 'hidden',
+          border: '1px solid var(--mantine-color-gray-3)',
+        }}
+      />
+      <StageControls controls={controls} isWaiting={!isReady} />
+    </Stack>
+  );
+}
