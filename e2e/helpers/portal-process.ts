@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
+import { createInterface } from 'node:readline';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { buildServer } from '../../apps/server/build.ts';
@@ -63,8 +64,11 @@ export interface PortalProcess {
  */
 export async function startPortal(
   env: Record<string, string>,
-  /** `hostName`: the address's host (and so PUBLIC_URL's); `localhost` where passkeys need a domain name. */
-  options: { quiet?: boolean; hostName?: string } = {},
+  /**
+   * `hostName`: the address's host (and so PUBLIC_URL's); `localhost` where passkeys need a
+   * domain name. `onOutput`: each line the process writes to stdout.
+   */
+  options: { quiet?: boolean; hostName?: string; onOutput?: (line: string) => void } = {},
 ): Promise<PortalProcess> {
   await compiledServer();
   const port = await freePort();
@@ -91,9 +95,11 @@ export async function startPortal(
         REDIS_URL: '',
         ...env,
       },
-      stdio: ['ignore', options.quiet ? 'ignore' : 'inherit', 'inherit'],
+      stdio: ['ignore', options.onOutput ? 'pipe' : options.quiet ? 'ignore' : 'inherit', 'inherit'],
     },
   );
+  // Its log, line by line (pino's JSON), for a test that waits for what the process says.
+  if (options.onOutput) createInterface({ input: child.stdout! }).on('line', options.onOutput);
   const started = Date.now();
   for (;;) {
     if (child.exitCode !== null) throw new Error(`portal exited with ${child.exitCode}`);

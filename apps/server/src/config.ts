@@ -174,6 +174,11 @@ const variables = z.object({
     accepts: 'must be a whole number of at least 1',
     fallback: 1,
   }),
+  // How long a job's claim holds without its process renewing it (every third of it): a job of a process that died runs again after this.
+  JOB_LEASE_SECONDS: variable((value) => readWholeNumber(value, 3), {
+    accepts: 'must be a whole number of seconds, at least 3',
+    fallback: 120,
+  }),
   // Its default follows MAX_UPLOAD_BYTES (the transform below).
   UPLOAD_BYTES_PER_USER: variable(readPositiveSize, {
     accepts: 'must be a size of at least 1 byte, such as 500MB, 4GB, 1GiB or 1048576 (bytes)',
@@ -317,6 +322,7 @@ export const environmentSchema = variables
       maxUploadBytes: env.MAX_UPLOAD_BYTES,
       uploadsPerUser: env.UPLOADS_PER_USER,
       jobConcurrency: env.JOB_CONCURRENCY,
+      jobLeaseSeconds: env.JOB_LEASE_SECONDS,
       // Room for a second submission's files while the first one's are still held.
       uploadBytesPerUser: env.UPLOAD_BYTES_PER_USER ?? 2 * env.MAX_UPLOAD_BYTES,
       orphanFileGraceSeconds: env.ORPHAN_FILE_GRACE,

@@ -34,8 +34,8 @@ export interface JobQueueOptions {
 }
 
 /** The queue of a process: JOB_CONCURRENCY jobs at once, a two-minute lease, five attempts. */
-export function jobQueueOptions(config: Pick<Config, 'jobConcurrency'>): JobQueueOptions {
-  return { concurrency: config.jobConcurrency, leaseSeconds: 120, maxAttempts: 5 };
+export function jobQueueOptions(config: Pick<Config, 'jobConcurrency' | 'jobLeaseSeconds'>): JobQueueOptions {
+  return { concurrency: config.jobConcurrency, leaseSeconds: config.jobLeaseSeconds, maxAttempts: 5 };
 }
 
 const secondsFromNow = (seconds: number) => sql`now() + make_interval(secs => ${seconds})`;
@@ -178,6 +178,7 @@ export class JobQueue {
       (this.options.leaseSeconds * 1000) / 3,
     );
     renew.unref();
+    this.log.info({ jobId: job.jobId, kind: job.kind, attempts: job.attempts }, 'job started');
     try {
       await handler.work(job.payload, { jobId: job.jobId, attempts: job.attempts });
       await this.finish(job, { state: 'done', finishedAt: sql`now()`, lastError: null });

@@ -100,6 +100,7 @@ export async function createTestApp(
     maxUploadBytes: defaultMaxUploadBytes,
     uploadsPerUser: defaultUploadsPerUser,
     jobConcurrency: 1,
+    jobLeaseSeconds: 120,
     uploadBytesPerUser: 2 * (configOverrides.maxUploadBytes ?? defaultMaxUploadBytes),
     ...configOverrides,
   };
