@@ -3,9 +3,14 @@
  * and calls the export the pool names, once per task. A file of its own in dist/ too (build.ts).
  * What a task answers moves to the main thread rather than being copied.
  */
+import { constants, setPriority } from 'node:os';
 import { move, transferableSymbol, valueSymbol } from 'piscina';
 import { makeViewingDerivative } from './derivative.ts';
 import { makePlanView, planBase as readPlanBase, planStageMotion as fitStage, type PlanBase } from './plan-view.ts';
+
+// This thread alone runs at the lowest priority (Linux sets it per thread): requests and
+// uploads on the event loop come first, conversions take what CPU is left.
+setPriority(constants.priority.PRIORITY_LOW);
 
 type Moved = ReturnType<typeof move>;
 
