@@ -15,6 +15,34 @@ import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
 
 const fieldOfView = 40;
 
+/** Renderers that draw WebGL on the CPU: SwiftShader (Chromium without a usable GPU), Mesa's llvmpipe, Windows' basic driver. */
+const softwareRenderer = /SwiftShader|llvmpipe|softpipe|Software|Basic Render/i;
+
+/** Whether this browser draws WebGL in software: its unmasked renderer name, where the browser gives it. */
+function isSoftwareWebGl(): boolean {
+  const gl = document.createElement('canvas').getContext('webgl2');
+  const info = gl?.getExtension('WEBGL_debug_renderer_info');
+  const name = info ? String(gl!.getParameter(info.UNMASKED_RENDERER_WEBGL)) : '';
+  gl?.getExtension('WEBGL_lose_context')?.loseContext();
+  return softwareRenderer.test(name);
+}
+
+/**
+ * Antialiased where a GPU does it. Drawn in software (a computer without a usable GPU, a
+ * remote desktop), 4x multisampling made each frame of a plan several times slower
+ * (docs/benchmarks.md § Viewer on real-sized meshes), so there it draws without. Chromium
+ * does not report SwiftShader as a "major performance caveat", hence the renderer's name.
+ */
+let antialias: boolean | undefined;
+function createRenderer(): WebGLRenderer {
+  antialias ??= !isSoftwareWebGl();
+  const renderer = new WebGLRenderer({ antialias });
+  // Reading a shader's compile status waits for the compile (seconds in software): the
+  // development build checks, the built app lets the GPU process compile on its own.
+  renderer.debug.checkShaderErrors = import.meta.env.DEV;
+  return renderer;
+}
+
 export interface ModelCanvasOptions {
   ariaLabel: string;
   background: string;
@@ -30,7 +58,7 @@ export interface ModelCanvasOptions {
  * later resizes keep the user's view. The scene renders only when something changes.
  */
 export function createModelCanvas(container: HTMLElement, options: ModelCanvasOptions) {
-  const renderer = new WebGLRenderer({ antialias: true });
+  const renderer = createRenderer();
   renderer.setPixelRatio(Math.min(window.devicePixelRatio, 2));
   const canvas = renderer.domElement;
   canvas.setAttribute('role', 'img');
