@@ -1,6 +1,5 @@
 import { caseStatusLabels, endpoints } from '@portal/contract';
 import type { FastifyInstance } from 'fastify';
-import { conflict } from '../../lib/errors.ts';
 import { paramTarget } from '../../plugins/audit.ts';
 import { changeCaseStatus, getCaseHistory } from '../../services/cases/case-status.ts';
 import { createCase } from '../../services/cases/create-case.ts';
@@ -8,11 +7,11 @@ import { getCaseTimeline } from '../../services/cases/case-timeline.ts';
 import { findCases, getCaseStats } from '../../services/cases/list-cases.ts';
 import { getCase, listCaseAttachments } from '../../services/cases/read-case.ts';
 import { caseUploadLimits, receiveCaseUpload } from '../../services/cases/receive-case-upload.ts';
-import { findMeshView } from '../../services/mesh-views.ts';
 import { route } from '../define-route.ts';
 import { multipartParts } from '../multipart-parts.ts';
 import { withFileUrl } from '../urls.ts';
 import { sendCaseFile } from './send-case-file.ts';
+import { answerMeshView, sendMeshView } from './send-mesh-view.ts';
 
 const caseTarget = paramTarget({ case: 'caseId' });
 
@@ -71,21 +70,7 @@ export async function caseRoutes(app: FastifyInstance) {
     },
   );
 
-  route(app, endpoints.caseFileView, {}, async (request) => {
-    const view = await findMeshView(app.db, request.record.storageKey);
-    return { state: view.state, bytes: view.viewBytes, triangles: view.triangles, error: view.error };
-  });
+  route(app, endpoints.caseFileView, {}, (request) => answerMeshView(app, request));
 
-  route(app, endpoints.caseFileViewMesh, {}, async (request, reply) => {
-    const view = await findMeshView(app.db, request.record.storageKey);
-    if (view.state !== 'ready')
-      throw conflict(view.state === 'pending' ? 'The viewing copy is being made' : 'No viewing copy could be made');
-    // Immutable: a stored file's copy never changes (a new upload is a new file and id).
-    reply
-      .header('content-type', 'model/gltf-binary')
-      .header('content-length', view.viewBytes!)
-      .header('cache-control', 'private, max-age=31536000, immutable')
-      .header('x-content-type-options', 'nosniff');
-    return reply.send(await app.storage.read(view.viewKey!));
-  });
+  route(app, endpoints.caseFileViewMesh, {}, (request, reply) => sendMeshView(app, request, reply));
 }
