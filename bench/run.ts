@@ -10,6 +10,7 @@ import { runEventsBenchmark } from './events.ts';
 import { runListBenchmark } from './lists.ts';
 import { runMemoryBenchmark } from './memory.ts';
 import { runMeshDerivativeBenchmark } from './mesh-derivative.ts';
+import { runStlDownloadBenchmark } from './stl-download.ts';
 import { runUploadBenchmark } from './upload.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -24,3 +25,4 @@ await runUploadBenchmark();
 await runListBenchmark();
 await runEventsBenchmark();
 await runMeshDerivativeBenchmark();
+await runStlDownloadBenchmark();
