@@ -25,11 +25,16 @@ function meshoptDecoder() {
 /**
  * Reads a response whole, telling `onProgress` the share received (0-1) as it arrives. The
  * length is the encoded one when the answer is compressed, so the share is an estimate
- * and the bytes are gathered as they come.
+ * and the bytes are gathered as they come; an answer without a length (compressed as it
+ * streams) is read whole, its share given when it is in.
  */
 async function readWithProgress(response: Response, onProgress: (share: number) => void): Promise<ArrayBuffer> {
   const total = Number(response.headers.get('content-length')) || 0;
-  if (!response.body || total === 0) return response.arrayBuffer();
+  if (!response.body || total === 0) {
+    const data = await response.arrayBuffer();
+    onProgress(1);
+    return data;
+  }
   const chunks: BlobPart[] = [];
   let received = 0;
   const reader = response.body.getReader();
