@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { apiLogin, createActiveDoctor, createStaff } from '../helpers/api.ts';
+import { apiCall, apiLogin, createActiveDoctor, createStaff } from '../helpers/api.ts';
 import {
   expectNoSeriousA11yViolations,
   launchBrowser,
@@ -9,7 +9,8 @@ import {
   settle,
   openSignedIn,
 } from '../helpers/browser.ts';
-import { pngPhoto, submitCase } from '../helpers/cases.ts';
+import { canvasColours } from '../helpers/canvas-colours.ts';
+import { asciiStl, pngPhoto, submitCase } from '../helpers/cases.ts';
 
 let browser: Browser;
 let doctor: Awaited<ReturnType<typeof createActiveDoctor>>;
@@ -94,6 +95,48 @@ describe('case messages', () => {
     await settle(doctorPage);
     await expectNoSeriousA11yViolations(doctorPage);
     await screenshots(doctorPage, 'case-messages');
+  });
+
+  it("opens a message's STL in 3D from its viewing copy, not the original", async () => {
+    const form = new FormData();
+    form.append('text', 'A new upper scan, with the bite corrected.');
+    form.append('files', new Blob([asciiStl()]), 'rescan.stl');
+    const sent = await apiCall<{ attachments: { url: string }[] }>('POST', `/case/${submitted.CaseId}/messages`, {
+      token: await apiLogin(doctor.username, doctor.password),
+      form,
+    });
+    const fileId = sent.attachments[0]!.url.split('/').at(-2);
+    const page = await newPage(browser);
+    const fileRequests: string[] = [];
+    page.on('request', (request) => {
+      if (/\/api\/case\/message[-_]file/.test(request.url())) fileRequests.push(new URL(request.url()).pathname);
+    });
+    await openSignedIn(page, staff.username, staff.password, `/cases/${submitted.CaseId}`);
+    // Made by the server's background job after the message was stored.
+    await expect
+      .poll(
+        async () =>
+          ((await (await page.request.get(`/api/case/message-file-views/${fileId}`)).json()) as { state: string })
+            .state,
+      )
+      .toBe('ready');
+    const message = conversation(page).getByRole('listitem').filter({ hasText: 'with the bite corrected' });
+    await message.getByRole('button', { name: 'View in 3D: rescan.stl' }).click();
+    const dialog = page.getByRole('dialog', { name: '3D scan viewer' });
+    const canvas = dialog.getByRole('img', { name: '3D view of the rescan.stl scan' });
+    await expect.poll(() => canvas.isVisible()).toBe(true);
+    expect((await canvasColours(await canvas.screenshot())).upper).toBeGreaterThan(100);
+    await expect.poll(() => dialog.getByText('rescan.stl', { exact: true }).isVisible()).toBe(true);
+    expect(await dialog.getByText(/Showing the original/).count()).toBe(0);
+    expect(fileRequests).toContain(`/api/case/message-file-views/${fileId}/mesh.glb`);
+    expect(fileRequests.filter((url) => url.startsWith('/api/case/message_files/'))).toEqual([]);
+    await expectNoSeriousA11yViolations(page);
+    await screenshots(page, 'case-messages-stl-viewer');
+
+    await dialog.getByRole('button', { name: 'Close 3D viewer' }).click();
+    await expect.poll(() => page.getByRole('img', { name: /3D view/ }).count()).toBe(0);
+    await settle(page);
+    await screenshots(page, 'case-messages-stl');
   });
 
   it('refuses a blank message in the composer, with the reason under the field', async () => {

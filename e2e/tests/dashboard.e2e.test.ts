@@ -1,6 +1,5 @@
 import path from 'node:path';
 import type { Browser, Page, Route } from 'playwright-core';
-import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { apiLogin, createActiveDoctor, createStaff } from '../helpers/api.ts';
 import {
@@ -12,6 +11,7 @@ import {
   settle,
   openSignedIn,
 } from '../helpers/browser.ts';
+import { canvasColours } from '../helpers/canvas-colours.ts';
 import { asciiStl, defaultCaseFiles, pngPhoto, submitCase } from '../helpers/cases.ts';
 import { chooseStatus, statusDialog } from '../helpers/case-status.ts';
 import { expectToast } from '../helpers/shown.ts';
@@ -76,18 +76,6 @@ async function viewCopies(page: Page, groups: Record<string, string>): Promise<R
       .not.toBe('pending');
   }
   return states;
-}
-
-/** How many pixels show the warm upper scan and the blue lower scan (the background is grey). */
-async function canvasColours(png: Buffer): Promise<{ upper: number; lower: number }> {
-  const { data, info } = await sharp(png).raw().toBuffer({ resolveWithObject: true });
-  const counts = { upper: 0, lower: 0 };
-  for (let i = 0; i < data.length; i += info.channels) {
-    const [red, , blue] = [data[i]!, data[i + 1]!, data[i + 2]!];
-    if (red - blue > 30) counts.upper++;
-    if (blue - red > 40) counts.lower++;
-  }
-  return counts;
 }
 
 async function signInTo(username: string, password: string): Promise<Page> {

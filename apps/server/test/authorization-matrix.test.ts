@@ -168,6 +168,8 @@ interface Owner {
   scanPath: string;
   picturePath: string;
   messageFilePath: string;
+  /** The message's STL: its viewing copy's routes. */
+  messageScanPath: string;
   planFilePath: string;
   /** A plan version's viewer copies (its case's, so another doctor asks for a case not theirs). */
   planViewPath: string;
@@ -438,6 +440,12 @@ const requests: Record<string, Build> = {
   }),
   'POST /api/case/:caseId/messages/read': (_actor, owner) => ({ url: `/api/case/${owner.caseId}/messages/read` }),
   'GET /api/case/message_files/:fileId/:fileName': (_actor, owner) => ({ url: owner.messageFilePath }),
+  'GET /api/case/message-file-views/:fileId': (_actor, owner) => ({
+    url: `/api/case/message-file-views/${owner.messageScanPath.split('/').at(-2)}`,
+  }),
+  'GET /api/case/message-file-views/:fileId/mesh.glb': (_actor, owner) => ({
+    url: `/api/case/message-file-views/${owner.messageScanPath.split('/').at(-2)}/mesh.glb`,
+  }),
   'POST /api/case/:caseId/plans': (_actor, owner) => ({
     url: `/api/case/${owner.caseId}/plans`,
     payload: planForm(planSummaryOf(1, 0), stageFiles(1, 0)),
@@ -585,6 +593,7 @@ beforeAll(async () => {
     scanPath: '',
     picturePath: detail[0]!.ProfilePic,
     messageFilePath: '',
+    messageScanPath: '',
     planFilePath: '',
     planViewPath: '',
   };
@@ -600,14 +609,18 @@ beforeAll(async () => {
     await t.as(doctorA.token, {
       method: 'POST',
       url: `/api/case/${ownerA.caseId}/messages`,
-      payload: caseForm({ text: 'See the picture' }, { files: picture }),
+      payload: caseForm(
+        { text: 'See the picture and the scan' },
+        { files: [picture, { data: binaryStl(2), name: 'note.stl', type: 'model/stl' }] },
+      ),
     }),
   );
   ownerA.messageFilePath = message.attachments[0]!.url;
+  ownerA.messageScanPath = message.attachments[1]!.url;
   const plan = await newPlanOfA(ownerA.caseId);
   ownerA.planFilePath = plan.stageUrl;
   ownerA.planViewPath = `/api/case/${plan.caseId}/plans/${plan.planId}/views`;
-  // The plan's copies for the viewer, made in the background after the answer.
+  // The copies for the viewer of the message's scan and of the plan, made in the background after the answers.
   await t.app.jobs.runDue();
   ownerB = { ...ownerA, userId: doctorB.userId, doctorId: doctorB.doctorId, clinicId: doctorB.clinicId };
 });

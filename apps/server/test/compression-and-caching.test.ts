@@ -1,16 +1,21 @@
+import { createHash } from 'node:crypto';
 import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { binaryStl, caseFields, caseForm, createCaseDoctor, submitCase } from './helpers/case-factories.ts';
+import { scanStl } from './helpers/dental-meshes.ts';
 import { openEventStream } from './helpers/event-stream.ts';
+import { makeImage } from './helpers/factories.ts';
+import { planForm, planSummaryOf, stageFiles, uploadPlan, zipOf } from './helpers/plan-factories.ts';
 import { createTestApp, type TestApp } from './helpers/test-app.ts';
 
 /**
  * What goes over the wire (docs/decisions.md § On the wire): the web app's files as the
  * build compressed them, cached by whether their names are hashed; JSON answers of 1 KB or
- * more compressed per request; downloads, byte ranges and event streams left as they are.
+ * more compressed per request; STL downloads compressed as they stream; other downloads, byte
+ * ranges and event streams left as they are.
  */
 const publicDir = path.resolve(import.meta.dirname, '../../web/public');
 const script = `export const greeting = ${JSON.stringify('hello '.repeat(400))};\n`;
@@ -19,6 +24,9 @@ const page =
 
 let t: TestApp;
 let dist: string;
+let address: Promise<string> | undefined;
+/** The portal on a real socket (once), for what inject does not show: chunked bodies, HEAD. */
+const listening = () => (address ??= t.app.listen({ port: 0, host: '127.0.0.1' }));
 
 /** A built web app in miniature: index.html and one hashed script, each with its .br and .gz twins, and the real icons. */
 async function writeDist(folder: string) {
@@ -135,48 +143,141 @@ describe('API answers: JSON of 1 KB or more compressed per request', () => {
   });
 });
 
-describe('downloads and event streams are not touched by compression', () => {
-  it('sends a stored file whole with its Content-Length, and a Range request as the exact 206 slice, even to a client accepting br and gzip', async () => {
-    const doctor = await createCaseDoctor(t, { firstname: 'Wire', lastname: 'Ranger' });
-    // A highly compressible scan: a compressor would gladly shrink it.
-    const scan = binaryStl(200);
+describe('downloads: an STL compressed as it streams, anything else and any byte range as stored', () => {
+  // A dental scan, as the intraoral scanner writes it: binary STL, about half of it left by gzip.
+  const scan = Buffer.from(scanStl(20_000, 3));
+  const photo = makeImage('jpeg', 400);
+  // A ZIP whose scan is stored, not deflated: compressible bytes, which are still sent as they are.
+  const bite = zipOf([{ name: 'bite.stl', data: binaryStl(400), stored: true }]);
+  let doctor: Awaited<ReturnType<typeof createCaseDoctor>>;
+  const files = new Map<string, string>();
+
+  beforeAll(async () => {
+    doctor = await createCaseDoctor(t, { firstname: 'Wire', lastname: 'Ranger' });
     const submitted = await submitCase(
       t,
       doctor.token,
       caseForm(caseFields(doctor.clinicId, { impressionType: 'Digital Impression' }), {
         maxillaryScan: { data: scan, name: 'upper.stl' },
+        rightBiteScan: { data: bite, name: 'bite.zip' },
+        frontSmiling: { data: await photo, name: 'smile.jpg', type: 'image/jpeg' },
       }),
     );
     expect(submitted.statusCode, submitted.body).toBe(200);
     const { CaseId } = submitted.json<{ CaseId: number }>();
-    const files = await t.as(doctor.token, {
+    const listed = await t.as(doctor.token, {
       method: 'GET',
       url: `/api/case/get_cases_attachments_by_case_id/${CaseId}`,
     });
-    const file = files
-      .json<{ FilePath: string; FileName: string }[]>()
-      .find((entry) => entry.FileName === 'upper.stl')!;
-    const headers = { 'accept-encoding': 'br, gzip' };
-
-    const whole = await t.as(doctor.token, { method: 'GET', url: file.FilePath, headers });
-    expect(whole.statusCode).toBe(200);
-    expect(whole.headers['content-encoding']).toBeUndefined();
-    expect(Number(whole.headers['content-length'])).toBe(scan.length);
-    expect(whole.rawPayload.equals(scan)).toBe(true);
-
-    const slice = await t.as(doctor.token, {
-      method: 'GET',
-      url: file.FilePath,
-      headers: { ...headers, range: 'bytes=100-2099' },
+    for (const entry of listed.json<{ FilePath: string; FileName: string }[]>())
+      files.set(entry.FileName, entry.FilePath);
+    const message = await t.as(doctor.token, {
+      method: 'POST',
+      url: `/api/case/${CaseId}/messages`,
+      payload: caseForm({ text: 'The scan again' }, { files: { data: scan, name: 'again.stl', type: 'model/stl' } }),
     });
+    files.set('again.stl', message.json<{ attachments: { url: string }[] }>().attachments[0]!.url);
+    const admin = await t.adminToken();
+    const plan = await uploadPlan(t, admin, CaseId, planForm(planSummaryOf(0, 1), stageFiles(0, 1)));
+    expect(plan.statusCode, plan.body).toBe(200);
+    const [version] = (await t.as(admin, { method: 'GET', url: `/api/case/${CaseId}/plans` })).json<
+      { stages: { url: string }[] }[]
+    >();
+    files.set('lower_01.stl', version!.stages.at(-1)!.url);
+  });
+
+  const download = (name: string, headers: Record<string, string>, method: 'GET' | 'HEAD' = 'GET') =>
+    t.as(doctor.token, { method, url: files.get(name)!, headers });
+
+  it('gzips a whole STL for a client that accepts gzip: the original bytes once decompressed, Vary, no Content-Length, still never cached', async () => {
+    const gzip = await download('upper.stl', { 'accept-encoding': 'gzip' });
+    expect(gzip.statusCode).toBe(200);
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    expect(gzip.headers.vary).toMatch(/accept-encoding/i);
+    expect(gzip.headers['content-length']).toBeUndefined();
+    expect(gzip.headers['content-type']).toBe('application/octet-stream');
+    expect(gzip.headers['content-disposition']).toMatch(/^attachment; filename="upper.stl"/);
+    expect(gzip.headers['cache-control']).toBe('private, no-store');
+    expect(gzip.rawPayload.length).toBeLessThan(scan.length * 0.6);
+    expect(gunzipSync(gzip.rawPayload).equals(scan)).toBe(true);
+  });
+
+  it('prefers brotli where accepted, as the API answers do; a message file and a plan stage alike', async () => {
+    const br = await download('upper.stl', { 'accept-encoding': 'gzip, deflate, br' });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(brotliDecompressSync(br.rawPayload).equals(scan)).toBe(true);
+    const message = await download('again.stl', { 'accept-encoding': 'gzip' });
+    expect(message.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(message.rawPayload).equals(scan)).toBe(true);
+    const stage = await download('lower_01.stl', { 'accept-encoding': 'br;q=0, gzip' });
+    expect(stage.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(stage.rawPayload).equals(stageFiles(0, 1).at(-1)!.data)).toBe(true);
+  });
+
+  it('reaches a browser over a real connection as the original bytes; HEAD there has no Content-Length either', async () => {
+    const url = `${await listening()}${files.get('upper.stl')}`;
+    const headers = { authorization: `Bearer ${doctor.token}`, 'accept-encoding': 'gzip, deflate, br' };
+    const fetched = await fetch(url, { headers });
+    expect(fetched.headers.get('content-encoding')).toBe('br');
+    expect(fetched.headers.get('transfer-encoding')).toBe('chunked');
+    expect(Buffer.from(await fetched.arrayBuffer()).equals(scan)).toBe(true);
+    const head = await fetch(url, { method: 'HEAD', headers });
+    expect(head.status).toBe(200);
+    expect(head.headers.get('content-encoding')).toBe('br');
+    expect(head.headers.get('content-length')).toBeNull();
+  });
+
+  it('answers HEAD with the same headers and no body', async () => {
+    const head = await download('upper.stl', { 'accept-encoding': 'gzip' }, 'HEAD');
+    expect(head.statusCode).toBe(200);
+    expect(head.headers['content-encoding']).toBe('gzip');
+    expect(head.headers.vary).toMatch(/accept-encoding/i);
+    expect(head.headers['content-length']).toBeUndefined();
+    expect(head.rawPayload.length).toBe(0);
+  });
+
+  it('sends a Range request the exact 206 slice of the stored bytes, uncompressed, to a client accepting br and gzip', async () => {
+    const slice = await download('upper.stl', { 'accept-encoding': 'br, gzip', range: 'bytes=100-2099' });
     expect(slice.statusCode).toBe(206);
     expect(slice.headers['content-encoding']).toBeUndefined();
     expect(slice.headers['content-range']).toBe(`bytes 100-2099/${scan.length}`);
     expect(slice.rawPayload.equals(scan.subarray(100, 2100))).toBe(true);
   });
 
+  it('sends a JPEG and a ZIP as stored, with their Content-Length, to a client accepting br and gzip', async () => {
+    for (const [name, stored] of [
+      ['smile.jpg', await photo],
+      ['bite.zip', bite],
+    ] as const) {
+      const whole = await download(name, { 'accept-encoding': 'br, gzip' });
+      expect(whole.statusCode, name).toBe(200);
+      expect(whole.headers['content-encoding'], name).toBeUndefined();
+      expect(Number(whole.headers['content-length']), name).toBe(stored.length);
+      expect(whole.rawPayload.equals(stored), name).toBe(true);
+    }
+  });
+
+  it('sends the STL as stored to a client that accepts no encoding: Content-Length and Repr-Digest', async () => {
+    const refusals: Record<string, string>[] = [
+      {},
+      { 'accept-encoding': 'identity' },
+      { 'accept-encoding': 'gzip;q=0, br;q=0' },
+    ];
+    for (const headers of refusals) {
+      const plain = await download('upper.stl', headers);
+      expect(plain.statusCode).toBe(200);
+      expect(plain.headers['content-encoding']).toBeUndefined();
+      expect(plain.headers.vary).toMatch(/accept-encoding/i);
+      expect(Number(plain.headers['content-length'])).toBe(scan.length);
+      expect(plain.headers['repr-digest']).toBe(`sha-256=:${createHash('sha256').update(scan).digest('base64')}:`);
+      expect(plain.rawPayload.equals(scan)).toBe(true);
+    }
+  });
+});
+
+describe('event streams are not touched by compression', () => {
   it('streams GET /api/events as plain text/event-stream to a client accepting br and gzip', async () => {
-    const base = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const base = await listening();
     const doctor = await createCaseDoctor(t, { firstname: 'Wire', lastname: 'Listener' });
     const response = await fetch(`${base}/api/events`, {
       headers: { accept: 'text/event-stream', 'accept-encoding': 'br, gzip', authorization: `Bearer ${doctor.token}` },

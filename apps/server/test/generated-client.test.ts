@@ -491,13 +491,14 @@ export async function downloadPart(): Promise<Blob | undefined> {
     await call('DELETE', '/api/account/second-factor/totp', {});
     token = staffToken;
 
-    // The case's conversation: a message with a file, the list, unread counts, the read mark, the file.
+    // The case's conversation: a message with files, the list, unread counts, the read mark, a
+    // file, and its scan's viewing copy.
     const caseParams = { params: { path: { caseId: CaseId } } };
     const note = file(await makeImage('png', 30), 'note.png', 'image/png');
     const message = json<{ side: string; attachments: { url: string }[] }>(
       await call('POST', '/api/case/{caseId}/messages', {
         ...caseParams,
-        body: { text: 'Stage 3 is ready', files: [note] },
+        body: { text: 'Stage 3 is ready', files: [note, file(binaryStl(20), 'stage 3.stl', 'model/stl')] },
         ...multipart,
       }),
     );
@@ -512,6 +513,11 @@ export async function downloadPart(): Promise<Blob | undefined> {
       parseAs: 'blob',
     });
     expect((noteFile.data as Blob).size).toBe(note.size);
+    await t.app.jobs.runDue();
+    const messageScan = { params: { path: { fileId: Number(message.attachments[1]!.url.split('/').at(-2)) } } };
+    const messageView = await call('GET', '/api/case/message-file-views/{fileId}', messageScan);
+    expect(messageView.data).toMatchObject({ state: 'ready', triangles: 20 });
+    await call('GET', '/api/case/message-file-views/{fileId}/mesh.glb', { ...messageScan, parseAs: 'arrayBuffer' });
 
     const audit = await call('GET', '/api/audit', { params: { query: { page: 1, pageSize: 5 } } });
     expect(Number(audit.response.headers.get('x-total-count'))).toBeGreaterThan(5);

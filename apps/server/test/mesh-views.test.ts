@@ -1,7 +1,8 @@
 import { NodeIO } from '@gltf-transform/core';
 import { EXTMeshoptCompression, KHRMeshQuantization } from '@gltf-transform/extensions';
 import { MeshoptDecoder } from 'meshoptimizer/decoder';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { like } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { jobs, meshViews } from '../src/db/schema.ts';
 import { sweepOrphanedCaseFiles } from '../src/services/cases/sweep-orphaned-files.ts';
 import { viewKeyOf } from '../src/services/mesh-views.ts';
@@ -11,9 +12,9 @@ import { makeImage } from './helpers/factories.ts';
 import { createTestApp, type TestApp } from './helpers/test-app.ts';
 
 /**
- * docs/quality.md, Records / Viewing copies (issue 22): a case's STL gets a viewing copy from a
- * background job; the copy is reached only by who may read the original, and a file that is
- * no STL is reported, not retried.
+ * docs/quality.md, Records / Viewing copies (issue 22): a case's or a message's STL gets a
+ * viewing copy from a background job; the copy is reached only by who may read the original,
+ * and a file that is no STL is reported, not retried.
  */
 
 let t: TestApp;
@@ -23,6 +24,7 @@ const scanTriangles = 20_000;
 let scanId: number;
 let photoId: number;
 let fakeScanId: number;
+let caseId: number;
 
 beforeAll(async () => {
   t = await createTestApp();
@@ -38,7 +40,7 @@ beforeAll(async () => {
     }),
   );
   expect(response.statusCode, response.body).toBe(200);
-  const caseId = response.json<{ CaseId: number }>().CaseId;
+  caseId = response.json<{ CaseId: number }>().CaseId;
   const files = await t.as(doctor.token, {
     method: 'GET',
     url: `/api/case/get_cases_attachments_by_case_id/${caseId}`,
@@ -143,5 +145,103 @@ describe('viewing copies of a case STL', () => {
     const ready = (await t.app.db.select().from(meshViews)).find((row) => row.state === 'ready')!;
     expect(await t.app.storage.stat(ready.viewKey!)).not.toBeNull();
     expect(recorded).toBeDefined();
+  });
+});
+
+describe('viewing copies of a message STL', () => {
+  const messageScan = Buffer.from(scanStl(5_000, 11));
+  let messageScanId: number;
+  let messagePhotoId: number;
+
+  const messageState = (token: string, fileId: number) =>
+    t.as(token, { method: 'GET', url: `/api/case/message-file-views/${fileId}` });
+  const messageMesh = (token: string, fileId: number) =>
+    t.as(token, { method: 'GET', url: `/api/case/message-file-views/${fileId}/mesh.glb` });
+  const postMessage = async (token: string, files: { name: string; type: string; data: Buffer }[]) =>
+    t.as(token, {
+      method: 'POST',
+      url: `/api/case/${caseId}/messages`,
+      payload: caseForm({ text: 'The new upper scan' }, { files }),
+    });
+  const messageViews = () => t.app.db.select().from(meshViews).where(like(meshViews.sourceKey, 'messages/%'));
+  const storedMessageFiles = async () => {
+    let count = 0;
+    for await (const _stored of t.app.storage.list('messages/')) count++;
+    return count;
+  };
+
+  beforeAll(async () => {
+    const response = await postMessage(doctor.token, [
+      { name: 'new upper.stl', type: 'model/stl', data: messageScan },
+      { name: 'bite.png', type: 'image/png', data: await makeImage() },
+    ]);
+    expect(response.statusCode, response.body).toBe(200);
+    // An attachment's url is /api/case/message_files/<file id>/<name>.
+    const [scan, photo] = response
+      .json<{ attachments: { url: string }[] }>()
+      .attachments.map((file) => Number(file.url.split('/').at(-2)));
+    messageScanId = scan!;
+    messagePhotoId = photo!;
+  });
+
+  it('is queued with the message, pending and 409 until the job has run, then ready', async () => {
+    expect((await messageState(doctor.token, messageScanId)).json()).toMatchObject({ state: 'pending' });
+    expect((await messageMesh(doctor.token, messageScanId)).statusCode).toBe(409);
+    await t.app.jobs.runDue();
+    const answer = (await messageState(doctor.token, messageScanId)).json<{ bytes: number }>();
+    expect(answer).toMatchObject({ state: 'ready', triangles: 5_000, error: null });
+    const response = await messageMesh(doctor.token, messageScanId);
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toBe('model/gltf-binary');
+    expect(response.rawPayload.byteLength).toBe(answer.bytes);
+    await MeshoptDecoder.ready;
+    const document = await decoder.readBinary(new Uint8Array(response.rawPayload));
+    const [primitive] = document.getRoot().listMeshes()[0]!.listPrimitives();
+    expect(primitive!.getIndices()!.getCount() / 3).toBe(5_000);
+  });
+
+  it('keeps the original the download, byte for byte', async () => {
+    const download = await t.as(doctor.token, {
+      method: 'GET',
+      url: `/api/case/message_files/${messageScanId}/new%20upper.stl`,
+    });
+    expect(download.statusCode).toBe(200);
+    expect(Buffer.compare(download.rawPayload, messageScan)).toBe(0);
+  });
+
+  it('answers 404 to another doctor, as for the original, and for a file that is no STL', async () => {
+    expect((await messageState(other.token, messageScanId)).statusCode).toBe(404);
+    expect((await messageMesh(other.token, messageScanId)).statusCode).toBe(404);
+    expect(
+      (await t.as(other.token, { method: 'GET', url: `/api/case/message_files/${messageScanId}/x.stl` })).statusCode,
+    ).toBe(404);
+    const photo = await messageState(doctor.token, messagePhotoId);
+    expect(photo.statusCode).toBe(404);
+    expect(photo.json()).toEqual({ message: 'Viewing copy not found' });
+    expect((await messageState(doctor.token, 99_999_999)).statusCode).toBe(404);
+  });
+
+  it('lets the lab (staff with the Dashboard page) read it', async () => {
+    expect((await messageMesh(await t.adminToken(), messageScanId)).statusCode).toBe(200);
+  });
+
+  it('goes with its message when the message is not stored: no row, no job, no file left', async () => {
+    const viewsBefore = await messageViews();
+    const jobsBefore = await t.app.db.select().from(jobs);
+    const filesBefore = await storedMessageFiles();
+    // The lab's first message mails the doctor: its transaction fails there, after the copy was queued.
+    const enqueue = vi.spyOn(t.app.outbox, 'enqueue').mockRejectedValueOnce(new Error('connection lost'));
+    try {
+      const response = await postMessage(await t.adminToken(), [
+        { name: 'again.stl', type: 'model/stl', data: messageScan },
+      ]);
+      expect(response.statusCode).toBe(500);
+      expect(enqueue).toHaveBeenCalledOnce();
+    } finally {
+      enqueue.mockRestore();
+    }
+    expect(await messageViews()).toEqual(viewsBefore);
+    expect(await t.app.db.select().from(jobs)).toHaveLength(jobsBefore.length);
+    expect(await storedMessageFiles()).toBe(filesBefore);
   });
 });

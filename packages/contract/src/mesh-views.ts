@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { FileAnswer } from './endpoint.ts';
 
 /** A stored STL's viewing copy: being made, ready (its size and triangles), or failed (why; the viewer shows the original). */
 export const meshViewStates = ['pending', 'ready', 'failed'] as const;
@@ -10,3 +11,12 @@ export const meshViewAnswer = z.object({
   error: z.string().nullable(),
 });
 export type MeshViewAnswer = z.infer<typeof meshViewAnswer>;
+
+/** A viewing copy's bytes, as the routes of each kind of original that has one answer them. */
+export const meshViewMesh = {
+  file: {
+    contentTypes: ['model/gltf-binary'],
+    ranges: false,
+    description: 'The viewing copy, once ready (409 while it is being made, or when none could be)',
+  },
+} as const satisfies FileAnswer;

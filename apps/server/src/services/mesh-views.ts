@@ -6,6 +6,7 @@ import type { JobQueue } from '../jobs/job-queue.ts';
 import { AppError, notFound } from '../lib/errors.ts';
 import type { ViewingDerivative } from '../meshes/derivative.ts';
 import type { Storage } from '../storage/storage.ts';
+import { contentTypeOf } from './cases/file-checks.ts';
 
 /**
  * Viewing copies of stored STLs (docs/decisions.md § Meshes for viewing): each STL stored
@@ -21,8 +22,16 @@ export const maxMeshViewSourceBytes = 300e6;
 
 type Writer = Pick<Database, 'insert'>;
 
-/** Queues a viewing copy for each STL key, in the caller's transaction; `jobs.kick()` after commit. */
-export async function queueMeshViews(tx: Writer, jobs: JobQueue, sourceKeys: string[]): Promise<void> {
+/**
+ * Queues a viewing copy for each STL among the stored files (what the upload's content check
+ * found to be one, file-checks.ts), in the caller's transaction; `jobs.kick()` after commit.
+ */
+export async function queueMeshViews(
+  tx: Writer,
+  jobs: JobQueue,
+  files: { contentType: string; storageKey: string }[],
+): Promise<void> {
+  const sourceKeys = files.filter((file) => file.contentType === contentTypeOf.stl).map((file) => file.storageKey);
   if (sourceKeys.length === 0) return;
   await tx.insert(meshViews).values(sourceKeys.map((sourceKey) => ({ sourceKey })));
   for (const sourceKey of sourceKeys) await jobs.enqueue(tx, meshViewJob, { sourceKey });

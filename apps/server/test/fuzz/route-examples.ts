@@ -330,6 +330,12 @@ export const examples: Record<string, (fixture: Fixture) => Example> = {
   }),
   'POST /api/case/:caseId/messages/read': (f) => ({ url: `/api/case/${f.caseId}/messages/read` }),
   'GET /api/case/message_files/:fileId/:fileName': (f) => ({ url: f.messageFilePath }),
+  'GET /api/case/message-file-views/:fileId': (f) => ({
+    url: `/api/case/message-file-views/${f.messageFilePath.split('/').at(-2)}`,
+  }),
+  'GET /api/case/message-file-views/:fileId/mesh.glb': (f) => ({
+    url: `/api/case/message-file-views/${f.messageFilePath.split('/').at(-2)}/mesh.glb`,
+  }),
   'POST /api/case/:caseId/plans': (f) => ({
     url: `/api/case/${f.caseId}/plans`,
     form: [

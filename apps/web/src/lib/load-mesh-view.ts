@@ -1,4 +1,4 @@
-import { endpoints, meshViewAnswer } from '@portal/contract';
+import { meshViewAnswer } from '@portal/contract';
 import { MeshoptDecoder } from 'meshoptimizer/decoder';
 import { Matrix4, Mesh, type BufferGeometry } from 'three';
 import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js';
@@ -25,11 +25,16 @@ export function meshoptDecoder() {
 /**
  * Reads a response whole, telling `onProgress` the share received (0-1) as it arrives. The
  * length is the encoded one when the answer is compressed, so the share is an estimate
- * and the bytes are gathered as they come.
+ * and the bytes are gathered as they come; an answer without a length (compressed as it
+ * streams) is read whole, its share given when it is in.
  */
 export async function readWithProgress(response: Response, onProgress: (share: number) => void): Promise<ArrayBuffer> {
   const total = Number(response.headers.get('content-length')) || 0;
-  if (!response.body || total === 0) return response.arrayBuffer();
+  if (!response.body || total === 0) {
+    const data = await response.arrayBuffer();
+    onProgress(1);
+    return data;
+  }
   const chunks: BlobPart[] = [];
   let received = 0;
   const reader = response.body.getReader();
@@ -44,19 +49,18 @@ export async function readWithProgress(response: Response, onProgress: (share: n
   return new Blob(chunks).arrayBuffer();
 }
 
-const viewPath = (attachmentId: number) => endpoints.caseFileView.path.replace(':attachmentId', String(attachmentId));
-
 /**
- * A case file's mesh for the viewer: its viewing copy (a meshopt-compressed glTF a tenth of
+ * A stored STL's mesh for the viewer: its viewing copy (a meshopt-compressed glTF a tenth of
  * the STL's size or less, decoded in workers) when the server has made it; otherwise the
- * original STL, with the reason the copy is not there.
+ * original STL, with the reason the copy is not there. `viewPath` is where the copy's state is
+ * read (a case file's or a message file's), `url` the original's download.
  */
 export async function loadMeshView(
-  file: { attachmentId: number; url: string },
+  file: { viewPath: string; url: string },
   signal: AbortSignal,
   onProgress: (share: number) => void,
 ): Promise<LoadedMesh> {
-  const stateResponse = await fetch(viewPath(file.attachmentId), { credentials: 'include', signal });
+  const stateResponse = await fetch(file.viewPath, { credentials: 'include', signal });
   const state = stateResponse.ok ? meshViewAnswer.parse(await stateResponse.json()) : undefined;
   if (state?.state !== 'ready') {
     const geometry = await loadStl(file.url, signal);
@@ -70,7 +74,7 @@ export async function loadMeshView(
           : 'no lighter viewing copy could be made of it',
     };
   }
-  const response = await fetch(`${viewPath(file.attachmentId)}/mesh.glb`, { credentials: 'include', signal });
+  const response = await fetch(`${file.viewPath}/mesh.glb`, { credentials: 'include', signal });
   if (!response.ok) throw new Error(`the server answered ${response.status}`);
   const data = await readWithProgress(response, onProgress);
   const loader = new GLTFLoader().setMeshoptDecoder(await meshoptDecoder());

@@ -17,7 +17,7 @@ import {
   scanFileTypes,
 } from '../cases.ts';
 import { idParam, messageResponse } from '../common.ts';
-import { meshViewAnswer } from '../mesh-views.ts';
+import { meshViewAnswer, meshViewMesh } from '../mesh-views.ts';
 import { defineEndpoint, type FileField } from '../endpoint.ts';
 import { totalCountHeader } from './common.ts';
 
@@ -180,13 +180,7 @@ export const caseEndpoints = {
     tag,
     access: dashboard,
     params: z.object({ attachmentId: idParam }),
-    answer: {
-      file: {
-        contentTypes: ['model/gltf-binary'],
-        ranges: false,
-        description: 'The viewing copy, once ready (409 while it is being made, or when none could be)',
-      },
-    },
+    answer: meshViewMesh,
     errors: [404, 409],
   }),
 };

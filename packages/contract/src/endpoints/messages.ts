@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { idParam, messageResponse } from '../common.ts';
 import { defineEndpoint } from '../endpoint.ts';
+import { meshViewAnswer, meshViewMesh } from '../mesh-views.ts';
 import { caseMessage, caseMessageRequest, maxMessageFiles, messageFilesField, unreadCount } from '../messages.ts';
 
 const tag = 'cases';
@@ -83,5 +84,30 @@ export const messageEndpoints = {
       },
     },
     errors: [404],
+  }),
+  messageFileView: defineEndpoint({
+    method: 'GET',
+    path: '/api/case/message-file-views/:fileId',
+    record: 'messageFile',
+    operationId: 'messageFileView',
+    summary: "Whether a message's STL has its viewing copy: made after the message by a background job",
+    tag,
+    access: dashboard,
+    params: z.object({ fileId: idParam }),
+    answer: meshViewAnswer,
+    errors: [404],
+  }),
+  messageFileViewMesh: defineEndpoint({
+    method: 'GET',
+    path: '/api/case/message-file-views/:fileId/mesh.glb',
+    record: 'messageFile',
+    operationId: 'messageFileViewMesh',
+    summary:
+      "A message's STL as its viewing copy: welded, quantized, meshopt-compressed glTF (the original stays the download)",
+    tag,
+    access: dashboard,
+    params: z.object({ fileId: idParam }),
+    answer: meshViewMesh,
+    errors: [404, 409],
   }),
 };

@@ -7,9 +7,8 @@ import { getCaseTimeline } from '../../services/cases/case-timeline.ts';
 import { findCases, getCaseStats } from '../../services/cases/list-cases.ts';
 import { getCase, listCaseAttachments } from '../../services/cases/read-case.ts';
 import { caseUploadLimits, receiveCaseUpload } from '../../services/cases/receive-case-upload.ts';
-import { findMeshView } from '../../services/mesh-views.ts';
 import { route } from '../define-route.ts';
-import { meshViewState, sendMeshView } from '../send-mesh-view.ts';
+import { answerOriginalView, sendOriginalView } from '../send-mesh-view.ts';
 import { multipartParts } from '../multipart-parts.ts';
 import { withFileUrl } from '../urls.ts';
 import { sendCaseFile } from './send-case-file.ts';
@@ -71,11 +70,7 @@ export async function caseRoutes(app: FastifyInstance) {
     },
   );
 
-  route(app, endpoints.caseFileView, {}, async (request) =>
-    meshViewState(await findMeshView(app.db, request.record.storageKey)),
-  );
+  route(app, endpoints.caseFileView, {}, (request) => answerOriginalView(app, request));
 
-  route(app, endpoints.caseFileViewMesh, {}, async (request, reply) =>
-    sendMeshView(app.storage, reply, await findMeshView(app.db, request.record.storageKey)),
-  );
+  route(app, endpoints.caseFileViewMesh, {}, (request, reply) => sendOriginalView(app, request, reply));
 }

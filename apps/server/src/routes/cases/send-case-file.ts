@@ -1,6 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { pipeline } from 'node:stream';
+import { compressionThreshold, downloadEncoding } from '../../plugins/compression.ts';
 import type { CaseFileDownload } from '../../services/cases/case-files.ts';
-import { bidiControls } from '../../services/cases/file-checks.ts';
+import { bidiControls, contentTypeOf } from '../../services/cases/file-checks.ts';
 import type { ByteRange } from '../../storage/storage.ts';
 
 const inlineTypes = new Set(['image/jpeg', 'image/png']);
@@ -39,16 +41,30 @@ function parseByteRange(header: string | undefined, size: number): ByteRange | '
  * Sends a stored case file: JPEG and PNG inline with their type, anything else as an
  * application/octet-stream download, never sniffed; one `bytes=` Range gives 206, a range
  * outside the file 416. The SHA-256 stored at upload travels as Repr-Digest.
+ *
+ * An STL (binary STL halves under gzip) asked for whole by a client that accepts br or gzip
+ * goes out compressed as it streams, with Content-Encoding, no Content-Length and no
+ * Repr-Digest (the digest of what is sent, which is known only once sent); a Range request
+ * still gets the stored bytes as they are (docs/decisions.md § On the wire).
  */
 export async function sendCaseFile(request: FastifyRequest, reply: FastifyReply, file: CaseFileDownload) {
   const isImage = inlineTypes.has(file.contentType);
+  const isCompressible = file.contentType === contentTypeOf.stl && file.size >= compressionThreshold;
   reply
     .header('content-type', isImage ? file.contentType : 'application/octet-stream')
     .header('content-disposition', contentDisposition(isImage ? 'inline' : 'attachment', file.fileName))
     .header('x-content-type-options', 'nosniff')
-    .header('accept-ranges', 'bytes')
-    .header('repr-digest', `sha-256=:${Buffer.from(file.sha256, 'hex').toString('base64')}:`);
+    .header('accept-ranges', 'bytes');
+  if (isCompressible) reply.header('vary', 'accept-encoding');
   const range = parseByteRange(request.headers.range, file.size);
+  const encoding = isCompressible && range === 'none' ? downloadEncoding(request) : undefined;
+  if (encoding) {
+    reply.header('content-encoding', encoding.encoding);
+    if (request.method === 'HEAD') return reply.send();
+    // An error on either side reaches the reply through the compressor, which pipeline destroys with it.
+    return reply.send(pipeline(await file.open(), encoding.compressor(), () => {}));
+  }
+  reply.header('repr-digest', `sha-256=:${Buffer.from(file.sha256, 'hex').toString('base64')}:`);
   if (range === 'unsatisfiable') {
     return reply
       .status(416)

@@ -5,6 +5,7 @@ import { createCaseMessage, listMessagesOfCase, type CaseMessageRow } from '../.
 import { messageUploadLimits, receiveMessageUpload } from '../../services/messages/receive-message-upload.ts';
 import { getUnreadCounts, markCaseRead } from '../../services/messages/unread-messages.ts';
 import { sendCaseFile } from '../cases/send-case-file.ts';
+import { answerOriginalView, sendOriginalView } from '../send-mesh-view.ts';
 import { route } from '../define-route.ts';
 import { multipartParts } from '../multipart-parts.ts';
 import { messageFileUrl } from '../urls.ts';
@@ -34,7 +35,7 @@ export async function messageRoutes(app: FastifyInstance) {
       const { maxUploadBytes, publicUrl } = app.config;
       const parts = multipartParts(request, messageUploadLimits(maxUploadBytes));
       const upload = await receiveMessageUpload(parts, app.storage, { maxUploadBytes });
-      const deps = { db: app.db, storage: app.storage, outbox: app.outbox, publicUrl };
+      const deps = { db: app.db, storage: app.storage, outbox: app.outbox, jobs: app.jobs, publicUrl };
       const message = await createCaseMessage(deps, request.user, found, upload);
       // After the commit: a stream never hears of a message that was rolled back.
       await app.events.publish(
@@ -63,4 +64,8 @@ export async function messageRoutes(app: FastifyInstance) {
       return sendCaseFile(request, reply, file);
     },
   );
+
+  route(app, endpoints.messageFileView, {}, (request) => answerOriginalView(app, request));
+
+  route(app, endpoints.messageFileViewMesh, {}, (request, reply) => sendOriginalView(app, request, reply));
 }

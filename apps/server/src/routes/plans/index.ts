@@ -105,7 +105,8 @@ export async function planRoutes(app: FastifyInstance) {
 
   route(app, endpoints.planViewMesh, {}, async (request, reply) =>
     sendMeshView(
-      app.storage,
+      app,
+      request,
       reply,
       await findMeshView(app.db, planViewSource(request.record.planId, request.params.arch)),
     ),

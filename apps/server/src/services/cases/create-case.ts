@@ -24,7 +24,6 @@ import { assertOrderParent } from './case-orders.ts';
 import { deleteDraft } from './case-drafts.ts';
 import type { ReceivedCaseUpload, StoredCaseFile } from './receive-case-upload.ts';
 import { makeTrackingNo } from './tracking-number.ts';
-import { contentTypeOf } from './file-checks.ts';
 
 const trackingAttempts = 5;
 
@@ -112,12 +111,7 @@ async function insertCase(
         })),
       );
     }
-    await queueMeshViews(
-      tx,
-      jobs,
-      // What the upload's content check found to be an STL (file-checks.ts).
-      attached.filter((file) => file.contentType === contentTypeOf.stl).map((file) => file.storageKey),
-    );
+    await queueMeshViews(tx, jobs, attached);
     await claimUploads(
       tx,
       files.uploaded.map((file) => file.storageKey),

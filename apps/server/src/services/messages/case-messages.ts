@@ -6,10 +6,12 @@ import { isoTimestamp } from '../../db/iso-timestamp.ts';
 import { caseMessageFiles, caseMessageReads, caseMessages, users } from '../../db/schema.ts';
 import { badRequest } from '../../lib/errors.ts';
 import { parseWith } from '../../lib/multipart-form.ts';
+import type { JobQueue } from '../../jobs/job-queue.ts';
 import type { MailOutbox } from '../../mail/outbox.ts';
 import { deleteKeys } from '../../storage/delete-keys.ts';
 import type { Storage } from '../../storage/storage.ts';
 import type { VisibleCase } from '../cases/case-access.ts';
+import { queueMeshViews } from '../mesh-views.ts';
 import { mailOtherSide } from './message-mail.ts';
 import type { ReceivedMessageUpload } from './receive-message-upload.ts';
 
@@ -77,13 +79,13 @@ async function selectMessages(db: Database, caseId: number, messageId?: number):
 export const listMessagesOfCase = (db: Database, { caseId }: VisibleCase) => selectMessages(db, caseId);
 
 /**
- * Records a message and its files, marks the case read for its author and queues the other
- * side's e-mail (throttled), in one transaction. On any failure the stored files are
+ * Records a message and its files, queues its STLs' viewing copies, marks the case read for
+ * its author and queues the other side's e-mail (throttled), in one transaction. On any failure the stored files are
  * deleted: a refused message leaves nothing behind. Answers the message and whose case it
  * is, for the live event the route publishes after the commit.
  */
 export async function createCaseMessage(
-  deps: { db: Database; storage: Storage; outbox: MailOutbox; publicUrl: string },
+  deps: { db: Database; storage: Storage; outbox: MailOutbox; jobs: JobQueue; publicUrl: string },
   actor: SignedInUser,
   found: VisibleCase,
   upload: ReceivedMessageUpload,
@@ -113,6 +115,7 @@ export async function createCaseMessage(
           })),
         );
       }
+      await queueMeshViews(tx, deps.jobs, upload.files);
       await tx
         .insert(caseMessageReads)
         .values({ caseId, userId: actor.userId, lastReadMessageId: id })
@@ -130,6 +133,7 @@ export async function createCaseMessage(
       return id;
     });
     deps.outbox.kick();
+    deps.jobs.kick();
     const [message] = await selectMessages(deps.db, caseId, messageId);
     return message!;
   } catch (error) {

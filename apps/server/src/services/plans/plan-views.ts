@@ -7,6 +7,7 @@ import type { JobQueue } from '../../jobs/job-queue.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { DerivativePool } from '../../meshes/derivative-pool.ts';
 import type { Storage } from '../../storage/storage.ts';
+import { contentTypeOf } from '../cases/file-checks.ts';
 import { maxMeshViewSourceBytes, queueMeshViews } from '../mesh-views.ts';
 
 /**
@@ -99,10 +100,12 @@ export function handlePlanViewJobs(deps: {
               ),
             );
           const done = new Set(queued.map((row) => row.key));
+          // Every stage file passed the upload's STL check.
+          const stageFiles = files.filter((file) => !done.has(file.storageKey));
           await queueMeshViews(
             tx,
             jobs,
-            files.map((file) => file.storageKey).filter((key) => !done.has(key)),
+            stageFiles.map((file) => ({ contentType: contentTypeOf.stl, storageKey: file.storageKey })),
           );
         });
         jobs.kick();

@@ -1,9 +1,7 @@
-import { Anchor, Badge, Group, Paper, Stack, Text } from '@mantine/core';
+import { Badge, Group, Paper, Stack, Text } from '@mantine/core';
 import type { CaseMessage, MessageSide } from '@portal/contract';
-import { IconPaperclip } from '@tabler/icons-react';
-import { fileUrl } from '../../../lib/api-client.ts';
 import { formatDateTime } from '../../../lib/format-date.ts';
-import { formatSize } from '../../../lib/format-size.ts';
+import { MessageAttachmentItem } from './message-attachment.tsx';
 
 const sideLabels: Record<MessageSide, string> = { doctor: 'Doctor', lab: 'Lab' };
 
@@ -41,15 +39,7 @@ function MessageItem({ message, isOwnSide }: { message: CaseMessage; isOwnSide: 
       {message.attachments.length > 0 && (
         <Stack gap={2} mt={6}>
           {message.attachments.map((file) => (
-            <Anchor key={file.url} href={fileUrl(file.url)} size="sm" target="_blank" rel="noopener">
-              <Group gap={4} wrap="nowrap" component="span">
-                <IconPaperclip size={14} aria-hidden />
-                {file.fileName}
-                <Text span size="xs" c="dimmed">
-                  ({formatSize(file.fileSize)})
-                </Text>
-              </Group>
-            </Anchor>
+            <MessageAttachmentItem key={file.url} file={file} />
           ))}
         </Stack>
       )}

@@ -6,13 +6,13 @@ import { useEffect, useRef, type ReactNode } from 'react';
 import { CaseStatusBadge } from '../../../../components/case-status-badge.tsx';
 import { useCaseAttachments } from '../../api/get-case-attachments.ts';
 import { useCaseTimeline } from '../../api/get-case-timeline.ts';
-import { ViewIn3d } from '../stl-viewer/view-in-3d.tsx';
 import { CaseAttachments } from './case-attachments.tsx';
 import { CaseOrderList, CaseParentLink, OrderFromCaseMenu } from './case-orders.tsx';
 import { caseDetailItems, caseFieldItems } from './case-fields.ts';
 import { ChangeStatusControl, ShippingDetails } from './case-status-panel.tsx';
 import { CaseTimeline } from './case-timeline.tsx';
 import { DetailList } from './detail-list.tsx';
+import { ViewScansIn3d } from './view-scans-in-3d.tsx';
 
 function Section({ title, actions, children }: { title: string; actions?: ReactNode; children: ReactNode }) {
   return (
@@ -108,7 +108,7 @@ export function CaseDetail({
       <Section title="Treatment Instructions">
         <DetailList items={caseFieldItems(caseRow, 'treatment')} />
       </Section>
-      <Section title="Patient's Records" actions={attachments.data && <ViewIn3d attachments={attachments.data} />}>
+      <Section title="Patient's Records" actions={attachments.data && <ViewScansIn3d attachments={attachments.data} />}>
         <DetailList items={caseFieldItems(caseRow, 'records')} />
         <Title order={4} size="h5" mt="md" mb="xs">
           Attachments

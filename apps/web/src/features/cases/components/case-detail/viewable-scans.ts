@@ -1,18 +1,11 @@
 import type { CaseAttachment, CaseFileType } from '@portal/contract';
+import { routePath } from '@portal/contract/client';
+import { scanColors, type ViewableScan } from '../../../../components/stl-viewer/view-in-3d.tsx';
 import { fileExtension } from '../../lib/file-extension.ts';
 
-export interface ViewableScan {
-  label: string;
-  fileName: string;
-  url: string;
-  /** The attachment's id (its FilePath is /api/case/files/<id>/<name>): its viewing copy's. */
-  attachmentId: number;
-  color: string;
-}
-
 const arches: { fileType: CaseFileType; label: string; color: string }[] = [
-  { fileType: 'MaxillaryScan', label: 'Upper (maxillary)', color: '#e3cfa6' },
-  { fileType: 'MandibularScan', label: 'Lower (mandibular)', color: '#5b9bd5' },
+  { fileType: 'MaxillaryScan', label: 'Upper (maxillary)', color: scanColors.upper },
+  { fileType: 'MandibularScan', label: 'Lower (mandibular)', color: scanColors.lower },
 ];
 
 /** The upper and lower scans the viewer can show: only .stl files (zip and rar are downloads). */
@@ -22,7 +15,9 @@ export function viewableScans(attachments: CaseAttachment[]): ViewableScan[] {
       (attachment) => attachment.FileType === arch.fileType && fileExtension(attachment.FileName) === 'stl',
     );
     if (!file) return [];
+    // FilePath is /api/case/files/<attachment id>/<name>.
     const attachmentId = Number(file.FilePath.split('/').at(-2));
-    return [{ label: arch.label, fileName: file.FileName, url: file.FilePath, attachmentId, color: arch.color }];
+    const viewPath = routePath('GET /api/case/file-views/:attachmentId', { attachmentId });
+    return [{ label: arch.label, fileName: file.FileName, url: file.FilePath, viewPath, color: arch.color }];
   });
 }

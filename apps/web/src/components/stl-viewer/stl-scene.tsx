@@ -1,8 +1,8 @@
 import { Alert, Box, Group, Progress, Text } from '@mantine/core';
 import { useEffect, useRef, useState } from 'react';
+import { loadMeshView } from '../../lib/load-mesh-view.ts';
 import { createViewer } from './create-viewer.ts';
-import { loadMeshView } from '../../../../lib/load-mesh-view.ts';
-import type { ViewableScan } from './viewable-scans.ts';
+import type { ViewableScan } from './view-in-3d.tsx';
 import { ViewerLoading } from './viewer-status.tsx';
 
 type ViewerState =
@@ -10,7 +10,7 @@ type ViewerState =
   | { kind: 'ready'; shown: ViewableScan[]; failures: string[]; notes: string[] }
   | { kind: 'failed'; failures: string[] };
 
-/** The 3D view of a case's scans; three.js lives in this lazily loaded chunk only. */
+/** The 3D view of STL scans (a case's, a message's); three.js lives in this lazily loaded chunk only. */
 export default function StlScene({ scans }: { scans: ViewableScan[] }) {
   const containerRef = useRef<HTMLDivElement>(null);
   const [state, setState] = useState<ViewerState>({ kind: 'loading' });

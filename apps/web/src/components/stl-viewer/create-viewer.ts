@@ -1,5 +1,5 @@
 import { DoubleSide, Mesh, MeshStandardMaterial, Vector3, type BufferGeometry, type Matrix4 } from 'three';
-import { createModelCanvas } from '../../../../lib/model-canvas.ts';
+import { createModelCanvas } from '../../lib/model-canvas.ts';
 
 /**
  * A canvas in `container` showing the scans together: they share one coordinate frame, so

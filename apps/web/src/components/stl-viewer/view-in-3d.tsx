@@ -1,0 +1,66 @@
+import { Button, Modal } from '@mantine/core';
+import { useDisclosure, useMediaQuery } from '@mantine/hooks';
+import { IconCube } from '@tabler/icons-react';
+import { lazy, Suspense } from 'react';
+import { ViewerLoading } from './viewer-status.tsx';
+
+// three.js is large: it loads only when someone opens the viewer.
+const StlScene = lazy(() => import('./stl-scene.tsx'));
+
+/** The scans' colours: an upper arch's, or a lone scan's, and a lower arch's beside it. */
+export const scanColors = { upper: '#e3cfa6', lower: '#5b9bd5' };
+
+/** A stored STL the viewer can show: its download and its viewing copy's address. */
+export interface ViewableScan {
+  label: string;
+  fileName: string;
+  url: string;
+  /** Where its viewing copy's state is read (a case file's or a message file's); the copy is `<viewPath>/mesh.glb`. */
+  viewPath: string;
+  color: string;
+}
+
+/**
+ * 'View in 3D' for STL files shown together, and the viewer dialog (closing it disposes the
+ * scene). `scans` must keep its identity between renders: a new list loads them again.
+ * `isCompact`: the small button beside one file of a list, named after it by `ariaLabel`.
+ */
+export function ViewIn3d({
+  scans,
+  isCompact = false,
+  ariaLabel,
+}: {
+  scans: ViewableScan[];
+  isCompact?: boolean;
+  ariaLabel?: string;
+}) {
+  const [isOpen, { open, close }] = useDisclosure(false);
+  const isNarrow = useMediaQuery('(max-width: 767px)') ?? false;
+  if (scans.length === 0) return null;
+
+  return (
+    <>
+      <Button
+        leftSection={<IconCube size={isCompact ? 14 : 16} aria-hidden />}
+        size={isCompact ? 'compact-xs' : 'sm'}
+        variant={isCompact ? 'light' : 'filled'}
+        aria-label={ariaLabel}
+        onClick={open}
+      >
+        View in 3D
+      </Button>
+      <Modal
+        opened={isOpen}
+        onClose={close}
+        title="3D scan viewer"
+        size="xl"
+        fullScreen={isNarrow}
+        closeButtonProps={{ 'aria-label': 'Close 3D viewer' }}
+      >
+        <Suspense fallback={<ViewerLoading />}>
+          <StlScene scans={scans} />
+        </Suspense>
+      </Modal>
+    </>
+  );
+}
