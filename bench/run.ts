@@ -10,7 +10,9 @@ import { runEventsBenchmark } from './events.ts';
 import { runListBenchmark } from './lists.ts';
 import { runMemoryBenchmark } from './memory.ts';
 import { runMeshDerivativeBenchmark } from './mesh-derivative.ts';
+import { runStlDownloadBenchmark } from './stl-download.ts';
 import { runUploadBenchmark } from './upload.ts';
+import { runViewerBenchmark } from './viewer.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 console.log(
@@ -24,3 +26,5 @@ await runUploadBenchmark();
 await runListBenchmark();
 await runEventsBenchmark();
 await runMeshDerivativeBenchmark();
+await runStlDownloadBenchmark();
+await runViewerBenchmark();

@@ -38,7 +38,7 @@ async function activeDoctor(baseUrl: string, adminToken: string, username: strin
     { params: { id: session.userId } },
     { token: session.token },
   );
-  return { token: session.token, userId: session.userId, clinicId: clinic!.ClinicId, session };
+  return { token: session.token, userId: session.userId, clinicId: clinic!.ClinicId, session, username };
 }
 
 /** The text fields of a valid case submission from a doctor's clinic (a Digital Impression). */
