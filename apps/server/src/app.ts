@@ -98,7 +98,17 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     app.log,
   );
   app.decorate('outbox', new MailOutbox(options.database.db, mailer, app.log));
-  app.decorate('jobs', new JobQueue(options.database.db, app.log, jobQueueOptions(config)));
+  // Uploads being received (define-route's isStreamedUpload): background jobs wait between steps meanwhile.
+  let uploadsInFlight = 0;
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.routeOptions.config.isStreamedUpload !== true) return;
+    uploadsInFlight++;
+    reply.raw.once('close', () => uploadsInFlight--);
+  });
+  app.decorate(
+    'jobs',
+    new JobQueue(options.database.db, app.log, { ...jobQueueOptions(config), isBusy: () => uploadsInFlight > 0 }),
+  );
   // A thread per job the queue runs at once: converting a mesh keeps a core busy for seconds.
   const meshes = createDerivativePool({ threads: config.jobConcurrency });
   handleMeshViewJobs({ db: app.db, storage: app.storage, jobs: app.jobs, convert: (stl) => meshes.convert(stl) });

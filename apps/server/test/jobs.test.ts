@@ -198,6 +198,30 @@ describe('background jobs', () => {
     await vi.waitFor(() => expect(seen).toEqual([{ n: 1 }]), eventually);
   });
 
+  it('holds a job between its steps while the process is busy (an upload coming in), and at most maxYieldMs', async () => {
+    let isBusy = true;
+    const jobsQueue = queue({ isBusy: () => isBusy, maxYieldMs: 600_000 });
+    const steps: string[] = [];
+    jobsQueue.handle('test.work', async () => {
+      steps.push('first');
+      await jobsQueue.yieldToRequests();
+      steps.push('second');
+    });
+    await jobsQueue.enqueue(t.app.db, 'test.work', {});
+    const running = jobsQueue.runDue();
+    await vi.waitFor(() => expect(steps).toEqual(['first']), eventually);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(steps).toEqual(['first']);
+    isBusy = false;
+    await running;
+    expect(steps).toEqual(['first', 'second']);
+
+    const alwaysBusy = queue({ isBusy: () => true, maxYieldMs: 200 });
+    const started = performance.now();
+    await alwaysBusy.yieldToRequests();
+    expect(performance.now() - started).toBeGreaterThanOrEqual(150);
+  });
+
   it('claims only the kinds this process handles', async () => {
     const jobsQueue = queue();
     jobsQueue.handle('test.work', async () => {});

@@ -31,6 +31,10 @@ export interface JobQueueOptions {
   retryDelaySeconds?: (attempt: number) => number;
   /** How often to look for due jobs besides the kick after each enqueue. */
   pollMs?: number;
+  /** Whether the process is serving work that comes first (an upload being received): jobs wait between steps meanwhile. */
+  isBusy?: () => boolean;
+  /** The longest a job waits for that at each step, so that a stream of uploads never holds it back for good. */
+  maxYieldMs?: number;
 }
 
 /** The queue of a process: JOB_CONCURRENCY jobs at once, a two-minute lease, five attempts. */
@@ -59,7 +63,26 @@ export class JobQueue {
   constructor(db: Database, log: FastifyBaseLogger, options: JobQueueOptions) {
     this.db = db;
     this.log = log;
-    this.options = { retryDelaySeconds: defaultRetryDelay, pollMs: 5000, ...options };
+    this.options = {
+      retryDelaySeconds: defaultRetryDelay,
+      pollMs: 5000,
+      isBusy: () => false,
+      maxYieldMs: 3000,
+      ...options,
+    };
+  }
+
+  /**
+   * For a handler between the steps of its work: resolves once the process is not busy
+   * (`isBusy`), or after `maxYieldMs`. A fast upload (a plan's 440 MB on a local network:
+   * about 2 s) is then not slowed by a conversion's reading and copying; a slow one, which
+   * leaves the CPU idle, holds a job back no more than that at each step.
+   */
+  async yieldToRequests(): Promise<void> {
+    const until = Date.now() + this.options.maxYieldMs;
+    while (this.options.isBusy() && Date.now() < until && !this.stopped) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
   }
 
   /** Runs `kind`'s jobs in this process; `onGiveUp` records what a job that failed its last attempt leaves undone. */

@@ -60,6 +60,7 @@ export function handleMeshViewJobs(deps: {
       const stored = await deps.storage.stat(sourceKey);
       if (!stored) return fail(sourceKey, 'The original file is missing');
       if (stored.size > maxMeshViewSourceBytes) return fail(sourceKey, 'The file is too large for a viewing copy');
+      await deps.jobs.yieldToRequests();
       const stl = new Uint8Array(await buffer(await deps.storage.read(sourceKey)));
       let view: ViewingDerivative;
       try {
