@@ -183,6 +183,37 @@ describe('makeViewingDerivative', () => {
     expect(fromAscii).toEqual(fromBinary);
   });
 
+  it('has an overview: an eighth of the triangles of a dense scan, on vertices of the full mesh', async () => {
+    const stl = scanStl(100_000);
+    const derivative = await makeViewingDerivative(stl);
+    await MeshoptDecoder.ready;
+    const document = await decoderIo.readBinary(derivative.glb);
+    const byName = (name: string) =>
+      document
+        .getRoot()
+        .listNodes()
+        .find((node) => node.getName() === name)!;
+    const triangles = (name: string) => byName(name).getMesh()!.listPrimitives()[0]!.getIndices()!.getCount() / 3;
+    expect(triangles('detail')).toBe(100_000);
+    expect(triangles('overview')).toBeLessThanOrEqual(100_000 / 8);
+    expect(byName('overview').getMesh()!.listPrimitives()[0]!.getAttribute('NORMAL')).not.toBeNull();
+    const detail = await decodeGlb(derivative.glb);
+    const overviewNode = byName('overview');
+    const attribute = overviewNode.getMesh()!.listPrimitives()[0]!.getAttribute('POSITION')!;
+    const matrix = overviewNode.getWorldMatrix();
+    const positions = new Float32Array(attribute.getCount() * 3);
+    for (let vertex = 0; vertex < attribute.getCount(); vertex++) {
+      const [x, y, z] = attribute.getElement(vertex, [] as number[]) as [number, number, number];
+      for (let axis = 0; axis < 3; axis++) {
+        positions[vertex * 3 + axis] =
+          matrix[axis]! * x + matrix[4 + axis]! * y + matrix[8 + axis]! * z + matrix[12 + axis]!;
+      }
+    }
+    const overview = { positions, indices: new Uint32Array(0) };
+    // Each overview vertex is one of the full mesh's, within the two quantization grids' steps.
+    expect(nearestVertices(overview, detail, detail.step * 2).indexOf(-1)).toBe(-1);
+  });
+
   it('is a small fraction of the STL: welded, 16-bit positions, meshopt-compressed', async () => {
     const stl = scanStl(100_000);
     const derivative = await makeViewingDerivative(stl);

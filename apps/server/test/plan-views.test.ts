@@ -102,7 +102,11 @@ describe("a plan version's copy for the viewer", () => {
         const { glbToStl, stlToGlb } = distancesToStl(decoded.positionsAt(stage), stl, 0.05);
         expect(glbToStl, `${arch} stage ${stage}`).toBeLessThan(decoded.step * 2 + rigidToleranceMm);
         expect(stlToGlb, `${arch} stage ${stage}`).toBeLessThan(decoded.step * 2 + rigidToleranceMm);
+        // The overview keeps vertices of the tooth (fewer of them), moved the same way.
+        const overview = distancesToStl(decoded.overviewPositionsAt(stage), stl, 0.05);
+        expect(overview.glbToStl, `${arch} stage ${stage} overview`).toBeLessThan(decoded.step * 2 + rigidToleranceMm);
       }
+      expect(decoded.overviewTriangles).toBeLessThan(decoded.triangles);
       // The whole arch, every stage, against one STL of it.
       expect(response.rawPayload.byteLength).toBeLessThan(stls[arch][0]!.byteLength);
     }

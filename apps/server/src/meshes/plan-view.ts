@@ -1,9 +1,7 @@
-import { Document, Logger, NodeIO } from '@gltf-transform/core';
-import { EXTMeshoptCompression, KHRMeshQuantization } from '@gltf-transform/extensions';
-import { meshopt } from '@gltf-transform/functions';
-import { MeshoptEncoder } from 'meshoptimizer/encoder';
 import { EigenvalueDecomposition, Matrix } from 'ml-matrix';
 import { badRequest } from '../lib/errors.ts';
+import { compress, io, meshOf, newDocument } from './derivative.ts';
+import { compact, overviewIndices } from './overview.ts';
 import { readStl } from './stl.ts';
 import { weldVertices } from './weld.ts';
 
@@ -199,23 +197,17 @@ export interface PlanView {
   triangles: number;
 }
 
-const io = new NodeIO()
-  .registerExtensions([EXTMeshoptCompression, KHRMeshQuantization])
-  .registerDependencies({ 'meshopt.encoder': MeshoptEncoder });
-
-/** As for a single mesh (derivative.ts), per shell: 2^14 steps over a tooth's 10-15 mm are under a micrometre. */
-const positionBits = 14;
-
 /**
- * The GLB of one arch: per shell a node named `shell-<n>` (moved by the animation) holding a
- * node with its mesh (which quantization gives its own scale and offset), and the animation
- * "stages" with a STEP keyframe per stage, `stageMotions[k]` at time k + 1 (stage 0 is where
- * the mesh already is).
+ * The GLB of one arch: per shell a node named `shell-<n>` (moved by the animation) holding
+ * two nodes with its mesh (each given its own scale and offset by quantization):
+ * `shell-<n>-detail`, every triangle, and `shell-<n>-overview`, simplified within 0.05 mm
+ * (overview.ts), which the viewer draws while the whole arch is in view, and for the ghost.
+ * The animation "stages" has a STEP keyframe per stage, `stageMotions[k]` at time k + 1
+ * (stage 0 is where the meshes already are).
  */
 export async function makePlanView(base: PlanBase, stageMotions: Float64Array[]): Promise<PlanView> {
-  const document = new Document();
-  document.setLogger(new Logger(Logger.Verbosity.WARN));
-  const buffer = document.createBuffer();
+  const document = newDocument();
+  const buffer = document.getRoot().listBuffers()[0]!;
   const scene = document.createScene();
   const stages = stageMotions.length;
   const times = document
@@ -224,13 +216,13 @@ export async function makePlanView(base: PlanBase, stageMotions: Float64Array[])
     .setArray(Float32Array.from({ length: stages + 1 }, (_, stage) => stage))
     .setBuffer(buffer);
   const animation = document.createAnimation('stages');
-  for (const [shell, mesh] of splitShells(base).entries()) {
-    const primitive = document
-      .createPrimitive()
-      .setAttribute('POSITION', document.createAccessor().setType('VEC3').setArray(mesh.positions).setBuffer(buffer))
-      .setIndices(document.createAccessor().setType('SCALAR').setArray(mesh.indices).setBuffer(buffer));
-    const holder = document.createNode().setMesh(document.createMesh().addPrimitive(primitive));
-    const moved = document.createNode(`shell-${shell}`).addChild(holder);
+  const overviews = splitShells({ ...base, indices: await overviewIndices(base) });
+  for (const [shell, detail] of splitShells(base).entries()) {
+    const overview = compact(overviews[shell]!.positions, overviews[shell]!.indices);
+    const moved = document
+      .createNode(`shell-${shell}`)
+      .addChild(document.createNode(`shell-${shell}-detail`).setMesh(meshOf(document, detail)))
+      .addChild(document.createNode(`shell-${shell}-overview`).setMesh(meshOf(document, overview)));
     scene.addChild(moved);
     const translations = new Float32Array((stages + 1) * 3);
     const rotations = new Float32Array((stages + 1) * 4);
@@ -253,8 +245,7 @@ export async function makePlanView(base: PlanBase, stageMotions: Float64Array[])
         .addChannel(document.createAnimationChannel().setTargetNode(moved).setTargetPath(path).setSampler(sampler));
     }
   }
-  await MeshoptEncoder.ready;
-  await document.transform(meshopt({ encoder: MeshoptEncoder, level: 'high', quantizePosition: positionBits }));
+  await compress(document);
   return { glb: await io.writeBinary(document), shells: base.shells, stages, triangles: base.triangles };
 }
 

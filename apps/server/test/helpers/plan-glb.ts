@@ -58,8 +58,12 @@ export interface DecodedPlanArch {
   triangles: number;
   /** The largest quantization step of a shell's positions, in millimetres. */
   step: number;
+  /** The triangles of the shells' overviews (simplified within 0.05 mm: what the viewer draws while the whole arch is in view). */
+  overviewTriangles: number;
   /** Every vertex of every shell where stage `stage` puts it, in millimetres. */
   positionsAt(stage: number): Float64Array;
+  /** The same for the overviews' vertices. */
+  overviewPositionsAt(stage: number): Float64Array;
 }
 
 /** A plan arch's GLB (meshes/plan-view.ts) read back as the viewer reads it. */
@@ -69,7 +73,7 @@ export async function decodePlanGlb(glb: Uint8Array): Promise<DecodedPlanArch> {
   const root = document.getRoot();
   const [animation] = root.listAnimations();
   if (animation?.getName() !== 'stages') throw new Error('no "stages" animation');
-  const moved = root.listNodes().filter((node) => node.getName().startsWith('shell-'));
+  const moved = root.listNodes().filter((node) => /^shell-\d+$/.test(node.getName()));
   const keyframes = (node: Node, path: 'translation' | 'rotation') => {
     const channel = animation.listChannels().find((c) => c.getTargetNode() === node && c.getTargetPath() === path)!;
     const sampler = channel.getSampler()!;
@@ -79,43 +83,51 @@ export async function decodePlanGlb(glb: Uint8Array): Promise<DecodedPlanArch> {
   const input = animation.listSamplers()[0]!.getInput()!;
   let step = 0;
   let triangles = 0;
+  let overviewTriangles = 0;
   const shells = moved.map((node) => {
-    const [holder] = node.listChildren();
-    const primitive = holder!.getMesh()!.listPrimitives()[0]!;
-    const attribute = primitive.getAttribute('POSITION')!;
-    triangles += primitive.getIndices()!.getCount() / 3;
-    step = Math.max(step, Math.max(...holder!.getScale()) / (2 ** 13 - 1));
-    return {
-      attribute,
-      local: holder!.getMatrix(),
-      translation: keyframes(node, 'translation'),
-      rotation: keyframes(node, 'rotation'),
+    const part = (name: 'detail' | 'overview') => {
+      const holder = node.listChildren().find((child) => child.getName() === `${node.getName()}-${name}`)!;
+      const primitive = holder.getMesh()!.listPrimitives()[0]!;
+      step = Math.max(step, Math.max(...holder.getScale()) / (2 ** 13 - 1));
+      return {
+        attribute: primitive.getAttribute('POSITION')!,
+        triangles: primitive.getIndices()!.getCount() / 3,
+        local: holder.getMatrix(),
+      };
     };
+    const [detail, overview] = [part('detail'), part('overview')];
+    triangles += detail.triangles;
+    overviewTriangles += overview.triangles;
+    return { detail, overview, translation: keyframes(node, 'translation'), rotation: keyframes(node, 'rotation') };
   });
-  const count = shells.reduce((sum, shell) => sum + shell.attribute.getCount(), 0);
+  const positionsAt = (stage: number, which: 'detail' | 'overview') => {
+    const count = shells.reduce((sum, shell) => sum + shell[which].attribute.getCount(), 0);
+    const out = new Float64Array(count * 3);
+    let at = 0;
+    for (const shell of shells) {
+      const motion = fromTranslationRotation(
+        shell.translation.getElement(stage, []),
+        shell.rotation.getElement(stage, []),
+      );
+      const { attribute, local } = shell[which];
+      const m = multiply(motion, local);
+      const element: number[] = [];
+      for (let vertex = 0; vertex < attribute.getCount(); vertex++) {
+        const [x, y, z] = attribute.getElement(vertex, element) as [number, number, number];
+        for (let axis = 0; axis < 3; axis++)
+          out[at++] = m[axis]! * x + m[4 + axis]! * y + m[8 + axis]! * z + m[12 + axis]!;
+      }
+    }
+    return out;
+  };
   return {
     stages: input.getCount() - 1,
     shells: shells.length,
     triangles,
+    overviewTriangles,
     step,
-    positionsAt(stage) {
-      const out = new Float64Array(count * 3);
-      let at = 0;
-      for (const shell of shells) {
-        const motion = fromTranslationRotation(
-          shell.translation.getElement(stage, []),
-          shell.rotation.getElement(stage, []),
-        );
-        const m = multiply(motion, shell.local);
-        const element: number[] = [];
-        for (let vertex = 0; vertex < shell.attribute.getCount(); vertex++) {
-          const [x, y, z] = shell.attribute.getElement(vertex, element) as [number, number, number];
-          for (let axis = 0; axis < 3; axis++)
-            out[at++] = m[axis]! * x + m[4 + axis]! * y + m[8 + axis]! * z + m[12 + axis]!;
-        }
-      }
-      return out;
-    },
+    positionsAt: (stage) => positionsAt(stage, 'detail'),
+    overviewPositionsAt: (stage) => positionsAt(stage, 'overview'),
   };
 }
 
