@@ -10,6 +10,8 @@ export interface LoadedMesh {
   matrix: Matrix4;
   /** Set when the original STL is shown instead of its viewing copy: why. */
   fallback?: string;
+  /** The copy's simplified mesh, drawn while the whole model is in view (lighter to draw, the same to the eye there). */
+  overview?: { geometry: BufferGeometry; matrix: Matrix4 };
 }
 
 /** meshopt's decoder, its work spread over Web Workers so that decoding never holds the page. */
@@ -80,13 +82,24 @@ export async function loadMeshView(
   const loader = new GLTFLoader().setMeshoptDecoder(await meshoptDecoder());
   const gltf = await loader.parseAsync(data, '');
   gltf.scene.updateMatrixWorld(true);
-  let found: Mesh | undefined;
+  const meshes: Mesh[] = [];
   gltf.scene.traverse((object) => {
-    if (!found && object instanceof Mesh) found = object;
+    if (object instanceof Mesh) meshes.push(object);
   });
-  if (!found) throw new Error('its viewing copy holds no mesh');
-  const geometry = found.geometry as BufferGeometry;
-  // The copy carries no normals (they would double its size): shading needs them.
-  geometry.computeVertexNormals();
-  return { geometry, matrix: found.matrixWorld.clone() };
+  // The copy's full mesh (`detail`) and its simplified `overview`; a copy made before
+  // overviews existed has its one mesh.
+  const detail = meshes.find((mesh) => mesh.name === 'detail') ?? meshes[0];
+  if (!detail) throw new Error('its viewing copy holds no mesh');
+  const overview = meshes.find((mesh) => mesh.name === 'overview');
+  return {
+    ...placed(detail),
+    ...(overview && { overview: placed(overview) }),
+  };
+}
+
+/** A loaded mesh's geometry, with normals (older copies carry none), and the matrix that maps it to millimetres. */
+function placed(mesh: Mesh): { geometry: BufferGeometry; matrix: Matrix4 } {
+  const geometry = mesh.geometry as BufferGeometry;
+  if (!geometry.getAttribute('normal')) geometry.computeVertexNormals();
+  return { geometry, matrix: mesh.matrixWorld.clone() };
 }

@@ -4,6 +4,7 @@ import {
   DirectionalLight,
   Group,
   HemisphereLight,
+  LOD,
   MathUtils,
   PerspectiveCamera,
   Scene,
@@ -14,6 +15,8 @@ import {
 import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
 
 const fieldOfView = 40;
+/** How close (a share of the distance that fits the model) the view comes before the full meshes replace their overviews. */
+const detailFrom = 0.6;
 
 /** Renderers that draw WebGL on the CPU: SwiftShader (Chromium without a usable GPU), Mesa's llvmpipe, Windows' basic driver. */
 const softwareRenderer = /SwiftShader|llvmpipe|softpipe|Software|Basic Render/i;
@@ -97,6 +100,13 @@ export function createModelCanvas(container: HTMLElement, options: ModelCanvasOp
     controls.target.set(0, 0, 0);
     controls.update();
     hasFitted = true;
+    // A model with an overview (a LOD of two levels): drawn while the whole of it is in view,
+    // the full mesh once the view comes closer than `detailFrom` of the fitted distance.
+    model.updateMatrixWorld(true);
+    model.traverse((object) => {
+      if (!(object instanceof LOD) || object.levels.length !== 2) return;
+      object.levels[1]!.distance = camera.position.distanceTo(object.getWorldPosition(new Vector3())) * detailFrom;
+    });
   };
 
   const resize = () => {

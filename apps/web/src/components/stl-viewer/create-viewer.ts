@@ -1,4 +1,4 @@
-import { DoubleSide, Mesh, MeshStandardMaterial, Vector3, type BufferGeometry, type Matrix4 } from 'three';
+import { DoubleSide, LOD, Mesh, MeshStandardMaterial, Vector3, type BufferGeometry, type Matrix4 } from 'three';
 import { createModelCanvas } from '../../lib/model-canvas.ts';
 
 /**
@@ -8,7 +8,12 @@ import { createModelCanvas } from '../../lib/model-canvas.ts';
  */
 export function createViewer(
   container: HTMLElement,
-  meshes: { geometry: BufferGeometry; matrix?: Matrix4; color: string }[],
+  meshes: {
+    geometry: BufferGeometry;
+    matrix?: Matrix4;
+    color: string;
+    overview?: { geometry: BufferGeometry; matrix: Matrix4 };
+  }[],
   ariaLabel: string,
 ): { dispose: () => void } {
   const view = createModelCanvas(container, {
@@ -16,14 +21,22 @@ export function createViewer(
     background: '#f1f3f5',
     viewDirection: new Vector3(0.35, 0.35, 1).normalize(),
   });
-  const shown = meshes.map(({ geometry, matrix, color }) => {
-    const mesh = new Mesh(
-      geometry,
-      new MeshStandardMaterial({ color, roughness: 0.55, metalness: 0.05, side: DoubleSide }),
-    );
-    // A viewing copy's quantized positions go back to millimetres through its matrix.
-    if (matrix) matrix.decompose(mesh.position, mesh.quaternion, mesh.scale);
-    return mesh;
+  const materials: MeshStandardMaterial[] = [];
+  const shown = meshes.map(({ geometry, matrix, color, overview }) => {
+    const material = new MeshStandardMaterial({ color, roughness: 0.55, metalness: 0.05, side: DoubleSide });
+    materials.push(material);
+    const meshOf = (part: { geometry: BufferGeometry; matrix?: Matrix4 }) => {
+      const mesh = new Mesh(part.geometry, material);
+      // A viewing copy's quantized positions go back to millimetres through its matrix.
+      part.matrix?.decompose(mesh.position, mesh.quaternion, mesh.scale);
+      return mesh;
+    };
+    if (!overview) return meshOf({ geometry, matrix });
+    // The overview while the whole scan is in view, every triangle closer (model-canvas.ts sets the distance).
+    const lod = new LOD();
+    lod.addLevel(meshOf({ geometry, matrix }), 0);
+    lod.addLevel(meshOf(overview), Number.MAX_VALUE);
+    return lod;
   });
   view.model.add(...shown);
   view.fit();
@@ -31,10 +44,12 @@ export function createViewer(
   return {
     dispose() {
       view.dispose();
-      for (const mesh of shown) {
-        mesh.geometry.dispose();
-        mesh.material.dispose();
+      for (const object of shown) {
+        object.traverse((child) => {
+          if (child instanceof Mesh) (child.geometry as BufferGeometry).dispose();
+        });
       }
+      for (const material of materials) material.dispose();
     },
   };
 }

@@ -32,7 +32,7 @@ export default function StlScene({ scans }: { scans: ViewableScan[] }) {
         result.status === 'fulfilled' ? [{ scan: scans[index]!, ...result.value }] : [],
       );
       if (controller.signal.aborted) {
-        loaded.forEach(({ geometry }) => geometry.dispose());
+        loaded.forEach(({ geometry, overview }) => [geometry, overview?.geometry].forEach((part) => part?.dispose()));
         return;
       }
       const notes = loaded.flatMap(({ scan, fallback }) =>
@@ -51,12 +51,12 @@ export default function StlScene({ scans }: { scans: ViewableScan[] }) {
         const shown = loaded.map(({ scan }) => scan);
         viewer = createViewer(
           containerRef.current!,
-          loaded.map(({ scan, geometry, matrix }) => ({ geometry, matrix, color: scan.color })),
+          loaded.map(({ scan, geometry, matrix, overview }) => ({ geometry, matrix, overview, color: scan.color })),
           `3D view of the ${shown.map((scan) => scan.label.toLowerCase()).join(' and ')} scan`,
         );
         setState({ kind: 'ready', shown, failures, notes });
       } catch {
-        loaded.forEach(({ geometry }) => geometry.dispose());
+        loaded.forEach(({ geometry, overview }) => [geometry, overview?.geometry].forEach((part) => part?.dispose()));
         setState({ kind: 'failed', failures: ['This browser cannot show 3D graphics (WebGL is not available).'] });
       }
     });

@@ -1,8 +1,2 @@
 /** Tooth numbering lives in the contract: the server's printable prescription labels teeth the same way. */
-export {
-  formatToothList,
-  toothChartRows,
-  toothDescription,
-  toothLabel,
-  type NumberingSystem,
-} from '@portal/contract';
+export { formatToothList, toothChartRows, toothDescription, toothLabel, type NumberingSystem } from '@portal/contract';

@@ -1,5 +1,5 @@
 import { endpoints, planViewAnswer, type PlanArch, type PlanVersion, type PlanViewAnswer } from '@portal/contract';
-import { Mesh, type Group, type Object3D } from 'three';
+import { LOD, Mesh, type Group, type Object3D } from 'three';
 import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js';
 import { meshoptDecoder, readWithProgress } from '../../../lib/load-mesh-view.ts';
 
@@ -62,9 +62,20 @@ export async function loadPlanArchView(
     shells.set(nodeName, shell);
   }
   gltf.scene.traverse((object) => {
-    // The copy carries no normals (they would double its size): shading needs them.
-    if (object instanceof Mesh) object.geometry.computeVertexNormals();
+    // Copies made before normals were added carry none: shading needs them.
+    if (object instanceof Mesh && !object.geometry.getAttribute('normal')) object.geometry.computeVertexNormals();
   });
+  // Each tooth's full mesh and its overview become one LOD: the overview while the whole arch is in view (model-canvas.ts).
+  for (const shell of shells.values()) {
+    const node = shell.node;
+    const detail = node?.getObjectByName(`${node.name}-detail`);
+    const overview = node?.getObjectByName(`${node.name}-overview`);
+    if (!node || !detail || !overview) continue;
+    const lod = new LOD();
+    lod.addLevel(detail, 0);
+    lod.addLevel(overview, Number.MAX_VALUE);
+    node.add(lod);
+  }
   const complete = [...shells.values()].filter(
     (shell): shell is PlanShell => !!shell.node && !!shell.translations && !!shell.rotations,
   );

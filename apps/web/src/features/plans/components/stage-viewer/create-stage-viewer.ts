@@ -1,5 +1,6 @@
 import {
   DoubleSide,
+  LOD,
   Mesh,
   MeshStandardMaterial,
   Vector3,
@@ -104,6 +105,17 @@ export function createPlanViewer(container: HTMLElement, arches: PlanArchView[],
   };
   const shown = arches.map((arch) => {
     const ghost = arch.scene.clone();
+    // The ghost is a faint reference: its teeth's overviews only, whatever the distance.
+    const lods: LOD[] = [];
+    ghost.traverse((object) => {
+      if (object instanceof LOD && object.levels.length === 2) lods.push(object);
+    });
+    for (const lod of lods) {
+      const overview = lod.levels[1]!.object;
+      lod.parent!.add(overview);
+      overview.visible = true;
+      lod.removeFromParent();
+    }
     withMaterial(arch.scene, arch.arch);
     withMaterial(ghost, arch.arch === 'upper' ? 'ghostUpper' : 'ghostLower');
     view.model.add(arch.scene, ghost);
