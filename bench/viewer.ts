@@ -85,16 +85,26 @@ async function longestTaskSince(page: Page, since: number): Promise<number> {
   );
 }
 
-/** Samples the page's JavaScript until the returned function is called, which writes the profile to BENCH_PROFILE/`name`.cpuprofile. */
-async function profilePage(cdp: CDPSession, name: string, isOn: boolean) {
+/**
+ * Samples the page's JavaScript, and traces what its main thread does (Chromium's
+ * timeline), until the returned function is called, which writes BENCH_PROFILE/`name`.cpuprofile
+ * and `name`.trace.json (bench/lib/profile-summary.ts reads the first, Chromium's
+ * Performance panel both).
+ */
+async function profilePage(browser: Browser, page: Page, cdp: CDPSession, name: string, isOn: boolean) {
   if (!isOn || !profileDir) return async () => {};
+  await mkdir(profileDir, { recursive: true });
+  await browser.startTracing(page, {
+    path: path.join(profileDir, `${name}.trace.json`),
+    categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'gpu', 'blink', 'v8.execute'],
+  });
   await cdp.send('Profiler.enable');
   await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
   await cdp.send('Profiler.start');
   return async () => {
     const { profile } = await cdp.send('Profiler.stop');
-    await mkdir(profileDir, { recursive: true });
     await writeFile(path.join(profileDir, `${name}.cpuprofile`), JSON.stringify(profile));
+    await browser.stopTracing();
   };
 }
 
@@ -162,7 +172,7 @@ async function measurePath(
   // The two scans: from the click to the canvas.
   let bytesSince = countBytes(cdp);
   let startedAt = await now(page);
-  let stopProfile = await profilePage(cdp, 'scans', !originals);
+  let stopProfile = await profilePage(browser, page, cdp, 'scans', !originals);
   let started = performance.now();
   await page.getByRole('button', { name: 'View in 3D' }).click();
   const scanDialog = page.getByRole('dialog', { name: '3D scan viewer' });
@@ -181,7 +191,7 @@ async function measurePath(
   const sampler = setInterval(() => (memoryPeak = Math.max(memoryPeak, chromiumMemory())), 250);
   bytesSince = countBytes(cdp);
   startedAt = await now(page);
-  stopProfile = await profilePage(cdp, 'plan', !originals);
+  stopProfile = await profilePage(browser, page, cdp, 'plan', !originals);
   started = performance.now();
   await page.getByRole('button', { name: 'View version 2 in 3D' }).click();
   const planDialog = page.getByRole('dialog', { name: /^Treatment plan version/ });
@@ -307,7 +317,6 @@ export async function runViewerBenchmark() {
       goal,
       met: met ? 'yes' : 'NO',
     });
-    const longestTaskMs = Math.max(copies.scanLongestTaskMs, copies.planLongestTaskMs);
     const rows = [
       row(
         'two scans: first view (s)',
