@@ -193,7 +193,7 @@ async function measurePath(
   startedAt = await now(page);
   stopProfile = await profilePage(browser, page, cdp, 'plan', !originals);
   started = performance.now();
-  await page.getByRole('button', { name: 'View version 2 in 3D' }).click();
+  await page.getByRole('button', { name: 'View version 3 in 3D' }).click();
   const planDialog = page.getByRole('dialog', { name: /^Treatment plan version/ });
   const shown = planDialog.locator('[data-shown-stage]');
   await planDialog.locator('[data-shown-stage="0"]').waitFor();
@@ -297,14 +297,30 @@ export async function runViewerBenchmark() {
       return form;
     };
     const planUrl = `${portal.baseUrl}/api/case/${caseId}/plans`;
-    const firstForm = planForm();
-    const planBytes = [...firstForm.getAll('stages')].reduce((sum, file) => sum + (file as Blob).size, 0);
-    const quietUpload = await timedPost(planUrl, adminToken, firstForm);
-    const busyUpload = await timedPost(planUrl, adminToken, planForm());
-    const planViews = [quietUpload, busyUpload].map(
-      (upload) => `/api/case/${caseId}/plans/${upload.json.planId as number}/views`,
-    );
-    const settled = await copiesSettled(portal.baseUrl, doctor.token, [...scanViews, ...planViews]);
+    const viewsOf = (upload: { json: Record<string, unknown> }) =>
+      `/api/case/${caseId}/plans/${upload.json.planId as number}/views`;
+    const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+    // Three versions: the first warms the server up, the second is timed with nothing else
+    // running, the third while the second's copies are being made, each after the same pause.
+    const forms = [planForm(), planForm(), planForm()];
+    const planBytes = [...forms[0]!.getAll('stages')].reduce((sum, file) => sum + (file as Blob).size, 0);
+    const warmUp = await timedPost(planUrl, adminToken, forms[0]!);
+    await copiesSettled(portal.baseUrl, doctor.token, [...scanViews, viewsOf(warmUp)]);
+    await pause(2000);
+    const quietUpload = await timedPost(planUrl, adminToken, forms[1]!);
+    await pause(2000);
+    const copiesRunning = JSON.stringify(
+      await (
+        await fetch(`${portal.baseUrl}${viewsOf(quietUpload)}`, {
+          headers: { authorization: `Bearer ${doctor.token}` },
+        })
+      ).json(),
+    ).includes('"pending"');
+    const busyUpload = await timedPost(planUrl, adminToken, forms[2]!);
+    const settled = await copiesSettled(portal.baseUrl, doctor.token, [
+      ...scanViews,
+      ...[warmUp, quietUpload, busyUpload].map(viewsOf),
+    ]);
     const copyBytes = settled.map((state) => JSON.parse(state) as Record<string, unknown>);
 
     const { username } = doctor;
@@ -369,7 +385,7 @@ export async function runViewerBenchmark() {
       {
         '': `plan upload answer (s), ${fixed(mb(planBytes), 0)} MB in ${planStages * 2 + 2} STLs`,
         'original STLs': `${fixed(quietUpload.seconds, 2)} (nothing else running)`,
-        'viewing copies': `${fixed(busyUpload.seconds, 2)} (while the first plan's copies are made)`,
+        'viewing copies': `${fixed(busyUpload.seconds, 2)} (${copiesRunning ? 'while' : 'NOT while'} the previous version's copies are made)`,
         goal: `<= ${fixed(quietUpload.seconds * goals.uploadSlowdown, 2)}`,
         met: busyUpload.seconds <= quietUpload.seconds * goals.uploadSlowdown ? 'yes' : 'NO',
       },

@@ -83,7 +83,11 @@ export function createModelCanvas(container: HTMLElement, options: ModelCanvasOp
 
   const controls = new OrbitControls(camera, canvas);
   controls.listenToKeyEvents(canvas);
-  const render = () => renderer.render(scene, camera);
+  /** Set while the model's shaders compile: the frame is drawn once they have. */
+  let compiling: Promise<void> | undefined;
+  const render = () => {
+    if (!compiling) renderer.render(scene, camera);
+  };
   controls.addEventListener('change', render);
 
   let radius = 0;
@@ -134,7 +138,16 @@ export function createModelCanvas(container: HTMLElement, options: ModelCanvasOp
       radius = Math.max(bounds.getBoundingSphere(new Sphere()).radius, 1e-3);
       hasFitted = false;
       placeCamera();
-      render();
+      // The shaders of what is visible now compile in the GPU process (KHR_parallel_shader_compile)
+      // before the first frame, rather than within it while the page waits (a second in software).
+      compiling = renderer
+        .compileAsync(scene, camera)
+        .catch(() => {})
+        .then(() => {
+          compiling = undefined;
+          // Not before the camera is placed (the canvas may have no size yet: resize() renders then).
+          if (hasFitted) render();
+        });
       return true;
     },
     /** Stops observing and frees the renderer; the caller frees its own geometries and materials. */

@@ -35,7 +35,8 @@ export function createViewer(
     // The overview while the whole scan is in view, every triangle closer (model-canvas.ts sets the distance).
     const lod = new LOD();
     lod.addLevel(meshOf({ geometry, matrix }), 0);
-    lod.addLevel(meshOf(overview), Number.MAX_VALUE);
+    // Until the camera is placed (model-canvas.ts), the overview.
+    lod.addLevel(meshOf(overview), 0);
     return lod;
   });
   view.model.add(...shown);

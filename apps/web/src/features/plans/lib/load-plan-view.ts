@@ -73,7 +73,8 @@ export async function loadPlanArchView(
     if (!node || !detail || !overview) continue;
     const lod = new LOD();
     lod.addLevel(detail, 0);
-    lod.addLevel(overview, Number.MAX_VALUE);
+    // Until the camera is placed (model-canvas.ts), the overview.
+    lod.addLevel(overview, 0);
     node.add(lod);
   }
   const complete = [...shells.values()].filter(

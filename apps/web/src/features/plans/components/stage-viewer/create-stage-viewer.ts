@@ -135,7 +135,13 @@ export function createPlanViewer(container: HTMLElement, arches: PlanArchView[],
         arch.scene.visible = visible[arch.arch];
         arch.ghost.visible = visible[arch.arch] && visible.ghost && stage !== 0;
       }
-      if (!hasFitted) hasFitted = view.fit();
+      if (!hasFitted) {
+        // Every part visible while fitting, so that the shaders of all of them (the ghost's too) compile then.
+        const visibleNow = shown.map((arch) => [arch.scene.visible, arch.ghost.visible] as const);
+        for (const arch of shown) arch.scene.visible = arch.ghost.visible = true;
+        hasFitted = view.fit();
+        shown.forEach((arch, index) => ([arch.scene.visible, arch.ghost.visible] = visibleNow[index]!));
+      }
       view.render();
     },
     dispose() {
