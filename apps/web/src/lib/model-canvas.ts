@@ -113,9 +113,12 @@ export function createModelCanvas(container: HTMLElement, options: ModelCanvasOp
     });
   };
 
+  let size = '';
   const resize = () => {
     const { clientWidth: width, clientHeight: height } = container;
-    if (!width || !height) return;
+    // The observer's first call reports the size the canvas already has: resizing it again would clear it.
+    if (!width || !height || size === `${width}x${height}`) return;
+    size = `${width}x${height}`;
     renderer.setSize(width, height, false);
     camera.aspect = width / height;
     camera.updateProjectionMatrix();
