@@ -258,7 +258,17 @@ describe('Treatment plan review', () => {
     await page.goto(`/cases/${theirCase.CaseId}`);
     await settle(page);
     expect(await planCopies(page, 1, theirCase.CaseId)).toEqual({ upper: 'failed', lower: 'none' });
-    const stageRequests = requestsTo(page, /\/api\/case\/plan_files\//);
+    // Each stage file gets a viewing copy of its own instead, made by the same background jobs.
+    const [plan] = (await (await page.request.get(`/api/case/${theirCase.CaseId}/plans`)).json()) as PlanVersion[];
+    for (const file of plan!.stages) {
+      await expect
+        .poll(async () => {
+          const view = await page.request.get(`/api/case/plan-file-views/${file.stageFileId}`);
+          return ((await view.json()) as { state: string }).state;
+        })
+        .toBe('ready');
+    }
+    const stageRequests = requestsTo(page, /\/api\/case\/(plan_files|plan-file-views)\/.*\.(stl|glb)$/);
     await version(page, 1).getByRole('button', { name: 'View version 1 in 3D' }).click();
     const viewer = page.getByRole('dialog', { name: 'Treatment plan version 1' });
     await expect
@@ -269,7 +279,8 @@ describe('Treatment plan review', () => {
     await viewer.getByRole('slider', { name: 'Stage' }).focus();
     await page.keyboard.press('ArrowRight');
     await expect.poll(() => canvasBox.getAttribute('data-shown-stage'), { timeout: 60_000 }).toBe('1');
-    expect(stageRequests.map((url) => url.split('/').at(-1))).toEqual(['upper_00.stl', 'upper_01.stl']);
+    const stageIds = plan!.stages.map((file) => file.stageFileId);
+    expect(stageRequests).toEqual(stageIds.map((id) => `/api/case/plan-file-views/${id}/mesh.glb`));
     await screenshots(page, 'plan-viewer-stage-files');
   });
 });

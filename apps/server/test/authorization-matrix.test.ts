@@ -173,6 +173,8 @@ interface Owner {
   planFilePath: string;
   /** A plan version's viewer copies (its case's, so another doctor asks for a case not theirs). */
   planViewPath: string;
+  /** A stage of a plan whose stages are not the same teeth moved: its own viewing copy. */
+  planFileViewPath: string;
 }
 
 /**
@@ -497,6 +499,10 @@ const requests: Record<string, Build> = {
   },
   'GET /api/case/plan_files/:stageFileId/:fileName': (_actor, owner) => ({ url: owner.planFilePath }),
   'GET /api/case/:caseId/plans/:planId/views': (_actor, owner) => ({ url: owner.planViewPath }),
+  'GET /api/case/plan-file-views/:stageFileId': (_actor, owner) => ({ url: owner.planFileViewPath }),
+  'GET /api/case/plan-file-views/:stageFileId/mesh.glb': (_actor, owner) => ({
+    url: `${owner.planFileViewPath}/mesh.glb`,
+  }),
   'GET /api/case/:caseId/plans/:planId/views/:arch/mesh.glb': (_actor, owner) => ({
     url: `${owner.planViewPath}/upper/mesh.glb`,
   }),
@@ -596,6 +602,7 @@ beforeAll(async () => {
     messageScanPath: '',
     planFilePath: '',
     planViewPath: '',
+    planFileViewPath: '',
   };
   ownerA.caseId = await newCaseOfA();
   // Its scan's viewing copy, made in the background after the answer.
@@ -620,6 +627,13 @@ beforeAll(async () => {
   const plan = await newPlanOfA(ownerA.caseId);
   ownerA.planFilePath = plan.stageUrl;
   ownerA.planViewPath = `/api/case/${plan.caseId}/plans/${plan.planId}/views`;
+  // Stages of other triangles: each gets a viewing copy of its own.
+  const reshaped = [binaryStl(1), binaryStl(2)].map((data, stage) => ({ name: `upper_0${stage}.stl`, data }));
+  await uploadPlan(t, admin, ownerA.caseId, planForm(planSummaryOf(1, 0), reshaped));
+  const plans = json<{ stages: { url: string }[] }[]>(
+    await asAdmin({ method: 'GET', url: `/api/case/${ownerA.caseId}/plans` }),
+  );
+  ownerA.planFileViewPath = `/api/case/plan-file-views/${plans[0]!.stages[0]!.url.split('/').at(-2)}`;
   // The copies for the viewer of the message's scan and of the plan, made in the background after the answers.
   await t.app.jobs.runDue();
   ownerB = { ...ownerA, userId: doctorB.userId, doctorId: doctorB.doctorId, clinicId: doctorB.clinicId };

@@ -370,6 +370,10 @@ export async function downloadPart(): Promise<Blob | undefined> {
       { params: { path: { ...planPath.path, arch: 'upper' } }, parseAs: 'arrayBuffer' },
       planView.upper.state === 'ready' ? 200 : 409,
     );
+    // Its stages are the same teeth moved: none has a copy of its own (plan-views.test.ts has one that does).
+    const stagePath = { path: { stageFileId: Number(stageFileId) } };
+    await call('GET', '/api/case/plan-file-views/{stageFileId}', { params: stagePath }, 404);
+    await call('GET', '/api/case/plan-file-views/{stageFileId}/mesh.glb', { params: stagePath }, 404);
     const staffToken = token;
     token = json<{ token: string }>(
       await call('POST', '/api/auth/login', {

@@ -2,6 +2,7 @@ import { and, eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jobs, meshViews, planStageFiles } from '../src/db/schema.ts';
 import { rigidToleranceMm } from '../src/meshes/plan-view.ts';
+import { readStl } from '../src/meshes/stl.ts';
 import { planViewJob } from '../src/services/plans/plan-views.ts';
 import { caseFields, caseForm, createCaseDoctor, submitCase, type UploadFile } from './helpers/case-factories.ts';
 import { planArchStages } from './helpers/dental-meshes.ts';
@@ -167,6 +168,19 @@ describe("a plan version's copy for the viewer", () => {
         ),
       );
     expect(perStage.map((row) => row.state)).toEqual(bent.map(() => 'ready'));
+    // Each stage's copy, served with the stage file's own access.
+    const plans = (await t.as(doctor.token, { method: 'GET', url: `/api/case/${onCase}/plans` })).json<
+      { stages: { url: string }[] }[]
+    >();
+    for (const { url } of plans[0]!.stages) {
+      const viewUrl = `/api/case/plan-file-views/${url.split('/').at(-2)}`;
+      const state = await t.as(doctor.token, { method: 'GET', url: viewUrl });
+      expect(state.json()).toMatchObject({ state: 'ready', triangles: readStl(stls.upper[0]!).triangles });
+      const glb = await t.as(doctor.token, { method: 'GET', url: `${viewUrl}/mesh.glb` });
+      expect(glb.statusCode).toBe(200);
+      expect(glb.headers['content-type']).toBe('model/gltf-binary');
+      expect((await t.as(other.token, { method: 'GET', url: viewUrl })).statusCode).toBe(404);
+    }
   });
 
   it('retries a job that cannot read its stages, then reports it failed with the reason', async () => {

@@ -357,6 +357,12 @@ export const examples: Record<string, (fixture: Fixture) => Example> = {
   }),
   'GET /api/case/plan_files/:stageFileId/:fileName': (f) => ({ url: f.planFilePath }),
   'GET /api/case/:caseId/plans/:planId/views': (f) => ({ url: `/api/case/${f.caseId}/plans/${f.planId}/views` }),
+  'GET /api/case/plan-file-views/:stageFileId': (f) => ({
+    url: `/api/case/plan-file-views/${f.planFilePath.split('/').at(-2)}`,
+  }),
+  'GET /api/case/plan-file-views/:stageFileId/mesh.glb': (f) => ({
+    url: `/api/case/plan-file-views/${f.planFilePath.split('/').at(-2)}/mesh.glb`,
+  }),
   'GET /api/case/:caseId/plans/:planId/views/:arch/mesh.glb': (f) => ({
     url: `/api/case/${f.caseId}/plans/${f.planId}/views/upper/mesh.glb`,
   }),

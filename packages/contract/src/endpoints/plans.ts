@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { idParam, messageResponse } from '../common.ts';
 import { defineEndpoint } from '../endpoint.ts';
+import { meshViewAnswer, meshViewMesh } from '../mesh-views.ts';
 import {
   planArches,
   planChangeRequest,
@@ -125,6 +126,31 @@ export const planEndpoints = {
         description: 'The copy, once ready (409 while it is being made, or when none could be)',
       },
     },
+    errors: [404, 409],
+  }),
+  planFileView: defineEndpoint({
+    method: 'GET',
+    path: '/api/case/plan-file-views/:stageFileId',
+    record: 'planFile',
+    operationId: 'planFileView',
+    summary:
+      "Whether a plan stage's STL has its own viewing copy: made when the plan's stages are not the same teeth moved",
+    tag,
+    access: dashboard,
+    params: z.object({ stageFileId: idParam }),
+    answer: meshViewAnswer,
+    errors: [404],
+  }),
+  planFileViewMesh: defineEndpoint({
+    method: 'GET',
+    path: '/api/case/plan-file-views/:stageFileId/mesh.glb',
+    record: 'planFile',
+    operationId: 'planFileViewMesh',
+    summary: "A plan stage's STL as its own viewing copy (the original stays the download)",
+    tag,
+    access: dashboard,
+    params: z.object({ stageFileId: idParam }),
+    answer: meshViewMesh,
     errors: [404, 409],
   }),
 };

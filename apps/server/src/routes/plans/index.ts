@@ -12,7 +12,7 @@ import { deleteKeys } from '../../storage/delete-keys.ts';
 import { sendCaseFile } from '../cases/send-case-file.ts';
 import { route, type RouteOptions } from '../define-route.ts';
 import { multipartParts } from '../multipart-parts.ts';
-import { meshViewState, sendMeshView } from '../send-mesh-view.ts';
+import { answerOriginalView, meshViewState, sendMeshView, sendOriginalView } from '../send-mesh-view.ts';
 import { planFileUrl } from '../urls.ts';
 
 const caseTarget = paramTarget({ case: 'caseId' });
@@ -111,4 +111,9 @@ export async function planRoutes(app: FastifyInstance) {
       await findMeshView(app.db, planViewSource(request.record.planId, request.params.arch)),
     ),
   );
+
+  // A stage's own copy, made when the plan's stages are not the same teeth moved (services/plans/plan-views.ts).
+  route(app, endpoints.planFileView, {}, (request) => answerOriginalView(app, request));
+
+  route(app, endpoints.planFileViewMesh, {}, (request, reply) => sendOriginalView(app, request, reply));
 }

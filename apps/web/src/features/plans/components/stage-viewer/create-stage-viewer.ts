@@ -6,6 +6,7 @@ import {
   Vector3,
   type BufferGeometry,
   type Material,
+  type Matrix4,
   type Object3D,
 } from 'three';
 import { createModelCanvas } from '../../../../lib/model-canvas.ts';
@@ -60,12 +61,15 @@ export function createStageViewer(container: HTMLElement, ariaLabel: string) {
   let hasFitted = false;
   return {
     /** Puts each slot's geometry in place (undefined hides the slot) and renders once. */
-    show(slots: Partial<Record<ArchSlot, BufferGeometry | undefined>>) {
+    show(slots: Partial<Record<ArchSlot, { geometry: BufferGeometry; matrix: Matrix4 } | undefined>>) {
       for (const slot of Object.keys(meshes) as ArchSlot[]) {
-        const geometry = slots[slot];
+        const part = slots[slot];
         const mesh = meshes[slot];
-        mesh.visible = geometry !== undefined;
-        if (geometry) mesh.geometry = geometry;
+        mesh.visible = part !== undefined;
+        if (!part) continue;
+        mesh.geometry = part.geometry;
+        // A viewing copy's quantized positions go back to millimetres through its matrix (identity for an STL).
+        part.matrix.decompose(mesh.position, mesh.quaternion, mesh.scale);
       }
       if (!hasFitted) hasFitted = view.fit();
       view.render();

@@ -1,16 +1,17 @@
 import { Alert, Box, Stack } from '@mantine/core';
-import type { PlanArch, PlanVersion } from '@portal/contract';
+import { endpoints, type PlanArch, type PlanVersion } from '@portal/contract';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import type { BufferGeometry } from 'three';
-import { loadStl } from '../../../../lib/load-stl.ts';
+import { loadMeshView, type LoadedMesh } from '../../../../lib/load-mesh-view.ts';
 import { createStageViewer, type StageViewer } from './create-stage-viewer.ts';
 import { playStepMs, StageControls, useStageControls } from './stage-controls.tsx';
+
+const disposeMesh = (mesh: LoadedMesh) => [mesh.geometry, mesh.overview?.geometry].forEach((part) => part?.dispose());
 
 /** Stages loaded ahead of the one shown, so playing and stepping forward never wait. */
 const prefetchAhead = 3;
 
 interface CacheEntry {
-  geometry?: BufferGeometry;
+  mesh?: LoadedMesh;
   error?: string;
 }
 
@@ -36,6 +37,17 @@ export function StageFilesScene({ plan, note }: { plan: PlanVersion; note?: stri
     for (const file of plan.stages) byArch[file.arch].set(file.stage, file.url);
     return byArch;
   }, [plan]);
+  /** Where each stage file's own viewing copy is asked for (made when the plan has no copy of its own). */
+  const viewPaths = useMemo(
+    () =>
+      new Map(
+        plan.stages.map((file) => [
+          file.url,
+          endpoints.planFileView.path.replace(':stageFileId', String(file.stageFileId)),
+        ]),
+      ),
+    [plan],
+  );
   /** An arch that finished earlier stays on its last stage. */
   const urlAt = useCallback(
     (arch: PlanArch, at: number) => (counts[arch] === 0 ? undefined : urls[arch].get(Math.min(at, counts[arch]))),
@@ -45,11 +57,11 @@ export function StageFilesScene({ plan, note }: { plan: PlanVersion; note?: stri
   const ensure = useCallback((url: string | undefined) => {
     if (!url || cache.current.has(url) || loading.current.has(url)) return;
     loading.current.add(url);
-    loadStl(url, abort.current.signal).then(
-      (geometry) => {
+    loadMeshView({ viewPath: viewPaths.get(url)!, url }, abort.current.signal, () => {}).then(
+      (mesh) => {
         loading.current.delete(url);
-        if (abort.current.signal.aborted) return geometry.dispose();
-        cache.current.set(url, { geometry });
+        if (abort.current.signal.aborted) return disposeMesh(mesh);
+        cache.current.set(url, { mesh });
         setLoads((n) => n + 1);
       },
       (error: unknown) => {
@@ -83,7 +95,7 @@ export function StageFilesScene({ plan, note }: { plan: PlanVersion; note?: stri
       controller.abort();
       viewerRef.current?.dispose();
       viewerRef.current = null;
-      for (const entry of geometries.values()) entry.geometry?.dispose();
+      for (const entry of geometries.values()) if (entry.mesh) disposeMesh(entry.mesh);
       geometries.clear();
     };
   }, [plan.version]);
@@ -95,7 +107,7 @@ export function StageFilesScene({ plan, note }: { plan: PlanVersion; note?: stri
       for (const arch of archesShown) ensure(urlAt(arch, stage + ahead));
     }
     if (!viewerRef.current || !neededAt(stage).every(isLoaded)) return;
-    const geometry = (url: string | undefined) => (url ? cache.current.get(url)?.geometry : undefined);
+    const geometry = (url: string | undefined) => (url ? cache.current.get(url)?.mesh : undefined);
     const ghost = showGhost && stage !== 0;
     viewerRef.current.show({
       upper: showUpper ? geometry(urlAt('upper', stage)) : undefined,
