@@ -14,10 +14,11 @@
  */
 import { sessionValues } from '@portal/contract/session';
 import { loginResponse } from '@portal/contract';
+import { execSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { chromium, type Browser, type BrowserContext, type CDPSession, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type CDPSession, type Page, type Request } from 'playwright-core';
 import { planArchStages, scanStl } from '../apps/server/test/helpers/dental-meshes.ts';
 import { fixed, mb, printTable } from './lib/measure.ts';
 import { benchCaseFields, startPortalWithDoctor } from './lib/seed-api.ts';
@@ -108,13 +109,25 @@ async function profilePage(browser: Browser, page: Page, cdp: CDPSession, name: 
   };
 }
 
-/** Bytes the page received (as encoded on the wire) from now until read. */
-function countBytes(cdp: CDPSession) {
+/**
+ * Bytes the page and its workers received (each answer's encoded body and headers) from now
+ * until read. Playwright reports a dedicated worker's requests with its page's, which the
+ * page's own DevTools session does not (the STL fallback reads in a Web Worker).
+ */
+function countBytes(context: BrowserContext) {
   let bytes = 0;
-  const onFinished = (event: { encodedDataLength: number }) => (bytes += event.encodedDataLength);
-  cdp.on('Network.loadingFinished', onFinished);
-  return () => {
-    cdp.off('Network.loadingFinished', onFinished);
+  const sizes: Promise<void>[] = [];
+  const onFinished = (request: Request) => {
+    sizes.push(
+      request.sizes().then((size) => {
+        bytes += size.responseBodySize + size.responseHeadersSize;
+      }),
+    );
+  };
+  context.on('requestfinished', onFinished);
+  return async () => {
+    context.off('requestfinished', onFinished);
+    await Promise.all(sizes);
     return bytes;
   };
 }
@@ -170,7 +183,7 @@ async function measurePath(
   await page.getByRole('button', { name: 'View in 3D' }).waitFor();
 
   // The two scans: from the click to the canvas.
-  let bytesSince = countBytes(cdp);
+  let bytesSince = countBytes(context);
   let startedAt = await now(page);
   let stopProfile = await profilePage(browser, page, cdp, 'scans', !originals);
   let started = performance.now();
@@ -179,7 +192,7 @@ async function measurePath(
   await scanDialog.getByRole('img', { name: /^3D view of the upper/ }).waitFor();
   const scanFirstViewS = (performance.now() - started) / 1000;
   await stopProfile();
-  const scanWireMb = mb(bytesSince());
+  const scanWireMb = mb(await bytesSince());
   const scanLongestTaskMs = await longestTaskSince(page, startedAt);
   await scanDialog.getByRole('button', { name: 'Close 3D viewer' }).click();
   await scanDialog.waitFor({ state: 'detached' });
@@ -189,7 +202,7 @@ async function measurePath(
   const memoryBefore = chromiumMemory();
   let memoryPeak = memoryBefore;
   const sampler = setInterval(() => (memoryPeak = Math.max(memoryPeak, chromiumMemory())), 250);
-  bytesSince = countBytes(cdp);
+  bytesSince = countBytes(context);
   startedAt = await now(page);
   stopProfile = await profilePage(browser, page, cdp, 'plan', !originals);
   started = performance.now();
@@ -205,7 +218,7 @@ async function measurePath(
   const playPace = (performance.now() - started) / (planStages * playStepMs);
   await stopProfile();
   clearInterval(sampler);
-  const planWireMb = mb(bytesSince());
+  const planWireMb = mb(await bytesSince());
   const planLongestTaskMs = await longestTaskSince(page, startedAt);
   expectEqual(await shown.getAttribute('data-shown-stage'), String(planStages));
   await planDialog.getByRole('button', { name: 'Close 3D viewer' }).click();
@@ -306,9 +319,13 @@ export async function runViewerBenchmark() {
     const planBytes = [...forms[0]!.getAll('stages')].reduce((sum, file) => sum + (file as Blob).size, 0);
     const warmUp = await timedPost(planUrl, adminToken, forms[0]!);
     await copiesSettled(portal.baseUrl, doctor.token, [...scanViews, viewsOf(warmUp)]);
+    // Each timed upload starts with the earlier ones' files written out (sync), so that the
+    // disk's write-back of the version before is not what is measured.
     await pause(2000);
+    execSync('sync');
     const quietUpload = await timedPost(planUrl, adminToken, forms[1]!);
     await pause(2000);
+    execSync('sync');
     const copiesRunning = JSON.stringify(
       await (
         await fetch(`${portal.baseUrl}${viewsOf(quietUpload)}`, {
