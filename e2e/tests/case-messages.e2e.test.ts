@@ -118,6 +118,8 @@ describe('case messages', () => {
         async () =>
           ((await (await page.request.get(`/api/case/message-file-views/${fileId}`)).json()) as { state: string })
             .state,
+        // Behind the other tests' conversions on a loaded machine.
+        { timeout: 60_000 },
       )
       .toBe('ready');
     const message = conversation(page).getByRole('listitem').filter({ hasText: 'with the bite corrected' });
@@ -125,7 +127,10 @@ describe('case messages', () => {
     const dialog = page.getByRole('dialog', { name: '3D scan viewer' });
     const canvas = dialog.getByRole('img', { name: '3D view of the rescan.stl scan' });
     await expect.poll(() => canvas.isVisible()).toBe(true);
-    expect((await canvasColours(await canvas.screenshot())).upper).toBeGreaterThan(100);
+    // The first frame is drawn once the shaders have compiled (in software on this machine: a while).
+    await expect
+      .poll(async () => (await canvasColours(await canvas.screenshot())).upper, { timeout: 60_000 })
+      .toBeGreaterThan(100);
     await expect.poll(() => dialog.getByText('rescan.stl', { exact: true }).isVisible()).toBe(true);
     expect(await dialog.getByText(/Showing the original/).count()).toBe(0);
     expect(fileRequests).toContain(`/api/case/message-file-views/${fileId}/mesh.glb`);

@@ -58,14 +58,17 @@ async function planCopies(page: Page, n: number, caseId = submitted.CaseId): Pro
   const { planId } = plans.find((plan) => plan.version === n)!;
   let states: Record<string, string> = {};
   await expect
-    .poll(async () => {
-      const answer = (await (await page.request.get(`/api/case/${caseId}/plans/${planId}/views`)).json()) as Record<
-        string,
-        { state: string } | null
-      >;
-      states = Object.fromEntries(Object.entries(answer).map(([arch, view]) => [arch, view?.state ?? 'none']));
-      return Object.values(states).includes('pending');
-    })
+    .poll(
+      async () => {
+        const answer = (await (await page.request.get(`/api/case/${caseId}/plans/${planId}/views`)).json()) as Record<
+          string,
+          { state: string } | null
+        >;
+        states = Object.fromEntries(Object.entries(answer).map(([arch, view]) => [arch, view?.state ?? 'none']));
+        return Object.values(states).includes('pending');
+      },
+      { timeout: 60_000 },
+    )
     .toBe(false);
   return states;
 }
@@ -262,10 +265,13 @@ describe('Treatment plan review', () => {
     const [plan] = (await (await page.request.get(`/api/case/${theirCase.CaseId}/plans`)).json()) as PlanVersion[];
     for (const file of plan!.stages) {
       await expect
-        .poll(async () => {
-          const view = await page.request.get(`/api/case/plan-file-views/${file.stageFileId}`);
-          return ((await view.json()) as { state: string }).state;
-        })
+        .poll(
+          async () => {
+            const view = await page.request.get(`/api/case/plan-file-views/${file.stageFileId}`);
+            return ((await view.json()) as { state: string }).state;
+          },
+          { timeout: 60_000 },
+        )
         .toBe('ready');
     }
     const stageRequests = requestsTo(page, /\/api\/case\/(plan_files|plan-file-views)\/.*\.(stl|glb)$/);

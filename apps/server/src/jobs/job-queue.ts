@@ -18,7 +18,20 @@ type Writer = Pick<Database, 'insert'>;
 /** What a job that failed its last attempt leaves to record (the viewer's fallback), with the reason. */
 export type GiveUpHandler = (payload: Record<string, unknown>, reason: string) => Promise<void>;
 /** Does a job's work; a throw is a failed attempt. */
-export type JobHandler = (payload: Record<string, unknown>, job: { jobId: number; attempts: number }) => Promise<void>;
+export type JobHandler = (payload: Record<string, unknown>, job: RunningJob) => Promise<void>;
+
+/** The job a handler runs. */
+export interface RunningJob {
+  jobId: number;
+  attempts: number;
+  /**
+   * For the handler between the steps of its work: resolves once the process is not busy
+   * (`isBusy`: an upload coming in), or at once when the job has waited `maxYieldMs` in all.
+   * A fast upload (a plan's 440 MB on a local network: about 2 s) is then not slowed by a
+   * conversion's reading and copying, and a stream of uploads delays a job by no more than that.
+   */
+  yieldToRequests(): Promise<void>;
+}
 
 export interface JobQueueOptions {
   /** Jobs running at once in this process. */
@@ -33,7 +46,7 @@ export interface JobQueueOptions {
   pollMs?: number;
   /** Whether the process is serving work that comes first (an upload being received): jobs wait between steps meanwhile. */
   isBusy?: () => boolean;
-  /** The longest a job waits for that at each step, so that a stream of uploads never holds it back for good. */
+  /** The longest a job waits for that, all its steps together, so that a stream of uploads never holds it back for long. */
   maxYieldMs?: number;
 }
 
@@ -72,17 +85,15 @@ export class JobQueue {
     };
   }
 
-  /**
-   * For a handler between the steps of its work: resolves once the process is not busy
-   * (`isBusy`), or after `maxYieldMs`. A fast upload (a plan's 440 MB on a local network:
-   * about 2 s) is then not slowed by a conversion's reading and copying; a slow one, which
-   * leaves the CPU idle, holds a job back no more than that at each step.
-   */
-  async yieldToRequests(): Promise<void> {
-    const until = Date.now() + this.options.maxYieldMs;
-    while (this.options.isBusy() && Date.now() < until && !this.stopped) {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+  /** A job's `yieldToRequests`, with its own budget of `maxYieldMs`. */
+  private yielder(): () => Promise<void> {
+    let budgetMs = this.options.maxYieldMs;
+    return async () => {
+      while (this.options.isBusy() && budgetMs > 0 && !this.stopped) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        budgetMs -= 50;
+      }
+    };
   }
 
   /** Runs `kind`'s jobs in this process; `onGiveUp` records what a job that failed its last attempt leaves undone. */
@@ -203,7 +214,7 @@ export class JobQueue {
     renew.unref();
     this.log.info({ jobId: job.jobId, kind: job.kind, attempts: job.attempts }, 'job started');
     try {
-      await handler.work(job.payload, { jobId: job.jobId, attempts: job.attempts });
+      await handler.work(job.payload, { jobId: job.jobId, attempts: job.attempts, yieldToRequests: this.yielder() });
       await this.finish(job, { state: 'done', finishedAt: sql`now()`, lastError: null });
     } catch (error) {
       const reason = (error instanceof Error ? error.message : String(error)).slice(0, 500);

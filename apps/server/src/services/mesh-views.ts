@@ -55,12 +55,12 @@ export function handleMeshViewJobs(deps: {
   };
   deps.jobs.handle(
     meshViewJob,
-    async (payload) => {
+    async (payload, job) => {
       const sourceKey = String(payload.sourceKey);
       const stored = await deps.storage.stat(sourceKey);
       if (!stored) return fail(sourceKey, 'The original file is missing');
       if (stored.size > maxMeshViewSourceBytes) return fail(sourceKey, 'The file is too large for a viewing copy');
-      await deps.jobs.yieldToRequests();
+      await job.yieldToRequests();
       const stl = new Uint8Array(await buffer(await deps.storage.read(sourceKey)));
       let view: ViewingDerivative;
       try {

@@ -51,7 +51,7 @@ export function handlePlanViewJobs(deps: {
 
   jobs.handle(
     planViewJob,
-    async (payload) => {
+    async (payload, job) => {
       const planId = Number(payload.planId);
       const arch = payload.arch as PlanArch;
       const sourceKey = planViewSource(planId, arch);
@@ -69,11 +69,11 @@ export function handlePlanViewJobs(deps: {
       // One stage in memory at a time: a 40-stage arch of 480k triangles is a gigabyte of STL.
       const read = async (key: string) => new Uint8Array(await buffer(await storage.read(key)));
       try {
-        await jobs.yieldToRequests();
+        await job.yieldToRequests();
         const base = await meshes.planBase(await read(files[0]!.storageKey));
         const motions: Float64Array[] = [];
         for (const file of files.slice(1)) {
-          await jobs.yieldToRequests();
+          await job.yieldToRequests();
           motions.push((await meshes.planStageMotion(await read(file.storageKey), base)).motions);
         }
         const view = await meshes.makePlanView(base, motions);
