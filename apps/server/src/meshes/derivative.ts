@@ -2,7 +2,7 @@ import { Document, Logger, NodeIO } from '@gltf-transform/core';
 import { EXTMeshoptCompression, KHRMeshQuantization } from '@gltf-transform/extensions';
 import { meshopt } from '@gltf-transform/functions';
 import { MeshoptEncoder } from 'meshoptimizer/encoder';
-import { compact, overviewIndices, vertexNormals } from './overview.ts';
+import { overviewOf, vertexNormals } from './overview.ts';
 import { readStl } from './stl.ts';
 import { weldVertices, type IndexedMesh } from './weld.ts';
 
@@ -34,7 +34,7 @@ export const io = new NodeIO()
 export async function makeViewingDerivative(stl: Uint8Array): Promise<ViewingDerivative> {
   const { positions, triangles } = readStl(stl);
   const detail = weldVertices(positions);
-  const overview = compact(detail.positions, await overviewIndices(detail));
+  const overview = await overviewOf(detail);
   const document = newDocument();
   const scene = document.createScene();
   for (const [name, mesh] of [

@@ -12,35 +12,26 @@ export const overviewErrorMm = 0.05;
 const overviewShare = 1 / 8;
 
 /**
- * The triangles of a simplified copy of `mesh` over the same vertices (meshoptimizer's
- * simplifier, within `overviewErrorMm`): what the viewer draws while the whole model is in
- * view, where the full mesh's triangles are smaller than a pixel. Drawing is then several
- * times faster, which a browser without a GPU needs (docs/benchmarks.md § Viewer on
- * real-sized meshes); zoomed in, the viewer draws the full mesh.
+ * A simplified copy of `mesh` (meshoptimizer's simplifier, within `overviewErrorMm`, on
+ * vertices of the mesh), with only the vertices it uses: what the viewer draws while the
+ * whole model is in view, where the full mesh's triangles are smaller than a pixel. Drawing
+ * is then several times faster, which a browser without a GPU needs (docs/benchmarks.md §
+ * Viewer on real-sized meshes); zoomed in, the viewer draws the full mesh.
  */
-export async function overviewIndices(mesh: IndexedMesh): Promise<Uint32Array<ArrayBuffer>> {
+export async function overviewOf(mesh: IndexedMesh): Promise<IndexedMesh> {
   await MeshoptSimplifier.ready;
   const target = Math.max(3, Math.floor((mesh.indices.length * overviewShare) / 3) * 3);
   const [indices] = MeshoptSimplifier.simplify(mesh.indices, mesh.positions, 3, target, overviewErrorMm, [
     'ErrorAbsolute',
   ]);
-  return indices as Uint32Array<ArrayBuffer>;
-}
-
-/** The vertices `indices` use, renumbered from 0: a mesh of its own. */
-export function compact(positions: Float32Array, indices: Uint32Array): IndexedMesh {
-  const renumbered = new Int32Array(positions.length / 3).fill(-1);
-  const kept: number[] = [];
-  const compactIndices = new Uint32Array(indices.length);
-  for (let corner = 0; corner < indices.length; corner++) {
-    const vertex = indices[corner]!;
-    if (renumbered[vertex] === -1) renumbered[vertex] = kept.push(vertex) - 1;
-    compactIndices[corner] = renumbered[vertex]!;
+  // Renumbers the indices in place to the vertices they use, in order of first use.
+  const [remap, vertices] = MeshoptSimplifier.compactMesh(indices);
+  const positions = new Float32Array(vertices * 3);
+  for (let vertex = 0; vertex < remap.length; vertex++) {
+    const to = remap[vertex]!;
+    if (to !== 0xffffffff) positions.set(mesh.positions.subarray(vertex * 3, vertex * 3 + 3), to * 3);
   }
-  const compactPositions = new Float32Array(kept.length * 3);
-  for (const [at, vertex] of kept.entries())
-    compactPositions.set(positions.subarray(vertex * 3, vertex * 3 + 3), at * 3);
-  return { positions: compactPositions, indices: compactIndices };
+  return { positions, indices: indices as Uint32Array<ArrayBuffer> };
 }
 
 /** Smooth vertex normals (each the area-weighted sum of its triangles' normals, unit length), as the viewer would compute them. */

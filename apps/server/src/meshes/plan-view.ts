@@ -1,7 +1,7 @@
 import { EigenvalueDecomposition, Matrix } from 'ml-matrix';
 import { badRequest } from '../lib/errors.ts';
 import { compress, io, meshOf, newDocument } from './derivative.ts';
-import { compact, overviewIndices } from './overview.ts';
+import { overviewOf } from './overview.ts';
 import { readStl } from './stl.ts';
 import { weldVertices } from './weld.ts';
 
@@ -216,9 +216,8 @@ export async function makePlanView(base: PlanBase, stageMotions: Float64Array[])
     .setArray(Float32Array.from({ length: stages + 1 }, (_, stage) => stage))
     .setBuffer(buffer);
   const animation = document.createAnimation('stages');
-  const overviews = splitShells({ ...base, indices: await overviewIndices(base) });
   for (const [shell, detail] of splitShells(base).entries()) {
-    const overview = compact(overviews[shell]!.positions, overviews[shell]!.indices);
+    const overview = await overviewOf(detail);
     const moved = document
       .createNode(`shell-${shell}`)
       .addChild(document.createNode(`shell-${shell}-detail`).setMesh(meshOf(document, detail)))
