@@ -40,6 +40,43 @@ export async function queueMeshViews(
 /** Where a source's copy is stored: beside no original, so the orphan sweep can tell them apart. */
 export const viewKeyOf = (sourceKey: string) => `views/${sourceKey}.glb`;
 
+/** A stored STL, whole, for a conversion. */
+export const readStoredStl = async (storage: Storage, key: string) =>
+  new Uint8Array(await buffer(await storage.read(key)));
+
+/** Why no copy of `sourceKey` could be made (the viewer then shows the original, and says so); in the caller's transaction when given one. */
+export async function recordMeshViewFailed(db: Pick<Database, 'update'>, sourceKey: string, reason: string) {
+  await db
+    .update(meshViews)
+    .set({ state: 'failed', error: reason, finishedAt: new Date() })
+    .where(eq(meshViews.sourceKey, sourceKey));
+}
+
+/** Stores a copy made of `sourceKey` at `viewKey`, then records it ready. */
+export async function storeMeshView(
+  deps: { db: Database; storage: Storage },
+  sourceKey: string,
+  viewKey: string,
+  view: { glb: Uint8Array; triangles: number },
+) {
+  await deps.storage.put(
+    viewKey,
+    Buffer.from(view.glb.buffer, view.glb.byteOffset, view.glb.byteLength),
+    'model/gltf-binary',
+  );
+  await deps.db
+    .update(meshViews)
+    .set({
+      state: 'ready',
+      viewKey,
+      viewBytes: view.glb.byteLength,
+      triangles: view.triangles,
+      error: null,
+      finishedAt: new Date(),
+    })
+    .where(eq(meshViews.sourceKey, sourceKey));
+}
+
 /** Registers the job that makes viewing copies. */
 export function handleMeshViewJobs(deps: {
   db: Database;
@@ -47,12 +84,7 @@ export function handleMeshViewJobs(deps: {
   jobs: JobQueue;
   convert(stl: Uint8Array): Promise<ViewingDerivative>;
 }): void {
-  const fail = async (sourceKey: string, reason: string) => {
-    await deps.db
-      .update(meshViews)
-      .set({ state: 'failed', error: reason, finishedAt: new Date() })
-      .where(eq(meshViews.sourceKey, sourceKey));
-  };
+  const fail = (sourceKey: string, reason: string) => recordMeshViewFailed(deps.db, sourceKey, reason);
   deps.jobs.handle(
     meshViewJob,
     async (payload, job) => {
@@ -61,7 +93,7 @@ export function handleMeshViewJobs(deps: {
       if (!stored) return fail(sourceKey, 'The original file is missing');
       if (stored.size > maxMeshViewSourceBytes) return fail(sourceKey, 'The file is too large for a viewing copy');
       await job.yieldToRequests();
-      const stl = new Uint8Array(await buffer(await deps.storage.read(sourceKey)));
+      const stl = await readStoredStl(deps.storage, sourceKey);
       let view: ViewingDerivative;
       try {
         view = await deps.convert(stl);
@@ -70,23 +102,7 @@ export function handleMeshViewJobs(deps: {
         if (error instanceof AppError && error.status === 400) return fail(sourceKey, error.message);
         throw error;
       }
-      const viewKey = viewKeyOf(sourceKey);
-      await deps.storage.put(
-        viewKey,
-        Buffer.from(view.glb.buffer, view.glb.byteOffset, view.glb.byteLength),
-        'model/gltf-binary',
-      );
-      await deps.db
-        .update(meshViews)
-        .set({
-          state: 'ready',
-          viewKey,
-          viewBytes: view.glb.byteLength,
-          triangles: view.triangles,
-          error: null,
-          finishedAt: new Date(),
-        })
-        .where(eq(meshViews.sourceKey, sourceKey));
+      await storeMeshView(deps, sourceKey, viewKeyOf(sourceKey), view);
     },
     { onGiveUp: (payload, reason) => fail(String(payload.sourceKey), reason) },
   );

@@ -1,6 +1,5 @@
 import type { PlanArch } from '@portal/contract';
 import { and, asc, eq, inArray } from 'drizzle-orm';
-import { buffer } from 'node:stream/consumers';
 import type { Database } from '../../db/client.ts';
 import { meshViews, planStageFiles } from '../../db/schema.ts';
 import type { JobQueue } from '../../jobs/job-queue.ts';
@@ -8,7 +7,13 @@ import { AppError } from '../../lib/errors.ts';
 import type { DerivativePool } from '../../meshes/derivative-pool.ts';
 import type { Storage } from '../../storage/storage.ts';
 import { contentTypeOf } from '../cases/file-checks.ts';
-import { maxMeshViewSourceBytes, queueMeshViews } from '../mesh-views.ts';
+import {
+  maxMeshViewSourceBytes,
+  queueMeshViews,
+  readStoredStl,
+  recordMeshViewFailed,
+  storeMeshView,
+} from '../mesh-views.ts';
 
 /**
  * The viewer's copy of a plan version's arch (docs/decisions.md § Meshes for viewing): stage
@@ -42,12 +47,6 @@ export function handlePlanViewJobs(deps: {
   meshes: Pick<DerivativePool, 'planBase' | 'planStageMotion' | 'makePlanView'>;
 }): void {
   const { db, storage, jobs, meshes } = deps;
-  const record = async (sourceKey: string, values: Partial<typeof meshViews.$inferInsert>) => {
-    await db
-      .update(meshViews)
-      .set({ ...values, finishedAt: new Date() })
-      .where(eq(meshViews.sourceKey, sourceKey));
-  };
 
   jobs.handle(
     planViewJob,
@@ -63,11 +62,10 @@ export function handlePlanViewJobs(deps: {
       const tooLarge = files.some((file) => file.size > maxMeshViewSourceBytes);
       if (files.length === 0 || tooLarge) {
         const error = tooLarge ? 'A stage is too large for a viewing copy' : 'The plan has no stages';
-        await record(sourceKey, { state: 'failed', error });
-        return;
+        return recordMeshViewFailed(db, sourceKey, error);
       }
       // One stage in memory at a time: a 40-stage arch of 480k triangles is a gigabyte of STL.
-      const read = async (key: string) => new Uint8Array(await buffer(await storage.read(key)));
+      const read = (key: string) => readStoredStl(storage, key);
       try {
         await job.yieldToRequests();
         const base = await meshes.planBase(await read(files[0]!.storageKey));
@@ -77,21 +75,12 @@ export function handlePlanViewJobs(deps: {
           motions.push((await meshes.planStageMotion(await read(file.storageKey), base)).motions);
         }
         const view = await meshes.makePlanView(base, motions);
-        const viewKey = viewKeyOf(planId, arch);
-        await storage.put(
-          viewKey,
-          Buffer.from(view.glb.buffer, view.glb.byteOffset, view.glb.byteLength),
-          'model/gltf-binary',
-        );
-        await record(sourceKey, { state: 'ready', viewKey, viewBytes: view.glb.byteLength, triangles: view.triangles });
+        await storeMeshView(deps, sourceKey, viewKeyOf(planId, arch), view);
       } catch (error) {
         if (!(error instanceof AppError && error.status === 400)) throw error;
         // Not the same teeth moved (or not STL): each stage gets a copy of its own; trying again would change nothing.
         await db.transaction(async (tx) => {
-          await tx
-            .update(meshViews)
-            .set({ state: 'failed', error: error.message, finishedAt: new Date() })
-            .where(eq(meshViews.sourceKey, sourceKey));
+          await recordMeshViewFailed(tx, sourceKey, error.message);
           const queued = await tx
             .select({ key: meshViews.sourceKey })
             .from(meshViews)
@@ -115,7 +104,7 @@ export function handlePlanViewJobs(deps: {
     },
     {
       onGiveUp: (payload, reason) =>
-        record(planViewSource(Number(payload.planId), payload.arch as PlanArch), { state: 'failed', error: reason }),
+        recordMeshViewFailed(db, planViewSource(Number(payload.planId), payload.arch as PlanArch), reason),
     },
   );
 }
