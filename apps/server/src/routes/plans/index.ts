@@ -1,11 +1,9 @@
-import { endpoints, type PlanArch } from '@portal/contract';
-import { inArray } from 'drizzle-orm';
+import { endpoints } from '@portal/contract';
 import type { FastifyInstance } from 'fastify';
 import path from 'node:path';
-import { meshViews } from '../../db/schema.ts';
 import { paramTarget } from '../../plugins/audit.ts';
 import { findMeshView } from '../../services/mesh-views.ts';
-import { planViewSource } from '../../services/plans/plan-views.ts';
+import { findPlanViews, planViewSource } from '../../services/plans/plan-views.ts';
 import { createPlanVersion, decidePlan, listPlans, type PlanChange } from '../../services/plans/plans.ts';
 import { planUploadLimits, receivePlanUpload } from '../../services/plans/receive-plan-upload.ts';
 import { deleteKeys } from '../../storage/delete-keys.ts';
@@ -91,16 +89,8 @@ export async function planRoutes(app: FastifyInstance) {
   );
 
   route(app, endpoints.planView, {}, async (request) => {
-    const { planId } = request.record;
-    const views = await app.db
-      .select()
-      .from(meshViews)
-      .where(inArray(meshViews.sourceKey, [planViewSource(planId, 'upper'), planViewSource(planId, 'lower')]));
-    const viewOf = (arch: PlanArch) => views.find((view) => view.sourceKey === planViewSource(planId, arch));
-    return {
-      upper: viewOf('upper') ? meshViewState(viewOf('upper')!) : null,
-      lower: viewOf('lower') ? meshViewState(viewOf('lower')!) : null,
-    };
+    const views = await findPlanViews(app.db, request.record.planId);
+    return { upper: views.upper && meshViewState(views.upper), lower: views.lower && meshViewState(views.lower) };
   });
 
   route(app, endpoints.planViewMesh, {}, async (request, reply) =>

@@ -39,6 +39,16 @@ export async function queuePlanViews(tx: Writer, jobs: JobQueue, planId: number,
   for (const arch of arches) await jobs.enqueue(tx, planViewJob, { planId, arch });
 }
 
+/** The copy of each arch of a plan version: null for an arch without stages (none was queued). */
+export async function findPlanViews(db: Database, planId: number) {
+  const views = await db
+    .select()
+    .from(meshViews)
+    .where(inArray(meshViews.sourceKey, [planViewSource(planId, 'upper'), planViewSource(planId, 'lower')]));
+  const viewOf = (arch: PlanArch) => views.find((view) => view.sourceKey === planViewSource(planId, arch)) ?? null;
+  return { upper: viewOf('upper'), lower: viewOf('lower') };
+}
+
 /** Registers the job that makes plan copies; its conversions run in `meshes`' worker threads. */
 export function handlePlanViewJobs(deps: {
   db: Database;
