@@ -5,6 +5,7 @@ import {
   Group,
   HemisphereLight,
   LOD,
+  type Object3D,
   MathUtils,
   PerspectiveCamera,
   Scene,
@@ -44,6 +45,18 @@ function createRenderer(): WebGLRenderer {
   // development build checks, the built app lets the GPU process compile on its own.
   renderer.debug.checkShaderErrors = import.meta.env.DEV;
   return renderer;
+}
+
+/**
+ * A mesh and its overview as one object: the overview while the whole model is in view
+ * (and until the camera is placed), the mesh itself once the view comes closer than
+ * `detailFrom` of the fitted distance (set by `fit`).
+ */
+export function withOverview(detail: Object3D, overview: Object3D): LOD {
+  const lod = new LOD();
+  lod.addLevel(detail, 0);
+  lod.addLevel(overview, 0);
+  return lod;
 }
 
 export interface ModelCanvasOptions {

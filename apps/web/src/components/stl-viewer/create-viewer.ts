@@ -1,5 +1,5 @@
-import { DoubleSide, LOD, Mesh, MeshStandardMaterial, Vector3, type BufferGeometry, type Matrix4 } from 'three';
-import { createModelCanvas } from '../../lib/model-canvas.ts';
+import { DoubleSide, Mesh, MeshStandardMaterial, Vector3, type BufferGeometry, type Matrix4 } from 'three';
+import { createModelCanvas, withOverview } from '../../lib/model-canvas.ts';
 
 /**
  * A canvas in `container` showing the scans together: they share one coordinate frame, so
@@ -31,13 +31,7 @@ export function createViewer(
       part.matrix?.decompose(mesh.position, mesh.quaternion, mesh.scale);
       return mesh;
     };
-    if (!overview) return meshOf({ geometry, matrix });
-    // The overview while the whole scan is in view, every triangle closer (model-canvas.ts sets the distance).
-    const lod = new LOD();
-    lod.addLevel(meshOf({ geometry, matrix }), 0);
-    // Until the camera is placed (model-canvas.ts), the overview.
-    lod.addLevel(meshOf(overview), 0);
-    return lod;
+    return overview ? withOverview(meshOf({ geometry, matrix }), meshOf(overview)) : meshOf({ geometry, matrix });
   });
   view.model.add(...shown);
   view.fit();

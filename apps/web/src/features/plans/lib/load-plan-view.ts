@@ -1,7 +1,8 @@
 import { endpoints, planViewAnswer, type PlanArch, type PlanVersion, type PlanViewAnswer } from '@portal/contract';
-import { LOD, Mesh, type Group, type Object3D } from 'three';
+import { Mesh, type Group, type Object3D } from 'three';
 import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js';
 import { meshoptDecoder, readWithProgress } from '../../../lib/load-mesh-view.ts';
+import { withOverview } from '../../../lib/model-canvas.ts';
 
 /** One tooth (a closed shell of the arch's mesh) and where each stage puts it. */
 export interface PlanShell {
@@ -70,12 +71,7 @@ export async function loadPlanArchView(
     const node = shell.node;
     const detail = node?.getObjectByName(`${node.name}-detail`);
     const overview = node?.getObjectByName(`${node.name}-overview`);
-    if (!node || !detail || !overview) continue;
-    const lod = new LOD();
-    lod.addLevel(detail, 0);
-    // Until the camera is placed (model-canvas.ts), the overview.
-    lod.addLevel(overview, 0);
-    node.add(lod);
+    if (node && detail && overview) node.add(withOverview(detail, overview));
   }
   const complete = [...shells.values()].filter(
     (shell): shell is PlanShell => !!shell.node && !!shell.translations && !!shell.rotations,
