@@ -12,6 +12,7 @@ import {
 } from './helpers/case-factories.ts';
 import { makeImage } from './helpers/factories.ts';
 import { createTestApp, type TestApp } from './helpers/test-app.ts';
+import { waitUntil } from './helpers/wait-until.ts';
 
 const runsPerFraction = 10;
 const fractions = [0.1, 0.5, 0.9];
@@ -27,13 +28,8 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-async function waitFor(condition: () => Promise<boolean>, what: string, timeoutMs = 10_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
+const waitFor = (condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 10_000) =>
+  waitUntil(condition, what, { timeoutMs, everyMs: 10 });
 
 /**
  * Sends the first `fraction` of a case form (fields, a photo, a 2 MB scan) over a real

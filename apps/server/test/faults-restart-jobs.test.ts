@@ -9,6 +9,7 @@ import { planArchStages } from './helpers/dental-meshes.ts';
 import { planForm, planSummaryOf } from './helpers/plan-factories.ts';
 import { portalEnv, portalJson, seededDatabase } from './helpers/portal-process-api.ts';
 import { testAdmin } from './helpers/test-app.ts';
+import { waitUntil } from './helpers/wait-until.ts';
 
 /**
  * docs/quality.md, Reliability / Background jobs: the real server (`node apps/server/dist/main.js`)
@@ -35,13 +36,8 @@ const start = () =>
     },
   });
 
-async function waitFor(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 120_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
+const waitFor = (condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 120_000) =>
+  waitUntil(condition, what, { timeoutMs, everyMs: 10 });
 
 beforeAll(async () => {
   dataDir = await mkdtemp(path.join(os.tmpdir(), 'portal-restart-jobs-'));

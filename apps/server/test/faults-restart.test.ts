@@ -11,6 +11,7 @@ import { binaryStl, caseFields, caseForm, encodeForm, sha256, type UploadFile } 
 import { makeImage } from './helpers/factories.ts';
 import { portalEnv, portalJson, seededDatabase } from './helpers/portal-process-api.ts';
 import { testAdmin } from './helpers/test-app.ts';
+import { waitUntil } from './helpers/wait-until.ts';
 
 /**
  * The real server (`node apps/server/dist/main.js`) stopped and started again on the same
@@ -84,13 +85,8 @@ async function filesUnder(folder: string): Promise<{ file: string; size: number 
 
 const storedCaseFiles = () => filesUnder(path.join(dataDir, 'files', 'cases'));
 
-async function waitFor(condition: () => Promise<boolean>, what: string, timeoutMs = 20_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
+const waitFor = (condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 20_000) =>
+  waitUntil(condition, what, { timeoutMs, everyMs: 20 });
 
 const exitOf = (portal: PortalProcess) =>
   portal.child.exitCode !== null

@@ -8,6 +8,7 @@ import { startPortal, type PortalProcess } from '../../../e2e/helpers/portal-pro
 import { binaryStl, caseFields, caseForm, encodeForm } from './helpers/case-factories.ts';
 import { portalEnv, portalJson, seededDatabase } from './helpers/portal-process-api.ts';
 import { testAdmin } from './helpers/test-app.ts';
+import { waitUntil } from './helpers/wait-until.ts';
 
 /**
  * The real server killed (SIGKILL) with a case upload half written, then started again with
@@ -40,13 +41,8 @@ async function filesUnder(folder: string): Promise<{ file: string; size: number;
 
 const storedCaseFiles = () => filesUnder(path.join(dataDir, 'files', 'cases'));
 
-async function waitFor(condition: () => Promise<boolean>, what: string, timeoutMs: number) {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
+const waitFor = (condition: () => Promise<boolean>, what: string, timeoutMs: number) =>
+  waitUntil(condition, what, { timeoutMs, everyMs: 100 });
 
 beforeAll(async () => {
   dataDir = await mkdtemp(path.join(os.tmpdir(), 'portal-sweep-'));

@@ -1,0 +1,16 @@
+/**
+ * Checks `condition` every `everyMs` until it holds; throws naming `what` after `timeoutMs`.
+ * For the tests that watch a real process (its files, its log, its answers), where
+ * vi.waitFor's assertion form does not fit.
+ */
+export async function waitUntil(
+  condition: () => boolean | Promise<boolean>,
+  what: string,
+  { timeoutMs, everyMs }: { timeoutMs: number; everyMs: number },
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, everyMs));
+  }
+}
