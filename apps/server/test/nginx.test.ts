@@ -256,9 +256,9 @@ describe.skipIf(skipReason !== undefined)('deploy/nginx.conf in front of two por
     for (let n = 0; n < 300; n++) held.push(await slowForm());
     try {
       const pastTheCap = held.slice(256);
-      // Each is answered: waited for, not given 5 s (a loaded CI run had 43 of 44 answers by then).
+      // Each is answered: waited for, not given 5 s (a loaded CI run had 43 of 44 answers by then, another not all by 30 s).
       await vi.waitFor(() => expect(pastTheCap.every((connection) => connection.answer().length >= 12)).toBe(true), {
-        timeout: 30_000,
+        timeout: 90_000,
       });
       expect(pastTheCap.map((connection) => connection.answer().slice(0, 12))).toEqual(Array(44).fill('HTTP/1.1 429'));
       // The first 256 are still being read by nginx: nothing has answered them.
@@ -274,5 +274,5 @@ describe.skipIf(skipReason !== undefined)('deploy/nginx.conf in front of two por
     } finally {
       for (const { socket } of held) socket.destroy();
     }
-  }, 60_000);
+  }, 180_000);
 });
