@@ -10,6 +10,7 @@ import type { Storage } from '../src/storage/storage.ts';
 import { binaryStl, caseFields, caseForm, createCaseDoctor, sha256, submitCase } from './helpers/case-factories.ts';
 import { s3rverCredentials, startS3rver } from './helpers/s3rver.ts';
 import { createTestApp, type TestApp } from './helpers/test-app.ts';
+import { clockPastWrites } from './helpers/wait-until.ts';
 
 const bucket = 'sweep-test';
 const hour = 3600;
@@ -80,6 +81,7 @@ describe.each(drivers)('sweepOrphanedCaseFiles on $name', (driver) => {
   it('deletes files no attachment refers to once past the grace period, and nothing else', async () => {
     const orphans = await putOrphans(storage, 5);
     await storage.put('users/1/avatar-90.png', Buffer.from('not a case file'), 'image/png');
+    await clockPastWrites();
 
     expect(await sweepOrphanedCaseFiles({ db: t.app.db, storage }, { graceSeconds: hour })).toBe(0);
     expect(await keysUnder(storage, 'cases')).toEqual([...caseFiles.keys(), ...orphans].sort());
@@ -124,6 +126,7 @@ describe.each(drivers)('sweepOrphanedCaseFiles on $name', (driver) => {
     const [kept] = await keysUnder(storage, 'messages');
     const leftovers = [`messages/${randomUUID()}/${randomBytes(12).toString('hex')}`];
     for (const key of leftovers) await storage.put(key, randomBytes(100), 'application/octet-stream');
+    await clockPastWrites();
 
     expect(await sweepOrphanedCaseFiles({ db: t.app.db, storage }, { graceSeconds: 0 })).toBe(leftovers.length);
     expect(await keysUnder(storage, 'messages')).toEqual([kept]);

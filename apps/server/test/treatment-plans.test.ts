@@ -15,6 +15,7 @@ import { openEventStream, type EventStreamReader, type StreamedEvent } from './h
 import { createStaff } from './helpers/factories.ts';
 import { planForm, planSummaryOf, stageFiles, uploadPlan, zipOf } from './helpers/plan-factories.ts';
 import { createTestApp, type TestApp } from './helpers/test-app.ts';
+import { clockPastWrites } from './helpers/wait-until.ts';
 import { sweepOrphanedPlanFiles } from '../src/services/plans/sweep-orphaned-plan-files.ts';
 
 /** docs/decisions.md § Treatment plans: versions, uploads (loose STLs and ZIPs), the doctor's decisions. */
@@ -339,6 +340,7 @@ describe('POST /api/case/{caseId}/plans', () => {
     expect(uploaded.statusCode, uploaded.body).toBe(200);
     const before = await storedPlanFiles();
     await t.app.storage.put('plans/killed-upload/0123456789abcdef01234567', binaryStl(3), 'application/octet-stream');
+    await clockPastWrites();
     expect(await sweepOrphanedPlanFiles(t.app, { graceSeconds: 3600 })).toBe(0);
     expect(await sweepOrphanedPlanFiles(t.app, { graceSeconds: 0 })).toBe(1);
     expect((await storedPlanFiles()).sort()).toEqual(before.sort());
