@@ -4,6 +4,17 @@ import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config
 /** Server test files that replace a module with vi.mock: they need a module graph of their own. */
 const isolatedServerTests = ['test/anonymous-hashing.test.ts'];
 
+/**
+ * Server test files that reach no database (STL reading and viewing copies, tokens, the docs'
+ * links): run once, in `npm test`, and not again in CI's PostgreSQL pass (.ci/run).
+ */
+const databaseFreeServerTests = [
+  'test/mesh-derivative.test.ts',
+  'test/tokens.test.ts',
+  'test/failure-counter.test.ts',
+  'test/docs-links.test.ts',
+];
+
 // Two workers on this 2-core machine (PGlite takes 0.5-1 GB a worker), beside the browser
 // suite's two (`npm test` runs both at once); three were slower. CI's PostgreSQL pass runs
 // beside the PGlite pass on one (SERVER_TEST_WORKERS, .ci/run).
@@ -84,7 +95,7 @@ export default defineConfig({
           ...server,
           name: 'server',
           include: ['test/**/*.test.ts'],
-          exclude: isolatedServerTests,
+          exclude: [...isolatedServerTests, ...databaseFreeServerTests],
           // One module graph per worker, not per file: each file still makes its own app and
           // database, and the server's modules are imported once (half the project's time).
           isolate: false,
@@ -92,6 +103,9 @@ export default defineConfig({
       },
       {
         test: { ...server, name: 'server-isolated', include: isolatedServerTests },
+      },
+      {
+        test: { ...server, name: 'server-units', include: databaseFreeServerTests, isolate: false },
       },
       {
         test: {

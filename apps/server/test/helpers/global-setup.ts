@@ -110,7 +110,7 @@ async function pgliteTemplate(seedOptions: SeedOptions): Promise<string> {
 }
 
 /**
- * Both server projects (vitest.config.ts: `server` and `server-isolated`) run this in vitest's
+ * Each server project (vitest.config.ts: `server`, `server-isolated`, `server-units`) runs this in vitest's
  * main process: the first makes the template and compiles the server (dist/, which the tests
  * that start a real process run, as `npm start` does), the last to finish removes the template.
  */
