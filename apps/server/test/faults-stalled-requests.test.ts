@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, startCommand } from '../../../e2e/helpers/portal-process.ts';
+import { seededDatabase } from './helpers/portal-process-api.ts';
 import { createTestApp, type TestApp } from './helpers/test-app.ts';
 
 const root = path.resolve(import.meta.dirname, '../../..');
@@ -154,6 +155,8 @@ describe.skipIf(process.env.DATABASE_URL)(
     const groups: number[] = [];
     beforeAll(async () => {
       dataDir = await mkdtemp(path.join(os.tmpdir(), 'portal-shutdown-'));
+      // The tests' seeded database, not a first start's own seeding of the world's cities.
+      await seededDatabase(dataDir, 'portal_shutdown');
       env = {
         DATA_DIR: dataDir,
         // `npm start` builds the web app first: into this run's own folder, never over the
