@@ -215,3 +215,10 @@ export async function expectNoSeriousA11yViolations(page: Page): Promise<void> {
   }
   expect(found).toEqual([]);
 }
+
+/**
+ * How long a test waits for the server's viewing copy of a mesh. The copies are made by
+ * threads at the lowest priority (requests come first), which a machine kept busy by the
+ * rest of the run (both test suites, the other portal, Chromium) starves for a minute or more.
+ */
+export const viewingCopyWait = { timeout: 180_000 };

@@ -8,6 +8,7 @@ import {
   screenshots,
   settle,
   openSignedIn,
+  viewingCopyWait,
 } from '../helpers/browser.ts';
 import { canvasColours } from '../helpers/canvas-colours.ts';
 import { asciiStl, pngPhoto, submitCase } from '../helpers/cases.ts';
@@ -118,8 +119,7 @@ describe('case messages', () => {
         async () =>
           ((await (await page.request.get(`/api/case/message-file-views/${fileId}`)).json()) as { state: string })
             .state,
-        // Behind the other tests' conversions on a loaded machine.
-        { timeout: 60_000 },
+        viewingCopyWait,
       )
       .toBe('ready');
     const message = conversation(page).getByRole('listitem').filter({ hasText: 'with the bite corrected' });

@@ -10,6 +10,7 @@ import {
   screenshots,
   settle,
   openSignedIn,
+  viewingCopyWait,
 } from '../helpers/browser.ts';
 import { canvasColours } from '../helpers/canvas-colours.ts';
 import { asciiStl, defaultCaseFiles, pngPhoto, submitCase } from '../helpers/cases.ts';
@@ -72,8 +73,7 @@ async function viewCopies(page: Page, groups: Record<string, string>): Promise<R
           (states[fileName] = (
             (await (await page.request.get(`/api/case/file-views/${attachmentId}`)).json()) as { state: string }
           ).state),
-        // Behind the other tests' conversions on a loaded machine.
-        { timeout: 60_000 },
+        viewingCopyWait,
       )
       .not.toBe('pending');
   }

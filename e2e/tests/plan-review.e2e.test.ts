@@ -9,6 +9,7 @@ import {
   screenshots,
   settle,
   openSignedIn,
+  viewingCopyWait,
 } from '../helpers/browser.ts';
 import { submitCase } from '../helpers/cases.ts';
 import { chooseStatus, statusDialog } from '../helpers/case-status.ts';
@@ -58,17 +59,14 @@ async function planCopies(page: Page, n: number, caseId = submitted.CaseId): Pro
   const { planId } = plans.find((plan) => plan.version === n)!;
   let states: Record<string, string> = {};
   await expect
-    .poll(
-      async () => {
-        const answer = (await (await page.request.get(`/api/case/${caseId}/plans/${planId}/views`)).json()) as Record<
-          string,
-          { state: string } | null
-        >;
-        states = Object.fromEntries(Object.entries(answer).map(([arch, view]) => [arch, view?.state ?? 'none']));
-        return Object.values(states).includes('pending');
-      },
-      { timeout: 60_000 },
-    )
+    .poll(async () => {
+      const answer = (await (await page.request.get(`/api/case/${caseId}/plans/${planId}/views`)).json()) as Record<
+        string,
+        { state: string } | null
+      >;
+      states = Object.fromEntries(Object.entries(answer).map(([arch, view]) => [arch, view?.state ?? 'none']));
+      return Object.values(states).includes('pending');
+    }, viewingCopyWait)
     .toBe(false);
   return states;
 }
@@ -265,13 +263,10 @@ describe('Treatment plan review', () => {
     const [plan] = (await (await page.request.get(`/api/case/${theirCase.CaseId}/plans`)).json()) as PlanVersion[];
     for (const file of plan!.stages) {
       await expect
-        .poll(
-          async () => {
-            const view = await page.request.get(`/api/case/plan-file-views/${file.stageFileId}`);
-            return ((await view.json()) as { state: string }).state;
-          },
-          { timeout: 60_000 },
-        )
+        .poll(async () => {
+          const view = await page.request.get(`/api/case/plan-file-views/${file.stageFileId}`);
+          return ((await view.json()) as { state: string }).state;
+        }, viewingCopyWait)
         .toBe('ready');
     }
     const stageRequests = requestsTo(page, /\/api\/case\/(plan_files|plan-file-views)\/.*\.(stl|glb)$/);
