@@ -1,8 +1,11 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { execFile } from 'node:child_process';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
+import { pgliteTemplate } from '../../apps/server/test/helpers/pglite-template.ts';
 import { startPortal } from './portal-process.ts';
 
 /** One portal of the run: where it answers, and its DATA_DIR (the mail outbox is read from it). */
@@ -21,10 +24,19 @@ export const e2eAdmin = { username: 'admin', password: 'admin-password' };
 
 /**
  * Runs the real portal as `npm start` does (built web app, one process) on a free port,
- * with a fresh DATA_DIR, and on a fresh PostgreSQL database when DATABASE_URL is set.
+ * with a fresh DATA_DIR holding a copy of the API tests' seeded PGlite database (`template`,
+ * their few cities instead of a first start's 148,035), or on a fresh PostgreSQL database
+ * when DATABASE_URL is set.
  */
-async function startE2ePortal(index: number): Promise<E2ePortal & { stop(): Promise<void> }> {
+async function startE2ePortal(
+  index: number,
+  template: string | undefined,
+): Promise<E2ePortal & { stop(): Promise<void> }> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'portal-e2e-'));
+  if (template) {
+    await mkdir(path.join(dataDir, 'pglite'));
+    await promisify(execFile)('tar', ['-xf', template, '-C', path.join(dataDir, 'pglite')]);
+  }
   let databaseUrl: string | undefined;
   let dropDatabase = async () => {};
   if (process.env.DATABASE_URL) {
@@ -68,7 +80,8 @@ async function startE2ePortal(index: number): Promise<E2ePortal & { stop(): Prom
  */
 export default async function setup(project: TestProject) {
   const count = Math.max(1, Number(project.config.maxWorkers) || 1);
-  const portals = await Promise.all(Array.from({ length: count }, (_, index) => startE2ePortal(index)));
+  const template = process.env.DATABASE_URL ? undefined : await pgliteTemplate();
+  const portals = await Promise.all(Array.from({ length: count }, (_, index) => startE2ePortal(index, template)));
   project.provide(
     'portals',
     portals.map(({ baseUrl, dataDir }) => ({ baseUrl, dataDir })),

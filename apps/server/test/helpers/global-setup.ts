@@ -1,17 +1,10 @@
-import { createHash } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
-import path from 'node:path';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { buildServer } from '../../build.ts';
 import { connectDatabase } from '../../src/db/client.ts';
 import { prepareDatabase } from '../../src/db/prepare.ts';
-import { PasswordHasher } from '../../src/auth/passwords.ts';
-import type { SeedOptions } from '../../src/db/seed.ts';
-import { repoRoot } from '../../src/server-root.ts';
-import { silentLogger, testAdmin, testPasswordHashing } from './constants.ts';
-import { testGeography } from './test-geography.ts';
+import { silentLogger } from './constants.ts';
+import { pgliteTemplate, testSeedOptions } from './pglite-template.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -31,10 +24,6 @@ interface Template {
  * every test file copy it: a PGlite data-dir dump, or a PostgreSQL template database.
  */
 async function makeTemplate(): Promise<Template> {
-  const seedOptions: SeedOptions = {
-    admin: { ...testAdmin, passwords: new PasswordHasher(testPasswordHashing) },
-    geography: testGeography,
-  };
   const url = process.env.DATABASE_URL;
   if (url) {
     const name = `portal_template_${process.pid}`;
@@ -45,7 +34,7 @@ async function makeTemplate(): Promise<Template> {
     const templateUrl = new URL(url);
     templateUrl.pathname = `/${name}`;
     const connection = await connectDatabase({ url: templateUrl.toString() });
-    await prepareDatabase(connection, silentLogger, seedOptions);
+    await prepareDatabase(connection, silentLogger, testSeedOptions);
     await connection.close();
     return {
       templateDump: '',
@@ -56,57 +45,7 @@ async function makeTemplate(): Promise<Template> {
       },
     };
   }
-  return { templateDump: await pgliteTemplate(seedOptions), templateDatabase: '', remove: async () => {} };
-}
-
-/** What the PGlite template is made from: a change to any of these makes a new one. */
-const templateInputs = [
-  'apps/server/drizzle',
-  'apps/server/src/db',
-  'apps/server/src/auth/passwords.ts',
-  'packages/contract/src/pages.ts',
-  'apps/server/test/helpers/global-setup.ts',
-  'apps/server/test/helpers/constants.ts',
-  'apps/server/test/helpers/test-geography.ts',
-  'package-lock.json',
-];
-
-async function templateKey(): Promise<string> {
-  const hash = createHash('sha256');
-  for (const input of templateInputs) {
-    const files = (await stat(path.join(repoRoot, input))).isDirectory()
-      ? (await readdir(path.join(repoRoot, input), { recursive: true })).map((file) => path.join(input, file)).sort()
-      : [input];
-    for (const file of files) {
-      const full = path.join(repoRoot, file);
-      if (!(await stat(full)).isFile()) continue;
-      hash.update(file).update(await readFile(full));
-    }
-  }
-  return hash.digest('hex').slice(0, 16);
-}
-
-/**
- * The PGlite template's data directory, made once and kept in node_modules/.cache under a
- * hash of what it is made from: starting PGlite on an empty folder (initdb), migrating and
- * seeding take 3-5 s, about half of running one test file. Written beside its place and
- * renamed, so two runs at once never read half a file.
- */
-async function pgliteTemplate(seedOptions: SeedOptions): Promise<string> {
-  const folder = path.join(repoRoot, 'node_modules/.cache/portal-test-template');
-  const file = path.join(folder, `${await templateKey()}.tar`);
-  if (existsSync(file)) return file;
-  const connection = await connectDatabase({});
-  await prepareDatabase(connection, silentLogger, seedOptions);
-  const dump = await connection.dumpDataDir!();
-  await connection.close();
-  await mkdir(folder, { recursive: true });
-  // Older templates go: each is about 40 MB.
-  for (const old of await readdir(folder)) await rm(path.join(folder, old), { force: true });
-  const partial = `${file}.${process.pid}`;
-  await writeFile(partial, Buffer.from(await dump.arrayBuffer()));
-  await rename(partial, file);
-  return file;
+  return { templateDump: await pgliteTemplate(), templateDatabase: '', remove: async () => {} };
 }
 
 /**

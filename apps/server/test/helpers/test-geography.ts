@@ -1,7 +1,7 @@
 import { geographyRows, type GeographyRows } from '../../src/db/seed.ts';
 
 /** Cities the tests name, kept wherever they are; with them every city of these countries. */
-const namedCities = new Set(['Chicago', 'Berlin', 'London', 'Karachi']);
+const namedCities = new Set(['Chicago', 'Berlin', 'Hamburg', 'London', 'Karachi']);
 const wholeCountries = new Set(['Afghanistan', 'Albania']);
 
 /**
