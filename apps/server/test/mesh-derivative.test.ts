@@ -271,12 +271,12 @@ describe('createDerivativePool', () => {
       expect(ticksWhileConverting).toBeGreaterThan(0);
       expect(stl.byteLength).toBe(0);
       expect((await decodeGlb(derivative.glb)).indices).toHaveLength(300_000 * 3);
-      // The thread (idle now, kept for the next conversion) runs at the lowest priority.
+      // The thread (idle now, kept for the next conversion) runs below normal priority (nice 10).
       const niceOf = (stat: string) => Number(stat.split(') ')[1]!.split(' ')[16]);
       const threads = readdirSync('/proc/self/task').map((tid) =>
         niceOf(readFileSync(`/proc/self/task/${tid}/stat`, 'utf8')),
       );
-      expect(Math.max(...threads)).toBe(19);
+      expect(Math.max(...threads)).toBe(10);
     } finally {
       clearInterval(ticker);
       await pool.close();

@@ -3,14 +3,16 @@
  * and calls the export the pool names, once per task. A file of its own in dist/ too (build.ts).
  * What a task answers moves to the main thread rather than being copied.
  */
-import { constants, setPriority } from 'node:os';
+import { setPriority } from 'node:os';
 import { move, transferableSymbol, valueSymbol } from 'piscina';
 import { makeViewingDerivative } from './derivative.ts';
 import { makePlanView, planBase as readPlanBase, planStageMotion as fitStage, type PlanBase } from './plan-view.ts';
 
-// This thread alone runs at the lowest priority (Linux sets it per thread): requests and
-// uploads on the event loop come first, conversions take what CPU is left.
-setPriority(constants.priority.PRIORITY_LOW);
+// This thread alone runs below normal priority (Linux sets it per thread): requests and
+// uploads on the event loop come first. Not the lowest (19): on a machine kept busy a
+// small mesh's copy then took half a minute and more (docs/decisions.md § Meshes for viewing).
+const conversionNice = 10;
+setPriority(conversionNice);
 
 type Moved = ReturnType<typeof move>;
 
