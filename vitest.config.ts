@@ -17,7 +17,7 @@ const databaseFreeServerTests = [
 
 // Two workers on this 2-core machine (PGlite takes 0.5-1 GB a worker), beside the browser
 // suite's two (`npm test` runs both at once); three were slower. CI's PostgreSQL pass runs
-// beside the PGlite pass on one (SERVER_TEST_WORKERS, .ci/run).
+// beside the PGlite pass on two as well (SERVER_TEST_WORKERS, .ci/run).
 const server: NonNullable<TestProjectInlineConfiguration['test']> = {
   root: './apps/server',
   globalSetup: ['./test/helpers/global-setup.ts'],
