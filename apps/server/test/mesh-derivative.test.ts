@@ -329,6 +329,44 @@ describe('createDerivativePool', () => {
     }
   });
 
+  it('refuses at once an STL whose triangles all have no area (one point repeated), and drops such triangles from a mesh', async () => {
+    const pool = createDerivativePool();
+    try {
+      // 200,000 facets whose every byte is 7: one point. meshoptimizer took minutes on it.
+      const onePoint = Buffer.alloc(84 + 50 * 200_000, 7);
+      onePoint.writeUInt32LE(200_000, 80);
+      const started = performance.now();
+      await expect(pool.convert(onePoint)).rejects.toMatchObject({
+        status: 400,
+        message: 'not a valid STL file: every triangle in it has no area',
+      });
+      console.log(
+        `[figure] a 200,000-facet STL of one point refused in ${(performance.now() - started).toFixed(0)} ms`,
+      );
+      // A scan with two of its triangles collapsed (two corners joined): the copy keeps the others.
+      const stl = Buffer.from(scanStl(1_000));
+      for (const facet of [10, 500]) stl.copy(stl, 84 + 50 * facet + 24, 84 + 50 * facet + 12, 84 + 50 * facet + 24);
+      const derivative = await pool.convert(stl);
+      expect(derivative.triangles).toBe(998);
+      expect((await decodeGlb(derivative.glb)).indices).toHaveLength(998 * 3);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('ends a conversion that runs past its time limit and refuses the mesh with 400, its thread free again', async () => {
+    const pool = createDerivativePool({ timeLimitMs: 1 });
+    try {
+      await expect(pool.convert(scanStl(300_000))).rejects.toMatchObject({
+        status: 400,
+        message: 'This mesh took longer than 0.001 s to convert.',
+      });
+      expect(pool.converting + pool.waiting).toBe(0);
+    } finally {
+      await pool.close();
+    }
+  });
+
   it('has its worker entry in dist/ after the build (the tests build it first)', async () => {
     const worker = (await import(path.join(serverDist, 'derivative-worker.js'))) as {
       convertStl: (stl: Uint8Array) => Promise<Record<symbol, ViewingDerivative>>;

@@ -10,6 +10,12 @@ export interface DerivativePoolOptions {
   threads?: number;
   /** STLs that may wait for a thread; one more is refused with 503 (default 16). */
   queue?: number;
+  /**
+   * How long one conversion may run before its thread is ended and the mesh refused
+   * (default 5 minutes; a 1.5M-triangle scan takes seconds): one file made to be slow
+   * must not hold every later copy back.
+   */
+  timeLimitMs?: number;
 }
 
 export interface DerivativePool {
@@ -51,7 +57,11 @@ const idleThreadMs = 30_000;
  * no more tasks than it has threads, so that the counts of converting and waiting STLs are
  * exact at every moment.
  */
-export function createDerivativePool({ threads = 1, queue = 16 }: DerivativePoolOptions = {}): DerivativePool {
+export function createDerivativePool({
+  threads = 1,
+  queue = 16,
+  timeLimitMs = 5 * 60_000,
+}: DerivativePoolOptions = {}): DerivativePool {
   const piscina = new Piscina({
     filename: workerFile,
     minThreads: 0,
@@ -80,9 +90,14 @@ export function createDerivativePool({ threads = 1, queue = 16 }: DerivativePool
   /** Runs the worker's export `name` on `task` once a thread is free; `moved` buffers go to the thread rather than being copied. */
   async function run<T>(name: string, task: unknown, moved: ArrayBuffer[] = []): Promise<T> {
     await takeThread();
+    const deadline = AbortSignal.timeout(timeLimitMs);
     try {
-      return (await piscina.run(task, { name, transferList: moved })) as T;
+      // piscina ends the thread of a task aborted while it runs, and starts another.
+      return (await piscina.run(task, { name, transferList: moved, signal: deadline })) as T;
     } catch (error) {
+      if (deadline.aborted) {
+        throw badRequest(`This mesh took longer than ${timeLimitMs / 1000} s to convert.`);
+      }
       // The worker's errors arrive as plain Errors with their message.
       const isRefusal =
         error instanceof Error && [invalidStlMessage, notOnePlanMessage].some((m) => error.message.startsWith(m));

@@ -3,8 +3,8 @@ import { EXTMeshoptCompression, KHRMeshQuantization } from '@gltf-transform/exte
 import { meshopt } from '@gltf-transform/functions';
 import { MeshoptEncoder } from 'meshoptimizer/encoder';
 import { overviewOf, vertexNormals } from './overview.ts';
-import { readStl } from './stl.ts';
-import { weldVertices, type IndexedMesh } from './weld.ts';
+import { invalidStl, readStl } from './stl.ts';
+import { weldVertices, withoutDegenerateTriangles, type IndexedMesh } from './weld.ts';
 
 /** What the browser loads to show a mesh: a GLB, beside the original STL kept as uploaded. */
 export interface ViewingDerivative {
@@ -32,8 +32,9 @@ export const io = new NodeIO()
  * triangles); the server runs it in a worker (derivative-pool.ts).
  */
 export async function makeViewingDerivative(stl: Uint8Array): Promise<ViewingDerivative> {
-  const { positions, triangles } = readStl(stl);
-  const detail = weldVertices(positions);
+  const detail = withoutDegenerateTriangles(weldVertices(readStl(stl).positions));
+  const triangles = detail.indices.length / 3;
+  if (triangles === 0) throw invalidStl('every triangle in it has no area');
   const overview = await overviewOf(detail);
   const document = newDocument();
   const scene = document.createScene();

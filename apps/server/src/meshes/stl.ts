@@ -8,7 +8,7 @@ export interface StlTriangles {
 
 export const invalidStlMessage = 'not a valid STL file';
 
-const invalidStl = (reason: string) => badRequest(`${invalidStlMessage}: ${reason}`);
+export const invalidStl = (reason: string) => badRequest(`${invalidStlMessage}: ${reason}`);
 
 const binaryHeaderBytes = 84;
 const binaryTriangleBytes = 50;

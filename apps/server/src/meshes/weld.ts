@@ -110,3 +110,24 @@ class GrowingVertices {
     return new Float32Array(this.bits.buffer.slice(0, this.count * 12));
   }
 }
+
+/**
+ * The mesh without its triangles of two or three joined corners: they have no area and
+ * draw nothing, and meshoptimizer's passes slow down with the square of a vertex's
+ * triangles (an STL of one point repeated, 200,000 times over, kept a conversion thread
+ * busy for minutes).
+ */
+export function withoutDegenerateTriangles({ positions, indices }: IndexedMesh): IndexedMesh {
+  const kept = new Uint32Array(indices.length);
+  let length = 0;
+  for (let corner = 0; corner < indices.length; corner += 3) {
+    const a = indices[corner]!;
+    const b = indices[corner + 1]!;
+    const c = indices[corner + 2]!;
+    if (a === b || b === c || a === c) continue;
+    kept[length++] = a;
+    kept[length++] = b;
+    kept[length++] = c;
+  }
+  return { positions, indices: length === indices.length ? indices : kept.slice(0, length) };
+}
