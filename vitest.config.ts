@@ -114,9 +114,8 @@ export default defineConfig({
           include: ['tests/**/*.e2e.test.ts'],
           globalSetup: ['./helpers/global-setup.ts'],
           // After the API tests when one vitest runs both; `npm test` runs the two in separate
-          // vitest processes side by side (test:server, and test:web: the contract's and the
-          // web app's own tests, then these): the browser suite mostly waits, on Chromium and
-          // on the portal, and alone it left a core idle for minutes.
+          // vitest processes side by side (test:api, test:browser): the browser suite mostly
+          // waits, on Chromium and on the portal, and alone it left a core idle for minutes.
           sequence: { groupOrder: 2 },
           // A test that waits for a viewing copy (helpers/browser.ts viewingCopyWait) can wait
           // three minutes of it on a loaded machine.
