@@ -117,9 +117,7 @@ export default defineConfig({
           // vitest processes side by side (test:api, test:browser): the browser suite mostly
           // waits, on Chromium and on the portal, and alone it left a core idle for minutes.
           sequence: { groupOrder: 2 },
-          // A test that waits for a viewing copy (helpers/browser.ts viewingCopyWait) can wait
-          // three minutes of it on a loaded machine.
-          testTimeout: 300_000,
+          testTimeout: 90_000,
           hookTimeout: 240_000,
           // expect.poll gives up after 1 s by default; a loaded CI machine can take longer
           // to answer a request and render the toast.

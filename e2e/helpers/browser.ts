@@ -217,8 +217,8 @@ export async function expectNoSeriousA11yViolations(page: Page): Promise<void> {
 }
 
 /**
- * How long a test waits for the server's viewing copy of a mesh. The copies are made by
- * threads at the lowest priority (requests come first), which a machine kept busy by the
- * rest of the run (both test suites, the other portal, Chromium) starves for a minute or more.
+ * How long a test waits for the server's viewing copy of a mesh: made by a thread below
+ * normal priority (requests come first), behind the copies of what earlier files of this
+ * worker uploaded, on a machine the rest of the run keeps busy.
  */
-export const viewingCopyWait = { timeout: 180_000 };
+export const viewingCopyWait = { timeout: 60_000 };
