@@ -255,19 +255,12 @@ describe.skipIf(skipReason !== undefined)('deploy/nginx.conf in front of two por
     const held = [];
     for (let n = 0; n < 300; n++) held.push(await slowForm());
     try {
-      const pastTheCap = held.slice(256);
-      // Each is answered: waited for, not given 5 s (a loaded CI run had 43 of 44 answers by then, another not all by 30 s).
-      await vi.waitFor(() => expect(pastTheCap.every((connection) => connection.answer().length >= 12)).toBe(true), {
-        timeout: 90_000,
-      });
-      expect(pastTheCap.map((connection) => connection.answer().slice(0, 12))).toEqual(Array(44).fill('HTTP/1.1 429'));
-      // The first 256 are still being read by nginx: nothing has answered them.
-      expect(
-        held
-          .slice(0, 256)
-          .map((connection) => connection.answer().slice(0, 12))
-          .filter(Boolean),
-      ).toEqual([]);
+      // 44 of them answered 429 and 256 held: which 44 is nginx's order of reading their
+      // heads, not always the order they connected in on a loaded machine. Waited for, not
+      // given 5 s (a loaded CI run had 43 of 44 answers by then, another not all by 30 s).
+      const answered = () => held.map((connection) => connection.answer().slice(0, 12)).filter(Boolean);
+      await vi.waitFor(() => expect(answered().length).toBeGreaterThanOrEqual(44), { timeout: 90_000 });
+      expect(answered()).toEqual(Array(44).fill('HTTP/1.1 429'));
       // Answered, not starved: 15 s is the bound for "unanswered" (as faults-hostile-clients.test.ts), not a pace.
       const health = await fetch(`${nginxUrl}/api/health`, { signal: AbortSignal.timeout(15_000) });
       expect(health.status).toBe(200);
