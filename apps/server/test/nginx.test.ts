@@ -252,7 +252,7 @@ describe.skipIf(skipReason !== undefined)('deploy/nginx.conf in front of two por
           resolve({ socket, answer: () => answer });
         });
       });
-    const held = [];
+    const held: Awaited<ReturnType<typeof slowForm>>[] = [];
     for (let n = 0; n < 300; n++) held.push(await slowForm());
     try {
       // 44 of them answered 429 and 256 held: which 44 is nginx's order of reading their
