@@ -1,11 +1,9 @@
-import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
-import { pgliteTemplate } from '../../apps/server/test/helpers/pglite-template.ts';
+import { pgliteTemplate, unpackPgliteTemplate } from '../../apps/server/test/helpers/pglite-template.ts';
 import { startPortal } from './portal-process.ts';
 
 /** One portal of the run: where it answers, and its DATA_DIR (the mail outbox is read from it). */
@@ -33,10 +31,7 @@ async function startE2ePortal(
   template: string | undefined,
 ): Promise<E2ePortal & { stop(): Promise<void> }> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'portal-e2e-'));
-  if (template) {
-    await mkdir(path.join(dataDir, 'pglite'));
-    await promisify(execFile)('tar', ['-xf', template, '-C', path.join(dataDir, 'pglite')]);
-  }
+  if (template) await unpackPgliteTemplate(template, dataDir);
   let databaseUrl: string | undefined;
   let dropDatabase = async () => {};
   if (process.env.DATABASE_URL) {

@@ -1,7 +1,9 @@
+import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { PasswordHasher } from '../../src/auth/passwords.ts';
 import { connectDatabase } from '../../src/db/client.ts';
 import { prepareDatabase } from '../../src/db/prepare.ts';
@@ -66,4 +68,10 @@ export async function pgliteTemplate(): Promise<string> {
   await writeFile(partial, Buffer.from(await dump.arrayBuffer()));
   await rename(partial, file);
   return file;
+}
+
+/** `template` (pgliteTemplate's tar of PGDATA) unpacked as the PGlite database of `dataDir`, where the portal opens it. */
+export async function unpackPgliteTemplate(template: string, dataDir: string): Promise<void> {
+  await mkdir(path.join(dataDir, 'pglite'));
+  await promisify(execFile)('tar', ['-xf', template, '-C', path.join(dataDir, 'pglite')]);
 }

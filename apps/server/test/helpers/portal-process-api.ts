@@ -1,12 +1,9 @@
-import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdir } from 'node:fs/promises';
-import path from 'node:path';
-import { promisify } from 'node:util';
 import pg from 'pg';
 import { inject } from 'vitest';
 import type { ApiCallOptions, PortalProcess } from '../../../../e2e/helpers/portal-process.ts';
 import { doctorFields, formData } from './factories.ts';
+import { unpackPgliteTemplate } from './pglite-template.ts';
 import { testAdmin } from './test-app.ts';
 
 /**
@@ -33,8 +30,7 @@ export async function seededDatabase(dataDir: string, prefix: string): Promise<{
     };
   }
   // The template is a PGlite data-directory dump (a tar of PGDATA): unpacked, it is one.
-  await mkdir(path.join(dataDir, 'pglite'));
-  await promisify(execFile)('tar', ['-xf', inject('templateDump'), '-C', path.join(dataDir, 'pglite')]);
+  await unpackPgliteTemplate(inject('templateDump'), dataDir);
   return { url: '', drop: async () => {} };
 }
 
