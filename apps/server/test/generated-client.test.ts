@@ -21,7 +21,8 @@ import { createTestApp, testAdmin, type TestApp } from './helpers/test-app.ts';
  */
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
-const tsc = path.join(root, 'node_modules/.bin/tsc');
+// TypeScript 7's compiler, as `npm run typecheck` (docs/decisions.md § Typecheck with project references).
+const tsc = path.join(root, 'node_modules/typescript-native/bin/tsc');
 
 interface Document {
   paths: Record<string, Record<string, { operationId: string }>>;
