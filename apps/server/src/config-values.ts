@@ -57,6 +57,13 @@ export function readWholeNumber(value: string, min: number, max = Number.MAX_SAF
   return number >= min && number <= max ? number : undefined;
 }
 
+/** A decimal number from `min` to `max` ("0.25", "2"), or undefined. */
+export function readDecimal(value: string, min: number, max: number): number | undefined {
+  if (!/^\d+(\.\d+)?$/.test(value.trim())) return undefined;
+  const number = Number(value.trim());
+  return number >= min && number <= max ? number : undefined;
+}
+
 const hostName = /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/i;
 
 export function readHost(value: string): string | undefined {

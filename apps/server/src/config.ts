@@ -8,6 +8,7 @@ import {
   atLeastOne,
   folder,
   logLevels,
+  readDecimal,
   readDuration,
   readHost,
   readMailFrom,
@@ -179,6 +180,15 @@ const variables = z.object({
     accepts: 'must be a whole number of seconds, at least 3',
     fallback: 120,
   }),
+  // The lab's limit on one tooth's move from one stage to the next: a tooth over it is flagged in the plan's movement table.
+  PLAN_STEP_LIMIT_MM: variable((value) => readDecimal(value, 0.01, 5), {
+    accepts: 'must be a number of millimetres from 0.01 to 5, such as 0.25',
+    fallback: 0.25,
+  }),
+  PLAN_STEP_LIMIT_DEGREES: variable((value) => readDecimal(value, 0.1, 45), {
+    accepts: 'must be a number of degrees from 0.1 to 45, such as 2',
+    fallback: 2,
+  }),
   // Its default follows MAX_UPLOAD_BYTES (the transform below).
   UPLOAD_BYTES_PER_USER: variable(readPositiveSize, {
     accepts: 'must be a size of at least 1 byte, such as 500MB, 4GB, 1GiB or 1048576 (bytes)',
@@ -323,6 +333,8 @@ export const environmentSchema = variables
       uploadsPerUser: env.UPLOADS_PER_USER,
       jobConcurrency: env.JOB_CONCURRENCY,
       jobLeaseSeconds: env.JOB_LEASE_SECONDS,
+      /** A tooth moving more in one stage is flagged (docs/decisions.md § Tooth movements). */
+      planStepLimits: { stepMm: env.PLAN_STEP_LIMIT_MM, stepDeg: env.PLAN_STEP_LIMIT_DEGREES },
       // Room for a second submission's files while the first one's are still held.
       uploadBytesPerUser: env.UPLOAD_BYTES_PER_USER ?? 2 * env.MAX_UPLOAD_BYTES,
       orphanFileGraceSeconds: env.ORPHAN_FILE_GRACE,

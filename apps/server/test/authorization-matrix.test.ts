@@ -499,6 +499,9 @@ const requests: Record<string, Build> = {
   },
   'GET /api/case/plan_files/:stageFileId/:fileName': (_actor, owner) => ({ url: owner.planFilePath }),
   'GET /api/case/:caseId/plans/:planId/views': (_actor, owner) => ({ url: owner.planViewPath }),
+  'GET /api/case/:caseId/plans/:planId/movements': (_actor, owner) => ({
+    url: owner.planViewPath.replace(/views$/, 'movements'),
+  }),
   'GET /api/case/plan-file-views/:stageFileId': (_actor, owner) => ({ url: owner.planFileViewPath }),
   'GET /api/case/plan-file-views/:stageFileId/mesh.glb': (_actor, owner) => ({
     url: `${owner.planFileViewPath}/mesh.glb`,

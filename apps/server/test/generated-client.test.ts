@@ -371,6 +371,10 @@ export async function downloadPart(): Promise<Blob | undefined> {
       { params: { path: { ...planPath.path, arch: 'upper' } }, parseAs: 'arrayBuffer' },
       planView.upper.state === 'ready' ? 200 : 409,
     );
+    const movements = json<{ available: boolean; teeth: { tooth: number }[] }>(
+      await call('GET', '/api/case/{caseId}/plans/{planId}/movements', { params: planPath }),
+    );
+    expect(movements.available).toBe(movements.teeth.length > 0);
     // Its stages are the same teeth moved: none has a copy of its own (plan-views.test.ts has one that does).
     const stagePath = { path: { stageFileId: Number(stageFileId) } };
     await call('GET', '/api/case/plan-file-views/{stageFileId}', { params: stagePath }, 404);

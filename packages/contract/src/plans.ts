@@ -200,6 +200,39 @@ export type PlanVersion = z.infer<typeof planVersion>;
 export const planViewAnswer = z.object({ upper: meshViewAnswer.nullable(), lower: meshViewAnswer.nullable() });
 export type PlanViewAnswer = z.infer<typeof planViewAnswer>;
 
+/**
+ * How far one tooth moves from stage 0 to the plan's last stage (docs/decisions.md § Tooth
+ * movements), in its own axes: translation in millimetres (mesial, buccal and extrusive
+ * positive), rotation in degrees (tip: the crown mesially; torque: the crown buccally;
+ * rotation: the mesial side buccally), and the largest step from one stage to the next.
+ */
+export const toothMovement = z.object({
+  tooth: z.number().int().min(1).max(32).meta({ description: 'Universal number, 1-32' }),
+  arch: z.enum(planArches),
+  translationMm: z.object({
+    mesiodistal: z.number(),
+    buccolingual: z.number(),
+    vertical: z.number(),
+    total: z.number(),
+  }),
+  rotationDeg: z.object({ tip: z.number(), torque: z.number(), rotation: z.number() }),
+  maxStepMm: z.number(),
+  maxStepDeg: z.number(),
+  overLimit: z.boolean().meta({ description: "A step moves it more than the lab's per-stage limit" }),
+});
+export type ToothMovement = z.infer<typeof toothMovement>;
+
+export const planMovementsAnswer = z.object({
+  available: z.boolean(),
+  reason: z
+    .string()
+    .optional()
+    .meta({ description: 'Why an arch has no movements (both arches named when both have none)' }),
+  limits: z.object({ stepMm: z.number(), stepDeg: z.number() }),
+  teeth: z.array(toothMovement),
+});
+export type PlanMovementsAnswer = z.infer<typeof planMovementsAnswer>;
+
 export const planUploadResponse = z.object({ message: z.string(), planId: z.number(), version: z.number() });
 
 export const planChangeRequest = z.object({

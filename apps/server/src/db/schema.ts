@@ -663,6 +663,26 @@ export const planStageFiles = pgTable(
   (table) => [uniqueIndex('plan_stage_files_plan_arch_stage_unique').on(table.planId, table.arch, table.stage)],
 );
 
+/**
+ * How far each tooth of a plan version's arch moves from stage 0 to the last stage
+ * (meshes/tooth-movements.ts), measured by the job that makes the arch's viewing copy:
+ * the teeth (`teeth`, one object per tooth as the contract's toothMovement without
+ * `overLimit`, which is decided when read), or why there are none (`unavailable`).
+ */
+export const planMovements = pgTable(
+  'plan_movements',
+  {
+    planId: integer('plan_id')
+      .notNull()
+      .references(() => treatmentPlans.planId),
+    arch: text('arch', { enum: planArches }).notNull(),
+    teeth: jsonb('teeth').notNull(),
+    unavailable: text('unavailable'),
+    measuredAt: timestamp('measured_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (table) => [primaryKey({ columns: [table.planId, table.arch] })],
+);
+
 // ---------------------------------------------------------------------------- doctor defaults
 
 /**

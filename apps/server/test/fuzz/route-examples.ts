@@ -357,6 +357,9 @@ export const examples: Record<string, (fixture: Fixture) => Example> = {
   }),
   'GET /api/case/plan_files/:stageFileId/:fileName': (f) => ({ url: f.planFilePath }),
   'GET /api/case/:caseId/plans/:planId/views': (f) => ({ url: `/api/case/${f.caseId}/plans/${f.planId}/views` }),
+  'GET /api/case/:caseId/plans/:planId/movements': (f) => ({
+    url: `/api/case/${f.caseId}/plans/${f.planId}/movements`,
+  }),
   'GET /api/case/plan-file-views/:stageFileId': (f) => ({
     url: `/api/case/plan-file-views/${f.planFilePath.split('/').at(-2)}`,
   }),

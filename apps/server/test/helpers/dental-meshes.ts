@@ -38,20 +38,52 @@ export const planStepLimits = { translationMm: 0.3, rotationDegrees: 2 };
  * about its centroid within `planStepLimits`, adding up over the stages.
  */
 export function* planArchStages(arch: Arch, options: PlanOptions = {}): Generator<Uint8Array> {
-  const { seed = 1, teeth = 14, stages = 30, trianglesPerTooth = 10_600 } = options;
-  const random = seededRandom(seed * 2 + (arch === 'upper' ? 1 : 0));
-  const { segments, rings } = sphereGridFor(trianglesPerTooth);
-  const indices = sphereIndices(segments, rings);
-  const placed = Array.from({ length: teeth }, (_, tooth) => placeTooth(arch, tooth, segments, rings, random));
-  const world = new Float64Array(placed[0]!.shape.length);
-  for (let stage = 0; stage <= stages; stage++) {
-    if (stage > 0) for (const tooth of placed) moveTooth(tooth, random);
-    const stl = new StlWriter((teeth * indices.length) / 3);
+  for (const { placed, indices } of planArchSequence(arch, options)) {
+    const world = new Float64Array(placed[0]!.shape.length);
+    const stl = new StlWriter((placed.length * indices.length) / 3);
     for (const tooth of placed) {
       transformPoints(tooth.shape, tooth.rotation, tooth.centroid, world);
       stl.addShell(world, indices);
     }
     yield stl.bytes;
+  }
+}
+
+/** What the generator knows of one tooth of `planArchStages` with the same arguments: where it is and how it moved. */
+export interface GeneratedTooth {
+  /** Its Universal number: the arch's z axis points to the upper arch, its front is -y, so the patient's right is -x. */
+  universal: number;
+  /** Its axes at stage 0 (unit vectors): along the arch towards the midline, out of the arch, towards the crown. */
+  mesial: Vec3;
+  buccal: Vec3;
+  crown: Vec3;
+  /** Per stage from 0: its centroid, and its rotation (row-major) from its own axes. */
+  centroids: Vec3[];
+  rotations: Matrix3[];
+}
+
+export function planArchTeeth(arch: Arch, options: PlanOptions = {}): GeneratedTooth[] {
+  const teeth: GeneratedTooth[] = [];
+  for (const { placed } of planArchSequence(arch, options)) {
+    for (const [index, tooth] of placed.entries()) {
+      teeth[index] ??= { ...tooth.truth, centroids: [], rotations: [] };
+      teeth[index].centroids.push(tooth.centroid);
+      teeth[index].rotations.push(tooth.rotation);
+    }
+  }
+  return teeth;
+}
+
+/** The teeth of one arch at each stage in turn, from the seed: what planArchStages writes and planArchTeeth reports. */
+function* planArchSequence(arch: Arch, options: PlanOptions) {
+  const { seed = 1, teeth = 14, stages = 30, trianglesPerTooth = 10_600 } = options;
+  const random = seededRandom(seed * 2 + (arch === 'upper' ? 1 : 0));
+  const { segments, rings } = sphereGridFor(trianglesPerTooth);
+  const indices = sphereIndices(segments, rings);
+  const placed = Array.from({ length: teeth }, (_, tooth) => placeTooth(arch, tooth, segments, rings, random));
+  for (let stage = 0; stage <= stages; stage++) {
+    if (stage > 0) for (const tooth of placed) moveTooth(tooth, random);
+    yield { placed, indices };
   }
 }
 
@@ -196,6 +228,7 @@ interface PlacedTooth {
   shape: Float64Array;
   rotation: Matrix3;
   centroid: Vec3;
+  truth: Pick<GeneratedTooth, 'universal' | 'mesial' | 'buccal' | 'crown'>;
 }
 
 /** A sphere grid of about `triangles` triangles (2 x segments x (rings - 1)), half as many rings as segments. */
@@ -262,7 +295,7 @@ function toothShape(kind: ToothKind, width: number, segments: number, rings: num
   return { shape, centroidHeight: centroid[2]! };
 }
 
-/** Tooth `tooth` of the arch (even: right of the midline, odd: left), in its starting position. */
+/** Tooth `tooth` of the arch (even: +x of the midline, the patient's left; odd: the right), in its starting position. */
 function placeTooth(arch: Arch, tooth: number, segments: number, rings: number, random: () => number): PlacedTooth {
   const fromMidline = Math.floor(tooth / 2);
   const kind = kinds[fromMidline];
@@ -276,7 +309,13 @@ function placeTooth(arch: Arch, tooth: number, segments: number, rings: number, 
   const crownAxis: Vec3 = arch === 'lower' ? [0, 0, 1] : [0, 0, -1];
   const mesiodistal = cross(outward, crownAxis);
   const base = arch === 'lower' ? 0 : 23;
+  const [left, position] = [tooth % 2 === 0, fromMidline + 1];
+  const universal = arch === 'upper' ? (left ? 8 + position : 9 - position) : left ? 25 - position : 24 + position;
+  // The arch curve's direction at the tooth (away from the midline on the +x side): outward turned a quarter.
+  const awayOnPlusX: Vec3 = [-outward[1], outward[0], 0];
+  const mesial = awayOnPlusX.map((value) => (left ? -value : value)) as Vec3;
   return {
+    truth: { universal, mesial, buccal: outward, crown: crownAxis },
     shape,
     // Columns: the tooth's x, y and z axes in the arch.
     rotation: [0, 1, 2].flatMap((row) => [mesiodistal[row]!, outward[row]!, crownAxis[row]!]),

@@ -101,6 +101,7 @@ export async function createTestApp(
     uploadsPerUser: defaultUploadsPerUser,
     jobConcurrency: 1,
     jobLeaseSeconds: 120,
+    planStepLimits: { stepMm: 0.25, stepDeg: 2 },
     uploadBytesPerUser: 2 * (configOverrides.maxUploadBytes ?? defaultMaxUploadBytes),
     ...configOverrides,
   };

@@ -5,6 +5,7 @@ import { meshViewAnswer, meshViewMesh } from '../mesh-views.ts';
 import {
   planArches,
   planChangeRequest,
+  planMovementsAnswer,
   planStagesField,
   planUploadForm,
   planUploadResponse,
@@ -127,6 +128,19 @@ export const planEndpoints = {
       },
     },
     errors: [404, 409],
+  }),
+  planMovements: defineEndpoint({
+    method: 'GET',
+    path: '/api/case/:caseId/plans/:planId/movements',
+    record: 'planVersion',
+    operationId: 'planMovements',
+    summary:
+      "How far each tooth moves from stage 0 to the version's last stage, in its own axes, with its largest step against the lab's per-stage limit; measured after upload with the viewer's copy",
+    tag,
+    access: dashboard,
+    params: decisionParams,
+    answer: planMovementsAnswer,
+    errors: [404],
   }),
   planFileView: defineEndpoint({
     method: 'GET',

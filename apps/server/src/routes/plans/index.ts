@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import path from 'node:path';
 import { paramTarget } from '../../plugins/audit.ts';
 import { findMeshView } from '../../services/mesh-views.ts';
+import { readPlanMovements } from '../../services/plans/plan-movements.ts';
 import { findPlanViews, planViewSource } from '../../services/plans/plan-views.ts';
 import { createPlanVersion, decidePlan, listPlans, type PlanChange } from '../../services/plans/plans.ts';
 import { planUploadLimits, receivePlanUpload } from '../../services/plans/receive-plan-upload.ts';
@@ -100,6 +101,10 @@ export async function planRoutes(app: FastifyInstance) {
       reply,
       await findMeshView(app.db, planViewSource(request.record.planId, request.params.arch)),
     ),
+  );
+
+  route(app, endpoints.planMovements, {}, (request) =>
+    readPlanMovements(app.db, request.record.planId, app.config.planStepLimits),
   );
 
   // A stage's own copy, made when the plan's stages are not the same teeth moved (services/plans/plan-views.ts).

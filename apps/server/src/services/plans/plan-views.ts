@@ -5,6 +5,7 @@ import { meshViews, planStageFiles } from '../../db/schema.ts';
 import type { JobQueue } from '../../jobs/job-queue.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { DerivativePool } from '../../meshes/derivative-pool.ts';
+import { toothMovements } from '../../meshes/tooth-movements.ts';
 import type { Storage } from '../../storage/storage.ts';
 import { contentTypeOf } from '../cases/file-checks.ts';
 import {
@@ -14,13 +15,15 @@ import {
   recordMeshViewFailed,
   storeMeshView,
 } from '../mesh-views.ts';
+import { savePlanMovements } from './plan-movements.ts';
 
 /**
  * The viewer's copy of a plan version's arch (docs/decisions.md § Meshes for viewing): stage
  * 0's teeth and each later stage's motion of each tooth in one GLB (meshes/plan-view.ts),
  * made by a background job queued with the version. Its state is a `mesh_views` row keyed
  * by `planViewSource`; a plan whose stages are not the same teeth moved gets a copy per
- * stage file instead (the same job queues them), and the viewer loads those.
+ * stage file instead (the same job queues them), and the viewer loads those. The same job
+ * measures each tooth's movement (plan-movements.ts) from the motions it fits.
  */
 
 export const planViewJob = 'plan.view';
@@ -84,6 +87,8 @@ export function handlePlanViewJobs(deps: {
           await job.yieldToRequests();
           motions.push((await meshes.planStageMotion(await read(file.storageKey), base)).motions);
         }
+        // A few milliseconds for 16 teeth and 40 stages: here on the job's own turn, not a thread's.
+        await savePlanMovements(db, planId, arch, toothMovements(arch, base, motions));
         const view = await meshes.makePlanView(base, motions);
         await storeMeshView(deps, sourceKey, viewKeyOf(planId, arch), view);
       } catch (error) {
@@ -91,6 +96,9 @@ export function handlePlanViewJobs(deps: {
         // Not the same teeth moved (or not STL): each stage gets a copy of its own; trying again would change nothing.
         await db.transaction(async (tx) => {
           await recordMeshViewFailed(tx, sourceKey, error.message);
+          await savePlanMovements(tx, planId, arch, {
+            unavailable: `movements are measured when each tooth is a separate shell moved rigidly from stage to stage; here ${error.message}`,
+          });
           const queued = await tx
             .select({ key: meshViews.sourceKey })
             .from(meshViews)
