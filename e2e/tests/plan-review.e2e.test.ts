@@ -194,7 +194,12 @@ describe('Treatment plan review', () => {
     await expect
       .poll(() => viewer.getByRole('img', { name: '3D view of treatment plan version 2' }).isVisible())
       .toBe(true);
-    expect(await viewer.getByRole('table').textContent()).toContain('11-21');
+    expect(await viewer.getByRole('table', { name: 'Interproximal reduction per contact' }).textContent()).toContain(
+      '11-21',
+    );
+    // Each tooth's movement, measured with the copy: three teeth an arch, a header row.
+    const movements = viewer.getByRole('table', { name: /^From stage 0 to the last stage/ });
+    await expect.poll(() => movements.getByRole('row').count(), { timeout: 60_000 }).toBe(7);
     const slider = viewer.getByRole('slider', { name: 'Stage' });
     await slider.focus();
     await review.keyboard.press('ArrowRight');

@@ -1,4 +1,5 @@
 import { Alert, Button, Skeleton, Stack, Text } from '@mantine/core';
+import type { NumberingSystem } from '@portal/contract';
 import { useNavigate, useParams } from 'react-router';
 import { RequirePage } from '../guards.tsx';
 import { paths } from '../../config/paths.ts';
@@ -8,6 +9,10 @@ import { useMenu } from '../../features/menu/api/get-menu.ts';
 import { CaseConversation } from '../../features/messages/components/case-conversation.tsx';
 import { PlanPanel } from '../../features/plans/components/plan-panel.tsx';
 import { isDoctor, useSession, type Session } from '../../lib/session.ts';
+
+/** The case's tooth numbering; Universal when it chose none (the form's default). */
+const numberingOf = (chosen: string | null | undefined): NumberingSystem =>
+  chosen === 'FDI' || chosen === 'Palmer' ? chosen : 'Universal';
 
 /**
  * /cases/:caseId, one case's own page: reached from the lists' View, from a status e-mail or
@@ -60,7 +65,12 @@ function CasePage({ caseId }: { caseId: number }) {
         canOrder={canOrder}
         onBack={back}
       />
-      <PlanPanel key={`plan-${caseId}`} caseId={caseId} isDoctor={isDoctor(session)} />
+      <PlanPanel
+        key={`plan-${caseId}`}
+        caseId={caseId}
+        isDoctor={isDoctor(session)}
+        numbering={numberingOf(found.data.ToothNumberingSystem)}
+      />
       <CaseConversation key={`messages-${caseId}`} caseId={caseId} />
     </Stack>
   );

@@ -1,6 +1,12 @@
 import { Badge, Button, Grid, Group, Modal, Paper, Stack, Text, Textarea, Title } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
-import { planMessages, planStateLabels, type PlanState, type PlanVersion } from '@portal/contract';
+import {
+  planMessages,
+  planStateLabels,
+  type NumberingSystem,
+  type PlanState,
+  type PlanVersion,
+} from '@portal/contract';
 import { IconCheck, IconCube, IconMessageReport, IconUpload } from '@tabler/icons-react';
 import { lazy, Suspense, useState, type FormEvent } from 'react';
 import { ApiError } from '../../../lib/api-client.ts';
@@ -8,6 +14,7 @@ import { formatDateTime } from '../../../lib/format-date.ts';
 import { errorMessage, notifyError, notifySuccess } from '../../../lib/notify.ts';
 import { usePlans } from '../api/get-plans.ts';
 import { useDecidePlan } from '../api/plan-changes.ts';
+import { MovementTable } from './movement-table.tsx';
 import { PlanSummaryView } from './plan-summary.tsx';
 import { UploadPlanForm } from './upload-plan-form.tsx';
 
@@ -83,8 +90,16 @@ function RequestChangesModal({ caseId, plan, onClose }: { caseId: number; plan: 
   );
 }
 
-/** The 3D viewer of one version beside its summary. */
-function PlanViewerModal({ plan, onClose }: { plan: PlanVersion; onClose: () => void }) {
+/** The 3D viewer of one version beside its summary, its tooth movements below. */
+function PlanViewerModal({
+  plan,
+  numbering,
+  onClose,
+}: {
+  plan: PlanVersion;
+  numbering: NumberingSystem;
+  onClose: () => void;
+}) {
   const isNarrow = useMediaQuery('(max-width: 767px)') ?? false;
   return (
     <Modal
@@ -109,6 +124,9 @@ function PlanViewerModal({ plan, onClose }: { plan: PlanVersion; onClose: () => 
         </Grid.Col>
         <Grid.Col span={{ base: 12, md: 4 }}>
           <PlanSummaryView summary={plan.summary} />
+        </Grid.Col>
+        <Grid.Col span={12}>
+          <MovementTable caseId={plan.caseId} planId={plan.planId} system={numbering} />
         </Grid.Col>
       </Grid>
     </Modal>
@@ -191,9 +209,18 @@ function VersionRow({
 /**
  * The case page's treatment plan: every version, newest first, with its state; staff upload
  * a new version, the case's doctor approves the one awaiting approval or requests changes
- * (docs/decisions.md § Treatment plans). Live plan events refresh the list.
+ * (docs/decisions.md § Treatment plans). Live plan events refresh the list. Teeth are named
+ * in the case's numbering system.
  */
-export function PlanPanel({ caseId, isDoctor }: { caseId: number; isDoctor: boolean }) {
+export function PlanPanel({
+  caseId,
+  isDoctor,
+  numbering,
+}: {
+  caseId: number;
+  isDoctor: boolean;
+  numbering: NumberingSystem;
+}) {
   const plans = usePlans(caseId);
   const [isUploading, setIsUploading] = useState(false);
   const [viewing, setViewing] = useState<PlanVersion>();
@@ -238,7 +265,7 @@ export function PlanPanel({ caseId, isDoctor }: { caseId: number; isDoctor: bool
           ))}
         </Stack>
       )}
-      {viewing && <PlanViewerModal plan={viewing} onClose={() => setViewing(undefined)} />}
+      {viewing && <PlanViewerModal plan={viewing} numbering={numbering} onClose={() => setViewing(undefined)} />}
       {requesting && <RequestChangesModal caseId={caseId} plan={requesting} onClose={() => setRequesting(undefined)} />}
     </Paper>
   );
