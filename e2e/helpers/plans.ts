@@ -149,5 +149,9 @@ export async function giveApprovedPlan(
   form.append('summary', JSON.stringify({ upperStages: 1, lowerStages: 0, ipr: [], attachmentTeeth: [], notes: '' }));
   for (const file of stageFiles(1, 0)) form.append('stages', new Blob([new Uint8Array(file.data)]), file.name);
   const { planId } = await api.call(endpoints.planUpload, { params: { caseId }, body: form }, { token: staffToken });
-  await api.call(endpoints.planApprove, { params: { caseId, planId } }, { token: doctorToken });
+  await api.call(
+    endpoints.planApprove,
+    { params: { caseId, planId }, body: { reviewedIn3d: true } },
+    { token: doctorToken },
+  );
 }

@@ -184,6 +184,10 @@ describe('Treatment plan review', () => {
     // The doctor opens the 3D viewer on the plan's copy (one small file per arch, made in the
     // background after the upload): stage 0 first, the slider and play move through the stages.
     expect(await planCopies(review, 2)).toEqual({ upper: 'ready', lower: 'ready' });
+    // Approve waits until this version has been opened in 3D on the page.
+    const approve = version(review, 2).getByRole('button', { name: 'Approve' });
+    expect(await approve.isDisabled()).toBe(true);
+    expect(await version(review, 2).getByText('Open version 2 in 3D to approve it.').isVisible()).toBe(true);
     const planRequests = requestsTo(review, /\/api\/case\/(plan_files\/|\d+\/plans\/\d+\/views\/)/);
     await version(review, 2).getByRole('button', { name: 'View version 2 in 3D' }).click();
     const viewer = review.getByRole('dialog', { name: 'Treatment plan version 2' });
@@ -219,10 +223,28 @@ describe('Treatment plan review', () => {
     await viewer.getByRole('button', { name: 'Close 3D viewer' }).click();
     await expect.poll(() => viewer.count()).toBe(0);
 
-    // The doctor approves version 2.
-    await version(review, 2).getByRole('button', { name: 'Approve' }).click();
+    // The doctor approves version 2 through the confirmation, with the keyboard: what it
+    // approves is named, and the tick that it was reviewed in 3D is required.
+    await expect.poll(() => approve.isEnabled()).toBe(true);
+    await approve.focus();
+    await review.keyboard.press('Enter');
+    const confirm = review.getByRole('dialog', { name: 'Approve version 2' });
+    const facts = await confirm.getByRole('listitem').allTextContents();
+    expect(facts).toEqual([
+      'Aligners: 2 upper, 2 lower',
+      'IPR: 0.20 mm in all, at 1 contact',
+      expect.stringMatching(/^Attachments on /),
+    ]);
+    await confirm.getByRole('button', { name: 'Approve version 2' }).click();
+    await expect.poll(() => confirm.getByText('Confirm that you have reviewed this plan in 3D').isVisible()).toBe(true);
+    await review.mouse.move(0, 0);
+    await expectNoSeriousA11yViolations(review);
+    await screenshots(review, 'plan-approve-confirmation');
+    await confirm.getByRole('checkbox', { name: 'I have reviewed this plan in 3D' }).focus();
+    await review.keyboard.press('Space');
+    await confirm.getByRole('button', { name: 'Approve version 2' }).click();
     await expectToast(review, 'Plan version 2 approved');
-    await expect.poll(() => version(review, 2).textContent()).toMatch(/Approved/);
+    await expect.poll(() => version(review, 2).textContent()).toMatch(/Approved by .*, reviewed in 3D/);
     await expectNoSeriousA11yViolations(review);
     await screenshots(review, 'plan-panel-doctor');
 

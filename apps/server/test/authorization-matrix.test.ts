@@ -491,7 +491,7 @@ const requests: Record<string, Build> = {
   }),
   'POST /api/case/:caseId/plans/:planId/approve': async () => {
     const plan = await newPlanOfA();
-    return { url: `/api/case/${plan.caseId}/plans/${plan.planId}/approve` };
+    return { url: `/api/case/${plan.caseId}/plans/${plan.planId}/approve`, payload: { reviewedIn3d: true } };
   },
   'POST /api/case/:caseId/plans/:planId/request_changes': async () => {
     const plan = await newPlanOfA();

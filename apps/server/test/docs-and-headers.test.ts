@@ -15,7 +15,6 @@ const bodiless = new Set([
   'POST /api/permission/add/:roleId/:pageId',
   'POST /api/doctor/activate/:id',
   'POST /api/doctor/request_password_reset/:id',
-  'POST /api/case/:caseId/plans/:planId/approve',
   'POST /api/case/:caseId/messages/read',
   'POST /api/auth/passkey/options',
   'POST /api/account/second-factor/totp',

@@ -400,6 +400,7 @@ export async function downloadPart(): Promise<Blob | undefined> {
     ).token;
     await call('POST', '/api/case/{caseId}/plans/{planId}/approve', {
       params: { path: { caseId: CaseId, planId: v2.planId } },
+      body: { reviewedIn3d: true },
     });
     token = staffToken;
     // The event stream, opened before the change it then carries; read up to that event and closed.

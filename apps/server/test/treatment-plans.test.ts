@@ -81,6 +81,7 @@ interface ListedPlan {
   summary: Record<string, unknown>;
   comment: string | null;
   decidedByName: string | null;
+  reviewedIn3d: boolean | null;
   stages: {
     stageFileId: number;
     arch: string;
@@ -108,7 +109,8 @@ const decide = (
   t.as(token, {
     method: 'POST',
     url: `/api/case/${caseId}/plans/${planId}/${action}`,
-    ...(comment !== undefined && { payload: { comment } }),
+    // Approving carries the doctor's tick that they reviewed the version in 3D.
+    ...(comment !== undefined ? { payload: { comment } } : action === 'approve' && { payload: { reviewedIn3d: true } }),
   });
 
 describe('POST /api/case/{caseId}/plans', () => {
@@ -406,9 +408,25 @@ describe("the doctor's decision", () => {
     expect(superseded.statusCode).toBe(409);
     expect(superseded.json().message).toBe('This plan version has been superseded by a newer one');
 
+    // Approval needs the doctor's tick that they reviewed the version in 3D, and records it.
+    for (const payload of [undefined, {}, { reviewedIn3d: false }, { reviewedIn3d: 'yes' }]) {
+      const unticked = await t.as(doctor.token, {
+        method: 'POST',
+        url: `/api/case/${caseId}/plans/${v3.planId}/approve`,
+        ...(payload && { payload }),
+      });
+      expect(unticked.statusCode, JSON.stringify(payload)).toBe(400);
+      if (payload)
+        expect(unticked.json().fieldErrors).toEqual({ reviewedIn3d: 'Confirm that you have reviewed this plan in 3D' });
+    }
+    expect((await listPlans(doctor.token, caseId))[0]).toMatchObject({
+      state: 'awaiting_approval',
+      reviewedIn3d: null,
+    });
     expect((await decide(doctor.token, caseId, v3.planId, 'approve')).statusCode).toBe(200);
     detail = await t.as(doctor.token, { method: 'GET', url: `/api/case/${caseId}` });
     expect(detail.json().planState).toBe('approved');
+    expect((await listPlans(doctor.token, caseId)).map((plan) => plan.reviewedIn3d)).toEqual([true, null, null]);
 
     // Audit rows are written once the answer is sent: the last one may land a moment later.
     await vi.waitFor(

@@ -150,6 +150,7 @@ export const planMessages = {
   summaryNotJson: 'The plan summary must be JSON',
   stagesRequired: 'Send the stage models: STL files or one ZIP of them',
   commentRequired: 'A comment is required to request changes',
+  reviewRequired: 'Confirm that you have reviewed this plan in 3D',
   notAwaiting: 'Only a plan version awaiting approval can be decided',
   superseded: 'This plan version has been superseded by a newer one',
   alreadyDecided: 'This plan version has already been decided',
@@ -186,6 +187,8 @@ export const planVersion = z.object({
   decidedBy: z.number().nullable(),
   decidedByName: z.string().nullable(),
   decidedAt: z.string().nullable(),
+  /** The approving doctor ticked that they reviewed it in 3D (null before approval, and for versions approved before the tick existed). */
+  reviewedIn3d: z.boolean().nullable(),
   comment: z.string().nullable(),
   stages: z.array(planStageFile),
 });
@@ -234,6 +237,12 @@ export const planMovementsAnswer = z.object({
 export type PlanMovementsAnswer = z.infer<typeof planMovementsAnswer>;
 
 export const planUploadResponse = z.object({ message: z.string(), planId: z.number(), version: z.number() });
+
+/** Approving: the doctor's tick that they reviewed the version in the 3D viewer, recorded with the approval. */
+export const planApproval = z.object({
+  reviewedIn3d: z.literal(true, { error: planMessages.reviewRequired }),
+});
+export type PlanApproval = z.infer<typeof planApproval>;
 
 export const planChangeRequest = z.object({
   comment: z

@@ -637,6 +637,8 @@ export const treatmentPlans = pgTable(
     decidedAt: timestamp('decided_at', { withTimezone: true, mode: 'date' }),
     // The doctor's decision, kept when a newer version supersedes this one; the comment goes with changes_requested.
     decision: text('decision', { enum: ['approved', 'changes_requested'] }),
+    // The approving doctor's tick "I have reviewed this plan in 3D"; null until approved (and for approvals before it existed).
+    reviewedIn3d: boolean('reviewed_in_3d'),
     comment: text('comment'),
   },
   (table) => [uniqueIndex('treatment_plans_case_version_unique').on(table.caseId, table.version)],

@@ -350,7 +350,10 @@ export const examples: Record<string, (fixture: Fixture) => Example> = {
     fileFields: ['stages'],
   }),
   'GET /api/case/:caseId/plans': (f) => ({ url: `/api/case/${f.caseId}/plans` }),
-  'POST /api/case/:caseId/plans/:planId/approve': (f) => ({ url: `/api/case/${f.caseId}/plans/${f.planId}/approve` }),
+  'POST /api/case/:caseId/plans/:planId/approve': (f) => ({
+    url: `/api/case/${f.caseId}/plans/${f.planId}/approve`,
+    payload: { reviewedIn3d: true },
+  }),
   'POST /api/case/:caseId/plans/:planId/request_changes': (f) => ({
     url: `/api/case/${f.caseId}/plans/${f.planId}/request_changes`,
     json: { comment: 'Less expansion on 13' },

@@ -125,7 +125,11 @@ export async function approvedPlan(
   const uploaded = await uploadPlan(t, staffToken, caseId, planForm(planSummaryOf(1, 1), stageFiles(1, 1)));
   if (uploaded.statusCode !== 200) throw new Error(`plan upload failed: ${uploaded.statusCode} ${uploaded.body}`);
   const plan = uploaded.json<{ planId: number; version: number }>();
-  const approved = await t.as(doctorToken, { method: 'POST', url: `/api/case/${caseId}/plans/${plan.planId}/approve` });
+  const approved = await t.as(doctorToken, {
+    method: 'POST',
+    url: `/api/case/${caseId}/plans/${plan.planId}/approve`,
+    payload: { reviewedIn3d: true },
+  });
   if (approved.statusCode !== 200) throw new Error(`plan approval failed: ${approved.statusCode} ${approved.body}`);
   return plan;
 }

@@ -3,6 +3,7 @@ import { idParam, messageResponse } from '../common.ts';
 import { defineEndpoint } from '../endpoint.ts';
 import { meshViewAnswer, meshViewMesh } from '../mesh-views.ts';
 import {
+  planApproval,
   planArches,
   planChangeRequest,
   planMovementsAnswer,
@@ -59,10 +60,12 @@ export const planEndpoints = {
     path: '/api/case/:caseId/plans/:planId/approve',
     record: 'casePlan',
     operationId: 'planApprove',
-    summary: "The case's doctor approves the plan version awaiting approval",
+    summary:
+      "The case's doctor approves the plan version awaiting approval, confirming they reviewed it in 3D (recorded with the approval)",
     tag,
     access: dashboard,
     params: decisionParams,
+    body: planApproval,
     answer: messageResponse,
     errors: [404, 409],
   }),

@@ -59,7 +59,10 @@ export async function planRoutes(app: FastifyInstance) {
   );
 
   route(app, endpoints.planApprove, { audit: { action: 'plan.approve', target: planTarget } }, async (request) => {
-    const decided = await decidePlan(app.db, request.user, request.record, { decision: 'approved' });
+    const decided = await decidePlan(app.db, request.user, request.record, {
+      decision: 'approved',
+      reviewedIn3d: request.body.reviewedIn3d,
+    });
     await publish(decided);
     return { message: `Plan version ${decided.version} approved` };
   });

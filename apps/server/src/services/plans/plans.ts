@@ -113,7 +113,8 @@ export async function createPlanVersion(
   return created;
 }
 
-export type PlanDecision = { decision: 'approved' } | { decision: 'changes_requested'; comment: string };
+export type PlanDecision =
+  { decision: 'approved'; reviewedIn3d: true } | { decision: 'changes_requested'; comment: string };
 
 /**
  * The case's doctor decides on the version awaiting approval (the route resolved the case
@@ -146,6 +147,7 @@ export async function decidePlan(
         decidedBy: actor.userId,
         decidedAt: sql`now()`,
         decision: decision.decision,
+        reviewedIn3d: decision.decision === 'approved' ? decision.reviewedIn3d : null,
         comment: decision.decision === 'changes_requested' ? decision.comment : null,
       })
       .where(eq(treatmentPlans.planId, planId))
@@ -186,6 +188,7 @@ export async function listPlans(db: Database, { caseId }: VisibleCase): Promise<
         string | null
       >`(select d.first_name || ' ' || d.last_name from users d where d.user_id = ${treatmentPlans.decidedBy})`,
       decidedAt: isoTimestamp(treatmentPlans.decidedAt) as SQL<string | null>,
+      reviewedIn3d: treatmentPlans.reviewedIn3d,
       comment: treatmentPlans.comment,
     })
     .from(treatmentPlans)

@@ -1,4 +1,4 @@
-import type { PlanSummary } from '@portal/contract';
+import type { PlanApproval, PlanSummary } from '@portal/contract';
 import { useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { api, uploadApi } from '../../../lib/api-client.ts';
 import { caseKeys } from '../../../lib/shared-queries.ts';
@@ -30,16 +30,22 @@ export function useUploadPlan(caseId: number) {
   });
 }
 
-/** The case's doctor approves the version awaiting approval, or requests changes with a comment. */
+/**
+ * The case's doctor approves the version awaiting approval, with their tick that they
+ * reviewed it in 3D (the server refuses an approval without it), or requests changes with a comment.
+ */
 export function useDecidePlan(caseId: number) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ planId, comment }: { planId: number; comment?: string }) =>
-      comment === undefined
-        ? api.call('POST /api/case/:caseId/plans/:planId/approve', { params: { caseId, planId } })
-        : api.call('POST /api/case/:caseId/plans/:planId/request_changes', {
-            params: { caseId, planId },
-            body: { comment },
+    mutationFn: (decision: { planId: number } & (PlanApproval | { comment: string })) =>
+      'comment' in decision
+        ? api.call('POST /api/case/:caseId/plans/:planId/request_changes', {
+            params: { caseId, planId: decision.planId },
+            body: { comment: decision.comment },
+          })
+        : api.call('POST /api/case/:caseId/plans/:planId/approve', {
+            params: { caseId, planId: decision.planId },
+            body: { reviewedIn3d: decision.reviewedIn3d },
           }),
     onSuccess: () => refreshCase(queryClient, caseId),
   });

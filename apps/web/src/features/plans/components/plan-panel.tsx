@@ -1,4 +1,4 @@
-import { Badge, Button, Grid, Group, Modal, Paper, Stack, Text, Textarea, Title } from '@mantine/core';
+import { Badge, Button, Checkbox, Grid, Group, List, Modal, Paper, Stack, Text, Textarea, Title } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import {
   planMessages,
@@ -90,6 +90,73 @@ function RequestChangesModal({ caseId, plan, onClose }: { caseId: number; plan: 
   );
 }
 
+/** What the doctor approves, named before they confirm: aligners per arch, IPR in all, attachments. */
+function approvalFacts(summary: PlanVersion['summary']) {
+  const iprMm = summary.ipr.reduce((sum, row) => sum + row.amountMm, 0);
+  const contacts = summary.ipr.length;
+  return [
+    `Aligners: ${summary.upperStages} upper, ${summary.lowerStages} lower`,
+    contacts === 0
+      ? 'IPR: none'
+      : `IPR: ${iprMm.toFixed(2)} mm in all, at ${contacts} ${contacts === 1 ? 'contact' : 'contacts'}`,
+    summary.attachmentTeeth.length === 0
+      ? 'Attachments: none'
+      : `Attachments on ${summary.attachmentTeeth.length} ${summary.attachmentTeeth.length === 1 ? 'tooth' : 'teeth'}: ${summary.attachmentTeeth.join(', ')}`,
+  ];
+}
+
+/** Approve: the version's facts, and the doctor's required tick that they reviewed it in 3D (recorded with the approval). */
+function ApproveModal({ caseId, plan, onClose }: { caseId: number; plan: PlanVersion; onClose: () => void }) {
+  const decide = useDecidePlan(caseId);
+  const [reviewed, setReviewed] = useState(false);
+  const [error, setError] = useState<string>();
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    event.stopPropagation();
+    if (!reviewed) {
+      setError(planMessages.reviewRequired);
+      return;
+    }
+    decide.mutateAsync({ planId: plan.planId, reviewedIn3d: true }).then(
+      (answer) => {
+        notifySuccess(answer.message);
+        onClose();
+      },
+      (failure: unknown) => notifyError(errorMessage(failure, 'Something went wrong...')),
+    );
+  };
+  return (
+    <Modal opened onClose={onClose} title={`Approve version ${plan.version}`} centered>
+      <Stack component="form" gap="sm" onSubmit={submit}>
+        <Text size="sm">The lab makes the aligners of this version once you approve it.</Text>
+        <List size="sm" spacing={2}>
+          {approvalFacts(plan.summary).map((fact) => (
+            <List.Item key={fact}>{fact}</List.Item>
+          ))}
+        </List>
+        <Checkbox
+          label="I have reviewed this plan in 3D"
+          checked={reviewed}
+          error={error}
+          onChange={(event) => {
+            setReviewed(event.currentTarget.checked);
+            setError(undefined);
+          }}
+          data-autofocus
+        />
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button type="submit" color="teal.9" loading={decide.isPending}>
+            Approve version {plan.version}
+          </Button>
+        </Group>
+      </Stack>
+    </Modal>
+  );
+}
+
 /** The 3D viewer of one version beside its summary, its tooth movements below. */
 function PlanViewerModal({
   plan,
@@ -134,25 +201,23 @@ function PlanViewerModal({
 }
 
 function VersionRow({
-  caseId,
   plan,
   isDoctor,
+  wasViewed,
   onView,
+  onApprove,
   onRequestChanges,
 }: {
-  caseId: number;
   plan: PlanVersion;
   isDoctor: boolean;
+  /** Opened in the 3D viewer on this page: Approve waits for it. */
+  wasViewed: boolean;
   onView: () => void;
+  onApprove: () => void;
   onRequestChanges: () => void;
 }) {
-  const decide = useDecidePlan(caseId);
   const canDecide = isDoctor && plan.state === 'awaiting_approval';
-  const approve = () =>
-    decide.mutateAsync({ planId: plan.planId }).then(
-      (answer) => notifySuccess(answer.message),
-      (error: unknown) => notifyError(errorMessage(error, 'Something went wrong...')),
-    );
+  const approveHint = `approve-hint-${plan.planId}`;
   return (
     <Paper withBorder p="sm" component="li" aria-label={`Version ${plan.version}`} style={{ listStyle: 'none' }}>
       <Group justify="space-between" wrap="wrap" gap="sm">
@@ -173,6 +238,12 @@ function VersionRow({
           {plan.comment === null && plan.decidedAt !== null && (
             <Text size="sm">
               Approved by {plan.decidedByName} {formatDateTime(plan.decidedAt)}
+              {plan.reviewedIn3d && ', reviewed in 3D'}
+            </Text>
+          )}
+          {canDecide && !wasViewed && (
+            <Text size="sm" c="dimmed" id={approveHint}>
+              Open version {plan.version} in 3D to approve it.
             </Text>
           )}
         </Stack>
@@ -185,8 +256,9 @@ function VersionRow({
               <Button
                 color="teal.9"
                 leftSection={<IconCheck size={16} aria-hidden />}
-                loading={decide.isPending}
-                onClick={() => void approve()}
+                disabled={!wasViewed}
+                aria-describedby={wasViewed ? undefined : approveHint}
+                onClick={onApprove}
               >
                 Approve
               </Button>
@@ -224,6 +296,8 @@ export function PlanPanel({
   const plans = usePlans(caseId);
   const [isUploading, setIsUploading] = useState(false);
   const [viewing, setViewing] = useState<PlanVersion>();
+  const [viewed, setViewed] = useState<ReadonlySet<number>>(new Set());
+  const [approving, setApproving] = useState<PlanVersion>();
   const [requesting, setRequesting] = useState<PlanVersion>();
 
   return (
@@ -256,16 +330,21 @@ export function PlanPanel({
           {plans.data.map((plan) => (
             <VersionRow
               key={plan.planId}
-              caseId={caseId}
               plan={plan}
               isDoctor={isDoctor}
-              onView={() => setViewing(plan)}
+              wasViewed={viewed.has(plan.planId)}
+              onView={() => {
+                setViewing(plan);
+                setViewed((before) => new Set(before).add(plan.planId));
+              }}
+              onApprove={() => setApproving(plan)}
               onRequestChanges={() => setRequesting(plan)}
             />
           ))}
         </Stack>
       )}
       {viewing && <PlanViewerModal plan={viewing} numbering={numbering} onClose={() => setViewing(undefined)} />}
+      {approving && <ApproveModal caseId={caseId} plan={approving} onClose={() => setApproving(undefined)} />}
       {requesting && <RequestChangesModal caseId={caseId} plan={requesting} onClose={() => setRequesting(undefined)} />}
     </Paper>
   );

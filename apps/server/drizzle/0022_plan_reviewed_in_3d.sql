@@ -1,0 +1,1 @@
+ALTER TABLE "treatment_plans" ADD COLUMN "reviewed_in_3d" boolean;
