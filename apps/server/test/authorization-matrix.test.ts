@@ -309,6 +309,22 @@ async function newPlanOfA(caseId?: number): Promise<{ caseId: number; planId: nu
   return { caseId: id, planId, stageUrl: plans[0]!.stages[0]!.url };
 }
 
+/** A comment doctor A pinned to a new plan of theirs: left a draft, or sent with a change request. */
+async function newCommentOfA(sent: boolean): Promise<{ caseId: number; planId: number; commentId: number }> {
+  const plan = await newPlanOfA();
+  const asDoctorA = (url: string, payload: object) =>
+    t.as(tokens.get('doctorA')!, {
+      method: 'POST',
+      url: `/api/case/${plan.caseId}/plans/${plan.planId}${url}`,
+      payload,
+    });
+  const { commentId } = json<{ commentId: number }>(
+    await asDoctorA('/comments', { stage: 1, arch: 'upper', point: [0, 0, 0], text: 'Less here' }),
+  );
+  if (sent) json(await asDoctorA('/request_changes', { comment: 'See the pin' }));
+  return { ...plan, commentId };
+}
+
 async function newDraftOfA(): Promise<number> {
   const response = await t.as(tokens.get('doctorA')!, {
     method: 'POST',
@@ -499,6 +515,24 @@ const requests: Record<string, Build> = {
   },
   'GET /api/case/plan_files/:stageFileId/:fileName': (_actor, owner) => ({ url: owner.planFilePath }),
   'GET /api/case/:caseId/plans/:planId/views': (_actor, owner) => ({ url: owner.planViewPath }),
+  'POST /api/case/:caseId/plans/:planId/comments': async () => {
+    const plan = await newPlanOfA();
+    return {
+      url: `/api/case/${plan.caseId}/plans/${plan.planId}/comments`,
+      payload: { stage: 0, arch: 'upper', point: [1, 2, 3], text: 'Here' },
+    };
+  },
+  'GET /api/case/:caseId/plans/:planId/comments': (_actor, owner) => ({
+    url: owner.planViewPath.replace(/views$/, 'comments'),
+  }),
+  'DELETE /api/case/:caseId/plans/:planId/comments/:commentId': async () => {
+    const { caseId, planId, commentId } = await newCommentOfA(false);
+    return { url: `/api/case/${caseId}/plans/${planId}/comments/${commentId}` };
+  },
+  'POST /api/case/:caseId/plans/:planId/comments/:commentId/resolve': async () => {
+    const { caseId, planId, commentId } = await newCommentOfA(true);
+    return { url: `/api/case/${caseId}/plans/${planId}/comments/${commentId}/resolve` };
+  },
   'GET /api/case/:caseId/plans/:planId/movements': (_actor, owner) => ({
     url: owner.planViewPath.replace(/views$/, 'movements'),
   }),

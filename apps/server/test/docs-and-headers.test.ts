@@ -16,6 +16,7 @@ const bodiless = new Set([
   'POST /api/doctor/activate/:id',
   'POST /api/doctor/request_password_reset/:id',
   'POST /api/case/:caseId/messages/read',
+  'POST /api/case/:caseId/plans/:planId/comments/:commentId/resolve',
   'POST /api/auth/passkey/options',
   'POST /api/account/second-factor/totp',
   'POST /api/account/second-factor/recovery-codes',

@@ -385,11 +385,30 @@ export async function downloadPart(): Promise<Blob | undefined> {
         body: { username: registration.username, password: registration.password },
       }),
     ).token;
+    const v1Path = { path: { caseId: CaseId, planId: v1.planId } };
+    const pinned = [0, 1].map(() => ({ stage: 1, arch: 'upper' as const, point: [1, 2, 3], text: 'Less here' }));
+    const comments: { commentId: number }[] = [];
+    for (const body of pinned) {
+      comments.push(
+        json<{ commentId: number }>(
+          await call('POST', '/api/case/{caseId}/plans/{planId}/comments', { params: v1Path, body }),
+        ),
+      );
+    }
+    await call('DELETE', '/api/case/{caseId}/plans/{planId}/comments/{commentId}', {
+      params: { path: { ...v1Path.path, commentId: comments[1]!.commentId } },
+    });
     await call('POST', '/api/case/{caseId}/plans/{planId}/request_changes', {
-      params: { path: { caseId: CaseId, planId: v1.planId } },
+      params: v1Path,
       body: { comment: 'Less expansion' },
     });
     token = staffToken;
+    expect(
+      json<unknown[]>(await call('GET', '/api/case/{caseId}/plans/{planId}/comments', { params: v1Path })),
+    ).toHaveLength(1);
+    await call('POST', '/api/case/{caseId}/plans/{planId}/comments/{commentId}/resolve', {
+      params: { path: { ...v1Path.path, commentId: comments[0]!.commentId } },
+    });
     const v2 = json<{ planId: number }>(
       await call('POST', '/api/case/{caseId}/plans', { ...planCase, body: planBody(), ...multipart }),
     );

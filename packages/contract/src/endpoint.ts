@@ -34,6 +34,8 @@ export const recordKinds = {
   case: { params: ['caseId'], reach: 'ownIfDoctor' },
   /** A plan version of a case, for the decision only its doctor takes. */
   casePlan: { params: ['caseId', 'planId'], reach: 'caseDoctor' },
+  /** A comment pinned to a plan version, for what only the case's doctor does with it. */
+  casePlanComment: { params: ['caseId', 'planId', 'commentId'], reach: 'caseDoctor' },
   /** A plan version of a case, to read: the case's doctor and staff. */
   planVersion: { params: ['caseId', 'planId'], reach: 'ownIfDoctor' },
   /** Whose cases a list or the stats read: a UserId, 0 for all doctors (staff). */

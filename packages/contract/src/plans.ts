@@ -154,6 +154,8 @@ export const planMessages = {
   notAwaiting: 'Only a plan version awaiting approval can be decided',
   superseded: 'This plan version has been superseded by a newer one',
   alreadyDecided: 'This plan version has already been decided',
+  commentsOnAwaiting: 'Comments are written on the version awaiting approval',
+  commentAlreadySent: 'This comment was sent to the lab with a change request and stays',
   dispatchNeedsApproval: 'The treatment plan must be approved by the doctor before the case is dispatched',
 } as const;
 
@@ -237,6 +239,54 @@ export const planMovementsAnswer = z.object({
 export type PlanMovementsAnswer = z.infer<typeof planMovementsAnswer>;
 
 export const planUploadResponse = z.object({ message: z.string(), planId: z.number(), version: z.number() });
+
+/**
+ * A comment the case's doctor pins to a point of the model at a stage (docs/decisions.md §
+ * Comments pinned to the model): kept as the doctor's draft until they request changes,
+ * which sends it to the lab; the lab marks it resolved when a new version answers it.
+ */
+export const planCommentInput = z.object({
+  stage: z
+    .number({ error: 'Stage must be a whole number' })
+    .int('Stage must be a whole number')
+    .min(0, 'Stage must be a whole number from 0')
+    .max(maxPlanStages, `Stage is at most ${maxPlanStages}`),
+  arch: z.enum(planArches, { error: 'Arch must be upper or lower' }),
+  point: z
+    .array(
+      z
+        .number({ error: 'Point must be three numbers (millimetres)' })
+        .min(-10_000, 'Point must lie within 10 metres of the model')
+        .max(10_000, 'Point must lie within 10 metres of the model'),
+    )
+    .length(3, 'Point must be three numbers (millimetres)'),
+  text: z
+    .string({ error: 'A comment is required' })
+    .trim()
+    .min(1, 'A comment is required')
+    .max(2000, 'A comment is at most 2000 characters'),
+});
+export type PlanCommentInput = z.infer<typeof planCommentInput>;
+
+export const planComment = z.object({
+  commentId: z.number(),
+  planId: z.number(),
+  /** 1, 2, ... in the order the doctor wrote them on this version: the pin's number. */
+  number: z.number(),
+  stage: z.number(),
+  arch: z.enum(planArches),
+  point: z.array(z.number()),
+  /** The nearest tooth at that stage (Universal 1-32); null when the teeth were not measured. */
+  tooth: z.number().nullable(),
+  text: z.string(),
+  author: z.string(),
+  createdAt: z.string(),
+  /** When the doctor's change request sent it to the lab; null while it is the doctor's draft. */
+  sentAt: z.string().nullable(),
+  resolvedAt: z.string().nullable(),
+  resolvedBy: z.string().nullable(),
+});
+export type PlanComment = z.infer<typeof planComment>;
 
 /** Approving: the doctor's tick that they reviewed the version in the 3D viewer, recorded with the approval. */
 export const planApproval = z.object({

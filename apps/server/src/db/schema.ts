@@ -685,6 +685,36 @@ export const planMovements = pgTable(
   (table) => [primaryKey({ columns: [table.planId, table.arch] })],
 );
 
+/**
+ * A comment the case's doctor pinned to a point of a plan version at a stage
+ * (docs/decisions.md § Comments pinned to the model): a draft of the doctor's until their
+ * change request sends it (`sent_at`), then the lab's to resolve.
+ */
+export const planComments = pgTable(
+  'plan_comments',
+  {
+    commentId: integer('comment_id').primaryKey().generatedAlwaysAsIdentity(),
+    planId: integer('plan_id')
+      .notNull()
+      .references(() => treatmentPlans.planId),
+    authorId: integer('author_id')
+      .notNull()
+      .references(() => users.userId),
+    stage: integer('stage').notNull(),
+    arch: text('arch', { enum: planArches }).notNull(),
+    /** [x, y, z] in millimetres, in the plan's coordinates. */
+    point: jsonb('point').notNull(),
+    /** Universal 1-32, the nearest at that stage; null when the teeth were not measured. */
+    tooth: integer('tooth'),
+    text: text('text').notNull(),
+    createdAt: createdAt(),
+    sentAt: timestamp('sent_at', { withTimezone: true, mode: 'date' }),
+    resolvedAt: timestamp('resolved_at', { withTimezone: true, mode: 'date' }),
+    resolvedBy: integer('resolved_by').references(() => users.userId),
+  },
+  (table) => [index('plan_comments_plan_idx').on(table.planId, table.commentId)],
+);
+
 // ---------------------------------------------------------------------------- doctor defaults
 
 /**

@@ -21,8 +21,12 @@ import type { PlanBase } from './plan-view.ts';
  * positive vertical move is an extrusion.
  */
 
-/** A tooth's movement as stored: whether it is over the limit is decided when it is read, against the limit then. */
-export type MeasuredMovement = Omit<ToothMovement, 'overLimit'>;
+/**
+ * A tooth's movement as stored: whether it is over the limit is decided when it is read,
+ * against the limit then; `centres` (x, y, z per stage from 0, to 0.01 mm) place a pinned
+ * comment's nearest tooth and are not answered.
+ */
+export type MeasuredMovement = Omit<ToothMovement, 'overLimit'> & { centres: number[] };
 
 export type ArchMovements = { teeth: MeasuredMovement[] } | { unavailable: string };
 
@@ -87,6 +91,7 @@ export function toothMovements(arch: PlanArch, base: PlanBase, stageMotions: Flo
       },
       maxStepMm: round(maxStepMm, 3),
       maxStepDeg: round(maxStepDeg, 2),
+      centres: centreAt.flatMap((at) => at.map((value) => round(value, 2))),
     };
   });
   return { teeth: teeth.sort((a, b) => a.tooth - b.tooth) };

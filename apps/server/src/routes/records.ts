@@ -8,7 +8,7 @@ import {
   caseOwnerScope,
   type SignedInUser,
 } from '../auth/policy.ts';
-import { caseDrafts, passkeys, sessions, treatmentPlans } from '../db/schema.ts';
+import { caseDrafts, passkeys, planComments, sessions, treatmentPlans } from '../db/schema.ts';
 import { notFound } from '../lib/errors.ts';
 import { findVisibleCase, type VisibleCase } from '../services/cases/case-access.ts';
 import { findCaseFile, type CaseFileDownload } from '../services/cases/case-files.ts';
@@ -24,6 +24,7 @@ export interface RecordTypes {
   /** The case, its doctor the caller; the plan version itself is read with the decision. */
   casePlan: VisibleCase & { planId: number };
   planVersion: VisibleCase & { planId: number };
+  casePlanComment: VisibleCase & { planId: number; commentId: number };
   caseOwner: { doctorUserId: number | null };
   caseFile: CaseFileDownload;
   messageFile: CaseFileDownload;
@@ -56,6 +57,23 @@ const resolvers: { [K in RecordKind]: Resolver<K> } = {
     const found = await findVisibleCase(app.db, user, id(params, 'caseId'));
     assertCaseDoctor(user, found.doctorUserId);
     return { ...found, planId: id(params, 'planId') };
+  },
+  async casePlanComment(app, user, params) {
+    const found = await findVisibleCase(app.db, user, id(params, 'caseId'));
+    assertCaseDoctor(user, found.doctorUserId);
+    const [comment] = await app.db
+      .select({ planId: planComments.planId, commentId: planComments.commentId })
+      .from(planComments)
+      .innerJoin(treatmentPlans, eq(treatmentPlans.planId, planComments.planId))
+      .where(
+        and(
+          eq(planComments.commentId, id(params, 'commentId')),
+          eq(planComments.planId, id(params, 'planId')),
+          eq(treatmentPlans.caseId, found.caseId),
+        ),
+      );
+    if (!comment) throw notFound('Comment');
+    return { ...found, ...comment };
   },
   async planVersion(app, user, params) {
     const found = await findVisibleCase(app.db, user, id(params, 'caseId'));

@@ -360,6 +360,17 @@ export const examples: Record<string, (fixture: Fixture) => Example> = {
   }),
   'GET /api/case/plan_files/:stageFileId/:fileName': (f) => ({ url: f.planFilePath }),
   'GET /api/case/:caseId/plans/:planId/views': (f) => ({ url: `/api/case/${f.caseId}/plans/${f.planId}/views` }),
+  'POST /api/case/:caseId/plans/:planId/comments': (f) => ({
+    url: `/api/case/${f.caseId}/plans/${f.planId}/comments`,
+    payload: { stage: 0, arch: 'upper', point: [1.5, -2, 30], text: 'Intrude this one' },
+  }),
+  'GET /api/case/:caseId/plans/:planId/comments': (f) => ({ url: `/api/case/${f.caseId}/plans/${f.planId}/comments` }),
+  'DELETE /api/case/:caseId/plans/:planId/comments/:commentId': (f) => ({
+    url: `/api/case/${f.caseId}/plans/${f.planId}/comments/1`,
+  }),
+  'POST /api/case/:caseId/plans/:planId/comments/:commentId/resolve': (f) => ({
+    url: `/api/case/${f.caseId}/plans/${f.planId}/comments/1/resolve`,
+  }),
   'GET /api/case/:caseId/plans/:planId/movements': (f) => ({
     url: `/api/case/${f.caseId}/plans/${f.planId}/movements`,
   }),

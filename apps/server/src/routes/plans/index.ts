@@ -2,7 +2,14 @@ import { endpoints } from '@portal/contract';
 import type { FastifyInstance } from 'fastify';
 import path from 'node:path';
 import { paramTarget } from '../../plugins/audit.ts';
+import type { VisibleCase } from '../../services/cases/case-access.ts';
 import { findMeshView } from '../../services/mesh-views.ts';
+import {
+  addPlanComment,
+  deletePlanComment,
+  readPlanComments,
+  resolvePlanComment,
+} from '../../services/plans/plan-comments.ts';
 import { readPlanMovements } from '../../services/plans/plan-movements.ts';
 import { findPlanViews, planViewSource } from '../../services/plans/plan-views.ts';
 import { createPlanVersion, decidePlan, listPlans, type PlanChange } from '../../services/plans/plans.ts';
@@ -104,6 +111,53 @@ export async function planRoutes(app: FastifyInstance) {
       reply,
       await findMeshView(app.db, planViewSource(request.record.planId, request.params.arch)),
     ),
+  );
+
+  // Pinned comments change no plan state: their event tells both sides' pages to read them again.
+  const publishComments = async (record: VisibleCase & { planId: number }) => {
+    const plan = (await listPlans(app.db, record)).find((found) => found.planId === record.planId)!;
+    await publish({
+      caseId: record.caseId,
+      planId: record.planId,
+      version: plan.version,
+      state: plan.state,
+      doctorUserId: record.doctorUserId,
+      at: new Date().toISOString(),
+    });
+  };
+  const commentTarget = paramTarget({ case: 'caseId', plan: 'planId', comment: 'commentId' });
+
+  route(app, endpoints.planCommentAdd, { audit: { action: 'plan.comment', target: planTarget } }, async (request) => {
+    const comment = await addPlanComment(app.db, request.user, request.record, request.body);
+    request.auditDetail = {
+      target: `case:${request.record.caseId}/plan:${request.record.planId}/comment:${comment.commentId}`,
+    };
+    await publishComments(request.record);
+    return comment;
+  });
+
+  route(app, endpoints.planCommentList, {}, (request) => readPlanComments(app.db, request.user, request.record));
+
+  route(
+    app,
+    endpoints.planCommentDelete,
+    { audit: { action: 'plan.comment_delete', target: commentTarget } },
+    async (request) => {
+      await deletePlanComment(app.db, request.record);
+      await publishComments(request.record);
+      return { message: 'Comment removed' };
+    },
+  );
+
+  route(
+    app,
+    endpoints.planCommentResolve,
+    { audit: { action: 'plan.comment_resolve', target: commentTarget } },
+    async (request) => {
+      const comment = await resolvePlanComment(app.db, request.user, request.record, request.params.commentId);
+      await publishComments(request.record);
+      return comment;
+    },
   );
 
   route(app, endpoints.planMovements, {}, (request) =>

@@ -1,5 +1,5 @@
 import { planArches, type PlanArch, type PlanMovementsAnswer } from '@portal/contract';
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { planMovements } from '../../db/schema.ts';
 import type { ArchMovements, MeasuredMovement } from '../../meshes/tooth-movements.ts';
@@ -53,7 +53,7 @@ export async function readPlanMovements(
     if (!view) continue;
     const row = rows.find((found) => found.arch === arch);
     if (row && !row.unavailable) {
-      for (const tooth of row.teeth as MeasuredMovement[]) {
+      for (const { centres: _centres, ...tooth } of row.teeth as MeasuredMovement[]) {
         teeth.push({ ...tooth, overLimit: tooth.maxStepMm > limits.stepMm || tooth.maxStepDeg > limits.stepDeg });
       }
     } else if (row?.unavailable) {
@@ -75,4 +75,27 @@ export async function readPlanMovements(
     limits,
     teeth,
   };
+}
+
+/** A pin's nearest tooth: the tooth whose centre lies nearest `point` at `stage` (its last, past it); null when unmeasured. */
+export async function nearestTooth(
+  db: Database,
+  planId: number,
+  arch: PlanArch,
+  stage: number,
+  point: number[],
+): Promise<number | null> {
+  const [row] = await db
+    .select({ teeth: planMovements.teeth })
+    .from(planMovements)
+    .where(and(eq(planMovements.planId, planId), eq(planMovements.arch, arch)));
+  let nearest: { tooth: number; distance: number } | undefined;
+  for (const { tooth, centres } of (row?.teeth ?? []) as MeasuredMovement[]) {
+    // Rows measured before centres were kept have none.
+    if (!centres) continue;
+    const at = Math.min(stage, centres.length / 3 - 1) * 3;
+    const distance = Math.hypot(centres[at]! - point[0]!, centres[at + 1]! - point[1]!, centres[at + 2]! - point[2]!);
+    if (!nearest || distance < nearest.distance) nearest = { tooth, distance };
+  }
+  return nearest?.tooth ?? null;
 }

@@ -8,6 +8,7 @@ import { conflict, notFound } from '../../lib/errors.ts';
 import type { JobQueue } from '../../jobs/job-queue.ts';
 import type { MailOutbox } from '../../mail/outbox.ts';
 import type { VisibleCase } from '../cases/case-access.ts';
+import { sendPlanComments } from './plan-comments.ts';
 import { queuePlanViews } from './plan-views.ts';
 import type { ReceivedPlanUpload } from './receive-plan-upload.ts';
 
@@ -153,6 +154,8 @@ export async function decidePlan(
       .where(eq(treatmentPlans.planId, planId))
       .returning({ decidedAt: treatmentPlans.decidedAt });
     await tx.update(cases).set({ planState: decision.decision }).where(eq(cases.caseId, caseId));
+    // The comments the doctor pinned go to the lab with their change request.
+    if (decision.decision === 'changes_requested') await sendPlanComments(tx, planId);
     return {
       caseId,
       planId,

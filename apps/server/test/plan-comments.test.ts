@@ -1,0 +1,154 @@
+import type { PlanComment } from '@portal/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { caseFields, caseForm, createCaseDoctor, submitCase, type UploadFile } from './helpers/case-factories.ts';
+import { planArchStages, planArchTeeth } from './helpers/dental-meshes.ts';
+import { createStaff } from './helpers/factories.ts';
+import { planForm, planSummaryOf, uploadPlan } from './helpers/plan-factories.ts';
+import { createTestApp, type TestApp } from './helpers/test-app.ts';
+
+/**
+ * docs/quality.md, Records / Comments pinned to the model (issue 23): the case's doctor pins
+ * comments to a point of the version awaiting approval at a stage, each given its nearest
+ * tooth; they are the doctor's drafts until a change request sends them to the lab, which
+ * marks them resolved; every other caller is refused as for the plan itself.
+ */
+
+let t: TestApp;
+let admin: string;
+let doctor: Awaited<ReturnType<typeof createCaseDoctor>>;
+let other: Awaited<ReturnType<typeof createCaseDoctor>>;
+let lab: { token: string };
+let caseId: number;
+let planId: number;
+const options = { teeth: 14, trianglesPerTooth: 300, seed: 4, stages: 3 };
+
+const stageNames = (arch: string, stls: Uint8Array[]): UploadFile[] =>
+  stls.map((data, stage) => ({ name: `${arch}_${String(stage).padStart(2, '0')}.stl`, data: Buffer.from(data) }));
+
+const commentsUrl = (plan = planId) => `/api/case/${caseId}/plans/${plan}/comments`;
+const list = (token: string, plan = planId) => t.as(token, { method: 'GET', url: commentsUrl(plan) });
+const add = (token: string, payload: object, plan = planId) =>
+  t.as(token, { method: 'POST', url: commentsUrl(plan), payload });
+
+beforeAll(async () => {
+  t = await createTestApp();
+  admin = await t.adminToken();
+  doctor = await createCaseDoctor(t);
+  other = await createCaseDoctor(t);
+  lab = await createStaff(t, [1]);
+  const created = await submitCase(t, doctor.token, caseForm(caseFields(doctor.clinicId)));
+  caseId = created.json<{ CaseId: number }>().CaseId;
+  const files = [
+    ...stageNames('upper', [...planArchStages('upper', options)]),
+    ...stageNames('lower', [...planArchStages('lower', options)]),
+  ];
+  const uploaded = await uploadPlan(t, admin, caseId, planForm(planSummaryOf(3, 3), files));
+  expect(uploaded.statusCode, uploaded.body).toBe(200);
+  planId = uploaded.json<{ planId: number }>().planId;
+  // The teeth are measured with the viewer's copy: a pin is given the nearest one.
+  await t.app.jobs.runDue();
+});
+afterAll(() => t?.close());
+
+describe('comments pinned to a plan version', () => {
+  it("are the case doctor's, on a point at a stage, each given the nearest tooth at that stage", async () => {
+    const canine = planArchTeeth('upper', options).find((tooth) => tooth.universal === 11)!;
+    // A point on the crown's side, 2 mm off the tooth's centre at stage 2.
+    const point = canine.centroids[2]!.map((value, axis) => value + (axis === 0 ? 2 : 0));
+    const answer = await add(doctor.token, { stage: 2, arch: 'upper', point, text: '  Less torque on this canine  ' });
+    expect(answer.statusCode, answer.body).toBe(200);
+    expect(answer.json()).toMatchObject({
+      planId,
+      number: 1,
+      stage: 2,
+      arch: 'upper',
+      point,
+      tooth: 11,
+      text: 'Less torque on this canine',
+      author: 'Ada Lovelace',
+      sentAt: null,
+      resolvedAt: null,
+      resolvedBy: null,
+    });
+    const second = await add(doctor.token, { stage: 0, arch: 'lower', point: [0, 0, 0], text: 'Check the midline' });
+    expect(second.json()).toMatchObject({ number: 2, arch: 'lower' });
+    expect((await list(doctor.token)).json<PlanComment[]>().map((comment) => comment.number)).toEqual([1, 2]);
+  });
+
+  it('refuse a stage past the arch, a point that is not three numbers and an empty text, keeping nothing', async () => {
+    const before = (await list(doctor.token)).json<PlanComment[]>().length;
+    for (const [payload, field, message] of [
+      [{ stage: 4, arch: 'upper', point: [0, 0, 0], text: 'x' }, 'stage', 'Stage must be from 0 to 3'],
+      [{ stage: 1, arch: 'upper', point: [0, 0], text: 'x' }, 'point', 'Point must be three numbers (millimetres)'],
+      [
+        { stage: 1, arch: 'upper', point: [0, 0, 1e9], text: 'x' },
+        'point.2',
+        'Point must lie within 10 metres of the model',
+      ],
+      [{ stage: 1, arch: 'upper', point: [0, 0, 0], text: '   ' }, 'text', 'A comment is required'],
+      [{ stage: 1, arch: 'side', point: [0, 0, 0], text: 'x' }, 'arch', 'Arch must be upper or lower'],
+    ] as const) {
+      const refused = await add(doctor.token, payload);
+      expect(refused.statusCode, JSON.stringify(payload)).toBe(400);
+      expect(refused.json().fieldErrors?.[field], JSON.stringify(refused.json())).toBe(message);
+    }
+    expect((await list(doctor.token)).json<PlanComment[]>()).toHaveLength(before);
+  });
+
+  it('are refused to everyone but the case doctor: 403 to the lab, 404 to another doctor; drafts hidden from the lab', async () => {
+    const payload = { stage: 1, arch: 'upper', point: [0, 0, 0], text: 'Mine' };
+    expect((await add(lab.token, payload)).statusCode).toBe(403);
+    const refused = await add(other.token, payload);
+    expect(refused.statusCode).toBe(404);
+    expect(refused.json()).toEqual({ message: 'Case not found' });
+    expect((await list(other.token)).statusCode).toBe(404);
+    expect((await list(lab.token)).json()).toEqual([]);
+  });
+
+  it('can be removed by the doctor while a draft; the lab cannot resolve a draft', async () => {
+    const drafts = (await list(doctor.token)).json<PlanComment[]>();
+    const last = drafts.at(-1)!;
+    const url = `${commentsUrl()}/${last.commentId}`;
+    expect((await t.as(lab.token, { method: 'DELETE', url })).statusCode).toBe(403);
+    expect((await t.as(other.token, { method: 'DELETE', url })).statusCode).toBe(404);
+    expect((await t.as(lab.token, { method: 'POST', url: `${url}/resolve` })).statusCode).toBe(404);
+    const removed = await t.as(doctor.token, { method: 'DELETE', url });
+    expect(removed.statusCode, removed.body).toBe(200);
+    expect((await t.as(doctor.token, { method: 'DELETE', url })).json()).toEqual({ message: 'Comment not found' });
+    expect((await list(doctor.token)).json<PlanComment[]>()).toHaveLength(drafts.length - 1);
+  });
+
+  it('go to the lab with the change request, stay, and are resolved by the lab once', async () => {
+    const changes = await t.as(doctor.token, {
+      method: 'POST',
+      url: `/api/case/${caseId}/plans/${planId}/request_changes`,
+      payload: { comment: 'See the pinned comment' },
+    });
+    expect(changes.statusCode, changes.body).toBe(200);
+    const sent = (await list(lab.token)).json<PlanComment[]>();
+    expect(sent).toHaveLength(1);
+    expect(sent[0]).toMatchObject({ number: 1, tooth: 11, text: 'Less torque on this canine' });
+    expect(sent[0]!.sentAt).toBeTruthy();
+    const url = `${commentsUrl()}/${sent[0]!.commentId}`;
+    // The version is decided: no new comment, and the sent one stays.
+    const late = await add(doctor.token, { stage: 1, arch: 'upper', point: [0, 0, 0], text: 'One more' });
+    expect([late.statusCode, late.json().message]).toEqual([
+      409,
+      'Comments are written on the version awaiting approval',
+    ]);
+    const kept = await t.as(doctor.token, { method: 'DELETE', url });
+    expect([kept.statusCode, kept.json().message]).toEqual([
+      409,
+      'This comment was sent to the lab with a change request and stays',
+    ]);
+    expect((await t.as(doctor.token, { method: 'POST', url: `${url}/resolve` })).statusCode).toBe(403);
+    const resolved = await t.as(lab.token, { method: 'POST', url: `${url}/resolve` });
+    expect(resolved.statusCode, resolved.body).toBe(200);
+    const { resolvedAt, resolvedBy } = resolved.json<PlanComment>();
+    expect(resolvedAt).toBeTruthy();
+    expect(resolvedBy).toBeTruthy();
+    const again = await t.as(lab.token, { method: 'POST', url: `${url}/resolve` });
+    expect(again.json<PlanComment>().resolvedAt).toBe(resolvedAt);
+    expect((await list(doctor.token)).json<PlanComment[]>()[0]).toMatchObject({ resolvedAt, resolvedBy });
+  });
+});
