@@ -1,5 +1,5 @@
 import type { PlanVersion } from '@portal/contract';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { apiLogin, createActiveDoctor, createStaff } from '../helpers/api.ts';
 import {
@@ -77,6 +77,18 @@ async function openCase(page: Page) {
   await settle(page);
 }
 
+/** Clicks across the canvas, row by row, until `isDone` (a click that lands on a tooth). */
+async function clickUntil(page: Page, canvas: Locator, isDone: () => Promise<boolean>) {
+  const box = (await canvas.boundingBox())!;
+  for (let y = 0.15; y < 0.9; y += 0.05) {
+    for (let x = 0.1; x < 0.9; x += 0.04) {
+      await page.mouse.click(box.x + box.width * x, box.y + box.height * y);
+      if (await isDone()) return;
+    }
+  }
+  throw new Error('no click on the canvas landed on a tooth');
+}
+
 /** The lab's upload form: stage counts, one IPR contact, attachment teeth, notes, and the files dropped. */
 async function uploadInTheForm(
   page: Page,
@@ -146,6 +158,25 @@ describe('Treatment plan review', () => {
     await review.waitForURL(`**/cases/${submitted.CaseId}`);
     await settle(review);
 
+    // The doctor pins a comment on a tooth of version 1 in the viewer (a draft, theirs alone).
+    await version(review, 1).getByRole('button', { name: 'View version 1 in 3D' }).click();
+    const firstViewer = review.getByRole('dialog', { name: 'Treatment plan version 1' });
+    const firstCanvas = firstViewer.locator('[data-shown-stage]');
+    await expect.poll(() => firstCanvas.getAttribute('data-shown-stage'), { timeout: 60_000 }).toBe('0');
+    await firstViewer.getByRole('button', { name: 'Pin a comment' }).click();
+    const newComment = firstViewer.getByRole('form', { name: 'New pinned comment' });
+    await clickUntil(review, firstCanvas, () => newComment.isVisible());
+    await newComment
+      .getByRole('textbox', { name: /^Comment at stage 0, (upper|lower) arch/ })
+      .fill('Less torque here.');
+    await newComment.getByRole('button', { name: 'Save comment' }).click();
+    const pinned = firstViewer.getByRole('list', { name: 'Pinned comments' });
+    await expect.poll(() => pinned.textContent()).toMatch(/Less torque here\..*Draft: sent with your change request/);
+    await expectNoSeriousA11yViolations(review);
+    await screenshots(review, 'plan-viewer-pinned-comment');
+    await firstViewer.getByRole('button', { name: 'Close 3D viewer' }).click();
+    await expect.poll(() => firstViewer.count()).toBe(0);
+
     // The doctor requests changes; the comment is required.
     await version(review, 1).getByRole('button', { name: 'Request changes' }).click();
     const changes = review.getByRole('dialog', { name: 'Request changes to version 1' });
@@ -157,6 +188,15 @@ describe('Treatment plan review', () => {
     await expect.poll(() => version(review, 1).textContent()).toMatch(/Changes requested/);
     // The lab's open case page follows.
     await expect.poll(() => version(lab, 1).textContent()).toMatch(/Less expansion on the upper arch\./);
+
+    // The lab sees the pinned comment the change request sent, and marks it resolved.
+    await version(lab, 1).getByRole('button', { name: 'View version 1 in 3D' }).click();
+    const labViewer = lab.getByRole('dialog', { name: 'Treatment plan version 1' });
+    const labPins = labViewer.getByRole('list', { name: 'Pinned comments' });
+    await expect.poll(() => labPins.textContent(), { timeout: 60_000 }).toMatch(/Less torque here\..*Sent to the lab/);
+    await labViewer.getByRole('button', { name: 'Mark comment 1 resolved' }).click();
+    await expect.poll(() => labPins.textContent()).toMatch(/Resolved by Sam Staff/);
+    await labViewer.getByRole('button', { name: 'Close 3D viewer' }).click();
 
     // The lab writes to the doctor about it; the doctor's open case page shows the message live.
     const labConversation = lab.getByRole('region', { name: 'Messages' });

@@ -5,11 +5,15 @@ import {
   Group,
   HemisphereLight,
   LOD,
-  type Object3D,
+  type Material,
   MathUtils,
+  Mesh,
+  type Object3D,
   PerspectiveCamera,
+  Raycaster,
   Scene,
   Sphere,
+  Vector2,
   Vector3,
   WebGLRenderer,
 } from 'three';
@@ -165,6 +169,24 @@ export function createModelCanvas(container: HTMLElement, options: ModelCanvasOp
           if (hasFitted) render();
         });
       return true;
+    },
+    /**
+     * What is drawn under a point of the canvas (a click's clientX and clientY): the nearest
+     * visible, opaque mesh hit, and where, in the model group's own coordinates.
+     */
+    pick(clientX: number, clientY: number): { object: Object3D; point: Vector3 } | undefined {
+      const rect = canvas.getBoundingClientRect();
+      const pointer = new Vector2(
+        ((clientX - rect.left) / rect.width) * 2 - 1,
+        -((clientY - rect.top) / rect.height) * 2 + 1,
+      );
+      const raycaster = new Raycaster();
+      raycaster.setFromCamera(pointer, camera);
+      const isShown = (object: Object3D | null): boolean => !object || (object.visible && isShown(object.parent));
+      const hit = raycaster
+        .intersectObject(model, true)
+        .find(({ object }) => object instanceof Mesh && !(object.material as Material).transparent && isShown(object));
+      return hit && { object: hit.object, point: model.worldToLocal(hit.point.clone()) };
     },
     /** Stops observing and frees the renderer; the caller frees its own geometries and materials. */
     dispose() {

@@ -8,13 +8,16 @@ import {
   type PlanVersion,
 } from '@portal/contract';
 import { IconCheck, IconCube, IconMessageReport, IconUpload } from '@tabler/icons-react';
-import { lazy, Suspense, useState, type FormEvent } from 'react';
+import { lazy, Suspense, useMemo, useState, type FormEvent } from 'react';
 import { ApiError } from '../../../lib/api-client.ts';
 import { formatDateTime } from '../../../lib/format-date.ts';
 import { errorMessage, notifyError, notifySuccess } from '../../../lib/notify.ts';
 import { usePlans } from '../api/get-plans.ts';
 import { useDecidePlan } from '../api/plan-changes.ts';
+import { usePlanComments } from '../api/plan-comments.ts';
 import { MovementTable } from './movement-table.tsx';
+import { PlanComments } from './plan-comments.tsx';
+import type { PickedPoint } from './stage-viewer/plan-view-scene.tsx';
 import { PlanSummaryView } from './plan-summary.tsx';
 import { UploadPlanForm } from './upload-plan-form.tsx';
 
@@ -161,13 +164,28 @@ function ApproveModal({ caseId, plan, onClose }: { caseId: number; plan: PlanVer
 function PlanViewerModal({
   plan,
   numbering,
+  isDoctor,
   onClose,
 }: {
   plan: PlanVersion;
   numbering: NumberingSystem;
+  isDoctor: boolean;
   onClose: () => void;
 }) {
   const isNarrow = useMediaQuery('(max-width: 767px)') ?? false;
+  const comments = usePlanComments(plan.caseId, plan.planId);
+  const [isPinning, setIsPinning] = useState(false);
+  const [picked, setPicked] = useState<PickedPoint>();
+  const [requestedStage, setRequestedStage] = useState<{ stage: number }>();
+  const pins = useMemo(
+    () =>
+      (comments.data ?? []).map((comment) => ({
+        number: comment.number,
+        point: comment.point,
+        isResolved: comment.resolvedAt !== null,
+      })),
+    [comments.data],
+  );
   return (
     <Modal
       opened
@@ -186,11 +204,30 @@ function PlanViewerModal({
               </Text>
             }
           >
-            <StageScene plan={plan} />
+            <StageScene
+              plan={plan}
+              pins={pins}
+              onPick={isPinning && !picked ? setPicked : undefined}
+              requestedStage={requestedStage}
+            />
           </Suspense>
         </Grid.Col>
         <Grid.Col span={{ base: 12, md: 4 }}>
-          <PlanSummaryView summary={plan.summary} />
+          <Stack gap="md">
+            <PlanComments
+              caseId={plan.caseId}
+              plan={plan}
+              comments={comments.data}
+              isDoctor={isDoctor}
+              system={numbering}
+              isPinning={isPinning}
+              onPinning={setIsPinning}
+              picked={picked}
+              onPicked={setPicked}
+              onShowStage={(stage) => setRequestedStage({ stage })}
+            />
+            <PlanSummaryView summary={plan.summary} />
+          </Stack>
         </Grid.Col>
         <Grid.Col span={12}>
           <MovementTable caseId={plan.caseId} planId={plan.planId} system={numbering} />
@@ -343,7 +380,14 @@ export function PlanPanel({
           ))}
         </Stack>
       )}
-      {viewing && <PlanViewerModal plan={viewing} numbering={numbering} onClose={() => setViewing(undefined)} />}
+      {viewing && (
+        <PlanViewerModal
+          plan={viewing}
+          numbering={numbering}
+          isDoctor={isDoctor}
+          onClose={() => setViewing(undefined)}
+        />
+      )}
       {approving && <ApproveModal caseId={caseId} plan={approving} onClose={() => setApproving(undefined)} />}
       {requesting && <RequestChangesModal caseId={caseId} plan={requesting} onClose={() => setRequesting(undefined)} />}
     </Paper>

@@ -1,8 +1,13 @@
+import type { PlanArch } from '@portal/contract';
 import {
+  CanvasTexture,
   DoubleSide,
+  Group,
   LOD,
   Mesh,
   MeshStandardMaterial,
+  Sprite,
+  SpriteMaterial,
   Vector3,
   type BufferGeometry,
   type Material,
@@ -126,8 +131,38 @@ export function createPlanViewer(container: HTMLElement, arches: PlanArchView[],
     return { ...arch, ghost };
   });
 
+  const pins = new Group();
+  view.model.add(pins);
+
   let hasFitted = false;
+  /** Comments' numbered pins at their points, in the plan's coordinates (the model group's). */
+  const setPins = (next: Pin[]) => {
+    for (const sprite of pins.children as Sprite[]) {
+      sprite.material.map?.dispose();
+      sprite.material.dispose();
+    }
+    pins.clear();
+    for (const pin of next) {
+      const sprite = pinSprite(pin.number, pin.isResolved);
+      sprite.position.fromArray(pin.point);
+      pins.add(sprite);
+    }
+    if (hasFitted) view.render();
+  };
+
   return {
+    setPins,
+    /** The arch and the point (plan coordinates) of a tooth under a click; undefined off the teeth. */
+    pick(clientX: number, clientY: number): { arch: PlanArch; point: number[] } | undefined {
+      const hit = view.pick(clientX, clientY);
+      if (!hit) return undefined;
+      const arch = shown.find((candidate) => {
+        let ancestor: Object3D | null = hit.object;
+        while (ancestor && ancestor !== candidate.scene) ancestor = ancestor.parent;
+        return ancestor === candidate.scene;
+      });
+      return arch && { arch: arch.arch, point: hit.point.toArray() };
+    },
     /** Each arch at `stage` (an arch that finished earlier stays at its last), the ones asked for visible. */
     show(stage: number, visible: { upper: boolean; lower: boolean; ghost: boolean }) {
       for (const arch of shown) {
@@ -149,6 +184,7 @@ export function createPlanViewer(container: HTMLElement, arches: PlanArchView[],
       view.render();
     },
     dispose() {
+      setPins([]);
       view.dispose();
       shown.forEach(disposePlanArchView);
       for (const material of materials) material.dispose();
@@ -157,3 +193,30 @@ export function createPlanViewer(container: HTMLElement, arches: PlanArchView[],
 }
 
 export type PlanViewer = ReturnType<typeof createPlanViewer>;
+
+/** A comment's pin: its number on a round marker, the same size on screen at any zoom, seen through the teeth. */
+function pinSprite(number: number, isResolved: boolean): Sprite {
+  const canvas = document.createElement('canvas');
+  canvas.width = canvas.height = 64;
+  const context = canvas.getContext('2d')!;
+  context.fillStyle = isResolved ? '#495057' : '#c92a2a';
+  context.beginPath();
+  context.arc(32, 32, 30, 0, 2 * Math.PI);
+  context.fill();
+  context.fillStyle = '#ffffff';
+  context.font = 'bold 34px sans-serif';
+  context.textAlign = 'center';
+  context.textBaseline = 'middle';
+  context.fillText(String(number), 32, 34);
+  const material = new SpriteMaterial({ map: new CanvasTexture(canvas), depthTest: false, sizeAttenuation: false });
+  const sprite = new Sprite(material);
+  sprite.scale.setScalar(0.045);
+  sprite.renderOrder = 2;
+  return sprite;
+}
+
+export interface Pin {
+  number: number;
+  point: number[];
+  isResolved: boolean;
+}

@@ -1,8 +1,8 @@
 import { Alert, Box, Progress, Stack, Text } from '@mantine/core';
-import { planArches, type PlanVersion } from '@portal/contract';
+import { planArches, type PlanArch, type PlanVersion } from '@portal/contract';
 import { useEffect, useRef, useState } from 'react';
 import { disposePlanArchView, loadPlanArchView } from '../../lib/load-plan-view.ts';
-import { createPlanViewer, type PlanViewer } from './create-stage-viewer.ts';
+import { createPlanViewer, type Pin, type PlanViewer } from './create-stage-viewer.ts';
 import { playStepMs, StageControls, useStageControls } from './stage-controls.tsx';
 
 /**
@@ -11,7 +11,31 @@ import { playStepMs, StageControls, useStageControls } from './stage-controls.ts
  * playing only move the teeth. When the copy cannot be loaded, `onUnavailable` hands over to
  * the stage files with the reason. Closing stops the loading and frees the geometries.
  */
-export function PlanViewScene({ plan, onUnavailable }: { plan: PlanVersion; onUnavailable: (why: string) => void }) {
+/** Where a click on a tooth landed: the arch, the point in the plan's coordinates, and the stage shown. */
+export interface PickedPoint {
+  arch: PlanArch;
+  point: number[];
+  stage: number;
+}
+
+const noPins: Pin[] = [];
+
+export function PlanViewScene({
+  plan,
+  onUnavailable,
+  pins = noPins,
+  onPick,
+  requestedStage,
+}: {
+  plan: PlanVersion;
+  onUnavailable: (why: string) => void;
+  /** Comments' numbered pins shown on the model. */
+  pins?: Pin[];
+  /** Set while the doctor is pinning a comment: a click on a tooth (not a drag) picks its point. */
+  onPick?: (picked: PickedPoint) => void;
+  /** A stage to show, asked for from outside (a comment's); a new object each time it is asked. */
+  requestedStage?: { stage: number };
+}) {
   const containerRef = useRef<HTMLDivElement>(null);
   const viewerRef = useRef<PlanViewer | null>(null);
   const [percent, setPercent] = useState(0);
@@ -66,6 +90,26 @@ export function PlanViewScene({ plan, onUnavailable }: { plan: PlanVersion; onUn
     viewerRef.current?.show(stage, { upper: showUpper, lower: showLower, ghost: showGhost });
   }, [isReady, stage, showUpper, showLower, showGhost]);
 
+  useEffect(() => {
+    viewerRef.current?.setPins(pins);
+  }, [isReady, pins]);
+
+  useEffect(() => {
+    if (!requestedStage) return;
+    setIsPlaying(false);
+    setStage(Math.min(requestedStage.stage, lastStage));
+  }, [requestedStage]);
+
+  // A click, not the end of a drag that turned the view: the pointer went down and up within a few pixels.
+  const downAt = useRef<{ x: number; y: number }>(undefined);
+  const pointerDown = (event: React.PointerEvent) => (downAt.current = { x: event.clientX, y: event.clientY });
+  const pointerUp = (event: React.PointerEvent) => {
+    const start = downAt.current;
+    if (!onPick || !start || Math.hypot(event.clientX - start.x, event.clientY - start.y) > 5) return;
+    const hit = viewerRef.current?.pick(event.clientX, event.clientY);
+    if (hit) onPick({ ...hit, stage });
+  };
+
   // Playing steps forward at the viewer's pace: every stage is already in memory.
   useEffect(() => {
     if (!isPlaying || !isReady) return;
@@ -98,7 +142,10 @@ export function PlanViewScene({ plan, onUnavailable }: { plan: PlanVersion; onUn
         mih={280}
         pos="relative"
         data-shown-stage={isReady ? stage : ''}
+        onPointerDown={pointerDown}
+        onPointerUp={pointerUp}
         style={{
+          cursor: onPick ? 'crosshair' : undefined,
           borderRadius: 'var(--mantine-radius-md)',
           overflow: 'hidden',
           border: '1px solid var(--mantine-color-gray-3)',

@@ -2,7 +2,8 @@ import { Text } from '@mantine/core';
 import { planArches, type PlanVersion, type PlanViewAnswer } from '@portal/contract';
 import { useEffect, useState } from 'react';
 import { fetchPlanViewState } from '../../lib/load-plan-view.ts';
-import { PlanViewScene } from './plan-view-scene.tsx';
+import type { Pin } from './create-stage-viewer.ts';
+import { PlanViewScene, type PickedPoint } from './plan-view-scene.tsx';
 import { StageFilesScene } from './stage-files-scene.tsx';
 
 type Source = { kind: 'checking' } | { kind: 'copy' } | { kind: 'files'; note: string };
@@ -20,7 +21,17 @@ function filesNote(state: PlanViewAnswer | undefined): string {
  * the server's copy of the plan when it is ready (plan-view-scene.tsx), otherwise on the
  * stage files themselves, saying so (stage-files-scene.tsx).
  */
-export default function StageScene({ plan }: { plan: PlanVersion }) {
+export default function StageScene({
+  plan,
+  pins,
+  onPick,
+  requestedStage,
+}: {
+  plan: PlanVersion;
+  pins?: Pin[];
+  onPick?: (picked: PickedPoint) => void;
+  requestedStage?: { stage: number };
+}) {
   const [source, setSource] = useState<Source>({ kind: 'checking' });
 
   useEffect(() => {
@@ -50,7 +61,15 @@ export default function StageScene({ plan }: { plan: PlanVersion }) {
         </Text>
       );
     case 'copy':
-      return <PlanViewScene plan={plan} onUnavailable={(note) => setSource({ kind: 'files', note })} />;
+      return (
+        <PlanViewScene
+          plan={plan}
+          pins={pins}
+          onPick={onPick}
+          requestedStage={requestedStage}
+          onUnavailable={(note) => setSource({ kind: 'files', note })}
+        />
+      );
     case 'files':
       return <StageFilesScene plan={plan} note={source.note} />;
   }
