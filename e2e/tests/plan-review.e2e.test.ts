@@ -258,6 +258,22 @@ describe('Treatment plan review', () => {
     await viewer.getByRole('checkbox', { name: 'Upper arch' }).check();
     // Stepping and playing moved the teeth already loaded: nothing more was fetched.
     expect(planRequests).toHaveLength(2);
+    // Version 1's pinned comment, resolved by the lab, is listed beside version 2.
+    expect(await viewer.getByRole('list', { name: 'Comments on version 1' }).textContent()).toMatch(
+      /Less torque here\..*Resolved by Sam Staff/,
+    );
+    // Measuring: two clicks on the teeth, the distance between them in millimetres.
+    await viewer.getByRole('button', { name: 'Measure' }).click();
+    await clickUntil(review, canvasBox, () => viewer.getByText('Click the second point.').isVisible());
+    await clickUntil(review, canvasBox, () => viewer.getByText(/^Distance: \d+\.\d\d mm$/).isVisible());
+    await viewer.getByRole('button', { name: 'Stop measuring' }).click();
+    // Version 1 overlaid, with what changed: the same teeth moved the same way, the same summary.
+    await viewer.getByLabel('Compare with another version').click();
+    await review.getByRole('option', { name: 'Version 1' }).click();
+    const changesFromV1 = viewer.getByRole('region', { name: 'Changes from version 1' });
+    await expect
+      .poll(() => changesFromV1.getByRole('listitem').allTextContents(), { timeout: 60_000 })
+      .toEqual(['No tooth ends more than 0.1 mm from where version 1 put it']);
     await expectNoSeriousA11yViolations(review);
     await screenshots(review, 'plan-viewer');
     await viewer.getByRole('button', { name: 'Close 3D viewer' }).click();

@@ -206,8 +206,8 @@ export const planViewAnswer = z.object({ upper: meshViewAnswer.nullable(), lower
 export type PlanViewAnswer = z.infer<typeof planViewAnswer>;
 
 /**
- * How far one tooth moves from stage 0 to the plan's last stage (docs/decisions.md § Tooth
- * movements), in its own axes: translation in millimetres (mesial, buccal and extrusive
+ * How far one tooth moves from stage 0 to the plan's last stage
+ * (docs/decisions.md § Tooth movements), in its own axes: translation in millimetres (mesial, buccal and extrusive
  * positive), rotation in degrees (tip: the crown mesially; torque: the crown buccally;
  * rotation: the mesial side buccally), and the largest step from one stage to the next.
  */

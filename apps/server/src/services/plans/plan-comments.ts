@@ -10,10 +10,10 @@ import type { VisibleCase } from '../cases/case-access.ts';
 import { nearestTooth } from './plan-movements.ts';
 
 /**
- * Comments pinned to a plan version's model (docs/decisions.md § Comments pinned to the
- * model): the case's doctor writes them on the version awaiting approval, as drafts only
- * they see; their change request sends them to the lab (plans.ts, decidePlan); the lab
- * marks each resolved once a new version answers it.
+ * Comments pinned to a plan version's model
+ * (docs/decisions.md § Comments pinned to the model): the case's doctor writes them on the
+ * version awaiting approval, as drafts only they see; their change request sends them to
+ * the lab (plans.ts, decidePlan); the lab marks each resolved once a new version answers it.
  */
 
 type PlanRecord = VisibleCase & { planId: number };

@@ -8,8 +8,9 @@ import { planKeys } from './query-keys.ts';
  * doctor's drafts and sent ones, or the lab's sent ones. A change to them, here or on the
  * other side, arrives as the case's plan event, which reads the case's plans again, these too.
  */
-export const usePlanComments = (caseId: number, planId: number) =>
+export const usePlanComments = (caseId: number, planId: number, enabled = true) =>
   useQuery({
+    enabled,
     queryKey: planKeys.comments(caseId, planId),
     queryFn: () => api.call('GET /api/case/:caseId/plans/:planId/comments', { params: { caseId, planId } }),
   });

@@ -85,6 +85,7 @@ function NewComment({
  * marks sent ones resolved (docs/decisions.md § Comments pinned to the model).
  */
 export function PlanComments({
+  title = 'Pinned comments',
   caseId,
   plan,
   comments,
@@ -96,25 +97,27 @@ export function PlanComments({
   onPicked,
   onShowStage,
 }: {
+  /** The heading, and the list's name: the version before's comments are listed under their own. */
+  title?: string;
   caseId: number;
   plan: PlanVersion;
   comments: PlanComment[] | undefined;
   isDoctor: boolean;
   system: NumberingSystem;
-  isPinning: boolean;
-  onPinning: (isPinning: boolean) => void;
-  picked: PickedPoint | undefined;
-  onPicked: (picked: PickedPoint | undefined) => void;
+  isPinning?: boolean;
+  onPinning?: (isPinning: boolean) => void;
+  picked?: PickedPoint;
+  onPicked?: (picked: PickedPoint | undefined) => void;
   onShowStage: (stage: number) => void;
 }) {
   const { remove, resolve } = usePlanCommentChanges(caseId, plan.planId);
-  const canPin = isDoctor && plan.state === 'awaiting_approval';
+  const canPin = isDoctor && plan.state === 'awaiting_approval' && onPinning !== undefined;
   const failed = (failure: unknown) => notifyError(errorMessage(failure, 'Something went wrong...'));
   return (
     <Stack gap="xs" component="section" aria-labelledby={`comments-${plan.planId}`}>
       <Group justify="space-between" gap="xs">
         <Title order={4} size="h5" id={`comments-${plan.planId}`}>
-          Pinned comments
+          {title}
         </Title>
         {canPin && !picked && (
           <Button
@@ -122,7 +125,7 @@ export function PlanComments({
             variant={isPinning ? 'filled' : 'default'}
             leftSection={<IconPinned size={14} aria-hidden />}
             aria-pressed={isPinning}
-            onClick={() => onPinning(!isPinning)}
+            onClick={() => onPinning!(!isPinning)}
           >
             {isPinning ? 'Cancel pinning' : 'Pin a comment'}
           </Button>
@@ -139,8 +142,8 @@ export function PlanComments({
           plan={plan}
           picked={picked}
           onDone={() => {
-            onPicked(undefined);
-            onPinning(false);
+            onPicked?.(undefined);
+            onPinning?.(false);
           }}
         />
       )}
@@ -151,11 +154,15 @@ export function PlanComments({
       ) : comments.length === 0 ? (
         <Text size="sm">None</Text>
       ) : (
-        <Stack component="ol" gap={6} p={0} m={0} aria-label="Pinned comments">
+        <Stack component="ol" gap={6} p={0} m={0} aria-label={title}>
           {comments.map((comment) => (
             <Paper key={comment.commentId} withBorder p="xs" component="li" style={{ listStyle: 'none' }}>
               <Group gap="xs" wrap="nowrap" align="flex-start">
-                <Badge circle color={comment.resolvedAt ? 'gray.7' : 'red.9'} aria-label={`Pin ${comment.number}`}>
+                <Badge
+                  circle
+                  color={comment.resolvedAt ? 'gray.7' : plan.state === 'superseded' ? 'blue.9' : 'red.9'}
+                  aria-label={`Pin ${comment.number}`}
+                >
                   {comment.number}
                 </Badge>
                 <Stack gap={2} style={{ minWidth: 0 }}>

@@ -1,5 +1,4 @@
-import { Badge, Button, Checkbox, Grid, Group, List, Modal, Paper, Stack, Text, Textarea, Title } from '@mantine/core';
-import { useMediaQuery } from '@mantine/hooks';
+import { Badge, Button, Checkbox, Group, List, Modal, Paper, Stack, Text, Textarea, Title } from '@mantine/core';
 import {
   planMessages,
   planStateLabels,
@@ -8,21 +7,14 @@ import {
   type PlanVersion,
 } from '@portal/contract';
 import { IconCheck, IconCube, IconMessageReport, IconUpload } from '@tabler/icons-react';
-import { lazy, Suspense, useMemo, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { ApiError } from '../../../lib/api-client.ts';
 import { formatDateTime } from '../../../lib/format-date.ts';
 import { errorMessage, notifyError, notifySuccess } from '../../../lib/notify.ts';
 import { usePlans } from '../api/get-plans.ts';
 import { useDecidePlan } from '../api/plan-changes.ts';
-import { usePlanComments } from '../api/plan-comments.ts';
-import { MovementTable } from './movement-table.tsx';
-import { PlanComments } from './plan-comments.tsx';
-import type { PickedPoint } from './stage-viewer/plan-view-scene.tsx';
-import { PlanSummaryView } from './plan-summary.tsx';
+import { PlanViewerModal } from './plan-viewer-modal.tsx';
 import { UploadPlanForm } from './upload-plan-form.tsx';
-
-// three.js is large: it loads only when someone opens the viewer.
-const StageScene = lazy(() => import('./stage-viewer/stage-scene.tsx'));
 
 // Shades with at least 4.5:1 contrast to white text.
 const stateColors: Record<PlanState, string> = {
@@ -156,83 +148,6 @@ function ApproveModal({ caseId, plan, onClose }: { caseId: number; plan: PlanVer
           </Button>
         </Group>
       </Stack>
-    </Modal>
-  );
-}
-
-/** The 3D viewer of one version beside its summary, its tooth movements below. */
-function PlanViewerModal({
-  plan,
-  numbering,
-  isDoctor,
-  onClose,
-}: {
-  plan: PlanVersion;
-  numbering: NumberingSystem;
-  isDoctor: boolean;
-  onClose: () => void;
-}) {
-  const isNarrow = useMediaQuery('(max-width: 767px)') ?? false;
-  const comments = usePlanComments(plan.caseId, plan.planId);
-  const [isPinning, setIsPinning] = useState(false);
-  const [picked, setPicked] = useState<PickedPoint>();
-  const [requestedStage, setRequestedStage] = useState<{ stage: number }>();
-  const pins = useMemo(
-    () =>
-      (comments.data ?? []).map((comment) => ({
-        number: comment.number,
-        point: comment.point,
-        isResolved: comment.resolvedAt !== null,
-      })),
-    [comments.data],
-  );
-  return (
-    <Modal
-      opened
-      onClose={onClose}
-      title={`Treatment plan version ${plan.version}`}
-      size="90rem"
-      fullScreen={isNarrow}
-      closeButtonProps={{ 'aria-label': 'Close 3D viewer' }}
-    >
-      <Grid gap="lg">
-        <Grid.Col span={{ base: 12, md: 8 }}>
-          <Suspense
-            fallback={
-              <Text role="status" py="xl" ta="center">
-                Loading the 3D viewer…
-              </Text>
-            }
-          >
-            <StageScene
-              plan={plan}
-              pins={pins}
-              onPick={isPinning && !picked ? setPicked : undefined}
-              requestedStage={requestedStage}
-            />
-          </Suspense>
-        </Grid.Col>
-        <Grid.Col span={{ base: 12, md: 4 }}>
-          <Stack gap="md">
-            <PlanComments
-              caseId={plan.caseId}
-              plan={plan}
-              comments={comments.data}
-              isDoctor={isDoctor}
-              system={numbering}
-              isPinning={isPinning}
-              onPinning={setIsPinning}
-              picked={picked}
-              onPicked={setPicked}
-              onShowStage={(stage) => setRequestedStage({ stage })}
-            />
-            <PlanSummaryView summary={plan.summary} />
-          </Stack>
-        </Grid.Col>
-        <Grid.Col span={12}>
-          <MovementTable caseId={plan.caseId} planId={plan.planId} system={numbering} />
-        </Grid.Col>
-      </Grid>
     </Modal>
   );
 }
@@ -383,6 +298,7 @@ export function PlanPanel({
       {viewing && (
         <PlanViewerModal
           plan={viewing}
+          versions={plans.data ?? [viewing]}
           numbering={numbering}
           isDoctor={isDoctor}
           onClose={() => setViewing(undefined)}

@@ -1,7 +1,10 @@
 import type { PlanArch } from '@portal/contract';
 import {
+  BufferGeometry,
   CanvasTexture,
   DoubleSide,
+  Line,
+  LineBasicMaterial,
   Group,
   LOD,
   Mesh,
@@ -9,7 +12,6 @@ import {
   Sprite,
   SpriteMaterial,
   Vector3,
-  type BufferGeometry,
   type Material,
   type Matrix4,
   type Object3D,
@@ -17,18 +19,19 @@ import {
 import { createModelCanvas } from '../../../../lib/model-canvas.ts';
 import { disposePlanArchView, type PlanArchView } from '../../lib/load-plan-view.ts';
 
-export type ArchSlot = 'upper' | 'lower' | 'ghostUpper' | 'ghostLower';
+export type ArchSlot = 'upper' | 'lower' | 'ghostUpper' | 'ghostLower' | 'compared';
 
 const colors: Record<ArchSlot, string> = {
   upper: '#e9ecef',
   lower: '#ffe8cc',
   ghostUpper: '#1c7ed6',
   ghostLower: '#1c7ed6',
+  compared: '#9c36b5',
 };
 
 /** An arch's colour; a ghost is see-through and writes no depth, so the stage under it shows. */
 function materialFor(slot: ArchSlot) {
-  const isGhost = slot.startsWith('ghost');
+  const isGhost = slot.startsWith('ghost') || slot === 'compared';
   return new MeshStandardMaterial({
     color: colors[slot],
     roughness: 0.5,
@@ -134,6 +137,31 @@ export function createPlanViewer(container: HTMLElement, arches: PlanArchView[],
   const pins = new Group();
   view.model.add(pins);
 
+  // Another version of the plan, overlaid see-through at the same stage (its teeth only).
+  let compared: PlanArchView[] = [];
+  let shownStage = 0;
+  let shownVisible = { upper: true, lower: true, ghost: true };
+  const placeCompared = () => {
+    for (const arch of compared) {
+      const at = Math.min(shownStage, arch.stages);
+      for (const shell of arch.shells) {
+        shell.node.position.fromArray(shell.translations, at * 3);
+        shell.node.quaternion.fromArray(shell.rotations, at * 4);
+      }
+      arch.scene.visible = shownVisible[arch.arch];
+    }
+  };
+  const setCompared = (next: PlanArchView[]) => {
+    for (const arch of compared) {
+      arch.scene.removeFromParent();
+      disposePlanArchView(arch);
+    }
+    compared = next;
+    for (const arch of compared) view.model.add(withMaterial(arch.scene, 'compared'));
+    placeCompared();
+    if (hasFitted) view.render();
+  };
+
   let hasFitted = false;
   /** Comments' numbered pins at their points, in the plan's coordinates (the model group's). */
   const setPins = (next: Pin[]) => {
@@ -143,15 +171,28 @@ export function createPlanViewer(container: HTMLElement, arches: PlanArchView[],
     }
     pins.clear();
     for (const pin of next) {
-      const sprite = pinSprite(pin.number, pin.isResolved);
+      const sprite = pinSprite(pin.number, pin.kind);
       sprite.position.fromArray(pin.point);
       pins.add(sprite);
     }
     if (hasFitted) view.render();
   };
 
+  // The measuring tool's two points and the line between them, drawn over the teeth.
+  const measureMaterial = new LineBasicMaterial({ color: '#e8590c', depthTest: false });
+  const measure = new Line(new BufferGeometry(), measureMaterial);
+  measure.renderOrder = 2;
+  view.model.add(measure);
+  const setMeasure = (points: number[][]) => {
+    measure.geometry.dispose();
+    measure.geometry = new BufferGeometry().setFromPoints(points.map((point) => new Vector3().fromArray(point)));
+    if (hasFitted) view.render();
+  };
+
   return {
     setPins,
+    setMeasure,
+    setCompared,
     /** The arch and the point (plan coordinates) of a tooth under a click; undefined off the teeth. */
     pick(clientX: number, clientY: number): { arch: PlanArch; point: number[] } | undefined {
       const hit = view.pick(clientX, clientY);
@@ -174,6 +215,8 @@ export function createPlanViewer(container: HTMLElement, arches: PlanArchView[],
         arch.scene.visible = visible[arch.arch];
         arch.ghost.visible = visible[arch.arch] && visible.ghost && stage !== 0;
       }
+      [shownStage, shownVisible] = [stage, visible];
+      placeCompared();
       if (!hasFitted) {
         // Every part visible while fitting, so that the shaders of all of them (the ghost's too) compile then.
         const visibleNow = shown.map((arch) => [arch.scene.visible, arch.ghost.visible] as const);
@@ -185,6 +228,9 @@ export function createPlanViewer(container: HTMLElement, arches: PlanArchView[],
     },
     dispose() {
       setPins([]);
+      setCompared([]);
+      measure.geometry.dispose();
+      measureMaterial.dispose();
       view.dispose();
       shown.forEach(disposePlanArchView);
       for (const material of materials) material.dispose();
@@ -195,11 +241,13 @@ export function createPlanViewer(container: HTMLElement, arches: PlanArchView[],
 export type PlanViewer = ReturnType<typeof createPlanViewer>;
 
 /** A comment's pin: its number on a round marker, the same size on screen at any zoom, seen through the teeth. */
-function pinSprite(number: number, isResolved: boolean): Sprite {
+const pinColors = { open: '#c92a2a', resolved: '#495057', earlier: '#1864ab' } as const;
+
+function pinSprite(number: number, kind: Pin['kind']): Sprite {
   const canvas = document.createElement('canvas');
   canvas.width = canvas.height = 64;
   const context = canvas.getContext('2d')!;
-  context.fillStyle = isResolved ? '#495057' : '#c92a2a';
+  context.fillStyle = pinColors[kind];
   context.beginPath();
   context.arc(32, 32, 30, 0, 2 * Math.PI);
   context.fill();
@@ -218,5 +266,6 @@ function pinSprite(number: number, isResolved: boolean): Sprite {
 export interface Pin {
   number: number;
   point: number[];
-  isResolved: boolean;
+  /** Open on this version (red), resolved (grey), or a comment on the version before (blue). */
+  kind: keyof typeof pinColors;
 }

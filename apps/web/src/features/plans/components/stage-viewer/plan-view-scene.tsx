@@ -19,6 +19,7 @@ export interface PickedPoint {
 }
 
 const noPins: Pin[] = [];
+const noPoints: number[][] = [];
 
 export function PlanViewScene({
   plan,
@@ -26,6 +27,8 @@ export function PlanViewScene({
   pins = noPins,
   onPick,
   requestedStage,
+  measured = noPoints,
+  compareWith,
 }: {
   plan: PlanVersion;
   onUnavailable: (why: string) => void;
@@ -35,6 +38,10 @@ export function PlanViewScene({
   onPick?: (picked: PickedPoint) => void;
   /** A stage to show, asked for from outside (a comment's); a new object each time it is asked. */
   requestedStage?: { stage: number };
+  /** The measuring tool's points (none, one, or the two measured between). */
+  measured?: number[][];
+  /** Another version of the case's plan, overlaid see-through at the same stage. */
+  compareWith?: PlanVersion;
 }) {
   const containerRef = useRef<HTMLDivElement>(null);
   const viewerRef = useRef<PlanViewer | null>(null);
@@ -93,6 +100,31 @@ export function PlanViewScene({
   useEffect(() => {
     viewerRef.current?.setPins(pins);
   }, [isReady, pins]);
+
+  useEffect(() => {
+    viewerRef.current?.setMeasure(measured);
+  }, [isReady, measured]);
+
+  useEffect(() => {
+    if (!isReady) return;
+    if (!compareWith) {
+      viewerRef.current?.setCompared([]);
+      return;
+    }
+    const controller = new AbortController();
+    const arches = planArches.filter((arch) =>
+      arch === 'upper' ? compareWith.summary.upperStages > 0 : compareWith.summary.lowerStages > 0,
+    );
+    void Promise.allSettled(
+      arches.map((arch) => loadPlanArchView(compareWith, arch, controller.signal, () => {})),
+    ).then((results) => {
+      const loaded = results.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
+      if (controller.signal.aborted || !viewerRef.current) return loaded.forEach(disposePlanArchView);
+      viewerRef.current.setCompared(loaded);
+      viewerRef.current.show(stage, { upper: showUpper, lower: showLower, ghost: showGhost });
+    });
+    return () => controller.abort();
+  }, [isReady, compareWith?.planId]);
 
   useEffect(() => {
     if (!requestedStage) return;

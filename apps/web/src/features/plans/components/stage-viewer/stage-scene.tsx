@@ -26,11 +26,15 @@ export default function StageScene({
   pins,
   onPick,
   requestedStage,
+  measured,
+  compareWith,
 }: {
   plan: PlanVersion;
   pins?: Pin[];
   onPick?: (picked: PickedPoint) => void;
   requestedStage?: { stage: number };
+  measured?: number[][];
+  compareWith?: PlanVersion;
 }) {
   const [source, setSource] = useState<Source>({ kind: 'checking' });
 
@@ -67,6 +71,8 @@ export default function StageScene({
           pins={pins}
           onPick={onPick}
           requestedStage={requestedStage}
+          measured={measured}
+          compareWith={compareWith}
           onUnavailable={(note) => setSource({ kind: 'files', note })}
         />
       );

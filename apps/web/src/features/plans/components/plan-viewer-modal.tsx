@@ -1,0 +1,197 @@
+import { Button, Grid, Group, List, Modal, Select, Stack, Text } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
+import { toothLabel, type NumberingSystem, type PlanComment, type PlanVersion } from '@portal/contract';
+import { IconRuler } from '@tabler/icons-react';
+import { lazy, Suspense, useMemo, useState } from 'react';
+import { useMovements } from '../api/get-movements.ts';
+import { usePlanComments } from '../api/plan-comments.ts';
+import { compareVersions } from '../lib/compare-versions.ts';
+import { MovementTable } from './movement-table.tsx';
+import { PlanComments } from './plan-comments.tsx';
+import { PlanSummaryView } from './plan-summary.tsx';
+import type { Pin } from './stage-viewer/create-stage-viewer.ts';
+import type { PickedPoint } from './stage-viewer/plan-view-scene.tsx';
+
+// three.js is large: it loads only when someone opens the viewer.
+const StageScene = lazy(() => import('./stage-viewer/stage-scene.tsx'));
+
+type Tool = 'none' | 'pin' | 'measure';
+
+const pinsOf = (comments: PlanComment[] | undefined, isEarlier: boolean): Pin[] =>
+  (comments ?? []).map((comment) => ({
+    number: comment.number,
+    point: comment.point,
+    kind: comment.resolvedAt !== null ? 'resolved' : isEarlier ? 'earlier' : 'open',
+  }));
+
+const distance = ([a, b]: number[][]) => Math.hypot(a![0]! - b![0]!, a![1]! - b![1]!, a![2]! - b![2]!);
+
+/** What changed from the overlaid version to this one (lib/compare-versions.ts), its teeth drawn see-through in violet. */
+function VersionChanges({ from, to, system }: { from: PlanVersion; to: PlanVersion; system: NumberingSystem }) {
+  const fromMovements = useMovements(from.caseId, from.planId);
+  const toMovements = useMovements(to.caseId, to.planId);
+  const changes = compareVersions(
+    { version: from.version, summary: from.summary, movements: fromMovements.data },
+    { version: to.version, summary: to.summary, movements: toMovements.data },
+    (universal) => toothLabel(universal, system),
+  );
+  return (
+    <Stack gap={4} component="section" aria-label={`Changes from version ${from.version}`}>
+      <Text size="sm" fw={600}>
+        Version {from.version} overlaid in violet. Changes from version {from.version}:
+      </Text>
+      <List size="sm" spacing={2}>
+        {changes.map((change) => (
+          <List.Item key={change}>{change}</List.Item>
+        ))}
+      </List>
+    </Stack>
+  );
+}
+
+/**
+ * One version in the 3D viewer: its pinned comments (and the version before's, to check
+ * they were answered) beside the model with the summary, a measuring tool, and the tooth
+ * movements below. Pinning and measuring take clicks on the teeth; one tool at a time.
+ */
+export function PlanViewerModal({
+  plan,
+  versions,
+  numbering,
+  isDoctor,
+  onClose,
+}: {
+  plan: PlanVersion;
+  /** Every version of the case's plan: the one before this one has the comments it should answer; any other can be overlaid. */
+  versions: PlanVersion[];
+  numbering: NumberingSystem;
+  isDoctor: boolean;
+  onClose: () => void;
+}) {
+  const isNarrow = useMediaQuery('(max-width: 767px)') ?? false;
+  const previous = versions.find((version) => version.version === plan.version - 1);
+  const others = versions.filter((version) => version.planId !== plan.planId);
+  const [compareId, setCompareId] = useState<number>();
+  const compareWith = others.find((version) => version.planId === compareId);
+  const comments = usePlanComments(plan.caseId, plan.planId);
+  const earlierComments = usePlanComments(plan.caseId, previous?.planId ?? 0, previous !== undefined);
+  const [tool, setTool] = useState<Tool>('none');
+  const [picked, setPicked] = useState<PickedPoint>();
+  const [measured, setMeasured] = useState<number[][]>([]);
+  const [requestedStage, setRequestedStage] = useState<{ stage: number }>();
+  const pins = useMemo(
+    () => [...pinsOf(comments.data, false), ...pinsOf(previous ? earlierComments.data : undefined, true)],
+    [comments.data, earlierComments.data, previous],
+  );
+  const choose = (next: Tool) => {
+    setTool(next);
+    setPicked(undefined);
+    setMeasured([]);
+  };
+  const onPick =
+    tool === 'pin' && !picked
+      ? setPicked
+      : tool === 'measure'
+        ? ({ point }: PickedPoint) => setMeasured((before) => (before.length === 1 ? [before[0]!, point] : [point]))
+        : undefined;
+  const showStage = (stage: number) => setRequestedStage({ stage });
+  return (
+    <Modal
+      opened
+      onClose={onClose}
+      title={`Treatment plan version ${plan.version}`}
+      size="90rem"
+      fullScreen={isNarrow}
+      closeButtonProps={{ 'aria-label': 'Close 3D viewer' }}
+    >
+      <Grid gap="lg">
+        <Grid.Col span={{ base: 12, md: 8 }}>
+          <Stack gap="xs">
+            <Suspense
+              fallback={
+                <Text role="status" py="xl" ta="center">
+                  Loading the 3D viewer…
+                </Text>
+              }
+            >
+              <StageScene
+                plan={plan}
+                pins={pins}
+                onPick={onPick}
+                requestedStage={requestedStage}
+                measured={measured}
+                compareWith={compareWith}
+              />
+            </Suspense>
+            <Group gap="xs">
+              <Button
+                size="xs"
+                variant={tool === 'measure' ? 'filled' : 'default'}
+                leftSection={<IconRuler size={14} aria-hidden />}
+                aria-pressed={tool === 'measure'}
+                onClick={() => choose(tool === 'measure' ? 'none' : 'measure')}
+              >
+                {tool === 'measure' ? 'Stop measuring' : 'Measure'}
+              </Button>
+              {tool === 'measure' && (
+                <Text size="sm" role="status">
+                  {measured.length === 0
+                    ? 'Click two points on the teeth.'
+                    : measured.length === 1
+                      ? 'Click the second point.'
+                      : `Distance: ${distance(measured).toFixed(2)} mm`}
+                </Text>
+              )}
+              {others.length > 0 && (
+                <Select
+                  size="xs"
+                  aria-label="Compare with another version"
+                  placeholder="Compare with…"
+                  clearable
+                  data={others.map((version) => ({
+                    value: String(version.planId),
+                    label: `Version ${version.version}`,
+                  }))}
+                  value={compareId === undefined ? null : String(compareId)}
+                  onChange={(value) => setCompareId(value === null ? undefined : Number(value))}
+                />
+              )}
+            </Group>
+            {compareWith && <VersionChanges from={compareWith} to={plan} system={numbering} />}
+          </Stack>
+        </Grid.Col>
+        <Grid.Col span={{ base: 12, md: 4 }}>
+          <Stack gap="md">
+            <PlanComments
+              caseId={plan.caseId}
+              plan={plan}
+              comments={comments.data}
+              isDoctor={isDoctor}
+              system={numbering}
+              isPinning={tool === 'pin'}
+              onPinning={(isPinning) => choose(isPinning ? 'pin' : 'none')}
+              picked={picked}
+              onPicked={setPicked}
+              onShowStage={showStage}
+            />
+            {previous && (earlierComments.data?.length ?? 0) > 0 && (
+              <PlanComments
+                title={`Comments on version ${previous.version}`}
+                caseId={plan.caseId}
+                plan={previous}
+                comments={earlierComments.data}
+                isDoctor={isDoctor}
+                system={numbering}
+                onShowStage={showStage}
+              />
+            )}
+            <PlanSummaryView summary={plan.summary} />
+          </Stack>
+        </Grid.Col>
+        <Grid.Col span={12}>
+          <MovementTable caseId={plan.caseId} planId={plan.planId} system={numbering} />
+        </Grid.Col>
+      </Grid>
+    </Modal>
+  );
+}
