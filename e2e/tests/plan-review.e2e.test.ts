@@ -304,6 +304,35 @@ describe('Treatment plan review', () => {
     await expectNoSeriousA11yViolations(review);
     await screenshots(review, 'plan-panel-doctor');
 
+    // The doctor makes a link for the patient, who opens it in a browser of their own, signed out:
+    // the stages in 3D and their count under the first name's initial, nothing else of the case.
+    await version(review, 2).getByRole('button', { name: 'Patient links' }).click();
+    const links = review.getByRole('dialog', { name: 'Patient links to version 2' });
+    await links.getByRole('button', { name: 'Make a link' }).click();
+    const linkBox = links.getByRole('textbox', { name: 'The link (shown once: copy it now)' });
+    await expect.poll(() => linkBox.inputValue()).toMatch(/\/p\/[A-Za-z0-9_-]{43}$/);
+    const link = await linkBox.inputValue();
+    await expect
+      .poll(() => links.getByRole('list', { name: 'Links made' }).textContent())
+      .toMatch(/Open until .*not opened yet/);
+    await expectNoSeriousA11yViolations(review);
+    await links.getByRole('button', { name: 'Close' }).click();
+    const patient = await newPage(browser);
+    await patient.goto(new URL(link).pathname);
+    await expect.poll(() => patient.getByRole('heading', { name: 'Your treatment plan' }).isVisible()).toBe(true);
+    await expect
+      .poll(() => patient.getByText(/^Plan for P\. · version 2 · 2 upper and 2 lower aligner stages\./).isVisible())
+      .toBe(true);
+    const patientCanvas = patient.locator('[data-shown-stage]');
+    await expect.poll(() => patientCanvas.getAttribute('data-shown-stage'), { timeout: 60_000 }).toBe('0');
+    const pageText = await patient.locator('body').textContent();
+    expect(pageText).not.toContain('Patient');
+    expect(pageText).not.toContain(submitted.TrackingNo);
+    await patient.getByRole('button', { name: 'Play the stages' }).click();
+    await expect.poll(() => patientCanvas.getAttribute('data-shown-stage'), { timeout: 60_000 }).toBe('2');
+    await expectNoSeriousA11yViolations(patient);
+    await screenshots(patient, 'patient-link');
+
     // The lab dispatches with courier and tracking number.
     await expect.poll(() => version(lab, 2).textContent()).toMatch(/Approved/);
     await chooseStatus(lab, 'Dispatched');

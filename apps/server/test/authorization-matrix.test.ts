@@ -325,6 +325,19 @@ async function newCommentOfA(sent: boolean): Promise<{ caseId: number; planId: n
   return { ...plan, commentId };
 }
 
+/** A patient link doctor A made to a new plan of theirs. */
+async function newShareOfA(): Promise<{ caseId: number; planId: number; shareId: number; url: string }> {
+  const plan = await newPlanOfA();
+  const created = json<{ shareId: number; url: string }>(
+    await t.as(tokens.get('doctorA')!, {
+      method: 'POST',
+      url: `/api/case/${plan.caseId}/plans/${plan.planId}/shares`,
+      payload: { days: 3 },
+    }),
+  );
+  return { ...plan, ...created };
+}
+
 async function newDraftOfA(): Promise<number> {
   const response = await t.as(tokens.get('doctorA')!, {
     method: 'POST',
@@ -532,6 +545,26 @@ const requests: Record<string, Build> = {
   'POST /api/case/:caseId/plans/:planId/comments/:commentId/resolve': async () => {
     const { caseId, planId, commentId } = await newCommentOfA(true);
     return { url: `/api/case/${caseId}/plans/${planId}/comments/${commentId}/resolve` };
+  },
+  'POST /api/case/:caseId/plans/:planId/shares': async () => {
+    const plan = await newPlanOfA();
+    return { url: `/api/case/${plan.caseId}/plans/${plan.planId}/shares`, payload: { days: 2 } };
+  },
+  'GET /api/case/:caseId/plans/:planId/shares': (_actor, owner) => ({
+    url: owner.planViewPath.replace(/views$/, 'shares'),
+  }),
+  'DELETE /api/case/:caseId/plans/:planId/shares/:shareId': async () => {
+    const { caseId, planId, shareId } = await newShareOfA();
+    return { url: `/api/case/${caseId}/plans/${planId}/shares/${shareId}` };
+  },
+  'GET /api/shared/:token': async () => ({
+    url: new URL((await newShareOfA()).url).pathname.replace(/^\/p\//, '/api/shared/'),
+  }),
+  'GET /api/shared/:token/views/:arch/mesh.glb': async () => {
+    const { url } = await newShareOfA();
+    // The plan's copy, made by its job.
+    await t.app.jobs.runDue();
+    return { url: `${new URL(url).pathname.replace(/^\/p\//, '/api/shared/')}/views/upper/mesh.glb` };
   },
   'GET /api/case/:caseId/plans/:planId/movements': (_actor, owner) => ({
     url: owner.planViewPath.replace(/views$/, 'movements'),

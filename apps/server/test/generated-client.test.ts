@@ -398,6 +398,24 @@ export async function downloadPart(): Promise<Blob | undefined> {
     await call('DELETE', '/api/case/{caseId}/plans/{planId}/comments/{commentId}', {
       params: { path: { ...v1Path.path, commentId: comments[1]!.commentId } },
     });
+    // A patient link: made, listed, opened without signing in (its plan and a copy), revoked.
+    const share = json<{ shareId: number; url: string }>(
+      await call('POST', '/api/case/{caseId}/plans/{planId}/shares', { params: v1Path, body: { days: 3 } }),
+    );
+    expect(
+      json<unknown[]>(await call('GET', '/api/case/{caseId}/plans/{planId}/shares', { params: v1Path })),
+    ).toHaveLength(1);
+    const shareToken = new URL(share.url).pathname.slice('/p/'.length);
+    await call('GET', '/api/shared/{token}', { params: { path: { token: shareToken } } });
+    await call(
+      'GET',
+      '/api/shared/{token}/views/{arch}/mesh.glb',
+      { params: { path: { token: shareToken, arch: 'upper' } }, parseAs: 'arrayBuffer' },
+      planView.upper.state === 'ready' ? 200 : 409,
+    );
+    await call('DELETE', '/api/case/{caseId}/plans/{planId}/shares/{shareId}', {
+      params: { path: { ...v1Path.path, shareId: share.shareId } },
+    });
     await call('POST', '/api/case/{caseId}/plans/{planId}/request_changes', {
       params: v1Path,
       body: { comment: 'Less expansion' },

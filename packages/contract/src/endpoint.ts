@@ -36,6 +36,8 @@ export const recordKinds = {
   casePlan: { params: ['caseId', 'planId'], reach: 'caseDoctor' },
   /** A comment pinned to a plan version, for what only the case's doctor does with it. */
   casePlanComment: { params: ['caseId', 'planId', 'commentId'], reach: 'caseDoctor' },
+  /** A patient link to a plan version, for what only the case's doctor does with it. */
+  casePlanShare: { params: ['caseId', 'planId', 'shareId'], reach: 'caseDoctor' },
   /** A plan version of a case, to read: the case's doctor and staff. */
   planVersion: { params: ['caseId', 'planId'], reach: 'ownIfDoctor' },
   /** Whose cases a list or the stats read: a UserId, 0 for all doctors (staff). */

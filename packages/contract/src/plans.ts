@@ -156,6 +156,9 @@ export const planMessages = {
   alreadyDecided: 'This plan version has already been decided',
   commentsOnAwaiting: 'Comments are written on the version awaiting approval',
   commentAlreadySent: 'This comment was sent to the lab with a change request and stays',
+  shareDays: 'Days must be a whole number from 1 to 30',
+  tooManyShares: 'This version already has 10 patient links open: revoke one first',
+  shareNotFound: 'This link is not valid: it may have expired or been revoked',
   dispatchNeedsApproval: 'The treatment plan must be approved by the doctor before the case is dispatched',
 } as const;
 
@@ -287,6 +290,46 @@ export const planComment = z.object({
   resolvedBy: z.string().nullable(),
 });
 export type PlanComment = z.infer<typeof planComment>;
+
+/**
+ * A read-only link for the patient to one plan version (docs/decisions.md § Patient links):
+ * the 3D stages and their count, nothing else of the case.
+ */
+export const planShareInput = z.object({
+  days: z
+    .number({ error: planMessages.shareDays })
+    .int(planMessages.shareDays)
+    .min(1, planMessages.shareDays)
+    .max(30, planMessages.shareDays)
+    .default(14),
+});
+export type PlanShareInput = z.input<typeof planShareInput>;
+
+export const planShareCreated = z.object({ shareId: z.number(), url: z.string(), expiresAt: z.string() });
+
+export const planShare = z.object({
+  shareId: z.number(),
+  createdAt: z.string(),
+  expiresAt: z.string(),
+  lastUsedAt: z.string().nullable(),
+  revokedAt: z.string().nullable(),
+  /** Neither expired nor revoked. */
+  isOpen: z.boolean(),
+});
+export type PlanShare = z.infer<typeof planShare>;
+
+/** What a patient link shows: the first name's initial, the version and its stages, the arches' 3D copies. */
+export const sharedPlan = z.object({
+  initial: z.string(),
+  version: z.number(),
+  upperStages: z.number(),
+  lowerStages: z.number(),
+  views: planViewAnswer,
+});
+export type SharedPlan = z.infer<typeof sharedPlan>;
+
+/** The token of a patient link: 32 random bytes, base64url. */
+export const shareToken = z.string().regex(/^[A-Za-z0-9_-]{43}$/, planMessages.shareNotFound);
 
 /** Approving: the doctor's tick that they reviewed the version in the 3D viewer, recorded with the approval. */
 export const planApproval = z.object({

@@ -715,6 +715,29 @@ export const planComments = pgTable(
   (table) => [index('plan_comments_plan_idx').on(table.planId, table.commentId)],
 );
 
+/**
+ * A read-only link for the patient to one plan version (docs/decisions.md § Patient links):
+ * only the SHA-256 of its token is kept; it opens until `expires_at` unless revoked.
+ */
+export const planShares = pgTable(
+  'plan_shares',
+  {
+    shareId: integer('share_id').primaryKey().generatedAlwaysAsIdentity(),
+    planId: integer('plan_id')
+      .notNull()
+      .references(() => treatmentPlans.planId),
+    createdBy: integer('created_by')
+      .notNull()
+      .references(() => users.userId),
+    tokenHash: text('token_hash').notNull().unique(),
+    createdAt: createdAt(),
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+    revokedAt: timestamp('revoked_at', { withTimezone: true, mode: 'date' }),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true, mode: 'date' }),
+  },
+  (table) => [index('plan_shares_plan_idx').on(table.planId)],
+);
+
 // ---------------------------------------------------------------------------- doctor defaults
 
 /**

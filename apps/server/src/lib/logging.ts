@@ -3,13 +3,15 @@ import { stdSerializers } from 'pino';
 
 /**
  * A request's path as it may be written to logs and the audit log: no query string (a case
- * search may hold a patient's name), no reset token (`/verify_token/{token}`) and no
- * uploader's file name (`/case/files/{id}/{name}`, often the patient's name).
+ * search may hold a patient's name), no reset token (`/verify_token/{token}`), no patient
+ * link's token (`/p/{token}`, `/api/shared/{token}`) and no uploader's file name
+ * (`/case/files/{id}/{name}`, often the patient's name).
  */
 export function loggablePath(url: string): string {
   return url
     .split('?')[0]!
     .replace(/(\/verify_token\/)[^/]+/, '$1[token]')
+    .replace(/^(\/p\/|\/api\/shared\/)[^/]+/, '$1[token]')
     .replace(/(\/case\/files\/[^/]+\/).+/, '$1[file name]');
 }
 

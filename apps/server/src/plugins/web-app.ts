@@ -50,6 +50,8 @@ export const webAppPlugin = fp(async (app: FastifyInstance) => {
     if (request.url.startsWith('/api/')) {
       return reply.status(404).send({ message: `Route ${request.method} ${request.url.split('?')[0]} not found` });
     }
+    // A patient's link (docs/decisions.md § Patient links): kept out of search engines.
+    if (request.url.startsWith('/p/')) reply.header('x-robots-tag', 'noindex, nofollow');
     if (!hasBuild) {
       return reply.type('text/plain').send('The web app is not built yet: run `npm run build`.');
     }

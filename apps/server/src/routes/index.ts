@@ -19,6 +19,7 @@ import { prescriptionRoutes } from './prescription/index.ts';
 import { caseDraftRoutes } from './case-drafts/index.ts';
 import { secondFactorRoutes } from './second-factor/index.ts';
 import { sessionRoutes } from './sessions/index.ts';
+import { sharedPlanRoutes } from './shared/index.ts';
 
 /** Every API area; each route's full path comes from its row in the contract's endpoint table. */
 export async function apiRoutes(app: FastifyInstance) {
@@ -41,6 +42,7 @@ export async function apiRoutes(app: FastifyInstance) {
     eventRoutes,
     messageRoutes,
     planRoutes,
+    sharedPlanRoutes,
     doctorPreferenceRoutes,
     prescriptionRoutes,
     caseDraftRoutes,

@@ -8,7 +8,7 @@ import {
   caseOwnerScope,
   type SignedInUser,
 } from '../auth/policy.ts';
-import { caseDrafts, passkeys, planComments, sessions, treatmentPlans } from '../db/schema.ts';
+import { caseDrafts, passkeys, planComments, planShares, sessions, treatmentPlans } from '../db/schema.ts';
 import { notFound } from '../lib/errors.ts';
 import { findVisibleCase, type VisibleCase } from '../services/cases/case-access.ts';
 import { findCaseFile, type CaseFileDownload } from '../services/cases/case-files.ts';
@@ -25,6 +25,7 @@ export interface RecordTypes {
   casePlan: VisibleCase & { planId: number };
   planVersion: VisibleCase & { planId: number };
   casePlanComment: VisibleCase & { planId: number; commentId: number };
+  casePlanShare: VisibleCase & { planId: number; shareId: number };
   caseOwner: { doctorUserId: number | null };
   caseFile: CaseFileDownload;
   messageFile: CaseFileDownload;
@@ -74,6 +75,23 @@ const resolvers: { [K in RecordKind]: Resolver<K> } = {
       );
     if (!comment) throw notFound('Comment');
     return { ...found, ...comment };
+  },
+  async casePlanShare(app, user, params) {
+    const found = await findVisibleCase(app.db, user, id(params, 'caseId'));
+    assertCaseDoctor(user, found.doctorUserId);
+    const [share] = await app.db
+      .select({ planId: planShares.planId, shareId: planShares.shareId })
+      .from(planShares)
+      .innerJoin(treatmentPlans, eq(treatmentPlans.planId, planShares.planId))
+      .where(
+        and(
+          eq(planShares.shareId, id(params, 'shareId')),
+          eq(planShares.planId, id(params, 'planId')),
+          eq(treatmentPlans.caseId, found.caseId),
+        ),
+      );
+    if (!share) throw notFound('Link');
+    return { ...found, ...share };
   },
   async planVersion(app, user, params) {
     const found = await findVisibleCase(app.db, user, id(params, 'caseId'));

@@ -371,6 +371,16 @@ export const examples: Record<string, (fixture: Fixture) => Example> = {
   'POST /api/case/:caseId/plans/:planId/comments/:commentId/resolve': (f) => ({
     url: `/api/case/${f.caseId}/plans/${f.planId}/comments/1/resolve`,
   }),
+  'POST /api/case/:caseId/plans/:planId/shares': (f) => ({
+    url: `/api/case/${f.caseId}/plans/${f.planId}/shares`,
+    payload: { days: 7 },
+  }),
+  'GET /api/case/:caseId/plans/:planId/shares': (f) => ({ url: `/api/case/${f.caseId}/plans/${f.planId}/shares` }),
+  'DELETE /api/case/:caseId/plans/:planId/shares/:shareId': (f) => ({
+    url: `/api/case/${f.caseId}/plans/${f.planId}/shares/1`,
+  }),
+  'GET /api/shared/:token': () => ({ url: `/api/shared/${'a'.repeat(43)}` }),
+  'GET /api/shared/:token/views/:arch/mesh.glb': () => ({ url: `/api/shared/${'a'.repeat(43)}/views/upper/mesh.glb` }),
   'GET /api/case/:caseId/plans/:planId/movements': (f) => ({
     url: `/api/case/${f.caseId}/plans/${f.planId}/movements`,
   }),

@@ -20,6 +20,7 @@ const router = createBrowserRouter([
       { path: paths.register, lazy: () => import('./routes/register.tsx') },
       { path: paths.resetPassword, lazy: () => import('./routes/reset-password.tsx') },
       { path: paths.terms, lazy: () => import('./routes/terms.tsx') },
+      { path: paths.sharedPlan, lazy: () => import('./routes/shared-plan.tsx') },
       {
         // The signed-in shell is its own chunk: the login page loads without it.
         lazy: async () => {

@@ -15,6 +15,8 @@ export const paths = {
   /** The user's own second factors, for everyone signed in. */
   security: '/security',
   terms: '/terms',
+  /** A patient's link to one plan version: public, no sign-in. */
+  sharedPlan: '/p/:token',
   audit: '/audit',
 } as const;
 

@@ -11,6 +11,7 @@ import {
   resolvePlanComment,
 } from '../../services/plans/plan-comments.ts';
 import { readPlanMovements } from '../../services/plans/plan-movements.ts';
+import { createPlanShare, listPlanShares, revokePlanShare } from '../../services/plans/plan-shares.ts';
 import { findPlanViews, planViewSource } from '../../services/plans/plan-views.ts';
 import { createPlanVersion, decidePlan, listPlans, type PlanChange } from '../../services/plans/plans.ts';
 import { planUploadLimits, receivePlanUpload } from '../../services/plans/receive-plan-upload.ts';
@@ -157,6 +158,28 @@ export async function planRoutes(app: FastifyInstance) {
       const comment = await resolvePlanComment(app.db, request.user, request.record, request.params.commentId);
       await publishComments(request.record);
       return comment;
+    },
+  );
+
+  const shareTarget = paramTarget({ case: 'caseId', plan: 'planId', share: 'shareId' });
+
+  route(app, endpoints.planShareCreate, { audit: { action: 'plan.share', target: planTarget } }, async (request) => {
+    const created = await createPlanShare(app.db, request.user, request.record, request.body, app.config.publicUrl);
+    request.auditDetail = {
+      target: `case:${request.record.caseId}/plan:${request.record.planId}/share:${created.shareId}`,
+    };
+    return created;
+  });
+
+  route(app, endpoints.planShareList, {}, (request) => listPlanShares(app.db, request.record));
+
+  route(
+    app,
+    endpoints.planShareRevoke,
+    { audit: { action: 'plan.share_revoke', target: shareTarget } },
+    async (request) => {
+      await revokePlanShare(app.db, request.record);
+      return { message: 'Link revoked' };
     },
   );
 

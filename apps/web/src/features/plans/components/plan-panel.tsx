@@ -6,13 +6,14 @@ import {
   type PlanState,
   type PlanVersion,
 } from '@portal/contract';
-import { IconCheck, IconCube, IconMessageReport, IconUpload } from '@tabler/icons-react';
+import { IconCheck, IconCube, IconMessageReport, IconShare, IconUpload } from '@tabler/icons-react';
 import { useState, type FormEvent } from 'react';
 import { ApiError } from '../../../lib/api-client.ts';
 import { formatDateTime } from '../../../lib/format-date.ts';
 import { errorMessage, notifyError, notifySuccess } from '../../../lib/notify.ts';
 import { usePlans } from '../api/get-plans.ts';
 import { useDecidePlan } from '../api/plan-changes.ts';
+import { PlanSharesModal } from './plan-shares-modal.tsx';
 import { PlanViewerModal } from './plan-viewer-modal.tsx';
 import { UploadPlanForm } from './upload-plan-form.tsx';
 
@@ -159,6 +160,7 @@ function VersionRow({
   onView,
   onApprove,
   onRequestChanges,
+  onShare,
 }: {
   plan: PlanVersion;
   isDoctor: boolean;
@@ -167,6 +169,7 @@ function VersionRow({
   onView: () => void;
   onApprove: () => void;
   onRequestChanges: () => void;
+  onShare: () => void;
 }) {
   const canDecide = isDoctor && plan.state === 'awaiting_approval';
   const approveHint = `approve-hint-${plan.planId}`;
@@ -203,6 +206,11 @@ function VersionRow({
           <Button variant="default" leftSection={<IconCube size={16} aria-hidden />} onClick={onView}>
             View version {plan.version} in 3D
           </Button>
+          {isDoctor && (
+            <Button variant="default" leftSection={<IconShare size={16} aria-hidden />} onClick={onShare}>
+              Patient links
+            </Button>
+          )}
           {canDecide && (
             <>
               <Button
@@ -251,6 +259,7 @@ export function PlanPanel({
   const [viewed, setViewed] = useState<ReadonlySet<number>>(new Set());
   const [approving, setApproving] = useState<PlanVersion>();
   const [requesting, setRequesting] = useState<PlanVersion>();
+  const [sharing, setSharing] = useState<PlanVersion>();
 
   return (
     <Paper withBorder p="md" component="section" aria-label="Treatment Plan">
@@ -291,6 +300,7 @@ export function PlanPanel({
               }}
               onApprove={() => setApproving(plan)}
               onRequestChanges={() => setRequesting(plan)}
+              onShare={() => setSharing(plan)}
             />
           ))}
         </Stack>
@@ -304,6 +314,7 @@ export function PlanPanel({
           onClose={() => setViewing(undefined)}
         />
       )}
+      {sharing && <PlanSharesModal plan={sharing} onClose={() => setSharing(undefined)} />}
       {approving && <ApproveModal caseId={caseId} plan={approving} onClose={() => setApproving(undefined)} />}
       {requesting && <RequestChangesModal caseId={caseId} plan={requesting} onClose={() => setRequesting(undefined)} />}
     </Paper>

@@ -45,8 +45,10 @@ export async function loadPlanArchView(
   arch: PlanArch,
   signal: AbortSignal,
   onProgress: (share: number) => void,
+  /** Where the arch's GLB is, when not at the plan's own route (a patient link's). */
+  meshUrl?: string,
 ): Promise<PlanArchView> {
-  const url = withIds(endpoints.planViewMesh.path, plan).replace(':arch', arch);
+  const url = meshUrl ?? withIds(endpoints.planViewMesh.path, plan).replace(':arch', arch);
   const response = await fetch(url, { credentials: 'include', signal });
   if (!response.ok) throw new Error(`the server answered ${response.status}`);
   const data = await readWithProgress(response, onProgress);

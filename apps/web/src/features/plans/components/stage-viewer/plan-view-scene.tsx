@@ -19,6 +19,11 @@ export interface PickedPoint {
 }
 
 const noPins: Pin[] = [];
+
+/** What the viewer needs of a version: a patient link's page has no more. */
+export type ViewedPlan = Pick<PlanVersion, 'caseId' | 'planId' | 'version'> & {
+  summary: Pick<PlanVersion['summary'], 'upperStages' | 'lowerStages'>;
+};
 const noPoints: number[][] = [];
 
 export function PlanViewScene({
@@ -29,8 +34,9 @@ export function PlanViewScene({
   requestedStage,
   measured = noPoints,
   compareWith,
+  meshUrl,
 }: {
-  plan: PlanVersion;
+  plan: ViewedPlan;
   onUnavailable: (why: string) => void;
   /** Comments' numbered pins shown on the model. */
   pins?: Pin[];
@@ -42,6 +48,8 @@ export function PlanViewScene({
   measured?: number[][];
   /** Another version of the case's plan, overlaid see-through at the same stage. */
   compareWith?: PlanVersion;
+  /** Where each arch's GLB is, when not at the plan's own route (a patient link's). */
+  meshUrl?: (arch: PlanArch) => string;
 }) {
   const containerRef = useRef<HTMLDivElement>(null);
   const viewerRef = useRef<PlanViewer | null>(null);
@@ -56,11 +64,17 @@ export function PlanViewScene({
     const arches = planArches.filter((arch) => counts[arch] > 0);
     const shares = arches.map(() => 0);
     const loads = arches.map((arch, index) =>
-      loadPlanArchView(plan, arch, controller.signal, (share) => {
-        shares[index] = share;
-        if (!controller.signal.aborted)
-          setPercent(Math.round((100 * shares.reduce((sum, part) => sum + part, 0)) / arches.length));
-      }),
+      loadPlanArchView(
+        plan,
+        arch,
+        controller.signal,
+        (share) => {
+          shares[index] = share;
+          if (!controller.signal.aborted)
+            setPercent(Math.round((100 * shares.reduce((sum, part) => sum + part, 0)) / arches.length));
+        },
+        meshUrl?.(arch),
+      ),
     );
     void Promise.allSettled(loads).then((results) => {
       const loaded = results.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));

@@ -7,7 +7,7 @@ import { useState } from 'react';
 export const playStepMs = 700;
 
 /** The stage shown, playing or not, and which arches and the ghost are on: what both stage scenes keep. */
-export function useStageControls(plan: PlanVersion) {
+export function useStageControls(plan: { summary: Pick<PlanVersion['summary'], 'upperStages' | 'lowerStages'> }) {
   const counts: Record<PlanArch, number> = { upper: plan.summary.upperStages, lower: plan.summary.lowerStages };
   const [stage, setStage] = useState(0);
   const [isPlaying, setIsPlaying] = useState(false);
