@@ -274,6 +274,12 @@ describe('Treatment plan review', () => {
     await expect
       .poll(() => changesFromV1.getByRole('listitem').allTextContents(), { timeout: 60_000 })
       .toEqual(['No tooth ends more than 0.1 mm from where version 1 put it']);
+    // The movement map: the last stage, coloured, with its scale in millimetres.
+    await viewer.getByRole('checkbox', { name: /^Movement map/ }).check();
+    await expect.poll(() => canvasBox.getAttribute('data-shown-stage')).toBe('2');
+    await expect
+      .poll(() => viewer.getByRole('img', { name: /^Colour scale: blue 0 mm to red \d+\.\d\d mm$/ }).isVisible())
+      .toBe(true);
     await expectNoSeriousA11yViolations(review);
     await screenshots(review, 'plan-viewer');
     await viewer.getByRole('button', { name: 'Close 3D viewer' }).click();

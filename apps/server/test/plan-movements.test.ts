@@ -132,9 +132,11 @@ describe("a plan version's tooth movements", () => {
     ]);
     let overLimit = 0;
     for (const arch of ['upper', 'lower'] as const) {
-      for (const generated of planArchTeeth(arch, { ...options, stages: stages[arch] })) {
+      for (const [index, generated] of planArchTeeth(arch, { ...options, stages: stages[arch] }).entries()) {
         const measured = answer.teeth.find((tooth) => tooth.tooth === generated.universal) as ToothMovement;
         expect(measured.arch).toBe(arch);
+        // The copy's shells are numbered in the order the STL has them: the generator's.
+        expect(measured.shell).toBe(index);
         const expected = expectedMovement(generated);
         const label = `${arch} tooth ${generated.universal}`;
         for (const [key, value] of Object.entries(expected.translationMm)) {

@@ -217,6 +217,8 @@ export type PlanViewAnswer = z.infer<typeof planViewAnswer>;
 export const toothMovement = z.object({
   tooth: z.number().int().min(1).max(32).meta({ description: 'Universal number, 1-32' }),
   arch: z.enum(planArches),
+  /** Its shell in the arch's viewing copy (node `shell-<n>`); absent for versions measured before it was kept. */
+  shell: z.number().int().optional(),
   translationMm: z.object({
     mesiodistal: z.number(),
     buccolingual: z.number(),

@@ -30,6 +30,14 @@ export function toothLabel(universal: number, system: NumberingSystem): string {
   return String(universal);
 }
 
+/** An FDI number (11-48) as Universal (1-32); undefined for any other number. */
+export function fdiToUniversal(fdi: number): number | undefined {
+  const [quadrant, position] = [Math.floor(fdi / 10), fdi % 10];
+  if (position < 1 || position > 8) return undefined;
+  const byQuadrant: Record<number, number> = { 1: 9 - position, 2: 8 + position, 3: 25 - position, 4: 24 + position };
+  return byQuadrant[quadrant];
+}
+
 /** Words a screen reader can say: 'Upper right 8 (tooth 1)'. */
 export function toothDescription(universal: number): string {
   const { quadrant, position } = toothPosition(universal);

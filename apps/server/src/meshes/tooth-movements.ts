@@ -77,6 +77,7 @@ export function toothMovements(arch: PlanArch, base: PlanBase, stageMotions: Flo
     return {
       tooth: universal[shell]!,
       arch,
+      shell,
       translationMm: {
         mesiodistal: round(dot(moved, mesial), 3),
         buccolingual: round(dot(moved, buccal), 3),

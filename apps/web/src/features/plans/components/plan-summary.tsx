@@ -1,8 +1,11 @@
 import { Stack, Table, Text, Title } from '@mantine/core';
 import type { PlanVersion } from '@portal/contract';
 
-/** A version's summary as the lab wrote it: stage counts, IPR per contact, attachment teeth, notes. */
-export function PlanSummaryView({ summary }: { summary: PlanVersion['summary'] }) {
+/**
+ * A version's summary as the lab wrote it: stage counts, IPR per contact, attachment teeth,
+ * notes. Beside the viewer, `stage` is the stage shown: the IPR done at it is marked.
+ */
+export function PlanSummaryView({ summary, stage }: { summary: PlanVersion['summary']; stage?: number }) {
   return (
     <Stack gap="sm">
       <div>
@@ -31,10 +34,17 @@ export function PlanSummaryView({ summary }: { summary: PlanVersion['summary'] }
             </Table.Thead>
             <Table.Tbody>
               {summary.ipr.map((row, index) => (
-                <Table.Tr key={`${row.contact}-${index}`}>
+                <Table.Tr
+                  key={`${row.contact}-${index}`}
+                  fw={stage !== undefined && row.stage === stage ? 700 : undefined}
+                  aria-current={stage !== undefined && row.stage === stage ? 'step' : undefined}
+                >
                   <Table.Td>{row.contact}</Table.Td>
                   <Table.Td>{row.amountMm.toFixed(2)} mm</Table.Td>
-                  <Table.Td>{row.stage ?? '–'}</Table.Td>
+                  <Table.Td>
+                    {row.stage ?? '–'}
+                    {stage !== undefined && row.stage === stage && ' (this stage)'}
+                  </Table.Td>
                 </Table.Tr>
               ))}
             </Table.Tbody>

@@ -1,4 +1,4 @@
-import { Button, Grid, Group, List, Modal, Select, Stack, Text } from '@mantine/core';
+import { Box, Button, Checkbox, Grid, Group, List, Modal, Select, Stack, Text } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { toothLabel, type NumberingSystem, type PlanComment, type PlanVersion } from '@portal/contract';
 import { IconRuler } from '@tabler/icons-react';
@@ -6,6 +6,7 @@ import { lazy, Suspense, useMemo, useState } from 'react';
 import { useMovements } from '../api/get-movements.ts';
 import { usePlanComments } from '../api/plan-comments.ts';
 import { compareVersions } from '../lib/compare-versions.ts';
+import { toothMarkers } from '../lib/tooth-markers.ts';
 import { MovementTable } from './movement-table.tsx';
 import { PlanComments } from './plan-comments.tsx';
 import { PlanSummaryView } from './plan-summary.tsx';
@@ -49,6 +50,24 @@ function VersionChanges({ from, to, system }: { from: PlanVersion; to: PlanVersi
   );
 }
 
+/** The movement map's scale: blue for points that stay, red for the one that moves most. */
+function MapLegend({ largestMm }: { largestMm: number }) {
+  return (
+    <Group gap={6} role="img" aria-label={`Colour scale: blue 0 mm to red ${largestMm.toFixed(2)} mm`}>
+      <Text size="xs">0 mm</Text>
+      <Box
+        w={120}
+        h={10}
+        style={{
+          borderRadius: 4,
+          background: 'linear-gradient(to right, hsl(238 85% 50%), hsl(119 85% 50%), hsl(60 85% 50%), hsl(0 85% 50%))',
+        }}
+      />
+      <Text size="xs">{largestMm.toFixed(2)} mm</Text>
+    </Group>
+  );
+}
+
 /**
  * One version in the 3D viewer: its pinned comments (and the version before's, to check
  * they were answered) beside the model with the summary, a measuring tool, and the tooth
@@ -79,6 +98,11 @@ export function PlanViewerModal({
   const [picked, setPicked] = useState<PickedPoint>();
   const [measured, setMeasured] = useState<number[][]>([]);
   const [requestedStage, setRequestedStage] = useState<{ stage: number }>();
+  const [shownStage, setShownStage] = useState(0);
+  const [isMapOn, setIsMapOn] = useState(false);
+  const [mapLargestMm, setMapLargestMm] = useState<number>();
+  const movements = useMovements(plan.caseId, plan.planId);
+  const markers = useMemo(() => toothMarkers(plan.summary, movements.data), [plan.summary, movements.data]);
   const pins = useMemo(
     () => [...pinsOf(comments.data, false), ...pinsOf(previous ? earlierComments.data : undefined, true)],
     [comments.data, earlierComments.data, previous],
@@ -121,6 +145,10 @@ export function PlanViewerModal({
                 requestedStage={requestedStage}
                 measured={measured}
                 compareWith={compareWith}
+                markers={markers}
+                onStage={setShownStage}
+                movementMap={isMapOn}
+                onMovementMap={setMapLargestMm}
               />
             </Suspense>
             <Group gap="xs">
@@ -157,6 +185,14 @@ export function PlanViewerModal({
                 />
               )}
             </Group>
+            <Group gap="sm">
+              <Checkbox
+                label="Movement map (the last stage, coloured by how far each point moved)"
+                checked={isMapOn}
+                onChange={(event) => setIsMapOn(event.currentTarget.checked)}
+              />
+              {isMapOn && mapLargestMm !== undefined && <MapLegend largestMm={mapLargestMm} />}
+            </Group>
             {compareWith && <VersionChanges from={compareWith} to={plan} system={numbering} />}
           </Stack>
         </Grid.Col>
@@ -185,7 +221,7 @@ export function PlanViewerModal({
                 onShowStage={showStage}
               />
             )}
-            <PlanSummaryView summary={plan.summary} />
+            <PlanSummaryView summary={plan.summary} stage={shownStage} />
           </Stack>
         </Grid.Col>
         <Grid.Col span={12}>

@@ -1,19 +1,23 @@
 import type { PlanArch } from '@portal/contract';
 import {
+  Box3,
+  BufferAttribute,
   BufferGeometry,
   CanvasTexture,
+  Color,
   DoubleSide,
+  Group,
   Line,
   LineBasicMaterial,
-  Group,
   LOD,
+  Matrix4,
   Mesh,
   MeshStandardMaterial,
+  Quaternion,
   Sprite,
   SpriteMaterial,
   Vector3,
   type Material,
-  type Matrix4,
   type Object3D,
 } from 'three';
 import { createModelCanvas } from '../../../../lib/model-canvas.ts';
@@ -134,13 +138,101 @@ export function createPlanViewer(container: HTMLElement, arches: PlanArchView[],
     return { ...arch, ghost };
   });
 
+  /**
+   * The movement map: each tooth's points coloured by how far they move from stage 0 to
+   * the arch's last stage, blue (not at all) to red (the most of any point, the answer in
+   * mm). The geometries are the ghost's too, whose material draws no vertex colours.
+   */
+  const archColors = shown.map((arch) => colors[arch.arch]);
+  const setMovementMap = (isOn: boolean): number => {
+    let largest = 0;
+    const distancesOf: { geometry: BufferGeometry; distances: Float32Array }[] = [];
+    if (isOn) {
+      const [unitScale, p, a, b] = [new Vector3(1, 1, 1), new Vector3(), new Vector3(), new Vector3()];
+      const poseAt = (shell: PlanArchView['shells'][number], stage: number) =>
+        new Matrix4().compose(
+          new Vector3().fromArray(shell.translations, stage * 3),
+          new Quaternion().fromArray(shell.rotations, stage * 4),
+          unitScale,
+        );
+      for (const arch of shown) {
+        arch.scene.updateMatrixWorld(true);
+        for (const shell of arch.shells) {
+          const [first, last] = [poseAt(shell, 0), poseAt(shell, arch.stages)];
+          const toShell = shell.node.matrixWorld.clone().invert();
+          shell.node.traverse((object) => {
+            if (!(object instanceof Mesh)) return;
+            const fromMesh = toShell.clone().multiply(object.matrixWorld);
+            const positions = object.geometry.getAttribute('position');
+            const distances = new Float32Array(positions.count);
+            for (let vertex = 0; vertex < positions.count; vertex++) {
+              p.fromBufferAttribute(positions, vertex).applyMatrix4(fromMesh);
+              const distance = a.copy(p).applyMatrix4(first).distanceTo(b.copy(p).applyMatrix4(last));
+              distances[vertex] = distance;
+              largest = Math.max(largest, distance);
+            }
+            distancesOf.push({ geometry: object.geometry as BufferGeometry, distances });
+          });
+        }
+      }
+      const color = new Color();
+      for (const { geometry, distances } of distancesOf) {
+        const rgb = new Float32Array(distances.length * 3);
+        distances.forEach((distance, vertex) => {
+          color.setHSL((1 - distance / (largest || 1)) * 0.66, 0.85, 0.5).toArray(rgb, vertex * 3);
+        });
+        geometry.setAttribute('color', new BufferAttribute(rgb, 3));
+      }
+    }
+    shown.forEach((arch, index) => {
+      arch.scene.traverse((object) => {
+        if (!(object instanceof Mesh)) return;
+        const material = object.material as MeshStandardMaterial;
+        material.vertexColors = isOn;
+        material.color.set(isOn ? '#ffffff' : archColors[index]!);
+        material.needsUpdate = true;
+      });
+    });
+    if (hasFitted) view.render();
+    return largest;
+  };
+
+  // The stage and arches last shown, for what is placed with them (markers, the compared version).
+  let shownStage = 0;
+  let shownVisible = { upper: true, lower: true, ghost: true };
   const pins = new Group();
   view.model.add(pins);
+  // IPR contacts and attachments: placed between (or on) their teeth at the stage shown.
+  const markerGroup = new Group();
+  view.model.add(markerGroup);
+  let markers: { marker: ToothMarker; sprite: Sprite }[] = [];
+  const bounds = new Box3();
+  const placeMarkers = () => {
+    for (const { marker, sprite } of markers) {
+      const arch = shown.find((candidate) => candidate.arch === marker.arch);
+      const nodes = marker.shells.map((shell) => arch?.scene.getObjectByName(`shell-${shell}`));
+      sprite.visible = !!arch && shownVisible[marker.arch] && shownStage >= marker.fromStage && nodes.every(Boolean);
+      if (!sprite.visible) continue;
+      view.model.updateMatrixWorld(true);
+      const centre = new Vector3();
+      for (const node of nodes) centre.add(bounds.setFromObject(node!).getCenter(new Vector3()));
+      sprite.position.copy(view.model.worldToLocal(centre.divideScalar(nodes.length)));
+    }
+  };
+  const setMarkers = (next: ToothMarker[]) => {
+    for (const { sprite } of markers) {
+      sprite.material.map?.dispose();
+      sprite.material.dispose();
+    }
+    markerGroup.clear();
+    markers = next.map((marker) => ({ marker, sprite: pinSprite(marker.text, marker.kind) }));
+    for (const { sprite } of markers) markerGroup.add(sprite);
+    placeMarkers();
+    if (hasFitted) view.render();
+  };
 
   // Another version of the plan, overlaid see-through at the same stage (its teeth only).
   let compared: PlanArchView[] = [];
-  let shownStage = 0;
-  let shownVisible = { upper: true, lower: true, ghost: true };
   const placeCompared = () => {
     for (const arch of compared) {
       const at = Math.min(shownStage, arch.stages);
@@ -193,6 +285,8 @@ export function createPlanViewer(container: HTMLElement, arches: PlanArchView[],
     setPins,
     setMeasure,
     setCompared,
+    setMarkers,
+    setMovementMap,
     /** The arch and the point (plan coordinates) of a tooth under a click; undefined off the teeth. */
     pick(clientX: number, clientY: number): { arch: PlanArch; point: number[] } | undefined {
       const hit = view.pick(clientX, clientY);
@@ -217,6 +311,7 @@ export function createPlanViewer(container: HTMLElement, arches: PlanArchView[],
       }
       [shownStage, shownVisible] = [stage, visible];
       placeCompared();
+      placeMarkers();
       if (!hasFitted) {
         // Every part visible while fitting, so that the shaders of all of them (the ghost's too) compile then.
         const visibleNow = shown.map((arch) => [arch.scene.visible, arch.ghost.visible] as const);
@@ -228,6 +323,7 @@ export function createPlanViewer(container: HTMLElement, arches: PlanArchView[],
     },
     dispose() {
       setPins([]);
+      setMarkers([]);
       setCompared([]);
       measure.geometry.dispose();
       measureMaterial.dispose();
@@ -241,9 +337,16 @@ export function createPlanViewer(container: HTMLElement, arches: PlanArchView[],
 export type PlanViewer = ReturnType<typeof createPlanViewer>;
 
 /** A comment's pin: its number on a round marker, the same size on screen at any zoom, seen through the teeth. */
-const pinColors = { open: '#c92a2a', resolved: '#495057', earlier: '#1864ab' } as const;
+const pinColors = {
+  open: '#c92a2a',
+  resolved: '#495057',
+  earlier: '#1864ab',
+  ipr: '#d9480f',
+  attachment: '#0b7285',
+} as const;
 
-function pinSprite(number: number, kind: Pin['kind']): Sprite {
+/** A round marker with a short text (a pin's number, an IPR amount, "A"), the same size on screen at any zoom, seen through the teeth. */
+function pinSprite(text: string | number, kind: keyof typeof pinColors): Sprite {
   const canvas = document.createElement('canvas');
   canvas.width = canvas.height = 64;
   const context = canvas.getContext('2d')!;
@@ -252,10 +355,10 @@ function pinSprite(number: number, kind: Pin['kind']): Sprite {
   context.arc(32, 32, 30, 0, 2 * Math.PI);
   context.fill();
   context.fillStyle = '#ffffff';
-  context.font = 'bold 34px sans-serif';
+  context.font = `bold ${String(text).length > 2 ? 24 : 34}px sans-serif`;
   context.textAlign = 'center';
   context.textBaseline = 'middle';
-  context.fillText(String(number), 32, 34);
+  context.fillText(String(text), 32, 34);
   const material = new SpriteMaterial({ map: new CanvasTexture(canvas), depthTest: false, sizeAttenuation: false });
   const sprite = new Sprite(material);
   sprite.scale.setScalar(0.045);
@@ -267,5 +370,15 @@ export interface Pin {
   number: number;
   point: number[];
   /** Open on this version (red), resolved (grey), or a comment on the version before (blue). */
-  kind: keyof typeof pinColors;
+  kind: 'open' | 'resolved' | 'earlier';
+}
+
+/** An IPR contact between two teeth, or an attachment on one, shown from its stage on, between (or on) its shells. */
+export interface ToothMarker {
+  kind: 'ipr' | 'attachment';
+  arch: PlanArch;
+  /** The shells (the copy's `shell-<n>` nodes) it sits on: two for a contact, one for an attachment. */
+  shells: number[];
+  text: string;
+  fromStage: number;
 }

@@ -2,7 +2,7 @@ import { Alert, Box, Progress, Stack, Text } from '@mantine/core';
 import { planArches, type PlanArch, type PlanVersion } from '@portal/contract';
 import { useEffect, useRef, useState } from 'react';
 import { disposePlanArchView, loadPlanArchView } from '../../lib/load-plan-view.ts';
-import { createPlanViewer, type Pin, type PlanViewer } from './create-stage-viewer.ts';
+import { createPlanViewer, type Pin, type PlanViewer, type ToothMarker } from './create-stage-viewer.ts';
 import { playStepMs, StageControls, useStageControls } from './stage-controls.tsx';
 
 /**
@@ -19,6 +19,7 @@ export interface PickedPoint {
 }
 
 const noPins: Pin[] = [];
+const noMarkers: ToothMarker[] = [];
 
 /** What the viewer needs of a version: a patient link's page has no more. */
 export type ViewedPlan = Pick<PlanVersion, 'caseId' | 'planId' | 'version'> & {
@@ -35,6 +36,10 @@ export function PlanViewScene({
   measured = noPoints,
   compareWith,
   meshUrl,
+  markers = noMarkers,
+  onStage,
+  movementMap = false,
+  onMovementMap,
 }: {
   plan: ViewedPlan;
   onUnavailable: (why: string) => void;
@@ -50,6 +55,14 @@ export function PlanViewScene({
   compareWith?: PlanVersion;
   /** Where each arch's GLB is, when not at the plan's own route (a patient link's). */
   meshUrl?: (arch: PlanArch) => string;
+  /** IPR contacts and attachments on their teeth, from their stages on. */
+  markers?: ToothMarker[];
+  /** Told the stage shown, as it changes: the side table follows it. */
+  onStage?: (stage: number) => void;
+  /** The movement map on: the last stage, each point coloured by how far it moved from stage 0. */
+  movementMap?: boolean;
+  /** Told the most any point moves (mm) when the map is drawn: the legend's top. */
+  onMovementMap?: (largestMm: number) => void;
 }) {
   const containerRef = useRef<HTMLDivElement>(null);
   const viewerRef = useRef<PlanViewer | null>(null);
@@ -118,6 +131,22 @@ export function PlanViewScene({
   useEffect(() => {
     viewerRef.current?.setMeasure(measured);
   }, [isReady, measured]);
+
+  useEffect(() => {
+    viewerRef.current?.setMarkers(markers);
+  }, [isReady, markers]);
+
+  useEffect(() => onStage?.(stage), [stage]);
+
+  useEffect(() => {
+    if (!isReady || !viewerRef.current) return;
+    const largest = viewerRef.current.setMovementMap(movementMap);
+    if (movementMap) {
+      setIsPlaying(false);
+      setStage(lastStage);
+      onMovementMap?.(largest);
+    }
+  }, [isReady, movementMap]);
 
   useEffect(() => {
     if (!isReady) return;

@@ -2,7 +2,7 @@ import { Text } from '@mantine/core';
 import { planArches, type PlanVersion, type PlanViewAnswer } from '@portal/contract';
 import { useEffect, useState } from 'react';
 import { fetchPlanViewState } from '../../lib/load-plan-view.ts';
-import type { Pin } from './create-stage-viewer.ts';
+import type { Pin, ToothMarker } from './create-stage-viewer.ts';
 import { PlanViewScene, type PickedPoint } from './plan-view-scene.tsx';
 import { StageFilesScene } from './stage-files-scene.tsx';
 
@@ -28,6 +28,10 @@ export default function StageScene({
   requestedStage,
   measured,
   compareWith,
+  markers,
+  onStage,
+  movementMap,
+  onMovementMap,
 }: {
   plan: PlanVersion;
   pins?: Pin[];
@@ -35,6 +39,10 @@ export default function StageScene({
   requestedStage?: { stage: number };
   measured?: number[][];
   compareWith?: PlanVersion;
+  markers?: ToothMarker[];
+  onStage?: (stage: number) => void;
+  movementMap?: boolean;
+  onMovementMap?: (largestMm: number) => void;
 }) {
   const [source, setSource] = useState<Source>({ kind: 'checking' });
 
@@ -73,6 +81,10 @@ export default function StageScene({
           requestedStage={requestedStage}
           measured={measured}
           compareWith={compareWith}
+          markers={markers}
+          onStage={onStage}
+          movementMap={movementMap}
+          onMovementMap={onMovementMap}
           onUnavailable={(note) => setSource({ kind: 'files', note })}
         />
       );

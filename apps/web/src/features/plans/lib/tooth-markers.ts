@@ -1,0 +1,38 @@
+import { fdiToUniversal, type PlanMovementsAnswer, type PlanVersion } from '@portal/contract';
+import type { ToothMarker } from '../components/stage-viewer/create-stage-viewer.ts';
+
+/**
+ * A version's IPR contacts and attachments as markers on its teeth (docs/decisions.md §
+ * Tooth markers): the lab's summary names teeth in FDI, the movement table says which shell
+ * of the copy each tooth is. An IPR contact shows from its stage on (from stage 0 when the
+ * summary gives none), an attachment from stage 0 (the summary gives it no stage). A tooth
+ * the table does not have (not measured, or not in the plan) gets no marker.
+ */
+export function toothMarkers(
+  summary: PlanVersion['summary'],
+  movements: PlanMovementsAnswer | undefined,
+): ToothMarker[] {
+  if (!movements?.available) return [];
+  const shellOf = (fdi: number) => {
+    const universal = fdiToUniversal(fdi);
+    const tooth = movements.teeth.find((found) => found.tooth === universal && found.shell !== undefined);
+    return tooth && { arch: tooth.arch, shell: tooth.shell! };
+  };
+  const markers: ToothMarker[] = [];
+  for (const row of summary.ipr) {
+    const [a, b] = row.contact.split('-').map((part) => shellOf(Number(part)));
+    if (!a || !b || a.arch !== b.arch) continue;
+    markers.push({
+      kind: 'ipr',
+      arch: a.arch,
+      shells: [a.shell, b.shell],
+      text: row.amountMm.toFixed(1),
+      fromStage: row.stage ?? 0,
+    });
+  }
+  for (const fdi of summary.attachmentTeeth) {
+    const on = shellOf(fdi);
+    if (on) markers.push({ kind: 'attachment', arch: on.arch, shells: [on.shell], text: 'A', fromStage: 0 });
+  }
+  return markers;
+}
