@@ -7,7 +7,7 @@ import {
   type PlanVersion,
 } from '@portal/contract';
 import { IconCheck, IconCube, IconMessageReport, IconShare, IconUpload } from '@tabler/icons-react';
-import { useState, type FormEvent } from 'react';
+import { useState, type FormEvent, type ReactNode } from 'react';
 import { ApiError } from '../../../lib/api-client.ts';
 import { formatDateTime } from '../../../lib/format-date.ts';
 import { errorMessage, notifyError, notifySuccess } from '../../../lib/notify.ts';
@@ -33,14 +33,52 @@ function PlanStateBadge({ state }: { state: PlanState }) {
   );
 }
 
+/** A decision's dialog: its form, then Cancel and the decision's own button. */
+function DecisionDialog({
+  title,
+  submitLabel,
+  color,
+  isPending,
+  onSubmit,
+  onClose,
+  children,
+}: {
+  title: string;
+  submitLabel: string;
+  color: string;
+  isPending: boolean;
+  onSubmit: () => void;
+  onClose: () => void;
+  children: ReactNode;
+}) {
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    event.stopPropagation();
+    onSubmit();
+  };
+  return (
+    <Modal opened onClose={onClose} title={title} centered>
+      <Stack component="form" gap="sm" onSubmit={submit}>
+        {children}
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button type="submit" color={color} loading={isPending}>
+            {submitLabel}
+          </Button>
+        </Group>
+      </Stack>
+    </Modal>
+  );
+}
+
 /** Request changes: the comment is required (the server says so too). */
 function RequestChangesModal({ caseId, plan, onClose }: { caseId: number; plan: PlanVersion; onClose: () => void }) {
   const decide = useDecidePlan(caseId);
   const [comment, setComment] = useState('');
   const [error, setError] = useState<string>();
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    event.stopPropagation();
+  const submit = () => {
     if (!comment.trim()) {
       setError(planMessages.commentRequired);
       return;
@@ -57,32 +95,29 @@ function RequestChangesModal({ caseId, plan, onClose }: { caseId: number; plan: 
     );
   };
   return (
-    <Modal opened onClose={onClose} title={`Request changes to version ${plan.version}`} centered>
-      <Stack component="form" gap="sm" onSubmit={submit}>
-        <Textarea
-          label="What should change"
-          withAsterisk
-          autosize
-          minRows={3}
-          maxLength={5000}
-          value={comment}
-          error={error}
-          onChange={(event) => {
-            setComment(event.currentTarget.value);
-            setError(undefined);
-          }}
-          data-autofocus
-        />
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button type="submit" color="red.9" loading={decide.isPending}>
-            Request changes
-          </Button>
-        </Group>
-      </Stack>
-    </Modal>
+    <DecisionDialog
+      title={`Request changes to version ${plan.version}`}
+      submitLabel="Request changes"
+      color="red.9"
+      isPending={decide.isPending}
+      onSubmit={submit}
+      onClose={onClose}
+    >
+      <Textarea
+        label="What should change"
+        withAsterisk
+        autosize
+        minRows={3}
+        maxLength={5000}
+        value={comment}
+        error={error}
+        onChange={(event) => {
+          setComment(event.currentTarget.value);
+          setError(undefined);
+        }}
+        data-autofocus
+      />
+    </DecisionDialog>
   );
 }
 
@@ -106,9 +141,7 @@ function ApproveModal({ caseId, plan, onClose }: { caseId: number; plan: PlanVer
   const decide = useDecidePlan(caseId);
   const [reviewed, setReviewed] = useState(false);
   const [error, setError] = useState<string>();
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    event.stopPropagation();
+  const submit = () => {
     if (!reviewed) {
       setError(planMessages.reviewRequired);
       return;
@@ -122,34 +155,31 @@ function ApproveModal({ caseId, plan, onClose }: { caseId: number; plan: PlanVer
     );
   };
   return (
-    <Modal opened onClose={onClose} title={`Approve version ${plan.version}`} centered>
-      <Stack component="form" gap="sm" onSubmit={submit}>
-        <Text size="sm">The lab makes the aligners of this version once you approve it.</Text>
-        <List size="sm" spacing={2}>
-          {approvalFacts(plan.summary).map((fact) => (
-            <List.Item key={fact}>{fact}</List.Item>
-          ))}
-        </List>
-        <Checkbox
-          label="I have reviewed this plan in 3D"
-          checked={reviewed}
-          error={error}
-          onChange={(event) => {
-            setReviewed(event.currentTarget.checked);
-            setError(undefined);
-          }}
-          data-autofocus
-        />
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button type="submit" color="teal.9" loading={decide.isPending}>
-            Approve version {plan.version}
-          </Button>
-        </Group>
-      </Stack>
-    </Modal>
+    <DecisionDialog
+      title={`Approve version ${plan.version}`}
+      submitLabel={`Approve version ${plan.version}`}
+      color="teal.9"
+      isPending={decide.isPending}
+      onSubmit={submit}
+      onClose={onClose}
+    >
+      <Text size="sm">The lab makes the aligners of this version once you approve it.</Text>
+      <List size="sm" spacing={2}>
+        {approvalFacts(plan.summary).map((fact) => (
+          <List.Item key={fact}>{fact}</List.Item>
+        ))}
+      </List>
+      <Checkbox
+        label="I have reviewed this plan in 3D"
+        checked={reviewed}
+        error={error}
+        onChange={(event) => {
+          setReviewed(event.currentTarget.checked);
+          setError(undefined);
+        }}
+        data-autofocus
+      />
+    </DecisionDialog>
   );
 }
 
