@@ -52,6 +52,21 @@ type Resolver<K extends RecordKind> = (
 
 const id = (params: Params, name: string) => params[name] as number;
 
+/** A row that hangs from a plan version of the caller's own case (a comment, a link): 404 `what` when it does not. */
+async function ownCasePlanRow<Row extends { planId: number }>(
+  app: FastifyInstance,
+  user: SignedInUser,
+  params: Params,
+  what: string,
+  findRow: (caseId: number) => Promise<Row[]>,
+): Promise<VisibleCase & Row> {
+  const found = await findVisibleCase(app.db, user, id(params, 'caseId'));
+  assertCaseDoctor(user, found.doctorUserId);
+  const [row] = await findRow(found.caseId);
+  if (!row) throw notFound(what);
+  return { ...found, ...row };
+}
+
 const resolvers: { [K in RecordKind]: Resolver<K> } = {
   case: (app, user, params) => findVisibleCase(app.db, user, id(params, 'caseId')),
   async casePlan(app, user, params) {
@@ -59,40 +74,34 @@ const resolvers: { [K in RecordKind]: Resolver<K> } = {
     assertCaseDoctor(user, found.doctorUserId);
     return { ...found, planId: id(params, 'planId') };
   },
-  async casePlanComment(app, user, params) {
-    const found = await findVisibleCase(app.db, user, id(params, 'caseId'));
-    assertCaseDoctor(user, found.doctorUserId);
-    const [comment] = await app.db
-      .select({ planId: planComments.planId, commentId: planComments.commentId })
-      .from(planComments)
-      .innerJoin(treatmentPlans, eq(treatmentPlans.planId, planComments.planId))
-      .where(
-        and(
-          eq(planComments.commentId, id(params, 'commentId')),
-          eq(planComments.planId, id(params, 'planId')),
-          eq(treatmentPlans.caseId, found.caseId),
+  casePlanComment: (app, user, params) =>
+    ownCasePlanRow(app, user, params, 'Comment', (caseId) =>
+      app.db
+        .select({ planId: planComments.planId, commentId: planComments.commentId })
+        .from(planComments)
+        .innerJoin(treatmentPlans, eq(treatmentPlans.planId, planComments.planId))
+        .where(
+          and(
+            eq(planComments.commentId, id(params, 'commentId')),
+            eq(planComments.planId, id(params, 'planId')),
+            eq(treatmentPlans.caseId, caseId),
+          ),
         ),
-      );
-    if (!comment) throw notFound('Comment');
-    return { ...found, ...comment };
-  },
-  async casePlanShare(app, user, params) {
-    const found = await findVisibleCase(app.db, user, id(params, 'caseId'));
-    assertCaseDoctor(user, found.doctorUserId);
-    const [share] = await app.db
-      .select({ planId: planShares.planId, shareId: planShares.shareId })
-      .from(planShares)
-      .innerJoin(treatmentPlans, eq(treatmentPlans.planId, planShares.planId))
-      .where(
-        and(
-          eq(planShares.shareId, id(params, 'shareId')),
-          eq(planShares.planId, id(params, 'planId')),
-          eq(treatmentPlans.caseId, found.caseId),
+    ),
+  casePlanShare: (app, user, params) =>
+    ownCasePlanRow(app, user, params, 'Link', (caseId) =>
+      app.db
+        .select({ planId: planShares.planId, shareId: planShares.shareId })
+        .from(planShares)
+        .innerJoin(treatmentPlans, eq(treatmentPlans.planId, planShares.planId))
+        .where(
+          and(
+            eq(planShares.shareId, id(params, 'shareId')),
+            eq(planShares.planId, id(params, 'planId')),
+            eq(treatmentPlans.caseId, caseId),
+          ),
         ),
-      );
-    if (!share) throw notFound('Link');
-    return { ...found, ...share };
-  },
+    ),
   async planVersion(app, user, params) {
     const found = await findVisibleCase(app.db, user, id(params, 'caseId'));
     const [plan] = await app.db

@@ -235,11 +235,7 @@ export function createPlanViewer(container: HTMLElement, arches: PlanArchView[],
   let compared: PlanArchView[] = [];
   const placeCompared = () => {
     for (const arch of compared) {
-      const at = Math.min(shownStage, arch.stages);
-      for (const shell of arch.shells) {
-        shell.node.position.fromArray(shell.translations, at * 3);
-        shell.node.quaternion.fromArray(shell.rotations, at * 4);
-      }
+      moveTo(arch, shownStage);
       arch.scene.visible = shownVisible[arch.arch];
     }
   };
@@ -301,11 +297,7 @@ export function createPlanViewer(container: HTMLElement, arches: PlanArchView[],
     /** Each arch at `stage` (an arch that finished earlier stays at its last), the ones asked for visible. */
     show(stage: number, visible: { upper: boolean; lower: boolean; ghost: boolean }) {
       for (const arch of shown) {
-        const at = Math.min(stage, arch.stages);
-        for (const shell of arch.shells) {
-          shell.node.position.fromArray(shell.translations, at * 3);
-          shell.node.quaternion.fromArray(shell.rotations, at * 4);
-        }
+        moveTo(arch, stage);
         arch.scene.visible = visible[arch.arch];
         arch.ghost.visible = visible[arch.arch] && visible.ghost && stage !== 0;
       }
@@ -335,6 +327,15 @@ export function createPlanViewer(container: HTMLElement, arches: PlanArchView[],
 }
 
 export type PlanViewer = ReturnType<typeof createPlanViewer>;
+
+/** Each tooth of an arch to its place at `stage` (an arch that finished earlier stays at its last). */
+function moveTo(arch: PlanArchView, stage: number) {
+  const at = Math.min(stage, arch.stages);
+  for (const shell of arch.shells) {
+    shell.node.position.fromArray(shell.translations, at * 3);
+    shell.node.quaternion.fromArray(shell.rotations, at * 4);
+  }
+}
 
 /** A comment's pin: its number on a round marker, the same size on screen at any zoom, seen through the teeth. */
 const pinColors = {
