@@ -188,6 +188,10 @@ describe('Treatment plan review', () => {
     await expect.poll(() => version(review, 1).textContent()).toMatch(/Changes requested/);
     // The lab's open case page follows.
     await expect.poll(() => version(lab, 1).textContent()).toMatch(/Less expansion on the upper arch\./);
+    // The timeline names the pinned comment the request sent.
+    await expect
+      .poll(() => lab.getByLabel('Timeline').textContent())
+      .toMatch(/Pin 1 \(stage 0, tooth \d+\): Less torque here\./);
 
     // The lab sees the pinned comment the change request sent, and marks it resolved.
     await version(lab, 1).getByRole('button', { name: 'View version 1 in 3D' }).click();

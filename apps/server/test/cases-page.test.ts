@@ -134,6 +134,7 @@ describe('GET /case/{caseId}/timeline and the status rules', () => {
         version: 1,
         decision: 'approved',
         comment: null,
+        pinned: [],
       },
       expect.objectContaining({
         from: 'inprogress',

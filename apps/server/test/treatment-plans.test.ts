@@ -530,6 +530,19 @@ describe('dispatch, tiles, list filter, timeline and live events', () => {
     const v1 = (await uploadPlan(t, staff.token, caseId, planForm(planSummaryOf(1, 0), stageFiles(1, 0)))).json<{
       planId: number;
     }>();
+    // Two pinned comments, one removed: the change request sends the other, pin 1.
+    const pin = (text: string) =>
+      t.as(doctor.token, {
+        method: 'POST',
+        url: `/api/case/${caseId}/plans/${v1.planId}/comments`,
+        payload: { stage: 1, arch: 'upper', point: [0, 0, 0], text },
+      });
+    await pin('Less torque');
+    const removed = (await pin('Never mind')).json<{ commentId: number }>();
+    await t.as(doctor.token, {
+      method: 'DELETE',
+      url: `/api/case/${caseId}/plans/${v1.planId}/comments/${removed.commentId}`,
+    });
     await decide(doctor.token, caseId, v1.planId, 'request_changes', 'Rotate 13');
     const v2 = (await uploadPlan(t, staff.token, caseId, planForm(planSummaryOf(1, 0), stageFiles(1, 0)))).json<{
       planId: number;
@@ -544,6 +557,8 @@ describe('dispatch, tiles, list filter, timeline and live events', () => {
       decision: 'changes_requested',
       comment: 'Rotate 13',
       byName: 'Grace Hopper',
+      // The plan's two teeth are measured only once its copy's job runs: no nearest tooth yet.
+      pinned: [{ number: 1, stage: 1, tooth: null, text: 'Less torque' }],
     });
     expect(entries[4]).toMatchObject({ version: 2, decision: 'approved', comment: null, by: doctor.userId });
     const times = entries.map((entry) => entry.at);

@@ -420,6 +420,10 @@ export const caseTimelineEntry = z.discriminatedUnion('kind', [
     version: z.number(),
     decision: z.enum(['approved', 'changes_requested']),
     comment: z.string().nullable(),
+    /** The comments pinned to the model that the change request sent, by their pin numbers. */
+    pinned: z.array(
+      z.object({ number: z.number(), stage: z.number(), tooth: z.number().nullable(), text: z.string() }),
+    ),
   }),
 ]);
 export type CaseTimelineEntry = z.infer<typeof caseTimelineEntry>;

@@ -60,6 +60,15 @@ export async function getCaseTimeline(
         decidedAt: isoTimestamp(treatmentPlans.decidedAt),
         decision: treatmentPlans.decision,
         comment: treatmentPlans.comment,
+        // The pinned comments the change request sent, numbered as their pins (every comment of the version, in order).
+        pinned: sql<PlanRow['pinned']>`(
+          select coalesce(json_agg(json_build_object('number', n, 'stage', stage, 'tooth', tooth, 'text', text) order by n), '[]'::json)
+          from (
+            select stage, tooth, text, sent_at, row_number() over (order by comment_id) as n
+            from plan_comments c where c.plan_id = ${treatmentPlans.planId}
+          ) numbered
+          where sent_at is not null
+        )`,
       })
       .from(treatmentPlans)
       .innerJoin(users, eq(users.userId, treatmentPlans.uploadedBy))
@@ -114,6 +123,7 @@ interface PlanRow {
   decidedAt: string | null;
   decision: 'approved' | 'changes_requested' | null;
   comment: string | null;
+  pinned: { number: number; stage: number; tooth: number | null; text: string }[];
 }
 
 /** Each version's upload, and the doctor's decision on it when there was one. */
@@ -139,6 +149,7 @@ function planEntries(plans: PlanRow[]): CaseTimelineEntry[] {
         // A decided version keeps its decision even once superseded.
         decision: plan.decision,
         comment: plan.comment,
+        pinned: plan.pinned,
       });
     }
   }

@@ -98,7 +98,14 @@ export function CaseDetail({
           Timeline
         </Title>
         {timeline.data ? (
-          <CaseTimeline entries={timeline.data} />
+          <CaseTimeline
+            entries={timeline.data}
+            system={
+              caseRow.ToothNumberingSystem === 'FDI' || caseRow.ToothNumberingSystem === 'Palmer'
+                ? caseRow.ToothNumberingSystem
+                : 'Universal'
+            }
+          />
         ) : (
           <Text size="sm" c="dimmed">
             {timeline.isError ? 'The timeline could not be loaded.' : 'Loading...'}

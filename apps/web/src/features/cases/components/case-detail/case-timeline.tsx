@@ -1,5 +1,5 @@
 import { Anchor, Text, Timeline } from '@mantine/core';
-import { caseStatusLabels, type CaseTimelineEntry } from '@portal/contract';
+import { caseStatusLabels, toothLabel, type CaseTimelineEntry, type NumberingSystem } from '@portal/contract';
 import {
   IconArrowBackUp,
   IconCircleCheck,
@@ -31,7 +31,10 @@ function CaseLink({ caseId, trackingNo }: { caseId: number; trackingNo: string }
 }
 
 /** One entry: its title, icon and lines, by kind; the cases an order links are links. */
-function describe(entry: CaseTimelineEntry): { title: string; icon: ReactNode; lines: ReactNode[] } {
+function describe(
+  entry: CaseTimelineEntry,
+  system: NumberingSystem,
+): { title: string; icon: ReactNode; lines: ReactNode[] } {
   switch (entry.kind) {
     case 'created':
       return {
@@ -116,17 +119,31 @@ function describe(entry: CaseTimelineEntry): { title: string; icon: ReactNode; l
           ) : (
             <IconMessageReport size={12} aria-hidden />
           ),
-        lines: [`by ${entry.byName}`, ...(entry.comment !== null ? [`Comment: ${entry.comment}`] : [])],
+        lines: [
+          `by ${entry.byName}`,
+          ...(entry.comment !== null ? [`Comment: ${entry.comment}`] : []),
+          ...entry.pinned.map(
+            (pin) =>
+              `Pin ${pin.number} (stage ${pin.stage}${pin.tooth === null ? '' : `, tooth ${toothLabel(pin.tooth, system)}`}): ${pin.text}`,
+          ),
+        ],
       };
   }
 }
 
 /** The case's timeline, oldest first, as the server answers it. */
-export function CaseTimeline({ entries }: { entries: CaseTimelineEntry[] }) {
+export function CaseTimeline({
+  entries,
+  system = 'Universal',
+}: {
+  entries: CaseTimelineEntry[];
+  /** The case's tooth numbering, for the teeth of pinned comments. */
+  system?: NumberingSystem;
+}) {
   return (
     <Timeline active={entries.length - 1} bulletSize={22} lineWidth={2} color="teal.9" aria-label="Timeline">
       {entries.map((entry, index) => {
-        const { title, icon, lines } = describe(entry);
+        const { title, icon, lines } = describe(entry, system);
         return (
           <Timeline.Item key={`${entry.kind}-${entry.at}-${index}`} title={title} bullet={icon}>
             {lines.map((line, lineIndex) => (
