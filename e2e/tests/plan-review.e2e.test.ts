@@ -172,6 +172,18 @@ describe('Treatment plan review', () => {
     await newComment.getByRole('button', { name: 'Save comment' }).click();
     const pinned = firstViewer.getByRole('list', { name: 'Pinned comments' });
     await expect.poll(() => pinned.textContent()).toMatch(/Less torque here\..*Draft: sent with your change request/);
+    // A second one at the last stage (the slider, by keyboard), numbered 2.
+    const firstSlider = firstViewer.getByRole('slider', { name: 'Stage' });
+    await firstSlider.focus();
+    await review.keyboard.press('End');
+    await expect.poll(() => firstCanvas.getAttribute('data-shown-stage')).toBe('2');
+    await firstViewer.getByRole('button', { name: 'Pin a comment' }).click();
+    await clickUntil(review, firstCanvas, () => newComment.isVisible());
+    await newComment
+      .getByRole('textbox', { name: /^Comment at stage 2, (upper|lower) arch/ })
+      .fill('Keep this contact.');
+    await newComment.getByRole('button', { name: 'Save comment' }).click();
+    await expect.poll(() => pinned.getByRole('listitem').count()).toBe(2);
     await expectNoSeriousA11yViolations(review);
     await screenshots(review, 'plan-viewer-pinned-comment');
     await firstViewer.getByRole('button', { name: 'Close 3D viewer' }).click();
@@ -191,7 +203,7 @@ describe('Treatment plan review', () => {
     // The timeline names the pinned comment the request sent.
     await expect
       .poll(() => lab.getByLabel('Timeline').textContent())
-      .toMatch(/Pin 1 \(stage 0, tooth \d+\): Less torque here\./);
+      .toMatch(/Pin 1 \(stage 0, tooth \d+\): Less torque here\.Pin 2 \(stage 2, tooth \d+\): Keep this contact\./);
 
     // The lab sees the pinned comment the change request sent, and marks it resolved.
     await version(lab, 1).getByRole('button', { name: 'View version 1 in 3D' }).click();
@@ -199,7 +211,8 @@ describe('Treatment plan review', () => {
     const labPins = labViewer.getByRole('list', { name: 'Pinned comments' });
     await expect.poll(() => labPins.textContent(), { timeout: 60_000 }).toMatch(/Less torque here\..*Sent to the lab/);
     await labViewer.getByRole('button', { name: 'Mark comment 1 resolved' }).click();
-    await expect.poll(() => labPins.textContent()).toMatch(/Resolved by Sam Staff/);
+    await labViewer.getByRole('button', { name: 'Mark comment 2 resolved' }).click();
+    await expect.poll(() => labPins.textContent()).toMatch(/Resolved by Sam Staff.*Resolved by Sam Staff/);
     await labViewer.getByRole('button', { name: 'Close 3D viewer' }).click();
 
     // The lab writes to the doctor about it; the doctor's open case page shows the message live.
