@@ -13,7 +13,13 @@ import {
 import { readPlanMovements } from '../../services/plans/plan-movements.ts';
 import { createPlanShare, listPlanShares, revokePlanShare } from '../../services/plans/plan-shares.ts';
 import { findPlanViews, planViewSource } from '../../services/plans/plan-views.ts';
-import { createPlanVersion, decidePlan, listPlans, type PlanChange } from '../../services/plans/plans.ts';
+import {
+  createPlanVersion,
+  decidePlan,
+  findPlanState,
+  listPlans,
+  type PlanChange,
+} from '../../services/plans/plans.ts';
 import { planUploadLimits, receivePlanUpload } from '../../services/plans/receive-plan-upload.ts';
 import { deleteKeys } from '../../storage/delete-keys.ts';
 import { sendCaseFile } from '../cases/send-case-file.ts';
@@ -116,12 +122,12 @@ export async function planRoutes(app: FastifyInstance) {
 
   // Pinned comments change no plan state: their event tells both sides' pages to read them again.
   const publishComments = async (record: VisibleCase & { planId: number }) => {
-    const plan = (await listPlans(app.db, record)).find((found) => found.planId === record.planId)!;
+    const { version, state } = await findPlanState(app.db, record.planId);
     await publish({
       caseId: record.caseId,
       planId: record.planId,
-      version: plan.version,
-      state: plan.state,
+      version,
+      state,
       doctorUserId: record.doctorUserId,
       at: new Date().toISOString(),
     });

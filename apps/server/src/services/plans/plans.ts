@@ -174,6 +174,16 @@ export type PlanVersionRow = Omit<PlanVersion, 'stages'> & {
   stages: (Omit<PlanVersion['stages'][number], 'url'> & { stageFileId: number })[];
 };
 
+/** One version's number and state, for the event a change to its comments publishes. */
+export async function findPlanState(db: Database, planId: number) {
+  const [plan] = await db
+    .select({ version: treatmentPlans.version, state: treatmentPlans.state })
+    .from(treatmentPlans)
+    .where(eq(treatmentPlans.planId, planId));
+  if (!plan) throw notFound('Plan');
+  return plan;
+}
+
 /** Every version of a case's plan, newest first, each with its stage files (upper then lower, by stage). */
 export async function listPlans(db: Database, { caseId }: VisibleCase): Promise<PlanVersionRow[]> {
   const plans = await db

@@ -8,11 +8,9 @@ import { errorMessage, notifyError } from '../../../lib/notify.ts';
 import { usePlanCommentChanges } from '../api/plan-comments.ts';
 import type { PickedPoint } from './stage-viewer/plan-view-scene.tsx';
 
-const archName = { upper: 'upper', lower: 'lower' } as const;
-
 function where(comment: Pick<PlanComment, 'stage' | 'arch' | 'tooth'>, system: NumberingSystem) {
   const tooth = comment.tooth === null ? '' : `, tooth ${toothLabel(comment.tooth, system)}`;
-  return `Stage ${comment.stage}, ${archName[comment.arch]} arch${tooth}`;
+  return `Stage ${comment.stage}, ${comment.arch} arch${tooth}`;
 }
 
 function stateOf(comment: PlanComment) {
@@ -52,7 +50,7 @@ function NewComment({
     <Paper withBorder p="xs" component="form" onSubmit={submit} aria-label="New pinned comment">
       <Stack gap="xs">
         <Textarea
-          label={`Comment at stage ${picked.stage}, ${archName[picked.arch]} arch`}
+          label={`Comment at stage ${picked.stage}, ${picked.arch} arch`}
           withAsterisk
           autosize
           minRows={2}

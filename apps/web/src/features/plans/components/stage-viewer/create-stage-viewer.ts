@@ -208,23 +208,20 @@ export function createPlanViewer(container: HTMLElement, arches: PlanArchView[],
   let markers: { marker: ToothMarker; sprite: Sprite }[] = [];
   const bounds = new Box3();
   const placeMarkers = () => {
+    // Once for all markers: their teeth were just moved to the stage shown.
+    view.model.updateMatrixWorld(true);
     for (const { marker, sprite } of markers) {
       const arch = shown.find((candidate) => candidate.arch === marker.arch);
       const nodes = marker.shells.map((shell) => arch?.scene.getObjectByName(`shell-${shell}`));
       sprite.visible = !!arch && shownVisible[marker.arch] && shownStage >= marker.fromStage && nodes.every(Boolean);
       if (!sprite.visible) continue;
-      view.model.updateMatrixWorld(true);
       const centre = new Vector3();
       for (const node of nodes) centre.add(bounds.setFromObject(node!).getCenter(new Vector3()));
       sprite.position.copy(view.model.worldToLocal(centre.divideScalar(nodes.length)));
     }
   };
   const setMarkers = (next: ToothMarker[]) => {
-    for (const { sprite } of markers) {
-      sprite.material.map?.dispose();
-      sprite.material.dispose();
-    }
-    markerGroup.clear();
+    clearSprites(markerGroup);
     markers = next.map((marker) => ({ marker, sprite: pinSprite(marker.text, marker.kind) }));
     for (const { sprite } of markers) markerGroup.add(sprite);
     placeMarkers();
@@ -253,11 +250,7 @@ export function createPlanViewer(container: HTMLElement, arches: PlanArchView[],
   let hasFitted = false;
   /** Comments' numbered pins at their points, in the plan's coordinates (the model group's). */
   const setPins = (next: Pin[]) => {
-    for (const sprite of pins.children as Sprite[]) {
-      sprite.material.map?.dispose();
-      sprite.material.dispose();
-    }
-    pins.clear();
+    clearSprites(pins);
     for (const pin of next) {
       const sprite = pinSprite(pin.number, pin.kind);
       sprite.position.fromArray(pin.point);
@@ -365,6 +358,15 @@ function pinSprite(text: string | number, kind: keyof typeof pinColors): Sprite 
   sprite.scale.setScalar(0.045);
   sprite.renderOrder = 2;
   return sprite;
+}
+
+/** Removes a group's sprites (pins, markers) and frees their textures. */
+function clearSprites(group: Group) {
+  for (const sprite of group.children as Sprite[]) {
+    sprite.material.map?.dispose();
+    sprite.material.dispose();
+  }
+  group.clear();
 }
 
 export interface Pin {

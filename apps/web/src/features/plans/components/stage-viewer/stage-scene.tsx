@@ -1,9 +1,8 @@
 import { Text } from '@mantine/core';
 import { planArches, type PlanVersion, type PlanViewAnswer } from '@portal/contract';
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type ComponentProps } from 'react';
 import { fetchPlanViewState } from '../../lib/load-plan-view.ts';
-import type { Pin, ToothMarker } from './create-stage-viewer.ts';
-import { PlanViewScene, type PickedPoint } from './plan-view-scene.tsx';
+import { PlanViewScene } from './plan-view-scene.tsx';
 import { StageFilesScene } from './stage-files-scene.tsx';
 
 type Source = { kind: 'checking' } | { kind: 'copy' } | { kind: 'files'; note: string };
@@ -23,27 +22,8 @@ function filesNote(state: PlanViewAnswer | undefined): string {
  */
 export default function StageScene({
   plan,
-  pins,
-  onPick,
-  requestedStage,
-  measured,
-  compareWith,
-  markers,
-  onStage,
-  movementMap,
-  onMovementMap,
-}: {
-  plan: PlanVersion;
-  pins?: Pin[];
-  onPick?: (picked: PickedPoint) => void;
-  requestedStage?: { stage: number };
-  measured?: number[][];
-  compareWith?: PlanVersion;
-  markers?: ToothMarker[];
-  onStage?: (stage: number) => void;
-  movementMap?: boolean;
-  onMovementMap?: (largestMm: number) => void;
-}) {
+  ...viewerProps
+}: { plan: PlanVersion } & Omit<ComponentProps<typeof PlanViewScene>, 'plan' | 'onUnavailable'>) {
   const [source, setSource] = useState<Source>({ kind: 'checking' });
 
   useEffect(() => {
@@ -74,19 +54,7 @@ export default function StageScene({
       );
     case 'copy':
       return (
-        <PlanViewScene
-          plan={plan}
-          pins={pins}
-          onPick={onPick}
-          requestedStage={requestedStage}
-          measured={measured}
-          compareWith={compareWith}
-          markers={markers}
-          onStage={onStage}
-          movementMap={movementMap}
-          onMovementMap={onMovementMap}
-          onUnavailable={(note) => setSource({ kind: 'files', note })}
-        />
+        <PlanViewScene plan={plan} {...viewerProps} onUnavailable={(note) => setSource({ kind: 'files', note })} />
       );
     case 'files':
       return <StageFilesScene plan={plan} note={source.note} />;
