@@ -1,5 +1,7 @@
 import type { PlanComment } from '@portal/contract';
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { planComments, users } from '../src/db/schema.ts';
 import { caseFields, caseForm, createCaseDoctor, submitCase, type UploadFile } from './helpers/case-factories.ts';
 import { planArchStages, planArchTeeth } from './helpers/dental-meshes.ts';
 import { createStaff } from './helpers/factories.ts';
@@ -116,6 +118,29 @@ describe('comments pinned to a plan version', () => {
     expect(removed.statusCode, removed.body).toBe(200);
     expect((await t.as(doctor.token, { method: 'DELETE', url })).json()).toEqual({ message: 'Comment not found' });
     expect((await list(doctor.token)).json<PlanComment[]>()).toHaveLength(drafts.length - 1);
+  });
+
+  it('are at most 100 on a version: the 101st is refused, and nothing is stored', async () => {
+    const written = (await list(doctor.token)).json<PlanComment[]>().length;
+    const [author] = await t.app.db
+      .select({ userId: users.userId })
+      .from(users)
+      .where(eq(users.userName, doctor.username));
+    await t.app.db.insert(planComments).values(
+      Array.from({ length: 100 - written }, () => ({
+        planId,
+        authorId: author!.userId,
+        stage: 0,
+        arch: 'upper' as const,
+        point: [0, 0, 0],
+        text: 'Filler',
+      })),
+    );
+    const refused = await add(doctor.token, { stage: 0, arch: 'upper', point: [0, 0, 0], text: 'One more' });
+    expect([refused.statusCode, refused.json().message]).toEqual([409, 'A version holds at most 100 pinned comments']);
+    expect((await list(doctor.token)).json<PlanComment[]>()).toHaveLength(100);
+    // Back to the comments the next test sends.
+    await t.app.db.delete(planComments).where(and(eq(planComments.planId, planId), eq(planComments.text, 'Filler')));
   });
 
   it('go to the lab with the change request, stay, and are resolved by the lab once', async () => {

@@ -156,6 +156,7 @@ export const planMessages = {
   alreadyDecided: 'This plan version has already been decided',
   commentsOnAwaiting: 'Comments are written on the version awaiting approval',
   commentAlreadySent: 'This comment was sent to the lab with a change request and stays',
+  tooManyComments: 'A version holds at most 100 pinned comments',
   shareDays: 'Days must be a whole number from 1 to 30',
   tooManyShares: 'This version already has 10 patient links open: revoke one first',
   shareNotFound: 'This link is not valid: it may have expired or been revoked',

@@ -1,5 +1,5 @@
 import { planMessages, type PlanComment, type PlanCommentInput, type PlanVersion } from '@portal/contract';
-import { and, asc, eq, isNotNull, isNull, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, eq, isNotNull, isNull, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { SignedInUser } from '../../auth/policy.ts';
 import type { Database } from '../../db/client.ts';
@@ -17,6 +17,9 @@ import { nearestTooth } from './plan-movements.ts';
  */
 
 type PlanRecord = VisibleCase & { planId: number };
+
+/** A version's comments at most: a bound on what one doctor can store, far past a real review. */
+const maxCommentsPerVersion = 100;
 
 const resolver = alias(users, 'resolver');
 const fullName = (table: typeof users) => sql<string>`(${table.firstName} || ' ' || ${table.lastName})`;
@@ -77,6 +80,11 @@ export async function addPlanComment(
   if (input.stage > stages) {
     throw badRequest(`Stage must be from 0 to ${stages}`, { stage: `Stage must be from 0 to ${stages}` });
   }
+  const [written] = await db
+    .select({ count: count() })
+    .from(planComments)
+    .where(eq(planComments.planId, record.planId));
+  if ((written?.count ?? 0) >= maxCommentsPerVersion) throw conflict(planMessages.tooManyComments);
   const tooth = await nearestTooth(db, record.planId, input.arch, input.stage, input.point);
   const [created] = await db
     .insert(planComments)
