@@ -89,7 +89,7 @@ async function clickUntil(page: Page, canvas: Locator, isDone: () => Promise<boo
   throw new Error('no click on the canvas landed on a tooth');
 }
 
-/** The lab's upload form: stage counts, one IPR contact, attachment teeth, notes, and the files dropped. */
+/** The lab's upload form: stage counts, one IPR contact, attachment teeth (23's placed at stage 1), notes, and the files dropped. */
 async function uploadInTheForm(
   page: Page,
   upper: number,
@@ -103,7 +103,7 @@ async function uploadInTheForm(
   await form.getByRole('textbox', { name: 'Lower stages' }).fill(String(lower));
   await form.getByRole('button', { name: 'Add IPR contact' }).click();
   await form.getByRole('textbox', { name: 'Contact 1' }).fill('11-21');
-  await form.getByRole('textbox', { name: 'Attachment teeth' }).fill('13, 23');
+  await form.getByRole('textbox', { name: 'Attachment teeth' }).fill('13, 23:1');
   await form.getByRole('textbox', { name: 'Notes' }).fill('Attachments on the canines.');
   await form.locator('input[type=file]').setInputFiles(files);
   await expect
@@ -312,7 +312,7 @@ describe('Treatment plan review', () => {
     expect(facts).toEqual([
       'Aligners: 2 upper, 2 lower',
       'IPR: 0.20 mm in all, at 1 contact',
-      expect.stringMatching(/^Attachments on /),
+      'Attachments on 2 teeth: 13, 23 (stage 1)',
     ]);
     await confirm.getByRole('button', { name: 'Approve version 2' }).click();
     await expect.poll(() => confirm.getByText('Confirm that you have reviewed this plan in 3D').isVisible()).toBe(true);

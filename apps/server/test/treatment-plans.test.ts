@@ -253,6 +253,22 @@ describe('POST /api/case/{caseId}/plans', () => {
       'attachmentTeeth.0': 'Attachment teeth must be FDI tooth numbers',
       notes: 'Notes are at most 5000 characters',
     });
+    const misplaced = await expectRefused(
+      caseId,
+      planForm(
+        planSummaryOf(1, 0, {
+          attachmentStages: [
+            { tooth: 24, stage: 1 },
+            { tooth: 13, stage: 2 },
+          ],
+        }),
+        stageFiles(1, 0),
+      ),
+    );
+    expect(misplaced.fieldErrors).toEqual({
+      'attachmentStages.0.tooth': 'Attachment stages must name attachment teeth, each once',
+      'attachmentStages.1.stage': "Attachment on 13 is placed after its arch's last stage (1)",
+    });
     expect((await expectRefused(caseId, planForm(planSummaryOf(0, 0), []))).fieldErrors?.upperStages).toBe(
       'At least one arch needs stages',
     );

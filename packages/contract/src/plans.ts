@@ -77,20 +77,57 @@ export const planSummary = z
       .max(32, 'At most 32 attachment teeth')
       .refine((teeth) => new Set(teeth).size === teeth.length, 'Attachment teeth must not repeat')
       .default([]),
+    /** The stage an attachment is placed at, for attachment teeth not placed at stage 0. */
+    attachmentStages: z
+      .array(
+        z.object({
+          tooth: z.number({ error: 'Attachment stages must name attachment teeth' }),
+          stage: z
+            .number({ error: 'Attachment stage must be a whole number' })
+            .int('Attachment stage must be a whole number')
+            .min(0, 'Attachment stage must be a whole number from 0')
+            .max(maxPlanStages, `Attachment stage is at most ${maxPlanStages}`),
+        }),
+      )
+      .max(32, 'At most 32 attachment stages')
+      .default([]),
     notes: z.string({ error: 'Notes must be text' }).max(5000, 'Notes are at most 5000 characters').default(''),
   })
   .superRefine((summary, ctx) => {
     if (summary.upperStages === 0 && summary.lowerStages === 0) {
       ctx.addIssue({ code: 'custom', path: ['upperStages'], message: 'At least one arch needs stages' });
     }
+    const placed = new Set<number>();
+    summary.attachmentStages.forEach(({ tooth, stage }, index) => {
+      if (!summary.attachmentTeeth.includes(tooth) || placed.has(tooth)) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['attachmentStages', index, 'tooth'],
+          message: 'Attachment stages must name attachment teeth, each once',
+        });
+      }
+      placed.add(tooth);
+      const stages = tooth < 30 ? summary.upperStages : summary.lowerStages;
+      if (stage > stages) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['attachmentStages', index, 'stage'],
+          message: `Attachment on ${tooth} is placed after its arch's last stage (${stages})`,
+        });
+      }
+    });
   });
 export type PlanSummary = z.infer<typeof planSummary>;
 
+/** The stage an attachment tooth gets its attachment: stage 0 unless the summary says. */
+export const attachmentStage = (summary: { attachmentStages: { tooth: number; stage: number }[] }, tooth: number) =>
+  summary.attachmentStages.find((placed) => placed.tooth === tooth)?.stage ?? 0;
+
 /** The multipart form's text part: `summary` as JSON text. */
 export const planUploadForm = z.object({
-  summary: z
-    .string()
-    .meta({ description: 'The plan summary as JSON: upperStages, lowerStages, ipr, attachmentTeeth, notes' }),
+  summary: z.string().meta({
+    description: 'The plan summary as JSON: upperStages, lowerStages, ipr, attachmentTeeth, attachmentStages, notes',
+  }),
 });
 
 export const planStagesField = 'stages';
@@ -185,6 +222,8 @@ export const planVersion = z.object({
     lowerStages: z.number(),
     ipr: z.array(z.object({ contact: z.string(), amountMm: z.number(), stage: z.number().optional() })),
     attachmentTeeth: z.array(z.number()),
+    /** Empty for versions uploaded before attachments had a stage: all at stage 0. */
+    attachmentStages: z.array(z.object({ tooth: z.number(), stage: z.number() })),
     notes: z.string(),
   }),
   uploadedBy: z.number(),

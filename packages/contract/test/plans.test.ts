@@ -53,8 +53,38 @@ describe('plan summary', () => {
       lowerStages: 0,
       ipr: [],
       attachmentTeeth: [],
+      attachmentStages: [],
       notes: '',
     });
     expect(planSummary.safeParse({ upperStages: 4, lowerStages: 0, attachmentTeeth: [13, 13] }).success).toBe(false);
+  });
+
+  it('places an attachment at a stage of its own arch, on an attachment tooth, once', () => {
+    const placed = planSummary.parse({
+      upperStages: 4,
+      lowerStages: 6,
+      attachmentTeeth: [13, 33],
+      attachmentStages: [{ tooth: 33, stage: 5 }],
+    });
+    expect(placed.attachmentStages).toEqual([{ tooth: 33, stage: 5 }]);
+    const problems = (attachmentStages: unknown) =>
+      planSummary
+        .safeParse({ upperStages: 4, lowerStages: 6, attachmentTeeth: [13, 33], attachmentStages })
+        .error?.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+    expect(problems([{ tooth: 13, stage: 5 }])).toEqual([
+      "attachmentStages.0.stage: Attachment on 13 is placed after its arch's last stage (4)",
+    ]);
+    expect(problems([{ tooth: 23, stage: 1 }])).toEqual([
+      'attachmentStages.0.tooth: Attachment stages must name attachment teeth, each once',
+    ]);
+    expect(
+      problems([
+        { tooth: 13, stage: 1 },
+        { tooth: 13, stage: 2 },
+      ]),
+    ).toEqual(['attachmentStages.1.tooth: Attachment stages must name attachment teeth, each once']);
+    expect(problems([{ tooth: 13, stage: 1.5 }])).toEqual([
+      'attachmentStages.0.stage: Attachment stage must be a whole number',
+    ]);
   });
 });

@@ -10,6 +10,7 @@ export const planSummaryOf = (upper: number, lower: number, extra: Record<string
   lowerStages: lower,
   ipr: [{ contact: '11-21', amountMm: 0.2, stage: 1 }],
   attachmentTeeth: [13, 23],
+  attachmentStages: upper > 0 ? [{ tooth: 23, stage: 1 }] : [],
   notes: 'Attachments on the canines.',
   ...extra,
 });

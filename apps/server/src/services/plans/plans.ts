@@ -229,7 +229,8 @@ export async function listPlans(db: Database, { caseId }: VisibleCase): Promise<
     .orderBy(desc(planStageFiles.arch), asc(planStageFiles.stage));
   return plans.map((plan) => ({
     ...plan,
-    summary: plan.summary as PlanVersion['summary'],
+    // Versions uploaded before attachments had a stage have none: all at stage 0.
+    summary: { attachmentStages: [], ...(plan.summary as Omit<PlanVersion['summary'], 'attachmentStages'>) },
     stages: files.filter((file) => file.planId === plan.planId).map(({ planId: _planId, ...file }) => file),
   }));
 }

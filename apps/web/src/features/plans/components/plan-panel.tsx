@@ -11,6 +11,7 @@ import { useState, type FormEvent, type ReactNode } from 'react';
 import { ApiError } from '../../../lib/api-client.ts';
 import { formatDateTime } from '../../../lib/format-date.ts';
 import { errorMessage, notifyError, notifySuccess } from '../../../lib/notify.ts';
+import { attachmentsText } from '../lib/teeth.ts';
 import { usePlans } from '../api/get-plans.ts';
 import { useDecidePlan } from '../api/plan-changes.ts';
 import { PlanSharesModal } from './plan-shares-modal.tsx';
@@ -132,7 +133,7 @@ function approvalFacts(summary: PlanVersion['summary']) {
       : `IPR: ${iprMm.toFixed(2)} mm in all, at ${contacts} ${contacts === 1 ? 'contact' : 'contacts'}`,
     summary.attachmentTeeth.length === 0
       ? 'Attachments: none'
-      : `Attachments on ${summary.attachmentTeeth.length} ${summary.attachmentTeeth.length === 1 ? 'tooth' : 'teeth'}: ${summary.attachmentTeeth.join(', ')}`,
+      : `Attachments on ${summary.attachmentTeeth.length} ${summary.attachmentTeeth.length === 1 ? 'tooth' : 'teeth'}: ${attachmentsText(summary)}`,
   ];
 }
 

@@ -1,5 +1,6 @@
 import { Stack, Table, Text, Title } from '@mantine/core';
 import type { PlanVersion } from '@portal/contract';
+import { attachmentsText } from '../lib/teeth.ts';
 
 /**
  * A version's summary as the lab wrote it: stage counts, IPR per contact, attachment teeth,
@@ -55,7 +56,7 @@ export function PlanSummaryView({ summary, stage }: { summary: PlanVersion['summ
         <Title order={4} size="h5">
           Attachment teeth
         </Title>
-        <Text size="sm">{summary.attachmentTeeth.length > 0 ? summary.attachmentTeeth.join(', ') : 'None'}</Text>
+        <Text size="sm">{attachmentsText(summary)}</Text>
       </div>
       <div>
         <Title order={4} size="h5">

@@ -7,7 +7,7 @@ import { useState, type FormEvent } from 'react';
 import { ApiError } from '../../../lib/api-client.ts';
 import { errorMessage, notifyError, notifySuccess } from '../../../lib/notify.ts';
 import { toPlanFormData, useUploadPlan } from '../api/plan-changes.ts';
-import { parseTeeth } from '../lib/teeth.ts';
+import { parseAttachments } from '../lib/teeth.ts';
 
 interface IprRow {
   contact: string;
@@ -36,7 +36,7 @@ export function UploadPlanForm({ caseId, onDone }: { caseId: number; onDone: () 
   const submit = (event: FormEvent) => {
     event.preventDefault();
     event.stopPropagation();
-    const teethParsed = parseTeeth(teeth);
+    const attachments = parseAttachments(teeth);
     const parsed = planSummary.safeParse({
       upperStages: asNumber(upperStages),
       lowerStages: asNumber(lowerStages),
@@ -45,14 +45,17 @@ export function UploadPlanForm({ caseId, onDone }: { caseId: number; onDone: () 
         amountMm: asNumber(row.amountMm),
         ...(row.stage !== '' && { stage: asNumber(row.stage) }),
       })),
-      attachmentTeeth: teethParsed ?? [Number.NaN],
+      ...(attachments ?? { attachmentTeeth: [Number.NaN] }),
       notes,
     });
     const found: Record<string, string> = {};
     if (!parsed.success) {
       for (const issue of parsed.error.issues) found[issue.path.join('.') || 'summary'] ??= issue.message;
     }
-    if (teethParsed === undefined) found.attachmentTeeth = 'Attachment teeth must be FDI tooth numbers, e.g. 13, 23';
+    if (attachments === undefined) {
+      found.attachmentTeeth =
+        'Attachment teeth must be FDI tooth numbers, each with :stage if placed later, e.g. 13, 23:5';
+    }
     if (files.length === 0) found.stages = 'Add the stage models: STL files or one ZIP of them';
     setErrors(found);
     if (!parsed.success || Object.keys(found).length > 0) return;
@@ -154,10 +157,10 @@ export function UploadPlanForm({ caseId, onDone }: { caseId: number; onDone: () 
         </Stack>
         <TextInput
           label="Attachment teeth"
-          description="FDI numbers, separated by commas (e.g. 13, 23)"
+          description="FDI numbers, separated by commas; add :stage for one placed after stage 0 (e.g. 13, 23:5)"
           value={teeth}
           onChange={(event) => setTeeth(event.currentTarget.value)}
-          error={fieldError('attachmentTeeth')}
+          error={fieldError('attachmentTeeth') ?? fieldError('attachmentStages')}
         />
         <Textarea
           label="Notes"

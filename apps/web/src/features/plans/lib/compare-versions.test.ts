@@ -2,11 +2,12 @@ import type { PlanMovementsAnswer, ToothMovement } from '@portal/contract';
 import { describe, expect, it } from 'vitest';
 import { compareVersions } from './compare-versions.ts';
 
-const summary = (upper: number, ipr: [string, number][], attachments: number[]) => ({
+const summary = (upper: number, ipr: [string, number][], attachments: number[], later: [number, number][] = []) => ({
   upperStages: upper,
   lowerStages: 10,
   ipr: ipr.map(([contact, amountMm]) => ({ contact, amountMm })),
   attachmentTeeth: attachments,
+  attachmentStages: later.map(([tooth, stage]) => ({ tooth, stage })),
   notes: '',
 });
 
@@ -50,6 +51,7 @@ describe('compareVersions', () => {
             ['12-11', 0.1],
           ],
           [23, 24],
+          [[23, 3]],
         ),
         movements: movements([tooth(8, 1.05), tooth(9, 0.5, 0.3)]),
       },
@@ -60,6 +62,7 @@ describe('compareVersions', () => {
       'IPR: 0.50 → 0.30 mm in all (12-11 0.30 → 0.10 mm)',
       'Attachments added on 24',
       'Attachments removed from 13',
+      'Attachments placed at another stage: 23 stage 0 → 3',
       // Tooth 8 moved 0.05 mm: under the 0.1 mm named.
       'Final position moved more than 0.1 mm: #9 (0.30 mm)',
     ]);

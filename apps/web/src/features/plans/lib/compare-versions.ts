@@ -1,4 +1,4 @@
-import type { PlanMovementsAnswer, PlanVersion } from '@portal/contract';
+import { attachmentStage, type PlanMovementsAnswer, type PlanVersion } from '@portal/contract';
 
 /** A tooth's final position differs between two versions by more than this (millimetres) to be named. */
 export const movedApartMm = 0.1;
@@ -9,7 +9,7 @@ const sum = (values: number[]) => values.reduce((total, value) => total + value,
 
 /**
  * What changed from one version of a case's plan to another, in short sentences: the stage
- * counts, the IPR (in all and per contact), the attachment teeth, and the teeth whose final
+ * counts, the IPR (in all and per contact), the attachment teeth and stages, and the teeth whose final
  * position moved more than `movedApartMm`. Both versions start from the same scan, so a
  * tooth's final position is its movement from stage 0, compared in its own axes.
  */
@@ -43,6 +43,12 @@ export function compareVersions(
   const removed = from.summary.attachmentTeeth.filter((tooth) => !to.summary.attachmentTeeth.includes(tooth));
   if (added.length > 0) changes.push(`Attachments added on ${added.join(', ')}`);
   if (removed.length > 0) changes.push(`Attachments removed from ${removed.join(', ')}`);
+  const moved = to.summary.attachmentTeeth.flatMap((tooth) => {
+    if (!from.summary.attachmentTeeth.includes(tooth)) return [];
+    const [before, after] = [attachmentStage(from.summary, tooth), attachmentStage(to.summary, tooth)];
+    return before === after ? [] : [`${tooth} stage ${before} → ${after}`];
+  });
+  if (moved.length > 0) changes.push(`Attachments placed at another stage: ${moved.join(', ')}`);
   if (from.movements?.available && to.movements?.available) {
     const moved = to.movements.teeth.flatMap((tooth) => {
       const before = from.movements!.teeth.find((other) => other.tooth === tooth.tooth);

@@ -21,7 +21,7 @@ const movements: PlanMovementsAnswer = {
 };
 
 describe('toothMarkers', () => {
-  it("puts each IPR contact between its two teeth's shells from its stage, each attachment on its tooth's shell", () => {
+  it("puts each IPR contact between its two teeth's shells from its stage, each attachment on its tooth's shell from its stage", () => {
     const summary = {
       upperStages: 10,
       lowerStages: 10,
@@ -30,18 +30,19 @@ describe('toothMarkers', () => {
         { contact: '12-11', amountMm: 0.3 },
       ],
       attachmentTeeth: [13, 33, 44],
+      attachmentStages: [{ tooth: 33, stage: 4 }],
       notes: '',
     };
     expect(toothMarkers(summary, movements)).toEqual([
       { kind: 'ipr', arch: 'upper', shells: [3, 4], text: '0.2', fromStage: 3 },
       // 12 is not in the table: no marker for that contact; 44 neither.
       { kind: 'attachment', arch: 'upper', shells: [1], text: 'A', fromStage: 0 },
-      { kind: 'attachment', arch: 'lower', shells: [7], text: 'A', fromStage: 0 },
+      { kind: 'attachment', arch: 'lower', shells: [7], text: 'A', fromStage: 4 },
     ]);
   });
 
   it('has none without the movement table', () => {
-    const summary = { upperStages: 1, lowerStages: 0, ipr: [], attachmentTeeth: [13], notes: '' };
+    const summary = { upperStages: 1, lowerStages: 0, ipr: [], attachmentTeeth: [13], attachmentStages: [], notes: '' };
     expect(toothMarkers(summary, undefined)).toEqual([]);
     expect(toothMarkers(summary, { ...movements, available: false })).toEqual([]);
   });

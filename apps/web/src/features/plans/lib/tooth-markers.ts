@@ -1,11 +1,11 @@
-import { fdiToUniversal, type PlanMovementsAnswer, type PlanVersion } from '@portal/contract';
+import { attachmentStage, fdiToUniversal, type PlanMovementsAnswer, type PlanVersion } from '@portal/contract';
 import type { ToothMarker } from '../components/stage-viewer/create-stage-viewer.ts';
 
 /**
  * A version's IPR contacts and attachments as markers on its teeth (docs/decisions.md §
  * Tooth markers): the lab's summary names teeth in FDI, the movement table says which shell
  * of the copy each tooth is. An IPR contact shows from its stage on (from stage 0 when the
- * summary gives none), an attachment from stage 0 (the summary gives it no stage). A tooth
+ * summary gives none), an attachment from its stage (stage 0 unless the summary says). A tooth
  * the table does not have (not measured, or not in the plan) gets no marker.
  */
 export function toothMarkers(
@@ -32,7 +32,15 @@ export function toothMarkers(
   }
   for (const fdi of summary.attachmentTeeth) {
     const on = shellOf(fdi);
-    if (on) markers.push({ kind: 'attachment', arch: on.arch, shells: [on.shell], text: 'A', fromStage: 0 });
+    if (on) {
+      markers.push({
+        kind: 'attachment',
+        arch: on.arch,
+        shells: [on.shell],
+        text: 'A',
+        fromStage: attachmentStage(summary, fdi),
+      });
+    }
   }
   return markers;
 }
