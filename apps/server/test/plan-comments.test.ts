@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { planComments, users } from '../src/db/schema.ts';
 import { caseFields, caseForm, createCaseDoctor, submitCase, type UploadFile } from './helpers/case-factories.ts';
 import { planArchStages, planArchTeeth } from './helpers/dental-meshes.ts';
+import { openEventStream, type EventStreamReader, type StreamedEvent } from './helpers/event-stream.ts';
 import { createStaff } from './helpers/factories.ts';
 import { planForm, planSummaryOf, uploadPlan } from './helpers/plan-factories.ts';
 import { createTestApp, type TestApp } from './helpers/test-app.ts';
@@ -16,6 +17,8 @@ import { createTestApp, type TestApp } from './helpers/test-app.ts';
  */
 
 let t: TestApp;
+let base: string;
+const streams: EventStreamReader[] = [];
 let admin: string;
 let doctor: Awaited<ReturnType<typeof createCaseDoctor>>;
 let other: Awaited<ReturnType<typeof createCaseDoctor>>;
@@ -33,7 +36,8 @@ const add = (token: string, payload: object, plan = planId) =>
   t.as(token, { method: 'POST', url: commentsUrl(plan), payload });
 
 beforeAll(async () => {
-  t = await createTestApp();
+  t = await createTestApp({ events: { heartbeatMs: 500, sessionCheckMs: 1000 } });
+  base = await t.app.listen({ port: 0, host: '127.0.0.1' });
   admin = await t.adminToken();
   doctor = await createCaseDoctor(t);
   other = await createCaseDoctor(t);
@@ -50,7 +54,21 @@ beforeAll(async () => {
   // The teeth are measured with the viewer's copy: a pin is given the nearest one.
   await t.app.jobs.runDue();
 });
-afterAll(() => t?.close());
+afterAll(async () => {
+  for (const stream of streams) stream.close();
+  await t?.close();
+});
+
+const openStream = async (token: string) => {
+  const reader = await openEventStream(`${base}/api/events`, { authorization: `Bearer ${token}` });
+  streams.push(reader);
+  return reader;
+};
+/** The `case.plan` events of this version a stream has received. */
+const planEvents = (reader: EventStreamReader) =>
+  reader.events.filter(
+    (event: StreamedEvent) => event.type === 'case.plan' && (event.data as { planId: number }).planId === planId,
+  );
 
 describe('comments pinned to a plan version', () => {
   it("are the case doctor's, on a point at a stage, each given the nearest tooth at that stage", async () => {
@@ -143,13 +161,21 @@ describe('comments pinned to a plan version', () => {
     await t.app.db.delete(planComments).where(and(eq(planComments.planId, planId), eq(planComments.text, 'Filler')));
   });
 
-  it('go to the lab with the change request, stay, and are resolved by the lab once', async () => {
+  it('go to the lab with the change request, stay, and are resolved by the lab once, live to the other side', async () => {
+    const [doctorStream, labStream, otherStream] = [
+      await openStream(doctor.token),
+      await openStream(lab.token),
+      await openStream(other.token),
+    ];
     const changes = await t.as(doctor.token, {
       method: 'POST',
       url: `/api/case/${caseId}/plans/${planId}/request_changes`,
       payload: { comment: 'See the pinned comment' },
     });
     expect(changes.statusCode, changes.body).toBe(200);
+    // The lab's page hears of the change request (with its comments) without reloading.
+    await labStream.waitFor((event) => planEvents(labStream).includes(event));
+    await doctorStream.waitFor((event) => planEvents(doctorStream).includes(event));
     const sent = (await list(lab.token)).json<PlanComment[]>();
     expect(sent).toHaveLength(1);
     expect(sent[0]).toMatchObject({ number: 1, tooth: 11, text: 'Less torque on this canine' });
@@ -167,8 +193,12 @@ describe('comments pinned to a plan version', () => {
       'This comment was sent to the lab with a change request and stays',
     ]);
     expect((await t.as(doctor.token, { method: 'POST', url: `${url}/resolve` })).statusCode).toBe(403);
+    const heardBefore = planEvents(doctorStream).length;
     const resolved = await t.as(lab.token, { method: 'POST', url: `${url}/resolve` });
     expect(resolved.statusCode, resolved.body).toBe(200);
+    // The doctor's page hears of the resolution; another doctor's stream hears of nothing.
+    await doctorStream.waitFor(() => planEvents(doctorStream).length > heardBefore);
+    expect(planEvents(otherStream)).toEqual([]);
     const { resolvedAt, resolvedBy } = resolved.json<PlanComment>();
     expect(resolvedAt).toBeTruthy();
     expect(resolvedBy).toBeTruthy();
