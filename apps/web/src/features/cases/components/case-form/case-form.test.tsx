@@ -181,6 +181,19 @@ describe('Case form', () => {
     expect(needsAttention('Treatment Instructions')).toBe(false);
   });
 
+  it('makes no draft for a form only looked through, and saves one once something is typed', async () => {
+    const { user, api } = await openForm();
+    for (const step of ['Treatment Instructions', "Patients's Records", 'Case Details'])
+      await user.click(stepButton(step));
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(api.changes()).toEqual([]);
+
+    await fill(user, textbox('First Name'), 'Ann');
+    await user.click(stepButton('Treatment Instructions'));
+    await waitFor(() => expect(api.sentTo('POST /api/case/drafts')).toHaveLength(1));
+    expect(api.sentTo('POST /api/case/drafts')[0]!.body).toMatchObject({ fields: { firstname: 'Ann' }, step: 1 });
+  });
+
   it('swaps two ranks when a taken one is chosen and clears any of them: no choice is ever stuck', async () => {
     const { user } = await openForm();
     await user.click(stepButton('Treatment Instructions'));

@@ -13,6 +13,10 @@ export const saveStateLabels: Record<DraftSaveState, string> = {
   failed: 'Not saved',
 };
 
+/** The same fields, files and doctor, whatever the step. */
+const hasSameContent = (draft: CaseDraftRequest, other: CaseDraftRequest) =>
+  JSON.stringify({ ...draft, step: 0 }) === JSON.stringify({ ...other, step: 0 });
+
 /**
  * Saves the form as a draft while it is filled in: after a second's pause in typing and at
  * once on every step change (docs/decisions.md § Drafts). Leaving with something not saved
@@ -39,6 +43,7 @@ export function useCaseDraftAutosave({
   enabled?: boolean;
 }) {
   const [state, setState] = useState<DraftSaveState>(draftId === null ? 'idle' : 'saved');
+  const [opening] = useState(() => draftOf(values, step, uploadIdOf));
   const [saver] = useState(() =>
     createDraftSaver<CaseDraftRequest>(
       {
@@ -47,7 +52,7 @@ export function useCaseDraftAutosave({
         onState: setState,
         onCreated: (id) => onCreatedRef.current(id),
       },
-      { draftId, draft: draftOf(values, step, uploadIdOf) },
+      { draftId, draft: opening },
     ),
   );
   const onCreatedRef = useRef(onCreated);
@@ -57,12 +62,15 @@ export function useCaseDraftAutosave({
   useEffect(() => {
     if (!enabled) return;
     // A file's upload id arrives after the file was chosen: `uploadsVersion` saves it then.
-    saver.change(draftOf(values, step, uploadIdOf));
+    const draft = draftOf(values, step, uploadIdOf);
+    // Only looking through the steps of a form left as it opened changes nothing worth a draft.
+    const isUntouched = saver.draftId() === null && hasSameContent(draft, opening);
+    saver.change(isUntouched ? opening : draft);
     if (lastStep.current !== step) {
       lastStep.current = step;
       void saver.flush();
     }
-  }, [saver, values, step, enabled, uploadIdOf, uploadsVersion]);
+  }, [saver, opening, values, step, enabled, uploadIdOf, uploadsVersion]);
   // Leaving the form (after confirming): what is still waiting is sent rather than dropped.
   useEffect(() => () => void saver.flush(), [saver]);
 
