@@ -194,6 +194,22 @@ describe('Case form', () => {
     expect(api.sentTo('POST /api/case/drafts')[0]!.body).toMatchObject({ fields: { firstname: 'Ann' }, step: 1 });
   });
 
+  it('takes Enter in a field as Next: only this step is checked, and a valid one moves on', async () => {
+    const { user } = await openForm();
+    const needsAttention = (step: string) => stepButton(step).textContent!.includes('Needs attention');
+    await fill(user, textbox('First Name'), 'Ann');
+    await user.keyboard('{Enter}');
+    await describes(() => textbox('Last Name'), 'Last Name is required');
+    expect(needsAttention('Case Details')).toBe(true);
+    expect(needsAttention("Patients's Records")).toBe(false);
+
+    await fillCaseDetails(user);
+    await user.click(textbox('First Name'));
+    await user.keyboard('{Enter}');
+    await screen.findByRole('radiogroup', { name: labelled('Midline') });
+    expect(needsAttention("Patients's Records")).toBe(false);
+  });
+
   it('swaps two ranks when a taken one is chosen and clears any of them: no choice is ever stuck', async () => {
     const { user } = await openForm();
     await user.click(stepButton('Treatment Instructions'));

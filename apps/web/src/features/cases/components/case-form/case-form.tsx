@@ -20,7 +20,7 @@ import {
   IconUpload,
 } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useState, type KeyboardEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { PageTitle } from '../../../../components/page-title.tsx';
 import { casePath, paths } from '../../../../config/paths.ts';
@@ -286,6 +286,17 @@ function CaseFormSteps({
 
   const hasErrorOnStep = (step: number) => hasErrorOn(form.errors, step);
 
+  // Enter in a field would submit the whole form and check steps not seen yet: before the last
+  // step it is Next. A select's Enter that picks an option is already prevented by Mantine; a
+  // modal's input (the tooth picker) is portaled out of the form and submits nothing.
+  const enterAsNext = (event: KeyboardEvent<HTMLFormElement>) => {
+    if (event.key !== 'Enter' || event.defaultPrevented || event.nativeEvent.isComposing) return;
+    const isFormField = event.target instanceof HTMLInputElement && event.target.form === event.currentTarget;
+    if (!isFormField || active === lastStep) return;
+    event.preventDefault();
+    next();
+  };
+
   return (
     <>
       <PageTitle title="Add Case" />
@@ -312,7 +323,14 @@ function CaseFormSteps({
         </Group>
       </Modal>
       <CaseFormProvider form={form}>
-        <Paper component="form" onSubmit={submit} noValidate withBorder p={{ base: 'sm', sm: 'lg' }}>
+        <Paper
+          component="form"
+          onSubmit={submit}
+          onKeyDown={enterAsNext}
+          noValidate
+          withBorder
+          p={{ base: 'sm', sm: 'lg' }}
+        >
           <Stepper active={active} onStepClick={goTo} size="sm" mb="lg" orientation={orientation}>
             {steps.map(({ label, Content }, step) => {
               const hasError = hasErrorOnStep(step);
