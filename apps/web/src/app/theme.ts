@@ -16,6 +16,9 @@ export const theme = createTheme({
     // Icon-only close buttons need a name for screen readers (axe: button-name).
     Modal: { defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } },
     Notification: { defaultProps: { closeButtonProps: { 'aria-label': 'Close notification' } } },
+    // Picking the selected option again keeps it (Mantine would clear it, and a required select
+    // then says it is required); a select that may be emptied says so with `clearable`.
+    Select: { defaultProps: { allowDeselect: false } },
   },
 });
 

@@ -101,8 +101,6 @@ export function ClinicInformationSection({
         <CountrySelect
           label="Country"
           placeholder="Search a country"
-          // Picking the preset country again keeps it (Mantine would clear it).
-          allowDeselect={false}
           value={draft.values.countryId}
           onChange={(value) => draft.setValues({ countryId: value, cityId: null })}
         />

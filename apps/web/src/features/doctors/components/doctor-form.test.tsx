@@ -3,7 +3,14 @@ import { ADMIN_ROLE_ID, DOCTOR_ROLE_ID, type Clinic, type Doctor, type Role } fr
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { fakeApi } from '../../../testing/fake-api.ts';
-import { fieldDescription, fill, findToast, inputLabelled, renderWithApp } from '../../../testing/render.tsx';
+import {
+  fieldDescription,
+  fill,
+  findToast,
+  inputLabelled,
+  pickOption,
+  renderWithApp,
+} from '../../../testing/render.tsx';
 import { signInAs } from '../../../testing/session.ts';
 import { DoctorForm } from './doctor-form.tsx';
 
@@ -61,6 +68,22 @@ describe('Doctor form for staff', () => {
     await user.click(field('Role'));
     const options = (await screen.findAllByRole('option')).map((option) => option.textContent);
     expect(options).toEqual(['Doctor', 'Front desk']);
+  });
+
+  it('keeps a required pick when its selected option is picked again', async () => {
+    signInAs({ userId: 1, userName: 'admin', userType: 'Web', roleId: ADMIN_ROLE_ID });
+    fakeApi(serverAnswers);
+    const { user } = renderWithApp(<DoctorForm mode="staff" onSaved={noop} onCancel={noop} />);
+    await waitFor(() => expect(value('Role')).toBe('Doctor'));
+    for (const [label, option] of [
+      ['Role', 'Doctor'],
+      ['Gender', 'Female'],
+      ['Gender', 'Female'],
+    ] as const) {
+      await pickOption(user, label, option);
+      expect(value(label)).toBe(option);
+      expect(fieldDescription(field(label))).not.toContain('is required');
+    }
   });
 
   it('keeps the password locked until Change Password, then requires it; sends nothing meanwhile', async () => {

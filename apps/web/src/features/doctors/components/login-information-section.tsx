@@ -88,15 +88,7 @@ export function LoginInformationSection({
             {...form.getInputProps('currentPassword')}
           />
         )}
-        {isStaff && (
-          <Select
-            label="Status"
-            withAsterisk
-            data={statusOptions}
-            allowDeselect={false}
-            {...form.getInputProps('isActive')}
-          />
-        )}
+        {isStaff && <Select label="Status" withAsterisk data={statusOptions} {...form.getInputProps('isActive')} />}
       </SimpleGrid>
       {isEditing && isPasswordLocked && resetLinkFor === undefined && (
         <Anchor component="button" type="button" size="sm" mt="xs" onClick={() => form.setFieldValue('isEdit', false)}>
