@@ -6,7 +6,10 @@ import { ApiError } from '../../../lib/api-client.ts';
 import { errorMessage } from '../../../lib/notify.ts';
 import { useSendCaseMessage } from '../api/send-case-message.ts';
 
-const accept = messageFileExtensions.map((extension) => `.${extension}`).join(',');
+const acceptedEndings = messageFileExtensions.map((extension) => `.${extension}`);
+const accept = acceptedEndings.join(',');
+/** By name, as the server checks first (it checks the bytes too). */
+const isAcceptedFile = (file: File) => acceptedEndings.some((ending) => file.name.toLowerCase().endsWith(ending));
 
 /** Writes a message: text, files, Send; a refusal is shown under the field it concerns. */
 export function MessageComposer({ caseId }: { caseId: number }) {
@@ -14,6 +17,14 @@ export function MessageComposer({ caseId }: { caseId: number }) {
   const [files, setFiles] = useState<File[]>([]);
   const [errors, setErrors] = useState<{ text?: string; files?: string }>({});
   const send = useSendCaseMessage();
+
+  // The picker's `accept` is only a hint ("All files" in the dialog gets past it): a file the
+  // server would refuse after Send is refused here, by name, and the rest are kept.
+  const pick = (picked: File[]) => {
+    const refused = picked.filter((file) => !isAcceptedFile(file)).map((file) => file.name);
+    setFiles(picked.filter(isAcceptedFile));
+    setErrors({ files: refused.length > 0 ? `${refused.join(', ')}: ${messageMessages.fileType}` : undefined });
+  };
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -60,7 +71,7 @@ export function MessageComposer({ caseId }: { caseId: number }) {
             accept={accept}
             leftSection={<IconPaperclip size={16} aria-hidden />}
             value={files}
-            onChange={setFiles}
+            onChange={pick}
             error={errors.files}
             style={{ flex: 1, minWidth: 220 }}
           />
