@@ -3,6 +3,27 @@ import { paths } from '../config/paths.ts';
 import { PublicOnly } from './public-only.tsx';
 import { LoginRoute } from './routes/login.tsx';
 
+/**
+ * What a full page load shows while its screen's code arrives: index.html's light shell, drawn
+ * the same, so it stays in place rather than giving way to a blank page (react-router renders
+ * a `HydrateFallback` until the lazy routes are loaded, and warns without one).
+ */
+function LightShell() {
+  return (
+    <p
+      style={{
+        margin: 0,
+        padding: '30vh 0 0',
+        textAlign: 'center',
+        font: '600 1.5rem system-ui, sans-serif',
+        color: '#087f5b',
+      }}
+    >
+      Aligner Portal
+    </p>
+  );
+}
+
 /** Screens load on demand, so the login page stays small (bench: bundle budget). */
 const router = createBrowserRouter([
   {
@@ -16,6 +37,7 @@ const router = createBrowserRouter([
   {
     // The query cache comes with the first page that reads the API (sign-in reads nothing).
     lazy: () => import('./with-queries.tsx'),
+    HydrateFallback: LightShell,
     children: [
       { path: paths.register, lazy: () => import('./routes/register.tsx') },
       { path: paths.resetPassword, lazy: () => import('./routes/reset-password.tsx') },
