@@ -77,6 +77,7 @@ describe('Roles screen', () => {
     await page.getByRole('button', { name: `Delete ${name}` }).click();
     const dialog = page.getByRole('dialog');
     await expect.poll(() => dialog.getByText('Are you sure you want to delete?').isVisible()).toBe(true);
+    expect(await dialog.getByText(`Role '${name}'`, { exact: true }).isVisible()).toBe(true);
     await expectNoSeriousA11yViolations(page);
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     await expect.poll(() => dialog.count()).toBe(0);

@@ -2,13 +2,30 @@ import { Text } from '@mantine/core';
 import { modals } from '@mantine/modals';
 import { whenModalsReady } from './modals-on-demand.tsx';
 
-/** Asks `message` and resolves true only on the red `confirmLabel` button. */
-export async function confirmAction({ message, confirmLabel }: { message: string; confirmLabel: string }) {
+/** Asks `message`, with `subject` (what it acts on) under it, and resolves true only on the red `confirmLabel` button. */
+export async function confirmAction({
+  message,
+  subject,
+  confirmLabel,
+}: {
+  message: string;
+  subject?: string;
+  confirmLabel: string;
+}) {
   await whenModalsReady();
   return new Promise<boolean>((resolve) => {
     modals.openConfirmModal({
       title: 'Please confirm',
-      children: <Text size="sm">{message}</Text>,
+      children: (
+        <>
+          <Text size="sm">{message}</Text>
+          {subject && (
+            <Text size="sm" fw={600} mt="xs">
+              {subject}
+            </Text>
+          )}
+        </>
+      ),
       labels: { confirm: confirmLabel, cancel: 'Cancel' },
       confirmProps: { color: 'red' },
       onConfirm: () => resolve(true),
@@ -18,6 +35,10 @@ export async function confirmAction({ message, confirmLabel }: { message: string
   });
 }
 
-/** Asks 'Are you sure you want to delete?' and resolves true only on Delete. */
-export const confirmDelete = () =>
-  confirmAction({ message: 'Are you sure you want to delete?', confirmLabel: 'Delete' });
+/**
+ * Asks the spec's 'Are you sure you want to delete?', naming what would go under it
+ * ("Role 'Lab technician'"): a dialog that covers the list no longer shows which row was
+ * clicked. Resolves true only on Delete.
+ */
+export const confirmDelete = (subject: string) =>
+  confirmAction({ message: 'Are you sure you want to delete?', subject, confirmLabel: 'Delete' });

@@ -33,8 +33,8 @@ export function SecurityScreen() {
     if (answer.recoveryCodes) setShownCodes(answer.recoveryCodes);
     void refresh();
   };
-  const remove = async (removal: () => Promise<unknown>) => {
-    if (!(await confirmDelete())) return;
+  const remove = async (subject: string, removal: () => Promise<unknown>) => {
+    if (!(await confirmDelete(subject))) return;
     try {
       await removal();
       notifySuccess('Second factor removed');
@@ -89,7 +89,7 @@ export function SecurityScreen() {
               <Button
                 variant="default"
                 color="red"
-                onClick={() => void remove(() => removeTotp.mutateAsync(undefined))}
+                onClick={() => void remove('Authenticator app', () => removeTotp.mutateAsync(undefined))}
               >
                 Remove
               </Button>
@@ -144,7 +144,7 @@ export function SecurityScreen() {
               <Button
                 variant="default"
                 aria-label={`Remove passkey ${passkey.name}`}
-                onClick={() => void remove(() => removePasskey.mutateAsync(passkey.id))}
+                onClick={() => void remove(`Passkey '${passkey.name}'`, () => removePasskey.mutateAsync(passkey.id))}
               >
                 Remove
               </Button>

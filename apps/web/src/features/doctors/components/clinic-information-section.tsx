@@ -89,8 +89,8 @@ export function ClinicInformationSection({
     if (clinic) onChange([...clinics, clinic]);
   };
 
-  const deleteClinic = async (index: number) => {
-    if (await confirmDelete()) onChange(clinics.filter((_, position) => position !== index));
+  const deleteClinic = async (index: number, name: string) => {
+    if (await confirmDelete(`Clinic '${name}'`)) onChange(clinics.filter((_, position) => position !== index));
   };
 
   return (
@@ -151,7 +151,7 @@ export function ClinicInformationSection({
                   variant="default"
                   size="xs"
                   aria-label={`Delete ${clinic.clinicName}`}
-                  onClick={() => void deleteClinic(index)}
+                  onClick={() => void deleteClinic(index, clinic.clinicName)}
                 >
                   Delete
                 </Button>

@@ -27,7 +27,7 @@ export function DoctorsList({ onEdit }: { onEdit: (doctor: Doctor) => void }) {
   const deleteDoctor = useDeleteDoctor();
 
   const remove = async (doctor: Doctor) => {
-    if (!(await confirmDelete())) return;
+    if (!(await confirmDelete(`Doctor '${doctor.FirstName} ${doctor.LastName}'`))) return;
     try {
       const answer = await deleteDoctor.mutateAsync(doctor.DoctorId);
       notifySuccess(answer.message || fallbackMessages.deleted);

@@ -34,7 +34,7 @@ export function RolesList({
   };
 
   const remove = async (role: Role) => {
-    if (!(await confirmDelete())) return;
+    if (!(await confirmDelete(`Role '${role.RoleName}'`))) return;
     try {
       const answer = await deleteRole.mutateAsync(role.RoleId);
       notifySuccess(answer.message || fallbackMessages.deleted);

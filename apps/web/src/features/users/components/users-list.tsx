@@ -28,7 +28,7 @@ export function UsersList({ onAdd, onEdit }: { onAdd: () => void; onEdit: (user:
   const endSessions = useEndUserSessions();
 
   const remove = async (user: User) => {
-    if (!(await confirmDelete())) return;
+    if (!(await confirmDelete(`User '${user.UserName}'`))) return;
     try {
       const answer = await deleteUser.mutateAsync(user.UserId);
       notifySuccess(answer.message || fallbackMessages.deleted);

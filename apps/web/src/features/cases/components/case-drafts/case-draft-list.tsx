@@ -19,8 +19,8 @@ export function CaseDraftList({ enabled }: { enabled: boolean }) {
   const deleteDraft = useDeleteCaseDraft();
   if (!drafts.data?.length) return null;
 
-  const remove = async (draftId: number) => {
-    if (!(await confirmDelete())) return;
+  const remove = async (draftId: number, name: string) => {
+    if (!(await confirmDelete(`Draft '${name}'`))) return;
     try {
       await deleteDraft.mutateAsync(draftId);
       notifySuccess('Draft deleted');
@@ -72,7 +72,7 @@ export function CaseDraftList({ enabled }: { enabled: boolean }) {
                         color="red"
                         leftSection={<IconTrash size={14} aria-hidden />}
                         aria-label={`Delete draft ${name}`}
-                        onClick={() => void remove(draft.draftId)}
+                        onClick={() => void remove(draft.draftId, name)}
                       >
                         Delete
                       </Button>
