@@ -87,6 +87,8 @@ function expectedOf(row: Endpoint): Entry {
         return caller === 'owner' ? success : caller === 'otherDoctor' ? 404 : 403;
       case 'self':
         return caller === 'owner' ? success : 404;
+      case 'staffOnly':
+        return caller === 'staff' ? success : 404;
       case 'ownRole':
         // A role nobody here has as their own Web role (the doctors'): the page alone opens it.
         return hasPage ? success : 403;
@@ -448,6 +450,17 @@ const requests: Record<string, Build> = {
   'GET /api/case/get_case_history/:caseId': (_actor, owner) => ({ url: `/api/case/get_case_history/${owner.caseId}` }),
   'GET /api/case/:caseId': (_actor, owner) => ({ url: `/api/case/${owner.caseId}` }),
   'GET /api/case/:caseId/timeline': (_actor, owner) => ({ url: `/api/case/${owner.caseId}/timeline` }),
+  'GET /api/case/assignees': () => ({ url: '/api/case/assignees' }),
+  'PUT /api/case/:caseId/assignee': (_actor, owner) => ({
+    url: `/api/case/${owner.caseId}/assignee`,
+    payload: { userId: null },
+  }),
+  'GET /api/case/:caseId/notes': (_actor, owner) => ({ url: `/api/case/${owner.caseId}/notes` }),
+  'POST /api/case/:caseId/notes': (_actor, owner) => ({
+    url: `/api/case/${owner.caseId}/notes`,
+    payload: { text: 'Scan checked' },
+  }),
+  'GET /api/case/:caseId/files.zip': (_actor, owner) => ({ url: `/api/case/${owner.caseId}/files.zip` }),
   'PUT /api/case/status/:caseId': async () => ({
     url: `/api/case/status/${await newCaseOfA()}`,
     payload: { status: 'inprogress' },

@@ -14,6 +14,7 @@ const workflowColumns = {
   planState: 'plan_state',
   parentCaseId: 'parent_case_id',
   orderType: 'order_type',
+  assigneeUserId: 'assignee_user_id',
   termsAcceptedAt: 'terms_accepted_at',
   createdAt: 'created_at',
   createdBy: 'created_by',

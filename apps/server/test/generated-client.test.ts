@@ -456,9 +456,28 @@ export async function downloadPart(): Promise<Blob | undefined> {
     }
     await reader.cancel();
     expect(received).toContain(`event: case.status\ndata: {"caseId":${CaseId},"status":"dispatched","at":"`);
+    const assignees = await call('GET', '/api/case/assignees', {});
+    const [technician] = assignees.data as { userId: number; name: string }[];
+    const assigned = await call('PUT', '/api/case/{caseId}/assignee', {
+      params: { path: { caseId: CaseId } },
+      body: { userId: technician!.userId },
+    });
+    expect(assigned.data).toMatchObject({ assignee: technician });
+    await call('POST', '/api/case/{caseId}/notes', { params: { path: { caseId: CaseId } }, body: { text: 'Checked' } });
+    const notes = await call('GET', '/api/case/{caseId}/notes', { params: { path: { caseId: CaseId } } });
+    expect(notes.data).toMatchObject([{ text: 'Checked' }]);
+    const zip = await call('GET', '/api/case/{caseId}/files.zip', {
+      params: { path: { caseId: CaseId } },
+      parseAs: 'arrayBuffer',
+    });
+    expect(Buffer.from(zip.data as ArrayBuffer).subarray(0, 4)).toEqual(Buffer.from('PK\x03\x04', 'latin1'));
     await call('GET', '/api/case/get_case_history/{caseId}', { params: { path: { caseId: CaseId } } });
     const timeline = await call('GET', '/api/case/{caseId}/timeline', { params: { path: { caseId: CaseId } } });
-    expect((timeline.data as unknown[]).at(-1)).toMatchObject({ kind: 'status', to: 'dispatched', courier: 'DHL' });
+    expect((timeline.data as { kind: string }[]).filter((entry) => entry.kind !== 'assignment').at(-1)).toMatchObject({
+      kind: 'status',
+      to: 'dispatched',
+      courier: 'DHL',
+    });
     const prescription = await call('GET', '/api/case/{caseId}/prescription.pdf', {
       params: { path: { caseId: CaseId } },
       parseAs: 'arrayBuffer',

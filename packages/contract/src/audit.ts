@@ -52,6 +52,8 @@ export const auditActions = [
   'second_factor.remove',
   'second_factor.recovery_codes',
   'role.second_factor',
+  'case.assign',
+  'case.note',
 ] as const;
 export const auditAction = z.enum(auditActions, { error: 'Action is not valid' });
 export type AuditAction = z.infer<typeof auditAction>;

@@ -42,6 +42,20 @@ export const maxOtherFiles = 30;
 export const caseFileTypes = [...Object.values(scanFileTypes), ...Object.values(photoFileTypes), 'OtherFile'] as const;
 export type CaseFileType = (typeof caseFileTypes)[number];
 
+/** The spec's names of the named file groups (docs/spec.md, Case attachment); the rest read as words. */
+const fileTypeLabels: Partial<Record<CaseFileType, string>> = {
+  OPV: 'X-Ray OPG',
+  LeteralCeloform: 'X-Ray CEPH',
+  MaxillaryScan: 'STL-1',
+  MandibularScan: 'STL-2',
+  RightBiteScan: 'BITE-1',
+  LeftBiteScan: 'BITE-2',
+};
+
+/** A file type as people read it: 'OPV' -> 'X-Ray OPG', 'FrontSmiling' -> 'Front Smiling'. */
+export const caseFileTypeLabel = (fileType: string) =>
+  fileTypeLabels[fileType as CaseFileType] ?? fileType.replace(/([a-z])([A-Z])/g, '$1 $2');
+
 export const scanExtensions = ['stl', 'zip', 'rar'] as const;
 export const imageExtensions = ['jpg', 'jpeg', 'png'] as const;
 
@@ -205,6 +219,9 @@ export const caseRow = z.object({
   Status: caseStatus,
   CreatedAt: z.string(),
   DoctorUserId: z.number(),
+  /** The lab's technician on the case (docs/decisions.md § Assignment and internal notes), or null. */
+  AssigneeUserId: z.number().nullable(),
+  AssigneeName: z.string().nullable(),
 });
 export type CaseRow = z.infer<typeof caseRow>;
 
@@ -225,6 +242,9 @@ export type CaseSortColumn = (typeof caseSortColumns)[number];
  */
 export const defaultPageSize = 10;
 export const maxPageSize = 30;
+
+export const caseAssigneeFilters = ['mine', 'unassigned'] as const;
+export type CaseAssigneeFilter = (typeof caseAssigneeFilters)[number];
 
 export const caseListQuery = z.object({
   page: z.coerce
@@ -248,6 +268,8 @@ export const caseListQuery = z.object({
     .optional(),
   /** Only cases whose newest treatment plan version is in this state (the plan tiles). */
   planState: planState.optional(),
+  /** Only the caller's cases as the lab's technician (`mine`), those of nobody (`unassigned`). */
+  assignee: z.enum(caseAssigneeFilters, { error: 'Assignee must be mine or unassigned' }).optional(),
 });
 export type CaseListQuery = z.infer<typeof caseListQuery>;
 
@@ -411,6 +433,14 @@ export const caseTimelineEntry = z.discriminatedUnion('kind', [
     caseId: z.number(),
     trackingNo: z.string(),
     orderType: caseOrderType,
+  }),
+  z.object({
+    kind: z.literal('assignment'),
+    at: z.string(),
+    ...timelineActor,
+    /** Who the case was assigned to; null when it was unassigned. */
+    assigneeUserId: z.number().nullable(),
+    assigneeName: z.string().nullable(),
   }),
   z.object({
     kind: z.literal('plan_decision'),

@@ -20,9 +20,10 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
  * - 'ownScope': a doctor always their own, whatever id they send; staff the one they ask for;
  * - 'caseDoctor': the case's doctor alone acts (another doctor: not found; staff: 403);
  * - 'self': the caller's own alone, "not found" to anyone else, the administrator included;
- * - 'ownRole': the caller's own role, otherwise the Role Permissions page (403).
+ * - 'ownRole': the caller's own role, otherwise the Role Permissions page (403);
+ * - 'staffOnly': staff any; no doctor, not even the owner ("not found", as if it did not exist).
  */
-export type RecordReach = 'ownIfDoctor' | 'ownScope' | 'caseDoctor' | 'self' | 'ownRole';
+export type RecordReach = 'ownIfDoctor' | 'ownScope' | 'caseDoctor' | 'self' | 'ownRole' | 'staffOnly';
 
 /**
  * The records a route can act on, each named by path parameters. A row's `record` is
@@ -32,6 +33,8 @@ export type RecordReach = 'ownIfDoctor' | 'ownScope' | 'caseDoctor' | 'self' | '
 export const recordKinds = {
   /** A case: its doctor and staff. */
   case: { params: ['caseId'], reach: 'ownIfDoctor' },
+  /** A case, for what staff alone read (its internal notes): 404 to every doctor. */
+  caseStaff: { params: ['caseId'], reach: 'staffOnly' },
   /** A plan version of a case, for the decision only its doctor takes. */
   casePlan: { params: ['caseId', 'planId'], reach: 'caseDoctor' },
   /** A comment pinned to a plan version, for what only the case's doctor does with it. */

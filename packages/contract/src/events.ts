@@ -7,7 +7,7 @@ import { planState } from './plans.ts';
  * What `GET /api/events` streams (Server-Sent Events). Each kind is one `event:` name with
  * its JSON `data:`; events say only what changed and which record, never patient data: a
  * client refetches what it shows, through the routes that check who may read it.
- * Status changes, messages and plan events; a new kind is a further member of `liveEvent`.
+ * Status changes, messages, plan events and assignments; a new kind is a further member of `liveEvent`.
  */
 export const caseStatusEvent = z.object({
   caseId: z.number().int().positive(),
@@ -38,10 +38,19 @@ export const casePlanEvent = z.object({
 });
 export type CasePlanEvent = z.infer<typeof casePlanEvent>;
 
+/** A case's technician changed; clients refetch the case, its timeline and the lists. */
+export const caseAssigneeEvent = z.object({
+  caseId: z.number().int().positive(),
+  assigneeUserId: z.number().int().positive().nullable(),
+  /** When the change committed, ISO 8601. */
+  at: z.string(),
+});
+
 export const liveEvent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('case.status'), data: caseStatusEvent }),
   z.object({ type: z.literal('case.message'), data: caseMessageEvent }),
   z.object({ type: z.literal('case.plan'), data: casePlanEvent }),
+  z.object({ type: z.literal('case.assignee'), data: caseAssigneeEvent }),
 ]);
 export type LiveEvent = z.infer<typeof liveEvent>;
 

@@ -2,6 +2,7 @@ export * from './audit.ts';
 export * from './auth.ts';
 export * from './case-statuses.ts';
 export * from './cases.ts';
+export * from './case-work.ts';
 export * from './clinics.ts';
 export * from './client.ts';
 export * from './common.ts';

@@ -395,8 +395,13 @@ export const cases = pgTable(
     // The case this one was ordered from, and as what (docs/decisions.md § Orders from a case).
     parentCaseId: integer('parent_case_id').references((): AnyPgColumn => cases.caseId),
     orderType: text('order_type', { enum: caseOrderTypes }),
+    // The lab's technician on the case, or none (docs/decisions.md § Assignment and internal notes).
+    assigneeUserId: integer('assignee_user_id').references(() => users.userId),
   },
   (table) => [
+    index('cases_assignee_created_idx')
+      .on(table.assigneeUserId, table.createdAt, table.caseId)
+      .where(sql`${table.assigneeUserId} is not null`),
     uniqueIndex('cases_tracking_no_unique').on(table.trackingNo),
     index('cases_parent_idx').on(table.parentCaseId, table.caseId),
     check('cases_order_pair_check', sql`(${table.parentCaseId} is null) = (${table.orderType} is null)`),
@@ -713,6 +718,40 @@ export const planComments = pgTable(
     resolvedBy: integer('resolved_by').references(() => users.userId),
   },
   (table) => [index('plan_comments_plan_idx').on(table.planId, table.commentId)],
+);
+
+/** Each change of a case's technician, for its timeline: to a user, or to none (unassigned). */
+export const caseAssignments = pgTable(
+  'case_assignments',
+  {
+    assignmentId: integer('assignment_id').primaryKey().generatedAlwaysAsIdentity(),
+    caseId: integer('case_id')
+      .notNull()
+      .references(() => cases.caseId),
+    assigneeUserId: integer('assignee_user_id').references(() => users.userId),
+    assignedBy: integer('assigned_by')
+      .notNull()
+      .references(() => users.userId),
+    assignedAt: timestamp('assigned_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (table) => [index('case_assignments_case_idx').on(table.caseId, table.assignmentId)],
+);
+
+/** The lab's notes on a case: staff read and write them, no doctor ever sees one. */
+export const caseNotes = pgTable(
+  'case_notes',
+  {
+    noteId: integer('note_id').primaryKey().generatedAlwaysAsIdentity(),
+    caseId: integer('case_id')
+      .notNull()
+      .references(() => cases.caseId),
+    authorId: integer('author_id')
+      .notNull()
+      .references(() => users.userId),
+    text: text('text').notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [index('case_notes_case_idx').on(table.caseId, table.noteId)],
 );
 
 /**

@@ -22,6 +22,7 @@ export const forbidden = (message = 'You do not have permission to do this.') =>
 export const notFound = (what: string) => new AppError(404, `${what} not found`);
 export const conflict = (message: string, fieldErrors?: Record<string, string>) =>
   new AppError(409, message, fieldErrors);
+export const tooManyRequests = (message: string) => new AppError(429, message);
 
 /** PostgreSQL's unique_violation, raised by both drivers. */
 export function isUniqueViolation(error: unknown, constraint?: string): boolean {

@@ -6,6 +6,7 @@ import {
   assertMayReadMenu,
   assertOwnRecordIfDoctor,
   caseOwnerScope,
+  isDoctor,
   type SignedInUser,
 } from '../auth/policy.ts';
 import { caseDrafts, passkeys, planComments, planShares, sessions, treatmentPlans } from '../db/schema.ts';
@@ -21,6 +22,7 @@ import { findCaseFile, type CaseFileDownload } from '../services/cases/case-file
  */
 export interface RecordTypes {
   case: VisibleCase;
+  caseStaff: VisibleCase;
   /** The case, its doctor the caller; the plan version itself is read with the decision. */
   casePlan: VisibleCase & { planId: number };
   planVersion: VisibleCase & { planId: number };
@@ -69,6 +71,11 @@ async function ownCasePlanRow<Row extends { planId: number }>(
 
 const resolvers: { [K in RecordKind]: Resolver<K> } = {
   case: (app, user, params) => findVisibleCase(app.db, user, id(params, 'caseId')),
+  caseStaff(app, user, params) {
+    // What staff alone read: to a doctor, even the case's own, it does not exist.
+    if (isDoctor(user)) throw notFound('Case');
+    return findVisibleCase(app.db, user, id(params, 'caseId'));
+  },
   async casePlan(app, user, params) {
     const found = await findVisibleCase(app.db, user, id(params, 'caseId'));
     assertCaseDoctor(user, found.doctorUserId);

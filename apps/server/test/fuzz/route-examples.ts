@@ -306,6 +306,11 @@ export const examples: Record<string, (fixture: Fixture) => Example> = {
   'GET /api/case/get_case_history/:caseId': (f) => ({ url: `/api/case/get_case_history/${f.caseId}` }),
   'GET /api/case/:caseId': (f) => ({ url: `/api/case/${f.caseId}` }),
   'GET /api/case/:caseId/timeline': (f) => ({ url: `/api/case/${f.caseId}/timeline` }),
+  'GET /api/case/assignees': () => ({ url: '/api/case/assignees' }),
+  'PUT /api/case/:caseId/assignee': (f) => ({ url: `/api/case/${f.caseId}/assignee`, json: { userId: null } }),
+  'GET /api/case/:caseId/notes': (f) => ({ url: `/api/case/${f.caseId}/notes` }),
+  'POST /api/case/:caseId/notes': (f) => ({ url: `/api/case/${f.caseId}/notes`, json: { text: 'Scan checked' } }),
+  'GET /api/case/:caseId/files.zip': (f) => ({ url: `/api/case/${f.caseId}/files.zip` }),
   'PUT /api/case/status/:caseId': (f) => ({
     url: `/api/case/status/${f.caseId}`,
     json: { status: 'dispatched', note: 'Packed', reason: 'Sent back', courier: 'DHL', trackingNumber: 'JD0146' },

@@ -16,6 +16,7 @@ import {
   photoFileTypes,
   scanFileTypes,
 } from '../cases.ts';
+import { caseAssignee, caseAssigneeAnswer, caseAssigneeRequest, caseNote, caseNoteRequest } from '../case-work.ts';
 import { idParam, messageResponse } from '../common.ts';
 import { meshViewAnswer, meshViewMesh } from '../mesh-views.ts';
 import { defineEndpoint, type FileField } from '../endpoint.ts';
@@ -182,5 +183,65 @@ export const caseEndpoints = {
     params: z.object({ attachmentId: idParam }),
     answer: meshViewMesh,
     errors: [404, 409],
+  }),
+  caseAssigneeList: defineEndpoint({
+    method: 'GET',
+    path: '/api/case/assignees',
+    operationId: 'caseAssigneeList',
+    summary: 'Who a case can be assigned to: active staff with the Dashboard page, by name',
+    tag,
+    access: { pages: ['/dashboard'] },
+    answer: caseAssignee.array(),
+  }),
+  caseAssign: defineEndpoint({
+    method: 'PUT',
+    path: '/api/case/:caseId/assignee',
+    record: 'case',
+    operationId: 'caseAssign',
+    summary:
+      "Assign a case to a technician (staff with the Dashboard page), or null to unassign; on the case's timeline",
+    tag,
+    access: { pages: ['/dashboard'] },
+    params: caseIdParams,
+    body: caseAssigneeRequest,
+    answer: caseAssigneeAnswer,
+    errors: [404],
+  }),
+  caseNoteList: defineEndpoint({
+    method: 'GET',
+    path: '/api/case/:caseId/notes',
+    record: 'caseStaff',
+    operationId: 'caseNoteList',
+    summary: "The lab's internal notes on a case, oldest first: staff only, 404 to every doctor",
+    tag,
+    access: dashboard,
+    params: caseIdParams,
+    answer: caseNote.array(),
+    errors: [404],
+  }),
+  caseNoteAdd: defineEndpoint({
+    method: 'POST',
+    path: '/api/case/:caseId/notes',
+    record: 'caseStaff',
+    operationId: 'caseNoteAdd',
+    summary: 'Add an internal note to a case: staff only, never shown to a doctor',
+    tag,
+    access: dashboard,
+    params: caseIdParams,
+    body: caseNoteRequest,
+    answer: caseNote,
+    errors: [404, 409],
+  }),
+  caseFilesZip: defineEndpoint({
+    method: 'GET',
+    path: '/api/case/:caseId/files.zip',
+    record: 'case',
+    operationId: 'caseFilesZip',
+    summary: "All of a case's files as one ZIP, streamed, named by tracking number and group",
+    tag,
+    access: dashboard,
+    params: caseIdParams,
+    answer: { file: { contentTypes: ['application/zip'], description: "The case's files in folders by group" } },
+    errors: [404, 429],
   }),
 };

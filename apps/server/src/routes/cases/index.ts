@@ -3,6 +3,10 @@ import type { FastifyInstance } from 'fastify';
 import { paramTarget } from '../../plugins/audit.ts';
 import { changeCaseStatus, getCaseHistory } from '../../services/cases/case-status.ts';
 import { createCase } from '../../services/cases/create-case.ts';
+import { assignCase, listAssignees } from '../../services/cases/case-assignment.ts';
+import { listCaseZipEntries } from '../../services/cases/case-files-zip.ts';
+import { addCaseNote, listCaseNotes } from '../../services/cases/case-notes.ts';
+import { tooManyRequests } from '../../lib/errors.ts';
 import { getCaseTimeline } from '../../services/cases/case-timeline.ts';
 import { findCases, getCaseStats } from '../../services/cases/list-cases.ts';
 import { getCase, listCaseAttachments } from '../../services/cases/read-case.ts';
@@ -11,9 +15,11 @@ import { route } from '../define-route.ts';
 import { answerOriginalView, sendOriginalView } from '../send-mesh-view.ts';
 import { multipartParts } from '../multipart-parts.ts';
 import { withFileUrl } from '../urls.ts';
-import { sendCaseFile } from './send-case-file.ts';
+import { contentDisposition, sendCaseFile } from './send-case-file.ts';
+import { zipOf } from './zip-of.ts';
 
 const caseTarget = paramTarget({ case: 'caseId' });
+const maxZipsPerUser = 2;
 
 export async function caseRoutes(app: FastifyInstance) {
   route(app, endpoints.caseCreate, { audit: { action: 'case.create' }, isStreamedUpload: true }, async (request) => {
@@ -28,7 +34,13 @@ export async function caseRoutes(app: FastifyInstance) {
   route(app, endpoints.caseStats, {}, (request) => getCaseStats(app.db, request.record.doctorUserId));
 
   route(app, endpoints.caseList, {}, async (request, reply) => {
-    const scope = { doctorUserId: request.record.doctorUserId, status: request.params.status };
+    const { assignee } = request.query;
+    const scope = {
+      doctorUserId: request.record.doctorUserId,
+      status: request.params.status,
+      // `mine`: the caller's cases as the lab's technician (a doctor is no one's: none).
+      ...(assignee && { assigneeUserId: assignee === 'mine' ? request.user.userId : null }),
+    };
     const { rows, total } = await findCases(app.db, scope, request.query);
     reply.header('x-total-count', total);
     return rows;
@@ -67,6 +79,55 @@ export async function caseRoutes(app: FastifyInstance) {
       const file = request.record;
       request.auditDetail = { target: `case:${file.caseId}/attachment:${request.params.attachmentId}` };
       return sendCaseFile(request, reply, file);
+    },
+  );
+
+  route(app, endpoints.caseAssigneeList, {}, () => listAssignees(app.db));
+
+  route(app, endpoints.caseAssign, { audit: { action: 'case.assign', target: caseTarget } }, async (request) => {
+    const { caseId, doctorUserId } = request.record;
+    const { assignee, changedAt } = await assignCase(app.db, request.user, request.record, request.body.userId);
+    if (changedAt !== null) {
+      // After the commit: a stream never hears of a change that was rolled back.
+      await app.events.publish(
+        { type: 'case.assignee', data: { caseId, assigneeUserId: assignee?.userId ?? null, at: changedAt } },
+        { doctorUserId },
+      );
+    }
+    return { message: assignee ? `Case assigned to ${assignee.name}` : 'Case unassigned', assignee };
+  });
+
+  route(app, endpoints.caseNoteList, {}, (request) => listCaseNotes(app.db, request.record));
+
+  route(app, endpoints.caseNoteAdd, { audit: { action: 'case.note', target: caseTarget } }, (request) =>
+    addCaseNote(app.db, request.user, request.record, request.body),
+  );
+
+  // A ZIP streams for as long as the files take: each user has at most two at once.
+  const zipsOpen = new Map<number, number>();
+  route(
+    app,
+    endpoints.caseFilesZip,
+    { audit: { action: 'case.download', target: caseTarget } },
+    async (request, reply) => {
+      const { caseId, trackingNo } = request.record;
+      request.auditDetail = { target: `case:${caseId}/files.zip` };
+      reply
+        .header('content-type', 'application/zip')
+        .header('content-disposition', contentDisposition('attachment', `${trackingNo}.zip`))
+        .header('x-content-type-options', 'nosniff');
+      if (request.method === 'HEAD') return reply.send();
+      const { userId } = request.user;
+      const open = zipsOpen.get(userId) ?? 0;
+      if (open >= maxZipsPerUser) throw tooManyRequests('At most 2 ZIP downloads at once: wait for one to finish');
+      const entries = await listCaseZipEntries(app.db, request.record);
+      zipsOpen.set(userId, open + 1);
+      reply.raw.once('close', () => {
+        const left = (zipsOpen.get(userId) ?? 1) - 1;
+        if (left > 0) zipsOpen.set(userId, left);
+        else zipsOpen.delete(userId);
+      });
+      return reply.send(zipOf(entries, (key) => app.storage.read(key)));
     },
   );
 

@@ -8,7 +8,7 @@ import type { ByteRange } from '../../storage/storage.ts';
 const inlineTypes = new Set(['image/jpeg', 'image/png']);
 
 /** `attachment; filename="..."; filename*=UTF-8''...`: an ASCII fallback and the exact name. */
-function contentDisposition(disposition: 'inline' | 'attachment', storedName: string): string {
+export function contentDisposition(disposition: 'inline' | 'attachment', storedName: string): string {
   // Names stored before bidi controls were stripped on upload lose them here too.
   const fileName = storedName.replace(bidiControls, '') || 'file';
   const ascii = fileName.replace(/[^\x20-\x7e]|["\\]/g, '_');

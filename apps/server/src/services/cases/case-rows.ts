@@ -5,6 +5,7 @@ import {
   type CaseListQuery,
   type CaseRow,
   type CaseSortColumn,
+  type CaseStatusFilter,
   type SortableCaseField,
 } from '@portal/contract';
 import { Column, is, sql, type SQL } from 'drizzle-orm';
@@ -15,6 +16,16 @@ import { cases, users } from '../../db/schema.ts';
  * What a case row is read as, for one case (read-case.ts), a list (list-cases.ts) and a
  * search (search-cases.ts): its columns, its sorts, and the names of their statements.
  */
+
+/**
+ * Which cases a list or search reads: a doctor's (or every doctor's, null), in a status (or
+ * all), and the lab's technician's (a UserId), the unassigned (null) or any (undefined).
+ */
+export interface CaseListScope {
+  doctorUserId: number | null;
+  status: CaseStatusFilter;
+  assigneeUserId?: number | null;
+}
 
 /** doctorname: the doctor's first and last name (docs/decisions.md § Doctor names in case rows). */
 export const doctorFullName = sql<string>`(${users.firstName} || ' ' || ${users.lastName})`;
@@ -31,6 +42,10 @@ export const caseColumns = {
   Status: cases.status,
   CreatedAt: isoTimestamp(cases.createdAt),
   DoctorUserId: cases.doctorUserId,
+  AssigneeUserId: cases.assigneeUserId,
+  AssigneeName: sql<
+    string | null
+  >`(select a.first_name || ' ' || a.last_name from ${users} a where a.user_id = ${cases.assigneeUserId})`,
 };
 
 const caseRowKeys = Object.keys(caseColumns);

@@ -3,7 +3,7 @@ import { asc, eq, sql } from 'drizzle-orm';
 import type { SignedInUser } from '../../auth/policy.ts';
 import type { Database } from '../../db/client.ts';
 import { isoTimestamp } from '../../db/iso-timestamp.ts';
-import { caseAttachments, caseStatusHistory, treatmentPlans, users } from '../../db/schema.ts';
+import { caseAssignments, caseAttachments, caseStatusHistory, treatmentPlans, users } from '../../db/schema.ts';
 import { listMessagesOfCase, type CaseMessageRow } from '../messages/case-messages.ts';
 import { findOrderParent, listCaseOrders } from './case-orders.ts';
 import type { VisibleCase } from './case-access.ts';
@@ -14,7 +14,8 @@ import type { VisibleCase } from './case-access.ts';
  * the files sent with it ('files', at the same moment), then every status change with its
  * note, reason, courier and tracking number, the conversation's messages ('message'),
  * treatment plan versions ('plan', when uploaded), the doctor's decisions on them
- * ('plan_decision') and the orders made from the case ('order', when made), all merged in by `at`.
+ * ('plan_decision'), the orders made from the case ('order', when made) and who the lab
+ * assigned it to ('assignment'), all merged in by `at`.
  */
 export async function getCaseTimeline(
   db: Database,
@@ -22,7 +23,7 @@ export async function getCaseTimeline(
   found: VisibleCase,
 ): Promise<CaseTimelineEntry[]> {
   const { caseId } = found;
-  const [history, files, messages, plans, parent, orders] = await Promise.all([
+  const [history, files, messages, plans, parent, orders, assignments] = await Promise.all([
     db
       .select({
         from: caseStatusHistory.fromStatus,
@@ -76,6 +77,21 @@ export async function getCaseTimeline(
       .orderBy(asc(treatmentPlans.version)),
     findOrderParent(db, caseId),
     listCaseOrders(db, actor, caseId),
+    db
+      .select({
+        kind: sql<'assignment'>`'assignment'`,
+        at: isoTimestamp(caseAssignments.assignedAt),
+        by: caseAssignments.assignedBy,
+        byName: sql<string>`(${users.firstName} || ' ' || ${users.lastName})`,
+        assigneeUserId: caseAssignments.assigneeUserId,
+        assigneeName: sql<
+          string | null
+        >`(select a.first_name || ' ' || a.last_name from users a where a.user_id = ${caseAssignments.assigneeUserId})`,
+      })
+      .from(caseAssignments)
+      .innerJoin(users, eq(users.userId, caseAssignments.assignedBy))
+      .where(eq(caseAssignments.caseId, caseId))
+      .orderBy(asc(caseAssignments.assignmentId)),
   ]);
 
   const timeline: CaseTimelineEntry[] = [];
@@ -98,7 +114,7 @@ export async function getCaseTimeline(
     at: createdAt,
     ...order,
   }));
-  return mergeByTime(mergeByTime(mergeByTime(timeline, messages.map(messageEntry)), planEntries(plans)), orderEntries);
+  return [messages.map(messageEntry), planEntries(plans), orderEntries, assignments].reduce(mergeByTime, timeline);
 }
 
 const messageEntry = (message: CaseMessageRow): CaseTimelineEntry => ({

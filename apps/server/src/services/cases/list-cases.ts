@@ -4,13 +4,12 @@ import {
   type CaseRow,
   type CaseSortColumn,
   type CaseStats,
-  type CaseStatusFilter,
 } from '@portal/contract';
-import { and, asc, desc, eq, Placeholder, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, isNull, Placeholder, sql, type SQL } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { caseCounts, caseStatusTotals, cases, users } from '../../db/schema.ts';
 import { arrayRowStatement, preparedOnce } from '../../db/statements.ts';
-import { caseColumns, caseRowsOf, literalPage, shapeName, sortExpressions } from './case-rows.ts';
+import { caseColumns, caseRowsOf, literalPage, shapeName, sortExpressions, type CaseListScope } from './case-rows.ts';
 import { searchCases } from './search-cases.ts';
 
 /** What a list's SQL depends on, without a search; the values are bound when it runs. */
@@ -18,6 +17,8 @@ interface ListShape {
   isOwned: boolean;
   hasStatus: boolean;
   hasPlanState: boolean;
+  hasAssignee: boolean;
+  isUnassigned: boolean;
   sort: NonNullable<CaseListQuery['sort']>;
   /** A page written into the statement (literalPage), or none: LIMIT and OFFSET are bound. */
   page?: { limit: number; offset: number };
@@ -28,6 +29,7 @@ type ListValues = {
   doctorUserId?: number;
   status?: string;
   planState?: string;
+  assigneeUserId?: number;
   limit: number;
   offset: number;
 };
@@ -40,6 +42,8 @@ const listFilters = (shape: ListShape) =>
     shape.isOwned ? eq(cases.doctorUserId, placeholder('doctorUserId')) : undefined,
     shape.hasStatus ? eq(cases.status, placeholder('status')) : undefined,
     shape.hasPlanState ? eq(cases.planState, placeholder('planState')) : undefined,
+    shape.hasAssignee ? eq(cases.assigneeUserId, placeholder('assigneeUserId')) : undefined,
+    shape.isUnassigned ? isNull(cases.assigneeUserId) : undefined,
   );
 
 /**
@@ -67,9 +71,9 @@ function preparePage(db: Database, shape: ListShape, name: string) {
   return arrayRowStatement(db, name, query, caseRowsOf);
 }
 
-/** How many cases a list has: a plan-state filter's rows counted, otherwise read from the counters. */
+/** How many cases a list has: a plan-state or assignee filter's rows counted, otherwise read from the counters. */
 function countQuery(db: Database, shape: ListShape, where: SQL | undefined) {
-  if (shape.hasPlanState) {
+  if (shape.hasPlanState || shape.hasAssignee || shape.isUnassigned) {
     return db
       .select({ total: sql<number>`count(*)::int` })
       .from(cases)
@@ -84,7 +88,7 @@ function countQuery(db: Database, shape: ListShape, where: SQL | undefined) {
 
 /** A shape's page statement and count statement (the count does not depend on the page). */
 function preparedList(db: Database, shape: ListShape) {
-  const flags = [shape.isOwned, shape.hasStatus, shape.hasPlanState];
+  const flags = [shape.isOwned, shape.hasStatus, shape.hasPlanState, shape.hasAssignee, shape.isUnassigned];
   return {
     list: preparedOnce(db, `case_list_${shapeName(flags, shape.sort, shape.page)}`, (name) =>
       preparePage(db, shape, name),
@@ -98,13 +102,15 @@ function preparedList(db: Database, shape: ListShape) {
 /** A list without a search: its prepared queries run with this request's values. */
 async function findListPage(
   db: Database,
-  scope: { doctorUserId: number | null; status: CaseStatusFilter },
+  scope: CaseListScope,
   query: CaseListQuery,
 ): Promise<{ rows: CaseRow[]; total: number }> {
   const shape: ListShape = {
     isOwned: scope.doctorUserId !== null,
     hasStatus: scope.status !== 'all',
     hasPlanState: query.planState !== undefined,
+    hasAssignee: typeof scope.assigneeUserId === 'number',
+    isUnassigned: scope.assigneeUserId === null,
     sort: query.sort ?? '-CreatedAt',
   };
   // Always a page (docs/decisions.md § Paging): a list is never sent whole.
@@ -114,6 +120,7 @@ async function findListPage(
     doctorUserId: scope.doctorUserId ?? undefined,
     status: shape.hasStatus ? scope.status : undefined,
     planState: query.planState,
+    assigneeUserId: scope.assigneeUserId ?? undefined,
     limit: pageSize,
     offset: ((query.page ?? 1) - 1) * pageSize,
   };
@@ -179,7 +186,7 @@ export async function getCaseStats(db: Database, doctorUserId: number | null): P
  */
 export async function findCases(
   db: Database,
-  scope: { doctorUserId: number | null; status: CaseStatusFilter },
+  scope: CaseListScope,
   query: CaseListQuery,
 ): Promise<{ rows: CaseRow[]; total: number }> {
   return query.search === undefined ? findListPage(db, scope, query) : searchCases(db, scope, query, query.search);

@@ -5,11 +5,24 @@ import {
   type CaseSortColumn,
   type CaseStatusFilter,
 } from '@portal/contract';
-import { and, asc, Column, desc, eq, getTableName, is, Placeholder, sql, Subquery, type SQL } from 'drizzle-orm';
+import {
+  and,
+  asc,
+  Column,
+  desc,
+  eq,
+  getTableName,
+  is,
+  isNull,
+  Placeholder,
+  sql,
+  Subquery,
+  type SQL,
+} from 'drizzle-orm';
 import { keptPlans, type Database } from '../../db/client.ts';
 import { cases, patientNames, users } from '../../db/schema.ts';
 import { preparedOnce } from '../../db/statements.ts';
-import { caseColumns, literalPage, shapeName, sortColumns, sortExpressions } from './case-rows.ts';
+import { caseColumns, literalPage, shapeName, sortColumns, sortExpressions, type CaseListScope } from './case-rows.ts';
 
 const placeholder = sql.placeholder;
 
@@ -19,10 +32,15 @@ const containing = (text: string) => `%${text.replace(/[\\%_]/g, '\\$&')}%`;
 /** A patient's "first last" name, as a search matches it. */
 const patientFullName = sql`(${cases.firstName} || ' ' || ${cases.lastName})`;
 
-/** A search's status and plan filters. */
-const searchFilters = ({ status, planState }: SearchSql) => [
+/** A search's status, plan and assignee filters. */
+const searchFilters = ({ status, planState, assigneeUserId }: SearchSql) => [
   status === undefined ? undefined : eq(cases.status, status),
   planState === undefined ? undefined : eq(cases.planState, planState),
+  assigneeUserId === undefined
+    ? undefined
+    : assigneeUserId === null
+      ? isNull(cases.assigneeUserId)
+      : eq(cases.assigneeUserId, assigneeUserId),
 ];
 
 /**
@@ -176,6 +194,8 @@ interface SearchSql {
   doctorUserId?: number | Placeholder;
   status?: Exclude<CaseStatusFilter, 'all'> | Placeholder;
   planState?: NonNullable<CaseListQuery['planState']> | Placeholder;
+  /** The technician's cases, or (null) the unassigned ones. */
+  assigneeUserId?: number | Placeholder | null;
   /** A search with a space in it may run across first name and surname (staff only). */
   isAcrossNames: boolean;
   /** A staff-wide search's names and doctors (findSearchTerms); a doctor's search has none. */
@@ -194,6 +214,8 @@ interface SearchShape {
   isOwned: boolean;
   hasStatus: boolean;
   hasPlanState: boolean;
+  hasAssignee: boolean;
+  isUnassigned: boolean;
   isAcrossNames: boolean;
   /** Over all doctors: whether any patient name and any doctor matched (findSearchTerms). */
   hasNames?: boolean;
@@ -304,6 +326,7 @@ function prepareSearch(db: Database, shape: SearchShape, name: string) {
     doctorUserId: shape.isOwned ? placeholder('doctorUserId') : undefined,
     status: shape.hasStatus ? placeholder('status') : undefined,
     planState: shape.hasPlanState ? placeholder('planState') : undefined,
+    assigneeUserId: shape.hasAssignee ? placeholder('assigneeUserId') : shape.isUnassigned ? null : undefined,
     isAcrossNames: shape.isAcrossNames,
     terms: shape.isOwned
       ? undefined
@@ -320,10 +343,12 @@ function prepareSearch(db: Database, shape: SearchShape, name: string) {
 
 function preparedSearch(db: Database, shape: SearchShape) {
   const flags = shape.isOwned
-    ? [shape.hasStatus, shape.hasPlanState]
+    ? [shape.hasStatus, shape.hasPlanState, shape.hasAssignee, shape.isUnassigned]
     : [
         shape.hasStatus,
         shape.hasPlanState,
+        shape.hasAssignee,
+        shape.isUnassigned,
         shape.isAcrossNames,
         shape.hasNames ?? false,
         shape.hasDoctors ?? false,
@@ -346,7 +371,7 @@ const preparedTermsLimit = 32;
 /** A page of the cases in scope that the search `words` find (searchMatches), with the count of all of them. */
 export async function searchCases(
   db: Database,
-  scope: { doctorUserId: number | null; status: CaseStatusFilter },
+  scope: CaseListScope,
   query: CaseListQuery,
   words: string,
 ): Promise<{ rows: CaseRow[]; total: number }> {
@@ -355,6 +380,8 @@ export async function searchCases(
     isOwned: scope.doctorUserId !== null,
     hasStatus: scope.status !== 'all',
     hasPlanState: query.planState !== undefined,
+    hasAssignee: typeof scope.assigneeUserId === 'number',
+    isUnassigned: scope.assigneeUserId === null,
     isAcrossNames: scope.doctorUserId === null && words.includes(' '),
   };
   const search: SearchSql = {
@@ -362,6 +389,7 @@ export async function searchCases(
     doctorUserId: scope.doctorUserId ?? undefined,
     status: scope.status === 'all' ? undefined : scope.status,
     planState: query.planState,
+    assigneeUserId: scope.assigneeUserId,
     isAcrossNames: shape.isAcrossNames,
   };
   const pageSize = query.pageSize ?? defaultPageSize;

@@ -1,0 +1,56 @@
+import { z } from 'zod';
+
+/**
+ * The lab's work on a case (docs/decisions.md § Assignment and internal notes): the
+ * technician it is assigned to, and staff-only notes no doctor ever reads.
+ */
+
+export const caseWorkMessages = {
+  assigneeInvalid: 'The assignee must be a user id, or null to unassign',
+  assigneeNotStaff: 'The assignee must be an active staff user with the Dashboard page',
+  noteRequired: 'Note text is required',
+  noteTooLong: 'A note is at most 5000 characters',
+  notesFull: 'A case has at most 500 notes',
+} as const;
+
+export const maxNoteLength = 5000;
+export const maxNotesPerCase = 500;
+
+/** `PUT /api/case/{caseId}/assignee`: a staff user's UserId, or null to unassign. */
+export const caseAssigneeRequest = z.object({
+  userId: z
+    .number({ error: caseWorkMessages.assigneeInvalid })
+    .int(caseWorkMessages.assigneeInvalid)
+    .positive(caseWorkMessages.assigneeInvalid)
+    .max(2147483647, caseWorkMessages.assigneeInvalid)
+    .nullable(),
+});
+export type CaseAssigneeRequest = z.infer<typeof caseAssigneeRequest>;
+
+/** Who a case can be assigned to: active staff with the Dashboard page. */
+export const caseAssignee = z.object({ userId: z.number(), name: z.string() });
+export type CaseAssignee = z.infer<typeof caseAssignee>;
+
+export const caseAssigneeAnswer = z.object({
+  message: z.string(),
+  assignee: caseAssignee.nullable(),
+});
+
+/** `POST /api/case/{caseId}/notes`. */
+export const caseNoteRequest = z.object({
+  text: z
+    .string({ error: caseWorkMessages.noteRequired })
+    .trim()
+    .min(1, caseWorkMessages.noteRequired)
+    .max(maxNoteLength, caseWorkMessages.noteTooLong),
+});
+export type CaseNoteRequest = z.infer<typeof caseNoteRequest>;
+
+export const caseNote = z.object({
+  noteId: z.number(),
+  text: z.string(),
+  authorId: z.number(),
+  authorName: z.string(),
+  createdAt: z.string(),
+});
+export type CaseNote = z.infer<typeof caseNote>;
