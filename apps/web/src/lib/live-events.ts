@@ -43,6 +43,15 @@ function onCasePlan(queryClient: QueryClient, data: string) {
   void queryClient.invalidateQueries({ queryKey: caseKeys.plans(caseId) });
 }
 
+/** What a new technician makes stale: the lists (Mine, Unassigned), the case and its timeline. */
+function onCaseAssignee(queryClient: QueryClient, data: string) {
+  const caseId = caseIdOf(data);
+  if (caseId === undefined) return;
+  void queryClient.invalidateQueries({ queryKey: caseKeys.lists() });
+  void queryClient.invalidateQueries({ queryKey: caseKeys.detail(caseId) });
+  void queryClient.invalidateQueries({ queryKey: caseKeys.timeline(caseId) });
+}
+
 /**
  * One EventSource on `GET /api/events` while signed in (the httpOnly cookie signs it in):
  * each event refreshes the queries it makes stale, so the dashboard, its tiles and an
@@ -69,6 +78,9 @@ export function useLiveEvents(token: string | undefined) {
       onCaseMessage(queryClient, (event as MessageEvent<string>).data),
     );
     source.addEventListener('case.plan', (event) => onCasePlan(queryClient, (event as MessageEvent<string>).data));
+    source.addEventListener('case.assignee', (event) =>
+      onCaseAssignee(queryClient, (event as MessageEvent<string>).data),
+    );
     return () => source.close();
   }, [token, queryClient]);
 }

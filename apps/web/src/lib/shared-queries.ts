@@ -20,6 +20,8 @@ export const caseKeys = {
   timeline: (caseId: number) => [...caseKeys.all, 'timeline', caseId] as const,
   /** A case's treatment plan versions (the plans feature); live plan events refresh them. */
   plans: (caseId: number) => [...caseKeys.all, 'plans', caseId] as const,
+  /** Who cases can be assigned to (the case page and the dashboard's list). */
+  assignees: () => [...caseKeys.all, 'assignees'] as const,
 };
 
 /** The shell shows a role's menu; granting or revoking a page changes it. */

@@ -4,6 +4,7 @@ export const caseDetailKeys = {
   detail: caseKeys.detail,
   timeline: caseKeys.timeline,
   attachments: (caseId: number) => [...caseKeys.all, 'attachments', caseId] as const,
+  notes: (caseId: number) => [...caseKeys.all, 'notes', caseId] as const,
 };
 
 export const clinicsByUserKeys = {

@@ -1,4 +1,4 @@
-import type { CaseListQuery, CaseStatusFilter, PlanState } from '@portal/contract';
+import type { CaseAssigneeFilter, CaseListQuery, CaseStatusFilter, PlanState } from '@portal/contract';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
 import { caseKeys } from '../../../lib/shared-queries.ts';
@@ -13,6 +13,8 @@ export interface CaseListParams {
   sort: NonNullable<CaseListQuery['sort']>;
   /** Only cases whose newest plan version is in this state (the plan tiles). */
   planState?: PlanState;
+  /** Staff: their own cases as technician, or the unassigned ones. */
+  assignee?: CaseAssigneeFilter;
 }
 
 /** One page of cases (the paged form of docs/decisions.md § Paging) and the count of all matching rows. */
@@ -27,6 +29,7 @@ export async function getCases(params: CaseListParams, signal?: AbortSignal) {
         sort: params.sort,
         search: params.search.trim() || undefined,
         planState: params.planState,
+        assignee: params.assignee,
       },
     },
     { signal },

@@ -1,12 +1,24 @@
-import { Title } from '@mantine/core';
-import { isPlanState, type CaseRow, type CaseStatusFilter } from '@portal/contract';
-import { useState, type ReactNode } from 'react';
+import { Group, SegmentedControl, Title } from '@mantine/core';
+import {
+  caseAssigneeFilters,
+  caseStatuses,
+  isPlanState,
+  type CaseAssigneeFilter,
+  type CaseRow,
+  type CaseStatusFilter,
+} from '@portal/contract';
+import type { ReactNode } from 'react';
 import { useSearchParams } from 'react-router';
 import { PageTitle } from '../../../components/page-title.tsx';
 import { isDoctor, type Session } from '../../../lib/session.ts';
 import { useCaseStats } from '../api/get-case-stats.ts';
 import { CaseList } from './case-list.tsx';
 import { StatTiles, statusFilterLabel, type CaseFilter } from './stat-tiles.tsx';
+
+const isCaseStatusFilter = (value: string | null): value is CaseStatusFilter =>
+  value === 'all' || (caseStatuses as readonly (string | null)[]).includes(value);
+const isAssigneeFilter = (value: string | null): value is CaseAssigneeFilter =>
+  (caseAssigneeFilters as readonly (string | null)[]).includes(value);
 
 /** Stat tiles and the case list; a doctor sees their own cases, staff every case with its doctor. */
 export function CaseDashboard({
@@ -21,38 +33,64 @@ export function CaseDashboard({
 }) {
   const isStaff = !isDoctor(session);
   const userId = isStaff ? 0 : session.userId;
-  const [status, setStatus] = useState<CaseStatusFilter>('all');
-  // A plan tile's filter lives in the address (?plan=awaiting_approval), so Back and Reload keep it.
+  // The tile's filter and the technician filter live in the address (?status=new,
+  // ?plan=awaiting_approval, ?assignee=mine), so Back, Reload and a shared link keep them.
   const [searchParams, setSearchParams] = useSearchParams();
   const plan = searchParams.get('plan');
   const planState = isPlanState(plan) ? plan : undefined;
+  const statusParam = searchParams.get('status');
+  const status: CaseStatusFilter = isCaseStatusFilter(statusParam) ? statusParam : 'all';
+  const assigneeParam = searchParams.get('assignee');
+  const assignee = isStaff && isAssigneeFilter(assigneeParam) ? assigneeParam : undefined;
   const filter: CaseFilter = planState ? { status: 'all', planState } : { status };
   const stats = useCaseStats(userId);
-  const select = (next: CaseFilter) => {
-    setStatus(next.status);
-    setSearchParams(
-      (current) => {
-        const params = new URLSearchParams(current);
-        if (next.planState) params.set('plan', next.planState);
-        else params.delete('plan');
-        return params;
-      },
-      { replace: !next.planState && !planState },
-    );
-  };
+  const setParams = (change: (params: URLSearchParams) => void) =>
+    setSearchParams((current) => {
+      const params = new URLSearchParams(current);
+      change(params);
+      return params;
+    });
+  const select = (next: CaseFilter) =>
+    setParams((params) => {
+      if (next.planState) params.set('plan', next.planState);
+      else params.delete('plan');
+      if (next.status !== 'all') params.set('status', next.status);
+      else params.delete('status');
+    });
+  const selectAssignee = (next: string) =>
+    setParams((params) => {
+      if (isAssigneeFilter(next)) params.set('assignee', next);
+      else params.delete('assignee');
+    });
 
   return (
     <>
       <PageTitle title="Dashboard" />
       <StatTiles stats={stats.data} selected={filter} onSelect={select} isStaff={isStaff} />
       {drafts}
-      <Title order={3} size="h4" mb="xs">
-        {statusFilterLabel(filter)}
-      </Title>
+      <Group justify="space-between" align="flex-end" mb="xs" wrap="wrap">
+        <Title order={3} size="h4">
+          {statusFilterLabel(filter)}
+        </Title>
+        {isStaff && (
+          <SegmentedControl
+            aria-label="Technician"
+            size="xs"
+            value={assignee ?? 'all'}
+            onChange={selectAssignee}
+            data={[
+              { value: 'all', label: 'Everyone’s' },
+              { value: 'mine', label: 'Mine' },
+              { value: 'unassigned', label: 'Unassigned' },
+            ]}
+          />
+        )}
+      </Group>
       <CaseList
         userId={userId}
         status={filter.status}
         planState={filter.planState}
+        assignee={assignee}
         showDoctor={isStaff}
         onView={onView}
       />

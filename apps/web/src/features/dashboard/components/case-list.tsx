@@ -1,9 +1,10 @@
 import { Button, Group, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import type { CaseRow, CaseSortColumn, CaseStatusFilter, PlanState } from '@portal/contract';
+import type { CaseAssigneeFilter, CaseRow, CaseSortColumn, CaseStatusFilter, PlanState } from '@portal/contract';
 import { IconEye, IconSearch } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
+import { AssigneeSelect } from '../../../components/assignee-select.tsx';
 import { CaseStatusBadge } from '../../../components/case-status-badge.tsx';
 import { ServerTable, usePageOf } from '../../../components/data-table.tsx';
 import type { SortStatus, TableColumn } from '../../../components/table-column.ts';
@@ -22,12 +23,15 @@ export function CaseList({
   userId,
   status,
   planState,
+  assignee,
   showDoctor,
   onView,
 }: {
   userId: number;
   status: CaseStatusFilter;
   planState?: PlanState;
+  /** Staff: their own cases as technician, or the unassigned ones. */
+  assignee?: CaseAssigneeFilter;
   showDoctor: boolean;
   onView: (caseRow: CaseRow) => void;
 }) {
@@ -39,11 +43,11 @@ export function CaseList({
     direction: 'desc',
   });
   const [page, setPage] = usePageOf(
-    `${status}|${planState ?? ''}|${debouncedSearch}|${sortStatus.columnAccessor}|${sortStatus.direction}|${pageSize}`,
+    `${status}|${planState ?? ''}|${assignee ?? ''}|${debouncedSearch}|${sortStatus.columnAccessor}|${sortStatus.direction}|${pageSize}`,
   );
 
   const sort = `${sortStatus.direction === 'desc' ? '-' : ''}${sortStatus.columnAccessor as CaseSortColumn}` as const;
-  const cases = useCases({ status, userId, page, pageSize, search: debouncedSearch, sort, planState });
+  const cases = useCases({ status, userId, page, pageSize, search: debouncedSearch, sort, planState, assignee });
   const unread = useQuery({
     ...unreadCountsQueryOptions(),
     select: (rows) => new Map(rows.map((row) => [row.caseId, row.unread])),
@@ -67,6 +71,21 @@ export function CaseList({
     { accessor: 'DOB', title: 'DOB', sortable: true, render: (row) => formatDateOnly(row.DOB) },
     { accessor: 'doctorname', title: 'Doctor', sortable: true, hidden: !showDoctor },
     { accessor: 'Status', title: 'Status', sortable: true, render: (row) => <CaseStatusBadge status={row.Status} /> },
+    {
+      accessor: 'AssigneeUserId',
+      title: 'Technician',
+      hidden: !showDoctor,
+      render: (row) => (
+        <AssigneeSelect
+          caseId={row.CaseId}
+          trackingNo={row.TrackingNo}
+          assigneeUserId={row.AssigneeUserId}
+          assigneeName={row.AssigneeName}
+          size="xs"
+          withLabel={false}
+        />
+      ),
+    },
     {
       accessor: 'actions',
       title: 'Action',

@@ -1,21 +1,12 @@
 import { Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
-import type { CaseAttachment, CaseFileType } from '@portal/contract';
+import { caseFileTypeLabel, type CaseAttachment } from '@portal/contract';
 import { AttachmentPreview } from './attachment-preview.tsx';
 
 /** The named groups of docs/spec.md section 3 (Case attachment); every other FileType is 'other'. */
-const namedGroups: { fileType: CaseFileType; label: string }[] = [
-  { fileType: 'OPV', label: 'X-Ray OPG' },
-  { fileType: 'LeteralCeloform', label: 'X-Ray CEPH' },
-  { fileType: 'MaxillaryScan', label: 'STL-1' },
-  { fileType: 'MandibularScan', label: 'STL-2' },
-  { fileType: 'RightBiteScan', label: 'BITE-1' },
-  { fileType: 'LeftBiteScan', label: 'BITE-2' },
-];
+const namedGroups = (
+  ['OPV', 'LeteralCeloform', 'MaxillaryScan', 'MandibularScan', 'RightBiteScan', 'LeftBiteScan'] as const
+).map((fileType) => ({ fileType, label: caseFileTypeLabel(fileType) }));
 const namedTypes = new Set<string>(namedGroups.map((group) => group.fileType));
-
-/** A named group's label ('OPV' -> 'X-Ray OPG'), else 'FrontSmiling' -> 'Front Smiling'. */
-export const fileTypeLabel = (fileType: string) =>
-  namedGroups.find((group) => group.fileType === fileType)?.label ?? fileType.replace(/([a-z])([A-Z])/g, '$1 $2');
 
 function AttachmentGroup({
   title,
@@ -42,7 +33,7 @@ function AttachmentGroup({
           {attachments.map((attachment) => (
             <Stack key={attachment.FilePath} gap={4} maw="100%">
               <AttachmentPreview attachment={attachment} />
-              {isCaptioned && <Text size="xs">{fileTypeLabel(attachment.FileType)}</Text>}
+              {isCaptioned && <Text size="xs">{caseFileTypeLabel(attachment.FileType)}</Text>}
             </Stack>
           ))}
         </Group>

@@ -1,12 +1,13 @@
 import { Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import type { CaseDetail as CaseDetailAnswer } from '@portal/contract';
 import { routePath } from '@portal/contract/client';
-import { IconArrowLeft, IconPrinter } from '@tabler/icons-react';
+import { IconArrowLeft, IconFileZip, IconPrinter } from '@tabler/icons-react';
 import { useEffect, useRef, type ReactNode } from 'react';
 import { CaseStatusBadge } from '../../../../components/case-status-badge.tsx';
 import { useCaseAttachments } from '../../api/get-case-attachments.ts';
 import { useCaseTimeline } from '../../api/get-case-timeline.ts';
 import { CaseAttachments } from './case-attachments.tsx';
+import { CaseLabPanel } from './case-lab-panel.tsx';
 import { CaseOrderList, CaseParentLink, OrderFromCaseMenu } from './case-orders.tsx';
 import { caseDetailItems, caseFieldItems } from './case-fields.ts';
 import { ChangeStatusControl, ShippingDetails } from './case-status-panel.tsx';
@@ -112,10 +113,31 @@ export function CaseDetail({
           </Text>
         )}
       </Section>
+      {canChangeStatus && (
+        <Section title="Lab">
+          <CaseLabPanel caseRow={caseRow} />
+        </Section>
+      )}
       <Section title="Treatment Instructions">
         <DetailList items={caseFieldItems(caseRow, 'treatment')} />
       </Section>
-      <Section title="Patient's Records" actions={attachments.data && <ViewScansIn3d attachments={attachments.data} />}>
+      <Section
+        title="Patient's Records"
+        actions={
+          <Group gap="sm">
+            {attachments.data && <ViewScansIn3d attachments={attachments.data} />}
+            <Button
+              component="a"
+              href={routePath('GET /api/case/:caseId/files.zip', { caseId: caseRow.CaseId })}
+              download
+              variant="default"
+              leftSection={<IconFileZip size={16} aria-hidden />}
+            >
+              All files (ZIP)
+            </Button>
+          </Group>
+        }
+      >
         <DetailList items={caseFieldItems(caseRow, 'records')} />
         <Title order={4} size="h5" mt="md" mb="xs">
           Attachments

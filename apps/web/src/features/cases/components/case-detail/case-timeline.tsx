@@ -1,5 +1,11 @@
 import { Anchor, Text, Timeline } from '@mantine/core';
-import { caseStatusLabels, toothLabel, type CaseTimelineEntry, type NumberingSystem } from '@portal/contract';
+import {
+  caseFileTypeLabel,
+  caseStatusLabels,
+  toothLabel,
+  type CaseTimelineEntry,
+  type NumberingSystem,
+} from '@portal/contract';
 import {
   IconArrowBackUp,
   IconCircleCheck,
@@ -11,12 +17,12 @@ import {
   IconPlus,
   IconProgress,
   IconTruckDelivery,
+  IconUserCheck,
 } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { casePath } from '../../../../config/paths.ts';
 import { formatDateTime } from '../../../../lib/format-date.ts';
-import { fileTypeLabel } from './case-attachments.tsx';
 
 function Line({ children }: { children: ReactNode }) {
   return <Text size="sm">{children}</Text>;
@@ -67,7 +73,7 @@ function describe(
       return {
         title: `${entry.files.length} ${entry.files.length === 1 ? 'file' : 'files'} added`,
         icon: <IconFiles size={12} aria-hidden />,
-        lines: [entry.files.map((file) => `${file.FileName} (${fileTypeLabel(file.FileType)})`).join(', ')],
+        lines: [entry.files.map((file) => `${file.FileName} (${caseFileTypeLabel(file.FileType)})`).join(', ')],
       };
     case 'status':
       return {
@@ -100,6 +106,12 @@ function describe(
             ? [`Files: ${entry.attachments.map((file) => file.fileName).join(', ')}`]
             : []),
         ],
+      };
+    case 'assignment':
+      return {
+        title: entry.assigneeName === null ? 'Unassigned' : `Assigned to ${entry.assigneeName}`,
+        icon: <IconUserCheck size={12} aria-hidden />,
+        lines: [`by ${entry.byName}`],
       };
     case 'plan':
       return {

@@ -1,0 +1,73 @@
+import { Select } from '@mantine/core';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { api } from '../lib/api-client.ts';
+import { errorMessage, notifyError, notifySuccess } from '../lib/notify.ts';
+import { caseKeys } from '../lib/shared-queries.ts';
+
+const unassigned = 'none';
+
+/**
+ * The lab's technician on a case, changed in place (docs/decisions.md § Assignment and
+ * internal notes): staff with the Dashboard page, or Unassigned. Used on the case page and
+ * in the dashboard's list, so both assign the same way.
+ */
+export function AssigneeSelect({
+  caseId,
+  trackingNo,
+  assigneeUserId,
+  assigneeName,
+  size = 'sm',
+  withLabel = true,
+}: {
+  caseId: number;
+  trackingNo: string;
+  assigneeUserId: number | null;
+  /** Shown even when that user can no longer be assigned (deactivated, role changed). */
+  assigneeName: string | null;
+  size?: 'xs' | 'sm';
+  withLabel?: boolean;
+}) {
+  const queryClient = useQueryClient();
+  const assignees = useQuery({
+    queryKey: caseKeys.assignees(),
+    queryFn: () => api.call('GET /api/case/assignees', {}),
+    staleTime: 60_000,
+  });
+  const assign = useMutation({
+    mutationFn: (userId: number | null) =>
+      api.call('PUT /api/case/:caseId/assignee', { params: { caseId }, body: { userId } }),
+    onSuccess: (answer) => {
+      notifySuccess(answer.message);
+      return Promise.all([
+        queryClient.invalidateQueries({ queryKey: caseKeys.lists() }),
+        queryClient.invalidateQueries({ queryKey: caseKeys.detail(caseId) }),
+        queryClient.invalidateQueries({ queryKey: caseKeys.timeline(caseId) }),
+      ]);
+    },
+    onError: (error) => notifyError(errorMessage(error, 'The case could not be assigned')),
+  });
+  const data = [
+    { value: unassigned, label: 'Unassigned' },
+    ...(assignees.data ?? []).map((user) => ({ value: String(user.userId), label: user.name })),
+  ];
+  if (assigneeUserId !== null && !data.some((option) => option.value === String(assigneeUserId))) {
+    data.push({ value: String(assigneeUserId), label: assigneeName ?? `User ${assigneeUserId}` });
+  }
+  return (
+    <Select
+      size={size}
+      label={withLabel ? 'Technician' : undefined}
+      aria-label={withLabel ? undefined : `Technician of case ${trackingNo}`}
+      data={data}
+      value={assigneeUserId === null ? unassigned : String(assigneeUserId)}
+      allowDeselect={false}
+      searchable
+      disabled={assign.isPending}
+      maw={260}
+      onChange={(value) => {
+        const userId = value === null || value === unassigned ? null : Number(value);
+        if (userId !== assigneeUserId) assign.mutate(userId);
+      }}
+    />
+  );
+}
