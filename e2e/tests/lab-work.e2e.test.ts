@@ -1,0 +1,105 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { apiLogin, createActiveDoctor, createStaff } from '../helpers/api.ts';
+import {
+  expectNoSeriousA11yViolations,
+  launchBrowser,
+  newPage,
+  openSignedIn,
+  screenshots,
+  settle,
+} from '../helpers/browser.ts';
+import { submitCase } from '../helpers/cases.ts';
+import { expectToast } from '../helpers/shown.ts';
+
+/** Issue 24, the lab's day: a case's technician, internal notes, and all its files as one ZIP. */
+
+let browser: Browser;
+let doctor: Awaited<ReturnType<typeof createActiveDoctor>>;
+let staff: Awaited<ReturnType<typeof createStaff>>;
+let submitted: { CaseId: number; TrackingNo: string };
+
+vi.setConfig({ expect: { poll: { timeout: 10_000 } } });
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+  doctor = await createActiveDoctor();
+  staff = await createStaff([1]);
+  submitted = await submitCase(await apiLogin(doctor.username, doctor.password));
+});
+afterAll(() => browser.close());
+
+const labRegion = (page: Page) => page.getByRole('region', { name: 'Lab' });
+/** A choice of the dashboard's technician filter (its radio is under its label). */
+const technicianFilter = (page: Page, name: string) =>
+  page.locator('label').filter({ hasText: new RegExp(`^${name}$`) });
+const caseRow = (page: Page) => page.getByRole('row').filter({ hasText: submitted.TrackingNo });
+
+describe("The lab's work on a case", () => {
+  it('assigns the case, keeps a note the doctor never sees, filters Mine in the address, and downloads every file', async () => {
+    const page = await newPage(browser);
+    await openSignedIn(page, staff.username, staff.password, `/cases/${submitted.CaseId}`);
+    const technician = labRegion(page).getByRole('combobox', { name: 'Technician' });
+    await expect.poll(() => technician.inputValue()).toBe('Unassigned');
+    await settle(page);
+
+    await technician.click();
+    await page.getByRole('option', { name: 'Sam Staff' }).first().click();
+    await expectToast(page, 'Case assigned to Sam Staff');
+    await expect.poll(() => page.getByText('Assigned to Sam Staff').isVisible()).toBe(true);
+
+    // By keyboard: the toast in the corner is over the button for its 3 s.
+    const notes = labRegion(page).getByRole('form', { name: 'Add an internal note' });
+    const addNote = async () => {
+      await notes.getByRole('button', { name: 'Add note' }).focus();
+      await page.keyboard.press('Enter');
+    };
+    await addNote();
+    await expect.poll(() => notes.getByText('Note text is required').isVisible()).toBe(true);
+    await notes.getByRole('textbox', { name: 'New note' }).fill('Lower scan re-cut at the distal of 37');
+    await addNote();
+    const list = labRegion(page).getByRole('list', { name: 'Internal notes' });
+    await expect.poll(() => list.getByText('Lower scan re-cut at the distal of 37').isVisible()).toBe(true);
+    await expect.poll(() => notes.getByRole('textbox', { name: 'New note' }).inputValue()).toBe('');
+    await page.mouse.move(0, 0);
+    await expectNoSeriousA11yViolations(page);
+    await screenshots(page, 'case-lab-panel');
+
+    // The link downloads with the page's own session (the cookie), named by the tracking number.
+    const href = await page.getByRole('link', { name: 'All files (ZIP)' }).getAttribute('href');
+    const zip = await page.request.get(href!);
+    expect(zip.status()).toBe(200);
+    expect(zip.headers()['content-disposition']).toContain(`filename="${submitted.TrackingNo}.zip"`);
+    expect((await zip.body()).subarray(0, 2).toString()).toBe('PK');
+
+    // The dashboard: Mine lists the case, in the address, and Back restores the filter.
+    await page.goto('/dashboard');
+    await technicianFilter(page, 'Mine').click();
+    await page.waitForURL('**/dashboard?assignee=mine');
+    await expect.poll(() => caseRow(page).isVisible()).toBe(true);
+    await technicianFilter(page, 'Unassigned').click();
+    expect(await page.getByRole('radio', { name: 'Unassigned' }).isChecked()).toBe(true);
+    await page.waitForURL('**/dashboard?assignee=unassigned');
+    await expect.poll(() => caseRow(page).count()).toBe(0);
+    await page.goBack();
+    await page.waitForURL('**/dashboard?assignee=mine');
+    await expect.poll(() => caseRow(page).isVisible()).toBe(true);
+    // Unassigned again from the list's own select.
+    await caseRow(page)
+      .getByRole('combobox', { name: `Technician of case ${submitted.TrackingNo}` })
+      .click();
+    await page.getByRole('option', { name: 'Unassigned' }).click();
+    await expectToast(page, 'Case unassigned');
+    await expect.poll(() => caseRow(page).count()).toBe(0);
+    await settle(page);
+    await expectNoSeriousA11yViolations(page);
+    await screenshots(page, 'dashboard-technician-filter');
+
+    // The doctor's page: the timeline tells who has the case; no Lab region, no note.
+    const own = await newPage(browser);
+    await openSignedIn(own, doctor.username, doctor.password, `/cases/${submitted.CaseId}`);
+    await expect.poll(() => own.getByText('Assigned to Sam Staff').isVisible()).toBe(true);
+    expect(await labRegion(own).count()).toBe(0);
+    expect(await own.getByText('Lower scan re-cut').count()).toBe(0);
+  });
+});
