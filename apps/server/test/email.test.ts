@@ -113,7 +113,7 @@ describe('with an SMTP server', () => {
       expect(mail).toBeDefined();
       expect(mail!.from).toBe('portal@test');
       expect(mail!.text).toContain('Subject: Your Aligner Portal account is active');
-      expect(mail!.text).toContain(`Dear ${doctor.username}`);
+      expect(mail!.text).toContain('Dear Ada Lovelace,');
       const [token] = resetTokensIn(mail!.raw);
       const verified = await t.app.inject({ method: 'GET', url: `/api/doctor/verify_token/${token}` });
       expect(verified.json().success).toBe(true);
@@ -141,7 +141,7 @@ describe('with an SMTP server', () => {
         expect(mails).toHaveLength(before + 1);
         const mail = mails.at(-1)!;
         expect(mail.text).toContain('Subject: Your Aligner Portal account is active');
-        expect(mail.text).toContain(`Dear ${doctor.username},`);
+        expect(mail.text).toContain('Dear Ada Lovelace,');
         const [resetToken] = resetTokensIn(mail.raw);
         const verified = await t.app.inject({ method: 'GET', url: `/api/doctor/verify_token/${resetToken}` });
         expect(verified.json().success).toBe(true);

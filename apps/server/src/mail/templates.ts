@@ -11,6 +11,9 @@ const escapeHtml = (value: string) =>
 
 type Variables = Record<string, string>;
 
+/** Mail greets a person by their name; a mail queued before names were sent carries only the username. */
+const nameOf = (v: Variables) => v.name || v.username || '';
+
 /** The sign-in screen beside the reset page: the reset link is `{PUBLIC_URL}/reset-password?token=`. */
 function signInUrlOf(resetUrl: string): string {
   try {
@@ -26,22 +29,22 @@ const templates: Record<EmailTemplateName, (v: Variables) => RenderedMail> = {
     const signInUrl = signInUrlOf(v.resetUrl ?? '');
     return {
       subject: 'Your Aligner Portal account is active',
-      text: `Dear ${v.username},\n\nYour account has been activated. Sign in with the password you chose when you registered:\n${signInUrl}\n\nTo set a new password instead, use this link (valid for one hour):\n${v.resetUrl}\n\nAligner Portal`,
-      html: `<p>Dear ${escapeHtml(v.username ?? '')},</p><p>Your account has been activated. Sign in with the password you chose when you registered:</p><p><a href="${escapeHtml(signInUrl)}">Sign in to Aligner Portal</a></p><p>To set a new password instead, use this link (valid for one hour):</p><p><a href="${escapeHtml(v.resetUrl ?? '')}">${escapeHtml(v.resetUrl ?? '')}</a></p><p>Aligner Portal</p>`,
+      text: `Dear ${nameOf(v)},\n\nYour account has been activated. Sign in with the password you chose when you registered:\n${signInUrl}\n\nTo set a new password instead, use this link (valid for one hour):\n${v.resetUrl}\n\nAligner Portal`,
+      html: `<p>Dear ${escapeHtml(nameOf(v))},</p><p>Your account has been activated. Sign in with the password you chose when you registered:</p><p><a href="${escapeHtml(signInUrl)}">Sign in to Aligner Portal</a></p><p>To set a new password instead, use this link (valid for one hour):</p><p><a href="${escapeHtml(v.resetUrl ?? '')}">${escapeHtml(v.resetUrl ?? '')}</a></p><p>Aligner Portal</p>`,
     };
   },
   // To the address the account had, after its password or e-mail changed by any means (own
   // change, reset link, the administrator): what changed, nothing secret.
   accountChanged: (v) => ({
     subject: `Your Aligner Portal ${v.changed} was changed`,
-    text: `Dear ${v.username},\n\nThe ${v.changed} of your Aligner Portal account was just changed. If you did this, or asked the lab to, nothing more is needed. If you did not, contact the lab at once: someone may be using your account.\n\nAligner Portal`,
-    html: `<p>Dear ${escapeHtml(v.username ?? '')},</p><p>The ${escapeHtml(v.changed ?? '')} of your Aligner Portal account was just changed. If you did this, or asked the lab to, nothing more is needed. If you did not, contact the lab at once: someone may be using your account.</p><p>Aligner Portal</p>`,
+    text: `Dear ${nameOf(v)},\n\nThe ${v.changed} of your Aligner Portal account was just changed. If you did this, or asked the lab to, nothing more is needed. If you did not, contact the lab at once: someone may be using your account.\n\nAligner Portal`,
+    html: `<p>Dear ${escapeHtml(nameOf(v))},</p><p>The ${escapeHtml(v.changed ?? '')} of your Aligner Portal account was just changed. If you did this, or asked the lab to, nothing more is needed. If you did not, contact the lab at once: someone may be using your account.</p><p>Aligner Portal</p>`,
   }),
   // Only ever to the account's own address: staff ask for it, they never see the link.
   passwordReset: (v) => ({
     subject: 'Set a new Aligner Portal password',
-    text: `Dear ${v.username},\n\nThe lab has sent you a link to set a new password for your Aligner Portal account (valid for one hour):\n${v.resetUrl}\n\nIf you did not ask for one, you can ignore this e-mail: your password stays as it is.\n\nAligner Portal`,
-    html: `<p>Dear ${escapeHtml(v.username ?? '')},</p><p>The lab has sent you a link to set a new password for your Aligner Portal account (valid for one hour):</p><p><a href="${escapeHtml(v.resetUrl ?? '')}">${escapeHtml(v.resetUrl ?? '')}</a></p><p>If you did not ask for one, you can ignore this e-mail: your password stays as it is.</p><p>Aligner Portal</p>`,
+    text: `Dear ${nameOf(v)},\n\nThe lab has sent you a link to set a new password for your Aligner Portal account (valid for one hour):\n${v.resetUrl}\n\nIf you did not ask for one, you can ignore this e-mail: your password stays as it is.\n\nAligner Portal`,
+    html: `<p>Dear ${escapeHtml(nameOf(v))},</p><p>The lab has sent you a link to set a new password for your Aligner Portal account (valid for one hour):</p><p><a href="${escapeHtml(v.resetUrl ?? '')}">${escapeHtml(v.resetUrl ?? '')}</a></p><p>If you did not ask for one, you can ignore this e-mail: your password stays as it is.</p><p>Aligner Portal</p>`,
   }),
   // Registration answers the same whether the username was free or taken; the outcome comes by
   // e-mail (docs/decisions.md § Registration tells nothing about usernames).
@@ -57,8 +60,8 @@ const templates: Record<EmailTemplateName, (v: Variables) => RenderedMail> = {
   }),
   usernameRegistrationAttempt: (v) => ({
     subject: 'Someone tried to register your Aligner Portal username',
-    text: `Dear ${v.username},\n\nSomeone just tried to register a new Aligner Portal account with your username. No account was made and yours is unchanged. If it was you, sign in with your password as usual; otherwise nothing is needed.\n\nAligner Portal`,
-    html: `<p>Dear ${escapeHtml(v.username ?? '')},</p><p>Someone just tried to register a new Aligner Portal account with your username. No account was made and yours is unchanged. If it was you, sign in with your password as usual; otherwise nothing is needed.</p><p>Aligner Portal</p>`,
+    text: `Dear ${nameOf(v)},\n\nSomeone just tried to register a new Aligner Portal account with your username, ${v.username}. No account was made and yours is unchanged. If it was you, sign in with your password as usual; otherwise nothing is needed.\n\nAligner Portal`,
+    html: `<p>Dear ${escapeHtml(nameOf(v))},</p><p>Someone just tried to register a new Aligner Portal account with your username, ${escapeHtml(v.username ?? '')}. No account was made and yours is unchanged. If it was you, sign in with your password as usual; otherwise nothing is needed.</p><p>Aligner Portal</p>`,
   }),
   caseStatus: (v) => ({
     subject: `Case ${v.trackingNo} is now ${v.status}`,

@@ -26,13 +26,17 @@ export async function assertUsernameFree(db: Database | Transaction, username: s
 export async function findUsernameOwner(
   db: Database | Transaction,
   username: string,
-): Promise<{ userName: string; email: string } | undefined> {
+): Promise<{ userName: string; email: string; firstName: string; lastName: string } | undefined> {
   const [owner] = await db
-    .select({ userName: users.userName, email: users.email })
+    .select({ userName: users.userName, email: users.email, firstName: users.firstName, lastName: users.lastName })
     .from(users)
     .where(and(sql`lower(${users.userName}) = lower(${username})`, isNull(users.deletedAt)));
   return owner;
 }
+
+/** A person as mail greets them: first and last name, never the username. */
+export const personName = (account: { firstName: string; lastName: string }) =>
+  `${account.firstName} ${account.lastName}`.trim();
 
 /** Runs `work` in a transaction; pictures it wrote are removed again if it fails. */
 export async function inAccountTransaction<T>(
@@ -97,7 +101,8 @@ export async function assertOtherAdministratorRemains(tx: Transaction, userId: n
 /** What a change of password or e-mail tells the old address (after the change commits). */
 export interface ChangeNotice {
   to: string;
-  username: string;
+  /** The person's name, which the mail greets. */
+  name: string;
   changed: 'password' | 'e-mail address' | 'password and e-mail address';
 }
 
@@ -105,7 +110,7 @@ export const sameEmail = (a: string, b: string) => a.trim().toLowerCase() === b.
 
 /** The notice for a change of the account as it is now; null when neither changes. */
 function noticeOf(
-  current: { email: string; userName: string },
+  current: { email: string; firstName: string; lastName: string },
   input: { password: string; email: string },
 ): ChangeNotice | null {
   const passwordChanged = input.password !== '';
@@ -113,7 +118,7 @@ function noticeOf(
   if (!passwordChanged && !emailChanged) return null;
   const changed =
     passwordChanged && emailChanged ? 'password and e-mail address' : passwordChanged ? 'password' : 'e-mail address';
-  return { to: current.email, username: current.userName, changed };
+  return { to: current.email, name: personName(current), changed };
 }
 
 /**
@@ -128,7 +133,12 @@ export async function checkOwnAccountChange(
   input: { password: string; email: string; currentPassword: string },
 ): Promise<ChangeNotice | null> {
   const [current] = await db
-    .select({ email: users.email, userName: users.userName, passwordHash: users.passwordHash })
+    .select({
+      email: users.email,
+      firstName: users.firstName,
+      lastName: users.lastName,
+      passwordHash: users.passwordHash,
+    })
     .from(users)
     .where(and(eq(users.userId, userId), isNull(users.deletedAt)));
   if (!current) throw notFound('User');
@@ -157,7 +167,7 @@ export async function staffChangeNotice(
   input: { password: string; email: string },
 ): Promise<ChangeNotice | null> {
   const [current] = await db
-    .select({ email: users.email, userName: users.userName })
+    .select({ email: users.email, firstName: users.firstName, lastName: users.lastName })
     .from(users)
     .where(eq(users.userId, userId));
   return current ? noticeOf(current, input) : null;
@@ -173,6 +183,6 @@ export async function enqueueChangeNotice(
   await outbox.enqueue(tx, {
     to: notice.to,
     template: 'accountChanged',
-    variables: { username: notice.username, changed: notice.changed },
+    variables: { name: notice.name, changed: notice.changed },
   });
 }

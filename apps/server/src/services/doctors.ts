@@ -23,6 +23,7 @@ import {
   enqueueChangeNotice,
   findUsernameOwner,
   inAccountTransaction,
+  personName,
   replacePicture,
   sameEmail,
   staffChangeNotice,
@@ -224,7 +225,7 @@ async function queueRegistrationMails(tx: Transaction, outbox: MailOutbox, input
     await outbox.enqueue(tx, {
       to: owner.email,
       template: 'usernameRegistrationAttempt',
-      variables: { username: owner.userName },
+      variables: { name: personName(owner), username: owner.userName },
     });
   }
 }
@@ -237,6 +238,8 @@ async function findDoctor(tx: Transaction | Database, doctorId: number, forUpdat
       isActive: users.isActive,
       roleId: liveRoleId,
       userName: users.userName,
+      firstName: users.firstName,
+      lastName: users.lastName,
       email: users.email,
     })
     .from(doctors)
@@ -314,7 +317,7 @@ export async function updateDoctor(
       await queueActivationMail(tx, deps, {
         userId: current.userId,
         email: input.email,
-        userName: isSelf ? current.userName : input.username,
+        name: personName({ firstName: input.firstname, lastName: input.lastname }),
       });
     }
     return { activated, replaced, notice };
@@ -328,13 +331,13 @@ export async function updateDoctor(
 async function queueActivationMail(
   tx: Transaction,
   deps: { outbox: MailOutbox; publicUrl: string },
-  account: { userId: number; email: string; userName: string },
+  account: { userId: number; email: string; name: string },
 ): Promise<void> {
   const resetUrl = await createResetLink(tx, account.userId, deps.publicUrl);
   await deps.outbox.enqueue(tx, {
     to: account.email,
     template: 'activation',
-    variables: { username: account.userName, resetUrl },
+    variables: { name: account.name, resetUrl },
   });
 }
 
@@ -355,7 +358,7 @@ export async function activateDoctor(
       .set({ isActive: true })
       .where(eq(users.userId, current.userId))
       .returning({ email: users.email });
-    await queueActivationMail(tx, deps, { userId: current.userId, email: account!.email, userName: current.userName });
+    await queueActivationMail(tx, deps, { userId: current.userId, email: account!.email, name: personName(current) });
     return true;
   });
   if (activated) deps.outbox.kick();
@@ -388,7 +391,7 @@ export async function requestDoctorPasswordReset(
     await deps.outbox.enqueue(tx, {
       to: current.email,
       template: 'passwordReset',
-      variables: { username: current.userName, resetUrl },
+      variables: { name: personName(current), resetUrl },
     });
   });
   deps.outbox.kick();

@@ -4,6 +4,7 @@ import type { Database } from '../db/client.ts';
 import { doctors, users } from '../db/schema.ts';
 import { badRequest } from '../lib/errors.ts';
 import type { MailOutbox } from '../mail/outbox.ts';
+import { personName } from './accounts.ts';
 import { createResetLink } from './password-reset.ts';
 
 /**
@@ -18,7 +19,7 @@ export async function sendTemplateMail(
 ): Promise<boolean> {
   const mailIds = await deps.db.transaction(async (tx) => {
     const recipients = await tx
-      .select({ userId: users.userId, userName: users.userName, email: users.email })
+      .select({ userId: users.userId, firstName: users.firstName, lastName: users.lastName, email: users.email })
       .from(users)
       .innerJoin(doctors, eq(doctors.userId, users.userId))
       .where(and(sql`lower(${users.email}) = lower(${input.to})`, eq(users.isActive, true), isNull(users.deletedAt)))
@@ -32,7 +33,7 @@ export async function sendTemplateMail(
         await deps.outbox.enqueue(tx, {
           to: recipient.email,
           template: input.templateName,
-          variables: { username: recipient.userName, resetUrl },
+          variables: { name: personName(recipient), resetUrl },
         }),
       );
     }

@@ -5,7 +5,7 @@ import type { PasswordHasher } from '../auth/passwords.ts';
 import type { Database, Transaction } from '../db/client.ts';
 import { passwordResetTokens, users } from '../db/schema.ts';
 import type { MailOutbox } from '../mail/outbox.ts';
-import { enqueueChangeNotice } from './accounts.ts';
+import { enqueueChangeNotice, personName } from './accounts.ts';
 
 const validForMinutes = 60;
 const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
@@ -72,11 +72,11 @@ export async function resetPassword(
       .update(users)
       .set({ passwordHash, tokenVersion: sql`${users.tokenVersion} + 1` })
       .where(and(eq(users.userId, claimed.userId), isNull(users.deletedAt)))
-      .returning({ userId: users.userId, email: users.email, userName: users.userName });
+      .returning({ userId: users.userId, email: users.email, firstName: users.firstName, lastName: users.lastName });
     if (!account) return { success: false, message: resetMessages.linkInvalid };
     await useUpResetLinks(tx, claimed.userId);
     // The owner hears of every new password, this one too: a link read by someone else shows.
-    await enqueueChangeNotice(tx, deps.outbox, { to: account.email, username: account.userName, changed: 'password' });
+    await enqueueChangeNotice(tx, deps.outbox, { to: account.email, name: personName(account), changed: 'password' });
     return { success: true, message: resetMessages.resetSucceeded, userId: claimed.userId };
   });
   if (result.success) deps.outbox.kick();
