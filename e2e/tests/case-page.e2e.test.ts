@@ -124,7 +124,10 @@ describe('The case page', () => {
 
     expect(await page.getByRole('button', { name: 'Update Status' }).count()).toBe(0);
     const shipped = statusRegion(page);
-    await expect.poll(() => shipped.getByText('1Z999AA10123456784', { exact: true }).isVisible()).toBe(true);
+    // The tracking number links to the courier's page, where it is shipped and on the timeline.
+    const tracking = shipped.getByRole('link', { name: '1Z999AA10123456784' });
+    await expect.poll(() => tracking.count()).toBe(2);
+    expect(await tracking.first().getAttribute('href')).toBe('https://www.ups.com/track?tracknum=1Z999AA10123456784');
     await expect.poll(() => shipped.getByText('UPS', { exact: true }).isVisible()).toBe(true);
     expect(await shipped.textContent()).toContain('Reason: Returned by the courier');
     await expect.poll(() => shipped.getByText('Case submitted', { exact: true }).isVisible()).toBe(true);

@@ -43,6 +43,14 @@ describe("The lab's work on a case", () => {
     await expect.poll(() => technician.inputValue()).toBe('Unassigned');
     await settle(page);
 
+    // No plan approved yet: Dispatched is not offered, and the page says why.
+    await page.getByRole('combobox', { name: 'Case status' }).click();
+    expect(await page.getByRole('option', { name: 'Dispatched' }).getAttribute('aria-disabled')).toBe('true');
+    await page.keyboard.press('Escape');
+    await expect
+      .poll(() => page.getByText('Dispatched once the doctor approves a treatment plan').isVisible())
+      .toBe(true);
+
     await technician.click();
     await page.getByRole('option', { name: 'Sam Staff' }).first().click();
     await expectToast(page, 'Case assigned to Sam Staff');

@@ -4,6 +4,7 @@ export * from './case-statuses.ts';
 export * from './cases.ts';
 export * from './case-work.ts';
 export * from './clinics.ts';
+export * from './couriers.ts';
 export * from './client.ts';
 export * from './common.ts';
 export * from './doctors.ts';

@@ -93,7 +93,14 @@ export function CaseDetail({
         </Section>
       )}
       <Section title="Status">
-        {canChangeStatus && <ChangeStatusControl key={currentStatus} caseId={caseRow.CaseId} current={currentStatus} />}
+        {canChangeStatus && (
+          <ChangeStatusControl
+            key={currentStatus}
+            caseId={caseRow.CaseId}
+            current={currentStatus}
+            planState={caseRow.planState}
+          />
+        )}
         {timeline.data && <ShippingDetails timeline={timeline.data} current={currentStatus} />}
         <Title order={4} size="h5" mt="md" mb="sm">
           Timeline

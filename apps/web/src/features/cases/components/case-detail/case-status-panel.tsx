@@ -1,10 +1,12 @@
-import { Button, Group, Modal, Select, Stack, Text, Textarea, TextInput } from '@mantine/core';
+import { Anchor, Button, Group, Modal, Select, Stack, Text, Textarea, TextInput } from '@mantine/core';
 import {
   caseStatuses,
   caseStatusLabels,
   caseStatusMessages,
+  courierTrackingUrl,
   isBackwardMove,
   type CaseStatus,
+  type PlanState,
   type CaseTimelineEntry,
 } from '@portal/contract';
 import { useState, type FormEvent } from 'react';
@@ -14,6 +16,8 @@ import { useUpdateCaseStatus } from '../../api/update-case-status.ts';
 import { DetailList } from './detail-list.tsx';
 
 const statusOptions = caseStatuses.map((status) => ({ value: status, label: caseStatusLabels[status] }));
+const dispatchWaits = 'Dispatched once the doctor approves a treatment plan';
+const dispatchWaitsId = 'case-status-dispatch-waits';
 
 interface ChangeFields {
   note: string;
@@ -123,10 +127,25 @@ function ConfirmStatusModal({
   );
 }
 
-/** Staff pick the next status; the change is confirmed in a modal. */
-export function ChangeStatusControl({ caseId, current }: { caseId: number; current: CaseStatus }) {
+/**
+ * Staff pick the next status; the change is confirmed in a modal. Dispatched is offered only
+ * once the doctor has approved a plan (the server's rule), and the reason shows in place.
+ */
+export function ChangeStatusControl({
+  caseId,
+  current,
+  planState,
+}: {
+  caseId: number;
+  current: CaseStatus;
+  planState: PlanState | null;
+}) {
   const [status, setStatus] = useState<CaseStatus>(current);
   const [confirming, setConfirming] = useState(false);
+  const canDispatch = current === 'dispatched' || planState === 'approved';
+  const options = statusOptions.map((option) =>
+    option.value === 'dispatched' && !canDispatch ? { ...option, disabled: true } : option,
+  );
   return (
     <>
       <Group
@@ -140,16 +159,22 @@ export function ChangeStatusControl({ caseId, current }: { caseId: number; curre
       >
         <Select
           label="Case status"
-          data={statusOptions}
+          data={options}
           value={status}
           onChange={(value) => value && setStatus(value as CaseStatus)}
           allowDeselect={false}
           w={220}
+          aria-describedby={canDispatch ? undefined : dispatchWaitsId}
         />
         <Button type="submit" disabled={status === current}>
           Update Status
         </Button>
       </Group>
+      {!canDispatch && (
+        <Text id={dispatchWaitsId} size="xs" c="dimmed" mt={-8} mb="md">
+          {dispatchWaits}
+        </Text>
+      )}
       {confirming && (
         <ConfirmStatusModal caseId={caseId} from={current} to={status} onClose={() => setConfirming(false)} />
       )}
@@ -169,8 +194,24 @@ export function ShippingDetails({ timeline, current }: { timeline: CaseTimelineE
     <DetailList
       items={[
         { label: 'Courier', value: dispatch.courier ?? 'N/A' },
-        { label: 'Courier tracking number', value: dispatch.trackingNumber ?? 'N/A' },
+        {
+          label: 'Courier tracking number',
+          value: <TrackingNumber courier={dispatch.courier} trackingNumber={dispatch.trackingNumber} />,
+        },
       ]}
     />
+  );
+}
+
+/** A tracking number, a link to the courier's tracking page when the courier is a known one. */
+export function TrackingNumber({ courier, trackingNumber }: { courier: string | null; trackingNumber: string | null }) {
+  if (trackingNumber === null) return 'N/A';
+  const url = courier === null ? undefined : courierTrackingUrl(courier, trackingNumber);
+  return url ? (
+    <Anchor href={url} target="_blank" rel="noopener noreferrer">
+      {trackingNumber}
+    </Anchor>
+  ) : (
+    trackingNumber
   );
 }

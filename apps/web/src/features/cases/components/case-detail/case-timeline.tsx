@@ -23,6 +23,7 @@ import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { casePath } from '../../../../config/paths.ts';
 import { formatDateTime } from '../../../../lib/format-date.ts';
+import { TrackingNumber } from './case-status-panel.tsx';
 
 function Line({ children }: { children: ReactNode }) {
   return <Text size="sm">{children}</Text>;
@@ -89,7 +90,12 @@ function describe(
         lines: [
           `by ${entry.byName}`,
           ...(entry.courier !== null
-            ? [`Courier: ${entry.courier}, tracking number ${entry.trackingNumber ?? 'N/A'}`]
+            ? [
+                <>
+                  Courier: {entry.courier}, tracking number{' '}
+                  <TrackingNumber courier={entry.courier} trackingNumber={entry.trackingNumber} />
+                </>,
+              ]
             : []),
           ...(entry.reason !== null ? [`Reason: ${entry.reason}`] : []),
           ...(entry.note !== null ? [`Note: ${entry.note}`] : []),
