@@ -2,7 +2,8 @@
 import '@mantine/core/styles.css';
 import '@mantine/notifications/styles.css';
 import { Notifications } from '@mantine/notifications';
+import classes from './notifications-container.module.css';
 
 export default function NotificationsContainer() {
-  return <Notifications position="top-right" />;
+  return <Notifications position="top-right" classNames={{ root: classes.root }} />;
 }

@@ -36,8 +36,9 @@ export function usePhoneColumns<T>(
     horizontalSpacing: 6,
     columns: shown
       .filter((column) => phoneColumns.includes(column.accessor))
-      // Long names break rather than widen the table past the screen.
-      .map((column) => ({ ...column, cellStyle: { overflowWrap: 'anywhere' as const } }))
+      // Long names break rather than widen the table past the screen; a column whose words must
+      // stay whole (the audit log's actions) says so in its own cellStyle.
+      .map((column) => ({ ...column, cellStyle: { overflowWrap: 'anywhere' as const, ...column.cellStyle } }))
       .map((column) =>
         column.accessor !== first
           ? column

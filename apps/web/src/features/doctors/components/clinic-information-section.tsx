@@ -19,6 +19,11 @@ const emptyDraft: ClinicDraft = { clinicName: '', countryId: null, cityId: null,
 
 const hasText = (value: string) => value.trim() !== '';
 
+// Only typed texts may break mid-word, so that a long one fits 375 px: set on the whole table,
+// it let the browser narrow every column as if any word could break ("Cit y", "Ber lin"). The
+// name's column takes what the Delete button leaves: only a word wider than that breaks.
+const typedText = { overflowWrap: 'anywhere' } as const;
+
 /**
  * The clinic being typed in Clinic Information, before Add Clinic. Its country starts as the
  * doctor's country and follows it until the person picks another one.
@@ -113,11 +118,11 @@ export function ClinicInformationSection({
         </Button>
       </Group>
 
-      <Table striped withTableBorder aria-label="Clinics" mt="md" style={{ overflowWrap: 'anywhere' }}>
+      <Table striped withTableBorder aria-label="Clinics" mt="md">
         <Table.Thead>
           <Table.Tr>
             <Table.Th>Clinic Name</Table.Th>
-            <Table.Th>City</Table.Th>
+            <Table.Th visibleFrom="sm">City</Table.Th>
             <Table.Th visibleFrom="sm">Contact No</Table.Th>
             <Table.Th visibleFrom="sm">Address</Table.Th>
             <Table.Th>Action</Table.Th>
@@ -135,17 +140,23 @@ export function ClinicInformationSection({
           )}
           {clinics.map((clinic, index) => (
             <Table.Tr key={`${clinic.clinicId}-${index}`}>
-              <Table.Td>
+              <Table.Td style={typedText}>
                 {clinic.clinicName}
+                {/* On a phone the other columns are a line under the name, which keeps the width. */}
                 <Text size="xs" c="dimmed" hiddenFrom="sm">
-                  {[clinic.contactNo, clinic.address].filter(Boolean).join(' · ')}
+                  <CityName countryId={clinic.countryId} cityId={clinic.cityId} />
+                  {[clinic.contactNo, clinic.address].map((text) => (text ? ` · ${text}` : '')).join('')}
                 </Text>
               </Table.Td>
-              <Table.Td>
+              <Table.Td visibleFrom="sm">
                 <CityName countryId={clinic.countryId} cityId={clinic.cityId} />
               </Table.Td>
-              <Table.Td visibleFrom="sm">{clinic.contactNo}</Table.Td>
-              <Table.Td visibleFrom="sm">{clinic.address}</Table.Td>
+              <Table.Td visibleFrom="sm" style={typedText}>
+                {clinic.contactNo}
+              </Table.Td>
+              <Table.Td visibleFrom="sm" style={typedText}>
+                {clinic.address}
+              </Table.Td>
               <Table.Td>
                 <Button
                   variant="default"
