@@ -131,6 +131,16 @@ describe('The case page', () => {
     await expect.poll(() => shipped.getByText('UPS', { exact: true }).isVisible()).toBe(true);
     expect(await shipped.textContent()).toContain('Reason: Returned by the courier');
     await expect.poll(() => shipped.getByText('Case submitted', { exact: true }).isVisible()).toBe(true);
+    // Newest first, so the latest change is at the top; the reader may turn it round.
+    const order = async () => {
+      const text = (await shipped.getByLabel('Timeline').textContent()) ?? '';
+      return text.indexOf('In Progress → Dispatched') < text.indexOf('Case submitted')
+        ? 'newest first'
+        : 'oldest first';
+    };
+    expect(await order()).toBe('newest first');
+    await shipped.getByRole('switch', { name: 'Newest first' }).click({ force: true });
+    await expect.poll(order).toBe('oldest first');
     await expectNoSeriousA11yViolations(page);
     await screenshots(page, 'case-page-doctor');
 

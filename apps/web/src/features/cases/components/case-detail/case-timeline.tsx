@@ -1,4 +1,4 @@
-import { Anchor, Text, Timeline } from '@mantine/core';
+import { Anchor, Switch, Text, Timeline } from '@mantine/core';
 import {
   caseFileTypeLabel,
   caseStatusLabels,
@@ -19,7 +19,7 @@ import {
   IconTruckDelivery,
   IconUserCheck,
 } from '@tabler/icons-react';
-import type { ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { casePath } from '../../../../config/paths.ts';
 import { formatDateTime } from '../../../../lib/format-date.ts';
@@ -149,7 +149,10 @@ function describe(
   }
 }
 
-/** The case's timeline, oldest first, as the server answers it. */
+/**
+ * The case's timeline: the server answers it oldest first; shown newest first unless the
+ * reader turns that off, so the latest change is at the top of a long page.
+ */
 export function CaseTimeline({
   entries,
   system = 'Universal',
@@ -158,21 +161,39 @@ export function CaseTimeline({
   /** The case's tooth numbering, for the teeth of pinned comments. */
   system?: NumberingSystem;
 }) {
+  const [isNewestFirst, setNewestFirst] = useState(true);
+  const shown = isNewestFirst ? entries.toReversed() : entries;
   return (
-    <Timeline active={entries.length - 1} bulletSize={22} lineWidth={2} color="teal.9" aria-label="Timeline">
-      {entries.map((entry, index) => {
-        const { title, icon, lines } = describe(entry, system);
-        return (
-          <Timeline.Item key={`${entry.kind}-${entry.at}-${index}`} title={title} bullet={icon}>
-            {lines.map((line, lineIndex) => (
-              <Line key={lineIndex}>{line}</Line>
-            ))}
-            <Text size="xs" c="dimmed">
-              {formatDateTime(entry.at)}
-            </Text>
-          </Timeline.Item>
-        );
-      })}
-    </Timeline>
+    <>
+      <Switch
+        label="Newest first"
+        size="xs"
+        mb="sm"
+        checked={isNewestFirst}
+        onChange={(event) => setNewestFirst(event.currentTarget.checked)}
+      />
+      <Timeline
+        active={entries.length - 1}
+        reverseActive={isNewestFirst}
+        bulletSize={22}
+        lineWidth={2}
+        color="teal.9"
+        aria-label="Timeline"
+      >
+        {shown.map((entry, index) => {
+          const { title, icon, lines } = describe(entry, system);
+          return (
+            <Timeline.Item key={`${entry.kind}-${entry.at}-${index}`} title={title} bullet={icon}>
+              {lines.map((line, lineIndex) => (
+                <Line key={lineIndex}>{line}</Line>
+              ))}
+              <Text size="xs" c="dimmed">
+                {formatDateTime(entry.at)}
+              </Text>
+            </Timeline.Item>
+          );
+        })}
+      </Timeline>
+    </>
   );
 }
