@@ -63,11 +63,15 @@ const templates: Record<EmailTemplateName, (v: Variables) => RenderedMail> = {
     text: `Dear ${nameOf(v)},\n\nSomeone just tried to register a new Aligner Portal account with your username, ${v.username}. No account was made and yours is unchanged. If it was you, sign in with your password as usual; otherwise nothing is needed.\n\nAligner Portal`,
     html: `<p>Dear ${escapeHtml(nameOf(v))},</p><p>Someone just tried to register a new Aligner Portal account with your username, ${escapeHtml(v.username ?? '')}. No account was made and yours is unchanged. If it was you, sign in with your password as usual; otherwise nothing is needed.</p><p>Aligner Portal</p>`,
   }),
-  caseStatus: (v) => ({
-    subject: `Case ${v.trackingNo} is now ${v.status}`,
-    text: `Dear ${v.doctorName},\n\nThe status of case ${v.trackingNo} changed to ${v.status}.\n${v.caseUrl}\n\nAligner Portal`,
-    html: `<p>Dear ${escapeHtml(v.doctorName ?? '')},</p><p>The status of case ${escapeHtml(v.trackingNo ?? '')} changed to <b>${escapeHtml(v.status ?? '')}</b>.</p><p><a href="${escapeHtml(v.caseUrl ?? '')}">Open the case</a></p><p>Aligner Portal</p>`,
-  }),
+  // A dispatched case's mail names the courier and its tracking number, so the doctor can follow the parcel.
+  caseStatus: (v) => {
+    const shipment = v.courier ? [`Courier: ${v.courier}`, `Tracking number: ${v.courierTrackingNumber ?? ''}`] : [];
+    return {
+      subject: `Case ${v.trackingNo} is now ${v.status}`,
+      text: `Dear ${v.doctorName},\n\nThe status of case ${v.trackingNo} changed to ${v.status}.\n${shipment.map((line) => `${line}\n`).join('')}${v.caseUrl}\n\nAligner Portal`,
+      html: `<p>Dear ${escapeHtml(v.doctorName ?? '')},</p><p>The status of case ${escapeHtml(v.trackingNo ?? '')} changed to <b>${escapeHtml(v.status ?? '')}</b>.</p>${shipment.length > 0 ? `<p>${shipment.map(escapeHtml).join('<br>')}</p>` : ''}<p><a href="${escapeHtml(v.caseUrl ?? '')}">Open the case</a></p><p>Aligner Portal</p>`,
+    };
+  },
   // Only the tracking number and the link: no message text or patient name in e-mail (docs/decisions.md § Messages).
   caseMessage: (v) => ({
     subject: `New message about case ${v.trackingNo}`,

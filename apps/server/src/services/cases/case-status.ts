@@ -69,6 +69,8 @@ export async function changeCaseStatus(
       throw conflict(planMessages.dispatchNeedsApproval, { status: planMessages.dispatchNeedsApproval });
     }
     const isDispatch = status === 'dispatched';
+    const courier = isDispatch ? textOrNull(change.courier) : null;
+    const courierTrackingNumber = isDispatch ? textOrNull(change.trackingNumber) : null;
     await tx.update(cases).set({ status }).where(eq(cases.caseId, caseId));
     const [history] = await tx
       .insert(caseStatusHistory)
@@ -79,8 +81,8 @@ export async function changeCaseStatus(
         changedBy: actor.userId,
         note: textOrNull(change.note),
         reason: isBackwardMove(current.status, status) ? textOrNull(change.reason) : null,
-        courier: isDispatch ? textOrNull(change.courier) : null,
-        trackingNumber: isDispatch ? textOrNull(change.trackingNumber) : null,
+        courier,
+        trackingNumber: courierTrackingNumber,
       })
       .returning({ changedAt: caseStatusHistory.changedAt });
     const [doctor] = await tx
@@ -95,6 +97,7 @@ export async function changeCaseStatus(
         trackingNo: current.trackingNo,
         status: caseStatusLabels[status],
         caseUrl: `${deps.publicUrl}/cases/${caseId}`,
+        ...(courier && courierTrackingNumber ? { courier, courierTrackingNumber } : {}),
       },
     });
     return { doctorUserId: current.doctorUserId, at: history!.changedAt.toISOString() };
