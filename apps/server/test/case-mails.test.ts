@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { caseFields, caseForm, createCaseDoctor, submitCase } from './helpers/case-factories.ts';
 import { createStaff, outboxMessages } from './helpers/factories.ts';
@@ -5,20 +6,25 @@ import { readableMail } from './helpers/mail.ts';
 import { approvedPlan } from './helpers/plan-factories.ts';
 import { createTestApp, type TestApp } from './helpers/test-app.ts';
 
-/** What a case's mails tell (issue 24): the courier of a dispatched case. */
+/** What a case's mails tell (issue 24): the courier of a dispatched case, and the lab of a new one. */
 
 let t: TestApp;
 let doctor: Awaited<ReturnType<typeof createCaseDoctor>>;
 let labStaff: Awaited<ReturnType<typeof createStaff>>;
+let otherLabStaff: Awaited<ReturnType<typeof createStaff>>;
+let usersOnlyStaff: Awaited<ReturnType<typeof createStaff>>;
 
 beforeAll(async () => {
   t = await createTestApp();
   doctor = await createCaseDoctor(t, { firstname: 'Grace', lastname: 'Hopper' });
   labStaff = await createStaff(t, [1]);
+  otherLabStaff = await createStaff(t, [1]);
+  usersOnlyStaff = await createStaff(t, [4]);
 }, 60_000);
 afterAll(() => t.close());
 
 const patient = { firstname: 'Zebulon', lastname: 'Quixote' };
+const staffEmail = (staff: { username: string }) => `${staff.username}@lab.test`;
 
 async function newCase(token: string, overrides: Record<string, string | number> = {}) {
   const response = await submitCase(t, token, caseForm(caseFields(doctor.clinicId, { ...patient, ...overrides })));
@@ -51,5 +57,43 @@ describe('the status mail of a dispatched case', () => {
     const [inProgress] = await mailsAbout(`Case ${trackingNo} is now In Progress`);
     expect(inProgress).toBeDefined();
     expect(inProgress).not.toMatch(/Courier|Tracking number/);
+  });
+});
+
+describe('the mail to the lab of a new case', () => {
+  it('tells every Dashboard staff user by name, with the doctor and the link, and no patient data', async () => {
+    const { trackingNo, caseUrl } = await newCase(doctor.token);
+    const mails = await mailsAbout(`New case ${trackingNo} from Grace Hopper`);
+    const recipients = mails.map(recipientOf);
+    expect(recipients).toContain(staffEmail(labStaff));
+    expect(recipients).toContain(staffEmail(otherLabStaff));
+    expect(recipients).not.toContain(staffEmail(usersOnlyStaff));
+    expect(recipients).not.toContain(doctor.email);
+    expect(new Set(recipients).size).toBe(recipients.length);
+    const mail = mails.find((sent) => recipientOf(sent) === staffEmail(labStaff))!;
+    expect(mail).toContain('Dear Sam Staff,');
+    expect(mail).toContain(`Grace Hopper has a new case, ${trackingNo}, waiting for the lab.\n${caseUrl}\n`);
+    for (const sent of mails) expect(sent).not.toMatch(/Zebulon|Quixote|2001-03-05/);
+  });
+
+  it('does not tell the staff user who submitted the case for the doctor, only the rest of the lab', async () => {
+    const submitter = await createStaff(t, [1, 6]);
+    const { trackingNo } = await newCase(submitter.token, { userId: doctor.userId });
+    const recipients = (await mailsAbout(`New case ${trackingNo} from Grace Hopper`)).map(recipientOf);
+    expect(recipients).toContain(staffEmail(labStaff));
+    expect(recipients).not.toContain(staffEmail(submitter));
+  });
+
+  it('queues nothing for a refused submission: the mail commits with the case', async () => {
+    const queued = async () =>
+      (
+        (await t.app.db.execute(
+          sql`select count(*)::int as n from mail_outbox where template = 'caseSubmitted'`,
+        )) as unknown as { rows: { n: number }[] }
+      ).rows[0]!.n;
+    const before = await queued();
+    const refused = await submitCase(t, doctor.token, caseForm(caseFields(doctor.clinicId, { clinicId: 999_999 })));
+    expect(refused.statusCode).toBe(400);
+    expect(await queued()).toBe(before);
   });
 });

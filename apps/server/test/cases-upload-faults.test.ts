@@ -93,23 +93,17 @@ describe('tracking numbers', () => {
       jti: 'test',
       exp: 0,
     };
+    const { db, storage, jobs, outbox } = t.app;
+    const deps = { db, storage, jobs, outbox, publicUrl: t.app.config.publicUrl };
     const upload = () => ({
       fields: Object.fromEntries(Object.entries(caseFields(doctor.clinicId)).map(([k, v]) => [k, String(v)])),
       files: [],
       fileErrors: {},
     });
-    const first = await createCase(
-      { db: t.app.db, storage: t.app.storage, jobs: t.app.jobs, makeTrackingNo: () => 'AL-2601-AAAAAA' },
-      actor,
-      upload(),
-    );
+    const first = await createCase({ ...deps, makeTrackingNo: () => 'AL-2601-AAAAAA' }, actor, upload());
     expect(first.trackingNo).toBe('AL-2601-AAAAAA');
     const numbers = ['AL-2601-AAAAAA', 'AL-2601-AAAAAA', 'AL-2601-BBBBBB'];
-    const second = await createCase(
-      { db: t.app.db, storage: t.app.storage, jobs: t.app.jobs, makeTrackingNo: () => numbers.shift()! },
-      actor,
-      upload(),
-    );
+    const second = await createCase({ ...deps, makeTrackingNo: () => numbers.shift()! }, actor, upload());
     expect(second.trackingNo).toBe('AL-2601-BBBBBB');
   });
 });

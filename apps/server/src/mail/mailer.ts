@@ -8,6 +8,7 @@ import { renderTemplate } from './templates.ts';
 export type EmailTemplateName =
   | 'activation'
   | 'caseStatus'
+  | 'caseSubmitted'
   | 'caseMessage'
   | 'planReady'
   | 'accountChanged'

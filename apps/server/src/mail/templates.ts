@@ -72,6 +72,12 @@ const templates: Record<EmailTemplateName, (v: Variables) => RenderedMail> = {
       html: `<p>Dear ${escapeHtml(v.doctorName ?? '')},</p><p>The status of case ${escapeHtml(v.trackingNo ?? '')} changed to <b>${escapeHtml(v.status ?? '')}</b>.</p>${shipment.length > 0 ? `<p>${shipment.map(escapeHtml).join('<br>')}</p>` : ''}<p><a href="${escapeHtml(v.caseUrl ?? '')}">Open the case</a></p><p>Aligner Portal</p>`,
     };
   },
+  // To the lab's staff: the tracking number, the doctor and the link, no patient data (docs/decisions.md § Mail for the lab).
+  caseSubmitted: (v) => ({
+    subject: `New case ${v.trackingNo} from ${v.doctorName}`,
+    text: `Dear ${nameOf(v)},\n\n${v.doctorName} has a new case, ${v.trackingNo}, waiting for the lab.\n${v.caseUrl}\n\nAligner Portal`,
+    html: `<p>Dear ${escapeHtml(nameOf(v))},</p><p>${escapeHtml(v.doctorName ?? '')} has a new case, ${escapeHtml(v.trackingNo ?? '')}, waiting for the lab.</p><p><a href="${escapeHtml(v.caseUrl ?? '')}">Open the case</a></p><p>Aligner Portal</p>`,
+  }),
   // Only the tracking number and the link: no message text or patient name in e-mail (docs/decisions.md § Messages).
   caseMessage: (v) => ({
     subject: `New message about case ${v.trackingNo}`,

@@ -26,7 +26,14 @@ export async function caseRoutes(app: FastifyInstance) {
     const { maxUploadBytes } = app.config;
     const parts = multipartParts(request, caseUploadLimits(maxUploadBytes));
     const upload = await receiveCaseUpload(parts, app.storage, { maxUploadBytes });
-    const created = await createCase({ db: app.db, storage: app.storage, jobs: app.jobs }, request.user, upload);
+    const deps = {
+      db: app.db,
+      storage: app.storage,
+      jobs: app.jobs,
+      outbox: app.outbox,
+      publicUrl: app.config.publicUrl,
+    };
+    const created = await createCase(deps, request.user, upload);
     request.auditDetail = { target: `case:${created.caseId}` };
     return { message: 'Case submitted successfully', CaseId: created.caseId, TrackingNo: created.trackingNo };
   });

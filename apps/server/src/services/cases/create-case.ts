@@ -15,6 +15,9 @@ import type { Database, Transaction } from '../../db/client.ts';
 import { caseAttachments, cases, caseStatusHistory, clinics, doctors, users } from '../../db/schema.ts';
 import { badRequest, isUniqueViolation } from '../../lib/errors.ts';
 import type { JobQueue } from '../../jobs/job-queue.ts';
+import { findLabStaff } from '../../mail/lab-staff.ts';
+import type { MailOutbox } from '../../mail/outbox.ts';
+import { personName } from '../accounts.ts';
 import { queueMeshViews } from '../mesh-views.ts';
 import { deleteKeys } from '../../storage/delete-keys.ts';
 import type { Storage } from '../../storage/storage.ts';
@@ -71,15 +74,52 @@ async function assertClinicOfDoctor(tx: Transaction, clinicId: number, doctorId:
   if (!clinic) throw badRequest('Clinic is not valid', { clinicId: 'Clinic is not valid' });
 }
 
+interface CaseDeps {
+  db: Database;
+  storage: Storage;
+  jobs: JobQueue;
+  outbox: MailOutbox;
+  publicUrl: string;
+  makeTrackingNo?: () => string;
+}
+
+/**
+ * Tells the lab of the new case, in its transaction (docs/decisions.md § Mail for the lab):
+ * the tracking number, the doctor's name and the link, no patient data. Whoever submitted it
+ * (staff for a doctor) is not told of their own case.
+ */
+async function mailLab(
+  tx: Transaction,
+  deps: Pick<CaseDeps, 'outbox' | 'publicUrl'>,
+  created: { caseId: number; trackingNo: string; doctorUserId: number; actorUserId: number },
+): Promise<void> {
+  const [doctor] = await tx
+    .select({ firstName: users.firstName, lastName: users.lastName })
+    .from(users)
+    .where(eq(users.userId, created.doctorUserId));
+  for (const staff of await findLabStaff(tx)) {
+    if (staff.userId === created.actorUserId) continue;
+    await deps.outbox.enqueue(tx, {
+      to: staff.email,
+      template: 'caseSubmitted',
+      variables: {
+        name: personName(staff),
+        doctorName: personName(doctor!),
+        trackingNo: created.trackingNo,
+        caseUrl: `${deps.publicUrl}/cases/${created.caseId}`,
+      },
+    });
+  }
+}
+
 async function insertCase(
-  db: Database,
-  jobs: JobQueue,
+  deps: CaseDeps,
   actor: SignedInUser,
   input: CaseSubmission,
   files: { received: StoredCaseFile[]; uploaded: StoredCaseFile[] },
   trackingNo: string,
 ): Promise<{ caseId: number; trackingNo: string }> {
-  return db.transaction(async (tx) => {
+  return deps.db.transaction(async (tx) => {
     const doctor = await resolveCaseDoctor(tx, actor, input.userId);
     await assertClinicOfDoctor(tx, input.clinicId, doctor.doctorId);
     const { parentCaseId = null, orderType = null } = input;
@@ -111,7 +151,7 @@ async function insertCase(
         })),
       );
     }
-    await queueMeshViews(tx, jobs, attached);
+    await queueMeshViews(tx, deps.jobs, attached);
     await claimUploads(
       tx,
       files.uploaded.map((file) => file.storageKey),
@@ -120,6 +160,7 @@ async function insertCase(
     await tx.insert(caseStatusHistory).values({ caseId, fromStatus: null, toStatus: 'new', changedBy: actor.userId });
     // The draft it was written in goes with the case's creation: both, or (another's draft: 404) neither.
     if (input.draftId !== undefined) await deleteDraft(tx, actor, input.draftId);
+    await mailLab(tx, deps, { caseId, trackingNo, doctorUserId: doctor.userId, actorUserId: actor.userId });
     return { caseId, trackingNo };
   });
 }
@@ -155,7 +196,7 @@ async function withNamedUploads(
  * refused submission leaves nothing behind); named uploads stay their owner's, unclaimed.
  */
 export async function createCase(
-  deps: { db: Database; storage: Storage; jobs: JobQueue; makeTrackingNo?: () => string },
+  deps: CaseDeps,
   actor: SignedInUser,
   upload: ReceivedCaseUpload,
 ): Promise<{ caseId: number; trackingNo: string }> {
@@ -166,9 +207,10 @@ export async function createCase(
     const files = { received: upload.files, uploaded: uploaded.files };
     for (let attempt = 1; ; attempt++) {
       try {
-        const created = await insertCase(deps.db, deps.jobs, actor, input, files, nextTrackingNo());
-        // Its scans' viewing copies are made now, after the commit.
+        const created = await insertCase(deps, actor, input, files, nextTrackingNo());
+        // Its scans' viewing copies are made and the lab's mail sent now, after the commit.
         deps.jobs.kick();
+        deps.outbox.kick();
         return created;
       } catch (error) {
         if (attempt >= trackingAttempts || !isUniqueViolation(error, 'cases_tracking_no_unique')) throw error;

@@ -1,46 +1,26 @@
-import { ADMIN_ROLE_ID, type MessageSide } from '@portal/contract';
-import { and, eq, exists, isNull, or, sql } from 'drizzle-orm';
+import type { MessageSide } from '@portal/contract';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Transaction } from '../../db/client.ts';
-import { caseMessageMails, pages, rolePermissions, users } from '../../db/schema.ts';
+import { caseMessageMails, users } from '../../db/schema.ts';
+import { findLabStaff } from '../../mail/lab-staff.ts';
 import type { MailOutbox } from '../../mail/outbox.ts';
 
 /** At most one e-mail per case per person in this window, however many messages (docs/decisions.md § Messages). */
 const messageMailWindowMinutes = 10;
 
-/**
- * Who hears of a message by e-mail: the case's doctor for the lab's; for the doctor's, every
- * active staff user who may use the Dashboard (the administrator included).
- */
+/** Who hears of a message by e-mail: the case's doctor for the lab's, the lab's staff for the doctor's. */
 async function findRecipients(
   tx: Transaction,
   side: MessageSide,
   doctorUserId: number,
 ): Promise<{ userId: number; email: string }[]> {
-  const columns = { userId: users.userId, email: users.email };
   if (side === 'lab') {
     return tx
-      .select(columns)
+      .select({ userId: users.userId, email: users.email })
       .from(users)
       .where(and(eq(users.userId, doctorUserId), isNull(users.deletedAt)));
   }
-  const hasDashboard = exists(
-    tx
-      .select({ one: sql`1` })
-      .from(rolePermissions)
-      .innerJoin(pages, eq(pages.pageId, rolePermissions.pageId))
-      .where(and(eq(rolePermissions.roleId, users.roleId), eq(pages.pageUrl, '/dashboard'))),
-  );
-  return tx
-    .select(columns)
-    .from(users)
-    .where(
-      and(
-        eq(users.userType, 'Web'),
-        eq(users.isActive, true),
-        isNull(users.deletedAt),
-        or(eq(users.roleId, ADMIN_ROLE_ID), hasDashboard),
-      ),
-    );
+  return findLabStaff(tx);
 }
 
 /**
