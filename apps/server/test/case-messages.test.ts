@@ -71,12 +71,18 @@ async function storedMessageFiles(): Promise<string[]> {
   const entries = await readdir(folder, { recursive: true, withFileTypes: true }).catch(() => []);
   return entries.filter((entry) => entry.isFile()).map((entry) => entry.name);
 }
+/** A message's mail waits two minutes before it goes out (or not): the wait passes here at once. */
+const endMailWait = () =>
+  t.app.db.execute(
+    sql`update mail_outbox set next_attempt_at = now() where sent_at is null and template = 'caseMessage'`,
+  );
 /**
- * Who has been mailed about this case's messages: every queued mail delivered first (the
- * outbox may already have sent some, and a sent row no longer keeps its variables), then
- * the recipients read from the delivered messages that link to the case.
+ * Who has been mailed about this case's messages: every queued mail delivered first, its
+ * wait passed (the outbox may already have sent some, and a sent row no longer keeps its
+ * variables), then the recipients read from the delivered messages that link to the case.
  */
 const mailedAbout = async (caseUrl: string) => {
+  await endMailWait();
   await t.app.outbox.deliverDue();
   return (await outboxMessages(t))
     .map(readableMail)
@@ -328,6 +334,7 @@ describe('e-mail to the other side', () => {
     );
     await post(doctor.token, caseId, messageForm('After the window'));
     await post(doctor.token, caseId, messageForm('And one more'));
+    await endMailWait();
     await t.app.outbox.deliverDue();
     const sentToStaff = (await outboxMessages(t))
       .map(readableMail)
@@ -343,6 +350,42 @@ describe('e-mail to the other side', () => {
     const caseUrl = `http://portal.test/cases/${caseId}`;
     await Promise.all([1, 2, 3].map((n) => post(staff.token, caseId, messageForm(`lab ${n}`))));
     await post(admin, caseId, messageForm('admin too'));
+    expect(await mailedAbout(caseUrl)).toEqual([doctor.email]);
+  });
+
+  it('waits two minutes, and drops the mail of a reader who read the conversation meanwhile; their next one is mailed', async () => {
+    const { caseId } = await newCase(doctor);
+    const caseUrl = `http://portal.test/cases/${caseId}`;
+    const staffEmail = `${staff.username}@lab.test`;
+    await post(doctor.token, caseId, messageForm('Read on the case page'));
+    const [waiting] = await rows<{ seconds: number }>(
+      sql`select extract(epoch from next_attempt_at - created_at)::int as seconds from mail_outbox
+          where template = 'caseMessage' and recipient = ${staffEmail} and sent_at is null`,
+    );
+    expect(waiting!.seconds).toBeGreaterThanOrEqual(119);
+    await t.app.outbox.deliverDue();
+    const sentAtOnce = (await outboxMessages(t))
+      .map(readableMail)
+      .filter((mail) => mail.includes(caseUrl) && mail.includes('new message about case'));
+    expect(sentAtOnce).toEqual([]);
+
+    expect((await markRead(staff.token, caseId)).statusCode).toBe(200);
+    const mailed = await mailedAbout(caseUrl);
+    expect(mailed).not.toContain(staffEmail);
+    // The administrator, who has not read it, is mailed as before.
+    expect(mailed.length).toBeGreaterThan(0);
+
+    // Within the ten minutes: the dropped mail does not hold the next one back.
+    await post(doctor.token, caseId, messageForm('Not read this time'));
+    expect((await mailedAbout(caseUrl)).filter((recipient) => recipient === staffEmail)).toHaveLength(1);
+  });
+
+  it('sends the waiting mail when a message came after the reader read the earlier ones', async () => {
+    const { caseId } = await newCase(doctor);
+    const caseUrl = `http://portal.test/cases/${caseId}`;
+    await post(staff.token, caseId, messageForm('first'));
+    expect((await markRead(doctor.token, caseId)).statusCode).toBe(200);
+    await post(staff.token, caseId, messageForm('second, unread'));
     expect(await mailedAbout(caseUrl)).toEqual([doctor.email]);
   });
 });

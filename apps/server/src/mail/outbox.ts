@@ -2,13 +2,21 @@ import { and, asc, eq, isNull, lte, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../db/client.ts';
 import { mailOutbox } from '../db/schema.ts';
-import type { MailMessage, Mailer } from './mailer.ts';
+import { isMessageMailWanted } from '../services/messages/message-mail.ts';
+import type { EmailTemplateName, MailMessage, Mailer } from './mailer.ts';
 
 /** Anything that can run an insert: the database or an open transaction. */
 type Writer = Pick<Database, 'insert'>;
 
 const maxAttempts = 10;
 const retryDelaySeconds = (attempts: number) => Math.min(3600, 30 * 2 ** (attempts - 1));
+
+/**
+ * Asked just before a mail goes out; false drops it, as what it tells was seen meanwhile
+ * (a message read while its mail waited, docs/decisions.md § Messages).
+ */
+type StillWanted = (db: Database, variables: Record<string, string>) => Promise<boolean>;
+const checksBeforeSending: Partial<Record<EmailTemplateName, StillWanted>> = { caseMessage: isMessageMailWanted };
 
 export class MailOutbox {
   private timer: NodeJS.Timeout | undefined;
@@ -25,14 +33,16 @@ export class MailOutbox {
     this.log = log;
   }
 
-  /** Queue a message inside the caller's transaction; it is sent after commit. */
-  async enqueue(writer: Writer, message: MailMessage): Promise<number> {
+  /** Queue a message inside the caller's transaction; it is sent after commit, or `sendAfterSeconds` later. */
+  async enqueue(writer: Writer, message: MailMessage, options: { sendAfterSeconds?: number } = {}): Promise<number> {
+    const { sendAfterSeconds } = options;
     const [queued] = await writer
       .insert(mailOutbox)
       .values({
         recipient: message.to,
         template: message.template,
         variables: message.variables,
+        ...(sendAfterSeconds ? { nextAttemptAt: sql`now() + make_interval(secs => ${sendAfterSeconds})` } : {}),
       })
       .returning({ mailId: mailOutbox.mailId });
     return queued!.mailId;
@@ -87,6 +97,12 @@ export class MailOutbox {
           .returning({ mailId: mailOutbox.mailId });
         if (claimed.length === 0) continue;
         try {
+          const check = checksBeforeSending[mail.template as EmailTemplateName];
+          if (check && !(await check(this.db, mail.variables))) {
+            await this.db.delete(mailOutbox).where(eq(mailOutbox.mailId, mail.mailId));
+            this.log.info({ mailId: mail.mailId, template: mail.template }, 'mail dropped: seen before it was sent');
+            continue;
+          }
           await this.mailer.send({
             to: mail.recipient,
             template: mail.template as MailMessage['template'],
