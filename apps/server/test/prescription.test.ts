@@ -2,7 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { auditLog } from '../src/db/schema.ts';
 import { asciiStl, caseFields, caseForm, createCaseDoctor, submitCase } from './helpers/case-factories.ts';
-import { createStaff, makeImage } from './helpers/factories.ts';
+import { createStaff, firstCityOf, makeImage } from './helpers/factories.ts';
 import { pdfText } from './helpers/pdf-text.ts';
 import { createTestApp, type TestApp } from './helpers/test-app.ts';
 
@@ -96,6 +96,27 @@ describe('GET /case/{caseId}/prescription.pdf', () => {
       (await t.as(withoutDashboard.token, { method: 'GET', url: prescriptionUrl(created.CaseId) })).statusCode,
     ).toBe(403);
     expect((await t.as(doctor.token, { method: 'GET', url: '/api/case/abc/prescription.pdf' })).statusCode).toBe(400);
+  });
+
+  it('names the X-rays as the case page does, breaks the chief complaint where it was broken and prints the whole clinic address', async () => {
+    const address = 'Building 7, Floor 3, Suite 12, 1234 Long Orthodontic Avenue, next to the Old Market Square';
+    const cityId = await firstCityOf(t);
+    const clinicList = [{ clinicId: 0, clinicName: 'Far Clinic', countryId: 1, cityId, contactNo: '123456', address }];
+    const farDoctor = await createCaseDoctor(t, { clinicList: JSON.stringify(clinicList) });
+    const fields = caseFields(farDoctor.clinicId, { complaint: 'Upper crowding\r\nLower spacing\r\n\r\nDeep bite' });
+    const xRay = { data: await makeImage(), name: 'x-ray.png', type: 'image/png' };
+    const response = await submitCase(t, farDoctor.token, caseForm(fields, { opv: xRay, leteralCeloform: xRay }));
+    expect(response.statusCode, response.body).toBe(200);
+    const printed = await t.as(farDoctor.token, { method: 'GET', url: prescriptionUrl(response.json().CaseId) });
+    expect(printed.statusCode).toBe(200);
+    const text = pdfText(printed.rawPayload);
+
+    expect(text).toEqual(expect.arrayContaining(['X-Ray OPG', 'X-Ray CEPH']));
+    expect(text.join('\n')).not.toMatch(/OPV|Leteral|Celoform/);
+    expect(text).toEqual(expect.arrayContaining(['Upper crowding', 'Lower spacing', 'Deep bite']));
+    // No box for a line break (pdfkit's glyph for CR, which the ToUnicode map reads as U+0000).
+    expect(text.filter((line) => ['\u0000', '\r', '\ufffd'].some((box) => line.includes(box)))).toEqual([]);
+    expect(text.join(' ').replace(/\s+/g, ' ')).toContain(`${address}, `);
   });
 
   it("prints Palmer's corner symbols, every letter of a name and a long case on further pages", async () => {

@@ -29,6 +29,12 @@ export const fonts = {
   bold: path.join(fontDirectory, 'DejaVuSans-Bold.ttf'),
 } as const;
 
+/**
+ * Text as pdfkit should set it: every kind of line break a real one (a form sends CRLF, and
+ * pdfkit printed each CR as an empty box), tabs as spaces.
+ */
+export const printable = (text: string) => text.replace(/\r\n?|[\u2028\u2029\v\f]/g, '\n').replace(/\t/g, ' ');
+
 /** Moves to a new page when `height` no longer fits above the footer; the y to draw at. */
 export function ensureSpace(doc: PDFKit.PDFDocument, y: number, height: number): number {
   if (y + height <= page.height - page.margin - page.footer) return y;
@@ -57,7 +63,7 @@ const gutter = 14;
 
 function rowHeight(doc: PDFKit.PDFDocument, item: CaseDetailItem, width: number): number {
   doc.font(fonts.regular).fontSize(8.5);
-  const valueHeight = doc.heightOfString(item.value, { width: width - labelWidth - 8 });
+  const valueHeight = doc.heightOfString(printable(item.value), { width: width - labelWidth - 8 });
   doc.font(fonts.bold).fontSize(8);
   const labelHeight = doc.heightOfString(item.label, { width: labelWidth - 6 });
   return Math.max(valueHeight, labelHeight) + 5;
@@ -74,7 +80,7 @@ function drawRow(doc: PDFKit.PDFDocument, item: CaseDetailItem, x: number, y: nu
     .font(fonts.regular)
     .fontSize(8.5)
     .fillColor(colors.ink)
-    .text(item.value, x + labelWidth, y + 2.5, { width: width - labelWidth - 8 });
+    .text(printable(item.value), x + labelWidth, y + 2.5, { width: width - labelWidth - 8 });
 }
 
 /** Label and value pairs in two columns, wide ones across both; the y below them. */

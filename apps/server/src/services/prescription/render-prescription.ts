@@ -1,7 +1,13 @@
-import { caseFieldItems, caseStatusLabels, orNotAvailable, type CaseDetailItem } from '@portal/contract';
+import {
+  caseFieldItems,
+  caseFileTypeLabel,
+  caseStatusLabels,
+  orNotAvailable,
+  type CaseDetailItem,
+} from '@portal/contract';
 import PDFDocument from 'pdfkit';
 import type { Prescription } from './find-prescription.ts';
-import { colors, contentWidth, ensureSpace, fonts, itemGrid, page, sectionHeading } from './pdf-layout.ts';
+import { colors, contentWidth, ensureSpace, fonts, itemGrid, page, printable, sectionHeading } from './pdf-layout.ts';
 import { drawToothChart } from './tooth-chart.ts';
 
 const months = [
@@ -60,7 +66,7 @@ function drawHeader(doc: PDFKit.PDFDocument, { caseRow, printedAt }: Prescriptio
   return 86;
 }
 
-/** Patient, doctor and clinic side by side. */
+/** Patient, doctor and clinic side by side, each value in full (a long address wraps), the cards as tall as the tallest. */
 function drawParties(doc: PDFKit.PDFDocument, y: number, { caseRow, doctor, clinic }: Prescription): number {
   const details = caseFieldItems(caseRow, 'details', formatDate);
   const pick = (label: string) => details.find((item) => item.label === label)?.value ?? 'N/A';
@@ -92,7 +98,13 @@ function drawParties(doc: PDFKit.PDFDocument, y: number, { caseRow, doctor, clin
   ];
   const gap = 10;
   const width = (contentWidth - 2 * gap) / 3;
-  const height = 80;
+  const valueWidth = width - 16;
+  doc.font(fonts.bold).fontSize(8.5);
+  // A label 8 pt above its value; a one-line value takes 10.5 pt.
+  const lineHeights = cards.map(({ lines }) =>
+    lines.map(([, value]) => 8 + Math.max(10.5, doc.heightOfString(printable(value), { width: valueWidth }))),
+  );
+  const height = Math.max(80, ...lineHeights.map((heights) => 24.5 + heights.reduce((sum, next) => sum + next, 0)));
   cards.forEach(({ title, lines }, index) => {
     const x = page.margin + index * (width + gap);
     doc.roundedRect(x, y, width, height, 4).lineWidth(0.8).strokeColor(colors.rule).stroke();
@@ -106,7 +118,7 @@ function drawParties(doc: PDFKit.PDFDocument, y: number, { caseRow, doctor, clin
         lineBreak: false,
       });
     let lineY = y + 21;
-    for (const [label, value] of lines) {
+    lines.forEach(([label, value], line) => {
       doc
         .font(fonts.regular)
         .fontSize(7)
@@ -116,9 +128,9 @@ function drawParties(doc: PDFKit.PDFDocument, y: number, { caseRow, doctor, clin
         .font(fonts.bold)
         .fontSize(8.5)
         .fillColor(colors.ink)
-        .text(value, x + 8, lineY + 8, { width: width - 16, height: 11, ellipsis: true });
-      lineY += 18.5;
-    }
+        .text(printable(value), x + 8, lineY + 8, { width: valueWidth });
+      lineY += lineHeights[index]![line]!;
+    });
   });
   return y + height + 10;
 }
@@ -129,7 +141,7 @@ function drawAttachments(doc: PDFKit.PDFDocument, y: number, { attachments }: Pr
     return y + 16;
   }
   const items: CaseDetailItem[] = attachments.map((file) => ({
-    label: file.FileType.replace(/([a-z])([A-Z])/g, '$1 $2'),
+    label: caseFileTypeLabel(file.FileType),
     value: `${file.FileName} (${fileSize(file.FileSize)})`,
   }));
   return itemGrid(doc, y, items);
