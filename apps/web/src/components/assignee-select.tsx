@@ -7,8 +7,9 @@ import { caseKeys } from '../lib/shared-queries.ts';
 const unassigned = 'none';
 
 /**
- * The lab's technician on a case, changed in place (docs/decisions.md § Assignment and
- * internal notes): staff with the Dashboard page, or Unassigned. Used on the case page and
+ * The lab's technician on a case, changed in place
+ * (docs/decisions.md § Assignment and internal notes):
+ * staff with the Dashboard page, or Unassigned. Used on the case page and
  * in the dashboard's list, so both assign the same way.
  */
 export function AssigneeSelect({
