@@ -131,6 +131,10 @@ async function seededNames(execute: (query: SQL) => Promise<unknown>): Promise<S
     join bench_first_names f on f.rank = s.first_rank join bench_last_names l on l.rank = s.last_rank)`;
 }
 
+/** A name as typed on a keyboard without its accents: "Wilczyński" -> "Wilczynski". */
+const withoutAccents = (name: string) =>
+  name.normalize('NFD').replace(/\p{M}/gu, '').replace(/ł/g, 'l').replace(/Ł/g, 'L');
+
 /**
  * What the searches look for, by the names the database was seeded with. Numbered: benchdr500
  * owns the cases numbered 499 (mod the doctor count), so its rare search finds one or a few of
@@ -146,9 +150,17 @@ async function searchTerms(connection: DatabaseConnection) {
       rareDoctorSearch: `Patient${doctorCount + 499}`,
       rareStaffSearch: 'Patient4711',
       commonSearch: 'Family12',
+      unaccentedSearch: 'Patient4711',
     };
   const surnames = patientNames().lastNames.names;
-  return { rareDoctorSearch: surnames[2000]!, rareStaffSearch: surnames[2000]!, commonSearch: surnames[0]! };
+  // A surname with an accent, typed without it ("Wilczynski" for Wilczyński): the accent-blind search.
+  const accented = surnames.slice(2000).find((name) => withoutAccents(name) !== name)!;
+  return {
+    rareDoctorSearch: surnames[2000]!,
+    rareStaffSearch: surnames[2000]!,
+    commonSearch: surnames[0]!,
+    unaccentedSearch: withoutAccents(accented),
+  };
 }
 
 /** A fresh database: a new PostgreSQL database, or a PGlite folder the portal then opens. */
@@ -201,10 +213,13 @@ const caseColumnsSql = [
   'c.status as "Status"',
   `to_char(c.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as "CreatedAt"`,
   'c.doctor_user_id as "DoctorUserId"',
+  'c.assignee_user_id as "AssigneeUserId"',
+  `(select a.first_name || ' ' || a.last_name from users a where a.user_id = c.assignee_user_id) as "AssigneeName"`,
 ].join(', ');
 /** What a staff-wide search's words name first (search-cases.ts findSearchTerms); $1 the pattern. */
-const searchTermsSql = `select array(select name from patient_names where name ilike $1) as names,
-    array(select u.user_id from users u where true and (u.first_name || ' ' || u.last_name) ilike $1) as ids`;
+const searchTermsSql = `select array(select name from patient_names where portal_fold(name) ilike portal_fold($1)) as names,
+    array(select u.user_id from users u
+      where true and portal_fold(u.first_name || ' ' || u.last_name) ilike portal_fold($1)) as ids`;
 
 /** Which of a staff-wide search's reads its words leave in (search-cases.ts searchMatches). */
 export interface StaffSearchShape {
@@ -227,9 +242,9 @@ const matchesSql = (
   const statusSql = status ? `and status = ${status}` : '';
   if (doctor)
     return `(select * from (select * from cases where doctor_user_id = ${doctor} offset 0) x
-      where (x.tracking_no ilike ${search} or (x.first_name || ' ' || x.last_name) ilike ${search}
+      where (x.tracking_no ilike ${search} or portal_fold(x.first_name || ' ' || x.last_name) ilike portal_fold(${search})
         or doctor_user_id = any(array(select u.user_id from users u
-          where u.user_id = ${doctor} and (u.first_name || ' ' || u.last_name) ilike ${search}))) ${statusSql} offset 0) c`;
+          where u.user_id = ${doctor} and portal_fold(u.first_name || ' ' || u.last_name) ilike portal_fold(${search})))) ${statusSql} offset 0) c`;
   const { hasDoctors, hasNames, names, doctors } = staff!;
   const oneOf = (column: string, array: string) => ({
     found: `${column} = any(${array})`,
@@ -411,10 +426,10 @@ export async function runListBenchmark() {
     await seed(connection);
     console.log(`\nSeeded ${caseCount} cases over ${doctorCount} doctors in ${fixed((Date.now() - started) / 1000)} s`);
   } else console.log(`\n${seeded.rows[0]!.n} cases already in ${process.env.BENCH_DATABASE} (BENCH_DATABASE)`);
-  const { rareDoctorSearch, rareStaffSearch, commonSearch } = await searchTerms(connection);
+  const { rareDoctorSearch, rareStaffSearch, commonSearch, unaccentedSearch } = await searchTerms(connection);
   // The reads a staff-wide search of each word keeps, as the portal decides them per request.
   const staffShapes = new Map<string, StaffSearchShape>();
-  for (const word of [rareStaffSearch, commonSearch]) {
+  for (const word of [rareStaffSearch, commonSearch, unaccentedSearch]) {
     const found = (await connection.db.execute(
       sql`select cardinality(names) > 0 as "hasNames", cardinality(ids) > 0 as "hasDoctors"
         from (${sql.raw(searchTermsSql.replaceAll('$1', `'%${word.replaceAll("'", "''")}%'`))}) terms`,
@@ -435,7 +450,7 @@ export async function runListBenchmark() {
       ...options,
       search: options.search === undefined ? undefined : options.doctor ? true : staffShapes.get(options.search)!,
     }),
-    url: `${url}${options.search ? `&search=${options.search}` : ''}`,
+    url: `${url}${options.search ? `&search=${encodeURIComponent(options.search)}` : ''}`,
   });
   const routes = {
     doctorList: route(
@@ -481,6 +496,11 @@ export async function runListBenchmark() {
     staffSearch: route(
       'patient-name search, staff, rare',
       { doctor: false, pageSize: 10, page: 1, search: rareStaffSearch },
+      'all/0?page=1&pageSize=10&sort=-CreatedAt',
+    ),
+    staffSearchUnaccented: route(
+      'patient-name search, staff, rare, typed without its accents',
+      { doctor: false, pageSize: 10, page: 1, search: unaccentedSearch },
       'all/0?page=1&pageSize=10&sort=-CreatedAt',
     ),
     staffSearchCommon: route(

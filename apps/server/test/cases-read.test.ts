@@ -263,6 +263,29 @@ describe('GET /case/get_cases_by_status/{status}/{userId}?search= over patient n
     expect((await list(admin, 'get_cases_by_status/new/0?search=kowal')).headers['x-total-count']).toBe('2');
   });
 
+  it('ignores accents and case, in names typed either way, for staff and for a doctor (issue 24)', async () => {
+    const dvorak = await createCaseDoctor(t, { firstname: 'Antonín', lastname: 'Dvořák' });
+    await addPatients(dvorak, [
+      { firstname: 'Zoë', lastname: 'Brzęczyszczykiewicz' },
+      { firstname: 'Zoe', lastname: 'Muller' },
+      { firstname: 'Łucja', lastname: 'Müller' },
+    ]);
+    const surnames = async (token: string, path: string) =>
+      (await list(token, path)).json<{ LastName: string }[]>().map((row) => row.LastName).sort();
+    const all = 'get_cases_by_status/all/0?search=';
+    expect(await surnames(admin, `${all}brzeczy`)).toEqual(['Brzęczyszczykiewicz']);
+    expect(await surnames(admin, `${all}BRZĘCZY`)).toEqual(['Brzęczyszczykiewicz']);
+    expect(await surnames(admin, `${all}${encodeURIComponent('zoe')}`)).toEqual(['Brzęczyszczykiewicz', 'Muller']);
+    expect(await surnames(admin, `${all}${encodeURIComponent('müller')}`)).toEqual(['Muller', 'Müller']);
+    expect(await surnames(admin, `${all}lucja%20mull`)).toEqual(['Müller']);
+    // The doctor's name, accents aside: all three of Dvořák's cases.
+    expect(await surnames(admin, `${all}dvorak`)).toHaveLength(3);
+    expect(await surnames(dvorak.token, `get_cases_by_status/all/${dvorak.userId}?search=brzeczy`)).toEqual([
+      'Brzęczyszczykiewicz',
+    ]);
+    expect(await surnames(dvorak.token, `get_cases_by_status/all/${dvorak.userId}?search=LUCJA`)).toEqual(['Müller']);
+  });
+
   it('lists a case that several things match once: its doctor, first name, surname and tracking number', async () => {
     const doctor = await createCaseDoctor(t, { firstname: 'Nils', lastname: 'Quorra' });
     const patients = [

@@ -420,8 +420,8 @@ export const cases = pgTable(
     ...caseFieldList
       .filter((field) => 'isSortable' in field && field.isSortable && !searchedNameColumns.has(field.column))
       .map((field) => index(`cases_${field.column}_sort_idx`).on(table[field.key], table.caseId)),
-    // cases_patient_name_trgm_idx on first_name || ' ' || last_name: an expression index
-    // written by hand in migration 0006, like users_full_name_trgm_idx in 0001.
+    // cases_patient_name_trgm_idx on portal_fold(first_name || ' ' || last_name): an expression
+    // index written by hand (0006, accent-blind since 0026), like users_full_name_trgm_idx in 0001.
     // cases_first_name_sort_idx and cases_last_name_sort_idx, on (name, case_id) as the others,
     // also carry created_at, status and the doctor, the surnames' index the first name too
     // (INCLUDE, which drizzle cannot write: by hand in 0013 and 0014): a search counts and
@@ -437,9 +437,8 @@ export const cases = pgTable(
  * migration 0013): a search finds the names here, then the cases by name through the
  * cases' name indexes, without reading every matching case (services/cases/search-cases.ts).
  */
-export const patientNames = pgTable('patient_names', { name: text('name').primaryKey() }, (table) => [
-  index('patient_names_trgm_idx').using('gin', table.name.op('gin_trgm_ops')),
-]);
+// patient_names_folded_trgm_idx on portal_fold(name): an expression index written by hand in migration 0026.
+export const patientNames = pgTable('patient_names', { name: text('name').primaryKey() });
 
 /** Files of a case: the server-made storage key, and what the uploader sent (name for display only). */
 export const caseAttachments = pgTable(

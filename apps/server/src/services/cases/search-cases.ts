@@ -29,8 +29,14 @@ const placeholder = sql.placeholder;
 /** ILIKE pattern for a substring, with the user's % _ and \ taken literally. */
 const containing = (text: string) => `%${text.replace(/[\\%_]/g, '\\$&')}%`;
 
-/** A patient's "first last" name, as a search matches it. */
-const patientFullName = sql`(${cases.firstName} || ' ' || ${cases.lastName})`;
+/**
+ * A text as a search compares it: without accents and lowered (portal_fold, migration 0026),
+ * so "brzeczy" finds "Brzęczy" (docs/decisions.md § Accent-blind search).
+ */
+const folded = (text: SQL | Placeholder | string) => sql`portal_fold(${text})`;
+
+/** A patient's "first last" name, as a search matches it (the expression of cases_patient_name_trgm_idx). */
+const patientFullName = folded(sql`${cases.firstName} || ' ' || ${cases.lastName}`);
 
 /** A search's status, plan and assignee filters. */
 const searchFilters = ({ status, planState, assigneeUserId }: SearchSql) => [
@@ -49,19 +55,24 @@ const searchFilters = ({ status, planState, assigneeUserId }: SearchSql) => [
  * its pattern is found in (across first name and surname, then the tracking number). A read
  * with nothing to find (no doctor or patient name matched) is left out.
  */
-type SearchRead = { column: Column; values: unknown[] | Placeholder; type: 'int' | 'text' } | { text: SQL };
+type SearchRead =
+  { column: Column; values: unknown[] | Placeholder; type: 'int' | 'text' } | { text: SQL; isFolded: boolean };
+
+/** A text read's match: a folded name against the folded pattern, a tracking number (ASCII) as it is. */
+const textMatches = (read: { text: SQL; isFolded: boolean }, pattern: string | Placeholder) =>
+  read.isFolded ? sql`${read.text} ilike ${folded(pattern)}` : sql`${read.text} ilike ${pattern}`;
 
 function staffSearchReads(search: SearchSql): SearchRead[] {
   const { names, doctorIds, hasNames, hasDoctors } = search.terms!;
   const reads: SearchRead[] = [];
   if (hasDoctors) reads.push({ column: cases.doctorUserId, values: doctorIds, type: 'int' });
-  if (search.isAcrossNames) reads.push({ text: patientFullName });
+  if (search.isAcrossNames) reads.push({ text: patientFullName, isFolded: true });
   else if (hasNames)
     reads.push(
       { column: cases.firstName, values: names, type: 'text' },
       { column: cases.lastName, values: names, type: 'text' },
     );
-  reads.push({ text: sql`${cases.trackingNo}` });
+  reads.push({ text: sql`${cases.trackingNo}`, isFolded: false });
   return reads;
 }
 
@@ -92,7 +103,7 @@ function searchMatches(search: SearchSql, columns: Column[]) {
   const asCases = (query: SQL) => new Subquery(query, { caseId: cases.caseId }, getTableName(cases));
   if (doctorUserId !== undefined) {
     const found = and(
-      sql`(${cases.trackingNo} ilike ${pattern} or ${patientFullName} ilike ${pattern}
+      sql`(${cases.trackingNo} ilike ${pattern} or ${patientFullName} ilike ${folded(pattern)}
         or ${cases.doctorUserId} = any(array(${usersNamed(pattern, sql`u.user_id = ${doctorUserId}`)})))`,
       ...filters,
     );
@@ -103,7 +114,7 @@ function searchMatches(search: SearchSql, columns: Column[]) {
   const reads = staffSearchReads(search).map((read) =>
     'values' in read
       ? oneOf(read.column, read.values, read.type)
-      : { found: sql`${read.text} ilike ${pattern}`, left: sql`${read.text} not ilike ${pattern}` },
+      : { found: textMatches(read, pattern), left: sql`not ${textMatches(read, pattern)}` },
   );
   // Each read leaves out what the reads before it found: UNION ALL, nothing to deduplicate.
   const branches = reads.map(({ found }, index) => {
@@ -146,16 +157,14 @@ function topMatches(search: SearchSql, direction: 'asc' | 'desc', depth: SQL) {
       cross join lateral ${first(matching(sql`${column} = v.value`))} as t)`;
   const collected = (found: SQL) => first(sql`(select case_id, created_at from ${matching(found)} offset 0) as c`);
   const reads = staffSearchReads(search).map((read) =>
-    'values' in read
-      ? perValue(read.column, read.values, read.type)
-      : collected(sql`${read.text} ilike ${search.pattern}`),
+    'values' in read ? perValue(read.column, read.values, read.type) : collected(textMatches(read, search.pattern)),
   );
   return sql.join(reads, sql` union `);
 }
 
-/** The users whose full name matches, within `scope`. */
+/** The users whose full name matches, within `scope`, accents aside (a few thousand users: no index needed). */
 const usersNamed = (pattern: string | Placeholder, scope: SQL) => sql`select u.user_id from users u
-  where ${scope} and (u.first_name || ' ' || u.last_name) ilike ${pattern}`;
+  where ${scope} and ${folded(sql`u.first_name || ' ' || u.last_name`)} ilike ${folded(pattern)}`;
 
 /** What a staff-wide search's words name before any case is read: patient names and users. */
 interface SearchTerms {
@@ -175,7 +184,8 @@ interface SearchTerms {
 async function findSearchTerms(db: Database, pattern: string): Promise<SearchTerms> {
   const terms = preparedOnce(db, 'case_search_terms', (name) => {
     const pattern = placeholder('pattern');
-    const namesMatching = sql`select ${patientNames.name} from ${patientNames} where ${patientNames.name} ilike ${pattern}`;
+    const namesMatching = sql`select ${patientNames.name} from ${patientNames}
+      where ${folded(sql`${patientNames.name}`)} ilike ${folded(pattern)}`;
     return db
       .select({
         names: sql<string[]>`array(${namesMatching})`,
