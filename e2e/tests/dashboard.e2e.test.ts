@@ -317,9 +317,21 @@ describe('Dashboard as staff with the Dashboard page', () => {
     await screenshots(page, 'dashboard-staff-detail');
 
     await page.getByRole('button', { name: 'Back to list' }).click();
+    // Back restores the list as it was: its search and sort are in the address.
+    await page.waitForURL(
+      (url) => url.searchParams.get('q') === submitted.TrackingNo && url.searchParams.get('sort') === '-TrackingNo',
+    );
+    await expect.poll(() => search.inputValue()).toBe(submitted.TrackingNo);
+    await expect.poll(() => columnHeader(page, 'Tracking No').getAttribute('aria-sort')).toBe('descending');
     await tile(page, 'In Progress').click();
+    await page.waitForURL((url) => url.searchParams.get('status') === 'inprogress');
     await settle(page);
     await expect.poll(() => caseRow(page, submitted.TrackingNo).isVisible()).toBe(true);
+    // A reload (or the address shared) shows the same tile, search and sort.
+    await page.reload();
+    await expect.poll(() => caseRow(page, submitted.TrackingNo).isVisible()).toBe(true);
+    expect(await page.getByRole('heading', { name: 'In Progress cases' }).count()).toBe(1);
+    await expect.poll(() => search.inputValue()).toBe(submitted.TrackingNo);
   });
 
   it('confirms the status change with a toast also when the history answers before the list', async () => {

@@ -2,7 +2,8 @@ import { Button, Group, Menu, Pagination, Text } from '@mantine/core';
 import { IconSelector } from '@tabler/icons-react';
 import classes from './portal-table.module.css';
 
-const pageSizes = [5, 10, 20];
+/** The page sizes a table offers (the spec's). */
+export const pageSizes = [5, 10, 20];
 
 export interface TablePaging {
   page: number;

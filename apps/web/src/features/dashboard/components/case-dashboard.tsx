@@ -48,6 +48,8 @@ export function CaseDashboard({
     setSearchParams((current) => {
       const params = new URLSearchParams(current);
       change(params);
+      // Another filter: the list starts again at its first page.
+      params.delete('page');
       return params;
     });
   const select = (next: CaseFilter) =>

@@ -1,12 +1,22 @@
 import { Button, Group, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import type { CaseAssigneeFilter, CaseRow, CaseSortColumn, CaseStatusFilter, PlanState } from '@portal/contract';
+import {
+  caseSortColumns,
+  type CaseAssigneeFilter,
+  type CaseListQuery,
+  type CaseRow,
+  type CaseSortColumn,
+  type CaseStatusFilter,
+  type PlanState,
+} from '@portal/contract';
 import { IconEye, IconSearch } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
+import { useSearchParams } from 'react-router';
 import { AssigneeSelect } from '../../../components/assignee-select.tsx';
 import { CaseStatusBadge } from '../../../components/case-status-badge.tsx';
-import { ServerTable, usePageOf } from '../../../components/data-table.tsx';
+import { ServerTable } from '../../../components/data-table.tsx';
+import { pageSizes } from '../../../components/table-footer.tsx';
 import type { SortStatus, TableColumn } from '../../../components/table-column.ts';
 import { UnreadBadge } from '../../../components/unread-badge.tsx';
 import { formatDateOnly } from '../../../lib/format-date.ts';
@@ -14,6 +24,9 @@ import { unreadCountsQueryOptions } from '../../../lib/shared-queries.ts';
 import { useCases } from '../api/get-cases.ts';
 
 const searchDelayMs = 300;
+
+const isCaseSort = (value: string | null): value is NonNullable<CaseListQuery['sort']> =>
+  value !== null && (caseSortColumns as readonly string[]).includes(value.replace(/^-/, ''));
 
 /**
  * The case list, paged, sorted and searched by the server: `page`, `pageSize`, `sort`
@@ -35,19 +48,50 @@ export function CaseList({
   showDoctor: boolean;
   onView: (caseRow: CaseRow) => void;
 }) {
-  const [search, setSearch] = useState('');
+  // The search, sort, page and page size live in the address (?q=&sort=&page=&size=), with
+  // the dashboard's filters, so Back, Reload and a shared link restore the list as it was.
+  const [searchParams, setSearchParams] = useSearchParams();
+  const setParams = (change: Record<string, string | undefined>, replace = false) =>
+    setSearchParams(
+      (current) => {
+        const params = new URLSearchParams(current);
+        for (const [name, value] of Object.entries(change)) {
+          if (value === undefined) params.delete(name);
+          else params.set(name, value);
+        }
+        return params;
+      },
+      { replace },
+    );
+  const urlSearch = searchParams.get('q') ?? '';
+  const [search, setSearch] = useState(urlSearch);
   const [debouncedSearch] = useDebouncedValue(search, searchDelayMs);
-  const [pageSize, setPageSize] = useState(10);
-  const [sortStatus, setSortStatus] = useState<SortStatus>({
-    columnAccessor: 'CreatedAt',
-    direction: 'desc',
-  });
-  const [page, setPage] = usePageOf(
-    `${status}|${planState ?? ''}|${assignee ?? ''}|${debouncedSearch}|${sortStatus.columnAccessor}|${sortStatus.direction}|${pageSize}`,
-  );
+  // Typing settles into the address once, replacing the entry (not one history step a letter).
+  useEffect(() => {
+    if (debouncedSearch.trim() !== urlSearch)
+      setParams({ q: debouncedSearch.trim() || undefined, page: undefined }, true);
+  }, [debouncedSearch]);
+  // Back or a link changes the address: the box follows it.
+  useEffect(() => {
+    setSearch((typed) => (typed.trim() === urlSearch ? typed : urlSearch));
+  }, [urlSearch]);
+  const sizeParam = Number(searchParams.get('size'));
+  const pageSize = pageSizes.includes(sizeParam) ? sizeParam : 10;
+  const sortParam = searchParams.get('sort');
+  const sortStatus: SortStatus = isCaseSort(sortParam)
+    ? { columnAccessor: sortParam.replace(/^-/, ''), direction: sortParam.startsWith('-') ? 'desc' : 'asc' }
+    : { columnAccessor: 'CreatedAt', direction: 'desc' };
+  const pageParam = Number(searchParams.get('page'));
+  const page = Number.isSafeInteger(pageParam) && pageParam > 1 ? pageParam : 1;
+  const setPage = (next: number) => setParams({ page: next > 1 ? String(next) : undefined });
+  const setPageSize = (next: number) => setParams({ size: next === 10 ? undefined : String(next), page: undefined });
+  const setSortStatus = (next: SortStatus) => {
+    const value = `${next.direction === 'desc' ? '-' : ''}${next.columnAccessor}`;
+    setParams({ sort: value === '-CreatedAt' ? undefined : value, page: undefined });
+  };
 
   const sort = `${sortStatus.direction === 'desc' ? '-' : ''}${sortStatus.columnAccessor as CaseSortColumn}` as const;
-  const cases = useCases({ status, userId, page, pageSize, search: debouncedSearch, sort, planState, assignee });
+  const cases = useCases({ status, userId, page, pageSize, search: urlSearch, sort, planState, assignee });
   const unread = useQuery({
     ...unreadCountsQueryOptions(),
     select: (rows) => new Map(rows.map((row) => [row.caseId, row.unread])),
