@@ -1,5 +1,8 @@
 import { DoubleSide, Mesh, MeshStandardMaterial, Vector3, type BufferGeometry, type Matrix4 } from 'three';
 import { createModelCanvas, withOverview } from '../../lib/model-canvas.ts';
+import { showViewPreset, type ViewPreset } from './view-presets.ts';
+
+const viewDirection = new Vector3(0.35, 0.35, 1).normalize();
 
 /**
  * A canvas in `container` showing the scans together: they share one coordinate frame, so
@@ -15,11 +18,11 @@ export function createViewer(
     overview?: { geometry: BufferGeometry; matrix: Matrix4 };
   }[],
   ariaLabel: string,
-): { dispose: () => void } {
+) {
   const view = createModelCanvas(container, {
     ariaLabel,
     background: '#f1f3f5',
-    viewDirection: new Vector3(0.35, 0.35, 1).normalize(),
+    viewDirection,
   });
   const materials: MeshStandardMaterial[] = [];
   const shown = meshes.map(({ geometry, matrix, color, overview }) => {
@@ -37,6 +40,12 @@ export function createViewer(
   view.fit();
 
   return {
+    /** Shows or hides the scan at `index` of `meshes`. */
+    setVisible(index: number, isVisible: boolean) {
+      shown[index]!.visible = isVisible;
+      view.render();
+    },
+    setView: (preset: ViewPreset) => showViewPreset(view, preset, viewDirection),
     dispose() {
       view.dispose();
       for (const object of shown) {

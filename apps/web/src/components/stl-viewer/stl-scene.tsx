@@ -1,8 +1,10 @@
-import { Alert, Box, Group, Progress, Text } from '@mantine/core';
+import { Alert, Box, Checkbox, Group, Progress, Text } from '@mantine/core';
 import { useEffect, useRef, useState } from 'react';
 import { loadMeshView } from '../../lib/load-mesh-view.ts';
 import { createViewer } from './create-viewer.ts';
 import type { ViewableScan } from './view-in-3d.tsx';
+import { ViewPresetButtons } from './view-preset-buttons.tsx';
+import { archHiddenBy, type ViewPreset } from './view-presets.ts';
 import { ViewerLoading } from './viewer-status.tsx';
 
 type ViewerState =
@@ -10,15 +12,42 @@ type ViewerState =
   | { kind: 'ready'; shown: ViewableScan[]; failures: string[]; notes: string[] }
   | { kind: 'failed'; failures: string[] };
 
-/** The 3D view of STL scans (a case's, a message's); three.js lives in this lazily loaded chunk only. */
+/** A scan's colour, beside its name. */
+function Swatch({ color }: { color: string }) {
+  return (
+    <Box w={14} h={14} bg={color} bd="1px solid var(--mantine-color-gray-6)" style={{ borderRadius: 3 }} aria-hidden />
+  );
+}
+
+/**
+ * The 3D view of STL scans (a case's, a message's); three.js lives in this lazily loaded chunk only.
+ * Several scans each get a toggle; the view presets turn them to a side (an occlusal view shows its arch alone).
+ */
 export default function StlScene({ scans }: { scans: ViewableScan[] }) {
   const containerRef = useRef<HTMLDivElement>(null);
+  const viewerRef = useRef<ReturnType<typeof createViewer>>(undefined);
   const [state, setState] = useState<ViewerState>({ kind: 'loading' });
   const [percent, setPercent] = useState(0);
+  const [hidden, setHidden] = useState<ReadonlySet<ViewableScan>>(new Set());
+
+  useEffect(() => {
+    if (state.kind !== 'ready') return;
+    state.shown.forEach((scan, index) => viewerRef.current?.setVisible(index, !hidden.has(scan)));
+  }, [state, hidden]);
+
+  const showPreset = (preset: ViewPreset) => {
+    const hiddenArch = archHiddenBy(preset);
+    if (hiddenArch && state.kind === 'ready') {
+      // An occlusal view: the viewed arch's scans alone, when there are any.
+      const viewed = state.shown.filter((scan) => scan.arch !== undefined && scan.arch !== hiddenArch);
+      if (viewed.length > 0) setHidden(new Set(state.shown.filter((scan) => !viewed.includes(scan))));
+    }
+    viewerRef.current?.setView(preset);
+  };
 
   useEffect(() => {
     const controller = new AbortController();
-    let viewer: { dispose: () => void } | undefined;
+    let viewer: ReturnType<typeof createViewer> | undefined;
     const shares = scans.map(() => 0);
     const loads = scans.map((scan, index) =>
       loadMeshView(scan, controller.signal, (share) => {
@@ -52,8 +81,9 @@ export default function StlScene({ scans }: { scans: ViewableScan[] }) {
         viewer = createViewer(
           containerRef.current!,
           loaded.map(({ scan, geometry, matrix, overview }) => ({ geometry, matrix, overview, color: scan.color })),
-          `3D view of the ${shown.map((scan) => scan.label.toLowerCase()).join(' and ')} scan`,
+          `3D view of the ${new Intl.ListFormat('en').format(shown.map((scan) => scan.label.toLowerCase()))} scan`,
         );
+        viewerRef.current = viewer;
         setState({ kind: 'ready', shown, failures, notes });
       } catch {
         loaded.forEach(({ geometry, overview }) => [geometry, overview?.geometry].forEach((part) => part?.dispose()));
@@ -63,6 +93,7 @@ export default function StlScene({ scans }: { scans: ViewableScan[] }) {
     return () => {
       controller.abort();
       viewer?.dispose();
+      viewerRef.current = undefined;
     };
   }, [scans]);
 
@@ -90,20 +121,35 @@ export default function StlScene({ scans }: { scans: ViewableScan[] }) {
           </Alert>
         ))}
       {state.kind === 'ready' && (
-        <Group gap="lg" mb="xs">
-          {state.shown.map((scan) => (
-            <Group key={scan.label} gap={6}>
-              <Box
-                w={14}
-                h={14}
-                bg={scan.color}
-                bd="1px solid var(--mantine-color-gray-6)"
-                style={{ borderRadius: 3 }}
-                aria-hidden
+        <Group gap="lg" mb="xs" {...(state.shown.length > 1 && { role: 'group', 'aria-label': 'Scans shown' })}>
+          {state.shown.map((scan) =>
+            state.shown.length > 1 ? (
+              <Checkbox
+                key={scan.label}
+                checked={!hidden.has(scan)}
+                onChange={(event) => {
+                  const isShown = event.currentTarget.checked;
+                  setHidden((before) => {
+                    const next = new Set(before);
+                    if (isShown) next.delete(scan);
+                    else next.add(scan);
+                    return next;
+                  });
+                }}
+                label={
+                  <Group gap={6} component="span">
+                    <Swatch color={scan.color} />
+                    {scan.label}
+                  </Group>
+                }
               />
-              <Text size="sm">{scan.label}</Text>
-            </Group>
-          ))}
+            ) : (
+              <Group key={scan.label} gap={6}>
+                <Swatch color={scan.color} />
+                <Text size="sm">{scan.label}</Text>
+              </Group>
+            ),
+          )}
         </Group>
       )}
       <Box
@@ -113,6 +159,7 @@ export default function StlScene({ scans }: { scans: ViewableScan[] }) {
         display={state.kind === 'ready' ? 'block' : 'none'}
         style={{ borderRadius: 'var(--mantine-radius-md)', overflow: 'hidden' }}
       />
+      {state.kind === 'ready' && <ViewPresetButtons onView={showPreset} />}
       {state.kind === 'ready' && (
         <Text size="sm" c="dimmed" mt="xs">
           Drag to rotate, scroll or pinch to zoom, right-drag to pan. With the view focused, arrow keys pan and Shift +

@@ -1,14 +1,15 @@
-import { Button, Modal } from '@mantine/core';
-import { useDisclosure, useMediaQuery } from '@mantine/hooks';
+import { Button } from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
 import { IconCube } from '@tabler/icons-react';
 import { lazy, Suspense } from 'react';
+import { ViewerModal } from './viewer-modal.tsx';
 import { ViewerLoading } from './viewer-status.tsx';
 
 // three.js is large: it loads only when someone opens the viewer.
 const StlScene = lazy(() => import('./stl-scene.tsx'));
 
-/** The scans' colours: an upper arch's, or a lone scan's, and a lower arch's beside it. */
-export const scanColors = { upper: '#e3cfa6', lower: '#5b9bd5' };
+/** The scans' colours: an upper arch's, or a lone scan's, a lower arch's beside it, and a bite's. */
+export const scanColors = { upper: '#e3cfa6', lower: '#5b9bd5', bite: '#b2f2bb' };
 
 /** A stored STL the viewer can show: its download and its viewing copy's address. */
 export interface ViewableScan {
@@ -18,6 +19,8 @@ export interface ViewableScan {
   /** Where its viewing copy's state is read (a case file's or a message file's); the copy is `<viewPath>/mesh.glb`. */
   viewPath: string;
   color: string;
+  /** The arch it shows, when it is one: an occlusal view shows its arch's scans alone. */
+  arch?: 'upper' | 'lower';
 }
 
 /**
@@ -35,7 +38,6 @@ export function ViewIn3d({
   ariaLabel?: string;
 }) {
   const [isOpen, { open, close }] = useDisclosure(false);
-  const isNarrow = useMediaQuery('(max-width: 767px)') ?? false;
   if (scans.length === 0) return null;
 
   return (
@@ -49,18 +51,11 @@ export function ViewIn3d({
       >
         View in 3D
       </Button>
-      <Modal
-        opened={isOpen}
-        onClose={close}
-        title="3D scan viewer"
-        size="xl"
-        fullScreen={isNarrow}
-        closeButtonProps={{ 'aria-label': 'Close 3D viewer' }}
-      >
+      <ViewerModal opened={isOpen} onClose={close} title="3D scan viewer" size="xl">
         <Suspense fallback={<ViewerLoading />}>
           <StlScene scans={scans} />
         </Suspense>
-      </Modal>
+      </ViewerModal>
     </>
   );
 }
