@@ -44,7 +44,7 @@ export function MovementTable({ caseId, planId, system }: { caseId: number; plan
   const overLimit = answer?.teeth.filter((tooth) => tooth.overLimit).length ?? 0;
   return (
     <Stack gap="xs" component="section" aria-labelledby={`movements-${planId}`}>
-      <Title order={4} size="h5" id={`movements-${planId}`}>
+      <Title order={3} size="h5" id={`movements-${planId}`}>
         Tooth movements
       </Title>
       {answer === undefined ? (

@@ -114,7 +114,7 @@ export function PlanComments({
   return (
     <Stack gap="xs" component="section" aria-labelledby={`comments-${plan.planId}`}>
       <Group justify="space-between" gap="xs">
-        <Title order={4} size="h5" id={`comments-${plan.planId}`}>
+        <Title order={3} size="h5" id={`comments-${plan.planId}`}>
           {title}
         </Title>
         {canPin && !picked && (

@@ -10,7 +10,7 @@ export function PlanSummaryView({ summary, stage }: { summary: PlanVersion['summ
   return (
     <Stack gap="sm">
       <div>
-        <Title order={4} size="h5">
+        <Title order={3} size="h5">
           Stages
         </Title>
         <Text size="sm">
@@ -18,7 +18,7 @@ export function PlanSummaryView({ summary, stage }: { summary: PlanVersion['summ
         </Text>
       </div>
       <div>
-        <Title order={4} size="h5">
+        <Title order={3} size="h5">
           IPR
         </Title>
         {summary.ipr.length === 0 ? (
@@ -53,13 +53,13 @@ export function PlanSummaryView({ summary, stage }: { summary: PlanVersion['summ
         )}
       </div>
       <div>
-        <Title order={4} size="h5">
+        <Title order={3} size="h5">
           Attachment teeth
         </Title>
         <Text size="sm">{attachmentsText(summary)}</Text>
       </div>
       <div>
-        <Title order={4} size="h5">
+        <Title order={3} size="h5">
           Notes
         </Title>
         <Text size="sm" style={{ whiteSpace: 'pre-wrap' }}>

@@ -1,8 +1,8 @@
-import { Box, Button, Checkbox, Grid, Group, List, Modal, Select, Stack, Text } from '@mantine/core';
-import { useMediaQuery } from '@mantine/hooks';
+import { Box, Button, Checkbox, Grid, Group, List, Select, Stack, Text } from '@mantine/core';
 import { toothLabel, type NumberingSystem, type PlanComment, type PlanVersion } from '@portal/contract';
 import { IconRuler } from '@tabler/icons-react';
-import { lazy, Suspense, useMemo, useState } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
+import { ViewerModal } from '../../../components/stl-viewer/viewer-modal.tsx';
 import { useMovements } from '../api/get-movements.ts';
 import { usePlanComments } from '../api/plan-comments.ts';
 import { compareVersions } from '../lib/compare-versions.ts';
@@ -87,7 +87,15 @@ export function PlanViewerModal({
   isDoctor: boolean;
   onClose: () => void;
 }) {
-  const isNarrow = useMediaQuery('(max-width: 767px)') ?? false;
+  // Mantine returns focus when a modal's `opened` turns false; this one is unmounted instead,
+  // so it gives focus back to what had it when it opened (the version's View in 3D button).
+  const [opener] = useState(() => document.activeElement);
+  useEffect(
+    () => () => {
+      if (opener instanceof HTMLElement && opener.isConnected) opener.focus({ preventScroll: true });
+    },
+    [opener],
+  );
   const previous = versions.find((version) => version.version === plan.version - 1);
   const others = versions.filter((version) => version.planId !== plan.planId);
   const [compareId, setCompareId] = useState<number>();
@@ -120,14 +128,7 @@ export function PlanViewerModal({
         : undefined;
   const showStage = (stage: number) => setRequestedStage({ stage });
   return (
-    <Modal
-      opened
-      onClose={onClose}
-      title={`Treatment plan version ${plan.version}`}
-      size="90rem"
-      fullScreen={isNarrow}
-      closeButtonProps={{ 'aria-label': 'Close 3D viewer' }}
-    >
+    <ViewerModal onClose={onClose} title={`Treatment plan version ${plan.version}`} size="90rem">
       <Grid gap="lg">
         <Grid.Col span={{ base: 12, md: 8 }}>
           <Stack gap="xs">
@@ -228,6 +229,6 @@ export function PlanViewerModal({
           <MovementTable caseId={plan.caseId} planId={plan.planId} system={numbering} />
         </Grid.Col>
       </Grid>
-    </Modal>
+    </ViewerModal>
   );
 }

@@ -20,6 +20,7 @@ import {
   type Material,
   type Object3D,
 } from 'three';
+import { showViewPreset, type ViewPreset } from '../../../../components/stl-viewer/view-presets.ts';
 import { createModelCanvas } from '../../../../lib/model-canvas.ts';
 import { disposePlanArchView, type PlanArchView } from '../../lib/load-plan-view.ts';
 
@@ -32,6 +33,9 @@ const colors: Record<ArchSlot, string> = {
   ghostLower: '#1c7ed6',
   compared: '#9c36b5',
 };
+
+/** From the front, slightly above. */
+const viewDirection = new Vector3(0, 0.25, 1).normalize();
 
 /** An arch's colour; a ghost is see-through and writes no depth, so the stage under it shows. */
 function materialFor(slot: ArchSlot) {
@@ -58,7 +62,7 @@ export function createStageViewer(container: HTMLElement, ariaLabel: string) {
   const view = createModelCanvas(container, {
     ariaLabel,
     background: '#f8f9fa',
-    viewDirection: new Vector3(0, 0.25, 1).normalize(),
+    viewDirection,
   });
   const meshes = {} as Record<ArchSlot, Mesh<BufferGeometry, MeshStandardMaterial>>;
   for (const slot of ['upper', 'lower', 'ghostUpper', 'ghostLower'] as const) {
@@ -86,6 +90,7 @@ export function createStageViewer(container: HTMLElement, ariaLabel: string) {
       if (!hasFitted) hasFitted = view.fit();
       view.render();
     },
+    setView: (preset: ViewPreset) => showViewPreset(view, preset, viewDirection),
     dispose() {
       view.dispose();
       for (const mesh of Object.values(meshes)) mesh.material.dispose();
@@ -105,7 +110,7 @@ export function createPlanViewer(container: HTMLElement, arches: PlanArchView[],
   const view = createModelCanvas(container, {
     ariaLabel,
     background: '#f8f9fa',
-    viewDirection: new Vector3(0, 0.25, 1).normalize(),
+    viewDirection,
   });
   const materials: MeshStandardMaterial[] = [];
   const withMaterial = (root: Object3D, slot: ArchSlot) => {
@@ -306,6 +311,7 @@ export function createPlanViewer(container: HTMLElement, arches: PlanArchView[],
       }
       view.render();
     },
+    setView: (preset: ViewPreset) => showViewPreset(view, preset, viewDirection),
     dispose() {
       setPins([]);
       setMarkers([]);

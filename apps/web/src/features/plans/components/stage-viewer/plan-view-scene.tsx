@@ -226,7 +226,7 @@ export function PlanViewScene({
           border: '1px solid var(--mantine-color-gray-3)',
         }}
       />
-      <StageControls controls={controls} isWaiting={!isReady} />
+      <StageControls controls={controls} isWaiting={!isReady} onView={(preset) => viewerRef.current?.setView(preset)} />
     </Stack>
   );
 }

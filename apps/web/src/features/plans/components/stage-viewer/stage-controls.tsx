@@ -2,6 +2,8 @@ import { ActionIcon, Checkbox, Group, Slider, Text } from '@mantine/core';
 import type { PlanArch, PlanVersion } from '@portal/contract';
 import { IconPlayerPauseFilled, IconPlayerPlayFilled } from '@tabler/icons-react';
 import { useState } from 'react';
+import { ViewPresetButtons } from '../../../../components/stl-viewer/view-preset-buttons.tsx';
+import { archHiddenBy, type ViewPreset } from '../../../../components/stl-viewer/view-presets.ts';
 
 /** How long each stage shows while the plan plays. */
 export const playStepMs = 700;
@@ -32,9 +34,28 @@ export function useStageControls(plan: { summary: Pick<PlanVersion['summary'], '
 
 export type StageControlState = ReturnType<typeof useStageControls>;
 
-/** Play and pause, the stage slider, the arch and ghost toggles, and how to move the view. */
-export function StageControls({ controls, isWaiting }: { controls: StageControlState; isWaiting: boolean }) {
+/**
+ * Play and pause, the stage slider, the arch and ghost toggles, the view presets (`onView`
+ * turns the model; an occlusal view also hides the other arch), and how to move the view.
+ */
+export function StageControls({
+  controls,
+  isWaiting,
+  onView,
+}: {
+  controls: StageControlState;
+  isWaiting: boolean;
+  onView: (preset: ViewPreset) => void;
+}) {
   const { counts, lastStage, stage, setStage, isPlaying, setIsPlaying } = controls;
+  const showPreset = (preset: ViewPreset) => {
+    const hidden = archHiddenBy(preset);
+    if (hidden && counts[hidden === 'upper' ? 'lower' : 'upper'] > 0) {
+      controls.setShowUpper(hidden !== 'upper');
+      controls.setShowLower(hidden !== 'lower');
+    }
+    onView(preset);
+  };
   return (
     <>
       <Group gap="md" wrap="nowrap" align="center">
@@ -87,6 +108,7 @@ export function StageControls({ controls, isWaiting }: { controls: StageControlS
           onChange={(event) => controls.setShowGhost(event.currentTarget.checked)}
         />
       </Group>
+      <ViewPresetButtons onView={showPreset} />
       <Text size="sm" c="dimmed">
         Drag to rotate, scroll or pinch to zoom, right-drag to pan. Stage 0 is the initial position; the ghost shows it
         over the current stage.

@@ -163,7 +163,11 @@ export function StageFilesScene({ plan, note }: { plan: PlanVersion; note?: stri
           border: '1px solid var(--mantine-color-gray-3)',
         }}
       />
-      <StageControls controls={controls} isWaiting={isWaiting} />
+      <StageControls
+        controls={controls}
+        isWaiting={isWaiting}
+        onView={(preset) => viewerRef.current?.setView(preset)}
+      />
     </Stack>
   );
 }
