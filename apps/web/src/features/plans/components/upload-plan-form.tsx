@@ -8,6 +8,7 @@ import { ApiError } from '../../../lib/api-client.ts';
 import { errorMessage, notifyError, notifySuccess } from '../../../lib/notify.ts';
 import { toPlanFormData, useUploadPlan } from '../api/plan-changes.ts';
 import { parseAttachments } from '../lib/teeth.ts';
+import { StageFilesList } from './stage-files-list.tsx';
 
 interface IprRow {
   contact: string;
@@ -16,10 +17,12 @@ interface IprRow {
 }
 
 const asNumber = (value: number | string) => (value === '' ? Number.NaN : Number(value));
+const typedCount = (value: number | string) => (Number.isInteger(asNumber(value)) ? asNumber(value) : undefined);
 
 /**
  * Staff upload a plan version: stage counts, IPR per contact, attachment teeth, notes, and
- * the stage models (STL files named by arch and stage, or one ZIP of them) dropped or picked.
+ * the stage models (STL files named by arch and stage, or one ZIP of them) dropped or picked,
+ * whose stages are listed per arch from their names before anything is sent.
  * The summary is checked here with the contract's schema; the server checks it again,
  * together with the file names, contents and stage coverage, and its messages show here.
  */
@@ -196,9 +199,7 @@ export function UploadPlanForm({ caseId, onDone }: { caseId: number; onDone: () 
             </Group>
           </Dropzone>
           {files.length > 0 && (
-            <Text size="sm" mt={6} aria-live="polite">
-              {files.length === 1 ? files[0]!.name : `${files.length} files selected`}
-            </Text>
+            <StageFilesList files={files} counts={{ upper: typedCount(upperStages), lower: typedCount(lowerStages) }} />
           )}
           {errors.stages && (
             <List size="sm" c="red.8" mt={6} role="alert">
