@@ -52,7 +52,8 @@ describe("The lab's work on a case", () => {
       .toBe(true);
 
     await technician.click();
-    await page.getByRole('option', { name: 'Sam Staff' }).first().click();
+    // Every test's staff is a Sam Staff: with several, each option names its username.
+    await page.getByRole('option', { name: new RegExp(`^Sam Staff( \\(${staff.username}\\))?$`) }).click();
     await expectToast(page, 'Case assigned to Sam Staff');
     await expect.poll(() => page.getByText('Assigned to Sam Staff').isVisible()).toBe(true);
 

@@ -67,7 +67,9 @@ describe('PUT /api/case/{caseId}/assignee', () => {
   it('lists active staff with the Dashboard page as assignees, and no one else', async () => {
     const response = await t.as(technician.token, { method: 'GET', url: '/api/case/assignees' });
     expect(response.statusCode, response.body).toBe(200);
-    const ids = response.json<{ userId: number; name: string }[]>().map((user) => user.userId);
+    const listed = response.json<{ userId: number; name: string; userName: string }[]>();
+    expect(listed).toContainEqual({ userId: technician.userId, name: 'Sam Staff', userName: technician.username });
+    const ids = listed.map((user) => user.userId);
     expect(ids).toEqual(expect.arrayContaining([technician.userId, colleague.userId]));
     expect(ids).not.toContain(pageless.userId);
     expect(ids).not.toContain(doctor.userId);

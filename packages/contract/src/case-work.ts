@@ -29,6 +29,9 @@ export type CaseAssigneeRequest = z.infer<typeof caseAssigneeRequest>;
 
 /** Who a case can be assigned to: active staff with the Dashboard page. */
 export const caseAssignee = z.object({ userId: z.number(), name: z.string() });
+/** In the list of assignees, with the username that tells two people of one name apart. */
+export const caseAssigneeOption = caseAssignee.extend({ userName: z.string() });
+export type CaseAssigneeOption = z.infer<typeof caseAssigneeOption>;
 export type CaseAssignee = z.infer<typeof caseAssignee>;
 
 export const caseAssigneeAnswer = z.object({

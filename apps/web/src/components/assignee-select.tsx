@@ -49,7 +49,11 @@ export function AssigneeSelect({
   });
   const data = [
     { value: unassigned, label: 'Unassigned' },
-    ...(assignees.data ?? []).map((user) => ({ value: String(user.userId), label: user.name })),
+    ...(assignees.data ?? []).map((user, _, all) => ({
+      value: String(user.userId),
+      // Two people of one name are told apart by their usernames.
+      label: all.filter((other) => other.name === user.name).length > 1 ? `${user.name} (${user.userName})` : user.name,
+    })),
   ];
   if (assigneeUserId !== null && !data.some((option) => option.value === String(assigneeUserId))) {
     data.push({ value: String(assigneeUserId), label: assigneeName ?? `User ${assigneeUserId}` });

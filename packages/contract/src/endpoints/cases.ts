@@ -16,7 +16,13 @@ import {
   photoFileTypes,
   scanFileTypes,
 } from '../cases.ts';
-import { caseAssignee, caseAssigneeAnswer, caseAssigneeRequest, caseNote, caseNoteRequest } from '../case-work.ts';
+import {
+  caseAssigneeAnswer,
+  caseAssigneeOption,
+  caseAssigneeRequest,
+  caseNote,
+  caseNoteRequest,
+} from '../case-work.ts';
 import { idParam, messageResponse } from '../common.ts';
 import { meshViewAnswer, meshViewMesh } from '../mesh-views.ts';
 import { defineEndpoint, type FileField } from '../endpoint.ts';
@@ -191,7 +197,7 @@ export const caseEndpoints = {
     summary: 'Who a case can be assigned to: active staff with the Dashboard page, by name',
     tag,
     access: { pages: ['/dashboard'] },
-    answer: caseAssignee.array(),
+    answer: caseAssigneeOption.array(),
   }),
   caseAssign: defineEndpoint({
     method: 'PUT',

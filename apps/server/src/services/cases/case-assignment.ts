@@ -1,4 +1,4 @@
-import { ADMIN_ROLE_ID, caseWorkMessages, type CaseAssignee } from '@portal/contract';
+import { ADMIN_ROLE_ID, caseWorkMessages, type CaseAssignee, type CaseAssigneeOption } from '@portal/contract';
 import { and, asc, eq, isNull, or, sql } from 'drizzle-orm';
 import type { SignedInUser } from '../../auth/policy.ts';
 import type { Database } from '../../db/client.ts';
@@ -27,9 +27,9 @@ const isAssignable = and(
 );
 
 /** Who a case can be assigned to, by name. */
-export function listAssignees(db: Database): Promise<CaseAssignee[]> {
+export function listAssignees(db: Database): Promise<CaseAssigneeOption[]> {
   return db
-    .select({ userId: users.userId, name: fullName })
+    .select({ userId: users.userId, name: fullName, userName: users.userName })
     .from(users)
     .where(isAssignable)
     .orderBy(asc(users.firstName), asc(users.lastName), asc(users.userId));
