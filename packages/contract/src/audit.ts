@@ -78,6 +78,8 @@ export const auditEntry = z.object({
   UserName: z.string().nullable(),
   Action: z.string(),
   Target: z.string().nullable(),
+  /** What the target names as it reads now ("Case AL-2611-0001 › plan v2"); null when it names no record. */
+  TargetLabel: z.string().nullable(),
   Outcome: auditOutcome,
   StatusCode: z.number(),
   Address: z.string(),

@@ -3,6 +3,7 @@ import { and, count, desc, eq, gte, lt, sql } from 'drizzle-orm';
 import type { Database } from '../db/client.ts';
 import { isoTimestamp } from '../db/iso-timestamp.ts';
 import { auditLog, users } from '../db/schema.ts';
+import { labelAuditTargets } from './audit-target-labels.ts';
 
 export interface AuditRecord {
   actorUserId: number | null;
@@ -37,7 +38,7 @@ const entryColumns = {
   RequestId: auditLog.requestId,
 };
 
-/** One page of the log, newest first, with the count of every matching entry. */
+/** One page of the log, newest first, each target with its label, with the count of every matching entry. */
 export async function findAuditEntries(
   db: Database,
   query: AuditListQuery,
@@ -60,5 +61,9 @@ export async function findAuditEntries(
       .offset(((query.page ?? 1) - 1) * pageSize),
     db.select({ total: count() }).from(auditLog).where(where),
   ]);
-  return { rows, total: counted!.total };
+  const labels = await labelAuditTargets(
+    db,
+    rows.map((row) => row.Target),
+  );
+  return { rows: rows.map((row, index) => ({ ...row, TargetLabel: labels[index]! })), total: counted!.total };
 }
