@@ -466,6 +466,9 @@ const requests: Record<string, Build> = {
     payload: { status: 'inprogress' },
   }),
   'GET /api/case/files/:attachmentId/:fileName': (_actor, owner) => ({ url: owner.filePath }),
+  'GET /api/case/file-thumbnails/:attachmentId': (_actor, owner) => ({
+    url: `/api/case/file-thumbnails/${owner.filePath.split('/').at(-2)}`,
+  }),
   'GET /api/case/file-views/:attachmentId': (_actor, owner) => ({
     url: `/api/case/file-views/${owner.scanPath.split('/').at(-2)}`,
   }),

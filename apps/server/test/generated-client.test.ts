@@ -326,6 +326,14 @@ export async function downloadPart(): Promise<Blob | undefined> {
       { params: { path: { attachmentId: Number(attachmentId) } }, parseAs: 'arrayBuffer' },
       (view.data as { state: string }).state === 'ready' ? 200 : 409,
     );
+    // A photo's thumbnail, made on first request (case-thumbnails.test.ts).
+    const photoId = Number(
+      attachments.find((attachment) => attachment.FileType === 'FrontSmiling')!.FilePath.split('/')[4],
+    );
+    await call('GET', '/api/case/file-thumbnails/{attachmentId}', {
+      params: { path: { attachmentId: photoId } },
+      parseAs: 'arrayBuffer',
+    });
     const caseDetail = await call('GET', '/api/case/{caseId}', { params: { path: { caseId: CaseId } } });
     expect(caseDetail.data).toMatchObject({ CaseId, planState: null, parentCaseId: null, orderType: null, orders: [] });
     // A refinement ordered from it: the new case names its parent, the parent lists it.

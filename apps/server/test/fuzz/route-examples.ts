@@ -316,6 +316,9 @@ export const examples: Record<string, (fixture: Fixture) => Example> = {
     json: { status: 'dispatched', note: 'Packed', reason: 'Sent back', courier: 'DHL', trackingNumber: 'JD0146' },
   }),
   'GET /api/case/files/:attachmentId/:fileName': (f) => ({ url: f.filePath }),
+  'GET /api/case/file-thumbnails/:attachmentId': (f) => ({
+    url: `/api/case/file-thumbnails/${f.filePath.split('/').at(-2)}`,
+  }),
   'GET /api/case/file-views/:attachmentId': (f) => ({ url: `/api/case/file-views/${f.filePath.split('/').at(-2)}` }),
   'GET /api/case/file-views/:attachmentId/mesh.glb': (f) => ({
     url: `/api/case/file-views/${f.filePath.split('/').at(-2)}/mesh.glb`,

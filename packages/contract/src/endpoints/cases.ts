@@ -165,6 +165,26 @@ export const caseEndpoints = {
     },
     errors: [404],
   }),
+  // Not audited as a download: a case page shows every photo's thumbnail (docs/decisions.md § Photo thumbnails and the gallery).
+  caseFileThumbnail: defineEndpoint({
+    method: 'GET',
+    path: '/api/case/file-thumbnails/:attachmentId',
+    record: 'caseFile',
+    operationId: 'caseFileThumbnail',
+    summary:
+      "A case photo's thumbnail: WebP, at most 320 px on its long side, made from the JPEG or PNG on first request",
+    tag,
+    access: dashboard,
+    params: z.object({ attachmentId: idParam }),
+    answer: {
+      file: {
+        contentTypes: ['image/webp'],
+        ranges: false,
+        description: 'The thumbnail, upright and without metadata (415 for a file that is no JPEG or PNG)',
+      },
+    },
+    errors: [404, 415],
+  }),
   caseFileView: defineEndpoint({
     method: 'GET',
     path: '/api/case/file-views/:attachmentId',

@@ -5,6 +5,7 @@ import { changeCaseStatus, getCaseHistory } from '../../services/cases/case-stat
 import { createCase } from '../../services/cases/create-case.ts';
 import { assignCase, listAssignees } from '../../services/cases/case-assignment.ts';
 import { listCaseZipEntries } from '../../services/cases/case-files-zip.ts';
+import { createThumbnailMaker } from '../../services/cases/case-thumbnails.ts';
 import { addCaseNote, listCaseNotes } from '../../services/cases/case-notes.ts';
 import { tooManyRequests } from '../../lib/errors.ts';
 import { getCaseTimeline } from '../../services/cases/case-timeline.ts';
@@ -137,6 +138,17 @@ export async function caseRoutes(app: FastifyInstance) {
       return reply.send(zipOf(entries, (key) => app.storage.read(key)));
     },
   );
+
+  // No audit: thumbnails are what the case page shows, not downloads (docs/decisions.md § Photo thumbnails and the gallery).
+  const thumbnails = createThumbnailMaker(app.storage);
+  route(app, endpoints.caseFileThumbnail, {}, async (request, reply) => {
+    const thumbnail = await thumbnails.thumbnailOf(request.record);
+    reply
+      .header('content-type', 'image/webp')
+      .header('content-length', thumbnail.size)
+      .header('x-content-type-options', 'nosniff');
+    return reply.send(request.method === 'HEAD' ? '' : await app.storage.read(thumbnail.key));
+  });
 
   route(app, endpoints.caseFileView, {}, (request) => answerOriginalView(app, request));
 
