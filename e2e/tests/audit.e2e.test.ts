@@ -34,11 +34,12 @@ describe('Audit Log screen', () => {
     const newest = rows(page).first();
     await expect.poll(async () => (await newest.textContent()) ?? '').toContain('auth.login');
     const cells = await newest.getByRole('cell').allTextContents();
+    // The time to the second; the target as what it names, the raw target on a line under it.
     expect(cells).toEqual([
-      expect.stringMatching(/\d{4} \d{1,2}:\d\d [AP]M$/),
+      expect.stringMatching(/^\d{1,2} [A-Z][a-z]{2} \d{4}, \d\d:\d\d:\d\d$/),
       'admin',
       'auth.login',
-      'user:1',
+      expect.stringMatching(/^User admin \(.+\)user:1$/),
       'success',
       expect.any(String),
     ]);
@@ -60,9 +61,9 @@ describe('Audit Log screen', () => {
       found.map((row) => [row.children[2]?.textContent, row.children[3]?.textContent]),
     );
     expect(new Set(grants.map(([action]) => action))).toEqual(new Set(['permission.grant']));
-    expect(grants.slice(0, 6).map(([, target]) => target?.replace(/\d+$/, ''))).toEqual(
-      Array(6).fill(`role:${staff.roleId}/page:`),
-    );
+    expect(
+      grants.slice(0, 6).map(([, target]) => target?.replace(/'[^']+'role:/, "'…'role:").replace(/\d+$/, '')),
+    ).toEqual(Array(6).fill(`Role '${staff.roleName}' › page '…'role:${staff.roleId}/page:`));
 
     await page.getByRole('textbox', { name: 'User' }).fill('nobody-is-called-this');
     await expect.poll(() => page.getByText('There are no records to display').isVisible()).toBe(true);
@@ -70,6 +71,31 @@ describe('Audit Log screen', () => {
     await settle(page);
     await expectNoSeriousA11yViolations(page);
     await screenshots(page, 'audit-log');
+  });
+
+  it('shows every Outcome badge whole on a phone, nothing scrolling sideways', async () => {
+    const page = await newPage(browser(), 375);
+    await openSignedIn(page, e2eAdmin.username, e2eAdmin.password);
+    await page.goto('/audit');
+    await settle(page);
+    await expect.poll(() => rows(page).count()).toBeGreaterThan(0);
+    await expect.poll(async () => (await rows(page).first().textContent()) ?? '').toMatch(/success|failure|refused/);
+    const badges = await rows(page).evaluateAll((found) =>
+      found.map((row) => {
+        const badge = row.lastElementChild?.querySelector('.mantine-Badge-root');
+        const label = badge?.querySelector('.mantine-Badge-label');
+        const box = badge?.getBoundingClientRect();
+        return {
+          text: label?.textContent,
+          isWhole: !!label && label.scrollWidth <= label.clientWidth,
+          isOnScreen: !!box && box.right <= window.innerWidth,
+        };
+      }),
+    );
+    expect(badges.length).toBeGreaterThan(0);
+    for (const badge of badges) expect(badge).toEqual({ text: expect.any(String), isWhole: true, isOnScreen: true });
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    await expectNoSeriousA11yViolations(page);
   });
 
   it('is not in the menu of a Web user, and refused to them at /audit', async () => {

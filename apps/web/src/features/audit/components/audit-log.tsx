@@ -1,11 +1,11 @@
-import { Badge, Group, Select, TextInput } from '@mantine/core';
+import { Badge, Group, Select, Text, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
+import dayjs from 'dayjs';
 import { auditActions, auditOutcomes, type AuditAction, type AuditEntry, type AuditOutcome } from '@portal/contract';
 import { Fragment, useState } from 'react';
 import { ServerTable, usePageOf } from '../../../components/data-table.tsx';
 import type { TableColumn } from '../../../components/table-column.ts';
 import { PageTitle } from '../../../components/page-title.tsx';
-import { formatDateTime } from '../../../lib/format-date.ts';
 import { useAuditEntries } from '../api/get-audit-entries.ts';
 
 const typingDelayMs = 300;
@@ -22,8 +22,37 @@ const withBreaksAfterSeparators = (action: string) =>
     </Fragment>
   ));
 
+const whole = { whiteSpace: 'nowrap' } as const;
+
+/**
+ * '27 Nov 2026, 15:04:09' in the browser's time zone: an audit needs the second, and a date
+ * no one reads the wrong way round. On a phone it may break after the comma, nowhere else.
+ */
+function auditTime(at: string) {
+  const time = dayjs(at);
+  return (
+    <time dateTime={at}>
+      <span style={whole}>{time.format('D MMM YYYY')},</span> <span style={whole}>{time.format('HH:mm:ss')}</span>
+    </time>
+  );
+}
+
+/** What the target names as it reads now, with the raw target under it unless the label already shows it. */
+function auditTarget({ Target: target, TargetLabel: label }: AuditEntry) {
+  if (!target) return '—';
+  if (!label || label.startsWith(target)) return label ?? target;
+  return (
+    <>
+      {label}
+      <Text component="span" display="block" size="xs" c="dimmed">
+        {target}
+      </Text>
+    </>
+  );
+}
+
 const columns: TableColumn<AuditEntry>[] = [
-  { accessor: 'At', title: 'When', render: (row) => formatDateTime(row.At) },
+  { accessor: 'At', title: 'When', render: (row) => auditTime(row.At) },
   { accessor: 'UserName', title: 'User', render: (row) => row.UserName ?? '—' },
   {
     accessor: 'Action',
@@ -32,13 +61,19 @@ const columns: TableColumn<AuditEntry>[] = [
     cellStyle: { overflowWrap: 'normal' },
     render: (row) => withBreaksAfterSeparators(row.Action),
   },
-  { accessor: 'Target', title: 'Target', render: (row) => row.Target ?? '—' },
+  { accessor: 'Target', title: 'Target', render: auditTarget },
   {
     accessor: 'Outcome',
     title: 'Outcome',
     noWrap: true,
     render: (row) => (
-      <Badge color={outcomeColors[row.Outcome]} variant="filled" radius="sm">
+      // Its label never shrinks to "SUCCE…": the column keeps the badge's whole width, even at 375 px.
+      <Badge
+        color={outcomeColors[row.Outcome]}
+        variant="filled"
+        radius="sm"
+        styles={{ root: { flexShrink: 0, overflow: 'visible' }, label: { overflow: 'visible', textOverflow: 'clip' } }}
+      >
         {row.Outcome}
       </Badge>
     ),
