@@ -244,7 +244,7 @@ function labelOf(target: string, segments: Segment[], records: Map<string, Recor
 }
 
 /**
- * Readable labels for a page of audit targets, as the records read now (docs/decisions.md § Audit log):
+ * Labels for a page of audit targets, as the records read now (docs/decisions.md § Audit target labels):
  * no patient names, only tracking numbers, file kinds, plan versions and staff's own names.
  */
 export async function labelAuditTargets(db: Database, targets: (string | null)[]): Promise<(string | null)[]> {
