@@ -213,6 +213,7 @@ const caseColumnsSql = [
   'c.status as "Status"',
   `to_char(c.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as "CreatedAt"`,
   'c.doctor_user_id as "DoctorUserId"',
+  `to_char(c.status_changed_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as "StatusChangedAt"`,
   'c.assignee_user_id as "AssigneeUserId"',
   `(select a.first_name || ' ' || a.last_name from users a where a.user_id = c.assignee_user_id) as "AssigneeName"`,
 ].join(', ');

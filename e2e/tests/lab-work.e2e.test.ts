@@ -43,6 +43,15 @@ describe("The lab's work on a case", () => {
     await expect.poll(() => technician.inputValue()).toBe('Unassigned');
     await settle(page);
 
+    // Its time in the status, and the lab's due date (TURNAROUND_DAYS: new 2 days).
+    const due = new Date(Date.now() + 2 * 86_400_000).toLocaleDateString('en-US', {
+      month: 'long',
+      day: 'numeric',
+      year: 'numeric',
+      timeZone: 'UTC',
+    });
+    await expect.poll(() => page.getByText(`In New for 0 days, due ${due}`).isVisible()).toBe(true);
+
     // No plan approved yet: Dispatched is not offered, and the page says why.
     await page.getByRole('combobox', { name: 'Case status' }).click();
     expect(await page.getByRole('option', { name: 'Dispatched' }).getAttribute('aria-disabled')).toBe('true');
@@ -85,6 +94,13 @@ describe("The lab's work on a case", () => {
     await page.goto('/dashboard');
     await technicianFilter(page, 'Mine').click();
     await page.waitForURL('**/dashboard?assignee=mine');
+    await expect.poll(() => caseRow(page).isVisible()).toBe(true);
+    expect(await caseRow(page).getByRole('cell', { name: '0 d', exact: true }).count()).toBe(1);
+    // Overdue only: this case, two days from its due date, is not listed; the filter is in the address.
+    await page.getByRole('switch', { name: 'Overdue only' }).click({ force: true });
+    await page.waitForURL((url) => url.searchParams.get('overdue') === 'true');
+    await expect.poll(() => caseRow(page).count()).toBe(0);
+    await page.getByRole('switch', { name: 'Overdue only' }).click({ force: true });
     await expect.poll(() => caseRow(page).isVisible()).toBe(true);
     await technicianFilter(page, 'Unassigned').click();
     expect(await page.getByRole('radio', { name: 'Unassigned' }).isChecked()).toBe(true);

@@ -110,3 +110,22 @@ export const readPositiveSize = (value: string) => {
 };
 export const atLeastOne = (value: string) => readWholeNumber(value, 1);
 export const folder = (value: string) => (value.includes('\0') ? undefined : value);
+
+/**
+ * Days a case may stay in each status before it is overdue, as `status=days` pairs separated
+ * by commas ("new=2,inprogress=10,dispatched=7"); a status not named has no target. Undefined
+ * for anything else: an unknown status, days not a whole number from 1 to 365, a repeat.
+ */
+export function readTurnaround(value: string, statuses: readonly string[]): Record<string, number> | undefined {
+  const targets: Record<string, number> = {};
+  for (const pair of value
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean)) {
+    const match = /^([a-z]+)\s*=\s*(\d+)$/.exec(pair);
+    const days = match ? readWholeNumber(match[2]!, 1, 365) : undefined;
+    if (!match || days === undefined || !statuses.includes(match[1]!) || match[1]! in targets) return undefined;
+    targets[match[1]!] = days;
+  }
+  return targets;
+}

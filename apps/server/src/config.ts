@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { maxPasswordLength, minPasswordLength, password } from '@portal/contract';
+import { caseStatuses, maxPasswordLength, minPasswordLength, password, type TurnaroundTargets } from '@portal/contract';
 import { z } from 'zod';
 import { isCommonPassword } from './auth/common-passwords.ts';
 import {
@@ -9,6 +9,7 @@ import {
   folder,
   logLevels,
   readDecimal,
+  readTurnaround,
   readDuration,
   readHost,
   readMailFrom,
@@ -185,6 +186,11 @@ const variables = z.object({
     accepts: 'must be a number of millimetres from 0.01 to 5, such as 0.25',
     fallback: 0.25,
   }),
+  // The lab's turnaround: days a case may stay in a status before it is overdue.
+  TURNAROUND_DAYS: variable((value) => readTurnaround(value, caseStatuses), {
+    accepts: 'must be status=days pairs separated by commas, days from 1 to 365, such as new=2,inprogress=10',
+    fallback: { new: 2, inprogress: 10, dispatched: 7 },
+  }),
   PLAN_STEP_LIMIT_DEGREES: variable((value) => readDecimal(value, 0.1, 45), {
     accepts: 'must be a number of degrees from 0.1 to 45, such as 2',
     fallback: 2,
@@ -335,6 +341,8 @@ export const environmentSchema = variables
       jobLeaseSeconds: env.JOB_LEASE_SECONDS,
       /** A tooth moving more in one stage is flagged (docs/decisions.md § Tooth movements). */
       planStepLimits: { stepMm: env.PLAN_STEP_LIMIT_MM, stepDeg: env.PLAN_STEP_LIMIT_DEGREES },
+      /** Days a case may stay in each status (docs/decisions.md § Turnaround). */
+      turnaroundDays: env.TURNAROUND_DAYS as TurnaroundTargets,
       // Room for a second submission's files while the first one's are still held.
       uploadBytesPerUser: env.UPLOAD_BYTES_PER_USER ?? 2 * env.MAX_UPLOAD_BYTES,
       orphanFileGraceSeconds: env.ORPHAN_FILE_GRACE,

@@ -15,6 +15,7 @@ const workflowColumns = {
   parentCaseId: 'parent_case_id',
   orderType: 'order_type',
   assigneeUserId: 'assignee_user_id',
+  statusChangedAt: 'status_changed_at',
   termsAcceptedAt: 'terms_accepted_at',
   createdAt: 'created_at',
   createdBy: 'created_by',

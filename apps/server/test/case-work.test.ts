@@ -3,7 +3,7 @@ import { and, eq } from 'drizzle-orm';
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import yauzl from 'yauzl';
-import { auditLog, caseNotes } from '../src/db/schema.ts';
+import { auditLog, caseNotes, cases } from '../src/db/schema.ts';
 import {
   binaryStl,
   caseFields,
@@ -300,5 +300,69 @@ describe('GET /api/case/{caseId}/files.zip', () => {
     );
     const other = await t.as(otherDoctor.token, { method: 'GET', url: `/api/case/${CaseId}/files.zip` });
     expect(other.statusCode).toBe(404);
+  });
+});
+
+describe('turnaround: days in status, due dates, overdue', () => {
+  const list = async (token: string, query: string) => {
+    const response = await t.as(token, {
+      method: 'GET',
+      url: `/api/case/get_cases_by_status/all/0?pageSize=30&${query}`,
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    expect(Number(response.headers['x-total-count'])).toBe(response.json<unknown[]>().length);
+    return response.json<CaseRow[]>();
+  };
+  const setBack = (caseId: number, days: number) =>
+    t.app.db
+      .update(cases)
+      .set({ statusChangedAt: new Date(Date.now() - days * 86_400_000) })
+      .where(eq(cases.caseId, caseId));
+
+  it("answers the lab's targets to staff, and each case's time in its status", async () => {
+    const targets = await t.as(technician.token, { method: 'GET', url: '/api/case/turnaround' });
+    expect(targets.json()).toEqual({ targets: { new: 2, inprogress: 10, dispatched: 7 } });
+    expect((await t.as(doctor.token, { method: 'GET', url: '/api/case/turnaround' })).statusCode).toBe(403);
+    const { CaseId } = await newCase();
+    const submitted = (await t.as(doctor.token, { method: 'GET', url: `/api/case/${CaseId}` })).json<CaseRow>();
+    expect(Date.now() - Date.parse(submitted.StatusChangedAt)).toBeLessThan(60_000);
+    await setBack(CaseId, 5);
+    const moved = await t.as(technician.token, {
+      method: 'PUT',
+      url: `/api/case/status/${CaseId}`,
+      payload: { status: 'inprogress' },
+    });
+    expect(moved.statusCode, moved.body).toBe(200);
+    // A status change starts the clock again.
+    const inProgress = (await t.as(doctor.token, { method: 'GET', url: `/api/case/${CaseId}` })).json<CaseRow>();
+    expect(Date.now() - Date.parse(inProgress.StatusChangedAt)).toBeLessThan(60_000);
+  });
+
+  it('lists the cases past their status target, searched or not, and only those', async () => {
+    const late = await newCase();
+    const fresh = await newCase();
+    const lateInProgress = await newCase();
+    await setBack(late.CaseId, 3); // new: 2 days
+    await setBack(fresh.CaseId, 1);
+    await t.as(admin, {
+      method: 'PUT',
+      url: `/api/case/status/${lateInProgress.CaseId}`,
+      payload: { status: 'inprogress' },
+    });
+    await setBack(lateInProgress.CaseId, 5); // in progress: 10 days, not yet
+    const overdueIds = async (query: string) =>
+      (await list(technician.token, `overdue=true${query}`)).map((row) => row.CaseId);
+    const all = await overdueIds('');
+    expect(all).toContain(late.CaseId);
+    expect(all).not.toContain(fresh.CaseId);
+    expect(all).not.toContain(lateInProgress.CaseId);
+    // A search keeps to the filter.
+    expect(await overdueIds(`&search=${late.TrackingNo}`)).toEqual([late.CaseId]);
+    expect(await overdueIds(`&search=${fresh.TrackingNo}`)).toEqual([]);
+    await setBack(lateInProgress.CaseId, 11);
+    const overdue = (await list(technician.token, 'overdue=true&assignee=unassigned')).map((row) => row.CaseId);
+    expect(overdue).toEqual(expect.arrayContaining([late.CaseId, lateInProgress.CaseId]));
+    const bad = await t.as(technician.token, { method: 'GET', url: '/api/case/get_cases_by_status/all/0?overdue=yes' });
+    expect([bad.statusCode, bad.json().message]).toEqual([400, 'Overdue must be true']);
   });
 });

@@ -208,6 +208,14 @@ describe('loadConfig', () => {
     });
     expect(loadConfig({ JWT_SECRET: secret, MAX_CONNECTIONS_PER_ADDRESS: '0' }).maxConnectionsPerAddress).toBe(0);
   });
+
+  it('gives cases 2, 10 and 7 days in new, in progress and dispatched unless TURNAROUND_DAYS says otherwise', () => {
+    expect(loadConfig({ JWT_SECRET: secret }).turnaroundDays).toEqual({ new: 2, inprogress: 10, dispatched: 7 });
+    expect(loadConfig({ JWT_SECRET: secret, TURNAROUND_DAYS: ' new = 1, delivered=30 ' }).turnaroundDays).toEqual({
+      new: 1,
+      delivered: 30,
+    });
+  });
 });
 
 describe('password hashing cost', () => {
@@ -375,6 +383,10 @@ describe('a refused configuration is one line naming the variable and what it ac
       { BODY_TIMEOUT: '0' },
       'BODY_TIMEOUT must be a duration of at least 1 second, such as 15 (seconds), 30s or 1m (got "0")',
     ],
+    ...['new=2,unknown=3', 'new=0', 'new=2,new=3', 'new:2'].map((value): [Record<string, string>, string] => [
+      { TURNAROUND_DAYS: value },
+      `TURNAROUND_DAYS must be status=days pairs separated by commas, days from 1 to 365, such as new=2,inprogress=10 (got "${value}")`,
+    ]),
     [
       { MAX_CONNECTIONS_PER_ADDRESS: 'lots' },
       'MAX_CONNECTIONS_PER_ADDRESS must be a whole number: 0 (no cap) or the most connections one address may hold (got "lots")',

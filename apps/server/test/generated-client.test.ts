@@ -464,8 +464,11 @@ export async function downloadPart(): Promise<Blob | undefined> {
     }
     await reader.cancel();
     expect(received).toContain(`event: case.status\ndata: {"caseId":${CaseId},"status":"dispatched","at":"`);
+    const turnaround = await call('GET', '/api/case/turnaround', {});
+    expect(turnaround.data).toEqual({ targets: { new: 2, inprogress: 10, dispatched: 7 } });
     const assignees = await call('GET', '/api/case/assignees', {});
-    const [technician] = assignees.data as { userId: number; name: string }[];
+    const [first] = assignees.data as { userId: number; name: string; userName: string }[];
+    const technician = { userId: first!.userId, name: first!.name };
     const assigned = await call('PUT', '/api/case/{caseId}/assignee', {
       params: { path: { caseId: CaseId } },
       body: { userId: technician!.userId },

@@ -219,6 +219,8 @@ export const caseRow = z.object({
   Status: caseStatus,
   CreatedAt: z.string(),
   DoctorUserId: z.number(),
+  /** When the case entered its current status, ISO 8601 (its days in status, its due date). */
+  StatusChangedAt: z.string(),
   /** The lab's technician on the case (docs/decisions.md § Assignment and internal notes), or null. */
   AssigneeUserId: z.number().nullable(),
   AssigneeName: z.string().nullable(),
@@ -270,6 +272,8 @@ export const caseListQuery = z.object({
   planState: planState.optional(),
   /** Only the caller's cases as the lab's technician (`mine`), those of nobody (`unassigned`). */
   assignee: z.enum(caseAssigneeFilters, { error: 'Assignee must be mine or unassigned' }).optional(),
+  /** Only cases past their status's turnaround target (TURNAROUND_DAYS). */
+  overdue: z.enum(['true'], { error: 'Overdue must be true' }).optional(),
 });
 export type CaseListQuery = z.infer<typeof caseListQuery>;
 

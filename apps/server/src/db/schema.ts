@@ -397,8 +397,11 @@ export const cases = pgTable(
     orderType: text('order_type', { enum: caseOrderTypes }),
     // The lab's technician on the case, or none (docs/decisions.md § Assignment and internal notes).
     assigneeUserId: integer('assignee_user_id').references(() => users.userId),
+    // When the case entered its status: its days in status and due date (docs/decisions.md § Turnaround).
+    statusChangedAt: timestamp('status_changed_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },
   (table) => [
+    index('cases_status_changed_idx').on(table.status, table.statusChangedAt),
     index('cases_assignee_created_idx')
       .on(table.assigneeUserId, table.createdAt, table.caseId)
       .where(sql`${table.assigneeUserId} is not null`),

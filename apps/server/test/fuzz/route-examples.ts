@@ -307,6 +307,7 @@ export const examples: Record<string, (fixture: Fixture) => Example> = {
   'GET /api/case/:caseId': (f) => ({ url: `/api/case/${f.caseId}` }),
   'GET /api/case/:caseId/timeline': (f) => ({ url: `/api/case/${f.caseId}/timeline` }),
   'GET /api/case/assignees': () => ({ url: '/api/case/assignees' }),
+  'GET /api/case/turnaround': () => ({ url: '/api/case/turnaround' }),
   'PUT /api/case/:caseId/assignee': (f) => ({ url: `/api/case/${f.caseId}/assignee`, json: { userId: null } }),
   'GET /api/case/:caseId/notes': (f) => ({ url: `/api/case/${f.caseId}/notes` }),
   'POST /api/case/:caseId/notes': (f) => ({ url: `/api/case/${f.caseId}/notes`, json: { text: 'Scan checked' } }),

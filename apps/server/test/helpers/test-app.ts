@@ -102,6 +102,7 @@ export async function createTestApp(
     jobConcurrency: 1,
     jobLeaseSeconds: 120,
     planStepLimits: { stepMm: 0.25, stepDeg: 2 },
+    turnaroundDays: { new: 2, inprogress: 10, dispatched: 7 },
     uploadBytesPerUser: 2 * (configOverrides.maxUploadBytes ?? defaultMaxUploadBytes),
     ...configOverrides,
   };

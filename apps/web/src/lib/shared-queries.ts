@@ -22,7 +22,17 @@ export const caseKeys = {
   plans: (caseId: number) => [...caseKeys.all, 'plans', caseId] as const,
   /** Who cases can be assigned to (the case page and the dashboard's list). */
   assignees: () => [...caseKeys.all, 'assignees'] as const,
+  /** The lab's turnaround targets (staff: the list's and the case page's due dates). */
+  turnaround: () => [...caseKeys.all, 'turnaround'] as const,
 };
+
+/** The lab's turnaround targets, read once a session: they change only with the server's configuration. */
+export const turnaroundQueryOptions = () =>
+  queryOptions({
+    queryKey: caseKeys.turnaround(),
+    queryFn: () => api.call('GET /api/case/turnaround', {}),
+    staleTime: Infinity,
+  });
 
 /** The shell shows a role's menu; granting or revoking a page changes it. */
 export const menuKeys = {

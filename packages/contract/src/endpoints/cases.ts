@@ -22,6 +22,7 @@ import {
   caseAssigneeRequest,
   caseNote,
   caseNoteRequest,
+  caseTurnaround,
 } from '../case-work.ts';
 import { idParam, messageResponse } from '../common.ts';
 import { meshViewAnswer, meshViewMesh } from '../mesh-views.ts';
@@ -218,6 +219,15 @@ export const caseEndpoints = {
     tag,
     access: { pages: ['/dashboard'] },
     answer: caseAssigneeOption.array(),
+  }),
+  caseTurnaround: defineEndpoint({
+    method: 'GET',
+    path: '/api/case/turnaround',
+    operationId: 'caseTurnaround',
+    summary: "The lab's turnaround targets: days a case may stay in each status before it is overdue",
+    tag,
+    access: { pages: ['/dashboard'] },
+    answer: caseTurnaround,
   }),
   caseAssign: defineEndpoint({
     method: 'PUT',

@@ -7,6 +7,7 @@ import { assignCase, listAssignees } from '../../services/cases/case-assignment.
 import { listCaseZipEntries } from '../../services/cases/case-files-zip.ts';
 import { createThumbnailMaker } from '../../services/cases/case-thumbnails.ts';
 import { addCaseNote, listCaseNotes } from '../../services/cases/case-notes.ts';
+import { overdueCutoffs } from '../../services/cases/case-rows.ts';
 import { tooManyRequests } from '../../lib/errors.ts';
 import { getCaseTimeline } from '../../services/cases/case-timeline.ts';
 import { findCases, getCaseStats } from '../../services/cases/list-cases.ts';
@@ -48,6 +49,7 @@ export async function caseRoutes(app: FastifyInstance) {
       status: request.params.status,
       // `mine`: the caller's cases as the lab's technician (a doctor is no one's: none).
       ...(assignee && { assigneeUserId: assignee === 'mine' ? request.user.userId : null }),
+      ...(request.query.overdue && { overdue: overdueCutoffs(app.config.turnaroundDays) }),
     };
     const { rows, total } = await findCases(app.db, scope, request.query);
     reply.header('x-total-count', total);
@@ -89,6 +91,8 @@ export async function caseRoutes(app: FastifyInstance) {
       return sendCaseFile(request, reply, file);
     },
   );
+
+  route(app, endpoints.caseTurnaround, {}, () => ({ targets: app.config.turnaroundDays }));
 
   route(app, endpoints.caseAssigneeList, {}, () => listAssignees(app.db));
 

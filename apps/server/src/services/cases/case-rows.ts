@@ -1,6 +1,9 @@
 import {
   caseFieldList,
   caseSortColumns,
+  caseStatuses,
+  type CaseStatus,
+  type TurnaroundTargets,
   type CaseFieldEntry,
   type CaseListQuery,
   type CaseRow,
@@ -8,7 +11,7 @@ import {
   type CaseStatusFilter,
   type SortableCaseField,
 } from '@portal/contract';
-import { Column, is, sql, type SQL } from 'drizzle-orm';
+import { Column, is, Placeholder, sql, type SQL } from 'drizzle-orm';
 import { isoTimestamp } from '../../db/iso-timestamp.ts';
 import { cases, users } from '../../db/schema.ts';
 
@@ -25,7 +28,40 @@ export interface CaseListScope {
   doctorUserId: number | null;
   status: CaseStatusFilter;
   assigneeUserId?: number | null;
+  /** Only cases past their status's turnaround target (overdueCutoffs). */
+  overdue?: OverdueCutoffs;
 }
+
+/** Per status, the ISO time a case that entered it before is overdue; null for a status without a target. */
+export type OverdueCutoffs = Record<CaseStatus, string | null>;
+
+/** The cutoffs of the lab's targets at `now` (docs/decisions.md § Turnaround). */
+export const overdueCutoffs = (targets: TurnaroundTargets, now = Date.now()): OverdueCutoffs =>
+  Object.fromEntries(
+    caseStatuses.map((status) => {
+      const days = targets[status];
+      return [status, days === undefined ? null : new Date(now - days * 86_400_000).toISOString()];
+    }),
+  ) as OverdueCutoffs;
+
+/** The placeholders of the cutoffs in a prepared statement, and their values by name. */
+export const overduePlaceholders = Object.fromEntries(
+  caseStatuses.map((status) => [status, sql.placeholder(`overdue_${status}`)]),
+) as Record<CaseStatus, Placeholder>;
+export const overdueValues = (cutoffs: OverdueCutoffs) =>
+  Object.fromEntries(caseStatuses.map((status) => [`overdue_${status}`, cutoffs[status]]));
+
+/**
+ * Cases past their status's target: in a status since before its cutoff. A null cutoff (no
+ * target) matches nothing; each status's clause is read from cases_status_changed_idx.
+ */
+export const overdueFilter = (cutoffs: Record<CaseStatus, string | null | Placeholder>) =>
+  sql`(${sql.join(
+    caseStatuses.map(
+      (status) => sql`(${cases.status} = ${status} and ${cases.statusChangedAt} < ${cutoffs[status]}::timestamptz)`,
+    ),
+    sql` or `,
+  )})`;
 
 /** doctorname: the doctor's first and last name (docs/decisions.md § Doctor names in case rows). */
 export const doctorFullName = sql<string>`(${users.firstName} || ' ' || ${users.lastName})`;
@@ -42,6 +78,7 @@ export const caseColumns = {
   Status: cases.status,
   CreatedAt: isoTimestamp(cases.createdAt),
   DoctorUserId: cases.doctorUserId,
+  StatusChangedAt: isoTimestamp(cases.statusChangedAt),
   AssigneeUserId: cases.assigneeUserId,
   AssigneeName: sql<
     string | null

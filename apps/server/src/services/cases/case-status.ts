@@ -71,7 +71,11 @@ export async function changeCaseStatus(
     const isDispatch = status === 'dispatched';
     const courier = isDispatch ? textOrNull(change.courier) : null;
     const courierTrackingNumber = isDispatch ? textOrNull(change.trackingNumber) : null;
-    await tx.update(cases).set({ status }).where(eq(cases.caseId, caseId));
+    // now(): the transaction's start, the same instant as the history row's changed_at.
+    await tx
+      .update(cases)
+      .set({ status, statusChangedAt: sql`now()` })
+      .where(eq(cases.caseId, caseId));
     const [history] = await tx
       .insert(caseStatusHistory)
       .values({

@@ -9,7 +9,17 @@ import { and, asc, desc, eq, isNull, Placeholder, sql, type SQL } from 'drizzle-
 import type { Database } from '../../db/client.ts';
 import { caseCounts, caseStatusTotals, cases, users } from '../../db/schema.ts';
 import { arrayRowStatement, preparedOnce } from '../../db/statements.ts';
-import { caseColumns, caseRowsOf, literalPage, shapeName, sortExpressions, type CaseListScope } from './case-rows.ts';
+import {
+  caseColumns,
+  caseRowsOf,
+  literalPage,
+  overdueFilter,
+  overduePlaceholders,
+  overdueValues,
+  shapeName,
+  sortExpressions,
+  type CaseListScope,
+} from './case-rows.ts';
 import { searchCases } from './search-cases.ts';
 
 /** What a list's SQL depends on, without a search; the values are bound when it runs. */
@@ -19,6 +29,7 @@ interface ListShape {
   hasPlanState: boolean;
   hasAssignee: boolean;
   isUnassigned: boolean;
+  isOverdue: boolean;
   sort: NonNullable<CaseListQuery['sort']>;
   /** A page written into the statement (literalPage), or none: LIMIT and OFFSET are bound. */
   page?: { limit: number; offset: number };
@@ -31,6 +42,7 @@ type ListValues = {
   planState?: string;
   assigneeUserId?: number;
   limit: number;
+  [overdueCutoff: `overdue_${string}`]: string | null | number | undefined;
   offset: number;
 };
 
@@ -44,6 +56,7 @@ const listFilters = (shape: ListShape) =>
     shape.hasPlanState ? eq(cases.planState, placeholder('planState')) : undefined,
     shape.hasAssignee ? eq(cases.assigneeUserId, placeholder('assigneeUserId')) : undefined,
     shape.isUnassigned ? isNull(cases.assigneeUserId) : undefined,
+    shape.isOverdue ? overdueFilter(overduePlaceholders) : undefined,
   );
 
 /**
@@ -73,7 +86,7 @@ function preparePage(db: Database, shape: ListShape, name: string) {
 
 /** How many cases a list has: a plan-state or assignee filter's rows counted, otherwise read from the counters. */
 function countQuery(db: Database, shape: ListShape, where: SQL | undefined) {
-  if (shape.hasPlanState || shape.hasAssignee || shape.isUnassigned) {
+  if (shape.hasPlanState || shape.hasAssignee || shape.isUnassigned || shape.isOverdue) {
     return db
       .select({ total: sql<number>`count(*)::int` })
       .from(cases)
@@ -88,7 +101,14 @@ function countQuery(db: Database, shape: ListShape, where: SQL | undefined) {
 
 /** A shape's page statement and count statement (the count does not depend on the page). */
 function preparedList(db: Database, shape: ListShape) {
-  const flags = [shape.isOwned, shape.hasStatus, shape.hasPlanState, shape.hasAssignee, shape.isUnassigned];
+  const flags = [
+    shape.isOwned,
+    shape.hasStatus,
+    shape.hasPlanState,
+    shape.hasAssignee,
+    shape.isUnassigned,
+    shape.isOverdue,
+  ];
   return {
     list: preparedOnce(db, `case_list_${shapeName(flags, shape.sort, shape.page)}`, (name) =>
       preparePage(db, shape, name),
@@ -111,6 +131,7 @@ async function findListPage(
     hasPlanState: query.planState !== undefined,
     hasAssignee: typeof scope.assigneeUserId === 'number',
     isUnassigned: scope.assigneeUserId === null,
+    isOverdue: scope.overdue !== undefined,
     sort: query.sort ?? '-CreatedAt',
   };
   // Always a page (docs/decisions.md § Paging): a list is never sent whole.
@@ -121,6 +142,7 @@ async function findListPage(
     status: shape.hasStatus ? scope.status : undefined,
     planState: query.planState,
     assigneeUserId: scope.assigneeUserId ?? undefined,
+    ...(scope.overdue && overdueValues(scope.overdue)),
     limit: pageSize,
     offset: ((query.page ?? 1) - 1) * pageSize,
   };

@@ -3,6 +3,7 @@ import {
   type CaseListQuery,
   type CaseRow,
   type CaseSortColumn,
+  type CaseStatus,
   type CaseStatusFilter,
 } from '@portal/contract';
 import {
@@ -22,7 +23,17 @@ import {
 import { keptPlans, type Database } from '../../db/client.ts';
 import { cases, patientNames, users } from '../../db/schema.ts';
 import { preparedOnce } from '../../db/statements.ts';
-import { caseColumns, literalPage, shapeName, sortColumns, sortExpressions, type CaseListScope } from './case-rows.ts';
+import {
+  caseColumns,
+  literalPage,
+  overdueFilter,
+  overduePlaceholders,
+  overdueValues,
+  shapeName,
+  sortColumns,
+  sortExpressions,
+  type CaseListScope,
+} from './case-rows.ts';
 
 const placeholder = sql.placeholder;
 
@@ -39,7 +50,7 @@ const folded = (text: SQL | Placeholder | string) => sql`portal_fold(${text})`;
 const patientFullName = folded(sql`${cases.firstName} || ' ' || ${cases.lastName}`);
 
 /** A search's status, plan and assignee filters. */
-const searchFilters = ({ status, planState, assigneeUserId }: SearchSql) => [
+const searchFilters = ({ status, planState, assigneeUserId, overdue }: SearchSql) => [
   status === undefined ? undefined : eq(cases.status, status),
   planState === undefined ? undefined : eq(cases.planState, planState),
   assigneeUserId === undefined
@@ -47,6 +58,7 @@ const searchFilters = ({ status, planState, assigneeUserId }: SearchSql) => [
     : assigneeUserId === null
       ? isNull(cases.assigneeUserId)
       : eq(cases.assigneeUserId, assigneeUserId),
+  overdue === undefined ? undefined : overdueFilter(overdue),
 ];
 
 /**
@@ -206,6 +218,8 @@ interface SearchSql {
   planState?: NonNullable<CaseListQuery['planState']> | Placeholder;
   /** The technician's cases, or (null) the unassigned ones. */
   assigneeUserId?: number | Placeholder | null;
+  /** Only cases past their status's turnaround target: the cutoffs, or their placeholders. */
+  overdue?: Record<CaseStatus, string | null | Placeholder>;
   /** A search with a space in it may run across first name and surname (staff only). */
   isAcrossNames: boolean;
   /** A staff-wide search's names and doctors (findSearchTerms); a doctor's search has none. */
@@ -226,6 +240,7 @@ interface SearchShape {
   hasPlanState: boolean;
   hasAssignee: boolean;
   isUnassigned: boolean;
+  isOverdue: boolean;
   isAcrossNames: boolean;
   /** Over all doctors: whether any patient name and any doctor matched (findSearchTerms). */
   hasNames?: boolean;
@@ -337,6 +352,7 @@ function prepareSearch(db: Database, shape: SearchShape, name: string) {
     status: shape.hasStatus ? placeholder('status') : undefined,
     planState: shape.hasPlanState ? placeholder('planState') : undefined,
     assigneeUserId: shape.hasAssignee ? placeholder('assigneeUserId') : shape.isUnassigned ? null : undefined,
+    overdue: shape.isOverdue ? overduePlaceholders : undefined,
     isAcrossNames: shape.isAcrossNames,
     terms: shape.isOwned
       ? undefined
@@ -353,12 +369,13 @@ function prepareSearch(db: Database, shape: SearchShape, name: string) {
 
 function preparedSearch(db: Database, shape: SearchShape) {
   const flags = shape.isOwned
-    ? [shape.hasStatus, shape.hasPlanState, shape.hasAssignee, shape.isUnassigned]
+    ? [shape.hasStatus, shape.hasPlanState, shape.hasAssignee, shape.isUnassigned, shape.isOverdue]
     : [
         shape.hasStatus,
         shape.hasPlanState,
         shape.hasAssignee,
         shape.isUnassigned,
+        shape.isOverdue,
         shape.isAcrossNames,
         shape.hasNames ?? false,
         shape.hasDoctors ?? false,
@@ -392,6 +409,7 @@ export async function searchCases(
     hasPlanState: query.planState !== undefined,
     hasAssignee: typeof scope.assigneeUserId === 'number',
     isUnassigned: scope.assigneeUserId === null,
+    isOverdue: scope.overdue !== undefined,
     isAcrossNames: scope.doctorUserId === null && words.includes(' '),
   };
   const search: SearchSql = {
@@ -400,6 +418,7 @@ export async function searchCases(
     status: scope.status === 'all' ? undefined : scope.status,
     planState: query.planState,
     assigneeUserId: scope.assigneeUserId,
+    overdue: scope.overdue,
     isAcrossNames: shape.isAcrossNames,
   };
   const pageSize = query.pageSize ?? defaultPageSize;
@@ -415,7 +434,12 @@ export async function searchCases(
   }
   if (isPrepared) shape.page = literalPage(pageSize, query.page ?? 1);
   const found = isPrepared
-    ? await preparedSearch(db, shape).execute({ ...search, ...search.terms, ...page })
+    ? await preparedSearch(db, shape).execute({
+        ...search,
+        ...search.terms,
+        ...(scope.overdue && overdueValues(scope.overdue)),
+        ...page,
+      })
     : await searchPage(db, shape, search, page);
   // A page past the last match has no row to carry the total: it is counted on its own.
   const total = found[0]?.searchTotal ?? (page.offset > 0 ? await countMatches(db, search) : 0);

@@ -15,6 +15,8 @@ export interface CaseListParams {
   planState?: PlanState;
   /** Staff: their own cases as technician, or the unassigned ones. */
   assignee?: CaseAssigneeFilter;
+  /** Staff: only the cases past their status's turnaround target. */
+  isOverdue?: boolean;
 }
 
 /** One page of cases (the paged form of docs/decisions.md § Paging) and the count of all matching rows. */
@@ -30,6 +32,7 @@ export async function getCases(params: CaseListParams, signal?: AbortSignal) {
         search: params.search.trim() || undefined,
         planState: params.planState,
         assignee: params.assignee,
+        overdue: params.isOverdue ? 'true' : undefined,
       },
     },
     { signal },

@@ -1,4 +1,4 @@
-import { Group, SegmentedControl, Title } from '@mantine/core';
+import { Group, SegmentedControl, Switch, Title } from '@mantine/core';
 import {
   caseAssigneeFilters,
   caseStatuses,
@@ -59,6 +59,12 @@ export function CaseDashboard({
       if (next.status !== 'all') params.set('status', next.status);
       else params.delete('status');
     });
+  const isOverdue = isStaff && searchParams.get('overdue') === 'true';
+  const setOverdue = (next: boolean) =>
+    setParams((params) => {
+      if (next) params.set('overdue', 'true');
+      else params.delete('overdue');
+    });
   const selectAssignee = (next: string) =>
     setParams((params) => {
       if (isAssigneeFilter(next)) params.set('assignee', next);
@@ -75,17 +81,25 @@ export function CaseDashboard({
           {statusFilterLabel(filter)}
         </Title>
         {isStaff && (
-          <SegmentedControl
-            aria-label="Technician"
-            size="xs"
-            value={assignee ?? 'all'}
-            onChange={selectAssignee}
-            data={[
-              { value: 'all', label: 'Everyone’s' },
-              { value: 'mine', label: 'Mine' },
-              { value: 'unassigned', label: 'Unassigned' },
-            ]}
-          />
+          <Group gap="md" wrap="wrap">
+            <Switch
+              label="Overdue only"
+              size="sm"
+              checked={isOverdue}
+              onChange={(event) => setOverdue(event.currentTarget.checked)}
+            />
+            <SegmentedControl
+              aria-label="Technician"
+              size="xs"
+              value={assignee ?? 'all'}
+              onChange={selectAssignee}
+              data={[
+                { value: 'all', label: 'Everyone’s' },
+                { value: 'mine', label: 'Mine' },
+                { value: 'unassigned', label: 'Unassigned' },
+              ]}
+            />
+          </Group>
         )}
       </Group>
       <CaseList
@@ -93,6 +107,7 @@ export function CaseDashboard({
         status={filter.status}
         planState={filter.planState}
         assignee={assignee}
+        isOverdue={isOverdue}
         showDoctor={isStaff}
         onView={onView}
       />

@@ -18,9 +18,10 @@ import { CaseStatusBadge } from '../../../components/case-status-badge.tsx';
 import { ServerTable } from '../../../components/data-table.tsx';
 import { pageSizes } from '../../../components/table-footer.tsx';
 import type { SortStatus, TableColumn } from '../../../components/table-column.ts';
+import { TimeInStatus } from '../../../components/time-in-status.tsx';
 import { UnreadBadge } from '../../../components/unread-badge.tsx';
 import { formatDateOnly } from '../../../lib/format-date.ts';
-import { unreadCountsQueryOptions } from '../../../lib/shared-queries.ts';
+import { turnaroundQueryOptions, unreadCountsQueryOptions } from '../../../lib/shared-queries.ts';
 import { useCases } from '../api/get-cases.ts';
 
 const searchDelayMs = 300;
@@ -37,6 +38,7 @@ export function CaseList({
   status,
   planState,
   assignee,
+  isOverdue,
   showDoctor,
   onView,
 }: {
@@ -45,6 +47,8 @@ export function CaseList({
   planState?: PlanState;
   /** Staff: their own cases as technician, or the unassigned ones. */
   assignee?: CaseAssigneeFilter;
+  /** Staff: only the cases past their status's turnaround target. */
+  isOverdue?: boolean;
   showDoctor: boolean;
   onView: (caseRow: CaseRow) => void;
 }) {
@@ -91,7 +95,8 @@ export function CaseList({
   };
 
   const sort = `${sortStatus.direction === 'desc' ? '-' : ''}${sortStatus.columnAccessor as CaseSortColumn}` as const;
-  const cases = useCases({ status, userId, page, pageSize, search: urlSearch, sort, planState, assignee });
+  const cases = useCases({ status, userId, page, pageSize, search: urlSearch, sort, planState, assignee, isOverdue });
+  const turnaround = useQuery({ ...turnaroundQueryOptions(), enabled: showDoctor });
   const unread = useQuery({
     ...unreadCountsQueryOptions(),
     select: (rows) => new Map(rows.map((row) => [row.caseId, row.unread])),
@@ -115,6 +120,13 @@ export function CaseList({
     { accessor: 'DOB', title: 'DOB', sortable: true, render: (row) => formatDateOnly(row.DOB) },
     { accessor: 'doctorname', title: 'Doctor', sortable: true, hidden: !showDoctor },
     { accessor: 'Status', title: 'Status', sortable: true, render: (row) => <CaseStatusBadge status={row.Status} /> },
+    {
+      accessor: 'StatusChangedAt',
+      title: 'In status',
+      render: (row) => (
+        <TimeInStatus status={row.Status} since={row.StatusChangedAt} targets={turnaround.data?.targets} isCompact />
+      ),
+    },
     {
       accessor: 'AssigneeUserId',
       title: 'Technician',

@@ -2,8 +2,11 @@ import { Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import type { CaseDetail as CaseDetailAnswer } from '@portal/contract';
 import { routePath } from '@portal/contract/client';
 import { IconArrowLeft, IconFileZip, IconPrinter } from '@tabler/icons-react';
+import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, type ReactNode } from 'react';
 import { CaseStatusBadge } from '../../../../components/case-status-badge.tsx';
+import { TimeInStatus } from '../../../../components/time-in-status.tsx';
+import { turnaroundQueryOptions } from '../../../../lib/shared-queries.ts';
 import { useCaseAttachments } from '../../api/get-case-attachments.ts';
 import { useCaseTimeline } from '../../api/get-case-timeline.ts';
 import { CaseAttachments } from './case-attachments.tsx';
@@ -48,6 +51,8 @@ export function CaseDetail({
   const attachments = useCaseAttachments(caseRow.CaseId);
   const timeline = useCaseTimeline(caseRow.CaseId);
   const currentStatus = caseRow.Status;
+  // Staff (who may change the status) have the lab's targets: the due date.
+  const turnaround = useQuery({ ...turnaroundQueryOptions(), enabled: canChangeStatus });
 
   // A new page: move focus and the view to the case's heading.
   useEffect(() => {
@@ -101,6 +106,7 @@ export function CaseDetail({
             planState={caseRow.planState}
           />
         )}
+        <TimeInStatus status={currentStatus} since={caseRow.StatusChangedAt} targets={turnaround.data?.targets} />
         {timeline.data && <ShippingDetails timeline={timeline.data} current={currentStatus} />}
         <Title order={4} size="h5" mt="md" mb="sm">
           Timeline
