@@ -103,11 +103,30 @@ describe("The lab's work on a case", () => {
     await page.getByRole('switch', { name: 'Overdue only' }).click({ force: true });
     await expect.poll(() => caseRow(page).isVisible()).toBe(true);
     await technicianFilter(page, 'Unassigned').click();
-    expect(await page.getByRole('radio', { name: 'Unassigned' }).isChecked()).toBe(true);
     await page.waitForURL('**/dashboard?assignee=unassigned');
+    await expect.poll(() => page.getByRole('radio', { name: 'Unassigned' }).isChecked()).toBe(true);
     await expect.poll(() => caseRow(page).count()).toBe(0);
     await page.goBack();
     await page.waitForURL('**/dashboard?assignee=mine');
+    await expect.poll(() => caseRow(page).isVisible()).toBe(true);
+    // Submitted up to yesterday: not this case; the dates are in the address too.
+    const filters = page.getByRole('group', { name: 'Filters' });
+    const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+    await filters.getByLabel('Submitted to').fill(yesterday);
+    await page.waitForURL((url) => url.searchParams.get('to') === yesterday);
+    await expect.poll(() => caseRow(page).count()).toBe(0);
+    await filters.getByLabel('Submitted to').fill('');
+    await page.waitForURL((url) => !url.searchParams.has('to'));
+    await expect.poll(() => caseRow(page).isVisible()).toBe(true);
+    // One doctor's cases, by a link naming the doctor's user id: the filter shows their name.
+    await page.goto(`/dashboard?assignee=mine&doctor=${doctor.userId}`);
+    await expect.poll(() => caseRow(page).isVisible()).toBe(true);
+    await expect.poll(() => filters.getByRole('combobox', { name: 'Doctor' }).inputValue()).toBe('Ada Lovelace');
+    const other = await createActiveDoctor({ lastname: 'Hopper' });
+    await page.goto(`/dashboard?assignee=mine&doctor=${other.userId}`);
+    await expect.poll(() => filters.getByRole('combobox', { name: 'Doctor' }).inputValue()).toBe('Ada Hopper');
+    await expect.poll(() => caseRow(page).count()).toBe(0);
+    await page.goBack();
     await expect.poll(() => caseRow(page).isVisible()).toBe(true);
     // Unassigned again from the list's own select.
     await caseRow(page)

@@ -452,6 +452,7 @@ const requests: Record<string, Build> = {
   'GET /api/case/:caseId/timeline': (_actor, owner) => ({ url: `/api/case/${owner.caseId}/timeline` }),
   'GET /api/case/assignees': () => ({ url: '/api/case/assignees' }),
   'GET /api/case/turnaround': () => ({ url: '/api/case/turnaround' }),
+  'GET /api/case/doctor-options': () => ({ url: '/api/case/doctor-options?search=a' }),
   'PUT /api/case/:caseId/assignee': (_actor, owner) => ({
     url: `/api/case/${owner.caseId}/assignee`,
     payload: { userId: null },

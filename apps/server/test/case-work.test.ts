@@ -366,3 +366,48 @@ describe('turnaround: days in status, due dates, overdue', () => {
     expect([bad.statusCode, bad.json().message]).toEqual([400, 'Overdue must be true']);
   });
 });
+
+describe('the submission date range filter', () => {
+  it('keeps to cases submitted from the start of `from` to the end of `to` (UTC), searched or not', async () => {
+    const { CaseId, TrackingNo } = await newCase();
+    const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+    const ids = async (query: string) => {
+      const response = await t.as(technician.token, {
+        method: 'GET',
+        url: `/api/case/get_cases_by_status/all/0?pageSize=30&${query}`,
+      });
+      expect(response.statusCode, response.body).toBe(200);
+      const rows = response.json<CaseRow[]>().map((row) => row.CaseId);
+      expect(Number(response.headers['x-total-count'])).toBe(rows.length);
+      return rows;
+    };
+    for (const search of ['', `&search=${TrackingNo}`]) {
+      expect(await ids(`from=${day(0)}&to=${day(0)}${search}`)).toContain(CaseId);
+      expect(await ids(`from=${day(-3)}${search}`)).toContain(CaseId);
+      expect(await ids(`to=${day(-1)}${search}`)).not.toContain(CaseId);
+      expect(await ids(`from=${day(1)}${search}`)).not.toContain(CaseId);
+    }
+    const bad = await t.as(technician.token, {
+      method: 'GET',
+      url: '/api/case/get_cases_by_status/all/0?from=27.11.2026',
+    });
+    expect([bad.statusCode, bad.json().message]).toEqual([400, 'From must be a date, YYYY-MM-DD']);
+  });
+});
+
+describe('GET /api/case/doctor-options', () => {
+  it('names doctors for the Doctor filter, by a part of the name accents aside, or by id; staff only', async () => {
+    const dvorak = await createCaseDoctor(t, { firstname: 'Antonín', lastname: 'Dvořák' });
+    const options = async (query: string, token = technician.token) => {
+      const response = await t.as(token, { method: 'GET', url: `/api/case/doctor-options?${query}` });
+      expect(response.statusCode, response.body).toBe(200);
+      return response.json<{ userId: number; name: string }[]>();
+    };
+    expect(await options('search=dvorak')).toEqual([{ userId: dvorak.userId, name: 'Antonín Dvořák' }]);
+    expect(await options(`userId=${dvorak.userId}`)).toEqual([{ userId: dvorak.userId, name: 'Antonín Dvořák' }]);
+    // Staff are no doctors; at most 20 answered.
+    expect(await options(`userId=${technician.userId}`)).toEqual([]);
+    expect((await options('search=')).length).toBeLessThanOrEqual(20);
+    expect((await t.as(doctor.token, { method: 'GET', url: '/api/case/doctor-options' })).statusCode).toBe(403);
+  });
+});

@@ -466,6 +466,8 @@ export async function downloadPart(): Promise<Blob | undefined> {
     expect(received).toContain(`event: case.status\ndata: {"caseId":${CaseId},"status":"dispatched","at":"`);
     const turnaround = await call('GET', '/api/case/turnaround', {});
     expect(turnaround.data).toEqual({ targets: { new: 2, inprogress: 10, dispatched: 7 } });
+    const doctorOptions = await call('GET', '/api/case/doctor-options', { params: { query: { search: '' } } });
+    expect((doctorOptions.data as unknown[]).length).toBeGreaterThan(0);
     const assignees = await call('GET', '/api/case/assignees', {});
     const [first] = assignees.data as { userId: number; name: string; userName: string }[];
     const technician = { userId: first!.userId, name: first!.name };

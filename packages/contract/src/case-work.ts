@@ -78,3 +78,16 @@ export function dueAt(status: CaseStatus, since: string, targets: TurnaroundTarg
   const days = targets[status];
   return days === undefined ? undefined : new Date(Date.parse(since) + days * dayMs);
 }
+
+/** `GET /api/case/doctor-options`: doctors by name for the list's Doctor filter, or one by `userId`. */
+export const caseDoctorOptionsQuery = z.object({
+  search: z.string().trim().max(100, 'Search is at most 100 characters').optional(),
+  userId: z.coerce
+    .number({ error: 'User id must be a number' })
+    .int('User id must be a whole number')
+    .positive('User id must be a whole number')
+    .max(2147483647, 'User id is out of range')
+    .optional(),
+});
+export const caseDoctorOption = z.object({ userId: z.number(), name: z.string() });
+export type CaseDoctorOption = z.infer<typeof caseDoctorOption>;

@@ -274,6 +274,10 @@ export const caseListQuery = z.object({
   assignee: z.enum(caseAssigneeFilters, { error: 'Assignee must be mine or unassigned' }).optional(),
   /** Only cases past their status's turnaround target (TURNAROUND_DAYS). */
   overdue: z.enum(['true'], { error: 'Overdue must be true' }).optional(),
+  /** Only cases submitted on or after this day (UTC), YYYY-MM-DD. */
+  from: z.iso.date({ error: 'From must be a date, YYYY-MM-DD' }).optional(),
+  /** Only cases submitted on or before this day (UTC), YYYY-MM-DD. */
+  to: z.iso.date({ error: 'To must be a date, YYYY-MM-DD' }).optional(),
 });
 export type CaseListQuery = z.infer<typeof caseListQuery>;
 

@@ -308,6 +308,7 @@ export const examples: Record<string, (fixture: Fixture) => Example> = {
   'GET /api/case/:caseId/timeline': (f) => ({ url: `/api/case/${f.caseId}/timeline` }),
   'GET /api/case/assignees': () => ({ url: '/api/case/assignees' }),
   'GET /api/case/turnaround': () => ({ url: '/api/case/turnaround' }),
+  'GET /api/case/doctor-options': (f) => ({ url: `/api/case/doctor-options?search=Pat&userId=${f.doctor.userId}` }),
   'PUT /api/case/:caseId/assignee': (f) => ({ url: `/api/case/${f.caseId}/assignee`, json: { userId: null } }),
   'GET /api/case/:caseId/notes': (f) => ({ url: `/api/case/${f.caseId}/notes` }),
   'POST /api/case/:caseId/notes': (f) => ({ url: `/api/case/${f.caseId}/notes`, json: { text: 'Scan checked' } }),

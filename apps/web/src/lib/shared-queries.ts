@@ -24,6 +24,8 @@ export const caseKeys = {
   assignees: () => [...caseKeys.all, 'assignees'] as const,
   /** The lab's turnaround targets (staff: the list's and the case page's due dates). */
   turnaround: () => [...caseKeys.all, 'turnaround'] as const,
+  /** Doctors by name for the list's Doctor filter. */
+  doctorOptions: () => [...caseKeys.all, 'doctor-options'] as const,
 };
 
 /** The lab's turnaround targets, read once a session: they change only with the server's configuration. */

@@ -18,6 +18,8 @@ import {
 } from '../cases.ts';
 import {
   caseAssigneeAnswer,
+  caseDoctorOption,
+  caseDoctorOptionsQuery,
   caseAssigneeOption,
   caseAssigneeRequest,
   caseNote,
@@ -219,6 +221,16 @@ export const caseEndpoints = {
     tag,
     access: { pages: ['/dashboard'] },
     answer: caseAssigneeOption.array(),
+  }),
+  caseDoctorOptions: defineEndpoint({
+    method: 'GET',
+    path: '/api/case/doctor-options',
+    operationId: 'caseDoctorOptions',
+    summary: "Doctors by name, accents aside (at most 20), or one by userId: the case list's Doctor filter",
+    tag,
+    access: { pages: ['/dashboard'] },
+    query: caseDoctorOptionsQuery,
+    answer: caseDoctorOption.array(),
   }),
   caseTurnaround: defineEndpoint({
     method: 'GET',

@@ -3,11 +3,11 @@ import type { FastifyInstance } from 'fastify';
 import { paramTarget } from '../../plugins/audit.ts';
 import { changeCaseStatus, getCaseHistory } from '../../services/cases/case-status.ts';
 import { createCase } from '../../services/cases/create-case.ts';
-import { assignCase, listAssignees } from '../../services/cases/case-assignment.ts';
+import { assignCase, findDoctorOptions, listAssignees } from '../../services/cases/case-assignment.ts';
 import { listCaseZipEntries } from '../../services/cases/case-files-zip.ts';
 import { createThumbnailMaker } from '../../services/cases/case-thumbnails.ts';
 import { addCaseNote, listCaseNotes } from '../../services/cases/case-notes.ts';
-import { overdueCutoffs } from '../../services/cases/case-rows.ts';
+import { createdRange, overdueCutoffs } from '../../services/cases/case-rows.ts';
 import { tooManyRequests } from '../../lib/errors.ts';
 import { getCaseTimeline } from '../../services/cases/case-timeline.ts';
 import { findCases, getCaseStats } from '../../services/cases/list-cases.ts';
@@ -50,6 +50,7 @@ export async function caseRoutes(app: FastifyInstance) {
       // `mine`: the caller's cases as the lab's technician (a doctor is no one's: none).
       ...(assignee && { assigneeUserId: assignee === 'mine' ? request.user.userId : null }),
       ...(request.query.overdue && { overdue: overdueCutoffs(app.config.turnaroundDays) }),
+      ...createdRange(request.query),
     };
     const { rows, total } = await findCases(app.db, scope, request.query);
     reply.header('x-total-count', total);
@@ -93,6 +94,8 @@ export async function caseRoutes(app: FastifyInstance) {
   );
 
   route(app, endpoints.caseTurnaround, {}, () => ({ targets: app.config.turnaroundDays }));
+
+  route(app, endpoints.caseDoctorOptions, {}, (request) => findDoctorOptions(app.db, request.query));
 
   route(app, endpoints.caseAssigneeList, {}, () => listAssignees(app.db));
 

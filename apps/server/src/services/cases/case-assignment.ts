@@ -1,4 +1,10 @@
-import { ADMIN_ROLE_ID, caseWorkMessages, type CaseAssignee, type CaseAssigneeOption } from '@portal/contract';
+import {
+  ADMIN_ROLE_ID,
+  caseWorkMessages,
+  type CaseAssignee,
+  type CaseAssigneeOption,
+  type CaseDoctorOption,
+} from '@portal/contract';
 import { and, asc, eq, isNull, or, sql } from 'drizzle-orm';
 import type { SignedInUser } from '../../auth/policy.ts';
 import type { Database } from '../../db/client.ts';
@@ -68,4 +74,29 @@ export async function assignCase(
       .returning({ at: caseAssignments.assignedAt });
     return { assignee, changedAt: row!.at.toISOString() };
   });
+}
+
+/**
+ * Doctors for the case list's Doctor filter: their names only (Dashboard staff see them on
+ * every case row already; the doctor list with contact details needs its own pages). By a
+ * part of the name, accents aside, at most 20; or the one `userId` names.
+ */
+export function findDoctorOptions(
+  db: Database,
+  query: { search?: string; userId?: number },
+): Promise<CaseDoctorOption[]> {
+  const pattern = `%${(query.search ?? '').replace(/[\\%_]/g, '\\$&')}%`;
+  return db
+    .select({ userId: users.userId, name: fullName })
+    .from(users)
+    .where(
+      and(
+        eq(users.userType, 'Doctor'),
+        query.userId === undefined
+          ? sql`portal_fold(${users.firstName} || ' ' || ${users.lastName}) ilike portal_fold(${pattern})`
+          : eq(users.userId, query.userId),
+      ),
+    )
+    .orderBy(asc(users.firstName), asc(users.lastName), asc(users.userId))
+    .limit(20);
 }

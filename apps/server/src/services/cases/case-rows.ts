@@ -30,6 +30,18 @@ export interface CaseListScope {
   assigneeUserId?: number | null;
   /** Only cases past their status's turnaround target (overdueCutoffs). */
   overdue?: OverdueCutoffs;
+  /** Only cases submitted from the start of `from` to the end of `to` (UTC days, ISO). */
+  createdFrom?: string;
+  createdBefore?: string;
+}
+
+/** A submission date range's bounds: from the start of `from`, before the day after `to` (UTC). */
+export function createdRange(query: { from?: string; to?: string }) {
+  const dayAfter = (day: string) => new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString();
+  return {
+    ...(query.from && { createdFrom: `${query.from}T00:00:00.000Z` }),
+    ...(query.to && { createdBefore: dayAfter(query.to) }),
+  };
 }
 
 /** Per status, the ISO time a case that entered it before is overdue; null for a status without a target. */

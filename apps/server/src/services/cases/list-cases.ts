@@ -30,6 +30,8 @@ interface ListShape {
   hasAssignee: boolean;
   isUnassigned: boolean;
   isOverdue: boolean;
+  hasFrom: boolean;
+  hasTo: boolean;
   sort: NonNullable<CaseListQuery['sort']>;
   /** A page written into the statement (literalPage), or none: LIMIT and OFFSET are bound. */
   page?: { limit: number; offset: number };
@@ -41,6 +43,8 @@ type ListValues = {
   status?: string;
   planState?: string;
   assigneeUserId?: number;
+  createdFrom?: string;
+  createdBefore?: string;
   limit: number;
   [overdueCutoff: `overdue_${string}`]: string | null | number | undefined;
   offset: number;
@@ -57,6 +61,8 @@ const listFilters = (shape: ListShape) =>
     shape.hasAssignee ? eq(cases.assigneeUserId, placeholder('assigneeUserId')) : undefined,
     shape.isUnassigned ? isNull(cases.assigneeUserId) : undefined,
     shape.isOverdue ? overdueFilter(overduePlaceholders) : undefined,
+    shape.hasFrom ? sql`${cases.createdAt} >= ${placeholder('createdFrom')}::timestamptz` : undefined,
+    shape.hasTo ? sql`${cases.createdAt} < ${placeholder('createdBefore')}::timestamptz` : undefined,
   );
 
 /**
@@ -86,7 +92,14 @@ function preparePage(db: Database, shape: ListShape, name: string) {
 
 /** How many cases a list has: a plan-state or assignee filter's rows counted, otherwise read from the counters. */
 function countQuery(db: Database, shape: ListShape, where: SQL | undefined) {
-  if (shape.hasPlanState || shape.hasAssignee || shape.isUnassigned || shape.isOverdue) {
+  if (
+    shape.hasPlanState ||
+    shape.hasAssignee ||
+    shape.isUnassigned ||
+    shape.isOverdue ||
+    shape.hasFrom ||
+    shape.hasTo
+  ) {
     return db
       .select({ total: sql<number>`count(*)::int` })
       .from(cases)
@@ -108,6 +121,8 @@ function preparedList(db: Database, shape: ListShape) {
     shape.hasAssignee,
     shape.isUnassigned,
     shape.isOverdue,
+    shape.hasFrom,
+    shape.hasTo,
   ];
   return {
     list: preparedOnce(db, `case_list_${shapeName(flags, shape.sort, shape.page)}`, (name) =>
@@ -132,6 +147,8 @@ async function findListPage(
     hasAssignee: typeof scope.assigneeUserId === 'number',
     isUnassigned: scope.assigneeUserId === null,
     isOverdue: scope.overdue !== undefined,
+    hasFrom: scope.createdFrom !== undefined,
+    hasTo: scope.createdBefore !== undefined,
     sort: query.sort ?? '-CreatedAt',
   };
   // Always a page (docs/decisions.md § Paging): a list is never sent whole.
@@ -143,6 +160,8 @@ async function findListPage(
     planState: query.planState,
     assigneeUserId: scope.assigneeUserId ?? undefined,
     ...(scope.overdue && overdueValues(scope.overdue)),
+    createdFrom: scope.createdFrom,
+    createdBefore: scope.createdBefore,
     limit: pageSize,
     offset: ((query.page ?? 1) - 1) * pageSize,
   };

@@ -50,7 +50,7 @@ const folded = (text: SQL | Placeholder | string) => sql`portal_fold(${text})`;
 const patientFullName = folded(sql`${cases.firstName} || ' ' || ${cases.lastName}`);
 
 /** A search's status, plan and assignee filters. */
-const searchFilters = ({ status, planState, assigneeUserId, overdue }: SearchSql) => [
+const searchFilters = ({ status, planState, assigneeUserId, overdue, createdFrom, createdBefore }: SearchSql) => [
   status === undefined ? undefined : eq(cases.status, status),
   planState === undefined ? undefined : eq(cases.planState, planState),
   assigneeUserId === undefined
@@ -59,6 +59,8 @@ const searchFilters = ({ status, planState, assigneeUserId, overdue }: SearchSql
       ? isNull(cases.assigneeUserId)
       : eq(cases.assigneeUserId, assigneeUserId),
   overdue === undefined ? undefined : overdueFilter(overdue),
+  createdFrom === undefined ? undefined : sql`${cases.createdAt} >= ${createdFrom}::timestamptz`,
+  createdBefore === undefined ? undefined : sql`${cases.createdAt} < ${createdBefore}::timestamptz`,
 ];
 
 /**
@@ -220,6 +222,9 @@ interface SearchSql {
   assigneeUserId?: number | Placeholder | null;
   /** Only cases past their status's turnaround target: the cutoffs, or their placeholders. */
   overdue?: Record<CaseStatus, string | null | Placeholder>;
+  /** The submission date range's bounds (createdRange). */
+  createdFrom?: string | Placeholder;
+  createdBefore?: string | Placeholder;
   /** A search with a space in it may run across first name and surname (staff only). */
   isAcrossNames: boolean;
   /** A staff-wide search's names and doctors (findSearchTerms); a doctor's search has none. */
@@ -241,6 +246,8 @@ interface SearchShape {
   hasAssignee: boolean;
   isUnassigned: boolean;
   isOverdue: boolean;
+  hasFrom: boolean;
+  hasTo: boolean;
   isAcrossNames: boolean;
   /** Over all doctors: whether any patient name and any doctor matched (findSearchTerms). */
   hasNames?: boolean;
@@ -353,6 +360,8 @@ function prepareSearch(db: Database, shape: SearchShape, name: string) {
     planState: shape.hasPlanState ? placeholder('planState') : undefined,
     assigneeUserId: shape.hasAssignee ? placeholder('assigneeUserId') : shape.isUnassigned ? null : undefined,
     overdue: shape.isOverdue ? overduePlaceholders : undefined,
+    createdFrom: shape.hasFrom ? placeholder('createdFrom') : undefined,
+    createdBefore: shape.hasTo ? placeholder('createdBefore') : undefined,
     isAcrossNames: shape.isAcrossNames,
     terms: shape.isOwned
       ? undefined
@@ -369,13 +378,23 @@ function prepareSearch(db: Database, shape: SearchShape, name: string) {
 
 function preparedSearch(db: Database, shape: SearchShape) {
   const flags = shape.isOwned
-    ? [shape.hasStatus, shape.hasPlanState, shape.hasAssignee, shape.isUnassigned, shape.isOverdue]
+    ? [
+        shape.hasStatus,
+        shape.hasPlanState,
+        shape.hasAssignee,
+        shape.isUnassigned,
+        shape.isOverdue,
+        shape.hasFrom,
+        shape.hasTo,
+      ]
     : [
         shape.hasStatus,
         shape.hasPlanState,
         shape.hasAssignee,
         shape.isUnassigned,
         shape.isOverdue,
+        shape.hasFrom,
+        shape.hasTo,
         shape.isAcrossNames,
         shape.hasNames ?? false,
         shape.hasDoctors ?? false,
@@ -410,6 +429,8 @@ export async function searchCases(
     hasAssignee: typeof scope.assigneeUserId === 'number',
     isUnassigned: scope.assigneeUserId === null,
     isOverdue: scope.overdue !== undefined,
+    hasFrom: scope.createdFrom !== undefined,
+    hasTo: scope.createdBefore !== undefined,
     isAcrossNames: scope.doctorUserId === null && words.includes(' '),
   };
   const search: SearchSql = {
@@ -419,6 +440,8 @@ export async function searchCases(
     planState: query.planState,
     assigneeUserId: scope.assigneeUserId,
     overdue: scope.overdue,
+    createdFrom: scope.createdFrom,
+    createdBefore: scope.createdBefore,
     isAcrossNames: shape.isAcrossNames,
   };
   const pageSize = query.pageSize ?? defaultPageSize;

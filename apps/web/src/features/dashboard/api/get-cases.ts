@@ -17,6 +17,9 @@ export interface CaseListParams {
   assignee?: CaseAssigneeFilter;
   /** Staff: only the cases past their status's turnaround target. */
   isOverdue?: boolean;
+  /** Submitted from and to these days, YYYY-MM-DD. */
+  from?: string;
+  to?: string;
 }
 
 /** One page of cases (the paged form of docs/decisions.md § Paging) and the count of all matching rows. */
@@ -33,6 +36,8 @@ export async function getCases(params: CaseListParams, signal?: AbortSignal) {
         planState: params.planState,
         assignee: params.assignee,
         overdue: params.isOverdue ? 'true' : undefined,
+        from: params.from,
+        to: params.to,
       },
     },
     { signal },

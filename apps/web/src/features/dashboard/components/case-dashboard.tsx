@@ -12,6 +12,7 @@ import { useSearchParams } from 'react-router';
 import { PageTitle } from '../../../components/page-title.tsx';
 import { isDoctor, type Session } from '../../../lib/session.ts';
 import { useCaseStats } from '../api/get-case-stats.ts';
+import { CaseFilters, type ExtraFilters } from './case-filters.tsx';
 import { CaseList } from './case-list.tsx';
 import { StatTiles, statusFilterLabel, type CaseFilter } from './stat-tiles.tsx';
 
@@ -33,8 +34,8 @@ export function CaseDashboard({
 }) {
   const isStaff = !isDoctor(session);
   const userId = isStaff ? 0 : session.userId;
-  // The tile's filter and the technician filter live in the address (?status=new,
-  // ?plan=awaiting_approval, ?assignee=mine), so Back, Reload and a shared link keep them.
+  // Every filter lives in the address (?status=new, ?plan=awaiting_approval, ?assignee=mine,
+  // ?overdue=true, ?doctor=12, ?from=2026-11-01&to=...), so Back, Reload and a shared link keep them.
   const [searchParams, setSearchParams] = useSearchParams();
   const plan = searchParams.get('plan');
   const planState = isPlanState(plan) ? plan : undefined;
@@ -64,6 +65,24 @@ export function CaseDashboard({
     setParams((params) => {
       if (next) params.set('overdue', 'true');
       else params.delete('overdue');
+    });
+  const doctorParam = searchParams.get('doctor');
+  const dateParam = (name: string) => {
+    const value = searchParams.get(name);
+    return value && /^\d{4}-\d{2}-\d{2}$/.test(value) ? value : undefined;
+  };
+  const extra: ExtraFilters = {
+    doctor: isStaff && doctorParam && /^\d+$/.test(doctorParam) ? doctorParam : undefined,
+    plan: planState,
+    from: isStaff ? dateParam('from') : undefined,
+    to: isStaff ? dateParam('to') : undefined,
+  };
+  const setExtra = (change: Partial<ExtraFilters>) =>
+    setParams((params) => {
+      for (const [name, value] of Object.entries(change)) {
+        if (value === undefined) params.delete(name);
+        else params.set(name, value);
+      }
     });
   const selectAssignee = (next: string) =>
     setParams((params) => {
@@ -102,8 +121,11 @@ export function CaseDashboard({
           </Group>
         )}
       </Group>
+      {isStaff && <CaseFilters filters={extra} onChange={setExtra} />}
       <CaseList
-        userId={userId}
+        userId={extra.doctor ? Number(extra.doctor) : userId}
+        from={extra.from}
+        to={extra.to}
         status={filter.status}
         planState={filter.planState}
         assignee={assignee}

@@ -39,6 +39,8 @@ export function CaseList({
   planState,
   assignee,
   isOverdue,
+  from,
+  to,
   showDoctor,
   onView,
 }: {
@@ -49,6 +51,9 @@ export function CaseList({
   assignee?: CaseAssigneeFilter;
   /** Staff: only the cases past their status's turnaround target. */
   isOverdue?: boolean;
+  /** Staff: submitted from and to these days, YYYY-MM-DD. */
+  from?: string;
+  to?: string;
   showDoctor: boolean;
   onView: (caseRow: CaseRow) => void;
 }) {
@@ -95,7 +100,19 @@ export function CaseList({
   };
 
   const sort = `${sortStatus.direction === 'desc' ? '-' : ''}${sortStatus.columnAccessor as CaseSortColumn}` as const;
-  const cases = useCases({ status, userId, page, pageSize, search: urlSearch, sort, planState, assignee, isOverdue });
+  const cases = useCases({
+    status,
+    userId,
+    page,
+    pageSize,
+    search: urlSearch,
+    sort,
+    planState,
+    assignee,
+    isOverdue,
+    from,
+    to,
+  });
   const turnaround = useQuery({ ...turnaroundQueryOptions(), enabled: showDoctor });
   const unread = useQuery({
     ...unreadCountsQueryOptions(),
