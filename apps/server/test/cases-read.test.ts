@@ -271,7 +271,10 @@ describe('GET /case/get_cases_by_status/{status}/{userId}?search= over patient n
       { firstname: 'Łucja', lastname: 'Müller' },
     ]);
     const surnames = async (token: string, path: string) =>
-      (await list(token, path)).json<{ LastName: string }[]>().map((row) => row.LastName).sort();
+      (await list(token, path))
+        .json<{ LastName: string }[]>()
+        .map((row) => row.LastName)
+        .sort();
     const all = 'get_cases_by_status/all/0?search=';
     expect(await surnames(admin, `${all}brzeczy`)).toEqual(['Brzęczyszczykiewicz']);
     expect(await surnames(admin, `${all}BRZĘCZY`)).toEqual(['Brzęczyszczykiewicz']);

@@ -44,6 +44,38 @@ export function createdRange(query: { from?: string; to?: string }) {
   };
 }
 
+/** Which of a list's filters a request has: each a different statement (its flags name it). */
+export interface FilterShape {
+  hasStatus: boolean;
+  hasPlanState: boolean;
+  hasAssignee: boolean;
+  isUnassigned: boolean;
+  isOverdue: boolean;
+  hasFrom: boolean;
+  hasTo: boolean;
+}
+
+export const filterShape = (scope: CaseListScope, query: CaseListQuery): FilterShape => ({
+  hasStatus: scope.status !== 'all',
+  hasPlanState: query.planState !== undefined,
+  hasAssignee: typeof scope.assigneeUserId === 'number',
+  isUnassigned: scope.assigneeUserId === null,
+  isOverdue: scope.overdue !== undefined,
+  hasFrom: scope.createdFrom !== undefined,
+  hasTo: scope.createdBefore !== undefined,
+});
+
+/** The filter flags in statement-name order. */
+export const filterFlags = (shape: FilterShape) => [
+  shape.hasStatus,
+  shape.hasPlanState,
+  shape.hasAssignee,
+  shape.isUnassigned,
+  shape.isOverdue,
+  shape.hasFrom,
+  shape.hasTo,
+];
+
 /** Per status, the ISO time a case that entered it before is overdue; null for a status without a target. */
 export type OverdueCutoffs = Record<CaseStatus, string | null>;
 

@@ -85,5 +85,3 @@ export function createThumbnailMaker(storage: Storage) {
     },
   };
 }
-
-export type ThumbnailMaker = ReturnType<typeof createThumbnailMaker>;

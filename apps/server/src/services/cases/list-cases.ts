@@ -12,6 +12,8 @@ import { arrayRowStatement, preparedOnce } from '../../db/statements.ts';
 import {
   caseColumns,
   caseRowsOf,
+  filterFlags,
+  filterShape,
   literalPage,
   overdueFilter,
   overduePlaceholders,
@@ -19,19 +21,13 @@ import {
   shapeName,
   sortExpressions,
   type CaseListScope,
+  type FilterShape,
 } from './case-rows.ts';
 import { searchCases } from './search-cases.ts';
 
 /** What a list's SQL depends on, without a search; the values are bound when it runs. */
-interface ListShape {
+interface ListShape extends FilterShape {
   isOwned: boolean;
-  hasStatus: boolean;
-  hasPlanState: boolean;
-  hasAssignee: boolean;
-  isUnassigned: boolean;
-  isOverdue: boolean;
-  hasFrom: boolean;
-  hasTo: boolean;
   sort: NonNullable<CaseListQuery['sort']>;
   /** A page written into the statement (literalPage), or none: LIMIT and OFFSET are bound. */
   page?: { limit: number; offset: number };
@@ -114,16 +110,7 @@ function countQuery(db: Database, shape: ListShape, where: SQL | undefined) {
 
 /** A shape's page statement and count statement (the count does not depend on the page). */
 function preparedList(db: Database, shape: ListShape) {
-  const flags = [
-    shape.isOwned,
-    shape.hasStatus,
-    shape.hasPlanState,
-    shape.hasAssignee,
-    shape.isUnassigned,
-    shape.isOverdue,
-    shape.hasFrom,
-    shape.hasTo,
-  ];
+  const flags = [shape.isOwned, ...filterFlags(shape)];
   return {
     list: preparedOnce(db, `case_list_${shapeName(flags, shape.sort, shape.page)}`, (name) =>
       preparePage(db, shape, name),
@@ -142,13 +129,7 @@ async function findListPage(
 ): Promise<{ rows: CaseRow[]; total: number }> {
   const shape: ListShape = {
     isOwned: scope.doctorUserId !== null,
-    hasStatus: scope.status !== 'all',
-    hasPlanState: query.planState !== undefined,
-    hasAssignee: typeof scope.assigneeUserId === 'number',
-    isUnassigned: scope.assigneeUserId === null,
-    isOverdue: scope.overdue !== undefined,
-    hasFrom: scope.createdFrom !== undefined,
-    hasTo: scope.createdBefore !== undefined,
+    ...filterShape(scope, query),
     sort: query.sort ?? '-CreatedAt',
   };
   // Always a page (docs/decisions.md § Paging): a list is never sent whole.

@@ -25,6 +25,8 @@ import { cases, patientNames, users } from '../../db/schema.ts';
 import { preparedOnce } from '../../db/statements.ts';
 import {
   caseColumns,
+  filterFlags,
+  filterShape,
   literalPage,
   overdueFilter,
   overduePlaceholders,
@@ -33,6 +35,7 @@ import {
   sortColumns,
   sortExpressions,
   type CaseListScope,
+  type FilterShape,
 } from './case-rows.ts';
 
 const placeholder = sql.placeholder;
@@ -238,16 +241,9 @@ interface SearchSql {
 }
 
 /** What a search's SQL depends on besides its values. */
-interface SearchShape {
+interface SearchShape extends FilterShape {
   sort: NonNullable<CaseListQuery['sort']>;
   isOwned: boolean;
-  hasStatus: boolean;
-  hasPlanState: boolean;
-  hasAssignee: boolean;
-  isUnassigned: boolean;
-  isOverdue: boolean;
-  hasFrom: boolean;
-  hasTo: boolean;
   isAcrossNames: boolean;
   /** Over all doctors: whether any patient name and any doctor matched (findSearchTerms). */
   hasNames?: boolean;
@@ -378,23 +374,9 @@ function prepareSearch(db: Database, shape: SearchShape, name: string) {
 
 function preparedSearch(db: Database, shape: SearchShape) {
   const flags = shape.isOwned
-    ? [
-        shape.hasStatus,
-        shape.hasPlanState,
-        shape.hasAssignee,
-        shape.isUnassigned,
-        shape.isOverdue,
-        shape.hasFrom,
-        shape.hasTo,
-      ]
+    ? filterFlags(shape)
     : [
-        shape.hasStatus,
-        shape.hasPlanState,
-        shape.hasAssignee,
-        shape.isUnassigned,
-        shape.isOverdue,
-        shape.hasFrom,
-        shape.hasTo,
+        ...filterFlags(shape),
         shape.isAcrossNames,
         shape.hasNames ?? false,
         shape.hasDoctors ?? false,
@@ -424,13 +406,7 @@ export async function searchCases(
   const shape: SearchShape = {
     sort: query.sort ?? '-CreatedAt',
     isOwned: scope.doctorUserId !== null,
-    hasStatus: scope.status !== 'all',
-    hasPlanState: query.planState !== undefined,
-    hasAssignee: typeof scope.assigneeUserId === 'number',
-    isUnassigned: scope.assigneeUserId === null,
-    isOverdue: scope.overdue !== undefined,
-    hasFrom: scope.createdFrom !== undefined,
-    hasTo: scope.createdBefore !== undefined,
+    ...filterShape(scope, query),
     isAcrossNames: scope.doctorUserId === null && words.includes(' '),
   };
   const search: SearchSql = {
