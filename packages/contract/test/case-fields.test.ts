@@ -48,6 +48,9 @@ describe('the case field table', () => {
         'Status',
         'CreatedAt',
         'DoctorUserId',
+        'StatusChangedAt',
+        'AssigneeUserId',
+        'AssigneeName',
       ].sort(),
     );
     expect(caseSortColumns).toEqual(expect.arrayContaining(['FirstName', 'DOB', 'ImpressionType', 'CreatedAt']));
