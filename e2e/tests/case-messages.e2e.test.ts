@@ -65,10 +65,18 @@ describe('case messages', () => {
 
     await settle(doctorPage);
     await screenshots(doctorPage, 'case-messages-unread');
+    // A second tab of the same browser shows the same badge...
+    const otherTab = await doctorPage.context().newPage();
+    await otherTab.goto('/dashboard');
+    await expect.poll(() => dashboardLink(otherTab).textContent()).toBe('Dashboard1 unread');
     await caseRow(doctorPage).getByRole('button', { name: 'View' }).click();
     const received = conversation(doctorPage).getByRole('listitem', { name: /^Lab message from Sam Staff/ });
     await expect.poll(() => received.textContent()).toContain('Please send a new upper scan.');
     await expect.poll(() => dashboardLink(doctorPage).textContent()).toBe('Dashboard');
+    // ...and drops it when the message is read in the first, without a reload.
+    await expect.poll(() => dashboardLink(otherTab).textContent()).toBe('Dashboard');
+    await expect.poll(() => caseRow(otherTab).getByText('1 unread', { exact: false }).count()).toBe(0);
+    await otherTab.close();
 
     await conversation(doctorPage).getByRole('textbox', { name: 'Message' }).fill('Here it is.');
     await conversation(doctorPage)

@@ -8,6 +8,7 @@ import { CountBadge } from '../../components/count-badge.tsx';
 import { UnreadBadge } from '../../components/unread-badge.tsx';
 import { useMenu } from '../../features/menu/api/get-menu.ts';
 import { useLiveEvents } from '../../lib/live-events.ts';
+import { useTabSync } from '../../lib/tab-sync.ts';
 import { pendingDoctorsQueryOptions, unreadCountsQueryOptions } from '../../lib/shared-queries.ts';
 import type { Session } from '../../lib/session.ts';
 import { UserMenu } from './user-menu.tsx';
@@ -19,6 +20,7 @@ export function AppLayout({ session }: { session: Session }) {
   const [isOpenOnDesktop, desktop] = useDisclosure(true);
   const menu = useMenu(session);
   useLiveEvents(session.token);
+  useTabSync();
   // Unread messages of every case, beside Dashboard (where the cases are), for those who have it.
   const unreadTotal = useQuery({
     ...unreadCountsQueryOptions(),
