@@ -74,12 +74,14 @@ export function CaseList({
     );
   const urlSearch = searchParams.get('q') ?? '';
   const [search, setSearch] = useState(urlSearch);
-  const [debouncedSearch] = useDebouncedValue(search, searchDelayMs);
-  // Typing settles into the address once, replacing the entry (not one history step a letter).
-  useEffect(() => {
-    if (debouncedSearch.trim() !== urlSearch)
-      setParams({ q: debouncedSearch.trim() || undefined, page: undefined }, true);
-  }, [debouncedSearch]);
+  // Each keystroke replaces the address's entry at once (no history step a letter); only the
+  // request waits for typing to pause. A write after a delay could land after View was
+  // pressed and take the user back from the case they opened.
+  const typeSearch = (typed: string) => {
+    setSearch(typed);
+    if (typed.trim() !== urlSearch) setParams({ q: typed.trim() || undefined, page: undefined }, true);
+  };
+  const [debouncedSearch] = useDebouncedValue(urlSearch, searchDelayMs);
   // Back or a link changes the address: the box follows it.
   useEffect(() => {
     setSearch((typed) => (typed.trim() === urlSearch ? typed : urlSearch));
@@ -105,7 +107,7 @@ export function CaseList({
     userId,
     page,
     pageSize,
-    search: urlSearch,
+    search: debouncedSearch,
     sort,
     planState,
     assignee,
@@ -179,7 +181,7 @@ export function CaseList({
         placeholder="Search..."
         leftSection={<IconSearch size={16} aria-hidden />}
         value={search}
-        onChange={(event) => setSearch(event.currentTarget.value)}
+        onChange={(event) => typeSearch(event.currentTarget.value)}
         maw={360}
         mb="sm"
       />
