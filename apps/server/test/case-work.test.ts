@@ -1,6 +1,6 @@
 import { endpoints, type CaseNote, type CaseRow, type CaseTimelineEntry, type Endpoint } from '@portal/contract';
 import { and, eq } from 'drizzle-orm';
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import yauzl from 'yauzl';
 import { auditLog, caseNotes, cases } from '../src/db/schema.ts';
@@ -254,7 +254,48 @@ function unzip(data: Buffer): Promise<Map<string, string>> {
   });
 }
 
+/** A binary STL of random facets: deflate cannot shrink it, so its ZIP is as large as it is. */
+function incompressibleStl(triangles: number): Buffer {
+  const data = randomBytes(84 + 50 * triangles);
+  data.writeUInt32LE(triangles, 80);
+  return data;
+}
+
 describe('GET /api/case/{caseId}/files.zip', () => {
+  it('streams at most two ZIPs at once per user (429 past them), and a closed download frees its place', async () => {
+    const { CaseId } = await newCase({ maxillaryScan: { data: incompressibleStl(320_000), name: 'upper.stl' } });
+    const url = `${base}/api/case/${CaseId}/files.zip`;
+    const open: AbortController[] = [];
+    // A download whose body is not read: 16 MB fill the sockets' buffers and the ZIP waits.
+    const start = async (token: string) => {
+      const abort = new AbortController();
+      open.push(abort);
+      const response = await fetch(url, { headers: { authorization: `Bearer ${token}` }, signal: abort.signal });
+      return { status: response.status, body: response.status === 200 ? '' : await response.text(), abort };
+    };
+    try {
+      const [first, second] = [await start(doctor.token), await start(doctor.token)];
+      expect([first.status, second.status]).toEqual([200, 200]);
+      const third = await start(doctor.token);
+      expect([third.status, JSON.parse(third.body).message]).toEqual([
+        429,
+        'At most 2 ZIP downloads at once: wait for one to finish',
+      ]);
+      // Another user has places of their own.
+      expect((await start(technician.token)).status).toBe(200);
+      // The first download given up: its place is free once the server sees it closed.
+      first.abort.abort();
+      let again = await start(doctor.token);
+      for (let attempt = 0; again.status === 429 && attempt < 100; attempt++) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        again = await start(doctor.token);
+      }
+      expect(again.status).toBe(200);
+    } finally {
+      for (const abort of open) abort.abort();
+    }
+  });
+
   it('holds every file of the case byte for byte, in folders by group, named by tracking number', async () => {
     const files = await everyCaseFile();
     const { CaseId, TrackingNo } = await newCase(files);
