@@ -82,7 +82,10 @@ describe('Phones (375 px)', () => {
     }
 
     await page.goto('/dashboard');
+    // The searched list's answer, before a row is opened: a later answer redraws the rows.
+    const searched = page.waitForResponse((response) => response.url().includes(`search=${trackingNo}`));
     await page.getByRole('textbox', { name: 'Search' }).fill(trackingNo);
+    await searched;
     const row = page.getByRole('row', { name: new RegExp(trackingNo) });
     await expect.poll(() => row.getByRole('button', { name: 'View' }).isVisible()).toBe(true);
     await expect.poll(() => row.getByText(/^new$/i).isVisible()).toBe(true);
