@@ -11,7 +11,7 @@ import {
   type CaseStatusFilter,
   type SortableCaseField,
 } from '@portal/contract';
-import { Column, is, Placeholder, sql, type SQL } from 'drizzle-orm';
+import { Column, eq, is, isNull, Placeholder, sql, type SQL } from 'drizzle-orm';
 import { isoTimestamp } from '../../db/iso-timestamp.ts';
 import { cases, users } from '../../db/schema.ts';
 
@@ -76,6 +76,50 @@ export const filterFlags = (shape: FilterShape) => [
   shape.hasTo,
 ];
 
+/** A list's or search's filter values: bound as they are, or placeholders of a prepared statement. */
+export interface CaseFilterValues {
+  status?: Exclude<CaseStatusFilter, 'all'> | Placeholder;
+  planState?: NonNullable<CaseListQuery['planState']> | Placeholder;
+  /** The technician's cases, or (null) the unassigned ones. */
+  assigneeUserId?: number | Placeholder | null;
+  /** Only cases past their status's turnaround target: the cutoffs, or their placeholders. */
+  overdue?: Record<CaseStatus, string | null | Placeholder>;
+  /** The submission date range's bounds (createdRange). */
+  createdFrom?: string | Placeholder;
+  createdBefore?: string | Placeholder;
+}
+
+/** The filters of a list or a search, each left out when its value is absent. */
+export const caseFilters = ({
+  status,
+  planState,
+  assigneeUserId,
+  overdue,
+  createdFrom,
+  createdBefore,
+}: CaseFilterValues) => [
+  status === undefined ? undefined : eq(cases.status, status),
+  planState === undefined ? undefined : eq(cases.planState, planState),
+  assigneeUserId === undefined
+    ? undefined
+    : assigneeUserId === null
+      ? isNull(cases.assigneeUserId)
+      : eq(cases.assigneeUserId, assigneeUserId),
+  overdue === undefined ? undefined : overdueFilter(overdue),
+  createdFrom === undefined ? undefined : sql`${cases.createdAt} >= ${createdFrom}::timestamptz`,
+  createdBefore === undefined ? undefined : sql`${cases.createdAt} < ${createdBefore}::timestamptz`,
+];
+
+/** A shape's filters as the placeholders of its prepared statement (the values bound by the same names). */
+export const filterPlaceholders = (shape: FilterShape): CaseFilterValues => ({
+  status: shape.hasStatus ? sql.placeholder('status') : undefined,
+  planState: shape.hasPlanState ? sql.placeholder('planState') : undefined,
+  assigneeUserId: shape.hasAssignee ? sql.placeholder('assigneeUserId') : shape.isUnassigned ? null : undefined,
+  overdue: shape.isOverdue ? overduePlaceholders : undefined,
+  createdFrom: shape.hasFrom ? sql.placeholder('createdFrom') : undefined,
+  createdBefore: shape.hasTo ? sql.placeholder('createdBefore') : undefined,
+});
+
 /** Per status, the ISO time a case that entered it before is overdue; null for a status without a target. */
 export type OverdueCutoffs = Record<CaseStatus, string | null>;
 
@@ -89,7 +133,7 @@ export const overdueCutoffs = (targets: TurnaroundTargets, now = Date.now()): Ov
   ) as OverdueCutoffs;
 
 /** The placeholders of the cutoffs in a prepared statement, and their values by name. */
-export const overduePlaceholders = Object.fromEntries(
+const overduePlaceholders = Object.fromEntries(
   caseStatuses.map((status) => [status, sql.placeholder(`overdue_${status}`)]),
 ) as Record<CaseStatus, Placeholder>;
 export const overdueValues = (cutoffs: OverdueCutoffs) =>
@@ -99,7 +143,7 @@ export const overdueValues = (cutoffs: OverdueCutoffs) =>
  * Cases past their status's target: in a status since before its cutoff. A null cutoff (no
  * target) matches nothing; each status's clause is read from cases_status_changed_idx.
  */
-export const overdueFilter = (cutoffs: Record<CaseStatus, string | null | Placeholder>) =>
+const overdueFilter = (cutoffs: Record<CaseStatus, string | null | Placeholder>) =>
   sql`(${sql.join(
     caseStatuses.map(
       (status) => sql`(${cases.status} = ${status} and ${cases.statusChangedAt} < ${cutoffs[status]}::timestamptz)`,

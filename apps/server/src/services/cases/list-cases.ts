@@ -5,7 +5,7 @@ import {
   type CaseSortColumn,
   type CaseStats,
 } from '@portal/contract';
-import { and, asc, desc, eq, isNull, Placeholder, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, Placeholder, sql, type SQL } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { caseCounts, caseStatusTotals, cases, users } from '../../db/schema.ts';
 import { arrayRowStatement, preparedOnce } from '../../db/statements.ts';
@@ -15,8 +15,8 @@ import {
   filterFlags,
   filterShape,
   literalPage,
-  overdueFilter,
-  overduePlaceholders,
+  caseFilters,
+  filterPlaceholders,
   overdueValues,
   shapeName,
   sortExpressions,
@@ -52,13 +52,7 @@ const placeholder = sql.placeholder;
 const listFilters = (shape: ListShape) =>
   and(
     shape.isOwned ? eq(cases.doctorUserId, placeholder('doctorUserId')) : undefined,
-    shape.hasStatus ? eq(cases.status, placeholder('status')) : undefined,
-    shape.hasPlanState ? eq(cases.planState, placeholder('planState')) : undefined,
-    shape.hasAssignee ? eq(cases.assigneeUserId, placeholder('assigneeUserId')) : undefined,
-    shape.isUnassigned ? isNull(cases.assigneeUserId) : undefined,
-    shape.isOverdue ? overdueFilter(overduePlaceholders) : undefined,
-    shape.hasFrom ? sql`${cases.createdAt} >= ${placeholder('createdFrom')}::timestamptz` : undefined,
-    shape.hasTo ? sql`${cases.createdAt} < ${placeholder('createdBefore')}::timestamptz` : undefined,
+    ...caseFilters(filterPlaceholders(shape)),
   );
 
 /**

@@ -1,25 +1,5 @@
-import {
-  defaultPageSize,
-  type CaseListQuery,
-  type CaseRow,
-  type CaseSortColumn,
-  type CaseStatus,
-  type CaseStatusFilter,
-} from '@portal/contract';
-import {
-  and,
-  asc,
-  Column,
-  desc,
-  eq,
-  getTableName,
-  is,
-  isNull,
-  Placeholder,
-  sql,
-  Subquery,
-  type SQL,
-} from 'drizzle-orm';
+import { defaultPageSize, type CaseListQuery, type CaseRow, type CaseSortColumn } from '@portal/contract';
+import { and, asc, Column, desc, eq, getTableName, is, Placeholder, sql, Subquery, type SQL } from 'drizzle-orm';
 import { keptPlans, type Database } from '../../db/client.ts';
 import { cases, patientNames, users } from '../../db/schema.ts';
 import { preparedOnce } from '../../db/statements.ts';
@@ -28,12 +8,13 @@ import {
   filterFlags,
   filterShape,
   literalPage,
-  overdueFilter,
-  overduePlaceholders,
+  caseFilters,
+  filterPlaceholders,
   overdueValues,
   shapeName,
   sortColumns,
   sortExpressions,
+  type CaseFilterValues,
   type CaseListScope,
   type FilterShape,
 } from './case-rows.ts';
@@ -51,20 +32,6 @@ const folded = (text: SQL | Placeholder | string) => sql`portal_fold(${text})`;
 
 /** A patient's "first last" name, as a search matches it (the expression of cases_patient_name_trgm_idx). */
 const patientFullName = folded(sql`${cases.firstName} || ' ' || ${cases.lastName}`);
-
-/** A search's status, plan and assignee filters. */
-const searchFilters = ({ status, planState, assigneeUserId, overdue, createdFrom, createdBefore }: SearchSql) => [
-  status === undefined ? undefined : eq(cases.status, status),
-  planState === undefined ? undefined : eq(cases.planState, planState),
-  assigneeUserId === undefined
-    ? undefined
-    : assigneeUserId === null
-      ? isNull(cases.assigneeUserId)
-      : eq(cases.assigneeUserId, assigneeUserId),
-  overdue === undefined ? undefined : overdueFilter(overdue),
-  createdFrom === undefined ? undefined : sql`${cases.createdAt} >= ${createdFrom}::timestamptz`,
-  createdBefore === undefined ? undefined : sql`${cases.createdAt} < ${createdBefore}::timestamptz`,
-];
 
 /**
  * A staff-wide search's reads, in the order they take cases (searchMatches, topMatches): a
@@ -115,7 +82,7 @@ function staffSearchReads(search: SearchSql): SearchRead[] {
  */
 function searchMatches(search: SearchSql, columns: Column[]) {
   const { pattern, doctorUserId } = search;
-  const filters = searchFilters(search);
+  const filters = caseFilters(search);
   // Under the table's name, so that the columns of `cases` name these rows.
   const asCases = (query: SQL) => new Subquery(query, { caseId: cases.caseId }, getTableName(cases));
   if (doctorUserId !== undefined) {
@@ -164,7 +131,7 @@ function oneOf(column: Column, values: unknown[] | Placeholder, type: 'int' | 't
  * order looking for them.
  */
 function topMatches(search: SearchSql, direction: 'asc' | 'desc', depth: SQL) {
-  const filters = searchFilters(search);
+  const filters = caseFilters(search);
   const order = sql.raw(`created_at ${direction}, case_id ${direction}`);
   const first = (from: SQL) => sql`(select case_id, created_at from ${from} order by ${order} limit ${depth})`;
   const matching = (found: SQL) => sql`${cases} where ${and(found, ...filters)}`;
@@ -216,18 +183,9 @@ async function findSearchTerms(db: Database, pattern: string): Promise<SearchTer
 }
 
 /** A search's SQL values: bound as they are, or placeholders of a prepared statement. */
-interface SearchSql {
+interface SearchSql extends CaseFilterValues {
   pattern: string | Placeholder;
   doctorUserId?: number | Placeholder;
-  status?: Exclude<CaseStatusFilter, 'all'> | Placeholder;
-  planState?: NonNullable<CaseListQuery['planState']> | Placeholder;
-  /** The technician's cases, or (null) the unassigned ones. */
-  assigneeUserId?: number | Placeholder | null;
-  /** Only cases past their status's turnaround target: the cutoffs, or their placeholders. */
-  overdue?: Record<CaseStatus, string | null | Placeholder>;
-  /** The submission date range's bounds (createdRange). */
-  createdFrom?: string | Placeholder;
-  createdBefore?: string | Placeholder;
   /** A search with a space in it may run across first name and surname (staff only). */
   isAcrossNames: boolean;
   /** A staff-wide search's names and doctors (findSearchTerms); a doctor's search has none. */
@@ -352,12 +310,7 @@ function prepareSearch(db: Database, shape: SearchShape, name: string) {
   const search: SearchSql = {
     pattern: placeholder('pattern'),
     doctorUserId: shape.isOwned ? placeholder('doctorUserId') : undefined,
-    status: shape.hasStatus ? placeholder('status') : undefined,
-    planState: shape.hasPlanState ? placeholder('planState') : undefined,
-    assigneeUserId: shape.hasAssignee ? placeholder('assigneeUserId') : shape.isUnassigned ? null : undefined,
-    overdue: shape.isOverdue ? overduePlaceholders : undefined,
-    createdFrom: shape.hasFrom ? placeholder('createdFrom') : undefined,
-    createdBefore: shape.hasTo ? placeholder('createdBefore') : undefined,
+    ...filterPlaceholders(shape),
     isAcrossNames: shape.isAcrossNames,
     terms: shape.isOwned
       ? undefined
