@@ -186,6 +186,11 @@ const variables = z.object({
     accepts: 'must be a number of millimetres from 0.01 to 5, such as 0.25',
     fallback: 0.25,
   }),
+  // The hour (UTC) each day's e-mail digest goes out (docs/decisions.md § E-mail preferences).
+  MAIL_DIGEST_HOUR: variable((value) => readWholeNumber(value, 0, 23), {
+    accepts: 'must be a whole hour from 0 to 23 (UTC)',
+    fallback: 7,
+  }),
   // The lab's turnaround: days a case may stay in a status before it is overdue.
   TURNAROUND_DAYS: variable((value) => readTurnaround(value, caseStatuses), {
     accepts: 'must be status=days pairs separated by commas, days from 1 to 365, such as new=2,inprogress=10',
@@ -326,6 +331,8 @@ export const environmentSchema = variables
       publicUrl: env.PUBLIC_URL ?? `http://localhost:${env.PORT}`,
       smtpUrl: env.SMTP_URL,
       mailFrom: env.MAIL_FROM,
+      /** The hour (UTC) of the daily digest of case mails. */
+      mailDigestHour: env.MAIL_DIGEST_HOUR,
       logLevel: env.LOG_LEVEL,
       loginAttemptsPerAddress: env.LOGIN_ATTEMPTS_PER_ADDRESS,
       loginAttemptsPerAccountAndAddress: env.LOGIN_ATTEMPTS_PER_ACCOUNT_AND_ADDRESS,

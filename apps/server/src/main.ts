@@ -4,6 +4,7 @@ import { ConfigError, loadConfig, type Config } from './config.ts';
 import { connectDatabase } from './db/client.ts';
 import { prepareDatabase } from './db/prepare.ts';
 import { createLogDestination } from './lib/log-destination.ts';
+import { startMailDigests } from './mail/digest.ts';
 import { startHousekeeping } from './services/housekeeping.ts';
 
 // A refused environment is one line on stderr and a non-zero exit, not a stack trace.
@@ -33,6 +34,11 @@ const housekeeping = startHousekeeping(
 await housekeeping.firstSweep;
 app.outbox.start();
 app.jobs.start();
+// The daily digest of the case mails users chose to get so (MAIL_DIGEST_HOUR).
+const digests = startMailDigests(
+  { db: app.db, outbox: app.outbox, publicUrl: config.publicUrl, log: app.log },
+  { hourUtc: config.mailDigestHour },
+);
 
 // Output whose reader has gone (a supervisor's pipe closed, `npm start` piped and its parent
 // gone): writes fail with EPIPE. That must neither throw nor keep the process alive; the
@@ -54,6 +60,7 @@ const shutdown = (signal: NodeJS.Signals) => {
   if (isClosing) return;
   isClosing = true;
   housekeeping.stop();
+  digests.stop();
   app.log.info({ signal, timeoutSeconds: config.shutdownTimeoutSeconds }, 'shutting down');
   setTimeout(() => {
     app.log.warn(

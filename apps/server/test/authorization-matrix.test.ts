@@ -595,6 +595,12 @@ const requests: Record<string, Build> = {
     url: `${owner.planViewPath}/upper/mesh.glb`,
   }),
   'GET /api/doctor/preferences': () => ({ url: '/api/doctor/preferences' }),
+  'GET /api/inbox': () => ({ url: '/api/inbox' }),
+  'GET /api/account/mail-preferences': () => ({ url: '/api/account/mail-preferences' }),
+  'PUT /api/account/mail-preferences': () => ({
+    url: '/api/account/mail-preferences',
+    payload: { messages: 'digest', plans: 'immediate', status: 'off' },
+  }),
   'PUT /api/doctor/preferences': () => ({ url: '/api/doctor/preferences', payload: { toothNumbering: 'FDI' } }),
   'GET /api/case/:caseId/prescription.pdf': (_actor, owner) => ({ url: `/api/case/${owner.caseId}/prescription.pdf` }),
   'OPTIONS /api/uploads/tus': () => ({ url: '/api/uploads/tus' }),

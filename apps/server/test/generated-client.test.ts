@@ -511,6 +511,13 @@ export async function downloadPart(): Promise<Blob | undefined> {
     await call('PUT', '/api/doctor/preferences', { body: { midline: 'Maintain', toothNumbering: 'FDI' } });
     const preferences = await call('GET', '/api/doctor/preferences', {});
     expect(preferences.data).toEqual({ midline: 'Maintain', toothNumbering: 'FDI' });
+    // The doctor's e-mail preferences and inbox.
+    await call('PUT', '/api/account/mail-preferences', {
+      body: { messages: 'digest', plans: 'immediate', status: 'off' },
+    });
+    const mailPreferences = await call('GET', '/api/account/mail-preferences', {});
+    expect(mailPreferences.data).toMatchObject({ messages: 'digest', plans: 'immediate', status: 'off' });
+    expect(json<{ items: unknown[] }>(await call('GET', '/api/inbox', {})).items).toEqual([]);
 
     // The doctor's case drafts: start, save, list, read back, delete.
     const { draftId } = json<{ draftId: number }>(

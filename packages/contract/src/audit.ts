@@ -54,6 +54,7 @@ export const auditActions = [
   'role.second_factor',
   'case.assign',
   'case.note',
+  'account.mail_preferences',
 ] as const;
 export const auditAction = z.enum(auditActions, { error: 'Action is not valid' });
 export type AuditAction = z.infer<typeof auditAction>;

@@ -29,3 +29,5 @@ export * from './case-detail-items.ts';
 export * from './case-drafts.ts';
 export * from './second-factor.ts';
 export * from './signed-in-sessions.ts';
+export * from './inbox.ts';
+export * from './mail-preferences.ts';

@@ -1,4 +1,4 @@
-import { auditOutcomes, caseFieldList, caseOrderTypes } from '@portal/contract';
+import { auditOutcomes, caseFieldList, caseOrderTypes, mailDeliveries, mailKinds } from '@portal/contract';
 import { sql } from 'drizzle-orm';
 import {
   bigint,
@@ -793,6 +793,45 @@ export const doctorPreferences = pgTable('doctor_preferences', {
   preferences: jsonb('preferences').notNull(),
   updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
 });
+
+// ---------------------------------------------------------------------------- e-mail preferences
+
+/**
+ * How a user gets each kind of case mail (docs/decisions.md § E-mail preferences); no row is
+ * every kind immediate, as before preferences existed.
+ */
+export const mailPreferences = pgTable('mail_preferences', {
+  userId: integer('user_id')
+    .primaryKey()
+    .references(() => users.userId),
+  messages: text('messages', { enum: mailDeliveries }).notNull().default('immediate'),
+  plans: text('plans', { enum: mailDeliveries }).notNull().default('immediate'),
+  status: text('status', { enum: mailDeliveries }).notNull().default('immediate'),
+  updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+});
+
+/**
+ * A case mail held for its user's daily digest: the mail it would have been (template and
+ * variables), so the digest tells it in the same words; deleted in the transaction that
+ * queues the digest.
+ */
+export const mailDigestItems = pgTable(
+  'mail_digest_items',
+  {
+    itemId: integer('item_id').primaryKey().generatedAlwaysAsIdentity(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.userId),
+    caseId: integer('case_id')
+      .notNull()
+      .references(() => cases.caseId),
+    kind: text('kind', { enum: mailKinds }).notNull(),
+    template: text('template').notNull(),
+    variables: jsonb('variables').$type<Record<string, string>>().notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [index('mail_digest_items_user_idx').on(table.userId, table.createdAt)],
+);
 
 // ---------------------------------------------------------------------------- resumable uploads
 

@@ -11,6 +11,7 @@ export type EmailTemplateName =
   | 'caseSubmitted'
   | 'caseMessage'
   | 'planReady'
+  | 'digest'
   | 'accountChanged'
   | 'passwordReset'
   | 'registrationReceived'

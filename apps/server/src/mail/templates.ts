@@ -84,6 +84,16 @@ const templates: Record<EmailTemplateName, (v: Variables) => RenderedMail> = {
     text: `You have a new message about case ${v.trackingNo}.\n${v.caseUrl}\n\nAligner Portal`,
     html: `<p>You have a new message about case ${escapeHtml(v.trackingNo ?? '')}.</p><p><a href="${escapeHtml(v.caseUrl ?? '')}">Open the case</a></p><p>Aligner Portal</p>`,
   }),
+  // The day's case mails of the kinds the user chose as a digest, each told by its own mail's subject (docs/decisions.md § E-mail preferences).
+  digest: (v) => {
+    const lines = (v.items ?? '').split('\n').filter(Boolean);
+    const more = Number(v.more) > 0 ? `And ${v.more} more in the portal.` : '';
+    return {
+      subject: `Your Aligner Portal digest: ${lines.length + Number(v.more || 0)} updates`,
+      text: `Dear ${nameOf(v)},\n\nWhat happened on your cases since your last digest:\n${lines.map((line) => `- ${line}\n`).join('')}${more ? `${more}\n` : ''}\nYour inbox: ${v.inboxUrl}\n\nAligner Portal`,
+      html: `<p>Dear ${escapeHtml(nameOf(v))},</p><p>What happened on your cases since your last digest:</p><ul>${lines.map((line) => `<li>${escapeHtml(line)}</li>`).join('')}</ul>${more ? `<p>${escapeHtml(more)}</p>` : ''}<p><a href="${escapeHtml(v.inboxUrl ?? '')}">Open your inbox</a></p><p>Aligner Portal</p>`,
+    };
+  },
   planReady: (v) => ({
     subject: `A treatment plan is ready for your review (case ${v.trackingNo})`,
     text: `Dear ${v.doctorName},\n\nA treatment plan is ready for your review: version ${v.version} of case ${v.trackingNo}.\n${v.caseUrl}\n\nAligner Portal`,

@@ -20,6 +20,7 @@ import { caseDraftRoutes } from './case-drafts/index.ts';
 import { secondFactorRoutes } from './second-factor/index.ts';
 import { sessionRoutes } from './sessions/index.ts';
 import { sharedPlanRoutes } from './shared/index.ts';
+import { inboxRoutes } from './inbox/index.ts';
 
 /** Every API area; each route's full path comes from its row in the contract's endpoint table. */
 export async function apiRoutes(app: FastifyInstance) {
@@ -47,6 +48,7 @@ export async function apiRoutes(app: FastifyInstance) {
     prescriptionRoutes,
     caseDraftRoutes,
     secondFactorRoutes,
+    inboxRoutes,
   ]) {
     await app.register(areaRoutes);
   }

@@ -409,6 +409,12 @@ export const examples: Record<string, (fixture: Fixture) => Example> = {
   }),
 
   'GET /api/doctor/preferences': () => ({ url: '/api/doctor/preferences' }),
+  'GET /api/inbox': () => ({ url: '/api/inbox' }),
+  'GET /api/account/mail-preferences': () => ({ url: '/api/account/mail-preferences' }),
+  'PUT /api/account/mail-preferences': () => ({
+    url: '/api/account/mail-preferences',
+    json: { messages: 'digest', plans: 'immediate', status: 'off' },
+  }),
   'PUT /api/doctor/preferences': () => ({
     url: '/api/doctor/preferences',
     json: { midline: 'Maintain', iprPreference: 'First preference', toothNumbering: 'FDI', shipment: '' },

@@ -83,6 +83,7 @@ export async function createTestApp(
     tokenTtl: 3600,
     publicUrl: 'http://portal.test',
     mailFrom: 'Portal <portal@test>',
+    mailDigestHour: 7,
     logLevel: 'silent',
     loginAttemptsPerAddress: 1000,
     loginAttemptsPerAccount: 1000,

@@ -17,6 +17,7 @@ import { prescriptionEndpoints } from './prescription.ts';
 import { caseDraftEndpoints } from './case-drafts.ts';
 import { secondFactorEndpoints } from './second-factor.ts';
 import { sessionEndpoints } from './sessions.ts';
+import { inboxEndpoints } from './inbox.ts';
 
 export { pictureRemoval } from './common.ts';
 
@@ -45,6 +46,7 @@ export const endpoints = {
   ...prescriptionEndpoints,
   ...caseDraftEndpoints,
   ...secondFactorEndpoints,
+  ...inboxEndpoints,
 };
 export type Endpoints = typeof endpoints;
 export type EndpointName = keyof Endpoints;
@@ -70,4 +72,5 @@ export const endpointTags = [
   { name: 'audit', description: "The audit log (the administrator's)" },
   { name: 'events', description: 'Live updates as Server-Sent Events' },
   { name: 'plans', description: "Treatment plan versions and the doctor's approval" },
+  { name: 'inbox', description: 'What waits for the caller across cases, and their e-mail preferences' },
 ] as const;

@@ -13,6 +13,12 @@ import { notFound } from '../../lib/errors.ts';
 const ownedBy = (doctorUserId: number | null) =>
   doctorUserId === null ? undefined : eq(cases.doctorUserId, doctorUserId);
 
+/**
+ * The cases a caller reaches, as a condition on `cases`: for reads across cases (the inbox,
+ * the mail digest), the same reach as one case's.
+ */
+export const visibleCasesCondition = (actor: SignedInUser) => ownedBy(caseOwnerScope(actor, 0));
+
 declare const visible: unique symbol;
 
 /** A case the caller may see, as findVisibleCase found it. */
@@ -34,7 +40,7 @@ export async function findVisibleCase(db: Database, actor: SignedInUser, caseId:
       trackingNo: cases.trackingNo,
     })
     .from(cases)
-    .where(and(eq(cases.caseId, caseId), ownedBy(caseOwnerScope(actor, 0))));
+    .where(and(eq(cases.caseId, caseId), visibleCasesCondition(actor)));
   if (!found) throw notFound('Case');
   return found as VisibleCase;
 }

@@ -12,6 +12,7 @@ import type { Database } from '../../db/client.ts';
 import { isoTimestamp } from '../../db/iso-timestamp.ts';
 import { cases, caseStatusHistory, users } from '../../db/schema.ts';
 import { badRequest, conflict, notFound } from '../../lib/errors.ts';
+import { enqueueCaseMail } from '../../mail/case-mail.ts';
 import type { MailOutbox } from '../../mail/outbox.ts';
 import type { VisibleCase } from './case-access.ts';
 
@@ -93,8 +94,10 @@ export async function changeCaseStatus(
       .select({ email: users.email, firstName: users.firstName, lastName: users.lastName })
       .from(users)
       .where(eq(users.userId, current.doctorUserId));
-    await deps.outbox.enqueue(tx, {
+    await enqueueCaseMail(tx, deps.outbox, {
       to: doctor!.email,
+      userId: current.doctorUserId,
+      caseId,
       template: 'caseStatus',
       variables: {
         doctorName: `${doctor!.firstName} ${doctor!.lastName}`,

@@ -16,6 +16,7 @@ import { caseAttachments, cases, caseStatusHistory, clinics, doctors, users } fr
 import { badRequest, isUniqueViolation } from '../../lib/errors.ts';
 import type { JobQueue } from '../../jobs/job-queue.ts';
 import { findLabStaff } from '../../mail/lab-staff.ts';
+import { enqueueCaseMail } from '../../mail/case-mail.ts';
 import type { MailOutbox } from '../../mail/outbox.ts';
 import { personName } from '../accounts.ts';
 import { queueMeshViews } from '../mesh-views.ts';
@@ -99,8 +100,10 @@ async function mailLab(
     .where(eq(users.userId, created.doctorUserId));
   for (const staff of await findLabStaff(tx)) {
     if (staff.userId === created.actorUserId) continue;
-    await deps.outbox.enqueue(tx, {
+    await enqueueCaseMail(tx, deps.outbox, {
       to: staff.email,
+      userId: staff.userId,
+      caseId: created.caseId,
       template: 'caseSubmitted',
       variables: {
         name: personName(staff),

@@ -3,6 +3,7 @@ import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { Database, Transaction } from '../../db/client.ts';
 import { caseMessageMails, caseMessageReads, caseMessages, users } from '../../db/schema.ts';
 import { findLabStaff } from '../../mail/lab-staff.ts';
+import { enqueueCaseMail } from '../../mail/case-mail.ts';
 import type { MailOutbox } from '../../mail/outbox.ts';
 
 /** At most one e-mail per case per person in this window, however many messages (docs/decisions.md § Messages). */
@@ -53,10 +54,13 @@ export async function mailOtherSide(
     .returning({ userId: caseMessageMails.userId });
   const dueIds = new Set(due.map((row) => row.userId));
   for (const recipient of recipients.filter(({ userId }) => dueIds.has(userId))) {
-    await outbox.enqueue(
+    await enqueueCaseMail(
       tx,
+      outbox,
       {
         to: recipient.email,
+        userId: recipient.userId,
+        caseId: message.caseId,
         template: 'caseMessage',
         variables: {
           trackingNo: message.trackingNo,

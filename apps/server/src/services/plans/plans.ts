@@ -6,6 +6,7 @@ import { isoTimestamp } from '../../db/iso-timestamp.ts';
 import { cases, planArches, planStageFiles, treatmentPlans, users } from '../../db/schema.ts';
 import { conflict, notFound } from '../../lib/errors.ts';
 import type { JobQueue } from '../../jobs/job-queue.ts';
+import { enqueueCaseMail } from '../../mail/case-mail.ts';
 import type { MailOutbox } from '../../mail/outbox.ts';
 import type { VisibleCase } from '../cases/case-access.ts';
 import { sendPlanComments } from './plan-comments.ts';
@@ -90,8 +91,10 @@ export async function createPlanVersion(
       .select({ email: users.email, firstName: users.firstName, lastName: users.lastName })
       .from(users)
       .where(eq(users.userId, found.doctorUserId));
-    await deps.outbox.enqueue(tx, {
+    await enqueueCaseMail(tx, deps.outbox, {
       to: doctor!.email,
+      userId: found.doctorUserId,
+      caseId,
       template: 'planReady',
       variables: {
         doctorName: `${doctor!.firstName} ${doctor!.lastName}`,

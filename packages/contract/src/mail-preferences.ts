@@ -1,0 +1,26 @@
+import { z } from 'zod';
+
+/**
+ * Which case mails a user gets, and how (docs/decisions.md § E-mail preferences). Mails about
+ * the account itself (activation, password resets, changes to it) are not among them: they
+ * always go out at once.
+ */
+export const mailKinds = ['messages', 'plans', 'status'] as const;
+export type MailKind = (typeof mailKinds)[number];
+
+export const mailDeliveries = ['immediate', 'digest', 'off'] as const;
+export type MailDelivery = (typeof mailDeliveries)[number];
+
+const delivery = (label: string) => z.enum(mailDeliveries, { error: `${label} must be immediate, digest or off` });
+
+/** PUT /api/account/mail-preferences: each kind's delivery; all three are sent. */
+export const mailPreferences = z.object({
+  messages: delivery('Messages'),
+  plans: delivery('Plans'),
+  status: delivery('Status'),
+});
+export type MailPreferences = z.infer<typeof mailPreferences>;
+
+/** GET /api/account/mail-preferences: the caller's choices and the hour (UTC) the daily digest goes out. */
+export const mailPreferencesAnswer = mailPreferences.extend({ digestHourUtc: z.number().int().min(0).max(23) });
+export type MailPreferencesAnswer = z.infer<typeof mailPreferencesAnswer>;
