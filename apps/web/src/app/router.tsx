@@ -55,6 +55,7 @@ const router = createBrowserRouter([
             lazy: async () => ({ ErrorBoundary: (await import('./guards.tsx')).PageError }),
             children: [
               { path: paths.dashboard, lazy: () => import('./routes/dashboard.tsx') },
+              { path: paths.inbox, lazy: () => import('./routes/inbox.tsx') },
               { path: paths.roles, lazy: () => import('./routes/roles.tsx') },
               { path: paths.rolePermissions, lazy: () => import('./routes/role-permissions.tsx') },
               { path: paths.users, lazy: () => import('./routes/users.tsx') },

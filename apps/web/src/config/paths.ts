@@ -4,6 +4,8 @@ export const paths = {
   register: '/register',
   resetPassword: '/reset-password',
   dashboard: '/dashboard',
+  /** What waits for the caller across cases: unread messages, plans awaiting them. */
+  inbox: '/inbox',
   roles: '/roles',
   rolePermissions: '/rolepermissions',
   users: '/users',
@@ -22,6 +24,9 @@ export const paths = {
 
 /** The address of one case's page: shared, linked from lists and e-mailed to its doctor. */
 export const casePath = (caseId: number) => `/cases/${caseId}`;
+
+/** One case's page at its messages or its treatment plan (the sections' ids). */
+export const caseSectionPath = (caseId: number, section: 'messages' | 'plan') => `${casePath(caseId)}#${section}`;
 
 /** The case form with one of the caller's drafts open (docs/decisions.md § Drafts). */
 export const caseDraftPath = (draftId: number) => `/cases?draft=${draftId}`;

@@ -32,7 +32,7 @@ function onCaseMessage(queryClient: QueryClient, data: string) {
   void queryClient.invalidateQueries({ queryKey: messageKeys.unread() });
 }
 
-/** What a plan version or decision makes stale: the plan tiles and lists, the case, its timeline and plans. */
+/** What a plan version or decision makes stale: the plan tiles and lists, the case, its timeline and plans, the inbox. */
 function onCasePlan(queryClient: QueryClient, data: string) {
   const caseId = caseIdOf(data);
   if (caseId === undefined) return;
@@ -41,6 +41,7 @@ function onCasePlan(queryClient: QueryClient, data: string) {
   void queryClient.invalidateQueries({ queryKey: caseKeys.detail(caseId) });
   void queryClient.invalidateQueries({ queryKey: caseKeys.timeline(caseId) });
   void queryClient.invalidateQueries({ queryKey: caseKeys.plans(caseId) });
+  void queryClient.invalidateQueries({ queryKey: messageKeys.inbox() });
 }
 
 /** What a new technician makes stale: the lists (Mine, Unassigned), the case and its timeline. */

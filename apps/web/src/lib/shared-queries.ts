@@ -90,7 +90,16 @@ export const messageKeys = {
   all: ['messages'] as const,
   ofCase: (caseId: number) => [...messageKeys.all, 'case', caseId] as const,
   unread: () => [...messageKeys.all, 'unread'] as const,
+  /**
+   * The inbox (unread messages and plans awaiting the caller), under the unread counts' key:
+   * whatever refreshes the counts (a read here or in another tab, a new message) refreshes it too.
+   */
+  inbox: () => [...messageKeys.unread(), 'inbox'] as const,
 };
+
+/** What waits for the caller across cases (`GET /api/inbox`): the Inbox page and its menu badge. */
+export const inboxQueryOptions = () =>
+  queryOptions({ queryKey: messageKeys.inbox(), queryFn: () => api.call('GET /api/inbox') });
 
 /** `[{ caseId, unread }]` for the cases with messages the caller has not read. */
 export const unreadCountsQueryOptions = () =>

@@ -9,7 +9,7 @@ import { UnreadBadge } from '../../components/unread-badge.tsx';
 import { useMenu } from '../../features/menu/api/get-menu.ts';
 import { useLiveEvents } from '../../lib/live-events.ts';
 import { useTabSync } from '../../lib/tab-sync.ts';
-import { pendingDoctorsQueryOptions, unreadCountsQueryOptions } from '../../lib/shared-queries.ts';
+import { inboxQueryOptions, pendingDoctorsQueryOptions, unreadCountsQueryOptions } from '../../lib/shared-queries.ts';
 import type { Session } from '../../lib/session.ts';
 import { UserMenu } from './user-menu.tsx';
 
@@ -27,6 +27,12 @@ export function AppLayout({ session }: { session: Session }) {
     enabled: menu.items.some((item) => item.url === '/dashboard'),
     select: (rows) => rows.reduce((total, row) => total + row.unread, 0),
   });
+  // Everything waiting in the inbox, beside Inbox: the same query as the page, so both agree.
+  const inboxTotal = useQuery({
+    ...inboxQueryOptions(),
+    enabled: menu.items.some((item) => item.url === '/inbox'),
+    select: (inbox) => inbox.unreadMessages + inbox.plansAwaiting,
+  });
   // Doctors waiting for activation, beside Doctors, for those who can activate them.
   const pendingDoctors = useQuery({
     ...pendingDoctorsQueryOptions(),
@@ -34,6 +40,7 @@ export function AppLayout({ session }: { session: Session }) {
   });
   const badges: Record<string, ReactNode> = {
     '/dashboard': <UnreadBadge count={unreadTotal.data ?? 0} />,
+    '/inbox': <CountBadge count={inboxTotal.data ?? 0} label="waiting for you" />,
     '/doctors': <CountBadge count={pendingDoctors.data?.total ?? 0} label="waiting for activation" color="blue.9" />,
   };
   const location = useLocation();

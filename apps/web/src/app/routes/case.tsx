@@ -1,6 +1,7 @@
 import { Alert, Button, Skeleton, Stack, Text } from '@mantine/core';
 import type { NumberingSystem } from '@portal/contract';
-import { useNavigate, useParams } from 'react-router';
+import { useEffect } from 'react';
+import { useLocation, useNavigate, useParams } from 'react-router';
 import { RequirePage } from '../guards.tsx';
 import { paths } from '../../config/paths.ts';
 import { useCase } from '../../features/cases/api/get-case.ts';
@@ -26,6 +27,13 @@ function CasePage({ caseId }: { caseId: number }) {
   const menu = useMenu(session);
   // Orders from a case: its doctor (a doctor sees only their own), or staff with the Add Case page.
   const canOrder = isDoctor(session) || menu.items.some((item) => item.url === paths.cases);
+  // An address with a section (`#messages`, `#plan`: the inbox's links) opens the page there,
+  // once the case is drawn; the browser's own jump came before the section existed.
+  const { hash } = useLocation();
+  const isDrawn = found.data !== undefined;
+  useEffect(() => {
+    if (isDrawn && hash) document.getElementById(hash.slice(1))?.scrollIntoView();
+  }, [isDrawn, hash]);
   const back = () => {
     const cameFromPortal = (window.history.state as { idx?: number } | null)?.idx;
     if (cameFromPortal) void navigate(-1);

@@ -9,25 +9,31 @@ export const getMenu = (roleId: number) => api.call('GET /api/permission/get_men
 export const menuQueryOptions = (roleId: number) =>
   queryOptions({ queryKey: menuKeys.ofRole(roleId), queryFn: () => getMenu(roleId) });
 
+type MenuItem = { label: string; url: string };
+
+/** The Inbox follows the Dashboard: whoever reaches cases has one (docs/decisions.md § Inbox). */
+const withInbox = (items: MenuItem[]): MenuItem[] =>
+  items.flatMap((item) => (item.url === '/dashboard' ? [item, { label: 'Inbox', url: '/inbox' }] : [item]));
+
 /** The sidebar by user type (docs/spec.md section 2, Layout). */
-export function useMenu(session: Session): { items: { label: string; url: string }[]; isLoading: boolean } {
+export function useMenu(session: Session): { items: MenuItem[]; isLoading: boolean } {
   const isStaff = !isDoctor(session) && !isAdministrator(session);
   const query = useQuery({ ...menuQueryOptions(session.roleId), enabled: isStaff });
   if (isDoctor(session)) {
     return {
-      items: [
+      items: withInbox([
         { label: 'Dashboard', url: '/dashboard' },
         { label: 'Add Cases', url: '/cases' },
-      ],
+      ]),
       isLoading: false,
     };
   }
   if (isAdministrator(session)) {
     const items = pages.map((page) => ({ label: page.PageName, url: page.PageUrl }));
-    return { items: [...items, { label: 'Audit Log', url: '/audit' }], isLoading: false };
+    return { items: withInbox([...items, { label: 'Audit Log', url: '/audit' }]), isLoading: false };
   }
   return {
-    items: (query.data ?? []).map((item) => ({ label: item.PageName, url: item.PageUrl })),
+    items: withInbox((query.data ?? []).map((item) => ({ label: item.PageName, url: item.PageUrl }))),
     isLoading: query.isLoading,
   };
 }

@@ -25,7 +25,7 @@ export function CaseConversation({ caseId }: { caseId: number }) {
   }, [caseId, newestId, markRead]);
 
   return (
-    <Paper withBorder p="md" component="section" aria-label="Messages">
+    <Paper withBorder p="md" component="section" aria-label="Messages" id="messages">
       <Title order={3} size="h4" mb="sm">
         Messages
       </Title>

@@ -1,9 +1,9 @@
 import type { PlanApproval, PlanSummary } from '@portal/contract';
 import { useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { api, uploadApi } from '../../../lib/api-client.ts';
-import { caseKeys } from '../../../lib/shared-queries.ts';
+import { caseKeys, messageKeys } from '../../../lib/shared-queries.ts';
 
-/** What a new version or a decision makes stale: this case's plans, page and timeline, the tiles and lists. */
+/** What a new version or a decision makes stale: this case's plans, page and timeline, the tiles and lists, the inbox. */
 const refreshCase = (queryClient: QueryClient, caseId: number) =>
   Promise.all([
     queryClient.invalidateQueries({ queryKey: caseKeys.plans(caseId) }),
@@ -11,6 +11,7 @@ const refreshCase = (queryClient: QueryClient, caseId: number) =>
     queryClient.invalidateQueries({ queryKey: caseKeys.timeline(caseId) }),
     queryClient.invalidateQueries({ queryKey: caseKeys.allStats() }),
     queryClient.invalidateQueries({ queryKey: caseKeys.lists() }),
+    queryClient.invalidateQueries({ queryKey: messageKeys.inbox() }),
   ]);
 
 /** The multipart body of a plan upload: the summary as JSON first, then the STLs or the one ZIP. */

@@ -293,7 +293,7 @@ export function PlanPanel({
   const [sharing, setSharing] = useState<PlanVersion>();
 
   return (
-    <Paper withBorder p="md" component="section" aria-label="Treatment Plan">
+    <Paper withBorder p="md" component="section" aria-label="Treatment Plan" id="plan">
       <Group justify="space-between" mb="sm">
         <Title order={3} size="h4">
           Treatment Plan

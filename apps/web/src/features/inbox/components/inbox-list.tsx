@@ -1,0 +1,96 @@
+import { Alert, Anchor, Badge, Group, Paper, Stack, Text } from '@mantine/core';
+import { maxInboxItems, type InboxItem } from '@portal/contract';
+import { Link } from 'react-router';
+import { PageTitle } from '../../../components/page-title.tsx';
+import { caseSectionPath } from '../../../config/paths.ts';
+import { formatDateTime } from '../../../lib/format-date.ts';
+import { useInbox } from '../api/get-inbox.ts';
+
+/** What an item asks of the caller, by side (docs/decisions.md § Inbox). */
+function itemTitle(item: InboxItem, isDoctor: boolean): string {
+  if (item.kind === 'message') return 'Unread message';
+  return isDoctor
+    ? `Plan version ${item.version} awaits your approval`
+    : `Changes requested on plan version ${item.version}`;
+}
+
+function excerptOf(item: InboxItem): string {
+  if (item.excerpt) return item.excerpt;
+  return item.kind === 'message' ? 'Files attached' : '';
+}
+
+function InboxRow({ item, isDoctor }: { item: InboxItem; isDoctor: boolean }) {
+  const title = itemTitle(item, isDoctor);
+  const excerpt = excerptOf(item);
+  return (
+    <Paper component="li" withBorder p="sm" aria-label={`${title}, case ${item.trackingNo}`}>
+      <Group justify="space-between" align="flex-start" gap="xs" wrap="wrap">
+        <Stack gap={2} style={{ minWidth: 0, flex: '1 1 16rem' }}>
+          <Group gap="xs" wrap="wrap">
+            <Badge color={item.kind === 'message' ? 'red.9' : 'blue.9'} variant="filled">
+              {item.kind === 'message' ? 'Message' : 'Plan'}
+            </Badge>
+            <Anchor
+              component={Link}
+              to={caseSectionPath(item.caseId, item.kind === 'message' ? 'messages' : 'plan')}
+              fw={600}
+            >
+              {title}
+            </Anchor>
+          </Group>
+          <Text size="sm">
+            Case {item.trackingNo} · {item.patientName}
+          </Text>
+          {excerpt && (
+            <Text size="sm" c="dimmed" lineClamp={2} style={{ overflowWrap: 'anywhere' }}>
+              {excerpt}
+            </Text>
+          )}
+        </Stack>
+        <Text size="sm" c="dimmed">
+          {formatDateTime(item.at)}
+        </Text>
+      </Group>
+    </Paper>
+  );
+}
+
+/**
+ * The Inbox: everything waiting for the caller across the cases they reach, newest first.
+ * It follows changes live; an item leaves once read or decided, here or in another tab.
+ */
+export function InboxList({ isDoctor }: { isDoctor: boolean }) {
+  const inbox = useInbox();
+  const shown = inbox.data?.items.length ?? 0;
+  const total = (inbox.data?.unreadMessages ?? 0) + (inbox.data?.plansAwaiting ?? 0);
+  return (
+    <>
+      <PageTitle title="Inbox" />
+      {inbox.isError && (
+        <Alert color="red" role="alert">
+          Your inbox could not be loaded.
+        </Alert>
+      )}
+      {inbox.data && (
+        <Text size="sm" mb="sm" role="status">
+          {inbox.data.unreadMessages} unread {inbox.data.unreadMessages === 1 ? 'message' : 'messages'},{' '}
+          {inbox.data.plansAwaiting} {inbox.data.plansAwaiting === 1 ? 'plan' : 'plans'}{' '}
+          {isDoctor ? 'awaiting your approval' : 'with changes requested'}
+        </Text>
+      )}
+      {inbox.data && shown === 0 && <Text c="dimmed">Nothing is waiting for you.</Text>}
+      {shown > 0 && (
+        <Stack component="ul" gap="xs" p={0} m={0} style={{ listStyle: 'none' }} aria-label="Waiting for you">
+          {inbox.data!.items.map((item) => (
+            <InboxRow key={`${item.kind}-${item.itemId}`} item={item} isDoctor={isDoctor} />
+          ))}
+        </Stack>
+      )}
+      {total > shown && shown === maxInboxItems && (
+        <Text size="sm" c="dimmed" mt="sm">
+          The newest {maxInboxItems} are shown; the rest are on the case pages.
+        </Text>
+      )}
+    </>
+  );
+}
