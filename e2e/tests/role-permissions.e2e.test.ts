@@ -74,12 +74,13 @@ describe('Role Permissions screen', () => {
     await openSignedIn(staffPage, staff.username, staff.password);
     await settle(staffPage);
     const menu = staffPage.getByRole('navigation', { name: 'Main menu' });
-    // Without the badges other tests may put beside Dashboard (unread messages) and Doctors (waiting doctors).
+    // Without the badges other tests may put beside Dashboard (unread messages), Inbox and Doctors (waiting doctors).
     const items = async () =>
       (await menu.getByRole('link').allTextContents()).map((text) =>
-        text.replace(/\d+ (unread|waiting for activation)$/, ''),
+        text.replace(/\d+ (unread|waiting for activation|waiting for you)$/, ''),
       );
-    await expect.poll(items).toEqual(['Dashboard', 'Doctors']);
+    // The Inbox comes with the Dashboard (docs/decisions.md § Inbox).
+    await expect.poll(items).toEqual(['Dashboard', 'Inbox', 'Doctors']);
     await staffPage.goto('/users');
     await expect.poll(() => staffPage.getByText('You do not have access to this page.').isVisible()).toBe(true);
     await staffPage.goto('/rolepermissions');
