@@ -1,4 +1,4 @@
-import { and, eq, type SQL } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { Readable } from 'node:stream';
 import { caseOwnerScope, type SignedInUser } from '../../auth/policy.ts';

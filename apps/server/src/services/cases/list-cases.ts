@@ -5,7 +5,7 @@ import {
   type CaseSortColumn,
   type CaseStats,
 } from '@portal/contract';
-import { and, asc, desc, eq, Placeholder, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, sql, type SQL } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { caseCounts, caseStatusTotals, cases, users } from '../../db/schema.ts';
 import { arrayRowStatement, preparedOnce } from '../../db/statements.ts';
