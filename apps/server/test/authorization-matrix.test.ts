@@ -3,6 +3,7 @@ import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { binaryStl, caseFields, caseForm, createCaseDoctor, submitCase } from './helpers/case-factories.ts';
 import {
+  createAssistant,
   createDoctor,
   createStaff,
   doctorEditFields,
@@ -17,7 +18,7 @@ import { planForm, planSummaryOf, stageFiles, uploadPlan } from './helpers/plan-
 import { createTestApp, testAdmin, type TestApp } from './helpers/test-app.ts';
 
 /**
- * docs/quality.md, Access: every route the server registers x eight actors. What each actor
+ * docs/quality.md, Access: every route the server registers x nine actors. What each actor
  * should get follows from the route's row in the endpoint table, its `access` and its
  * `record` (expectedOf); the few routes whose answer the row cannot tell are listed with why
  * (OVERRIDES), and the routes without a row (UNLISTED). A registered route without an entry
@@ -35,6 +36,8 @@ const actors = [
   // Every page but the route's own (all of them when several open it): an unrelated page
   // added to a route's access list lets this one in. Expected to fare as staffWithoutPage.
   'staffWithOtherPages',
+  // Doctor A's assistant (docs/decisions.md § Assistants): doctor B's records are a third doctor's to them.
+  'assistant',
 ] as const;
 type Actor = (typeof actors)[number];
 type PageName = (typeof pages)[number]['PageName'];
@@ -44,16 +47,17 @@ type PageName = (typeof pages)[number]['PageName'];
  * 'own' (2xx, answered with the caller's own data: the same answer as for their own ids).
  */
 type Outcome = number | readonly number[] | 'ok' | 'own';
-type Row = readonly [Outcome, Outcome, Outcome, Outcome, Outcome, Outcome, Outcome];
+/** Anonymous, inactive doctor, doctor A, doctor B, staff without the page, with it, administrator, A's assistant. */
+type Row = readonly [Outcome, Outcome, Outcome, Outcome, Outcome, Outcome, Outcome, Outcome];
 /** `page`: the one page the "staff with the page" actor's role has (the first of the route's pages). */
 interface Entry {
   page?: PageName;
   expect: Row;
 }
 
-const everyone = (outcome: Outcome): Row => [outcome, outcome, outcome, outcome, outcome, outcome, outcome];
+const everyone = (outcome: Outcome): Row => [outcome, outcome, outcome, outcome, outcome, outcome, outcome, outcome];
 /** Any signed-in user, each for themselves. */
-const SIGNED_IN = (outcome: Outcome): Row => [401, 401, outcome, outcome, outcome, outcome, outcome];
+const SIGNED_IN = (outcome: Outcome): Row => [401, 401, outcome, outcome, outcome, outcome, outcome, outcome];
 
 const pageNameOf = (url: PageUrl) => pages.find((row) => row.PageUrl === url)!.PageName;
 
@@ -70,12 +74,16 @@ function expectedOf(row: Endpoint): Entry {
   const rolePages = typeof access === 'object' ? access.pages : [];
   const isLetIn = {
     doctor: access === 'signedIn' || (typeof access === 'object' && access.doctors === true),
+    assistant: access === 'signedIn' || (typeof access === 'object' && access.assistants === true),
     staffWithoutPage: access === 'signedIn',
     staffWithPage: access === 'signedIn' || rolePages.length > 0,
     admin: access === 'signedIn' || access === 'administrator' || rolePages.length > 0,
   };
-  /** A caller let in, at doctor A's record: its owner, another doctor, or staff. */
-  const atRecord = (caller: 'owner' | 'otherDoctor' | 'staff', hasPage: boolean): Outcome => {
+  /**
+   * A caller let in, at doctor A's record: its owner, another doctor, staff, or A's assistant
+   * (who reaches A's records as A does, but takes none of A's decisions and owns none of A's own).
+   */
+  const atRecord = (caller: 'owner' | 'otherDoctor' | 'staff' | 'assistant', hasPage: boolean): Outcome => {
     switch (reach) {
       case undefined:
         return success;
@@ -105,6 +113,7 @@ function expectedOf(row: Endpoint): Entry {
       isLetIn.staffWithoutPage ? atRecord('staff', false) : 403,
       isLetIn.staffWithPage ? atRecord('staff', true) : 403,
       isLetIn.admin ? atRecord('staff', true) : 403,
+      isLetIn.assistant ? atRecord('assistant', false) : 403,
     ],
   };
 }
@@ -113,7 +122,7 @@ function expectedOf(row: Endpoint): Entry {
 const OVERRIDES: Record<string, Entry> = {
   'POST /api/doctor/reset_password': { expect: everyone(400) }, // an unknown token, for everyone alike
   // Doctor B submitting with doctor A's clinic is refused (the case would be B's, the clinic is A's).
-  'POST /api/case/add': { page: 'Add Case', expect: [401, 401, 200, [400, 403, 404], 403, 200, 200] },
+  'POST /api/case/add': { page: 'Add Case', expect: [401, 401, 200, [400, 403, 404], 403, 200, 200, 200] },
   // The second step of a sign-in: public, the interim token in the body decides (a made-up one here).
   'POST /api/auth/second-factor/totp': { expect: everyone(401) },
   'POST /api/auth/second-factor/recovery': { expect: everyone(401) },
@@ -128,7 +137,7 @@ const OVERRIDES: Record<string, Entry> = {
   'POST /api/account/second-factor/passkey': { expect: SIGNED_IN(400) },
   'DELETE /api/account/second-factor/passkey/:id': { expect: SIGNED_IN(404) },
   // Which roles need a second factor: the administrator alone, not even Roles-page staff.
-  'PUT /api/role/second-factor/:id': { page: 'Roles', expect: [401, 401, 403, 403, 403, 403, 200] },
+  'PUT /api/role/second-factor/:id': { page: 'Roles', expect: [401, 401, 403, 403, 403, 403, 200, 403] },
 };
 
 /** Routes without a row in the endpoint table. */
@@ -142,10 +151,10 @@ const UNLISTED: Record<string, Entry> = {
   // tus (docs/decisions.md § Resumable uploads): whoever may add a case may upload; an upload
   // is its creator's alone, 404 to anyone else, staff and administrator included.
   'OPTIONS /api/uploads/tus': { expect: everyone('ok') }, // tus discovery (204), the same for anyone
-  'POST /api/uploads/tus': { page: 'Add Case', expect: [401, 401, 'ok', 'ok', 403, 'ok', 'ok'] },
-  'HEAD /api/uploads/tus/:uploadId': { page: 'Add Case', expect: [401, 401, 200, 404, 403, 404, 404] },
-  'PATCH /api/uploads/tus/:uploadId': { page: 'Add Case', expect: [401, 401, 'ok', 404, 403, 404, 404] },
-  'DELETE /api/uploads/tus/:uploadId': { page: 'Add Case', expect: [401, 401, 'ok', 404, 403, 404, 404] },
+  'POST /api/uploads/tus': { page: 'Add Case', expect: [401, 401, 'ok', 'ok', 403, 'ok', 'ok', 'ok'] },
+  'HEAD /api/uploads/tus/:uploadId': { page: 'Add Case', expect: [401, 401, 200, 404, 403, 404, 404, 404] },
+  'PATCH /api/uploads/tus/:uploadId': { page: 'Add Case', expect: [401, 401, 'ok', 404, 403, 404, 404, 404] },
+  'DELETE /api/uploads/tus/:uploadId': { page: 'Add Case', expect: [401, 401, 'ok', 404, 403, 404, 404, 404] },
 };
 
 const tableRows = Object.values(endpoints) as Endpoint[];
@@ -601,6 +610,27 @@ const requests: Record<string, Build> = {
     url: '/api/account/mail-preferences',
     payload: { messages: 'digest', plans: 'immediate', status: 'off' },
   }),
+  'GET /api/doctor/assistants': () => ({ url: '/api/doctor/assistants' }),
+  'POST /api/doctor/assistants': () => ({
+    url: '/api/doctor/assistants',
+    payload: { email: `${uniqueName('invited')}@example.com`, firstName: 'In', lastName: 'Vited' },
+  }),
+  // A fresh assistant of doctor A each time: revoked once.
+  'DELETE /api/doctor/assistants/:assistantUserId': async () => {
+    const email = `${uniqueName('revoked')}@example.com`;
+    json(
+      await t.as(doctorA.token, {
+        method: 'POST',
+        url: '/api/doctor/assistants',
+        payload: { email, firstName: 'Re', lastName: 'Voked' },
+      }),
+    );
+    const list = json<{ userId: number; email: string }[]>(
+      await t.as(doctorA.token, { method: 'GET', url: '/api/doctor/assistants' }),
+    );
+    return { url: `/api/doctor/assistants/${list.find((row) => row.email === email)!.userId}` };
+  },
+  'GET /api/assistant/doctors': () => ({ url: '/api/assistant/doctors' }),
   'PUT /api/doctor/preferences': () => ({ url: '/api/doctor/preferences', payload: { toothNumbering: 'FDI' } }),
   'GET /api/case/:caseId/prescription.pdf': (_actor, owner) => ({ url: `/api/case/${owner.caseId}/prescription.pdf` }),
   'OPTIONS /api/uploads/tus': () => ({ url: '/api/uploads/tus' }),
@@ -668,6 +698,9 @@ beforeAll(async () => {
   tokens.set('doctorB', doctorB.token);
   tokens.set('staffWithoutPage', pageless.token);
   tokens.set('admin', admin);
+  const assistant = await createAssistant(t, doctorA.token);
+  tokens.set('assistant', assistant.token);
+  accounts.set(assistant.token, { username: assistant.email, password: assistant.password });
   accounts.set(admin, testAdmin);
   accounts.set(pageless.token, { username: pageless.username, password: 'staff-passphrase' });
   for (const doctor of [doctorA, doctorB]) accounts.set(doctor.token, doctor);
@@ -781,7 +814,9 @@ describe('authorization matrix', () => {
       const entry = EXPECTED[entryKey(key)]!;
       const build = requests[entryKey(key)]!;
       for (const [index, actor] of actors.entries()) {
-        const outcome = actor === 'staffWithOtherPages' ? entry.expect[4] : entry.expect[index]!;
+        // The row's places: staff with other pages fare as staff without the page; the assistant is last.
+        const place = actor === 'staffWithOtherPages' ? 4 : actor === 'assistant' ? 7 : index;
+        const outcome = entry.expect[place]!;
         const { token: override, asHead, ...request } = await build(actor, ownerA);
         const token =
           override !== undefined ? override : await tokenOf(actor, entry.page ?? 'Dashboard', entryKey(key));

@@ -89,6 +89,7 @@ describe('tracking numbers', () => {
       doctorId: doctor.doctorId,
       roleId: 19,
       userType: 'Doctor',
+      servedDoctors: [{ userId: doctor.userId, doctorId: doctor.doctorId }],
       pages: new Set(),
       jti: 'test',
       exp: 0,

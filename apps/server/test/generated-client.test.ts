@@ -10,7 +10,7 @@ import { generate } from 'otplib';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { binaryStl, caseFields, sha256 } from './helpers/case-factories.ts';
-import { doctorFields, firstCityOf, makeImage, uniqueName } from './helpers/factories.ts';
+import { doctorFields, firstCityOf, latestResetTokenTo, makeImage, uniqueName } from './helpers/factories.ts';
 import { planSummaryOf, stageFiles } from './helpers/plan-factories.ts';
 import { createTestApp, testAdmin, type TestApp } from './helpers/test-app.ts';
 
@@ -518,6 +518,27 @@ export async function downloadPart(): Promise<Blob | undefined> {
     const mailPreferences = await call('GET', '/api/account/mail-preferences', {});
     expect(mailPreferences.data).toMatchObject({ messages: 'digest', plans: 'immediate', status: 'off' });
     expect(json<{ items: unknown[] }>(await call('GET', '/api/inbox', {})).items).toEqual([]);
+
+    // The doctor's assistants: invite one, list, revoke (docs/decisions.md § Assistants).
+    await call('POST', '/api/doctor/assistants', {
+      body: { email: `${registration.username}-helper@example.com`, firstName: 'Hel', lastName: 'Per' },
+    });
+    const [helper] = json<{ userId: number; firstName: string }[]>(await call('GET', '/api/doctor/assistants', {}));
+    expect(helper!.firstName).toBe('Hel');
+    // The assistant sets a password from the mailed link and reads whom they work for.
+    const ownToken = token;
+    const helperEmail = `${registration.username}-helper@example.com`;
+    const resetToken = await latestResetTokenTo(t, helperEmail);
+    await call('POST', '/api/doctor/reset_password', { body: { token: resetToken, newPassword: 'helper-passphrase' } });
+    token = json<{ token: string }>(
+      await call('POST', '/api/auth/login', { body: { username: helperEmail, password: 'helper-passphrase' } }),
+    ).token;
+    const served = json<{ userId: number }[]>(await call('GET', '/api/assistant/doctors', {}));
+    expect(served).toHaveLength(1);
+    token = ownToken;
+    await call('DELETE', '/api/doctor/assistants/{assistantUserId}', {
+      params: { path: { assistantUserId: helper!.userId } },
+    });
 
     // The doctor's case drafts: start, save, list, read back, delete.
     const { draftId } = json<{ draftId: number }>(

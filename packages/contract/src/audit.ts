@@ -31,6 +31,8 @@ export const auditActions = [
   'doctor.activate',
   'doctor.delete',
   'doctor.password_reset_request',
+  'assistant.invite',
+  'assistant.revoke',
   'email.send',
   'case.message',
   'plan.upload',

@@ -6,10 +6,13 @@ import type { PageUrl } from './pages.ts';
  * - 'public': anyone, signed in or not;
  * - 'signedIn': any signed-in user; the service scopes what it returns to the caller;
  * - 'administrator': the administrator alone (no role's pages grant it);
- * - { pages, doctors }: the administrator, Web users whose role has one of `pages`, and
- *   doctors when `doctors` is true (scoped to themselves by the service).
+ * - { pages, doctors, assistants }: the administrator, Web users whose role has one of
+ *   `pages`, doctors when `doctors` is true (scoped to themselves by the service), and
+ *   doctors' assistants when `assistants` is true (scoped to their doctors'; an assistant
+ *   is let in only where a row says so, docs/decisions.md § Assistants).
  */
-export type Access = 'public' | 'signedIn' | 'administrator' | { pages: readonly PageUrl[]; doctors?: boolean };
+export type Access =
+  'public' | 'signedIn' | 'administrator' | { pages: readonly PageUrl[]; doctors?: boolean; assistants?: boolean };
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
@@ -59,6 +62,8 @@ export const recordKinds = {
   /** One of the caller's signed-in sessions, and one of their passkeys. */
   session: { params: ['sessionId'], reach: 'self' },
   passkey: { params: ['id'], reach: 'self' },
+  /** One of the signed-in doctor's assistants, by the assistant's UserId. */
+  assistant: { params: ['assistantUserId'], reach: 'self' },
   /** A role's menu. */
   roleMenu: { params: ['roleId'], reach: 'ownRole' },
 } as const satisfies Record<string, { params: readonly string[]; reach: RecordReach }>;

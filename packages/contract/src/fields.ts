@@ -145,5 +145,5 @@ export const ownChangeMessages = {
 export const gender = z.enum(['Male', 'Female', 'Other'], { error: 'Gender is required' });
 export const genderOptions = gender.options;
 
-export const userType = z.enum(['Web', 'Doctor']);
+export const userType = z.enum(['Web', 'Doctor', 'Assistant']);
 export type UserType = z.infer<typeof userType>;

@@ -8,6 +8,7 @@ export * from './couriers.ts';
 export * from './client.ts';
 export * from './common.ts';
 export * from './doctors.ts';
+export * from './assistants.ts';
 export * from './email.ts';
 export * from './endpoint.ts';
 export * from './mesh-views.ts';

@@ -1,4 +1,4 @@
-import { ADMIN_ROLE_ID, type Access, type PageUrl } from '@portal/contract';
+import { ADMIN_ROLE_ID, type Access, type PageUrl, type UserType } from '@portal/contract';
 import { forbidden, notFound } from '../lib/errors.ts';
 
 /**
@@ -6,12 +6,24 @@ import { forbidden, notFound } from '../lib/errors.ts';
  * by plugins/auth.ts) and the finer rules routes and services apply to a record.
  */
 
+export type { UserType };
+export interface ServedDoctor {
+  userId: number;
+  doctorId: number;
+}
+
 export interface SignedInUser {
   userId: number;
   roleId: number;
-  userType: 'Web' | 'Doctor';
+  userType: UserType;
   /** Set for doctors: the DoctorId their own records hang from. */
   doctorId: number | null;
+  /**
+   * The doctors whose cases the caller works on as the doctor's side: a doctor themselves,
+   * an assistant the active doctors whose invitation they hold (read on every request, so a
+   * revocation counts at the next one), staff none. See docs/decisions.md § Assistants.
+   */
+  servedDoctors: readonly ServedDoctor[];
   pages: ReadonlySet<string>;
   jti: string;
   exp: number;
@@ -24,6 +36,12 @@ export interface SignedInUser {
 
 export const isAdministrator = (user: SignedInUser) => user.userType === 'Web' && user.roleId === ADMIN_ROLE_ID;
 export const isDoctor = (user: SignedInUser) => user.userType === 'Doctor';
+export const isAssistant = (user: SignedInUser) => user.userType === 'Assistant';
+/** A doctor or an assistant: scoped to the doctors they serve, never staff. */
+export const isDoctorSide = (user: SignedInUser) => user.userType !== 'Web';
+/** Does the caller work on this doctor's cases (their own, or as the doctor's assistant)? */
+export const servesDoctor = (user: SignedInUser, doctorUserId: number) =>
+  user.servedDoctors.some((doctor) => doctor.userId === doctorUserId);
 
 /** Staff: the administrator, or a Web user whose role has the page. */
 const canUsePage = (user: SignedInUser, page: PageUrl) =>
@@ -34,6 +52,7 @@ export function isAllowed(user: SignedInUser, access: Exclude<Access, 'public'>)
   if (access === 'signedIn') return true;
   if (access === 'administrator') return isAdministrator(user);
   if (isDoctor(user)) return access.doctors === true;
+  if (isAssistant(user)) return access.assistants === true;
   return access.pages.some((page) => canUsePage(user, page));
 }
 
@@ -65,17 +84,20 @@ export function assertNotOwnRole(user: SignedInUser, roleId: number, message: st
 export const canManageDoctors = (user: SignedInUser | null) => user !== null && canUsePage(user, '/doctors');
 
 /**
- * A doctor reaches only records hanging from themselves (by UserId or DoctorId); staff let
- * in by the endpoint's pages reach any. Another doctor's record is "not found", so that
- * ids cannot be probed.
+ * A doctor reaches only records hanging from themselves (by UserId or DoctorId), an assistant
+ * their own and their doctors'; staff let in by the endpoint's pages reach any. Another
+ * doctor's record is "not found", so that ids cannot be probed.
  */
 export function assertOwnRecordIfDoctor(
   user: SignedInUser,
   owner: { userId: number } | { doctorId: number },
   what = 'Doctor',
 ): void {
-  if (!isDoctor(user)) return;
-  const isOwn = 'userId' in owner ? owner.userId === user.userId : owner.doctorId === user.doctorId;
+  if (!isDoctorSide(user)) return;
+  const isOwn =
+    'userId' in owner
+      ? owner.userId === user.userId || servesDoctor(user, owner.userId)
+      : user.servedDoctors.some((doctor) => doctor.doctorId === owner.doctorId);
   if (!isOwn) throw notFound(what);
 }
 
@@ -86,12 +108,16 @@ export function assertMayReadMenu(user: SignedInUser, roleId: number): void {
 }
 
 /**
- * Whose cases a caller may read: a doctor only their own, whatever id they pass; staff all
- * (0) or one doctor's (their UserId). `null` means every case.
+ * Whose cases a caller may read, as doctors' UserIds: a doctor only their own, whatever id
+ * they pass; an assistant their doctors' (one of them when they name it); staff all (0) or
+ * one doctor's. `null` means every case; an empty list, none.
  */
-export function caseOwnerScope(user: SignedInUser, requestedUserId: number): number | null {
-  if (isDoctor(user)) return user.userId;
-  return requestedUserId === 0 ? null : requestedUserId;
+export function caseOwnerScope(user: SignedInUser, requestedUserId: number): readonly number[] | null {
+  if (isDoctorSide(user)) {
+    const served = user.servedDoctors.map((doctor) => doctor.userId);
+    return served.includes(requestedUserId) ? [requestedUserId] : served;
+  }
+  return requestedUserId === 0 ? null : [requestedUserId];
 }
 
 /**
@@ -100,12 +126,13 @@ export function caseOwnerScope(user: SignedInUser, requestedUserId: number): num
  * See docs/decisions.md § Orders from a case.
  */
 export function canOrderFrom(user: SignedInUser, parentDoctorUserId: number): boolean {
-  return !isDoctor(user) || user.userId === parentDoctorUserId;
+  return !isDoctorSide(user) || servesDoctor(user, parentDoctorUserId);
 }
 
 /**
- * Only the case's doctor decides on its treatment plan: staff (who may read the case) are
- * refused with 403, another doctor gets 404 as for any record of theirs.
+ * Only the case's doctor decides on its treatment plan: staff and the doctor's assistants
+ * (who may read the case) are refused with 403, another doctor gets 404 as for any record of
+ * theirs.
  */
 export function assertCaseDoctor(user: SignedInUser, doctorUserId: number): void {
   if (!isDoctor(user)) throw forbidden("Only the case's doctor can approve a treatment plan or request changes");

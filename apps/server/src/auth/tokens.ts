@@ -1,5 +1,6 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import { SignJWT, jwtVerify } from 'jose';
+import type { UserType } from './policy.ts';
 
 export interface TokenClaims {
   sub: string;
@@ -7,7 +8,7 @@ export interface TokenClaims {
   /** The user's token version when issued; a later version refuses this token. */
   ver: number;
   roleId: number;
-  userType: 'Web' | 'Doctor';
+  userType: UserType;
   exp: number;
   iat: number;
 }
@@ -79,7 +80,7 @@ export class TokenService {
     }
   }
 
-  async issue(user: { userId: number; roleId: number; userType: 'Web' | 'Doctor'; tokenVersion: number }) {
+  async issue(user: { userId: number; roleId: number; userType: UserType; tokenVersion: number }) {
     const jti = randomUUID();
     const issuedAt = Math.floor(Date.now() / 1000);
     const exp = issuedAt + this.ttlSeconds;

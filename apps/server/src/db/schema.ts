@@ -84,7 +84,7 @@ export const users = pgTable(
     mobileNo: text('mobile_no').notNull().default(''),
     /** Null only for a deleted user whose role was deleted after them (docs/decisions.md § Roles). */
     roleId: integer('role_id').references(() => roles.roleId),
-    userType: text('user_type', { enum: ['Web', 'Doctor'] }).notNull(),
+    userType: text('user_type', { enum: ['Web', 'Doctor', 'Assistant'] }).notNull(),
     passwordHash: text('password_hash').notNull(),
     /** The picture's storage key (`users/<id>/<16 hex>.png`); answers build its address. */
     profilePic: text('profile_pic'),
@@ -117,6 +117,29 @@ export const doctors = pgTable('doctors', {
   academicTitle: text('academic_title').notNull().default(''),
   message: text('message').notNull().default(''),
 });
+
+/**
+ * Which doctors an assistant works for (docs/decisions.md § Assistants): one row per doctor
+ * and assistant, kept when revoked (`revokedAt`) and cleared again by a new invitation. The
+ * signed-in user's reach is read from the live rows on every request.
+ */
+export const doctorAssistants = pgTable(
+  'doctor_assistants',
+  {
+    doctorUserId: integer('doctor_user_id')
+      .notNull()
+      .references(() => users.userId),
+    assistantUserId: integer('assistant_user_id')
+      .notNull()
+      .references(() => users.userId),
+    createdAt: createdAt(),
+    revokedAt: timestamp('revoked_at', { withTimezone: true, mode: 'date' }),
+  },
+  (table) => [
+    primaryKey({ columns: [table.doctorUserId, table.assistantUserId] }),
+    index('doctor_assistants_assistant_idx').on(table.assistantUserId),
+  ],
+);
 
 /** Clinics are hidden, not removed, when a doctor drops them: cases point at them. */
 export const clinics = pgTable(

@@ -1,6 +1,6 @@
 import { and, asc, eq, inArray, isNull, lte, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
-import { isAllowed, isDoctor, type SignedInUser } from '../auth/policy.ts';
+import { isAllowed, isDoctorSide, type SignedInUser } from '../auth/policy.ts';
 import type { Database, Transaction } from '../db/client.ts';
 import {
   caseMessageReads,
@@ -16,6 +16,7 @@ import {
 import { visibleCasesCondition } from '../services/cases/case-access.ts';
 import type { EmailTemplateName } from './mailer.ts';
 import type { MailOutbox } from './outbox.ts';
+import { servedDoctorsOfUser } from '../plugins/auth.ts';
 import { renderTemplate } from './templates.ts';
 
 /** One digest lists at most this many of its items; it says how many more wait in the portal. */
@@ -45,6 +46,7 @@ async function findRecipient(tx: Transaction, userId: number) {
       roleId: liveRoleId,
       userType: users.userType,
       doctorId: doctors.doctorId,
+      servedDoctors: servedDoctorsOfUser,
       email: users.email,
       firstName: users.firstName,
       lastName: users.lastName,
@@ -62,7 +64,7 @@ async function findRecipient(tx: Transaction, userId: number) {
 
 /** Of these cases, those the user still reaches (the lists' reach; staff only with the Dashboard). */
 async function findReachableCases(tx: Transaction, actor: SignedInUser, caseIds: number[]): Promise<Set<number>> {
-  if (!isAllowed(actor, { pages: ['/dashboard'], doctors: true })) return new Set();
+  if (!isAllowed(actor, { pages: ['/dashboard'], doctors: true, assistants: true })) return new Set();
   const rows = await tx
     .select({ caseId: cases.caseId })
     .from(cases)
@@ -83,7 +85,7 @@ async function findUnreadCases(tx: Transaction, actor: SignedInUser, caseIds: nu
     .where(
       and(
         inArray(caseMessages.caseId, caseIds),
-        eq(caseMessages.side, isDoctor(actor) ? 'lab' : 'doctor'),
+        eq(caseMessages.side, isDoctorSide(actor) ? 'lab' : 'doctor'),
         sql`${caseMessages.messageId} > coalesce(${caseMessageReads.lastReadMessageId}, 0)`,
       ),
     );

@@ -7,6 +7,7 @@ import { renderTemplate } from './templates.ts';
 
 export type EmailTemplateName =
   | 'activation'
+  | 'assistantInvitation'
   | 'caseStatus'
   | 'caseSubmitted'
   | 'caseMessage'

@@ -33,6 +33,16 @@ const templates: Record<EmailTemplateName, (v: Variables) => RenderedMail> = {
       html: `<p>Dear ${escapeHtml(nameOf(v))},</p><p>Your account has been activated. Sign in with the password you chose when you registered:</p><p><a href="${escapeHtml(signInUrl)}">Sign in to Aligner Portal</a></p><p>To set a new password instead, use this link (valid for one hour):</p><p><a href="${escapeHtml(v.resetUrl ?? '')}">${escapeHtml(v.resetUrl ?? '')}</a></p><p>Aligner Portal</p>`,
     };
   },
+  // To an assistant a doctor invited, new or already one of another doctor's: the reset link
+  // sets a new account's password (docs/decisions.md § Assistants).
+  assistantInvitation: (v) => {
+    const signInUrl = signInUrlOf(v.resetUrl ?? '');
+    return {
+      subject: `${v.doctorName} added you as an assistant on Aligner Portal`,
+      text: `Dear ${nameOf(v)},\n\n${v.doctorName} added you as their assistant on Aligner Portal: you can submit and follow their cases. Your username is this e-mail address.\n\nTo set your password (a new account needs one), use this link (valid for one hour):\n${v.resetUrl}\n\nThen sign in:\n${signInUrl}\n\nAligner Portal`,
+      html: `<p>Dear ${escapeHtml(nameOf(v))},</p><p>${escapeHtml(v.doctorName ?? '')} added you as their assistant on Aligner Portal: you can submit and follow their cases. Your username is this e-mail address.</p><p>To set your password (a new account needs one), use this link (valid for one hour):</p><p><a href="${escapeHtml(v.resetUrl ?? '')}">${escapeHtml(v.resetUrl ?? '')}</a></p><p>Then sign in: <a href="${escapeHtml(signInUrl)}">Aligner Portal</a></p><p>Aligner Portal</p>`,
+    };
+  },
   // To the address the account had, after its password or e-mail changed by any means (own
   // change, reset link, the administrator): what changed, nothing secret.
   accountChanged: (v) => ({

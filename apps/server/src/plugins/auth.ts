@@ -2,9 +2,18 @@ import type { Access } from '@portal/contract';
 import { and, eq, gt, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { isAllowed, type SignedInUser } from '../auth/policy.ts';
+import { isAllowed, type ServedDoctor, type SignedInUser } from '../auth/policy.ts';
 import { TokenService } from '../auth/tokens.ts';
-import { doctors, liveRoleId, pages, revokedTokens, rolePermissions, sessions, users } from '../db/schema.ts';
+import {
+  doctorAssistants,
+  doctors,
+  liveRoleId,
+  pages,
+  revokedTokens,
+  rolePermissions,
+  sessions,
+  users,
+} from '../db/schema.ts';
 import { forbidden, unauthorized } from '../lib/errors.ts';
 
 declare module 'fastify' {
@@ -36,6 +45,19 @@ export function readToken(request: Pick<FastifyRequest, 'headers' | 'method' | '
   return undefined;
 }
 
+/**
+ * The doctors a user works for (policy.ts `servedDoctors`): a doctor themselves, an assistant
+ * every doctor whose invitation they hold and who is still active and not deleted.
+ */
+export const servedDoctorsOfUser = sql<ServedDoctor[]>`case when ${users.userType} = 'Doctor'
+  then json_build_array(json_build_object('userId', ${doctors.userId}, 'doctorId', ${doctors.doctorId}))
+  else coalesce((select json_agg(json_build_object('userId', sd.user_id, 'doctorId', sd.doctor_id) order by sd.user_id)
+    from ${doctorAssistants}
+    join users su on su.user_id = ${doctorAssistants.doctorUserId}
+    join doctors sd on sd.user_id = su.user_id
+    where ${doctorAssistants.assistantUserId} = ${users.userId} and ${doctorAssistants.revokedAt} is null
+      and su.is_active and su.deleted_at is null), '[]'::json) end`;
+
 export const authPlugin = fp(async (app: FastifyInstance) => {
   app.decorate('tokens', new TokenService(app.config.jwtSecret, app.config.tokenTtl));
   app.decorateRequest('user', null);
@@ -64,6 +86,7 @@ export const authPlugin = fp(async (app: FastifyInstance) => {
       roleId: liveRoleId,
       userType: users.userType,
       doctorId: doctors.doctorId,
+      servedDoctors: servedDoctorsOfUser,
       isSeenLately: sql<boolean>`${sessions.lastSeenAt} > now() - interval '1 minute'`,
       pages: sql<
         string[]
@@ -103,6 +126,7 @@ export const authPlugin = fp(async (app: FastifyInstance) => {
       roleId: row.roleId,
       userType: row.userType,
       doctorId: row.doctorId,
+      servedDoctors: row.servedDoctors,
       pages: new Set(row.pages),
       jti: claims.jti,
       exp: claims.exp,
@@ -117,6 +141,7 @@ export const authPlugin = fp(async (app: FastifyInstance) => {
       roleId: liveRoleId,
       userType: users.userType,
       doctorId: doctors.doctorId,
+      servedDoctors: servedDoctorsOfUser,
       isRevoked: sql<boolean>`exists (select 1 from ${revokedTokens} where ${revokedTokens.jti} = ${sql.placeholder('jti')})`,
     })
     .from(users)
@@ -137,12 +162,13 @@ export const authPlugin = fp(async (app: FastifyInstance) => {
     if (claims?.step !== 'enrol') return null;
     const [row] = await findEnrollingUser.execute({ userId: Number(claims.sub), version: claims.ver, jti: claims.jti });
     if (!row || row.isRevoked) return null;
-    const { userId, roleId, userType, doctorId } = row;
+    const { userId, roleId, userType, doctorId, servedDoctors } = row;
     return {
       userId,
       roleId,
       userType,
       doctorId,
+      servedDoctors,
       pages: new Set(),
       jti: claims.jti,
       exp: claims.exp,

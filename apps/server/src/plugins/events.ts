@@ -2,7 +2,7 @@ import { endpoints, sseFrame, type AuditAction, type LiveEvent } from '@portal/c
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { ServerResponse } from 'node:http';
-import { isAllowed, isDoctor, type SignedInUser } from '../auth/policy.ts';
+import { isAllowed, isDoctorSide, servesDoctor, type SignedInUser } from '../auth/policy.ts';
 import { isSessionsEnded, type BusMessage, type CaseEventMessage, type EventBus } from '../events/bus.ts';
 import { LocalBus } from '../events/local-bus.ts';
 import { PostgresBus } from '../events/postgres-bus.ts';
@@ -53,11 +53,12 @@ const accessChangingActions = new Set<AuditAction>([
   'doctor.update',
   'doctor.activate',
   'doctor.delete',
+  'assistant.revoke',
 ]);
 
-/** May this stream's user see this event? Staff with the stream's access see every case; a doctor their own. */
+/** May this stream's user see this event? Staff with the stream's access see every case; a doctor their own, an assistant their doctors'. */
 function mayReceive(user: SignedInUser, message: CaseEventMessage): boolean {
-  if (isDoctor(user)) return message.audience.doctorUserId === user.userId;
+  if (isDoctorSide(user)) return servesDoctor(user, message.audience.doctorUserId);
   return isAllowed(user, endpoints.eventStream.access);
 }
 

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { assistantRoutes } from './assistants/index.ts';
 import { auditRoutes } from './audit/index.ts';
 import { authRoutes } from './auth/index.ts';
 import { caseRoutes } from './cases/index.ts';
@@ -34,6 +35,7 @@ export async function apiRoutes(app: FastifyInstance) {
     permissionRoutes,
     userRoutes,
     doctorRoutes,
+    assistantRoutes,
     clinicRoutes,
     geographyRoutes,
     emailRoutes,

@@ -6,11 +6,12 @@ import {
   assertMayReadMenu,
   assertOwnRecordIfDoctor,
   caseOwnerScope,
-  isDoctor,
+  isDoctorSide,
   type SignedInUser,
 } from '../auth/policy.ts';
 import { caseDrafts, passkeys, planComments, planShares, sessions, treatmentPlans } from '../db/schema.ts';
 import { notFound } from '../lib/errors.ts';
+import { findOwnAssistant } from '../services/assistants.ts';
 import { findVisibleCase, type VisibleCase } from '../services/cases/case-access.ts';
 import { findCaseFile, type CaseFileDownload } from '../services/cases/case-files.ts';
 
@@ -28,7 +29,7 @@ export interface RecordTypes {
   planVersion: VisibleCase & { planId: number };
   casePlanComment: VisibleCase & { planId: number; commentId: number };
   casePlanShare: VisibleCase & { planId: number; shareId: number };
-  caseOwner: { doctorUserId: number | null };
+  caseOwner: { doctorUserIds: readonly number[] | null };
   caseFile: CaseFileDownload;
   messageFile: CaseFileDownload;
   planFile: CaseFileDownload;
@@ -38,6 +39,7 @@ export interface RecordTypes {
   picture: { userId: number };
   session: { sessionId: string };
   passkey: { passkeyId: number };
+  assistant: { assistantUserId: number };
   roleMenu: { roleId: number };
 }
 
@@ -72,8 +74,8 @@ async function ownCasePlanRow<Row extends { planId: number }>(
 const resolvers: { [K in RecordKind]: Resolver<K> } = {
   case: (app, user, params) => findVisibleCase(app.db, user, id(params, 'caseId')),
   caseStaff(app, user, params) {
-    // What staff alone read: to a doctor, even the case's own, it does not exist.
-    if (isDoctor(user)) throw notFound('Case');
+    // What staff alone read: to a doctor or an assistant, even the case's own, it does not exist.
+    if (isDoctorSide(user)) throw notFound('Case');
     return findVisibleCase(app.db, user, id(params, 'caseId'));
   },
   async casePlan(app, user, params) {
@@ -118,7 +120,7 @@ const resolvers: { [K in RecordKind]: Resolver<K> } = {
     if (!plan) throw notFound('Plan');
     return { ...found, planId: plan.planId };
   },
-  caseOwner: (_app, user, params) => ({ doctorUserId: caseOwnerScope(user, id(params, 'userId')) }),
+  caseOwner: (_app, user, params) => ({ doctorUserIds: caseOwnerScope(user, id(params, 'userId')) }),
   caseFile: (app, user, params) => findCaseFile(app, user, 'attachment', id(params, 'attachmentId')),
   messageFile: (app, user, params) => findCaseFile(app, user, 'message', id(params, 'fileId')),
   planFile: (app, user, params) => findCaseFile(app, user, 'planStage', id(params, 'stageFileId')),
@@ -158,6 +160,7 @@ const resolvers: { [K in RecordKind]: Resolver<K> } = {
     if (!found) throw notFound('Passkey');
     return found;
   },
+  assistant: (app, user, params) => findOwnAssistant(app.db, user.userId, id(params, 'assistantUserId')),
   roleMenu(_app, user, params) {
     assertMayReadMenu(user, id(params, 'roleId'));
     return { roleId: id(params, 'roleId') };

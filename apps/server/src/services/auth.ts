@@ -8,6 +8,7 @@ import {
 } from '@portal/contract';
 import { and, eq, getTableColumns, isNull, sql } from 'drizzle-orm';
 import type { PasswordHasher } from '../auth/passwords.ts';
+import type { UserType } from '../auth/policy.ts';
 import { interimTokenSeconds, type SecondStep, type TokenService } from '../auth/tokens.ts';
 import type { Database } from '../db/client.ts';
 import { liveRoleId, revokedTokens, users } from '../db/schema.ts';
@@ -22,7 +23,7 @@ export type SessionAnswer = Omit<LoginResponse, 'profilePic'> & { exp: number; p
 export interface SignInUser {
   userId: number;
   roleId: number;
-  userType: 'Web' | 'Doctor';
+  userType: UserType;
   tokenVersion: number;
   userName: string;
   createdAt: Date;

@@ -1,6 +1,6 @@
 import { inboxExcerptLength, maxInboxItems, type InboxAnswer, type InboxItem } from '@portal/contract';
 import { and, desc, eq, gt, sql } from 'drizzle-orm';
-import { isDoctor, type SignedInUser } from '../auth/policy.ts';
+import { isDoctorSide, type SignedInUser } from '../auth/policy.ts';
 import type { Database } from '../db/client.ts';
 import { isoTimestamp } from '../db/iso-timestamp.ts';
 import { caseMessageReads, caseMessages, cases, treatmentPlans } from '../db/schema.ts';
@@ -18,7 +18,7 @@ const totalRows = sql<number>`(count(*) over ())::int`;
  * `maxInboxItems`; the counts are of all of them.
  */
 export async function getInbox(db: Database, actor: SignedInUser): Promise<InboxAnswer> {
-  const isDoctorCaller = isDoctor(actor);
+  const isDoctorCaller = isDoctorSide(actor);
   const reach = visibleCasesCondition(actor);
   const messages = await db
     .select({

@@ -1,6 +1,6 @@
 import { ADMIN_ROLE_ID, type SignedInSession } from '@portal/contract';
 import { and, desc, eq, isNull, lt, ne, or, sql, type SQL } from 'drizzle-orm';
-import { assertHoldsPages, assertMayTouchAdministrator, type SignedInUser } from '../auth/policy.ts';
+import { assertHoldsPages, assertMayTouchAdministrator, type SignedInUser, type UserType } from '../auth/policy.ts';
 import type { TokenService } from '../auth/tokens.ts';
 import type { Database } from '../db/client.ts';
 import { isoTimestamp } from '../db/iso-timestamp.ts';
@@ -13,7 +13,7 @@ import { rolePageUrls } from './permissions.ts';
 export interface SessionHolder {
   userId: number;
   roleId: number;
-  userType: 'Web' | 'Doctor';
+  userType: UserType;
   tokenVersion: number;
 }
 

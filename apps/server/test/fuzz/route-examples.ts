@@ -415,6 +415,13 @@ export const examples: Record<string, (fixture: Fixture) => Example> = {
     url: '/api/account/mail-preferences',
     json: { messages: 'digest', plans: 'immediate', status: 'off' },
   }),
+  'GET /api/doctor/assistants': () => ({ url: '/api/doctor/assistants' }),
+  'POST /api/doctor/assistants': () => ({
+    url: '/api/doctor/assistants',
+    json: { email: 'helper@example.com', firstName: 'Hel', lastName: 'Per' },
+  }),
+  'DELETE /api/doctor/assistants/:assistantUserId': (f) => ({ url: `/api/doctor/assistants/${f.staff.userId}` }),
+  'GET /api/assistant/doctors': () => ({ url: '/api/assistant/doctors' }),
   'PUT /api/doctor/preferences': () => ({
     url: '/api/doctor/preferences',
     json: { midline: 'Maintain', iprPreference: 'First preference', toothNumbering: 'FDI', shipment: '' },

@@ -232,3 +232,35 @@ export async function mailedResetToken(t: TestApp, doctor: { doctorId: number; e
   if (response.statusCode !== 200) throw new Error(`reset request failed: ${response.body}`);
   return latestResetTokenTo(t, doctor.email);
 }
+
+export interface CreatedAssistant {
+  userId: number;
+  email: string;
+  password: string;
+  token: string;
+}
+
+/**
+ * An assistant the doctor invites, who sets a password through the mailed link and signs in
+ * with their e-mail (docs/decisions.md § Assistants).
+ */
+export async function createAssistant(t: TestApp, doctorToken: string): Promise<CreatedAssistant> {
+  const email = `${uniqueName('assistant')}@example.com`;
+  const invited = await t.as(doctorToken, {
+    method: 'POST',
+    url: '/api/doctor/assistants',
+    payload: { email, firstName: 'Asta', lastName: uniqueName('Helper') },
+  });
+  if (invited.statusCode !== 200) throw new Error(`assistant invite failed: ${invited.body}`);
+  const token = await latestResetTokenTo(t, email);
+  const password = 'assistant-passphrase';
+  const reset = await t.app.inject({
+    method: 'POST',
+    url: '/api/doctor/reset_password',
+    payload: { token, newPassword: password },
+  });
+  if (reset.statusCode !== 200) throw new Error(`assistant password failed: ${reset.body}`);
+  const list = await t.as(doctorToken, { method: 'GET', url: '/api/doctor/assistants' });
+  const row = list.json<{ userId: number; email: string }[]>().find((assistant) => assistant.email === email)!;
+  return { userId: row.userId, email, password, token: await t.login(email, password) };
+}

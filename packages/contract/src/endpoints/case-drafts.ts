@@ -5,7 +5,7 @@ import { defineEndpoint } from '../endpoint.ts';
 
 const tag = 'cases';
 /** Whoever may submit a case (as caseCreate); each caller sees only their own drafts. */
-const caseSubmitters = { pages: ['/cases'], doctors: true } as const;
+const caseSubmitters = { pages: ['/cases'], doctors: true, assistants: true } as const;
 const draftIdParams = z.object({ draftId: idParam });
 
 export const caseDraftEndpoints = {

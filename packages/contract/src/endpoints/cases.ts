@@ -32,8 +32,8 @@ import { defineEndpoint, type FileField } from '../endpoint.ts';
 import { totalCountHeader } from './common.ts';
 
 const tag = 'cases';
-/** Dashboard staff, and doctors (scoped to their own by the services). */
-const dashboard = { pages: ['/dashboard'], doctors: true } as const;
+/** Dashboard staff, doctors and their assistants (scoped to their own doctors' by the services). */
+const dashboard = { pages: ['/dashboard'], doctors: true, assistants: true } as const;
 
 /** Whose cases: a doctor's UserId, or 0 for every doctor's (staff); a doctor always gets their own. */
 const ownerParam = idParam.refine((id) => id >= 0, 'Id is out of range');
@@ -56,7 +56,7 @@ export const caseEndpoints = {
     operationId: 'caseCreate',
     summary: 'Submit a case: the prescription and its scans, photos and X-rays',
     tag,
-    access: { pages: ['/cases'], doctors: true },
+    access: { pages: ['/cases'], doctors: true, assistants: true },
     bodyKind: 'multipart',
     body: caseSubmission,
     files: caseFiles,

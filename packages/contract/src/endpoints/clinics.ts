@@ -3,7 +3,7 @@ import { idParams } from '../common.ts';
 import { defineEndpoint } from '../endpoint.ts';
 
 /** Staff who manage doctors or cases read any doctor's clinics; a doctor only their own. */
-const access = { pages: ['/doctors', '/cases', '/dashboard'], doctors: true } as const;
+const access = { pages: ['/doctors', '/cases', '/dashboard'], doctors: true, assistants: true } as const;
 
 export const clinicEndpoints = {
   clinicListOfDoctor: defineEndpoint({

@@ -9,7 +9,7 @@ export const eventEndpoints = {
     summary: 'Live updates: Server-Sent Events about the cases the caller may see',
     tag: 'events',
     // Those who may read cases: Dashboard staff get every case's events, a doctor their own.
-    access: { pages: ['/dashboard'], doctors: true },
+    access: { pages: ['/dashboard'], doctors: true, assistants: true },
     answer: {
       stream: {
         events: liveEvent,

@@ -11,8 +11,8 @@ export const inboxEndpoints = {
     summary:
       "What waits for the caller across the cases they reach, newest first: unread messages of the other side, and plans awaiting the caller (a doctor's approval; staff: a doctor's change request)",
     tag: 'inbox',
-    // Where the cases are: doctors, and staff with the Dashboard (docs/decisions.md § Inbox).
-    access: { pages: ['/dashboard'], doctors: true },
+    // Where the cases are: doctors, their assistants, and staff with the Dashboard (docs/decisions.md § Inbox).
+    access: { pages: ['/dashboard'], doctors: true, assistants: true },
     answer: inboxAnswer,
   }),
   mailPreferencesGet: defineEndpoint({

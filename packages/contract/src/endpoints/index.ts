@@ -18,6 +18,7 @@ import { caseDraftEndpoints } from './case-drafts.ts';
 import { secondFactorEndpoints } from './second-factor.ts';
 import { sessionEndpoints } from './sessions.ts';
 import { inboxEndpoints } from './inbox.ts';
+import { assistantEndpoints } from './assistants.ts';
 
 export { pictureRemoval } from './common.ts';
 
@@ -33,6 +34,7 @@ export const endpoints = {
   ...permissionEndpoints,
   ...userEndpoints,
   ...doctorEndpoints,
+  ...assistantEndpoints,
   ...clinicEndpoints,
   ...geographyEndpoints,
   ...emailEndpoints,
@@ -64,6 +66,10 @@ export const endpointTags = [
   { name: 'permissions', description: 'Which pages each role has (the Role Permissions page), and menus' },
   { name: 'users', description: 'Web users: the lab staff (the Users page)' },
   { name: 'doctors', description: 'Doctors: registration, the Doctors page, password reset links' },
+  {
+    name: 'assistants',
+    description: "Doctors' assistants: invitations, revocation, the doctors an assistant works for",
+  },
   { name: 'clinics', description: "Doctors' clinics" },
   { name: 'geography', description: 'Countries and cities for addresses' },
   { name: 'email', description: 'Templated e-mails to doctors' },

@@ -6,7 +6,7 @@ import { caseMessage, caseMessageRequest, maxMessageFiles, messageFilesField, un
 
 const tag = 'cases';
 /** The case's doctor and Dashboard staff (docs/decisions.md § Messages); another doctor's case is 404. */
-const dashboard = { pages: ['/dashboard'], doctors: true } as const;
+const dashboard = { pages: ['/dashboard'], doctors: true, assistants: true } as const;
 const caseIdParams = z.object({ caseId: idParam });
 
 export const messageEndpoints = {

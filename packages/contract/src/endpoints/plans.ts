@@ -21,8 +21,8 @@ import {
 } from '../plans.ts';
 
 const tag = 'plans';
-/** Dashboard staff, and doctors (scoped to their own cases by the services). */
-const dashboard = { pages: ['/dashboard'], doctors: true } as const;
+/** Dashboard staff, doctors and their assistants (scoped to their doctors' cases by the services). */
+const dashboard = { pages: ['/dashboard'], doctors: true, assistants: true } as const;
 const caseIdParams = z.object({ caseId: idParam });
 const decisionParams = z.object({ caseId: idParam, planId: idParam });
 
@@ -56,7 +56,7 @@ export const planEndpoints = {
     operationId: 'planList',
     summary: "A case's treatment plan versions, newest first, with their states and stage files",
     tag,
-    access: { pages: ['/dashboard'], doctors: true },
+    access: { pages: ['/dashboard'], doctors: true, assistants: true },
     params: caseIdParams,
     answer: planVersion.array(),
     errors: [404],

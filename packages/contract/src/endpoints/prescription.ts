@@ -10,7 +10,7 @@ export const prescriptionEndpoints = {
     operationId: 'casePrescription',
     summary: "A case's prescription as a printable PDF: patient, doctor, clinic, instructions, tooth chart, files",
     tag: 'cases',
-    access: { pages: ['/dashboard'], doctors: true },
+    access: { pages: ['/dashboard'], doctors: true, assistants: true },
     params: z.object({ caseId: idParam }),
     answer: {
       file: {

@@ -40,12 +40,12 @@ export async function caseRoutes(app: FastifyInstance) {
     return { message: 'Case submitted successfully', CaseId: created.caseId, TrackingNo: created.trackingNo };
   });
 
-  route(app, endpoints.caseStats, {}, (request) => getCaseStats(app.db, request.record.doctorUserId));
+  route(app, endpoints.caseStats, {}, (request) => getCaseStats(app.db, request.record.doctorUserIds));
 
   route(app, endpoints.caseList, {}, async (request, reply) => {
     const { assignee } = request.query;
     const scope = {
-      doctorUserId: request.record.doctorUserId,
+      doctorUserIds: request.record.doctorUserIds,
       status: request.params.status,
       // `mine`: the caller's cases as the lab's technician (a doctor is no one's: none).
       ...(assignee && { assigneeUserId: assignee === 'mine' ? request.user.userId : null }),

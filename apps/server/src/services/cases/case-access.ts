@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { caseOwnerScope, type SignedInUser } from '../../auth/policy.ts';
 import type { Database } from '../../db/client.ts';
 import { cases } from '../../db/schema.ts';
@@ -10,8 +10,13 @@ import { notFound } from '../../lib/errors.ts';
  * `VisibleCase` it answers: a service that takes one cannot be given a case unchecked.
  */
 
-const ownedBy = (doctorUserId: number | null) =>
-  doctorUserId === null ? undefined : eq(cases.doctorUserId, doctorUserId);
+/** Cases of these doctors (policy.ts caseOwnerScope): null for every doctor's, an empty list for none. */
+export const ownedBy = (doctorUserIds: readonly number[] | null): SQL | undefined =>
+  doctorUserIds === null
+    ? undefined
+    : doctorUserIds.length === 0
+      ? sql`false`
+      : inArray(cases.doctorUserId, [...doctorUserIds]);
 
 /**
  * The cases a caller reaches, as a condition on `cases`: for reads across cases (the inbox,

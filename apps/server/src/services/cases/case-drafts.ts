@@ -8,7 +8,7 @@ import {
   type CaseDraftSummary,
 } from '@portal/contract';
 import { and, count, desc, eq, isNull } from 'drizzle-orm';
-import { isDoctor, type SignedInUser } from '../../auth/policy.ts';
+import { isAssistant, isDoctor, servesDoctor, type SignedInUser } from '../../auth/policy.ts';
 import type { Database, Transaction } from '../../db/client.ts';
 import { caseDrafts, doctors, users } from '../../db/schema.ts';
 import { badRequest, conflict, notFound } from '../../lib/errors.ts';
@@ -20,9 +20,19 @@ type DraftInput = CaseDraftInput;
 const keptValues = <T extends Record<string, unknown>>(values: T | undefined) =>
   Object.fromEntries(Object.entries(values ?? {}).filter(([, value]) => value !== undefined && value !== '')) as T;
 
-/** The doctor a draft is for: a doctor's own drafts are theirs; staff name one (or none yet), who must be a doctor. */
+/**
+ * The doctor a draft is for: a doctor's own drafts are theirs; an assistant names one of
+ * their doctors (or none yet, unless they serve one alone); staff name one (or none yet),
+ * who must be a doctor.
+ */
 async function draftDoctor(tx: Transaction, actor: SignedInUser, requested: number | null | undefined) {
   if (isDoctor(actor)) return actor.userId;
+  if (isAssistant(actor)) {
+    if (!requested) return actor.servedDoctors.length === 1 ? actor.servedDoctors[0]!.userId : null;
+    if (!servesDoctor(actor, requested))
+      throw badRequest('Doctor is not valid', { doctorUserId: 'Doctor is not valid' });
+    return requested;
+  }
   if (!requested) return null;
   const [doctor] = await tx
     .select({ userId: doctors.userId })

@@ -1,10 +1,11 @@
-import { and, eq, type SQL } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { Readable } from 'node:stream';
 import { caseOwnerScope, type SignedInUser } from '../../auth/policy.ts';
 import type { Database } from '../../db/client.ts';
 import { caseAttachments, caseMessageFiles, cases, planStageFiles } from '../../db/schema.ts';
 import { notFound } from '../../lib/errors.ts';
+import { ownedBy } from './case-access.ts';
 import type { ByteRange, Storage } from '../../storage/storage.ts';
 
 export interface CaseFileDownload {
@@ -77,7 +78,7 @@ export async function findCaseFile(
   fileId: number,
 ): Promise<CaseFileDownload> {
   const source: CaseFileTable = caseFileTables[kind];
-  const doctorUserId = caseOwnerScope(actor, 0);
+  const doctorUserIds = caseOwnerScope(actor, 0);
   const [file] = (await deps.db
     .select({
       caseId: source.caseId,
@@ -89,9 +90,9 @@ export async function findCaseFile(
     })
     .from(source.table)
     .innerJoin(cases, eq(cases.caseId, source.caseId))
-    .where(
-      and(eq(source.id, fileId), doctorUserId === null ? undefined : (eq(cases.doctorUserId, doctorUserId) as SQL)),
-    )) as (Omit<CaseFileDownload, 'open' | 'contentType'> & { contentType?: string })[];
+    .where(and(eq(source.id, fileId), ownedBy(doctorUserIds)))) as (Omit<CaseFileDownload, 'open' | 'contentType'> & {
+    contentType?: string;
+  })[];
   if (!file) throw notFound('File');
   return {
     ...file,

@@ -6,6 +6,7 @@ import type { Database, Transaction } from '../../db/client.ts';
 import { isoTimestamp } from '../../db/iso-timestamp.ts';
 import { cases, users } from '../../db/schema.ts';
 import { badRequest } from '../../lib/errors.ts';
+import { ownedBy } from './case-access.ts';
 
 /**
  * The parent of a new order must be a case the caller may order from, and the order is for
@@ -51,7 +52,7 @@ export async function listCaseOrders(
   actor: SignedInUser,
   caseId: number,
 ): Promise<(CaseOrder & { by: number; byName: string })[]> {
-  const doctorUserId = caseOwnerScope(actor, 0);
+  const doctorUserIds = caseOwnerScope(actor, 0);
   const rows = await db
     .select({
       caseId: cases.caseId,
@@ -63,9 +64,7 @@ export async function listCaseOrders(
     })
     .from(cases)
     .innerJoin(users, eq(users.userId, cases.createdBy))
-    .where(
-      and(eq(cases.parentCaseId, caseId), doctorUserId === null ? undefined : eq(cases.doctorUserId, doctorUserId)),
-    )
+    .where(and(eq(cases.parentCaseId, caseId), ownedBy(doctorUserIds)))
     .orderBy(asc(cases.caseId));
   return rows.flatMap(({ orderType, ...row }) => (orderType ? [{ ...row, orderType }] : []));
 }

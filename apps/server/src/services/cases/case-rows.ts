@@ -25,7 +25,8 @@ import { cases, users } from '../../db/schema.ts';
  * all), and the lab's technician's (a UserId), the unassigned (null) or any (undefined).
  */
 export interface CaseListScope {
-  doctorUserId: number | null;
+  /** The doctors' UserIds (policy.ts caseOwnerScope), null for every doctor's. */
+  doctorUserIds: readonly number[] | null;
   status: CaseStatusFilter;
   assigneeUserId?: number | null;
   /** Only cases past their status's turnaround target (overdueCutoffs). */
@@ -42,6 +43,31 @@ export function createdRange(query: { from?: string; to?: string }) {
     ...(query.from && { createdFrom: `${query.from}T00:00:00.000Z` }),
     ...(query.to && { createdBefore: dayAfter(query.to) }),
   };
+}
+
+/**
+ * Whose cases a statement reads: every doctor's, one doctor's (bound as `doctorUserId`, as a
+ * doctor's own lists always are), or several doctors' (an assistant's, bound as the array
+ * `doctorUserIds`; none when it is empty). See docs/decisions.md § Assistants.
+ */
+export type OwnerShape = 'all' | 'one' | 'several';
+
+export const ownerShapeOf = (doctorUserIds: readonly number[] | null): OwnerShape =>
+  doctorUserIds === null ? 'all' : doctorUserIds.length === 1 ? 'one' : 'several';
+
+/** The values an owner shape's placeholders are bound to. */
+export const ownerValues = (doctorUserIds: readonly number[] | null) =>
+  doctorUserIds === null
+    ? {}
+    : doctorUserIds.length === 1
+      ? { doctorUserId: doctorUserIds[0]! }
+      : { doctorUserIds: `{${doctorUserIds.join(',')}}` };
+
+/** The condition on a doctor's UserId column for an owner shape, on its placeholders. */
+export function ownerFilter(column: Column | SQL, owners: OwnerShape): SQL | undefined {
+  if (owners === 'all') return undefined;
+  if (owners === 'one') return sql`${column} = ${sql.placeholder('doctorUserId')}`;
+  return sql`${column} = any(${sql.placeholder('doctorUserIds')}::int[])`;
 }
 
 /** Which of a list's filters a request has: each a different statement (its flags name it). */

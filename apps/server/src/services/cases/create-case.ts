@@ -10,7 +10,7 @@ import {
   type CaseSubmission,
 } from '@portal/contract';
 import { and, eq, isNull } from 'drizzle-orm';
-import { isDoctor, type SignedInUser } from '../../auth/policy.ts';
+import { isAssistant, isDoctor, type SignedInUser } from '../../auth/policy.ts';
 import type { Database, Transaction } from '../../db/client.ts';
 import { caseAttachments, cases, caseStatusHistory, clinics, doctors, users } from '../../db/schema.ts';
 import { badRequest, isUniqueViolation } from '../../lib/errors.ts';
@@ -50,13 +50,24 @@ function validateSubmission(upload: ReceivedCaseUpload): CaseSubmission {
   return parsed.data;
 }
 
-/** The doctor the case is for: the caller when a doctor submits, else the doctor named by `userId`. */
+/**
+ * The doctor the case is for: the caller when a doctor submits, else the doctor named by
+ * `userId`, who for an assistant must be one of their doctors (docs/decisions.md § Assistants).
+ */
 async function resolveCaseDoctor(
   tx: Transaction,
   actor: SignedInUser,
   requested: number | null,
 ): Promise<{ userId: number; doctorId: number }> {
   if (isDoctor(actor)) return { userId: actor.userId, doctorId: actor.doctorId! };
+  if (isAssistant(actor)) {
+    // An assistant of one doctor alone need not name them.
+    const named = requested || (actor.servedDoctors.length === 1 ? actor.servedDoctors[0]!.userId : null);
+    if (!named) throw badRequest(requiredMessage('Doctor'), { userId: requiredMessage('Doctor') });
+    const served = actor.servedDoctors.find((doctor) => doctor.userId === named);
+    if (!served) throw badRequest('Doctor is not valid', { userId: 'Doctor is not valid' });
+    return { userId: served.userId, doctorId: served.doctorId };
+  }
   if (!requested) throw badRequest(requiredMessage('Doctor'), { userId: requiredMessage('Doctor') });
   const [doctor] = await tx
     .select({ doctorId: doctors.doctorId })

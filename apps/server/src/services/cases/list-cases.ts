@@ -5,7 +5,7 @@ import {
   type CaseSortColumn,
   type CaseStats,
 } from '@portal/contract';
-import { and, asc, desc, eq, Placeholder, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, sql, type SQL } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { caseCounts, caseStatusTotals, cases, users } from '../../db/schema.ts';
 import { arrayRowStatement, preparedOnce } from '../../db/statements.ts';
@@ -20,14 +20,18 @@ import {
   overdueValues,
   shapeName,
   sortExpressions,
+  ownerFilter,
+  ownerShapeOf,
+  ownerValues,
   type CaseListScope,
   type FilterShape,
+  type OwnerShape,
 } from './case-rows.ts';
 import { searchCases } from './search-cases.ts';
 
 /** What a list's SQL depends on, without a search; the values are bound when it runs. */
 interface ListShape extends FilterShape {
-  isOwned: boolean;
+  owners: OwnerShape;
   sort: NonNullable<CaseListQuery['sort']>;
   /** A page written into the statement (literalPage), or none: LIMIT and OFFSET are bound. */
   page?: { limit: number; offset: number };
@@ -36,6 +40,7 @@ interface ListShape extends FilterShape {
 /** The values a list's prepared queries are run with (placeholders of the same names). */
 type ListValues = {
   doctorUserId?: number;
+  doctorUserIds?: string;
   status?: string;
   planState?: string;
   assigneeUserId?: number;
@@ -50,10 +55,7 @@ const placeholder = sql.placeholder;
 
 /** The filters of a list's shape, on the values its statements are run with. */
 const listFilters = (shape: ListShape) =>
-  and(
-    shape.isOwned ? eq(cases.doctorUserId, placeholder('doctorUserId')) : undefined,
-    ...caseFilters(filterPlaceholders(shape)),
-  );
+  and(ownerFilter(cases.doctorUserId, shape.owners), ...caseFilters(filterPlaceholders(shape)));
 
 /**
  * One shape's page query, built once and a named statement on PostgreSQL (parsed, and
@@ -95,7 +97,7 @@ function countQuery(db: Database, shape: ListShape, where: SQL | undefined) {
       .from(cases)
       .where(where);
   }
-  const counter = counters(shape.isOwned ? placeholder('doctorUserId') : null);
+  const counter = counters(shape.owners);
   return db
     .select({ total: sql<number>`coalesce(sum(${counter.count}), 0)::int` })
     .from(counter.table)
@@ -104,12 +106,14 @@ function countQuery(db: Database, shape: ListShape, where: SQL | undefined) {
 
 /** A shape's page statement and count statement (the count does not depend on the page). */
 function preparedList(db: Database, shape: ListShape) {
-  const flags = [shape.isOwned, ...filterFlags(shape)];
+  const flags = [shape.owners !== 'all', ...filterFlags(shape)];
+  // An assistant's several doctors: statements of their own, the doctors' names unchanged.
+  const owners = shape.owners === 'several' ? 'several_' : '';
   return {
-    list: preparedOnce(db, `case_list_${shapeName(flags, shape.sort, shape.page)}`, (name) =>
+    list: preparedOnce(db, `case_list_${owners}${shapeName(flags, shape.sort, shape.page)}`, (name) =>
       preparePage(db, shape, name),
     ),
-    count: preparedOnce(db, `case_count_${shapeName(flags, shape.sort)}`, (name) =>
+    count: preparedOnce(db, `case_count_${owners}${shapeName(flags, shape.sort)}`, (name) =>
       countQuery(db, shape, listFilters(shape)).prepare(name),
     ),
   };
@@ -122,7 +126,7 @@ async function findListPage(
   query: CaseListQuery,
 ): Promise<{ rows: CaseRow[]; total: number }> {
   const shape: ListShape = {
-    isOwned: scope.doctorUserId !== null,
+    owners: ownerShapeOf(scope.doctorUserIds),
     ...filterShape(scope, query),
     sort: query.sort ?? '-CreatedAt',
   };
@@ -130,7 +134,7 @@ async function findListPage(
   const pageSize = query.pageSize ?? defaultPageSize;
   shape.page = literalPage(pageSize, query.page ?? 1);
   const values: ListValues = {
-    doctorUserId: scope.doctorUserId ?? undefined,
+    ...ownerValues(scope.doctorUserIds),
     status: shape.hasStatus ? scope.status : undefined,
     planState: query.planState,
     assigneeUserId: scope.assigneeUserId ?? undefined,
@@ -145,15 +149,15 @@ async function findListPage(
   return { rows, total: counted?.total ?? 0 };
 }
 
-/** The counters kept by trigger: a doctor's rows of case_counts, or over all doctors case_status_totals. */
-function counters(doctorUserId: number | Placeholder | null) {
-  return doctorUserId === null
+/** The counters kept by trigger: the doctors' rows of case_counts, or over all doctors case_status_totals. */
+function counters(owners: OwnerShape) {
+  return owners === 'all'
     ? { table: caseStatusTotals, status: caseStatusTotals.status, count: caseStatusTotals.count, where: undefined }
     : {
         table: caseCounts,
         status: caseCounts.status,
         count: caseCounts.count,
-        where: eq(caseCounts.doctorUserId, doctorUserId),
+        where: ownerFilter(caseCounts.doctorUserId, owners),
       };
 }
 
@@ -163,9 +167,8 @@ function counters(doctorUserId: number | Placeholder | null) {
  * cases_plan_state_idx. Prepared once per scope (a doctor's, or all doctors'), so a request
  * costs the session lookup and one round trip of an already planned statement.
  */
-function prepareStats(db: Database, isOwned: boolean, name: string) {
-  const doctorUserId = isOwned ? placeholder('doctorUserId') : null;
-  const counter = counters(doctorUserId);
+function prepareStats(db: Database, owners: OwnerShape, name: string) {
+  const counter = counters(owners);
   const count = (status?: string) =>
     status
       ? sql<number>`coalesce(sum(${counter.count}) filter (where ${counter.status} = ${status}), 0)::int`
@@ -173,7 +176,7 @@ function prepareStats(db: Database, isOwned: boolean, name: string) {
   const inPlanState = (state: 'awaiting_approval' | 'changes_requested') =>
     sql<number>`(select count(*)::int from ${cases} where ${and(
       eq(cases.planState, state),
-      doctorUserId === null ? undefined : eq(cases.doctorUserId, doctorUserId),
+      ownerFilter(cases.doctorUserId, owners),
     )})`;
   return db
     .select({
@@ -190,10 +193,10 @@ function prepareStats(db: Database, isOwned: boolean, name: string) {
     .prepare(name);
 }
 
-export async function getCaseStats(db: Database, doctorUserId: number | null): Promise<CaseStats[]> {
-  if (doctorUserId === null)
-    return preparedOnce(db, 'case_stats_all', (name) => prepareStats(db, false, name)).execute();
-  return preparedOnce(db, 'case_stats_doctor', (name) => prepareStats(db, true, name)).execute({ doctorUserId });
+export async function getCaseStats(db: Database, doctorUserIds: readonly number[] | null): Promise<CaseStats[]> {
+  const owners = ownerShapeOf(doctorUserIds);
+  const name = { all: 'case_stats_all', one: 'case_stats_doctor', several: 'case_stats_doctors' }[owners];
+  return preparedOnce(db, name, (name) => prepareStats(db, owners, name)).execute(ownerValues(doctorUserIds));
 }
 
 /**

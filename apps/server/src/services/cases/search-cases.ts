@@ -11,6 +11,8 @@ import {
   caseFilters,
   filterPlaceholders,
   overdueValues,
+  ownerShapeOf,
+  ownerValues,
   shapeName,
   sortColumns,
   sortExpressions,
@@ -81,17 +83,18 @@ function staffSearchReads(search: SearchSql): SearchRead[] {
  * trigram index (0006), the cases it finds being few.
  */
 function searchMatches(search: SearchSql, columns: Column[]) {
-  const { pattern, doctorUserId } = search;
+  const { pattern } = search;
   const filters = caseFilters(search);
   // Under the table's name, so that the columns of `cases` name these rows.
   const asCases = (query: SQL) => new Subquery(query, { caseId: cases.caseId }, getTableName(cases));
-  if (doctorUserId !== undefined) {
+  const ownedBy = ownedCondition(search);
+  if (ownedBy) {
     const found = and(
       sql`(${cases.trackingNo} ilike ${pattern} or ${patientFullName} ilike ${folded(pattern)}
-        or ${cases.doctorUserId} = any(array(${usersNamed(pattern, sql`u.user_id = ${doctorUserId}`)})))`,
+        or ${cases.doctorUserId} = any(array(${usersNamed(pattern, ownedBy(sql`u.user_id`))})))`,
       ...filters,
     );
-    const owned = sql`(select * from ${cases} where ${eq(cases.doctorUserId, doctorUserId)} offset 0) as ${cases}`;
+    const owned = sql`(select * from ${cases} where ${ownedBy(cases.doctorUserId)} offset 0) as ${cases}`;
     return asCases(sql`select * from ${owned} where ${found} offset 0`);
   }
   // Each read: what it finds, and how a later read leaves its cases out.
@@ -185,7 +188,9 @@ async function findSearchTerms(db: Database, pattern: string): Promise<SearchTer
 /** A search's SQL values: bound as they are, or placeholders of a prepared statement. */
 interface SearchSql extends CaseFilterValues {
   pattern: string | Placeholder;
+  /** One doctor's cases (a doctor's own), or several doctors' as an int[] literal (an assistant's). */
   doctorUserId?: number | Placeholder;
+  doctorUserIds?: string | Placeholder;
   /** A search with a space in it may run across first name and surname (staff only). */
   isAcrossNames: boolean;
   /** A staff-wide search's names and doctors (findSearchTerms); a doctor's search has none. */
@@ -198,10 +203,19 @@ interface SearchSql extends CaseFilterValues {
   };
 }
 
+/** The condition on a doctor's UserId column of a search in some doctors' cases; none over all doctors'. */
+function ownedCondition({ doctorUserId, doctorUserIds }: SearchSql) {
+  if (doctorUserId !== undefined) return (column: Column | SQL) => sql`${column} = ${doctorUserId}`;
+  if (doctorUserIds !== undefined) return (column: Column | SQL) => sql`${column} = any(${doctorUserIds}::int[])`;
+  return undefined;
+}
+
 /** What a search's SQL depends on besides its values. */
 interface SearchShape extends FilterShape {
   sort: NonNullable<CaseListQuery['sort']>;
   isOwned: boolean;
+  /** Owned by several doctors (an assistant's), bound as `doctorUserIds`. */
+  isShared: boolean;
   isAcrossNames: boolean;
   /** Over all doctors: whether any patient name and any doctor matched (findSearchTerms). */
   hasNames?: boolean;
@@ -309,7 +323,8 @@ function searchPage(
 function prepareSearch(db: Database, shape: SearchShape, name: string) {
   const search: SearchSql = {
     pattern: placeholder('pattern'),
-    doctorUserId: shape.isOwned ? placeholder('doctorUserId') : undefined,
+    doctorUserId: shape.isOwned && !shape.isShared ? placeholder('doctorUserId') : undefined,
+    doctorUserIds: shape.isShared ? placeholder('doctorUserIds') : undefined,
     ...filterPlaceholders(shape),
     isAcrossNames: shape.isAcrossNames,
     terms: shape.isOwned
@@ -335,7 +350,7 @@ function preparedSearch(db: Database, shape: SearchShape) {
         shape.hasDoctors ?? false,
         shape.isTopByDate ?? false,
       ];
-  const name = `case_search_${shape.isOwned ? 'own' : 'all'}_${shapeName(flags, shape.sort, shape.page)}`;
+  const name = `case_search_${shape.isShared ? 'shared' : shape.isOwned ? 'own' : 'all'}_${shapeName(flags, shape.sort, shape.page)}`;
   // A doctor's search is planned once by PostgreSQL's own choice; a staff-wide one, whose
   // bound names and doctors sway the estimates, would be planned at every execution.
   return preparedOnce(db, name, (name) => prepareSearch(shape.isOwned ? db : keptPlans(db), shape, name));
@@ -358,13 +373,14 @@ export async function searchCases(
 ): Promise<{ rows: CaseRow[]; total: number }> {
   const shape: SearchShape = {
     sort: query.sort ?? '-CreatedAt',
-    isOwned: scope.doctorUserId !== null,
+    isOwned: scope.doctorUserIds !== null,
+    isShared: ownerShapeOf(scope.doctorUserIds) === 'several',
     ...filterShape(scope, query),
-    isAcrossNames: scope.doctorUserId === null && words.includes(' '),
+    isAcrossNames: scope.doctorUserIds === null && words.includes(' '),
   };
   const search: SearchSql = {
     pattern: containing(words),
-    doctorUserId: scope.doctorUserId ?? undefined,
+    ...ownerValues(scope.doctorUserIds),
     status: scope.status === 'all' ? undefined : scope.status,
     planState: query.planState,
     assigneeUserId: scope.assigneeUserId,

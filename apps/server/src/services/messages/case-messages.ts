@@ -1,6 +1,6 @@
 import { caseMessageRequest, messageMessages, type MessageSide } from '@portal/contract';
 import { and, asc, eq, sql } from 'drizzle-orm';
-import { isDoctor, type SignedInUser } from '../../auth/policy.ts';
+import { isDoctorSide, type SignedInUser } from '../../auth/policy.ts';
 import type { Database } from '../../db/client.ts';
 import { isoTimestamp } from '../../db/iso-timestamp.ts';
 import { caseMessageFiles, caseMessageReads, caseMessages, users } from '../../db/schema.ts';
@@ -27,7 +27,8 @@ export interface CaseMessageRow {
   files: { fileId: number; fileName: string; fileSize: number; contentType: string }[];
 }
 
-const sideOf = (actor: SignedInUser): MessageSide => (isDoctor(actor) ? 'doctor' : 'lab');
+// An assistant writes on the doctor's side, under their own name.
+const sideOf = (actor: SignedInUser): MessageSide => (isDoctorSide(actor) ? 'doctor' : 'lab');
 
 const authorName = sql<string>`(${users.firstName} || ' ' || ${users.lastName})`;
 

@@ -1,17 +1,17 @@
 import type { UnreadCount } from '@portal/contract';
 import { and, eq, gt, max, sql } from 'drizzle-orm';
-import { isDoctor, type SignedInUser } from '../../auth/policy.ts';
+import { caseOwnerScope, isDoctorSide, type SignedInUser } from '../../auth/policy.ts';
 import type { Database } from '../../db/client.ts';
 import { caseMessageReads, caseMessages, cases } from '../../db/schema.ts';
-import type { VisibleCase } from '../cases/case-access.ts';
+import { ownedBy, type VisibleCase } from '../cases/case-access.ts';
 
 /**
  * How many messages of the other side the caller has not read, per case (docs/decisions.md
- * § Messages): a doctor counts the lab's on their own cases, staff the doctors' on every
- * case; a message is read once the caller's read mark reaches it.
+ * § Messages): a doctor counts the lab's on their own cases (an assistant on their doctors'),
+ * staff the doctors' on every case; a message is read once the caller's read mark reaches it.
  */
 export async function getUnreadCounts(db: Database, actor: SignedInUser): Promise<UnreadCount[]> {
-  const isDoctorCaller = isDoctor(actor);
+  const isDoctorCaller = isDoctorSide(actor);
   const unread = sql<number>`count(*)::int`;
   const rows = await db
     .select({ caseId: caseMessages.caseId, unread })
@@ -24,7 +24,7 @@ export async function getUnreadCounts(db: Database, actor: SignedInUser): Promis
     .where(
       and(
         eq(caseMessages.side, isDoctorCaller ? 'lab' : 'doctor'),
-        isDoctorCaller ? eq(cases.doctorUserId, actor.userId) : undefined,
+        ownedBy(caseOwnerScope(actor, 0)),
         gt(caseMessages.messageId, sql`coalesce(${caseMessageReads.lastReadMessageId}, 0)`),
       ),
     )

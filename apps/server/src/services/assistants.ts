@@ -1,0 +1,175 @@
+import { randomBytes } from 'node:crypto';
+import {
+  assistantMessages,
+  DOCTOR_ROLE_ID,
+  maxAssistantsPerDoctor,
+  type AssistantInviteRequest,
+  type AssistantRow,
+  type ServedDoctorRow,
+} from '@portal/contract';
+import { and, asc, count, eq, inArray, isNull, sql } from 'drizzle-orm';
+import type { PasswordHasher } from '../auth/passwords.ts';
+import type { SignedInUser } from '../auth/policy.ts';
+import type { Database, Transaction } from '../db/client.ts';
+import { isoTimestamp } from '../db/iso-timestamp.ts';
+import { doctorAssistants, doctors, users } from '../db/schema.ts';
+import { conflict, notFound } from '../lib/errors.ts';
+import type { MailOutbox } from '../mail/outbox.ts';
+import { findUsernameOwner, personName } from './accounts.ts';
+import { createResetLink } from './password-reset.ts';
+
+/**
+ * A doctor's assistants (docs/decisions.md § Assistants): the doctor invites them by e-mail,
+ * lists and revokes them; what an assistant reaches is read from the live links on each
+ * request (plugins/auth.ts), so nothing here has to end a session.
+ */
+
+interface InviteDeps {
+  db: Database;
+  outbox: MailOutbox;
+  passwords: PasswordHasher;
+  publicUrl: string;
+}
+
+const live = (doctorUserId: number) =>
+  and(eq(doctorAssistants.doctorUserId, doctorUserId), isNull(doctorAssistants.revokedAt));
+
+/** The live accounts with this e-mail, whatever its letter case. */
+function accountsWithEmail(tx: Transaction, email: string) {
+  return tx
+    .select({ userId: users.userId, userType: users.userType, isActive: users.isActive })
+    .from(users)
+    .where(and(sql`lower(${users.email}) = lower(${email})`, isNull(users.deletedAt)));
+}
+
+/**
+ * A new assistant gets an account whose password nobody knows and a link to set one, as an
+ * activated doctor does; an existing assistant is linked and told. An address a doctor or
+ * staff account uses cannot be an assistant's (one person, one kind of account).
+ */
+export async function inviteAssistant(
+  deps: InviteDeps,
+  doctor: SignedInUser,
+  input: AssistantInviteRequest,
+): Promise<{ assistantUserId: number; message: string }> {
+  // The hash first, outside the transaction: argon2 should not hold the doctor's lock.
+  const unknownPasswordHash = await deps.passwords.hash(randomBytes(32).toString('base64url'));
+  const result = await deps.db.transaction(async (tx) => {
+    // Locked: two invitations at once must not pass the bound together.
+    await tx.select({ userId: users.userId }).from(users).where(eq(users.userId, doctor.userId)).for('update');
+    const owners = await accountsWithEmail(tx, input.email);
+    if (owners.some((owner) => owner.userType !== 'Assistant' || !owner.isActive)) {
+      throw conflict(assistantMessages.notAssistantEmail, { email: assistantMessages.notAssistantEmail });
+    }
+    let assistantUserId = owners[0]?.userId;
+    if (assistantUserId !== undefined) {
+      const [link] = await tx
+        .select({ revokedAt: doctorAssistants.revokedAt })
+        .from(doctorAssistants)
+        .where(
+          and(eq(doctorAssistants.doctorUserId, doctor.userId), eq(doctorAssistants.assistantUserId, assistantUserId)),
+        );
+      if (link && link.revokedAt === null) return { assistantUserId, message: assistantMessages.alreadyLinked };
+    }
+    const [held] = await tx.select({ n: count() }).from(doctorAssistants).where(live(doctor.userId));
+    if ((held?.n ?? 0) >= maxAssistantsPerDoctor) throw conflict(assistantMessages.tooMany);
+    const isNew = assistantUserId === undefined;
+    if (assistantUserId === undefined) {
+      // The e-mail is the username: an assistant signs in with the address they were invited at.
+      if (await findUsernameOwner(tx, input.email)) {
+        throw conflict(assistantMessages.notAssistantEmail, { email: assistantMessages.notAssistantEmail });
+      }
+      const [created] = await tx
+        .insert(users)
+        .values({
+          userName: input.email,
+          firstName: input.firstName,
+          lastName: input.lastName,
+          email: input.email,
+          roleId: DOCTOR_ROLE_ID,
+          userType: 'Assistant',
+          passwordHash: unknownPasswordHash,
+        })
+        .returning({ userId: users.userId });
+      assistantUserId = created!.userId;
+    }
+    await tx
+      .insert(doctorAssistants)
+      .values({ doctorUserId: doctor.userId, assistantUserId })
+      .onConflictDoUpdate({
+        target: [doctorAssistants.doctorUserId, doctorAssistants.assistantUserId],
+        set: { revokedAt: null, createdAt: sql`now()` },
+      });
+    const [doctorName] = await tx
+      .select({ firstName: users.firstName, lastName: users.lastName })
+      .from(users)
+      .where(eq(users.userId, doctor.userId));
+    const [assistant] = await tx
+      .select({ firstName: users.firstName, lastName: users.lastName, email: users.email })
+      .from(users)
+      .where(eq(users.userId, assistantUserId));
+    const resetUrl = await createResetLink(tx, assistantUserId, deps.publicUrl);
+    await deps.outbox.enqueue(tx, {
+      to: assistant!.email,
+      template: 'assistantInvitation',
+      variables: { name: personName(assistant!), doctorName: personName(doctorName!), resetUrl },
+    });
+    return { assistantUserId, message: isNew ? assistantMessages.invited : assistantMessages.linked };
+  });
+  deps.outbox.kick();
+  return result;
+}
+
+/** The doctor's live assistants, in name order. */
+export function listAssistants(db: Database, doctorUserId: number): Promise<AssistantRow[]> {
+  return db
+    .select({
+      userId: users.userId,
+      firstName: users.firstName,
+      lastName: users.lastName,
+      email: users.email,
+      invitedAt: isoTimestamp(doctorAssistants.createdAt),
+    })
+    .from(doctorAssistants)
+    .innerJoin(users, eq(users.userId, doctorAssistants.assistantUserId))
+    .where(and(live(doctorUserId), isNull(users.deletedAt)))
+    .orderBy(asc(users.lastName), asc(users.firstName), asc(users.userId));
+}
+
+/** One of the doctor's live assistants, or 404 as if it did not exist. */
+export async function findOwnAssistant(
+  db: Database,
+  doctorUserId: number,
+  assistantUserId: number,
+): Promise<{ assistantUserId: number }> {
+  const [found] = await db
+    .select({ assistantUserId: doctorAssistants.assistantUserId })
+    .from(doctorAssistants)
+    .where(and(live(doctorUserId), eq(doctorAssistants.assistantUserId, assistantUserId)));
+  if (!found) throw notFound('Assistant');
+  return found;
+}
+
+/** Ends the link; the assistant's next request reaches none of this doctor's cases. */
+export async function revokeAssistant(db: Database, doctorUserId: number, assistantUserId: number): Promise<void> {
+  await db
+    .update(doctorAssistants)
+    .set({ revokedAt: sql`now()` })
+    .where(and(live(doctorUserId), eq(doctorAssistants.assistantUserId, assistantUserId)));
+}
+
+/** The doctors an assistant works for now, in name order (from the caller's reach, read with the session). */
+export async function listServedDoctors(db: Database, assistant: SignedInUser): Promise<ServedDoctorRow[]> {
+  const ids = assistant.servedDoctors.map((doctor) => doctor.userId);
+  if (ids.length === 0) return [];
+  return db
+    .select({
+      userId: users.userId,
+      doctorId: doctors.doctorId,
+      name: sql<string>`(${users.firstName} || ' ' || ${users.lastName})`,
+    })
+    .from(doctors)
+    .innerJoin(users, eq(users.userId, doctors.userId))
+    .where(inArray(users.userId, ids))
+    .orderBy(asc(users.firstName), asc(users.lastName), asc(users.userId));
+}

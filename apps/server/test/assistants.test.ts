@@ -1,0 +1,396 @@
+import { assistantMessages, maxAssistantsPerDoctor, messages } from '@portal/contract';
+import { count, eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { caseDrafts, doctorAssistants, users } from '../src/db/schema.ts';
+import { binaryStl, caseFields, caseForm, createCaseDoctor, submitCase } from './helpers/case-factories.ts';
+import {
+  createAssistant,
+  createStaff,
+  latestResetTokenTo,
+  makeImage,
+  outboxMessages,
+  uniqueName,
+} from './helpers/factories.ts';
+import { readableMail } from './helpers/mail.ts';
+import { openEventStream, type StreamedEvent } from './helpers/event-stream.ts';
+import { planForm, planSummaryOf, stageFiles, uploadPlan } from './helpers/plan-factories.ts';
+import { createTestApp, type TestApp } from './helpers/test-app.ts';
+
+/**
+ * docs/decisions.md § Assistants: a doctor invites an assistant, who works on that doctor's
+ * cases (and several doctors' when each invites them), never another's.
+ */
+type Doctor = Awaited<ReturnType<typeof createCaseDoctor>>;
+let t: TestApp;
+let staff: string;
+let staffEmail: string;
+let doctorA: Doctor;
+let doctorB: Doctor;
+let doctorC: Doctor;
+let caseOfA: number;
+let caseOfB: number;
+let caseOfC: number;
+
+const png = async () => ({ data: await makeImage('png', 40), name: 'smile.png', type: 'image/png' });
+
+async function newCase(doctor: Doctor): Promise<number> {
+  const response = await submitCase(
+    t,
+    doctor.token,
+    caseForm(caseFields(doctor.clinicId), {
+      frontSmiling: await png(),
+      maxillaryScan: { data: binaryStl(12), name: 'upper.stl' },
+    }),
+  );
+  expect(response.statusCode, response.body).toBe(200);
+  return response.json<{ CaseId: number }>().CaseId;
+}
+
+const invite = (token: string | null, payload: Record<string, unknown>) =>
+  t.as(token, { method: 'POST', url: '/api/doctor/assistants', payload });
+
+const get = (token: string, url: string) => t.as(token, { method: 'GET', url });
+
+const caseIds = async (token: string, query: Record<string, string> = {}) =>
+  (
+    await t.as(token, {
+      method: 'GET',
+      url: '/api/case/get_cases_by_status/all/0',
+      query: { pageSize: '30', ...query },
+    })
+  )
+    .json<{ CaseId: number }[]>()
+    .map((row) => row.CaseId);
+
+/** The id of a case's photo, as its doctor reads it (from the file's address). */
+async function photoIdOf(doctor: Doctor, caseId: number): Promise<number> {
+  const rows = (await get(doctor.token, `/api/case/get_cases_attachments_by_case_id/${caseId}`)).json<
+    { FileName: string; FilePath: string }[]
+  >();
+  const path = rows.find((row) => row.FileName === 'smile.png')!.FilePath;
+  return Number(/\/files\/(\d+)\//.exec(path)![1]);
+}
+
+beforeAll(async () => {
+  t = await createTestApp();
+  const dashboardStaff = await createStaff(t, [1]);
+  staff = dashboardStaff.token;
+  staffEmail = `${dashboardStaff.username}@lab.test`;
+  doctorA = await createCaseDoctor(t);
+  doctorB = await createCaseDoctor(t);
+  doctorC = await createCaseDoctor(t);
+  caseOfA = await newCase(doctorA);
+  caseOfB = await newCase(doctorB);
+  caseOfC = await newCase(doctorC);
+}, 60_000);
+afterAll(() => t.close());
+
+describe('POST /api/doctor/assistants', () => {
+  it('invites a new assistant: a mail with a link to set a password, then sign-in with the e-mail', async () => {
+    const email = `${uniqueName('new')}@example.com`;
+    const response = await invite(doctorA.token, { email, firstName: 'Nora', lastName: 'Neu' });
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.json()).toEqual({ message: assistantMessages.invited });
+    await t.app.outbox.deliverDue();
+    const [mail] = (await outboxMessages(t)).filter((raw) => raw.includes(`To: ${email}`));
+    expect(readableMail(mail!)).toMatch(/added you as an assistant on Aligner Portal/);
+
+    // Nobody knows the password until the link sets it.
+    expect(
+      (await t.as(null, { method: 'POST', url: '/api/auth/login', payload: { username: email, password: 'x' } }))
+        .statusCode,
+    ).toBe(401);
+    const token = await latestResetTokenTo(t, email);
+    const reset = await t.app.inject({
+      method: 'POST',
+      url: '/api/doctor/reset_password',
+      payload: { token, newPassword: 'nora-passphrase' },
+    });
+    expect(reset.statusCode).toBe(200);
+    const login = await t.as(null, {
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { username: email, password: 'nora-passphrase' },
+    });
+    expect(login.statusCode).toBe(200);
+    expect(login.json()).toMatchObject({ message: messages.loginSucceeded, userType: 'Assistant' });
+    const list = (await get(doctorA.token, '/api/doctor/assistants')).json<{ email: string; firstName: string }[]>();
+    expect(list).toContainEqual(expect.objectContaining({ email, firstName: 'Nora' }));
+    // Another doctor's list does not show A's assistant.
+    expect((await get(doctorB.token, '/api/doctor/assistants')).json()).not.toContainEqual(
+      expect.objectContaining({ email }),
+    );
+  });
+
+  it('refuses bad input with field messages and writes nothing', async () => {
+    const before = await t.app.db.select({ n: count() }).from(users);
+    const bad = await invite(doctorA.token, { email: 'not-an-address', firstName: '', lastName: 'X' });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().fieldErrors).toMatchObject({ email: 'Email is not valid', firstName: 'First Name is required' });
+    expect(await t.app.db.select({ n: count() }).from(users)).toEqual(before);
+  });
+
+  it("refuses a doctor's or staff e-mail with one message (409), creating and linking nothing", async () => {
+    const before = await t.app.db.select({ n: count() }).from(doctorAssistants);
+    for (const email of [doctorB.email, staffEmail]) {
+      const response = await invite(doctorA.token, { email: email.toUpperCase(), firstName: 'X', lastName: 'Y' });
+      expect(response.statusCode, response.body).toBe(409);
+      expect(response.json().message).toBe(assistantMessages.notAssistantEmail);
+    }
+    expect(await t.app.db.select({ n: count() }).from(doctorAssistants)).toEqual(before);
+  });
+
+  it('links an existing assistant to a second doctor and tells them by mail', async () => {
+    const assistant = await createAssistant(t, doctorA.token);
+    const again = await invite(doctorA.token, { email: assistant.email, firstName: 'A', lastName: 'B' });
+    expect(again.json()).toEqual({ message: assistantMessages.alreadyLinked });
+    const linked = await invite(doctorB.token, { email: assistant.email, firstName: 'Other', lastName: 'Name' });
+    expect(linked.statusCode).toBe(200);
+    expect(linked.json()).toEqual({ message: assistantMessages.linked });
+    await t.app.outbox.deliverDue();
+    const invitations = (await outboxMessages(t)).filter(
+      (raw) => raw.includes(`To: ${assistant.email}`) && readableMail(raw).includes('added you as an assistant'),
+    );
+    // A's invitation and B's; A's repeat changed nothing and mailed nothing.
+    expect(invitations).toHaveLength(2);
+    const doctors = (await get(assistant.token, '/api/assistant/doctors')).json<{ userId: number }[]>();
+    expect(doctors.map((doctor) => doctor.userId).sort()).toEqual([doctorA.userId, doctorB.userId].sort());
+  });
+
+  it(`allows at most ${maxAssistantsPerDoctor} assistants per doctor (409), adding none past it`, async () => {
+    const doctor = await createCaseDoctor(t);
+    for (let index = 0; index < maxAssistantsPerDoctor; index++) {
+      const response = await invite(doctor.token, {
+        email: `${uniqueName('many')}@example.com`,
+        firstName: 'Many',
+        lastName: String(index),
+      });
+      expect(response.statusCode).toBe(200);
+    }
+    const email = `${uniqueName('past')}@example.com`;
+    const past = await invite(doctor.token, { email, firstName: 'One', lastName: 'Too many' });
+    expect(past.statusCode).toBe(409);
+    expect(past.json().message).toBe(assistantMessages.tooMany);
+    expect(await t.app.db.select().from(users).where(eq(users.email, email))).toEqual([]);
+  });
+
+  it('is for doctors alone: staff and assistants are refused', async () => {
+    const assistant = await createAssistant(t, doctorC.token);
+    for (const token of [staff, assistant.token]) {
+      expect((await invite(token, { email: 'x@example.com', firstName: 'X', lastName: 'Y' })).statusCode).toBe(403);
+    }
+  });
+});
+
+describe("an assistant's reach", () => {
+  it("reads both doctors' cases in lists, stats and search, and nothing of a third doctor's", async () => {
+    const assistant = await createAssistant(t, doctorA.token);
+    await invite(doctorB.token, { email: assistant.email, firstName: 'A', lastName: 'B' });
+    const seen = await caseIds(assistant.token);
+    expect(seen).toEqual(expect.arrayContaining([caseOfA, caseOfB]));
+    expect(seen).not.toContain(caseOfC);
+    expect(seen.sort()).toEqual([...(await caseIds(doctorA.token)), ...(await caseIds(doctorB.token))].sort());
+    // Naming one of their doctors narrows to that doctor; naming another doctor gives their own reach.
+    const onlyA = (await get(assistant.token, `/api/case/get_cases_by_status/all/${doctorA.userId}?pageSize=30`)).json<
+      { CaseId: number }[]
+    >();
+    expect(onlyA.map((row) => row.CaseId).sort()).toEqual((await caseIds(doctorA.token)).sort());
+    const askedC = await get(assistant.token, `/api/case/get_cases_by_status/all/${doctorC.userId}?pageSize=30`);
+    expect(askedC.json<{ CaseId: number }[]>().map((row) => row.CaseId)).not.toContain(caseOfC);
+
+    const [stats] = (await get(assistant.token, '/api/case/get_all_stats/0')).json<{ total: number }[]>();
+    const totalOf = async (token: string) =>
+      (await get(token, '/api/case/get_all_stats/0')).json<{ total: number }[]>()[0]!.total;
+    expect(stats!.total).toBe((await totalOf(doctorA.token)) + (await totalOf(doctorB.token)));
+
+    // A search by tracking number finds A's case and never C's.
+    const trackingOf = async (caseId: number, token: string) =>
+      (await get(token, `/api/case/${caseId}`)).json<{ TrackingNo: string }>().TrackingNo;
+    const foundA = await caseIds(assistant.token, { search: await trackingOf(caseOfA, doctorA.token) });
+    expect(foundA).toEqual([caseOfA]);
+    expect(await caseIds(assistant.token, { search: await trackingOf(caseOfC, doctorC.token) })).toEqual([]);
+  });
+
+  it("answers 404 for a third doctor's case, files, thumbnail, ZIP, messages, plan view and draft", async () => {
+    const assistant = await createAssistant(t, doctorA.token);
+    const photoOfC = await photoIdOf(doctorC, caseOfC);
+    const plan = await uploadPlan(t, staff, caseOfC, planForm(planSummaryOf(1, 1), stageFiles(1, 1)));
+    expect(plan.statusCode, plan.body).toBe(200);
+    const planId = plan.json<{ planId: number }>().planId;
+    const draft = await t.as(doctorC.token, { method: 'POST', url: '/api/case/drafts', payload: { fields: {} } });
+    const draftId = draft.json<{ draftId: number }>().draftId;
+    for (const url of [
+      `/api/case/${caseOfC}`,
+      `/api/case/${caseOfC}/timeline`,
+      `/api/case/get_cases_attachments_by_case_id/${caseOfC}`,
+      `/api/case/files/${photoOfC}/smile.png`,
+      `/api/case/file-thumbnails/${photoOfC}`,
+      `/api/case/${caseOfC}/files.zip`,
+      `/api/case/${caseOfC}/messages`,
+      `/api/case/${caseOfC}/plans`,
+      `/api/case/${caseOfC}/plans/${planId}/views`,
+      `/api/case/drafts/${draftId}`,
+    ]) {
+      expect((await get(assistant.token, url)).statusCode, url).toBe(404);
+    }
+    // Their own doctor's, the same requests succeed.
+    const photoOfA = await photoIdOf(doctorA, caseOfA);
+    for (const url of [
+      `/api/case/${caseOfA}`,
+      `/api/case/files/${photoOfA}/smile.png`,
+      `/api/case/file-thumbnails/${photoOfA}`,
+      `/api/case/${caseOfA}/files.zip`,
+      `/api/case/${caseOfA}/messages`,
+    ]) {
+      expect((await get(assistant.token, url)).statusCode, url).toBe(200);
+    }
+  });
+
+  it("submits a case for one of their doctors, named on its timeline; never for another's", async () => {
+    const assistant = await createAssistant(t, doctorA.token);
+    await invite(doctorB.token, { email: assistant.email, firstName: 'A', lastName: 'B' });
+    const fields = caseFields(doctorA.clinicId);
+    // Two doctors: the case must name one, and only one of theirs.
+    const unnamed = await submitCase(
+      t,
+      assistant.token,
+      caseForm(fields, { maxillaryScan: { data: binaryStl(12), name: 'u.stl' } }),
+    );
+    expect(unnamed.statusCode).toBe(400);
+    const forC = await submitCase(
+      t,
+      assistant.token,
+      caseForm(
+        { ...caseFields(doctorC.clinicId), userId: doctorC.userId },
+        { maxillaryScan: { data: binaryStl(12), name: 'u.stl' } },
+      ),
+    );
+    expect(forC.statusCode).toBe(400);
+    expect(forC.json().message).toBe('Doctor is not valid');
+    // B's name with A's clinic: the clinic must be the named doctor's.
+    const mixed = await submitCase(
+      t,
+      assistant.token,
+      caseForm({ ...fields, userId: doctorB.userId }, { maxillaryScan: { data: binaryStl(12), name: 'u.stl' } }),
+    );
+    expect(mixed.statusCode).toBe(400);
+
+    const created = await submitCase(
+      t,
+      assistant.token,
+      caseForm({ ...fields, userId: doctorA.userId }, { maxillaryScan: { data: binaryStl(12), name: 'u.stl' } }),
+    );
+    expect(created.statusCode, created.body).toBe(200);
+    const caseId = created.json<{ CaseId: number }>().CaseId;
+    expect(await caseIds(doctorA.token)).toContain(caseId);
+    expect(await caseIds(doctorB.token)).not.toContain(caseId);
+
+    const [named] = await t.app.db
+      .select({ name: sql<string>`${users.firstName} || ' ' || ${users.lastName}` })
+      .from(users)
+      .where(eq(users.userId, assistant.userId));
+    const timeline = (await get(doctorA.token, `/api/case/${caseId}/timeline`)).json<
+      { kind: string; by: number; byName: string }[]
+    >();
+    expect(timeline[0]).toMatchObject({ kind: 'created', by: assistant.userId, byName: named!.name });
+
+    // A message the assistant writes is on the doctor's side, under the assistant's name.
+    const message = await t.as(assistant.token, {
+      method: 'POST',
+      url: `/api/case/${caseId}/messages`,
+      payload: caseForm({ text: 'Photos follow tomorrow' }),
+    });
+    expect(message.statusCode, message.body).toBe(200);
+    const thread = (await get(doctorA.token, `/api/case/${caseId}/messages`)).json<
+      { authorName: string; side: string }[]
+    >();
+    expect(thread.at(-1)).toMatchObject({ authorName: named!.name, side: 'doctor' });
+  });
+
+  it('keeps their own drafts, for one of their doctors only', async () => {
+    const assistant = await createAssistant(t, doctorA.token);
+    const mine = await t.as(assistant.token, {
+      method: 'POST',
+      url: '/api/case/drafts',
+      payload: { fields: {} },
+    });
+    expect(mine.statusCode, mine.body).toBe(200);
+    const forC = await t.as(assistant.token, {
+      method: 'POST',
+      url: '/api/case/drafts',
+      payload: { fields: {}, doctorUserId: doctorC.userId },
+    });
+    expect(forC.statusCode).toBe(400);
+    const [row] = await t.app.db.select().from(caseDrafts).where(eq(caseDrafts.draftId, mine.json().draftId));
+    expect(row).toMatchObject({ ownerUserId: assistant.userId, doctorUserId: doctorA.userId });
+    // The doctor does not read the assistant's draft: a draft is its writer's alone.
+    expect((await get(doctorA.token, `/api/case/drafts/${mine.json().draftId}`)).statusCode).toBe(404);
+  });
+
+  it("is refused the doctor's clinical decisions (403) and the doctor's own account (403)", async () => {
+    const assistant = await createAssistant(t, doctorA.token);
+    const plan = await uploadPlan(t, staff, caseOfA, planForm(planSummaryOf(1, 1), stageFiles(1, 1)));
+    const planId = plan.json<{ planId: number }>().planId;
+    const approve = await t.as(assistant.token, {
+      method: 'POST',
+      url: `/api/case/${caseOfA}/plans/${planId}/approve`,
+      payload: { reviewedIn3d: true },
+    });
+    expect(approve.statusCode).toBe(403);
+    expect(approve.json().message).toBe("Only the case's doctor can approve a treatment plan or request changes");
+    for (const url of ['/api/doctor/preferences', `/api/doctor/get_doctor_detail_by_user_Id/${doctorA.userId}`]) {
+      expect((await get(assistant.token, url)).statusCode, url).toBe(403);
+    }
+    // Reading the plan is theirs to do.
+    expect((await get(assistant.token, `/api/case/${caseOfA}/plans/${planId}/views`)).statusCode).not.toBe(404);
+  });
+});
+
+describe('DELETE /api/doctor/assistants/{assistantUserId}', () => {
+  it("takes effect at the assistant's next request; another doctor's assistant is 404", async () => {
+    const assistant = await createAssistant(t, doctorA.token);
+    expect((await get(assistant.token, `/api/case/${caseOfA}`)).statusCode).toBe(200);
+    const other = await t.as(doctorB.token, { method: 'DELETE', url: `/api/doctor/assistants/${assistant.userId}` });
+    expect(other.statusCode).toBe(404);
+    expect((await get(assistant.token, `/api/case/${caseOfA}`)).statusCode).toBe(200);
+
+    const revoked = await t.as(doctorA.token, { method: 'DELETE', url: `/api/doctor/assistants/${assistant.userId}` });
+    expect(revoked.statusCode).toBe(200);
+    expect(revoked.json()).toEqual({ message: assistantMessages.revoked });
+    expect((await get(assistant.token, `/api/case/${caseOfA}`)).statusCode).toBe(404);
+    expect(await caseIds(assistant.token)).toEqual([]);
+    expect((await get(assistant.token, '/api/case/get_all_stats/0')).json()[0].total).toBe(0);
+    expect((await get(doctorA.token, '/api/doctor/assistants')).json()).not.toContainEqual(
+      expect.objectContaining({ userId: assistant.userId }),
+    );
+    // Revoked twice: not found.
+    expect(
+      (await t.as(doctorA.token, { method: 'DELETE', url: `/api/doctor/assistants/${assistant.userId}` })).statusCode,
+    ).toBe(404);
+  });
+});
+
+describe('GET /api/events for an assistant', () => {
+  it("streams their doctors' case events only", async () => {
+    const assistant = await createAssistant(t, doctorA.token);
+    const base = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const reader = await openEventStream(`${base}/api/events`, { authorization: `Bearer ${assistant.token}` });
+    try {
+      expect(reader.status).toBe(200);
+      const statusOf = (caseId: number) => (event: StreamedEvent) =>
+        event.type === 'case.status' && (event.data as { caseId: number }).caseId === caseId;
+      for (const caseId of [caseOfC, caseOfA]) {
+        const changed = await t.as(staff, {
+          method: 'PUT',
+          url: `/api/case/status/${caseId}`,
+          payload: { status: 'inprogress' },
+        });
+        expect(changed.statusCode, changed.body).toBe(200);
+      }
+      await reader.waitFor(statusOf(caseOfA));
+      expect(reader.events.some(statusOf(caseOfC))).toBe(false);
+    } finally {
+      reader.close();
+    }
+  });
+});
