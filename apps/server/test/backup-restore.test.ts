@@ -18,9 +18,10 @@ import { s3rverCredentials, startS3rver } from './helpers/s3rver.ts';
 import { testAdmin } from './helpers/test-app.ts';
 
 /**
- * `npm run backup` and `npm run restore` against the real portal (docs/decisions.md § Backups
- * while the portal serves, § Restores): on PGlite, or on PostgreSQL with DATABASE_URL; files
- * in DATA_DIR/files, and in a bucket (s3rver).
+ * `npm run backup` and `npm run restore` against the real portal: on PGlite, or on PostgreSQL
+ * with DATABASE_URL; files in DATA_DIR/files, and in a bucket (s3rver).
+ * docs/decisions.md § Backups while the portal serves
+ * docs/decisions.md § Restores
  */
 const databaseUrl = process.env.DATABASE_URL;
 const cli = path.resolve(import.meta.dirname, '../src/backup/cli.ts');
@@ -145,7 +146,9 @@ describe(`npm run backup and npm run restore (${databaseUrl ? 'PostgreSQL' : 'PG
       });
       const downloaded = await Promise.all(
         files.map(async (file) => {
-          const response = await fetch(`${portal.baseUrl}${file.FilePath}`, { headers: { authorization: `Bearer ${adminToken}` } });
+          const response = await fetch(`${portal.baseUrl}${file.FilePath}`, {
+            headers: { authorization: `Bearer ${adminToken}` },
+          });
           return response.ok ? sha256(Buffer.from(await response.arrayBuffer())) : `missing ${response.status}`;
         }),
       );
@@ -187,9 +190,15 @@ describe(`npm run backup and npm run restore (${databaseUrl ? 'PostgreSQL' : 'PG
     const [first] = caseIds;
     await callJson('POST', `/case/${first}/messages`, {
       token: doctor.token,
-      form: caseForm({ text: 'Please check the upper arch' }, { files: [{ data: await makeImage('png', 30), name: 'note.png' }] }),
+      form: caseForm(
+        { text: 'Please check the upper arch' },
+        { files: [{ data: await makeImage('png', 30), name: 'note.png' }] },
+      ),
     });
-    await callJson('POST', `/case/${first}/plans`, { token: adminToken, form: planForm(planSummaryOf(1, 1), stageFiles(1, 1)) });
+    await callJson('POST', `/case/${first}/plans`, {
+      token: adminToken,
+      form: planForm(planSummaryOf(1, 1), stageFiles(1, 1)),
+    });
     await callJson('POST', '/case/drafts', { token: doctor.token, json: { fields: { firstname: 'Ada' }, step: 1 } });
 
     // Submissions and reads keep running until the backup has ended.
@@ -214,7 +223,11 @@ describe(`npm run backup and npm run restore (${databaseUrl ? 'PostgreSQL' : 'PG
     const files = await downloadedFiles(ids);
     // Stopped, so that nothing (a viewing copy's job) changes a row between the backup and the count.
     await portal.stop();
-    const encrypted = await runCli({ ...data.env, BACKUP_KEY: backupKey }, 'backup', path.join(archiveDir, 'encrypted.tar'));
+    const encrypted = await runCli(
+      { ...data.env, BACKUP_KEY: backupKey },
+      'backup',
+      path.join(archiveDir, 'encrypted.tar'),
+    );
     expect(encrypted.stdout).toMatch(/encrypted with BACKUP_KEY/);
     const bytes = await readFile(path.join(archiveDir, 'encrypted.tar'));
     // Nothing readable: not the manifest, not a patient's name.
@@ -225,9 +238,15 @@ describe(`npm run backup and npm run restore (${databaseUrl ? 'PostgreSQL' : 'PG
   }, 180_000);
 
   it('refuses to restore over data unless --force', async () => {
-    const refused = await runCli({ ...data.env, BACKUP_KEY: backupKey }, 'restore', path.join(archiveDir, 'encrypted.tar'));
+    const refused = await runCli(
+      { ...data.env, BACKUP_KEY: backupKey },
+      'restore',
+      path.join(archiveDir, 'encrypted.tar'),
+    );
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toMatch(/^Not restoring over data: .* not empty\. Restore into an empty one, or add --force/);
+    expect(refused.stderr).toMatch(
+      /^Not restoring over data: .* not empty\. Restore into an empty one, or add --force/,
+    );
   });
 
   it('refuses a truncated, a changed, an unencrypted-for-a-key and a wrongly keyed archive, leaving the target empty', async () => {
@@ -243,7 +262,12 @@ describe(`npm run backup and npm run restore (${databaseUrl ? 'PostgreSQL' : 'PG
       ['truncated', plain.subarray(0, Math.floor(plain.length * 0.6)), {}, /truncated/],
       ['changed', flipped(plain, Math.floor(plain.length * 0.7)), {}, /changed|damaged/],
       ['truncated-encrypted', encrypted.subarray(0, encrypted.length - 100), { BACKUP_KEY: backupKey }, /truncated/],
-      ['changed-encrypted', flipped(encrypted, Math.floor(encrypted.length / 2)), { BACKUP_KEY: backupKey }, /could not be decrypted/],
+      [
+        'changed-encrypted',
+        flipped(encrypted, Math.floor(encrypted.length / 2)),
+        { BACKUP_KEY: backupKey },
+        /could not be decrypted/,
+      ],
       ['no-key', encrypted, {}, /^This archive is encrypted: set BACKUP_KEY/],
       ['wrong-key', encrypted, { BACKUP_KEY: 'x'.repeat(40) }, /could not be decrypted: BACKUP_KEY is not the key/],
     ];
@@ -258,7 +282,11 @@ describe(`npm run backup and npm run restore (${databaseUrl ? 'PostgreSQL' : 'PG
   }, 120_000);
 
   it('restores the encrypted archive: every row count, case answer, file and sign-in as before', async () => {
-    const restored = await runCli({ ...data.env, BACKUP_KEY: backupKey }, 'restore', path.join(archiveDir, 'encrypted.tar'));
+    const restored = await runCli(
+      { ...data.env, BACKUP_KEY: backupKey },
+      'restore',
+      path.join(archiveDir, 'encrypted.tar'),
+    );
     expect(restored.stderr).toBe('');
     expect(restored.stdout).toMatch(/^Restored .* files\n$/);
     expect(await rowCounts(data)).toEqual(quiet.counts);
@@ -266,7 +294,8 @@ describe(`npm run backup and npm run restore (${databaseUrl ? 'PostgreSQL' : 'PG
     adminToken = await login(testAdmin.username, testAdmin.password);
     const ids = await caseIdsListed();
     expect(ids.sort()).toEqual(Object.keys(quiet.answers).map(Number).sort());
-    for (const id of ids) expect(await callJson('GET', `/case/${id}`, { token: adminToken })).toEqual(quiet.answers[id]);
+    for (const id of ids)
+      expect(await callJson('GET', `/case/${id}`, { token: adminToken })).toEqual(quiet.answers[id]);
     expect(await downloadedFiles(ids)).toEqual(quiet.files);
     // The doctor's session came back with the database.
     expect((await portal.api('GET', '/case/get_cases_by_status/all/0', { token: doctor.token })).status).toBe(200);
@@ -287,7 +316,10 @@ describe(`npm run backup and npm run restore (${databaseUrl ? 'PostgreSQL' : 'PG
 
   it('refuses an archive of a newer schema, and migrates an older one after restoring it', async () => {
     const future = Date.UTC(2100, 0, 1);
-    await execute(data, `insert into drizzle.__drizzle_migrations (hash, created_at) values ('from-the-future', ${future})`);
+    await execute(
+      data,
+      `insert into drizzle.__drizzle_migrations (hash, created_at) values ('from-the-future', ${future})`,
+    );
     const newer = path.join(archiveDir, 'newer.tar');
     expect((await runCli(data.env, 'backup', newer)).stderr).toBe('');
     await execute(data, "delete from drizzle.__drizzle_migrations where hash = 'from-the-future'");
@@ -302,7 +334,9 @@ describe(`npm run backup and npm run restore (${databaseUrl ? 'PostgreSQL' : 'PG
 
     await data.wipe();
     const refused = await runCli(data.env, 'restore', newer);
-    expect(refused.stderr).toMatch(/^This archive is from a newer version of the portal \(its schema is of 2100-01-01, .*\); upgrade the portal first/);
+    expect(refused.stderr).toMatch(
+      /^This archive is from a newer version of the portal \(its schema is of 2100-01-01, .*\); upgrade the portal first/,
+    );
     expect(await data.isEmpty()).toBe(true);
 
     const restored = await runCli(data.env, 'restore', older);
@@ -357,13 +391,22 @@ describe(`npm run backup and npm run restore with files in S3 (s3rver, ${databas
     expect(restored.stdout).toMatch(/\d+ objects checked in the bucket/);
     portal = await startPortal(data.env, { quiet: true });
     const token = await login(testAdmin.username, testAdmin.password);
-    const [file] = await callJson<{ FilePath: string }[]>('GET', `/case/get_cases_attachments_by_case_id/${CaseId}`, { token });
-    const response = await fetch(`${portal.baseUrl}${file!.FilePath}`, { headers: { authorization: `Bearer ${token}` } });
+    const [file] = await callJson<{ FilePath: string }[]>('GET', `/case/get_cases_attachments_by_case_id/${CaseId}`, {
+      token,
+    });
+    const response = await fetch(`${portal.baseUrl}${file!.FilePath}`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
     expect(sha256(Buffer.from(await response.arrayBuffer()))).toBe(sha256(scan));
     await portal.stop();
 
     await data.wipe();
-    const client = new S3Client({ region: 'us-east-1', endpoint: s3.endpoint, forcePathStyle: true, credentials: s3rverCredentials });
+    const client = new S3Client({
+      region: 'us-east-1',
+      endpoint: s3.endpoint,
+      forcePathStyle: true,
+      credentials: s3rverCredentials,
+    });
     // The archive is not encrypted: its objects.json names the scan's key.
     const storedKey = /"key": "(cases\/[^"]+)"/.exec((await readFile(archive)).toString('latin1'))?.[1];
     expect(storedKey).toBeTruthy();

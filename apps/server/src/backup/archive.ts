@@ -90,17 +90,23 @@ export class ArchiveWriter {
 
   async finish(): Promise<void> {
     const trailer = Buffer.from(JSON.stringify({ entries: this.sums }, null, 1));
-    await pipeline(Readable.from([trailer]), this.output.entry({ name: checksumsName, size: trailer.length, mtime: new Date(0) }));
+    await pipeline(
+      Readable.from([trailer]),
+      this.output.entry({ name: checksumsName, size: trailer.length, mtime: new Date(0) }),
+    );
     this.output.finalize();
   }
 }
 
-const entryName = /^(manifest\.json|objects\.json|checksums\.json|database\/(pglite\.tar\.gz|postgres\.dump)|files\/[a-z0-9][a-z0-9/_.-]*)$/i;
+const entryName =
+  /^(manifest\.json|objects\.json|checksums\.json|database\/(pglite\.tar\.gz|postgres\.dump)|files\/[a-z0-9][a-z0-9/_.-]*)$/i;
 
 /** Refuses entry names that are not the format's, or that would climb out of the staging folder. */
 export function checkEntryName(name: string): void {
   if (!entryName.test(name) || name.split('/').some((part) => part === '..' || part === '.' || part === '')) {
-    throw new BackupError(`The archive holds an entry it should not ("${name.slice(0, 80)}"): it is not a portal backup, or it was changed`);
+    throw new BackupError(
+      `The archive holds an entry it should not ("${name.slice(0, 80)}"): it is not a portal backup, or it was changed`,
+    );
   }
 }
 
@@ -123,7 +129,8 @@ export async function readArchive(
     for await (const entry of extract) {
       const name = entry.header.name;
       if (trailer) throw new BackupError('The archive goes on after its checksums: it was changed');
-      if (read.size === 0 && name !== manifestName) throw new BackupError('This is not a portal backup (it does not start with its manifest)');
+      if (read.size === 0 && name !== manifestName)
+        throw new BackupError('This is not a portal backup (it does not start with its manifest)');
       if (name === checksumsName) {
         const chunks: Buffer[] = [];
         for await (const chunk of entry) chunks.push(chunk as Buffer);
@@ -152,15 +159,18 @@ export async function readArchive(
       throw new BackupError(`"${name}" in the archive does not match its checksum: the archive was changed or damaged`);
     }
   }
-  if (expected.size !== read.size) throw new BackupError('Entries listed in the archive\'s checksums are missing: it was changed');
+  if (expected.size !== read.size)
+    throw new BackupError("Entries listed in the archive's checksums are missing: it was changed");
 }
 
 /** Errors of the tar parser and the decryption in words for the operator; our own pass through. */
 function asArchiveError(error: unknown): Error {
   if (error instanceof BackupError) return error;
-  if (error instanceof SyntaxError) return new BackupError('The archive\'s checksums are unreadable: it was changed or damaged');
+  if (error instanceof SyntaxError)
+    return new BackupError("The archive's checksums are unreadable: it was changed or damaged");
   const message = (error as Error).message ?? String(error);
-  if (/unexpected end|premature|truncat/i.test(message)) return new BackupError('The archive is truncated: it ends in the middle of an entry');
+  if (/unexpected end|premature|truncat/i.test(message))
+    return new BackupError('The archive is truncated: it ends in the middle of an entry');
   if (/header|checksum|tar/i.test(message)) return new BackupError(`The archive is damaged (${message})`);
   return error as Error;
 }

@@ -22,7 +22,8 @@ async function run(argv: string[]): Promise<void> {
     options: { force: { type: 'boolean', default: false } },
   });
   const [command, target] = positionals;
-  if ((command !== 'backup' && command !== 'restore') || !target || positionals.length > 2) throw new BackupError(usage);
+  if ((command !== 'backup' && command !== 'restore') || !target || positionals.length > 2)
+    throw new BackupError(usage);
   if (command === 'backup' && values.force) throw new BackupError('--force is for restore only');
   const config = loadConfig();
   // npm runs scripts from the repository root; INIT_CWD is where the operator typed the command.
@@ -49,7 +50,11 @@ async function run(argv: string[]): Promise<void> {
 try {
   await run(process.argv.slice(2));
 } catch (error) {
-  if (!(error instanceof BackupError || error instanceof ConfigError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS'))) {
+  if (!(
+    error instanceof BackupError ||
+    error instanceof ConfigError ||
+    (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')
+  )) {
     throw error;
   }
   process.stderr.write(`${(error as Error).message}\n`);

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { open, readdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { Readable } from 'node:stream';
+import { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Config } from '../config.ts';
 import { createStorage } from '../storage/create-storage.ts';
@@ -56,7 +56,11 @@ export async function createBackup(config: Config, file: string): Promise<Backup
   }
 }
 
-async function writeArchive(config: Config, storage: Storage, partial: string): Promise<Omit<BackupSummary, 'file' | 'bytes'>> {
+async function writeArchive(
+  config: Config,
+  storage: Storage,
+  partial: string,
+): Promise<Omit<BackupSummary, 'file' | 'bytes'>> {
   const snapshot = config.databaseUrl
     ? await postgresSnapshot(config.databaseUrl, `${partial}.db`)
     : await pgliteSnapshot(config.dataDir);
@@ -83,7 +87,9 @@ async function writeArchive(config: Config, storage: Storage, partial: string): 
       : await copyLocalFiles(writer, path.join(config.dataDir, 'files'));
     const missing = (snapshot.referencedKeys ?? []).filter((key) => !copied.has(key));
     if (missing.length > 0) {
-      throw new VanishedFiles(`${missing.length} stored files were deleted while the backup ran (first: ${missing[0]}); run it again`);
+      throw new VanishedFiles(
+        `${missing.length} stored files were deleted while the backup ran (first: ${missing[0]}); run it again`,
+      );
     }
     await writer.finish();
     await written;
@@ -146,9 +152,8 @@ async function recordObjects(writer: ArchiveWriter, storage: Storage): Promise<S
     const body = await storage.read(key).catch(() => undefined);
     if (!body) continue;
     const digest = hashing();
-    await pipeline(body, digest.stream, async function* (source) {
-      for await (const chunk of source) void chunk;
-    });
+    // Read through to hash it; the bytes stay in the bucket.
+    await pipeline(body, digest.stream, new Writable({ write: (_chunk, _encoding, done) => done() }));
     objects.push({ key, ...digest.result() });
   }
   await writer.addJson(objectsName, { objects });

@@ -7,7 +7,13 @@ import { connectDatabase } from '../db/client.ts';
 import type { SchemaVersion } from './archive.ts';
 import { BackupError } from './backup-error.ts';
 import { backupSocketPath } from './backup-socket.ts';
-import { readReferencedKeys, readSchemaVersion, referencedKeysQuery, schemaVersionQuery, toSchemaVersion } from './database-facts.ts';
+import {
+  readReferencedKeys,
+  readSchemaVersion,
+  referencedKeysQuery,
+  schemaVersionQuery,
+  toSchemaVersion,
+} from './database-facts.ts';
 
 /**
  * The database at one moment, ready to be written into an archive: its bytes (PGlite's gzipped
@@ -26,7 +32,11 @@ export interface DatabaseSnapshot {
 }
 
 /** Runs a program, failing with its own last words; a missing program is named with what provides it. */
-export function runTool(program: string, args: string[], options: { stdin?: NodeJS.ReadableStream } = {}): Promise<void> {
+export function runTool(
+  program: string,
+  args: string[],
+  options: { stdin?: NodeJS.ReadableStream } = {},
+): Promise<void> {
   return new Promise((resolve, reject) => {
     const child = spawn(program, args, { stdio: [options.stdin ? 'pipe' : 'ignore', 'ignore', 'pipe'] });
     let errors = '';
@@ -37,7 +47,9 @@ export function runTool(program: string, args: string[], options: { stdin?: Node
     child.once('error', (error: NodeJS.ErrnoException) =>
       reject(
         error.code === 'ENOENT'
-          ? new BackupError(`${program} was not found: install PostgreSQL's client tools (Debian: postgresql-client) of the server's major version`)
+          ? new BackupError(
+              `${program} was not found: install PostgreSQL's client tools (Debian: postgresql-client) of the server's major version`,
+            )
           : error,
       ),
     );
@@ -75,7 +87,12 @@ export async function pgliteSnapshot(dataDir: string): Promise<DatabaseSnapshot>
   const fromPortal = await askRunningPortal(dataDir);
   if (fromPortal) return fromPortal;
   const pgliteDir = path.join(dataDir, 'pglite');
-  if (!(await access(path.join(pgliteDir, 'PG_VERSION')).then(() => true, () => false))) {
+  if (
+    !(await access(path.join(pgliteDir, 'PG_VERSION')).then(
+      () => true,
+      () => false,
+    ))
+  ) {
     throw new BackupError(`There is no portal database in ${pgliteDir}: set DATA_DIR to the portal's data folder`);
   }
   const database = await connectDatabase({ dataDir: pgliteDir });
@@ -132,7 +149,12 @@ async function askRunningPortal(dataDir: string): Promise<DatabaseSnapshot | und
       if (received < header.bytes) return;
       socket.off('data', onData);
       socket.pause();
-      resolve({ kind: 'pglite', schema: header.schema, bytes: Buffer.concat(chunks).subarray(0, header.bytes), release });
+      resolve({
+        kind: 'pglite',
+        schema: header.schema,
+        bytes: Buffer.concat(chunks).subarray(0, header.bytes),
+        release,
+      });
     };
     socket.on('data', onData);
     socket.once('error', fail);

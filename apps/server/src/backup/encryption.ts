@@ -13,10 +13,16 @@ export const encryptedMagic = Buffer.from('aligner-portal-backup/aes-256-gcm/1\n
 const saltBytes = 16;
 const chunkBytes = 64 * 1024;
 const tagBytes = 16;
-const deriveKey = promisify(scrypt) as (secret: string, salt: Buffer, length: number, options: object) => Promise<Buffer>;
+const deriveKey = promisify(scrypt) as (
+  secret: string,
+  salt: Buffer,
+  length: number,
+  options: object,
+) => Promise<Buffer>;
 
 /** scrypt at OWASP's recommended cost, with a salt of the archive's own: a key per archive. */
-const keyFor = (secret: string, salt: Buffer) => deriveKey(secret, salt, 32, { N: 2 ** 15, r: 8, p: 1, maxmem: 64 * 1024 * 1024 });
+const keyFor = (secret: string, salt: Buffer) =>
+  deriveKey(secret, salt, 32, { N: 2 ** 15, r: 8, p: 1, maxmem: 64 * 1024 * 1024 });
 
 function nonceOf(index: number, isFinal: boolean): Buffer {
   const nonce = Buffer.alloc(12);
@@ -62,7 +68,9 @@ export async function encryptingStream(secret: string): Promise<Transform> {
 }
 
 const refusedArchive = () =>
-  new BackupError('The archive could not be decrypted: BACKUP_KEY is not the key it was made with, or the archive was changed');
+  new BackupError(
+    'The archive could not be decrypted: BACKUP_KEY is not the key it was made with, or the archive was changed',
+  );
 
 /**
  * Decrypts what `encryptingStream` wrote. Only authenticated plaintext comes out: each record
@@ -80,27 +88,29 @@ export function decryptingStream(secret: string): Transform {
       readRecords(this).then(() => callback(), callback);
     },
     flush(callback) {
-      callback(isDone && buffered.length === 0 ? null : new BackupError('The archive is truncated: its end is missing'));
+      callback(
+        isDone && buffered.length === 0 ? null : new BackupError('The archive is truncated: its end is missing'),
+      );
     },
   });
 
   async function readRecords(stream: Transform) {
-        if (!header) {
-          if (buffered.length < encryptedMagic.length + saltBytes) return;
-          header = buffered.subarray(0, encryptedMagic.length + saltBytes);
-          if (!header.subarray(0, encryptedMagic.length).equals(encryptedMagic)) throw refusedArchive();
-          key = await keyFor(secret, header.subarray(encryptedMagic.length));
-          buffered = buffered.subarray(header.length);
-        }
-        while (buffered.length >= 4) {
-          const length = buffered.readUInt32BE(0);
-          if (length < tagBytes || length > chunkBytes + tagBytes) throw refusedArchive();
-          if (buffered.length < 4 + length) break;
-          if (isDone) throw refusedArchive();
-          const sealed = buffered.subarray(4, 4 + length);
-          buffered = buffered.subarray(4 + length);
-          stream.push(openRecord(key!, header, sealed, index++, () => (isDone = true)));
-        }
+    if (!header) {
+      if (buffered.length < encryptedMagic.length + saltBytes) return;
+      header = buffered.subarray(0, encryptedMagic.length + saltBytes);
+      if (!header.subarray(0, encryptedMagic.length).equals(encryptedMagic)) throw refusedArchive();
+      key = await keyFor(secret, header.subarray(encryptedMagic.length));
+      buffered = buffered.subarray(header.length);
+    }
+    while (buffered.length >= 4) {
+      const length = buffered.readUInt32BE(0);
+      if (length < tagBytes || length > chunkBytes + tagBytes) throw refusedArchive();
+      if (buffered.length < 4 + length) break;
+      if (isDone) throw refusedArchive();
+      const sealed = buffered.subarray(4, 4 + length);
+      buffered = buffered.subarray(4 + length);
+      stream.push(openRecord(key!, header, sealed, index++, () => (isDone = true)));
+    }
   }
 }
 

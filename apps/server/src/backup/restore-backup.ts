@@ -36,7 +36,11 @@ export interface RestoreSummary {
 }
 
 const describeDay = (when: number) => new Date(when).toISOString().slice(0, 10);
-const hasEntries = (folder: string) => readdir(folder).then((names) => names.length > 0, () => false);
+const hasEntries = (folder: string) =>
+  readdir(folder).then(
+    (names) => names.length > 0,
+    () => false,
+  );
 
 /**
  * Restores an archive into an empty DATA_DIR or database (or, with `force`, over what is
@@ -44,7 +48,11 @@ const hasEntries = (folder: string) => readdir(folder).then((names) => names.len
  * DATA_DIR; PostgreSQL in one transaction), then switched into place: a refused or failed
  * restore leaves the target as it was (docs/decisions.md § Restores).
  */
-export async function restoreBackup(config: Config, file: string, options: { force: boolean }): Promise<RestoreSummary> {
+export async function restoreBackup(
+  config: Config,
+  file: string,
+  options: { force: boolean },
+): Promise<RestoreSummary> {
   const kind = config.databaseUrl ? 'postgres' : 'pglite';
   const storageKind = config.s3 ? 's3' : 'local';
   await checkTarget(config, options.force);
@@ -57,8 +65,10 @@ export async function restoreBackup(config: Config, file: string, options: { for
       kind === 'pglite'
         ? await loadPglite(config, staging, staged.keys)
         : await loadPostgres(config, path.join(staging, 'database'), staged.keys, options.force);
-    if (storageKind === 'local') await switchIntoPlace(path.join(staging, 'files'), path.join(config.dataDir, 'files'), staging);
-    if (kind === 'pglite') await switchIntoPlace(path.join(staging, 'pglite'), path.join(config.dataDir, 'pglite'), staging);
+    if (storageKind === 'local')
+      await switchIntoPlace(path.join(staging, 'files'), path.join(config.dataDir, 'files'), staging);
+    if (kind === 'pglite')
+      await switchIntoPlace(path.join(staging, 'pglite'), path.join(config.dataDir, 'pglite'), staging);
     return { manifest: staged.manifest, files: staged.files, objects: staged.objects?.length ?? 0, migrated };
   } finally {
     await rm(staging, { recursive: true, force: true });
@@ -90,7 +100,8 @@ async function checkTarget(config: Config, force: boolean): Promise<void> {
   } else if (await hasEntries(path.join(config.dataDir, 'pglite'))) {
     holding.push(path.join(config.dataDir, 'pglite'));
   }
-  if (!config.s3 && (await hasEntries(path.join(config.dataDir, 'files')))) holding.push(path.join(config.dataDir, 'files'));
+  if (!config.s3 && (await hasEntries(path.join(config.dataDir, 'files'))))
+    holding.push(path.join(config.dataDir, 'files'));
   if (holding.length > 0) {
     throw new BackupError(
       `Not restoring over data: ${holding.join(' and ')} ${holding.length > 1 ? 'are' : 'is'} not empty. Restore into an empty one, or add --force to replace what is there`,
@@ -158,7 +169,9 @@ async function readAll(bytes: Readable): Promise<Buffer> {
 
 function checkManifest(manifest: BackupManifest, target: { kind: string; storageKind: string }): BackupManifest {
   if (manifest.format !== archiveFormat) {
-    throw new BackupError(`This archive has format ${manifest.format}, made by a newer version of the portal; upgrade the portal first`);
+    throw new BackupError(
+      `This archive has format ${manifest.format}, made by a newer version of the portal; upgrade the portal first`,
+    );
   }
   const known = knownSchemaLatest();
   if (manifest.schema.latest > known) {
@@ -204,12 +217,18 @@ async function checkObjects(config: Config, objects: StoredObjectSum[]): Promise
 async function prepareRestored(config: Config, database: DatabaseConnection, keys: Set<string>): Promise<number> {
   const missing = (await readReferencedKeys(database.db)).filter((key) => !keys.has(key));
   if (missing.length > 0) {
-    throw new BackupError(`${missing.length} stored files the database refers to are not in the archive (first: ${missing[0]})`);
+    throw new BackupError(
+      `${missing.length} stored files the database refers to are not in the archive (first: ${missing[0]})`,
+    );
   }
   const before = (await readSchemaVersion(database.db)).migrations;
   const log = { info: () => {} };
   await prepareDatabase(database, log, {
-    admin: { username: config.adminUsername, password: config.adminPassword, passwords: new PasswordHasher(config.passwordHashing) },
+    admin: {
+      username: config.adminUsername,
+      password: config.adminPassword,
+      passwords: new PasswordHasher(config.passwordHashing),
+    },
   });
   return (await readSchemaVersion(database.db)).migrations - before;
 }
@@ -224,7 +243,8 @@ async function loadPglite(config: Config, staging: string, keys: Set<string>): P
   }
 }
 
-const dropEverything = 'drop schema if exists drizzle cascade; drop schema if exists public cascade; create schema public;';
+const dropEverything =
+  'drop schema if exists drizzle cascade; drop schema if exists public cascade; create schema public;';
 
 /**
  * PostgreSQL: pg_restore's SQL run by psql in one transaction (with `force`, after dropping
@@ -267,6 +287,7 @@ async function loadPostgres(config: Config, dumpFile: string, keys: Set<string>,
 
 /** Moves `staged` to `target`; what `target` held (empty, or replaced by --force) goes into `staging`, removed after. */
 async function switchIntoPlace(staged: string, target: string, staging: string): Promise<void> {
-  if (await stat(target).catch(() => undefined)) await rename(target, path.join(staging, `replaced-${path.basename(target)}`));
+  if (await stat(target).catch(() => undefined))
+    await rename(target, path.join(staging, `replaced-${path.basename(target)}`));
   await rename(staged, target);
 }
