@@ -34,8 +34,8 @@ const doctorCount = Number(process.env.BENCH_DOCTORS ?? Math.max(1000, Math.roun
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 // Hashed at the portal's default cost, as an installation's are: the portals started below sign in with them.
 const passwords = new PasswordHasher(environmentSchema.parse({}).passwordHashing);
-const admin = { username: 'admin', password: 'bench-admin-pass', passwords };
-const quietLog = {
+export const admin = { username: 'admin', password: 'bench-admin-pass', passwords };
+export const quietLog = {
   info() {},
   warn() {},
   error() {},
@@ -54,7 +54,7 @@ const quietLog = {
  * case_status_totals filled by counting and patient_names from the names, as migrations
  * 0003, 0012 and 0013 do.
  */
-async function seed(connection: DatabaseConnection) {
+export async function seed(connection: DatabaseConnection) {
   const passwordHash = await passwords.hash('bench-passphrase');
   await connection.db.transaction(async (db) => {
     await db.execute(sql`set local maintenance_work_mem = '256MB'`);
@@ -164,7 +164,7 @@ async function searchTerms(connection: DatabaseConnection) {
 }
 
 /** A fresh database: a new PostgreSQL database, or a PGlite folder the portal then opens. */
-async function freshDatabase(dataDir: string) {
+export async function freshDatabase(dataDir: string) {
   if (!process.env.DATABASE_URL) {
     return {
       env: { DATABASE_URL: '' },

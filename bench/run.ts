@@ -28,3 +28,5 @@ await runEventsBenchmark();
 await runMeshDerivativeBenchmark();
 await runStlDownloadBenchmark();
 await runViewerBenchmark();
+// In a process of its own: it seeds bench/lists.ts's cases at its own count (BENCH_CASES).
+execSync(`node --import tsx ${path.join(root, 'bench/backup.ts')}`, { stdio: 'inherit' });

@@ -275,6 +275,11 @@ const variables = z.object({
     accepts: 'must be a whole number from 1 to 255',
     fallback: 1,
   }),
+  // A passphrase or random key; scrypt makes each archive's AES-256 key from it (backup/encryption.ts).
+  BACKUP_KEY: variable((value) => (value.length >= 32 ? value : undefined), {
+    accepts: 'must be at least 32 characters',
+    shown: 'length',
+  }),
   // `npm start` runs in apps/server; INIT_CWD is where the person typed it (the repo root).
   INIT_CWD: z.string().optional(),
 });
@@ -364,6 +369,8 @@ export const environmentSchema = variables
         timeCost: env.PASSWORD_HASH_TIME_COST,
         parallelism: env.PASSWORD_HASH_PARALLELISM,
       },
+      /** Encrypts archives of `npm run backup` (and decrypts them for `npm run restore`). */
+      backupKey: env.BACKUP_KEY,
       /** S3-compatible object storage instead of DATA_DIR/files, when S3_BUCKET is set. */
       s3: env.S3_BUCKET
         ? {

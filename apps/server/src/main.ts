@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { buildApp } from './app.ts';
+import { listenForBackups } from './backup/backup-socket.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { connectDatabase } from './db/client.ts';
 import { prepareDatabase } from './db/prepare.ts';
@@ -39,6 +40,11 @@ const digests = startMailDigests(
   { db: app.db, outbox: app.outbox, publicUrl: config.publicUrl, log: app.log },
   { hourUtc: config.mailDigestHour },
 );
+// PGlite is this process's own: `npm run backup` asks it for the database (backup/backup-socket.ts).
+const backups =
+  database.driver === 'pglite'
+    ? await listenForBackups({ dataDir: config.dataDir, database, storage: app.storage, log: app.log })
+    : undefined;
 
 // Output whose reader has gone (a supervisor's pipe closed, `npm start` piped and its parent
 // gone): writes fail with EPIPE. That must neither throw nor keep the process alive; the
@@ -73,6 +79,7 @@ const shutdown = (signal: NodeJS.Signals) => {
   }, config.shutdownTimeoutSeconds * 1000);
   app
     .close()
+    .then(() => backups?.close())
     .then(() => database.close())
     .then(() => exit(0))
     .catch((error: unknown) => {

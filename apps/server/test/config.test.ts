@@ -297,6 +297,7 @@ describe('a refused configuration is one line naming the variable and what it ac
       'DATABASE_URL must be a PostgreSQL URL such as postgres://user:password@host:5432/database (got "db.internal")',
     ],
     [{ JWT_SECRET: 'too short' }, 'JWT_SECRET must be at least 32 characters (got 9 characters)'],
+    [{ BACKUP_KEY: 'secret' }, 'BACKUP_KEY must be at least 32 characters (got 6 characters)'],
     [
       { TOKEN_TTL: 'soon' },
       'TOKEN_TTL must be a duration of at least 1 second, such as 3600 (seconds), 30m, 8h or 1d (got "soon")',

@@ -31,8 +31,8 @@ export interface DatabaseConnection {
    */
   tryWithHousekeepingLock<T>(work: () => Promise<T>): Promise<T | undefined>;
   close(): Promise<void>;
-  /** PGlite only: the whole data directory, to start copies from (tests). */
-  dumpDataDir?(): Promise<Blob>;
+  /** PGlite only: the whole data directory, to start copies from (tests, backups). */
+  dumpDataDir?(compression?: 'none' | 'gzip'): Promise<Blob>;
   /**
    * Where lost connections are logged (warn): buildApp sets its logger, since the process
    * connects before it has the app. Unset, they are dropped; either way the process lives on.
@@ -151,6 +151,6 @@ export async function connectDatabase(options: {
     withStartupLock: (work) => work(),
     tryWithHousekeepingLock: (work) => work(),
     close: () => client.close(),
-    dumpDataDir: () => client.dumpDataDir('none'),
+    dumpDataDir: (compression = 'none') => client.dumpDataDir(compression),
   };
 }

@@ -4,6 +4,7 @@ import { mkdir, readdir, rename, rm, stat, access, constants } from 'node:fs/pro
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { DeletionHold } from './deletion-hold.ts';
 import type { ByteRange, Storage, StoredObject } from './storage.ts';
 
 const safeKey = /^[a-z0-9][a-z0-9/_.-]*$/i;
@@ -11,6 +12,7 @@ const safeKey = /^[a-z0-9][a-z0-9/_.-]*$/i;
 /** Files in a folder; each write goes to a temporary name and is renamed when complete. */
 export class LocalStorage implements Storage {
   private readonly root: string;
+  private readonly deletions = new DeletionHold();
 
   constructor(root: string) {
     this.root = root;
@@ -53,7 +55,12 @@ export class LocalStorage implements Storage {
   }
 
   async delete(key: string): Promise<void> {
-    await rm(this.pathOf(key), { force: true });
+    const file = this.pathOf(key);
+    await this.deletions.delete(key, () => rm(file, { force: true }));
+  }
+
+  holdDeletions(): () => Promise<void> {
+    return this.deletions.hold();
   }
 
   async *list(prefix: string): AsyncIterable<{ key: string; lastModified: Date }> {

@@ -13,6 +13,7 @@ import { Upload } from '@aws-sdk/lib-storage';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
+import { DeletionHold } from './deletion-hold.ts';
 import type { ByteRange, Storage, StoredObject } from './storage.ts';
 
 export interface S3StorageOptions {
@@ -44,6 +45,7 @@ export class S3Storage implements Storage {
   readonly client: S3Client;
   private readonly bucket: string;
   private readonly listPageSize: number;
+  private readonly deletions = new DeletionHold();
 
   constructor(options: S3StorageOptions) {
     this.bucket = options.bucket;
@@ -140,7 +142,13 @@ export class S3Storage implements Storage {
   }
 
   async delete(key: string): Promise<void> {
-    await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key }));
+    await this.deletions.delete(key, async () => {
+      await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key }));
+    });
+  }
+
+  holdDeletions(): () => Promise<void> {
+    return this.deletions.hold();
   }
 
   /** Like LocalStorage, a prefix names a folder: `users/1` lists `users/1/...`, not `users/10/...`. */

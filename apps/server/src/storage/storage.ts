@@ -26,6 +26,11 @@ export interface Storage {
    * Returns how many were abandoned.
    */
   abortUnfinishedWrites?(prefix: string, startedBefore: Date): Promise<number>;
+  /**
+   * Puts off every deletion until the returned function is called: a backup copying the
+   * files of a database snapshot finds every file that snapshot refers to.
+   */
+  holdDeletions(): () => Promise<void>;
   /** Throws when the store cannot be reached (readiness checks). */
   check(): Promise<void>;
 }
