@@ -106,6 +106,27 @@ async function rowCounts(data: PortalData): Promise<Record<string, number>> {
   }
 }
 
+/**
+ * What takes the latest migration back, as an older portal's database would be: the tables
+ * and columns it adds (what drizzle-kit writes for them) dropped.
+ */
+async function undoLatestMigration(): Promise<string[]> {
+  const folder = path.resolve(import.meta.dirname, '../drizzle');
+  const journal = JSON.parse(await readFile(path.join(folder, 'meta/_journal.json'), 'utf8')) as {
+    entries: { tag: string }[];
+  };
+  const tag = journal.entries.at(-1)!.tag;
+  const migration = await readFile(path.join(folder, `${tag}.sql`), 'utf8');
+  const undo = [
+    ...[...migration.matchAll(/ALTER TABLE "([^"]+)" ADD COLUMN "([^"]+)"/g)].map(
+      ([, table, column]) => `alter table "${table}" drop column "${column}" cascade`,
+    ),
+    ...[...migration.matchAll(/CREATE TABLE "([^"]+)"/g)].map(([, table]) => `drop table "${table}" cascade`),
+  ];
+  expect(undo, `no table or column of ${tag} to drop: take back what it adds here`).not.toHaveLength(0);
+  return undo;
+}
+
 async function execute(data: PortalData, statement: string) {
   const connection = await data.connect();
   try {
@@ -323,8 +344,8 @@ describe(`npm run backup and npm run restore (${databaseUrl ? 'PostgreSQL' : 'PG
     const newer = path.join(archiveDir, 'newer.tar');
     expect((await runCli(data.env, 'backup', newer)).stderr).toBe('');
     await execute(data, "delete from drizzle.__drizzle_migrations where hash = 'from-the-future'");
-    // An older portal: its last migration (status_changed_at) not yet applied.
-    await execute(data, 'alter table cases drop column status_changed_at');
+    // An older portal: its last migration not yet applied.
+    for (const statement of await undoLatestMigration()) await execute(data, statement);
     await execute(
       data,
       'delete from drizzle.__drizzle_migrations where created_at = (select max(created_at) from drizzle.__drizzle_migrations)',
