@@ -78,6 +78,7 @@ export async function createTestApp(
     adminPassword: undefined,
     smtpUrl: undefined,
     redisUrl: undefined,
+    metrics: undefined,
     s3: undefined,
     jwtSecret: randomBytes(32).toString('hex'),
     tokenTtl: 3600,
