@@ -6,6 +6,10 @@ import fp from 'fastify-plugin';
 import { operationOf, PortalMetrics } from '../metrics/portal-metrics.ts';
 
 declare module 'fastify' {
+  interface FastifyRequest {
+    /** Its name in metrics (operationOf), set when metrics are on. */
+    operation: string;
+  }
   interface FastifyInstance {
     metrics: PortalMetrics;
     /** Starts the metrics port when METRICS_PORT is set (main.ts, after the main port): its address, else undefined. */
@@ -44,8 +48,11 @@ export const metricsPlugin = fp(async (app: FastifyInstance) => {
   app.decorate('metrics', metrics);
 
   if (settings) {
+    // Named once per request, in its first hook (Fastify builds routeOptions anew at each read).
+    app.decorateRequest('operation', '');
     app.addHook('onRequest', (request, reply, done) => {
       const { config } = request.routeOptions;
+      request.operation = operationOf(request);
       // An event stream stays open for hours: the streams gauge counts it instead.
       if (config.operationId !== 'eventStream') {
         inFlight++;
@@ -54,7 +61,7 @@ export const metricsPlugin = fp(async (app: FastifyInstance) => {
       if (config.isStreamedUpload) {
         // Every byte of the body passes through push() as it arrives, whoever reads it and
         // however far (a refused file's bytes too); counting there leaves the stream's flow alone.
-        const counter = metrics.uploadBytes.labels({ operation: operationOf(request) });
+        const counter = metrics.uploadBytes.labels({ operation: request.operation });
         const raw = request.raw;
         const push = raw.push.bind(raw);
         raw.push = (chunk: Buffer | null, encoding?: BufferEncoding) => {
@@ -67,7 +74,7 @@ export const metricsPlugin = fp(async (app: FastifyInstance) => {
     app.addHook('onResponse', (request, reply, done) => {
       const status = reply.statusCode;
       metrics.requestDuration.observe(
-        { operation: operationOf(request), status_class: statusClass(status) },
+        { operation: request.operation, status_class: statusClass(status) },
         reply.elapsedTime / 1000,
       );
       if (status === 401 && request.signInStep) metrics.signInFailures.inc({ step: request.signInStep });
