@@ -10,9 +10,13 @@
  *   BENCH_DATABASE=name: seed that PostgreSQL database once (if it has no cases) and keep it for the next runs
  *   BENCH_NAMES=numbered: the earlier seed's names, 'Patient<n>' 'Family<n % 977>', instead of realistic ones
  *   BENCH_BASELINE_UNPREPARED=1: the baseline sends its list queries unnamed (planned each time), as the portal does
+ * Metrics (issue 25): the paged lists on a second portal with METRICS_TOKEN set (and scraped every second) beside
+ * the first, metrics off, in interleaved rounds; goal: on within 5% of off.
+ *   BENCH_METRICS_ROUNDS=4: rounds of BENCH_SECONDS each side   BENCH_LISTS=metrics: only that comparison
  */
 import { spawn } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { cp, mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
@@ -24,7 +28,7 @@ import { environmentSchema } from '../apps/server/src/config.ts';
 import { connectDatabase, type DatabaseConnection } from '../apps/server/src/db/client.ts';
 import { prepareDatabase } from '../apps/server/src/db/prepare.ts';
 import { cases } from '../apps/server/src/db/schema.ts';
-import { freePort, startPortal } from '../e2e/helpers/portal-process.ts';
+import { freePort, startPortal, type PortalProcess } from '../e2e/helpers/portal-process.ts';
 import { fixed, printTable } from './lib/measure.ts';
 import { patientNames } from './lib/patient-names.ts';
 import { login } from './lib/seed-api.ts';
@@ -32,6 +36,8 @@ import { login } from './lib/seed-api.ts';
 const caseCount = Number(process.env.BENCH_CASES ?? 100_000);
 const doctorCount = Number(process.env.BENCH_DOCTORS ?? Math.max(1000, Math.round(caseCount / 200)));
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
+const metricsRounds = Number(process.env.BENCH_METRICS_ROUNDS ?? 4);
+const isMetricsOnly = process.env.BENCH_LISTS === 'metrics';
 // Hashed at the portal's default cost, as an installation's are: the portals started below sign in with them.
 const passwords = new PasswordHasher(environmentSchema.parse({}).passwordHashing);
 export const admin = { username: 'admin', password: 'bench-admin-pass', passwords };
@@ -400,7 +406,13 @@ async function load(url: string, token?: string, duration = seconds) {
   });
   if (result.non2xx > 0 || result.errors > 0)
     throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
-  return { rps: result.requests.average, p99: result.latency.p99 };
+  return { rps: result.requests.average, p99: result.latency.p99, requests: result.requests.total };
+}
+
+/** CPU seconds a process has used, all its threads (Linux: /proc/<pid>/stat utime + stime, in 1/100 s). */
+async function cpuSecondsOf(pid: number): Promise<number> {
+  const fields = (await readFile(`/proc/${pid}/stat`, 'utf8')).split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
 /** The portal's answer and the baseline's must be the same bytes, or the comparison means nothing. */
@@ -439,6 +451,9 @@ export async function runListBenchmark() {
   }
   await connection.close();
   const databaseUrl = database.env.DATABASE_URL;
+  // The metrics-on portal's own copy of a PGlite database (one process owns a PGlite folder).
+  const metricsDataDir = await mkdtemp(path.join(os.tmpdir(), 'portal-bench-lists-metrics-'));
+  if (!databaseUrl) await cp(path.join(dataDir, 'pglite'), path.join(metricsDataDir, 'pglite'), { recursive: true });
   const portal = await startPortal({ DATA_DIR: dataDir, ...database.env }, { quiet: true });
   const route = (
     label: string,
@@ -517,6 +532,7 @@ export async function runListBenchmark() {
       )
     : undefined;
   try {
+    if (isMetricsOnly) return await compareMetrics(portal, { DATA_DIR: metricsDataDir, ...database.env });
     const staff = await login(portal.baseUrl, admin.username, admin.password);
     const doctor = await login(portal.baseUrl, 'benchdr500', 'bench-passphrase');
     const api = `${portal.baseUrl}/api/case`;
@@ -555,12 +571,105 @@ export async function runListBenchmark() {
     );
     console.log('  goals: list >= 60% of its baseline; at 1,000,000 cases p99 < 50 ms list and search, < 10 ms stats');
     if (databaseUrl) await explain(databaseUrl, doctor.userId, routes);
+    await compareMetrics(portal, { DATA_DIR: metricsDataDir, ...database.env });
     return rows;
   } finally {
     baseline?.stop();
     await portal.stop();
     await database.drop();
     await rm(dataDir, { recursive: true, force: true });
+    await rm(metricsDataDir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Issue 25: what metrics cost. `off` (no metrics variable) beside a second portal on the same
+ * data with METRICS_TOKEN, scraped every second meanwhile (15 times Prometheus's default),
+ * in rounds that alternate which goes first, so both see the same machine. Goal: on within 5%.
+ */
+interface Measured {
+  rps: number;
+  p99: number;
+  /** The portal process's CPU time per request answered. */
+  cpuMs: number;
+}
+
+async function compareMetrics(off: PortalProcess, onEnv: Record<string, string>) {
+  const metricsToken = randomBytes(24).toString('base64url');
+  const on = await startPortal({ ...onEnv, METRICS_TOKEN: metricsToken }, { quiet: true });
+  const scrape = () =>
+    fetch(`${on.baseUrl}/metrics`, { headers: { authorization: `Bearer ${metricsToken}` } }).then((answer) =>
+      answer.text(),
+    );
+  try {
+    const sides = await Promise.all(
+      [off, on].map(async (portal) => ({
+        portal,
+        staff: (await login(portal.baseUrl, admin.username, admin.password)).token,
+        doctor: (await login(portal.baseUrl, 'benchdr500', 'bench-passphrase')).token,
+      })),
+    );
+    const lists = [
+      { what: 'paged list, doctor', as: 'doctor' as const },
+      { what: 'paged list, staff', as: 'staff' as const },
+    ].map((list) => ({ ...list, off: [] as Measured[], on: [] as Measured[] }));
+    const urlOf = (side: (typeof sides)[number]) =>
+      `${side.portal.baseUrl}/api/case/get_cases_by_status/all/0?page=1&pageSize=10&sort=-CreatedAt`;
+    for (const side of sides) for (const list of lists) await load(urlOf(side), side[list.as], 1);
+    for (let round = 0; round < metricsRounds; round++) {
+      for (const list of lists) {
+        const order = round % 2 === 0 ? [0, 1] : [1, 0];
+        for (const index of order) {
+          const side = sides[index]!;
+          const scraping = index === 1 ? setInterval(() => void scrape(), 1000) : undefined;
+          try {
+            const cpuBefore = await cpuSecondsOf(side.portal.child.pid!);
+            const measured = await load(urlOf(side), side[list.as]);
+            const cpuMs = (1000 * ((await cpuSecondsOf(side.portal.child.pid!)) - cpuBefore)) / measured.requests;
+            (index === 1 ? list.on : list.off).push({ ...measured, cpuMs });
+          } finally {
+            clearInterval(scraping);
+          }
+        }
+      }
+    }
+    // The comparison means something only if the one portal measured and the other did not.
+    const measured = await scrape();
+    if (!/portal_http_request_duration_seconds_count\{operation="caseList",status_class="2xx"\} [1-9]/.test(measured))
+      throw new Error('the metrics-on portal did not count its case lists');
+    if ((await fetch(`${off.baseUrl}/metrics`)).status !== 404)
+      throw new Error('metrics were on in the metrics-off portal');
+    const median = (values: number[]) => {
+      const sorted = [...values].sort((a, b) => a - b);
+      return (sorted[Math.floor((sorted.length - 1) / 2)]! + sorted[Math.ceil((sorted.length - 1) / 2)]!) / 2;
+    };
+    printTable(
+      `Lists with metrics off and on: ${metricsRounds} interleaved rounds x ${seconds} s each, 10 connections; metrics scraped every second while on`,
+      lists.map((list) => {
+        const [offRps, onRps] = [median(list.off.map((r) => r.rps)), median(list.on.map((r) => r.rps))];
+        const [offCpu, onCpu] = [median(list.off.map((r) => r.cpuMs)), median(list.on.map((r) => r.cpuMs))];
+        return {
+          what: list.what,
+          'off req/s': fixed(offRps, 0),
+          'on req/s': fixed(onRps, 0),
+          'on / off': `${fixed((onRps / offRps) * 100, 1)}%`,
+          // Each round's two loads ran back to back: their ratio is the least disturbed by the machine's other load.
+          'on / off, paired': `${fixed(median(list.on.map((r, round) => r.rps / list.off[round]!.rps)) * 100, 1)}%`,
+          // The least disturbed round of each: other load on the machine only ever takes throughput away.
+          'on / off, best rounds': `${fixed((Math.max(...list.on.map((r) => r.rps)) / Math.max(...list.off.map((r) => r.rps))) * 100, 1)}%`,
+          'off rounds': list.off.map((r) => fixed(r.rps, 0)).join(' '),
+          'on rounds': list.on.map((r) => fixed(r.rps, 0)).join(' '),
+          'CPU ms/req off / on': `${fixed(offCpu, 2)} / ${fixed(onCpu, 2)} (${fixed((onCpu / offCpu) * 100, 1)}%)`,
+          'p99 off / on ms': `${median(list.off.map((r) => r.p99))} / ${median(list.on.map((r) => r.p99))}`,
+        };
+      }),
+    );
+    console.log(
+      '  medians of the rounds; goal: metrics on within 5% of off (on / off >= 95%). CPU ms per request is the ' +
+        "portal process's own (all threads), which other load on the machine disturbs far less than requests/s",
+    );
+  } finally {
+    await on.stop();
   }
 }
 

@@ -21,6 +21,7 @@ import { connectionLimitPlugin } from './plugins/connection-limit.ts';
 import { docsPlugin } from './plugins/docs.ts';
 import { errorHandlerPlugin } from './plugins/error-handler.ts';
 import { eventsPlugin, type LiveEventsOptions } from './plugins/events.ts';
+import { metricsPlugin } from './plugins/metrics.ts';
 import { rateLimitPlugin } from './plugins/rate-limit.ts';
 import { securityPlugin } from './plugins/security.ts';
 import { webAppPlugin } from './plugins/web-app.ts';
@@ -98,6 +99,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     app.log,
   );
   app.decorate('outbox', new MailOutbox(options.database.db, mailer, app.log));
+  // First of the hooks, so a request's time and the requests in flight include all the others.
+  await app.register(metricsPlugin);
   // Uploads being received (define-route's isStreamedUpload): background jobs wait between steps meanwhile.
   let uploadsInFlight = 0;
   app.addHook('onRequest', async (request, reply) => {
@@ -107,7 +110,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   app.decorate(
     'jobs',
-    new JobQueue(options.database.db, app.log, { ...jobQueueOptions(config), isBusy: () => uploadsInFlight > 0 }),
+    new JobQueue(options.database.db, app.log, {
+      ...jobQueueOptions(config),
+      isBusy: () => uploadsInFlight > 0,
+      onJobFailed: (kind) => app.metrics.jobsFailed.inc({ kind }),
+    }),
   );
   // A thread per job the queue runs at once: converting a mesh keeps a core busy for seconds.
   const meshes = createDerivativePool({ threads: config.jobConcurrency });

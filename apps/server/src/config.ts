@@ -256,6 +256,17 @@ const variables = z.object({
       shown: 'withoutCredentials',
     },
   ),
+  // The operator's /metrics (plugins/metrics.ts): a bearer token on the main port, or a port of its own.
+  METRICS_TOKEN: variable((value) => (value.length >= 32 && !/\s/.test(value) ? value : undefined), {
+    accepts: 'must be at least 32 characters without spaces (a bearer token for GET /metrics)',
+    shown: 'length',
+  }),
+  METRICS_PORT: variable((value) => readWholeNumber(value, 1, 65_535), {
+    accepts: 'must be a whole number from 1 to 65535, other than PORT',
+  }),
+  METRICS_HOST: variable(readHost, {
+    accepts: 'must be an address or host name to listen on, such as 127.0.0.1, 10.0.0.5 or ::1',
+  }),
   LOG_LEVEL: variable((value) => (logLevels.includes(value.trim()) ? value.trim() : undefined), {
     accepts: `must be one of ${logLevels.join(', ')}`,
     fallback: 'info',
@@ -298,6 +309,10 @@ export const environmentSchema = variables
           `(OWASP's argon2id minimum: ${argon2idMinimums.map((row) => `${row.memoryKib} KiB at time cost ${row.timeCost}`).join(', ')} or more)`,
       );
     }
+    if (env.METRICS_PORT !== undefined && env.METRICS_PORT === env.PORT)
+      refuse('METRICS_PORT', 'must differ from PORT: /metrics gets a port of its own');
+    if (env.METRICS_HOST !== undefined && env.METRICS_PORT === undefined)
+      refuse('METRICS_HOST', 'is set but METRICS_PORT is not: set METRICS_PORT too, or unset it');
     // Settings for a bucket that is not there: files would silently stay in DATA_DIR/files.
     if (!env.S3_BUCKET) {
       for (const name of ['S3_ENDPOINT', 'S3_REGION', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const) {
@@ -345,6 +360,14 @@ export const environmentSchema = variables
       /** X-Forwarded-For is read from these proxies (or every one: true). */
       trustProxy: env.TRUST_PROXY,
       redisUrl: env.REDIS_URL,
+      /**
+       * GET /metrics (plugins/metrics.ts): on `port` (at `host`) when set, else on the main port
+       * behind `token`; undefined (off) when neither variable is set.
+       */
+      metrics:
+        env.METRICS_TOKEN === undefined && env.METRICS_PORT === undefined
+          ? undefined
+          : { token: env.METRICS_TOKEN, port: env.METRICS_PORT, host: env.METRICS_HOST ?? '127.0.0.1' },
       /** The built web app, served when the folder holds one. */
       webDist: env.WEB_DIST ? path.resolve(base, env.WEB_DIST) : path.join(repoRoot, 'apps/web/dist'),
       maxUploadBytes: env.MAX_UPLOAD_BYTES,

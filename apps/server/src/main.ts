@@ -101,4 +101,12 @@ await app.listen({ port: config.port, host: config.host }).catch((error: unknown
   process.stderr.write(`Could not start: ${config.host}:${config.port} ${reason} (set PORT or HOST)\n`);
   process.exit(1);
 });
+// The operator's metrics on a port of their own (METRICS_PORT), refused in one line as the main port is.
+await app.listenForMetrics().catch((error: unknown) => {
+  const reason = listenErrors[(error as NodeJS.ErrnoException).code ?? ''];
+  if (!reason) throw error;
+  const { host, port } = config.metrics!;
+  process.stderr.write(`Could not start: ${host}:${port} ${reason} (set METRICS_PORT or METRICS_HOST)\n`);
+  process.exit(1);
+});
 app.log.info(`Aligner Portal at ${config.publicUrl} (API docs at ${config.publicUrl}/api/docs)`);

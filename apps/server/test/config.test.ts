@@ -218,6 +218,53 @@ describe('loadConfig', () => {
   });
 });
 
+describe('metrics (METRICS_TOKEN, METRICS_PORT, METRICS_HOST)', () => {
+  const metricsOf = (env: Record<string, string>) => loadConfig({ JWT_SECRET: secret, ...env }).metrics;
+  const metricsToken = 'm'.repeat(32);
+
+  it('are off when neither METRICS_TOKEN nor METRICS_PORT is set; a port of their own listens on 127.0.0.1 unless METRICS_HOST says otherwise', () => {
+    expect(metricsOf({ METRICS_TOKEN: '', METRICS_PORT: '', METRICS_HOST: '' })).toBeUndefined();
+    expect(metricsOf({ METRICS_TOKEN: metricsToken })).toEqual({
+      token: metricsToken,
+      port: undefined,
+      host: '127.0.0.1',
+    });
+    expect(metricsOf({ METRICS_PORT: '9464' })).toEqual({ token: undefined, port: 9464, host: '127.0.0.1' });
+    expect(metricsOf({ METRICS_PORT: '9464', METRICS_HOST: '10.0.0.5', METRICS_TOKEN: metricsToken })).toEqual({
+      token: metricsToken,
+      port: 9464,
+      host: '10.0.0.5',
+    });
+  });
+
+  it.each([
+    [
+      { METRICS_TOKEN: 'short' },
+      'METRICS_TOKEN must be at least 32 characters without spaces (a bearer token for GET /metrics) (got 5 characters)',
+    ],
+    [
+      { METRICS_TOKEN: `${'m'.repeat(20)} ${'m'.repeat(20)}` },
+      'METRICS_TOKEN must be at least 32 characters without spaces (a bearer token for GET /metrics) (got 41 characters)',
+    ],
+    [{ METRICS_PORT: '0' }, 'METRICS_PORT must be a whole number from 1 to 65535, other than PORT (got "0")'],
+    [{ METRICS_PORT: '3000' }, 'METRICS_PORT must differ from PORT: /metrics gets a port of its own (got "3000")'],
+    [
+      { PORT: '8080', METRICS_PORT: '8080' },
+      'METRICS_PORT must differ from PORT: /metrics gets a port of its own (got "8080")',
+    ],
+    [
+      { METRICS_HOST: '127.0.0.1' },
+      'METRICS_HOST is set but METRICS_PORT is not: set METRICS_PORT too, or unset it (got "127.0.0.1")',
+    ],
+    [
+      { METRICS_PORT: '9464', METRICS_HOST: 'http://x' },
+      'METRICS_HOST must be an address or host name to listen on, such as 127.0.0.1, 10.0.0.5 or ::1 (got "http://x")',
+    ],
+  ])('refuses %j', (env, message) => {
+    expect(refusal(env)).toBe(`Invalid configuration: ${message}`);
+  });
+});
+
 describe('password hashing cost', () => {
   const hashing = (env: Record<string, string>) => loadConfig({ JWT_SECRET: secret, ...env }).passwordHashing;
 

@@ -31,6 +31,8 @@ export interface DatabaseConnection {
    */
   tryWithHousekeepingLock<T>(work: () => Promise<T>): Promise<T | undefined>;
   close(): Promise<void>;
+  /** Each pool's connections now: in use, idle, and queries waiting for one (metrics). */
+  poolUsage(): PoolUsage[];
   /** PGlite only: the whole data directory, to start copies from (tests, backups). */
   dumpDataDir?(compression?: 'none' | 'gzip'): Promise<Blob>;
   /**
@@ -39,6 +41,20 @@ export interface DatabaseConnection {
    */
   log?: DatabaseLog;
 }
+
+export interface PoolUsage {
+  pool: string;
+  inUse: number;
+  idle: number;
+  waiting: number;
+}
+
+const usageOf = (pool: string, pg: pg.Pool): PoolUsage => ({
+  pool,
+  inUse: pg.totalCount - pg.idleCount,
+  idle: pg.idleCount,
+  waiting: pg.waitingCount,
+});
 
 /**
  * PostgreSQL: each handle's twin whose connections keep one plan per named statement
@@ -124,6 +140,7 @@ export async function connectDatabase(options: {
       close: async () => {
         await Promise.all([pool.end(), keptPlansPool.end()]);
       },
+      poolUsage: () => [usageOf('main', pool), usageOf('kept_plans', keptPlansPool)],
     };
     return connection;
   }
@@ -142,6 +159,14 @@ export async function connectDatabase(options: {
     loadDataDir: options.loadDataDir,
     extensions: { pg_trgm, unaccent },
   });
+  // PGlite is one connection that runs one query or transaction at a time: those begun and
+  // not finished are the one in use and the rest waiting. Each passes through this lock once.
+  let begun = 0;
+  const runExclusive = client._runExclusiveTransaction.bind(client);
+  client._runExclusiveTransaction = <T>(work: () => Promise<T>) => {
+    begun++;
+    return runExclusive(work).finally(() => begun--);
+  };
   const db = drizzlePglite(client, { schema }) as unknown as Database;
   return {
     db,
@@ -151,6 +176,9 @@ export async function connectDatabase(options: {
     withStartupLock: (work) => work(),
     tryWithHousekeepingLock: (work) => work(),
     close: () => client.close(),
+    poolUsage: () => [
+      { pool: 'pglite', inUse: Math.min(begun, 1), idle: begun > 0 ? 0 : 1, waiting: Math.max(begun - 1, 0) },
+    ],
     dumpDataDir: (compression = 'none') => client.dumpDataDir(compression),
   };
 }

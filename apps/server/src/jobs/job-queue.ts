@@ -48,6 +48,8 @@ export interface JobQueueOptions {
   isBusy?: () => boolean;
   /** The longest a job waits for that, all its steps together, so that a stream of uploads never holds it back for long. */
   maxYieldMs?: number;
+  /** Told of each job kept as failed after its last attempt (metrics). */
+  onJobFailed?: (kind: string) => void;
 }
 
 /** The queue of a process: JOB_CONCURRENCY jobs at once, a two-minute lease, five attempts. */
@@ -81,6 +83,7 @@ export class JobQueue {
       pollMs: 5000,
       isBusy: () => false,
       maxYieldMs: 3000,
+      onJobFailed: () => {},
       ...options,
     };
   }
@@ -230,10 +233,12 @@ export class JobQueue {
               runAt: secondsFromNow(this.options.retryDelaySeconds(job.attempts)),
             },
       );
-      if (givesUp)
+      if (givesUp) {
+        this.options.onJobFailed(job.kind);
         await handler.onGiveUp?.(job.payload, reason).catch((failure: unknown) => {
           this.log.error({ err: failure, jobId: job.jobId }, 'jobs: recording a failed job failed');
         });
+      }
     } finally {
       clearInterval(renew);
     }

@@ -3,6 +3,7 @@ import rateLimit, { type FastifyRateLimitStore, type FastifyRateLimitStoreCtor }
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Redis } from 'ioredis';
+import { operationOf } from '../metrics/portal-metrics.ts';
 import { memoryFailureCounter, redisFailureCounter, type FailureCounter } from '../lib/failure-counter.ts';
 
 /**
@@ -100,6 +101,8 @@ declare module 'fastify' {
 
 /** One limit of a throttle: at most `max` requests per `timeWindow` ('1 minute') for each `key`. */
 export interface ThrottleLimit {
+  /** Its name in metrics ('address'). */
+  name: string;
   max: number;
   timeWindow: string;
   key: (request: FastifyRequest) => string;
@@ -117,17 +120,19 @@ export function throttle(
   message: string,
   skip: (request: FastifyRequest) => boolean = () => false,
 ) {
-  const limiters = limits.map(({ max, timeWindow, key }) =>
-    app.createRateLimit({ max, timeWindow, keyGenerator: key }),
-  );
+  const limiters = limits.map(({ name, max, timeWindow, key }) => ({
+    name,
+    check: app.createRateLimit({ max, timeWindow, keyGenerator: key }),
+  }));
   return async (request: FastifyRequest, reply: FastifyReply) => {
     if (skip(request)) return;
     for (const limit of limiters) {
-      const result = await limit(request).catch((error: unknown) => {
+      const result = await limit.check(request).catch((error: unknown) => {
         request.log.warn({ err: error }, 'request not counted: throttle store unavailable');
         return null;
       });
       if (result && !result.isAllowed && result.isExceeded) {
+        app.metrics.throttled.inc({ operation: operationOf(request), limit: limit.name });
         return reply.status(429).header('retry-after', result.ttlInSeconds).send({ message });
       }
     }

@@ -83,6 +83,7 @@ export function route<const E extends Endpoint>(
     method: isFileAnswer(endpoint.answer) ? [endpoint.method, 'HEAD'] : endpoint.method,
     url: endpoint.path,
     config: {
+      operationId: endpoint.operationId,
       access: endpoint.access,
       audit: options.audit,
       isStreamedUpload: options.isStreamedUpload,

@@ -79,6 +79,7 @@ export async function createTestApp(
     smtpUrl: undefined,
     redisUrl: undefined,
     backupKey: undefined,
+    metrics: undefined,
     s3: undefined,
     jwtSecret: randomBytes(32).toString('hex'),
     tokenTtl: 3600,

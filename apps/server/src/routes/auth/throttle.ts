@@ -1,5 +1,6 @@
 import { messages } from '@portal/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { operationOf } from '../../metrics/portal-metrics.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -38,8 +39,10 @@ export function signInThrottle(
     request.log.warn({ err: error }, 'sign-in attempt not counted: throttle store unavailable');
     return null;
   };
-  const tooMany = (reply: FastifyReply, retryAfterSeconds: number) =>
-    reply.status(429).header('retry-after', retryAfterSeconds).send({ message: messages.tooManyAttempts });
+  const tooMany = (request: FastifyRequest, reply: FastifyReply, limit: string, retryAfterSeconds: number) => {
+    app.metrics.throttled.inc({ operation: operationOf(request), limit });
+    return reply.status(429).header('retry-after', retryAfterSeconds).send({ message: messages.tooManyAttempts });
+  };
 
   /** Takes back what this attempt was counted as: it was right, or not a check at all. */
   const forgive = async (request: FastifyRequest) => {
@@ -50,20 +53,24 @@ export function signInThrottle(
   /** Per address, every attempt; as an onRequest hook it counts before the body is read, so slow bodies count too. */
   const throttleAddress = async (request: FastifyRequest, reply: FastifyReply) => {
     const result = await perAddress(request).catch(notCounted(request));
-    if (result && !result.isAllowed && result.isExceeded) return tooMany(reply, result.ttlInSeconds);
+    if (result && !result.isAllowed && result.isExceeded)
+      return tooMany(request, reply, 'address', result.ttlInSeconds);
   };
 
   /** Per account, once the body names it (a preHandler). */
   const throttleAccount = async (request: FastifyRequest, reply: FastifyReply) => {
     request.countedFailures = [];
+    // A 401 to this request is a failed sign-in (metrics).
+    request.signInStep = kind;
     const account = await accountOf(request);
     if (account === undefined) return;
     const limits = [
       {
         key: `${kind}-failures:account-address:${account}:${encodeURIComponent(request.ip)}`,
         max: app.config.loginAttemptsPerAccountAndAddress,
+        limit: 'account_address',
       },
-      { key: `${kind}-failures:account:${account}`, max: app.config.loginAttemptsPerAccount },
+      { key: `${kind}-failures:account:${account}`, max: app.config.loginAttemptsPerAccount, limit: 'account' },
     ];
     for (const limit of limits) {
       const counted = await failures.hit(limit.key, failuresWindowMs).catch(notCounted(request));
@@ -71,7 +78,7 @@ export function signInThrottle(
       request.countedFailures.push(limit.key);
       if (counted.count > limit.max) {
         await forgive(request);
-        return tooMany(reply, counted.ttlSeconds);
+        return tooMany(request, reply, limit.limit, counted.ttlSeconds);
       }
     }
   };

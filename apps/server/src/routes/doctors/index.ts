@@ -31,6 +31,7 @@ export async function doctorRoutes(app: FastifyInstance) {
     app,
     [
       {
+        name: 'address',
         max: app.config.loginAttemptsPerAddress,
         timeWindow: '1 minute',
         key: (request) => `hash-address:${request.ip}`,

@@ -1,6 +1,7 @@
 import { endpoints, planMessages, shareToken } from '@portal/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../lib/errors.ts';
+import { operationOf } from '../../metrics/portal-metrics.ts';
 import { findMeshView } from '../../services/mesh-views.ts';
 import { findSharedPlan, readSharedPlan } from '../../services/plans/plan-shares.ts';
 import { planViewSource } from '../../services/plans/plan-views.ts';
@@ -24,6 +25,7 @@ export async function sharedPlanRoutes(app: FastifyInstance) {
     reply.header('x-robots-tag', 'noindex, nofollow');
     const { count, ttlSeconds } = await app.failureCounter.hit(key(request), refusalWindowMs);
     if (count > refusedTokensPerAddress) {
+      app.metrics.throttled.inc({ operation: operationOf(request), limit: 'address' });
       reply.header('retry-after', ttlSeconds);
       throw new AppError(429, 'Too many links tried from this address; try again later.');
     }
