@@ -1,22 +1,13 @@
-import { and, asc, eq, inArray, isNull, lte, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, lte } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
-import { isAllowed, isDoctorSide, type SignedInUser } from '../auth/policy.ts';
+import { isAllowed, type SignedInUser } from '../auth/policy.ts';
 import type { Database, Transaction } from '../db/client.ts';
-import {
-  caseMessageReads,
-  caseMessages,
-  cases,
-  doctors,
-  liveRoleId,
-  mailDigestItems,
-  pages,
-  rolePermissions,
-  users,
-} from '../db/schema.ts';
+import { caseMessageReads, caseMessages, cases, doctors, liveRoleId, mailDigestItems, users } from '../db/schema.ts';
 import { visibleCasesCondition } from '../services/cases/case-access.ts';
+import { readMarkOf, unreadBy } from '../services/messages/unread-messages.ts';
 import type { EmailTemplateName } from './mailer.ts';
 import type { MailOutbox } from './outbox.ts';
-import { servedDoctorsOfUser } from '../plugins/auth.ts';
+import { pagesOfUser, servedDoctorsOfUser } from '../plugins/auth.ts';
 import { renderTemplate } from './templates.ts';
 
 /** One digest lists at most this many of its items; it says how many more wait in the portal. */
@@ -50,9 +41,7 @@ async function findRecipient(tx: Transaction, userId: number) {
       email: users.email,
       firstName: users.firstName,
       lastName: users.lastName,
-      pages: sql<
-        string[]
-      >`array(select ${pages.pageUrl} from ${rolePermissions} join ${pages} on ${pages.pageId} = ${rolePermissions.pageId} where ${rolePermissions.roleId} = ${users.roleId})`,
+      pages: pagesOfUser,
     })
     .from(users)
     .leftJoin(doctors, eq(doctors.userId, users.userId))
@@ -78,17 +67,8 @@ async function findUnreadCases(tx: Transaction, actor: SignedInUser, caseIds: nu
   const rows = await tx
     .selectDistinct({ caseId: caseMessages.caseId })
     .from(caseMessages)
-    .leftJoin(
-      caseMessageReads,
-      and(eq(caseMessageReads.caseId, caseMessages.caseId), eq(caseMessageReads.userId, actor.userId)),
-    )
-    .where(
-      and(
-        inArray(caseMessages.caseId, caseIds),
-        eq(caseMessages.side, isDoctorSide(actor) ? 'lab' : 'doctor'),
-        sql`${caseMessages.messageId} > coalesce(${caseMessageReads.lastReadMessageId}, 0)`,
-      ),
-    );
+    .leftJoin(caseMessageReads, readMarkOf(actor))
+    .where(and(inArray(caseMessages.caseId, caseIds), unreadBy(actor)));
   return new Set(rows.map((row) => row.caseId));
 }
 

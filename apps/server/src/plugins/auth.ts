@@ -49,6 +49,11 @@ export function readToken(request: Pick<FastifyRequest, 'headers' | 'method' | '
  * The doctors a user works for (policy.ts `servedDoctors`): a doctor themselves, an assistant
  * every doctor whose invitation they hold and who is still active and not deleted.
  */
+/** The pages of the user's role (their menu; what `isAllowed` checks for staff). */
+export const pagesOfUser = sql<
+  string[]
+>`array(select ${pages.pageUrl} from ${rolePermissions} join ${pages} on ${pages.pageId} = ${rolePermissions.pageId} where ${rolePermissions.roleId} = ${users.roleId})`;
+
 export const servedDoctorsOfUser = sql<ServedDoctor[]>`case when ${users.userType} = 'Doctor'
   then json_build_array(json_build_object('userId', ${doctors.userId}, 'doctorId', ${doctors.doctorId}))
   else coalesce((select json_agg(json_build_object('userId', sd.user_id, 'doctorId', sd.doctor_id) order by sd.user_id)
@@ -88,9 +93,7 @@ export const authPlugin = fp(async (app: FastifyInstance) => {
       doctorId: doctors.doctorId,
       servedDoctors: servedDoctorsOfUser,
       isSeenLately: sql<boolean>`${sessions.lastSeenAt} > now() - interval '1 minute'`,
-      pages: sql<
-        string[]
-      >`array(select ${pages.pageUrl} from ${rolePermissions} join ${pages} on ${pages.pageId} = ${rolePermissions.pageId} where ${rolePermissions.roleId} = ${users.roleId})`,
+      pages: pagesOfUser,
     })
     .from(sessions)
     .innerJoin(users, eq(users.userId, sessions.userId))

@@ -1,10 +1,11 @@
 import { inboxExcerptLength, maxInboxItems, type InboxAnswer, type InboxItem } from '@portal/contract';
-import { and, desc, eq, gt, sql } from 'drizzle-orm';
+import { and, desc, eq, sql } from 'drizzle-orm';
 import { isDoctorSide, type SignedInUser } from '../auth/policy.ts';
 import type { Database } from '../db/client.ts';
 import { isoTimestamp } from '../db/iso-timestamp.ts';
 import { caseMessageReads, caseMessages, cases, treatmentPlans } from '../db/schema.ts';
 import { visibleCasesCondition } from './cases/case-access.ts';
+import { readMarkOf, unreadBy } from './messages/unread-messages.ts';
 
 const patientName = sql<string>`(${cases.firstName} || ' ' || ${cases.lastName})`;
 /** Every row of the query before its limit: the counts beside a capped list, in the same read. */
@@ -32,17 +33,8 @@ export async function getInbox(db: Database, actor: SignedInUser): Promise<Inbox
     })
     .from(caseMessages)
     .innerJoin(cases, eq(cases.caseId, caseMessages.caseId))
-    .leftJoin(
-      caseMessageReads,
-      and(eq(caseMessageReads.caseId, caseMessages.caseId), eq(caseMessageReads.userId, actor.userId)),
-    )
-    .where(
-      and(
-        eq(caseMessages.side, isDoctorCaller ? 'lab' : 'doctor'),
-        reach,
-        gt(caseMessages.messageId, sql`coalesce(${caseMessageReads.lastReadMessageId}, 0)`),
-      ),
-    )
+    .leftJoin(caseMessageReads, readMarkOf(actor))
+    .where(and(unreadBy(actor), reach))
     .orderBy(desc(caseMessages.messageId))
     .limit(maxInboxItems);
   // cases.plan_state copies the newest version's state (indexed); that version is the item.

@@ -1,9 +1,20 @@
 import type { UnreadCount } from '@portal/contract';
 import { and, eq, gt, max, sql } from 'drizzle-orm';
-import { caseOwnerScope, isDoctorSide, type SignedInUser } from '../../auth/policy.ts';
+import { isDoctorSide, type SignedInUser } from '../../auth/policy.ts';
 import type { Database } from '../../db/client.ts';
 import { caseMessageReads, caseMessages, cases } from '../../db/schema.ts';
-import { ownedBy, type VisibleCase } from '../cases/case-access.ts';
+import { visibleCasesCondition, type VisibleCase } from '../cases/case-access.ts';
+
+/** The caller's read mark of a message's case: what `unreadBy` compares with (a left join). */
+export const readMarkOf = (actor: SignedInUser) =>
+  and(eq(caseMessageReads.caseId, caseMessages.caseId), eq(caseMessageReads.userId, actor.userId));
+
+/** Messages of the other side past the caller's read mark (joined by `readMarkOf`). */
+export const unreadBy = (actor: SignedInUser) =>
+  and(
+    eq(caseMessages.side, isDoctorSide(actor) ? 'lab' : 'doctor'),
+    gt(caseMessages.messageId, sql`coalesce(${caseMessageReads.lastReadMessageId}, 0)`),
+  );
 
 /**
  * How many messages of the other side the caller has not read, per case (docs/decisions.md
@@ -11,23 +22,13 @@ import { ownedBy, type VisibleCase } from '../cases/case-access.ts';
  * staff the doctors' on every case; a message is read once the caller's read mark reaches it.
  */
 export async function getUnreadCounts(db: Database, actor: SignedInUser): Promise<UnreadCount[]> {
-  const isDoctorCaller = isDoctorSide(actor);
   const unread = sql<number>`count(*)::int`;
   const rows = await db
     .select({ caseId: caseMessages.caseId, unread })
     .from(caseMessages)
     .innerJoin(cases, eq(cases.caseId, caseMessages.caseId))
-    .leftJoin(
-      caseMessageReads,
-      and(eq(caseMessageReads.caseId, caseMessages.caseId), eq(caseMessageReads.userId, actor.userId)),
-    )
-    .where(
-      and(
-        eq(caseMessages.side, isDoctorCaller ? 'lab' : 'doctor'),
-        ownedBy(caseOwnerScope(actor, 0)),
-        gt(caseMessages.messageId, sql`coalesce(${caseMessageReads.lastReadMessageId}, 0)`),
-      ),
-    )
+    .leftJoin(caseMessageReads, readMarkOf(actor))
+    .where(and(unreadBy(actor), visibleCasesCondition(actor)))
     .groupBy(caseMessages.caseId)
     .orderBy(caseMessages.caseId);
   return rows;
