@@ -17,6 +17,7 @@ import { conflict, notFound } from '../lib/errors.ts';
 import type { MailOutbox } from '../mail/outbox.ts';
 import { findUsernameOwner, personName } from './accounts.ts';
 import { createResetLink } from './password-reset.ts';
+import { fullNameOf } from '../db/user-names.ts';
 
 /**
  * A doctor's assistants (docs/decisions.md § Assistants): the doctor invites them by e-mail,
@@ -166,7 +167,7 @@ export async function listServedDoctors(db: Database, assistant: SignedInUser): 
     .select({
       userId: users.userId,
       doctorId: doctors.doctorId,
-      name: sql<string>`(${users.firstName} || ' ' || ${users.lastName})`,
+      name: fullNameOf(),
     })
     .from(doctors)
     .innerJoin(users, eq(users.userId, doctors.userId))

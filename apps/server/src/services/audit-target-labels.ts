@@ -16,6 +16,7 @@ import {
   treatmentPlans,
   users,
 } from '../db/schema.ts';
+import { fullNameOf } from '../db/user-names.ts';
 
 /** The kinds of record an audit target names (`case:12/plan:3`, `user:5`, ...), as the routes write them. */
 const recordKinds = [
@@ -75,7 +76,7 @@ type FactColumns = { id: SQLWrapper } & Partial<
 
 const noInteger = sql<number | null>`null::integer`;
 const noText = sql<string | null>`null::text`;
-const fullName = sql<string>`${users.firstName} || ' ' || ${users.lastName}`;
+const fullName = fullNameOf();
 const isUserDeleted = sql<boolean>`${users.deletedAt} is not null`;
 
 /** The select of one kind's records by id, every column cast so that the branches line up. */

@@ -11,6 +11,7 @@ import type { Database } from '../../db/client.ts';
 import { caseAssignments, cases, pages, rolePermissions, users } from '../../db/schema.ts';
 import { badRequest } from '../../lib/errors.ts';
 import type { VisibleCase } from './case-access.ts';
+import { fullNameOf } from '../../db/user-names.ts';
 
 /**
  * A case's technician (docs/decisions.md § Assignment and internal notes): one staff user
@@ -18,7 +19,7 @@ import type { VisibleCase } from './case-access.ts';
  * timeline reads.
  */
 
-const fullName = sql<string>`(${users.firstName} || ' ' || ${users.lastName})`;
+const fullName = fullNameOf();
 
 /** Active Web users who may work on cases: the administrator, and roles with the Dashboard page. */
 const isAssignable = and(
@@ -93,7 +94,7 @@ export function findDoctorOptions(
       and(
         eq(users.userType, 'Doctor'),
         query.userId === undefined
-          ? sql`portal_fold(${users.firstName} || ' ' || ${users.lastName}) ilike portal_fold(${pattern})`
+          ? sql`portal_fold(${fullNameOf()}) ilike portal_fold(${pattern})`
           : eq(users.userId, query.userId),
       ),
     )

@@ -1,11 +1,12 @@
 import { caseWorkMessages, maxNotesPerCase, type CaseNote, type CaseNoteRequest } from '@portal/contract';
-import { asc, count, eq, sql } from 'drizzle-orm';
+import { asc, count, eq } from 'drizzle-orm';
 import type { SignedInUser } from '../../auth/policy.ts';
 import type { Database } from '../../db/client.ts';
 import { isoTimestamp } from '../../db/iso-timestamp.ts';
 import { caseNotes, cases, users } from '../../db/schema.ts';
 import { conflict } from '../../lib/errors.ts';
 import type { VisibleCase } from './case-access.ts';
+import { fullNameOf } from '../../db/user-names.ts';
 
 /**
  * The lab's internal notes on a case (docs/decisions.md § Assignment and internal notes).
@@ -17,7 +18,7 @@ const noteColumns = {
   noteId: caseNotes.noteId,
   text: caseNotes.text,
   authorId: caseNotes.authorId,
-  authorName: sql<string>`(${users.firstName} || ' ' || ${users.lastName})`,
+  authorName: fullNameOf(),
   createdAt: isoTimestamp(caseNotes.createdAt),
 };
 

@@ -1,5 +1,5 @@
 import { caseOrderMessages, type CaseOrder, type CaseOrderType } from '@portal/contract';
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { canOrderFrom, caseOwnerScope, type SignedInUser } from '../../auth/policy.ts';
 import type { Database, Transaction } from '../../db/client.ts';
@@ -7,6 +7,7 @@ import { isoTimestamp } from '../../db/iso-timestamp.ts';
 import { cases, users } from '../../db/schema.ts';
 import { badRequest } from '../../lib/errors.ts';
 import { ownedBy } from './case-access.ts';
+import { fullNameOf } from '../../db/user-names.ts';
 
 /**
  * The parent of a new order must be a case the caller may order from, and the order is for
@@ -60,7 +61,7 @@ export async function listCaseOrders(
       orderType: cases.orderType,
       createdAt: isoTimestamp(cases.createdAt),
       by: cases.createdBy,
-      byName: sql<string>`(${users.firstName} || ' ' || ${users.lastName})`,
+      byName: fullNameOf(),
     })
     .from(cases)
     .innerJoin(users, eq(users.userId, cases.createdBy))

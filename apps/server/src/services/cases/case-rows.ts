@@ -13,7 +13,8 @@ import {
 } from '@portal/contract';
 import { Column, eq, is, isNull, Placeholder, sql, type SQL } from 'drizzle-orm';
 import { isoTimestamp } from '../../db/iso-timestamp.ts';
-import { cases, users } from '../../db/schema.ts';
+import { cases } from '../../db/schema.ts';
+import { fullNameOf, fullNameById } from '../../db/user-names.ts';
 
 /**
  * What a case row is read as, for one case (read-case.ts), a list (list-cases.ts) and a
@@ -178,7 +179,7 @@ const overdueFilter = (cutoffs: Record<CaseStatus, string | null | Placeholder>)
   )})`;
 
 /** doctorname: the doctor's first and last name (docs/decisions.md § Doctor names in case rows). */
-export const doctorFullName = sql<string>`(${users.firstName} || ' ' || ${users.lastName})`;
+export const doctorFullName = fullNameOf();
 
 /** A field's column as read: a date as its 'YYYY-MM-DD' text. */
 const answerColumn = (field: CaseFieldEntry) =>
@@ -194,9 +195,7 @@ export const caseColumns = {
   DoctorUserId: cases.doctorUserId,
   StatusChangedAt: isoTimestamp(cases.statusChangedAt),
   AssigneeUserId: cases.assigneeUserId,
-  AssigneeName: sql<
-    string | null
-  >`(select a.first_name || ' ' || a.last_name from ${users} a where a.user_id = ${cases.assigneeUserId})`,
+  AssigneeName: fullNameById(cases.assigneeUserId),
 };
 
 const caseRowKeys = Object.keys(caseColumns);

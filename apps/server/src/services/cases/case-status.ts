@@ -15,6 +15,7 @@ import { badRequest, conflict, notFound } from '../../lib/errors.ts';
 import { enqueueCaseMail } from '../../mail/case-mail.ts';
 import type { MailOutbox } from '../../mail/outbox.ts';
 import type { VisibleCase } from './case-access.ts';
+import { fullNameOf } from '../../db/user-names.ts';
 
 /** Blank texts count as absent, and are stored as null. */
 const textOrNull = (value: string | undefined) => (value?.trim() ? value.trim() : null);
@@ -120,7 +121,7 @@ export async function getCaseHistory(db: Database, { caseId }: VisibleCase): Pro
       FromStatus: caseStatusHistory.fromStatus,
       ToStatus: caseStatusHistory.toStatus,
       ChangedBy: caseStatusHistory.changedBy,
-      ChangedByName: sql<string>`(${users.firstName} || ' ' || ${users.lastName})`,
+      ChangedByName: fullNameOf(),
       ChangedAt: isoTimestamp(caseStatusHistory.changedAt),
     })
     .from(caseStatusHistory)

@@ -7,6 +7,7 @@ import { caseAssignments, caseAttachments, caseStatusHistory, treatmentPlans, us
 import { listMessagesOfCase, type CaseMessageRow } from '../messages/case-messages.ts';
 import { findOrderParent, listCaseOrders } from './case-orders.ts';
 import type { VisibleCase } from './case-access.ts';
+import { fullNameOf, fullNameById } from '../../db/user-names.ts';
 
 /**
  * A case's timeline, oldest first (docs/decisions.md § The case page and its timeline): its
@@ -29,7 +30,7 @@ export async function getCaseTimeline(
         from: caseStatusHistory.fromStatus,
         to: caseStatusHistory.toStatus,
         by: caseStatusHistory.changedBy,
-        byName: sql<string>`(${users.firstName} || ' ' || ${users.lastName})`,
+        byName: fullNameOf(),
         at: isoTimestamp(caseStatusHistory.changedAt),
         note: caseStatusHistory.note,
         reason: caseStatusHistory.reason,
@@ -52,12 +53,10 @@ export async function getCaseTimeline(
         version: treatmentPlans.version,
         state: treatmentPlans.state,
         by: treatmentPlans.uploadedBy,
-        byName: sql<string>`(${users.firstName} || ' ' || ${users.lastName})`,
+        byName: fullNameOf(),
         at: isoTimestamp(treatmentPlans.createdAt),
         decidedBy: treatmentPlans.decidedBy,
-        decidedByName: sql<
-          string | null
-        >`(select d.first_name || ' ' || d.last_name from users d where d.user_id = ${treatmentPlans.decidedBy})`,
+        decidedByName: fullNameById(treatmentPlans.decidedBy),
         decidedAt: isoTimestamp(treatmentPlans.decidedAt),
         decision: treatmentPlans.decision,
         comment: treatmentPlans.comment,
@@ -82,11 +81,9 @@ export async function getCaseTimeline(
         kind: sql<'assignment'>`'assignment'`,
         at: isoTimestamp(caseAssignments.assignedAt),
         by: caseAssignments.assignedBy,
-        byName: sql<string>`(${users.firstName} || ' ' || ${users.lastName})`,
+        byName: fullNameOf(),
         assigneeUserId: caseAssignments.assigneeUserId,
-        assigneeName: sql<
-          string | null
-        >`(select a.first_name || ' ' || a.last_name from users a where a.user_id = ${caseAssignments.assigneeUserId})`,
+        assigneeName: fullNameById(caseAssignments.assigneeUserId),
       })
       .from(caseAssignments)
       .innerJoin(users, eq(users.userId, caseAssignments.assignedBy))

@@ -14,6 +14,7 @@ import type { VisibleCase } from '../cases/case-access.ts';
 import { queueMeshViews } from '../mesh-views.ts';
 import { mailOtherSide } from './message-mail.ts';
 import type { ReceivedMessageUpload } from './receive-message-upload.ts';
+import { fullNameOf } from '../../db/user-names.ts';
 
 /** A message as stored, with its files' ids (the route turns them into download addresses). */
 export interface CaseMessageRow {
@@ -30,7 +31,7 @@ export interface CaseMessageRow {
 // An assistant writes on the doctor's side, under their own name.
 const sideOf = (actor: SignedInUser): MessageSide => (isDoctorSide(actor) ? 'doctor' : 'lab');
 
-const authorName = sql<string>`(${users.firstName} || ' ' || ${users.lastName})`;
+const authorName = fullNameOf();
 
 /** Messages, oldest first, each with its files: a whole case's, or one message of it. */
 async function selectMessages(db: Database, caseId: number, messageId?: number): Promise<CaseMessageRow[]> {

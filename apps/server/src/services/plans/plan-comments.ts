@@ -8,6 +8,7 @@ import { planComments, treatmentPlans, users } from '../../db/schema.ts';
 import { badRequest, conflict, notFound } from '../../lib/errors.ts';
 import type { VisibleCase } from '../cases/case-access.ts';
 import { nearestTooth } from './plan-movements.ts';
+import { fullNameOf } from '../../db/user-names.ts';
 
 /**
  * Comments pinned to a plan version's model
@@ -22,7 +23,6 @@ type PlanRecord = VisibleCase & { planId: number };
 const maxCommentsPerVersion = 100;
 
 const resolver = alias(users, 'resolver');
-const fullName = (table: typeof users) => sql<string>`(${table.firstName} || ' ' || ${table.lastName})`;
 
 /** The comments of a version as answered, oldest first, numbered in that order (the doctor's numbers, the lab's too). */
 async function listComments(db: Database, planId: number, onlySent = false): Promise<PlanComment[]> {
@@ -35,11 +35,11 @@ async function listComments(db: Database, planId: number, onlySent = false): Pro
       point: planComments.point,
       tooth: planComments.tooth,
       text: planComments.text,
-      author: fullName(users),
+      author: fullNameOf(users),
       createdAt: isoTimestamp(planComments.createdAt),
       sentAt: isoTimestamp(planComments.sentAt) as SQL<string | null>,
       resolvedAt: isoTimestamp(planComments.resolvedAt) as SQL<string | null>,
-      resolvedBy: sql<string | null>`(${resolver.firstName} || ' ' || ${resolver.lastName})`,
+      resolvedBy: fullNameOf(resolver) as SQL<string | null>,
     })
     .from(planComments)
     .innerJoin(users, eq(users.userId, planComments.authorId))

@@ -12,6 +12,7 @@ import type { VisibleCase } from '../cases/case-access.ts';
 import { sendPlanComments } from './plan-comments.ts';
 import { queuePlanViews } from './plan-views.ts';
 import type { ReceivedPlanUpload } from './receive-plan-upload.ts';
+import { fullNameOf, fullNameById } from '../../db/user-names.ts';
 
 interface Deps {
   db: Database;
@@ -170,8 +171,6 @@ export async function decidePlan(
   });
 }
 
-const fullName = (table: typeof users) => sql<string>`(${table.firstName} || ' ' || ${table.lastName})`;
-
 /** A stage file row as listed: its id stands where the answer has its download address. */
 export type PlanVersionRow = Omit<PlanVersion, 'stages'> & {
   stages: (Omit<PlanVersion['stages'][number], 'url'> & { stageFileId: number })[];
@@ -197,12 +196,10 @@ export async function listPlans(db: Database, { caseId }: VisibleCase): Promise<
       state: treatmentPlans.state,
       summary: treatmentPlans.summary,
       uploadedBy: treatmentPlans.uploadedBy,
-      uploadedByName: fullName(users),
+      uploadedByName: fullNameOf(users),
       createdAt: isoTimestamp(treatmentPlans.createdAt),
       decidedBy: treatmentPlans.decidedBy,
-      decidedByName: sql<
-        string | null
-      >`(select d.first_name || ' ' || d.last_name from users d where d.user_id = ${treatmentPlans.decidedBy})`,
+      decidedByName: fullNameById(treatmentPlans.decidedBy),
       decidedAt: isoTimestamp(treatmentPlans.decidedAt) as SQL<string | null>,
       reviewedIn3d: treatmentPlans.reviewedIn3d,
       comment: treatmentPlans.comment,
