@@ -100,6 +100,9 @@ describe('POST /api/doctor/assistants', () => {
       (await t.as(null, { method: 'POST', url: '/api/auth/login', payload: { username: email, password: 'x' } }))
         .statusCode,
     ).toBe(401);
+    expect((await get(doctorA.token, '/api/doctor/assistants')).json()).toContainEqual(
+      expect.objectContaining({ email, state: 'invited' }),
+    );
     const token = await latestResetTokenTo(t, email);
     const reset = await t.app.inject({
       method: 'POST',
@@ -115,7 +118,7 @@ describe('POST /api/doctor/assistants', () => {
     expect(login.statusCode).toBe(200);
     expect(login.json()).toMatchObject({ message: messages.loginSucceeded, userType: 'Assistant' });
     const list = (await get(doctorA.token, '/api/doctor/assistants')).json<{ email: string; firstName: string }[]>();
-    expect(list).toContainEqual(expect.objectContaining({ email, firstName: 'Nora' }));
+    expect(list).toContainEqual(expect.objectContaining({ email, firstName: 'Nora', state: 'active' }));
     // Another doctor's list does not show A's assistant.
     expect((await get(doctorB.token, '/api/doctor/assistants')).json()).not.toContainEqual(
       expect.objectContaining({ email }),

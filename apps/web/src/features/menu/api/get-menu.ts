@@ -1,5 +1,6 @@
 import { pages } from '@portal/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
+import { paths } from '../../../config/paths.ts';
 import { api } from '../../../lib/api-client.ts';
 import { menuKeys } from '../../../lib/shared-queries.ts';
 import { isAdministrator, isDoctor, isDoctorSide, type Session } from '../../../lib/session.ts';
@@ -21,7 +22,7 @@ export function useMenu(session: Session): { items: MenuItem[]; isLoading: boole
   const query = useQuery({ ...menuQueryOptions(session.roleId), enabled: isStaff });
   if (isDoctorSide(session)) {
     // An assistant has the doctors' menu but for Assistants, which is the doctor's own.
-    const doctorsOwn = isDoctor(session) ? [{ label: 'Assistants', url: '/assistants' }] : [];
+    const doctorsOwn = isDoctor(session) ? [{ label: 'Assistants', url: paths.assistants }] : [];
     return {
       items: withInbox([
         { label: 'Dashboard', url: '/dashboard' },
