@@ -10,7 +10,7 @@ import { useRevokeAssistant } from '../api/revoke-assistant.ts';
 const nameOf = (assistant: AssistantRow) => `${assistant.firstName} ${assistant.lastName}`;
 
 const stateLabels: Record<AssistantRow['state'], { label: string; color: string }> = {
-  invited: { label: 'Invited', color: 'yellow.9' },
+  invited: { label: 'Invited', color: 'indigo.9' },
   active: { label: 'Active', color: 'teal.9' },
 };
 

@@ -17,6 +17,7 @@ export function InviteAssistantForm() {
     mode: 'controlled',
     initialValues: empty,
     validate: schemaResolver(assistantInviteRequest, { sync: true }),
+    validateInputOnChange: true,
   });
 
   const submit = form.onSubmit(async (input) => {
