@@ -322,7 +322,9 @@ export function PlanPanel({
         </Text>
       ) : plans.data.length === 0 ? (
         <Text size="sm" c="dimmed">
-          {viewer !== 'lab' ? 'The lab has not uploaded a treatment plan yet.' : 'No treatment plan has been uploaded yet.'}
+          {viewer !== 'lab'
+            ? 'The lab has not uploaded a treatment plan yet.'
+            : 'No treatment plan has been uploaded yet.'}
         </Text>
       ) : (
         <Stack component="ul" gap="xs" p={0} m={0} aria-label="Plan versions">
