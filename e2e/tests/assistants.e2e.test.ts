@@ -1,7 +1,7 @@
-import { assistantMessages } from '@portal/contract';
+import { assistantMessages, endpoints } from '@portal/contract';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createActiveDoctor, mailsTo, uniqueName } from '../helpers/api.ts';
+import { apiLogin, createActiveDoctor, createStaff, mailsTo, portalApi, uniqueName } from '../helpers/api.ts';
 import {
   expectNoSeriousA11yViolations,
   launchBrowser,
@@ -15,6 +15,7 @@ import {
 import { chooseFiles, fillCaseDetails, goToStep, pickRadio } from '../helpers/case-form.ts';
 import { fieldDescription } from '../helpers/forms.ts';
 import { pictureFile } from '../helpers/pictures.ts';
+import { stageFiles } from '../helpers/plans.ts';
 import { expectToast } from '../helpers/shown.ts';
 
 /**
@@ -32,6 +33,19 @@ beforeAll(async () => {
   doctor = await createActiveDoctor();
 });
 afterAll(() => browser.close());
+
+/** A plan version from the lab (Dashboard staff), awaiting the doctor's approval. */
+async function uploadPlanAsLab(caseId: number) {
+  const staff = await createStaff([1]);
+  const form = new FormData();
+  form.append('summary', JSON.stringify({ upperStages: 1, lowerStages: 0, ipr: [], attachmentTeeth: [], notes: '' }));
+  for (const file of stageFiles(1, 0)) form.append('stages', new Blob([new Uint8Array(file.data)]), file.name);
+  await portalApi().call(
+    endpoints.planUpload,
+    { params: { caseId }, body: form },
+    { token: await apiLogin(staff.username, staff.password) },
+  );
+}
 
 const textbox = (page: Page, name: string) => page.getByRole('textbox', { name, exact: true });
 
@@ -110,8 +124,18 @@ describe('assistants', () => {
     await expectToast(assistantPage, 'Case submitted successfully');
     await assistantPage.waitForURL(/\/cases\/\d+$/);
     const casePath = new URL(assistantPage.url()).pathname;
-    // The case page offers the assistant no plan decision, status change or patient link.
+    // The case page offers the assistant no status change (the lab's), and for a plan awaiting
+    // approval no decision or patient link (the doctor's), saying why.
     expect(await assistantPage.getByRole('button', { name: 'Update Status' }).count()).toBe(0);
+    await uploadPlanAsLab(Number(casePath.split('/').at(-1)));
+    await assistantPage.reload();
+    await expect
+      .poll(() => assistantPage.getByText("Only the case's doctor can approve version 1").isVisible())
+      .toBe(true);
+    for (const action of ['Approve', 'Request changes', 'Patient links']) {
+      expect(await assistantPage.getByRole('button', { name: action }).count(), action).toBe(0);
+    }
+    expect(await assistantPage.getByRole('button', { name: 'View version 1 in 3D' }).isVisible()).toBe(true);
 
     await menuLink(assistantPage, 'Dashboard').click();
     await settle(assistantPage);
