@@ -1,7 +1,7 @@
 import { assistantMessages, endpoints } from '@portal/contract';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { apiLogin, createActiveDoctor, createStaff, mailsTo, portalApi, uniqueName } from '../helpers/api.ts';
+import { apiCall, apiLogin, createActiveDoctor, createStaff, mailsTo, portalApi, uniqueName } from '../helpers/api.ts';
 import {
   expectNoSeriousA11yViolations,
   launchBrowser,
@@ -13,7 +13,7 @@ import {
   signIn,
 } from '../helpers/browser.ts';
 import { chooseFiles, fillCaseDetails, goToStep, pickRadio } from '../helpers/case-form.ts';
-import { fieldDescription } from '../helpers/forms.ts';
+import { fieldDescription, selectOption } from '../helpers/forms.ts';
 import { pictureFile } from '../helpers/pictures.ts';
 import { stageFiles } from '../helpers/plans.ts';
 import { expectToast } from '../helpers/shown.ts';
@@ -191,5 +191,53 @@ describe('assistants', () => {
     await assistantPage.waitForURL((url) => url.pathname === '/');
     await openSignedIn(assistantPage, email, 'otto-passphrase', '/assistants');
     await expect.poll(() => assistantPage.getByText('You do not have access to this page.').isVisible()).toBe(true);
+  });
+
+  it('lets an assistant of two doctors pick the doctor on Add Case, and submits for the one picked', async () => {
+    const secondLastname = uniqueName('Byron');
+    const second = await createActiveDoctor({ lastname: secondLastname });
+    const email = `${uniqueName('asst')}@example.com`;
+    const invitation = { email, firstName: 'Bea', lastName: uniqueName('Aide') };
+    await apiCall('POST', '/doctor/assistants', {
+      token: await apiLogin(doctor.username, doctor.password),
+      json: invitation,
+    });
+    let token = '';
+    await expect
+      .poll(async () => {
+        token = /\/reset-password\?token=([\w-]+)/.exec((await mailsTo(email)).join('\n'))?.[1] ?? '';
+        return token;
+      })
+      .not.toBe('');
+    await apiCall('POST', '/doctor/reset_password', { json: { token, newPassword: 'bea-passphrase' } });
+    await apiCall('POST', '/doctor/assistants', {
+      token: await apiLogin(second.username, second.password),
+      json: invitation,
+    });
+
+    const page = await newPage(browser);
+    await openSignedIn(page, email, 'bea-passphrase', '/cases');
+    await settle(page);
+    const clinic = page.getByRole('combobox', { name: 'Clinic' });
+    await expect.poll(() => clinic.isDisabled()).toBe(true);
+    await selectOption(page, 'Doctor', `Ada ${secondLastname}`);
+    await expect.poll(() => clinic.isDisabled()).toBe(false);
+    const firstname = uniqueName('Twopat');
+    await fillCaseDetails(page, { firstname, lastname: 'Patient', dob: '1988-02-29' });
+    await expectNoSeriousA11yViolations(page);
+    await goToStep(page, "Patients's Records");
+    await pickRadio(page, 'Impression Type', 'PVS Impression');
+    await pickRadio(page, 'Image Type', 'Composite');
+    await chooseFiles(page, 'Composite Image', [await pictureFile('composite.png', '#0c8599')]);
+    await page.getByRole('checkbox', { name: /I accept the Terms and Conditions/ }).check();
+    await page.getByRole('button', { name: 'Submit' }).click();
+    await expectToast(page, 'Case submitted successfully');
+
+    const ofSecond = await apiCall<{ FirstName: string; DoctorUserId: number }[]>(
+      'GET',
+      '/case/get_cases_by_status/all/0?pageSize=30',
+      { token: await apiLogin(second.username, second.password) },
+    );
+    expect(ofSecond.find((row) => row.FirstName === firstname)).toMatchObject({ DoctorUserId: second.userId });
   });
 });
