@@ -6,6 +6,8 @@ import { binaryStl, caseFields, caseForm, createCaseDoctor, submitCase } from '.
 import {
   createAssistant,
   createStaff,
+  doctorEditFields,
+  formData,
   latestResetTokenTo,
   makeImage,
   outboxMessages,
@@ -48,6 +50,10 @@ async function newCase(doctor: Doctor): Promise<number> {
 
 const invite = (token: string | null, payload: Record<string, unknown>) =>
   t.as(token, { method: 'POST', url: '/api/doctor/assistants', payload });
+
+let address: Promise<string> | undefined;
+/** The app on a real socket (event streams), started once for the file. */
+const listening = () => (address ??= t.app.listen({ port: 0, host: '127.0.0.1' }));
 
 const get = (token: string, url: string) => t.as(token, { method: 'GET', url });
 
@@ -100,6 +106,9 @@ describe('POST /api/doctor/assistants', () => {
       (await t.as(null, { method: 'POST', url: '/api/auth/login', payload: { username: email, password: 'x' } }))
         .statusCode,
     ).toBe(401);
+    expect((await get(doctorA.token, '/api/doctor/assistants')).json()).toContainEqual(
+      expect.objectContaining({ email, state: 'invited' }),
+    );
     const token = await latestResetTokenTo(t, email);
     const reset = await t.app.inject({
       method: 'POST',
@@ -115,7 +124,7 @@ describe('POST /api/doctor/assistants', () => {
     expect(login.statusCode).toBe(200);
     expect(login.json()).toMatchObject({ message: messages.loginSucceeded, userType: 'Assistant' });
     const list = (await get(doctorA.token, '/api/doctor/assistants')).json<{ email: string; firstName: string }[]>();
-    expect(list).toContainEqual(expect.objectContaining({ email, firstName: 'Nora' }));
+    expect(list).toContainEqual(expect.objectContaining({ email, firstName: 'Nora', state: 'active' }));
     // Another doctor's list does not show A's assistant.
     expect((await get(doctorB.token, '/api/doctor/assistants')).json()).not.toContainEqual(
       expect.objectContaining({ email }),
@@ -373,7 +382,7 @@ describe('DELETE /api/doctor/assistants/{assistantUserId}', () => {
 describe('GET /api/events for an assistant', () => {
   it("streams their doctors' case events only", async () => {
     const assistant = await createAssistant(t, doctorA.token);
-    const base = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const base = await listening();
     const reader = await openEventStream(`${base}/api/events`, { authorization: `Bearer ${assistant.token}` });
     try {
       expect(reader.status).toBe(200);
@@ -392,5 +401,105 @@ describe('GET /api/events for an assistant', () => {
     } finally {
       reader.close();
     }
+  });
+});
+
+/** An assistant of doctors A and B: A invites them, B then links the same address. */
+async function assistantOfAAndB() {
+  const assistant = await createAssistant(t, doctorA.token);
+  const linked = await invite(doctorB.token, { email: assistant.email, firstName: 'Asta', lastName: 'Both' });
+  expect(linked.json()).toEqual({ message: assistantMessages.linked });
+  return assistant;
+}
+
+describe('GET /api/events for an assistant, after a revoke', () => {
+  it("stops carrying the revoking doctor's events on the open stream, and keeps the other doctor's", async () => {
+    const assistant = await assistantOfAAndB();
+    // New cases, in 'new': the status changes below do not depend on what other tests did.
+    const freshOfA = await newCase(doctorA);
+    const freshOfB = await newCase(doctorB);
+    const base = await listening();
+    const reader = await openEventStream(`${base}/api/events`, { authorization: `Bearer ${assistant.token}` });
+    try {
+      expect(reader.status).toBe(200);
+      const revoked = await t.as(doctorA.token, {
+        method: 'DELETE',
+        url: `/api/doctor/assistants/${assistant.userId}`,
+      });
+      expect(revoked.statusCode).toBe(200);
+      const noteOf = (caseId: number) => (event: StreamedEvent) =>
+        event.type === 'case.status' && (event.data as { caseId: number }).caseId === caseId;
+      // A's change first: by the time B's arrives, A's would have.
+      for (const caseId of [freshOfA, freshOfB]) {
+        const changed = await t.as(staff, {
+          method: 'PUT',
+          url: `/api/case/status/${caseId}`,
+          payload: { status: 'inprogress' },
+        });
+        expect(changed.statusCode, changed.body).toBe(200);
+      }
+      await reader.waitFor(noteOf(freshOfB));
+      expect(reader.events.some(noteOf(freshOfA))).toBe(false);
+    } finally {
+      reader.close();
+    }
+  });
+});
+
+describe("a doctor's deactivation", () => {
+  it("cuts their assistants' reach at the next request; the assistant keeps their other doctors", async () => {
+    const doctorD = await createCaseDoctor(t);
+    const caseOfD = await newCase(doctorD);
+    const assistant = await createAssistant(t, doctorD.token);
+    const linked = await invite(doctorA.token, { email: assistant.email, firstName: 'Asta', lastName: 'Two' });
+    expect(linked.statusCode).toBe(200);
+    expect((await get(assistant.token, `/api/case/${caseOfD}`)).statusCode).toBe(200);
+
+    const deactivated = await t.as(await t.adminToken(), {
+      method: 'PUT',
+      url: `/api/doctor/edit/${doctorD.doctorId}`,
+      payload: formData(await doctorEditFields(t, doctorD, { isActive: 'false' })),
+    });
+    expect(deactivated.statusCode, deactivated.body).toBe(200);
+    expect((await get(assistant.token, `/api/case/${caseOfD}`)).statusCode).toBe(404);
+    const listed = await caseIds(assistant.token);
+    expect(listed).not.toContain(caseOfD);
+    expect(listed).toContain(caseOfA);
+    const doctors = (await get(assistant.token, '/api/assistant/doctors')).json<{ userId: number }[]>();
+    expect(doctors.map((doctor) => doctor.userId)).toEqual([doctorA.userId]);
+    // Naming the deactivated doctor for a new case is refused.
+    const submitted = await submitCase(
+      t,
+      assistant.token,
+      caseForm(caseFields(doctorD.clinicId, { userId: String(doctorD.userId) }), { frontSmiling: await png() }),
+    );
+    expect(submitted.statusCode).toBe(400);
+  });
+});
+
+describe('GET /api/inbox for an assistant', () => {
+  it("lists their doctors' unread lab messages and plans awaiting, never a third doctor's", async () => {
+    const assistant = await assistantOfAAndB();
+    for (const caseId of [caseOfA, caseOfB, caseOfC]) {
+      const written = await t.as(staff, {
+        method: 'POST',
+        url: `/api/case/${caseId}/messages`,
+        payload: caseForm({ text: `From the lab about ${caseId}` }),
+      });
+      expect(written.statusCode, written.body).toBe(200);
+      const plan = await uploadPlan(t, staff, caseId, planForm(planSummaryOf(1, 1), stageFiles(1, 1)));
+      expect(plan.statusCode, plan.body).toBe(200);
+    }
+    const inbox = (await get(assistant.token, '/api/inbox')).json<{
+      items: { kind: string; caseId: number }[];
+    }>();
+    const kindsOf = (caseId: number) =>
+      inbox.items
+        .filter((item) => item.caseId === caseId)
+        .map((item) => item.kind)
+        .sort();
+    expect(kindsOf(caseOfA)).toEqual(['message', 'plan']);
+    expect(kindsOf(caseOfB)).toEqual(['message', 'plan']);
+    expect(kindsOf(caseOfC)).toEqual([]);
   });
 });

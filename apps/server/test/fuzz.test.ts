@@ -10,8 +10,8 @@ import { createTestApp, type TestApp } from './helpers/test-app.ts';
 
 /**
  * docs/quality.md, Input: property-based fuzzing of every route's params, query and body, sent
- * as the administrator, a doctor or no one, and then as one doctor with another doctor's
- * records in the params and bodies. `npm test` fuzzes each route for a time budget
+ * as the administrator, a doctor, a doctor's assistant or no one, and then as one doctor (and
+ * as their assistant) with another doctor's records in the params and bodies. `npm test` fuzzes each route for a time budget
  * (FUZZ_SECONDS_PER_ROUTE, 0.25 s; the doctor-against-doctor pass half of it), so a loaded
  * machine makes fewer runs rather than failing on a timeout; `npm run fuzz` makes 10,000
  * runs per route (FUZZ_RUNS). Each run takes a new random seed, printed first, so every CI
@@ -21,7 +21,7 @@ import { createTestApp, type TestApp } from './helpers/test-app.ts';
 const countedRuns = process.env.FUZZ_RUNS ? Number(process.env.FUZZ_RUNS) : undefined;
 const secondsPerRoute = Number(process.env.FUZZ_SECONDS_PER_ROUTE ?? 0.25);
 const budget: FuzzBudget = countedRuns ? { runs: countedRuns } : { ms: secondsPerRoute * 1000 };
-/** The doctor-against-doctor pass sends as the doctor only: half the runs or the time. */
+/** Each doctor-against-doctor pass (as the doctor, as their assistant) sends as one actor: half the runs or the time. */
 const isolationBudget: FuzzBudget =
   'runs' in budget ? { runs: Math.max(1, Math.ceil(budget.runs / 2)) } : { ms: budget.ms / 2 };
 const seed = Number(process.env.FUZZ_SEED ?? randomInt(2 ** 31 - 1));
@@ -110,42 +110,48 @@ describe('fuzzing every route (fast-check)', () => {
     expect(fuzzer.stats.requests).toBeGreaterThanOrEqual(1);
   });
 
-  it(
-    `${'runs' in isolationBudget ? `${isolationBudget.runs} runs` : `${isolationBudget.ms / 1000} s`} per route as a doctor with another doctor's ids: a 2xx never returns or changes the other doctor's records`,
-    async () => {
-      // The examples point at the other doctor's case, files, plan, clinic and user; the params draw from its ids.
-      const { routes } = routesToFuzz(t, other.fixture);
-      const chosen = onlyRoute ? routes.filter((route) => route.key === onlyRoute) : routes;
-      const fuzzer = new RouteFuzzer(t, fixture, other);
-      const rowsBefore = await other.rows();
-      const failures: string[] = [];
-      for (const route of chosen) {
-        try {
-          await fuzzer.fuzz(route, {
-            budget: isolationBudget,
-            seed,
-            path: replayPath,
-            actor: 'doctor',
-            ids: existingIds(other.fixture),
-          });
-        } catch (error) {
-          failures.push(`${route.key} (seed ${seed}):\n${(error as Error).message}`);
+  // As the doctor, then as the doctor's assistant (docs/decisions.md § Assistants): neither reaches another doctor's records.
+  for (const [actor, who] of [
+    ['doctor', 'a doctor'],
+    ['assistant', "a doctor's assistant"],
+  ] as const) {
+    it(
+      `${'runs' in isolationBudget ? `${isolationBudget.runs} runs` : `${isolationBudget.ms / 1000} s`} per route as ${who} with another doctor's ids: a 2xx never returns or changes the other doctor's records`,
+      async () => {
+        // The examples point at the other doctor's case, files, plan, clinic and user; the params draw from its ids.
+        const { routes } = routesToFuzz(t, other.fixture);
+        const chosen = onlyRoute ? routes.filter((route) => route.key === onlyRoute) : routes;
+        const fuzzer = new RouteFuzzer(t, fixture, other);
+        const rowsBefore = await other.rows();
+        const failures: string[] = [];
+        for (const route of chosen) {
+          try {
+            await fuzzer.fuzz(route, {
+              budget: isolationBudget,
+              seed,
+              path: replayPath,
+              actor,
+              ids: existingIds(other.fixture),
+            });
+          } catch (error) {
+            failures.push(`${route.key} (seed ${seed}):\n${(error as Error).message}`);
+          }
         }
-      }
-      const { stats } = fuzzer;
-      const rowsUnchanged = (await other.rows()) === rowsBefore;
-      console.log(
-        `[figure] fuzz doctor vs doctor: ${stats.requests} requests as one doctor with another's ids over ` +
-          `${chosen.length} routes (seed ${seed}), ${stats.otherDoctorChecked} 2xx answers checked, ` +
-          `${stats.otherDoctorLeaks} named or changed the other doctor's records, ` +
-          `the other doctor's rows ${rowsUnchanged ? 'unchanged' : 'CHANGED'} after the run`,
-      );
-      expect(failures).toEqual([]);
-      expect(rowsUnchanged).toBe(true);
-      expect(stats.otherDoctorChecked).toBeGreaterThan(0);
-    },
-    timeout,
-  );
+        const { stats } = fuzzer;
+        const rowsUnchanged = (await other.rows()) === rowsBefore;
+        console.log(
+          `[figure] fuzz ${actor} vs doctor: ${stats.requests} requests as ${who} with another doctor's ids over ` +
+            `${chosen.length} routes (seed ${seed}), ${stats.otherDoctorChecked} 2xx answers checked, ` +
+            `${stats.otherDoctorLeaks} named or changed the other doctor's records, ` +
+            `the other doctor's rows ${rowsUnchanged ? 'unchanged' : 'CHANGED'} after the run`,
+        );
+        expect(failures).toEqual([]);
+        expect(rowsUnchanged).toBe(true);
+        expect(stats.otherDoctorChecked).toBeGreaterThan(0);
+      },
+      timeout,
+    );
+  }
 
   it(
     `${perRoute} per route: never a 5xx, no stack trace, a refused request changes no row or file`,

@@ -30,6 +30,8 @@ export const assistantRow = z.object({
   email: z.string(),
   /** When the doctor invited (or last re-invited) them, ISO 8601 UTC. */
   invitedAt: z.string(),
+  /** 'invited' until they have set a password from an invitation's link, 'active' after. */
+  state: z.enum(['invited', 'active']),
 });
 export type AssistantRow = z.infer<typeof assistantRow>;
 

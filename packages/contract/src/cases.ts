@@ -471,12 +471,12 @@ export type CaseTimelineKind = CaseTimelineEntry['kind'];
 
 /**
  * The case form in the browser: the submission's rules, plus the two the form checks before
- * sending: staff must pick the doctor, and a digital impression needs the maxillary scan.
+ * sending: staff (and an assistant of several doctors) must pick the doctor, and a digital impression needs the maxillary scan.
  * Both run even while other fields are invalid, so every message shows at once.
  */
-export const caseForm = caseSubmission.safeExtend({ isStaff: z.boolean(), maxillaryScan: z.unknown() }).superRefine(
+export const caseForm = caseSubmission.safeExtend({ picksDoctor: z.boolean(), maxillaryScan: z.unknown() }).superRefine(
   (form, ctx) => {
-    if (form.isStaff && !form.userId) {
+    if (form.picksDoctor && !form.userId) {
       ctx.addIssue({ code: 'custom', path: ['userId'], message: requiredMessage('Doctor') });
     }
     if (form.impressionType === 'Digital Impression' && !form.maxillaryScan) {

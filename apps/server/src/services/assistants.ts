@@ -12,7 +12,7 @@ import type { PasswordHasher } from '../auth/passwords.ts';
 import type { SignedInUser } from '../auth/policy.ts';
 import type { Database, Transaction } from '../db/client.ts';
 import { isoTimestamp } from '../db/iso-timestamp.ts';
-import { doctorAssistants, doctors, users } from '../db/schema.ts';
+import { doctorAssistants, doctors, passwordResetTokens, users } from '../db/schema.ts';
 import { conflict, notFound } from '../lib/errors.ts';
 import type { MailOutbox } from '../mail/outbox.ts';
 import { findUsernameOwner, personName } from './accounts.ts';
@@ -121,7 +121,7 @@ export async function inviteAssistant(
   return result;
 }
 
-/** The doctor's live assistants, in name order. */
+/** The doctor's live assistants, in name order, each with whether they have set their password yet. */
 export function listAssistants(db: Database, doctorUserId: number): Promise<AssistantRow[]> {
   return db
     .select({
@@ -130,6 +130,11 @@ export function listAssistants(db: Database, doctorUserId: number): Promise<Assi
       lastName: users.lastName,
       email: users.email,
       invitedAt: isoTimestamp(doctorAssistants.createdAt),
+      // The account starts with a password nobody knows: a used link is the only way in.
+      state: sql<AssistantRow['state']>`case when exists (
+        select 1 from ${passwordResetTokens}
+        where ${passwordResetTokens.userId} = ${users.userId} and ${passwordResetTokens.usedAt} is not null
+      ) then 'active' else 'invited' end`,
     })
     .from(doctorAssistants)
     .innerJoin(users, eq(users.userId, doctorAssistants.assistantUserId))

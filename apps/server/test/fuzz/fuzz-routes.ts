@@ -1,8 +1,8 @@
 import { ADMIN_ROLE_ID, endpoints, isStreamAnswer, type Endpoint } from '@portal/contract';
-import { and, asc, eq, getTableColumns, isNull, sql } from 'drizzle-orm';
+import { and, asc, eq, getTableColumns, isNotNull, isNull, or, sql } from 'drizzle-orm';
 import fc from 'fast-check';
 import type { LightMyRequestResponse } from 'fastify';
-import { liveRoleId, users } from '../../src/db/schema.ts';
+import { doctorAssistants, liveRoleId, users } from '../../src/db/schema.ts';
 import { startSession } from '../../src/services/sessions.ts';
 import type { TestApp } from '../helpers/test-app.ts';
 import { changedParts, fingerprint, type Fingerprint } from './fingerprint.ts';
@@ -120,6 +120,7 @@ export class RouteFuzzer {
     if (actor === 'anonymous') return undefined;
     const cached = this.tokens.get(actor);
     if (cached && performance.now() - cached.issuedAt < tokenReuseMs) return cached.token;
+    if (actor === 'assistant') await this.restoreAssistantsReach();
     const user = (await this.holderOf(actor)) ?? (await this.restoreDoctor(actor));
     if (!user) throw new Error(`no active ${actor} is left`);
     const { token } = await startSession(this.t.app.db, this.t.app.tokens, user, {
@@ -136,9 +137,11 @@ export class RouteFuzzer {
     const holder =
       actor === 'admin'
         ? eq(users.roleId, ADMIN_ROLE_ID)
-        : this.other
-          ? eq(users.userId, this.fixture.doctor.userId)
-          : eq(users.userType, 'Doctor');
+        : actor === 'assistant'
+          ? eq(users.userId, this.fixture.assistant.userId)
+          : this.other
+            ? eq(users.userId, this.fixture.doctor.userId)
+            : eq(users.userType, 'Doctor');
     const [user] = await this.t.app.db
       .select({ ...getTableColumns(users), roleId: liveRoleId })
       .from(users)
@@ -148,21 +151,48 @@ export class RouteFuzzer {
     return user;
   }
 
-  /** Fuzzing deleted or deactivated every doctor: the fixture's comes back for the next runs. */
+  /** Fuzzing deleted or deactivated every doctor (or the assistant): the fixture's comes back for the next runs. */
   private async restoreDoctor(actor: Exclude<Actor, 'anonymous'>) {
-    if (actor !== 'doctor') return undefined;
+    if (actor !== 'doctor' && actor !== 'assistant') return undefined;
     await this.t.app.db
       .update(users)
       .set({ isActive: true, deletedAt: null, userName: sql`${users.userName} || '-restored'` })
-      .where(eq(users.userId, this.fixture.doctor.userId));
+      .where(eq(users.userId, actor === 'doctor' ? this.fixture.doctor.userId : this.fixture.assistant.userId));
     this.lastState = undefined;
     return this.holderOf(actor);
+  }
+
+  /**
+   * The assistant acts with the reach of an assistant: the doctor's revoke, deactivation or
+   * deletion by earlier requests is undone before their next token (only when it happened).
+   */
+  private async restoreAssistantsReach() {
+    const { db } = this.t.app;
+    const doctor = await db
+      .update(users)
+      .set({ isActive: true, deletedAt: null, userName: sql`${users.userName} || '-restored'` })
+      .where(
+        and(eq(users.userId, this.fixture.doctor.userId), or(eq(users.isActive, false), isNotNull(users.deletedAt))),
+      )
+      .returning({ userId: users.userId });
+    const link = await db
+      .update(doctorAssistants)
+      .set({ revokedAt: null })
+      .where(
+        and(
+          eq(doctorAssistants.doctorUserId, this.fixture.doctor.userId),
+          eq(doctorAssistants.assistantUserId, this.fixture.assistant.userId),
+          isNotNull(doctorAssistants.revokedAt),
+        ),
+      )
+      .returning({ assistantUserId: doctorAssistants.assistantUserId });
+    if (doctor.length > 0 || link.length > 0) this.lastState = undefined;
   }
 
   async send(route: FuzzRoute, request: FuzzRequest): Promise<string[]> {
     const token = await this.tokenOf(request.actor);
     const before = this.lastState ?? (await fingerprint(this.t));
-    const isWatched = this.other !== undefined && request.actor === 'doctor';
+    const isWatched = this.other !== undefined && (request.actor === 'doctor' || request.actor === 'assistant');
     const otherBefore = isWatched ? (this.lastOther ??= await this.other!.rows()) : undefined;
     const headers: Record<string, string> = {};
     if (token) headers.authorization = `Bearer ${token}`;

@@ -11,7 +11,7 @@ export interface OtherDoctor {
   fixture: Fixture;
   /** Names the first of the other doctor's identifiers found in `body`, if any. */
   findIn(body: string): string | undefined;
-  /** A digest of the other doctor's rows (user, doctor, clinics, preferences, cases and all that hangs off them). */
+  /** A digest of the other doctor's rows (user, doctor, clinics, preferences, assistants, cases and all that hangs off them). */
   rows(): Promise<string>;
 }
 
@@ -42,6 +42,7 @@ export function otherDoctor(t: TestApp, fixture: Fixture): OtherDoctor {
       union all select 'doctors' || row_to_json(x)::text from doctors x where user_id = ${Number(userId)}
       union all select 'clinics' || row_to_json(x)::text from clinics x where doctor_id = ${Number(doctorId)}
       union all select 'preferences' || row_to_json(x)::text from doctor_preferences x where user_id = ${Number(userId)}
+      union all select 'assistants' || row_to_json(x)::text from doctor_assistants x where doctor_user_id = ${Number(userId)}
       union all select 'drafts' || row_to_json(x)::text from case_drafts x
         where owner_user_id = ${Number(userId)} or doctor_user_id = ${Number(userId)}
       union all select 'cases' || row_to_json(x)::text from cases x where case_id in ${cases}

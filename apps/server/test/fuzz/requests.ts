@@ -5,7 +5,7 @@ import { formBodies, jsonBodies, strayBodies, type Body } from './bodies.ts';
 import type { FuzzRoute } from './fuzz-routes.ts';
 import { existingIds, type Example, type Fixture } from './route-examples.ts';
 
-export type Actor = 'admin' | 'doctor' | 'anonymous';
+export type Actor = 'admin' | 'doctor' | 'assistant' | 'anonymous';
 
 /** One fuzzed request: who sends it (a token is issued at send time), path, query and body. */
 export interface FuzzRequest {
@@ -73,6 +73,7 @@ function bodyArbitrary(example: Example): fc.Arbitrary<Body> {
 const anyActor: fc.Arbitrary<Actor> = fc.oneof(
   { weight: 6, arbitrary: fc.constant('admin' as const) },
   { weight: 3, arbitrary: fc.constant('doctor' as const) },
+  { weight: 2, arbitrary: fc.constant('assistant' as const) },
   { weight: 1, arbitrary: fc.constant('anonymous' as const) },
 );
 

@@ -1,6 +1,7 @@
 import { otherFilesField, photoFileTypes, scanFileTypes } from '@portal/contract';
 import { binaryStl, caseFields, caseForm, createCaseDoctor, submitCase } from '../helpers/case-factories.ts';
 import {
+  createAssistant,
   createStaff,
   doctorEditFields,
   doctorFields,
@@ -26,6 +27,8 @@ export interface Example {
 export interface Fixture {
   adminUserId: number;
   doctor: { userId: number; doctorId: number; clinicId: number; username: string; email: string };
+  /** The doctor's assistant (docs/decisions.md § Assistants). */
+  assistant: { userId: number };
   caseId: number;
   filePath: string;
   picturePath: string;
@@ -48,6 +51,7 @@ export const existingIds = (fixture: Fixture): string[] =>
   [
     fixture.adminUserId,
     fixture.doctor.userId,
+    fixture.assistant.userId,
     fixture.doctor.doctorId,
     fixture.doctor.clinicId,
     fixture.caseId,
@@ -116,9 +120,11 @@ export async function createFixture(t: TestApp): Promise<Fixture> {
   // A real reset link, as the doctor's mail carries it.
   const resetToken = await mailedResetToken(t, doctor);
   const otherDevice = await t.login(testAdmin.username, testAdmin.password);
+  const assistant = await createAssistant(t, doctor.token);
   return {
     adminUserId: Number((await t.app.tokens.verify(admin))!.sub),
     doctor,
+    assistant: { userId: assistant.userId },
     caseId: CaseId,
     filePath: attachment!.FilePath,
     picturePath: detail!.ProfilePic,

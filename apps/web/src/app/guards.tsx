@@ -5,7 +5,7 @@ import { Navigate, useLocation, useRouteError } from 'react-router';
 import { AppLayout } from './layout/app-layout.tsx';
 import { paths } from '../config/paths.ts';
 import { useMenu } from '../features/menu/api/get-menu.ts';
-import { isDoctor, useSession, type Session } from '../lib/session.ts';
+import { isDoctor, isDoctorSide, useSession, type Session } from '../lib/session.ts';
 
 /**
  * Signed-in routes: an anonymous or expired session goes to the login screen, which returns
@@ -45,7 +45,7 @@ function Refused() {
 }
 
 /**
- * A page only for users whose menu has it (doctors: only `doctorPage`s; the audit log: only
+ * A page only for users whose menu has it (doctors and their assistants: only `allowDoctor` pages; the audit log: only
  * the administrator, whose menu alone lists it). The server refuses
  * the page's calls anyway; this only spares the user a screen of errors.
  */
@@ -60,7 +60,13 @@ export function RequirePage({
 }) {
   const session = useSession() as Session;
   const menu = useMenu(session);
-  if (isDoctor(session)) return allowDoctor ? children : <Refused />;
+  if (isDoctorSide(session)) return allowDoctor ? children : <Refused />;
   if (menu.isLoading) return null;
   return menu.items.some((item) => item.url === page) ? children : <Refused />;
+}
+
+/** A page of doctors alone (their assistants: docs/decisions.md § Assistants); the server refuses the rest. */
+export function RequireDoctor({ children }: { children: ReactNode }) {
+  const session = useSession() as Session;
+  return isDoctor(session) ? children : <Refused />;
 }

@@ -63,6 +63,7 @@ const router = createBrowserRouter([
               { path: paths.cases, lazy: () => import('./routes/cases.tsx') },
               { path: paths.caseDetail, lazy: () => import('./routes/case.tsx') },
               { path: paths.profile, lazy: () => import('./routes/profile.tsx') },
+              { path: paths.assistants, lazy: () => import('./routes/assistants.tsx') },
               { path: paths.security, lazy: () => import('./routes/security.tsx') },
               { path: paths.audit, lazy: () => import('./routes/audit.tsx') },
             ],

@@ -14,6 +14,8 @@ export const paths = {
   /** One case's page; `casePath(id)` builds it. */
   caseDetail: '/cases/:caseId',
   profile: '/profile',
+  /** A doctor's assistants: invite, list, revoke (docs/decisions.md § Assistants). */
+  assistants: '/assistants',
   /** The user's own second factors, for everyone signed in. */
   security: '/security',
   terms: '/terms',

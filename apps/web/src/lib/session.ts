@@ -28,6 +28,10 @@ function readExp(token: string): number | null {
   }
 }
 
+// Anything unknown reads as staff, whose pages each ask the server's menu anyway.
+const userTypeOf = (stored: string | null): UserType =>
+  stored === 'Doctor' || stored === 'Assistant' ? stored : 'Web';
+
 const isExpired = (exp: number) => exp * 1000 <= Date.now();
 
 function load(): Session | null {
@@ -43,7 +47,7 @@ function load(): Session | null {
     exp,
     username: localStorage.getItem('username') ?? '',
     userId: Number(localStorage.getItem('userId')),
-    userType: localStorage.getItem('userType') === 'Doctor' ? 'Doctor' : 'Web',
+    userType: userTypeOf(localStorage.getItem('userType')),
     createdAt: localStorage.getItem('createdAt') ?? '',
     profilePic: localStorage.getItem('profilePic') || null,
     roleId: Number(localStorage.getItem('roleId')),
@@ -98,4 +102,9 @@ window.addEventListener('storage', (event) => {
 export const useSession = () => useSyncExternalStore(sessionStore.subscribe, sessionStore.get);
 
 export const isAdministrator = (session: Session) => session.userType === 'Web' && session.roleId === ADMIN_ROLE_ID;
+/** A doctor, never their assistant: plan decisions, patient links and the Assistants screen are theirs alone. */
 export const isDoctor = (session: Session) => session.userType === 'Doctor';
+/** A doctor's assistant (docs/decisions.md § Assistants). */
+export const isAssistant = (session: Session) => session.userType === 'Assistant';
+/** The doctors' side of the portal: a doctor or an assistant, who see their doctors' cases and the doctors' menu. */
+export const isDoctorSide = (session: Session) => isDoctor(session) || isAssistant(session);

@@ -4,7 +4,7 @@ import dayjs from 'dayjs';
 import { useNavigate } from 'react-router';
 import { paths } from '../../config/paths.ts';
 import { useLogout } from '../../features/auth/api/logout.ts';
-import { isDoctor, type Session } from '../../lib/session.ts';
+import { isAssistant, isDoctor, type Session } from '../../lib/session.ts';
 import { avatarUrl } from '../../lib/avatar.ts';
 
 // Initials colours whose text passes AA contrast on their pale background (lime, orange and green do not).
@@ -57,9 +57,9 @@ export function UserMenu({ session }: { session: Session }) {
           )}
         </Stack>
         <Menu.Divider />
-        {/* Web users have no profile of their own; their account page holds their signed-in devices. */}
+        {/* Web users and assistants have no profile of their own; their account page holds their signed-in devices. */}
         <Menu.Item leftSection={<IconUser size={16} aria-hidden />} onClick={() => void navigate(paths.profile)}>
-          {isDoctor(session) ? 'Profile' : 'Signed-in devices'}
+          {isDoctor(session) ? 'Profile' : isAssistant(session) ? 'Account' : 'Signed-in devices'}
         </Menu.Item>
         <Menu.Item leftSection={<IconShieldLock size={16} aria-hidden />} onClick={() => void navigate(paths.security)}>
           Security

@@ -9,7 +9,7 @@ import { CaseDetail } from '../../features/cases/components/case-detail/case-det
 import { useMenu } from '../../features/menu/api/get-menu.ts';
 import { CaseConversation } from '../../features/messages/components/case-conversation.tsx';
 import { PlanPanel } from '../../features/plans/components/plan-panel.tsx';
-import { isDoctor, useSession, type Session } from '../../lib/session.ts';
+import { isAssistant, isDoctor, isDoctorSide, useSession, type Session } from '../../lib/session.ts';
 
 /** The case's tooth numbering; Universal when it chose none (the form's default). */
 const numberingOf = (chosen: string | null | undefined): NumberingSystem =>
@@ -25,8 +25,8 @@ function CasePage({ caseId }: { caseId: number }) {
   const navigate = useNavigate();
   const found = useCase(caseId);
   const menu = useMenu(session);
-  // Orders from a case: its doctor (a doctor sees only their own), or staff with the Add Case page.
-  const canOrder = isDoctor(session) || menu.items.some((item) => item.url === paths.cases);
+  // Orders from a case: its doctor or their assistant (who see only their doctors' cases), or staff with the Add Case page.
+  const canOrder = isDoctorSide(session) || menu.items.some((item) => item.url === paths.cases);
   // An address with a section (`#messages`, `#plan`: the inbox's links) opens the page there,
   // once the case is drawn; the browser's own jump came before the section existed.
   const { hash } = useLocation();
@@ -69,14 +69,14 @@ function CasePage({ caseId }: { caseId: number }) {
         key={caseId}
         caseRow={found.data}
         showDoctor={!isDoctor(session)}
-        canChangeStatus={!isDoctor(session)}
+        canChangeStatus={!isDoctorSide(session)}
         canOrder={canOrder}
         onBack={back}
       />
       <PlanPanel
         key={`plan-${caseId}`}
         caseId={caseId}
-        isDoctor={isDoctor(session)}
+        viewer={isDoctor(session) ? 'doctor' : isAssistant(session) ? 'assistant' : 'lab'}
         numbering={numberingOf(found.data.ToothNumberingSystem)}
       />
       <CaseConversation key={`messages-${caseId}`} caseId={caseId} />

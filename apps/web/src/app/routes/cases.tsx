@@ -8,7 +8,7 @@ import { casePath, paths } from '../../config/paths.ts';
 import { useCase } from '../../features/cases/api/get-case.ts';
 import { CaseForm, type CaseOrderStart } from '../../features/cases/components/case-form/case-form.tsx';
 import { useMenu } from '../../features/menu/api/get-menu.ts';
-import { isDoctor, useSession, type Session } from '../../lib/session.ts';
+import { isDoctorSide, useSession, type Session } from '../../lib/session.ts';
 
 const draftIdOf = (value: string | null) => (value && /^\d{1,10}$/.test(value) ? Number(value) : null);
 
@@ -42,7 +42,7 @@ function CasesPage() {
         : { generation: opened.generation + 1, draftId: requested, address: requested, own: null },
     );
   }
-  const mayReadCases = isDoctor(session) || menu.items.some((item) => item.url === paths.dashboard);
+  const mayReadCases = isDoctorSide(session) || menu.items.some((item) => item.url === paths.dashboard);
   const onSubmitted = mayReadCases
     ? (created: { CaseId: number }) => void navigate(casePath(created.CaseId))
     : undefined;

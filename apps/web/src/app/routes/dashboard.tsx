@@ -4,7 +4,7 @@ import { casePath, paths } from '../../config/paths.ts';
 import { CaseDraftList } from '../../features/cases/components/case-drafts/case-draft-list.tsx';
 import { CaseDashboard } from '../../features/dashboard/components/case-dashboard.tsx';
 import { useMenu } from '../../features/menu/api/get-menu.ts';
-import { isDoctor, useSession, type Session } from '../../lib/session.ts';
+import { isDoctorSide, useSession, type Session } from '../../lib/session.ts';
 
 /**
  * Tiles, the caller's case drafts (for those who may add cases) and the case list; View
@@ -14,7 +14,7 @@ function DashboardPage() {
   const session = useSession() as Session;
   const menu = useMenu(session);
   const navigate = useNavigate();
-  const mayAddCases = isDoctor(session) || menu.items.some((item) => item.url === paths.cases);
+  const mayAddCases = isDoctorSide(session) || menu.items.some((item) => item.url === paths.cases);
   return (
     <CaseDashboard
       session={session}

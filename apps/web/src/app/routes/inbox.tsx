@@ -1,13 +1,13 @@
 import { RequirePage } from '../guards.tsx';
 import { InboxList } from '../../features/inbox/components/inbox-list.tsx';
-import { isDoctor, useSession, type Session } from '../../lib/session.ts';
+import { isDoctorSide, useSession, type Session } from '../../lib/session.ts';
 
-/** /inbox: what waits for the caller across cases; for those who reach cases (doctors, Dashboard staff). */
+/** /inbox: what waits for the caller across cases; for those who reach cases (doctors, their assistants, Dashboard staff). */
 export function Component() {
   const session = useSession() as Session;
   return (
     <RequirePage page="/dashboard" allowDoctor>
-      <InboxList isDoctor={isDoctor(session)} />
+      <InboxList isDoctor={isDoctorSide(session)} />
     </RequirePage>
   );
 }

@@ -22,3 +22,8 @@ export const caseDraftKeys = {
   all: ['case-drafts'] as const,
   one: (draftId: number) => [...caseDraftKeys.all, draftId] as const,
 };
+
+/** The doctors the signed-in assistant works for (GET /assistant/doctors). */
+export const servedDoctorKeys = {
+  own: ['served-doctors'] as const,
+};

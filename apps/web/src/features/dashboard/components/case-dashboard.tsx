@@ -10,7 +10,7 @@ import {
 import type { ReactNode } from 'react';
 import { useSearchParams } from 'react-router';
 import { PageTitle } from '../../../components/page-title.tsx';
-import { isDoctor, type Session } from '../../../lib/session.ts';
+import { isDoctor, isDoctorSide, type Session } from '../../../lib/session.ts';
 import { useCaseStats } from '../api/get-case-stats.ts';
 import { CaseFilters, type ExtraFilters } from './case-filters.tsx';
 import { CaseList } from './case-list.tsx';
@@ -32,8 +32,9 @@ export function CaseDashboard({
   /** Shown between the tiles and the case list: the caller's case drafts. */
   drafts?: ReactNode;
 }) {
-  const isStaff = !isDoctor(session);
-  const userId = isStaff ? 0 : session.userId;
+  const isStaff = !isDoctorSide(session);
+  // 0 is every case the caller reaches: staff's all, an assistant's their doctors' (docs/decisions.md § Assistants).
+  const userId = isDoctor(session) ? session.userId : 0;
   // Every filter lives in the address (?status=new, ?plan=awaiting_approval, ?assignee=mine,
   // ?overdue=true, ?doctor=12, ?from=2026-11-01&to=...), so Back, Reload and a shared link keep them.
   const [searchParams, setSearchParams] = useSearchParams();
@@ -130,7 +131,7 @@ export function CaseDashboard({
         planState={filter.planState}
         assignee={assignee}
         isOverdue={isOverdue}
-        showDoctor={isStaff}
+        showDoctor={!isDoctor(session)}
         onView={onView}
       />
     </>

@@ -1,8 +1,9 @@
 import { pages } from '@portal/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
+import { paths } from '../../../config/paths.ts';
 import { api } from '../../../lib/api-client.ts';
 import { menuKeys } from '../../../lib/shared-queries.ts';
-import { isAdministrator, isDoctor, type Session } from '../../../lib/session.ts';
+import { isAdministrator, isDoctor, isDoctorSide, type Session } from '../../../lib/session.ts';
 
 export const getMenu = (roleId: number) => api.call('GET /api/permission/get_menu/:roleId', { params: { roleId } });
 
@@ -17,13 +18,16 @@ const withInbox = (items: MenuItem[]): MenuItem[] =>
 
 /** The sidebar by user type (docs/spec.md section 2, Layout). */
 export function useMenu(session: Session): { items: MenuItem[]; isLoading: boolean } {
-  const isStaff = !isDoctor(session) && !isAdministrator(session);
+  const isStaff = !isDoctorSide(session) && !isAdministrator(session);
   const query = useQuery({ ...menuQueryOptions(session.roleId), enabled: isStaff });
-  if (isDoctor(session)) {
+  if (isDoctorSide(session)) {
+    // An assistant has the doctors' menu but for Assistants, which is the doctor's own.
+    const doctorsOwn = isDoctor(session) ? [{ label: 'Assistants', url: paths.assistants }] : [];
     return {
       items: withInbox([
         { label: 'Dashboard', url: '/dashboard' },
         { label: 'Add Cases', url: '/cases' },
+        ...doctorsOwn,
       ]),
       isLoading: false,
     };

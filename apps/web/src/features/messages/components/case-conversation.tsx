@@ -1,6 +1,6 @@
 import { Paper, ScrollArea, Text, Title } from '@mantine/core';
 import { useEffect, useRef } from 'react';
-import { isDoctor, useSession, type Session } from '../../../lib/session.ts';
+import { isDoctorSide, useSession, type Session } from '../../../lib/session.ts';
 import { useCaseMessages } from '../api/get-case-messages.ts';
 import { useMarkCaseRead } from '../api/mark-case-read.ts';
 import { MessageComposer } from './message-composer.tsx';
@@ -31,7 +31,7 @@ export function CaseConversation({ caseId }: { caseId: number }) {
       </Title>
       {messages.data ? (
         <ScrollArea.Autosize mah={480} viewportRef={viewport} mb="md" type="auto">
-          <MessageList messages={messages.data} ownSide={isDoctor(session) ? 'doctor' : 'lab'} />
+          <MessageList messages={messages.data} ownSide={isDoctorSide(session) ? 'doctor' : 'lab'} />
         </ScrollArea.Autosize>
       ) : (
         <Text size="sm" c="dimmed" mb="md">

@@ -82,12 +82,19 @@ function NewComment({
  * them on the version awaiting approval (a click on a tooth) and removes drafts; the lab
  * marks sent ones resolved (docs/decisions.md § Comments pinned to the model).
  */
+/**
+ * Who looks at a plan: the case's doctor pins and removes comments and decides; their
+ * assistant only reads (the server answers 403: docs/decisions.md § Assistants); the lab
+ * resolves comments and uploads versions.
+ */
+export type PlanViewer = 'doctor' | 'assistant' | 'lab';
+
 export function PlanComments({
   title = 'Pinned comments',
   caseId,
   plan,
   comments,
-  isDoctor,
+  viewer,
   system,
   isPinning,
   onPinning,
@@ -100,7 +107,7 @@ export function PlanComments({
   caseId: number;
   plan: PlanVersion;
   comments: PlanComment[] | undefined;
-  isDoctor: boolean;
+  viewer: PlanViewer;
   system: NumberingSystem;
   isPinning?: boolean;
   onPinning?: (isPinning: boolean) => void;
@@ -109,7 +116,7 @@ export function PlanComments({
   onShowStage: (stage: number) => void;
 }) {
   const { remove, resolve } = usePlanCommentChanges(caseId, plan.planId);
-  const canPin = isDoctor && plan.state === 'awaiting_approval' && onPinning !== undefined;
+  const canPin = viewer === 'doctor' && plan.state === 'awaiting_approval' && onPinning !== undefined;
   const failed = (failure: unknown) => notifyError(errorMessage(failure, 'Something went wrong...'));
   return (
     <Stack gap="xs" component="section" aria-labelledby={`comments-${plan.planId}`}>
@@ -174,7 +181,7 @@ export function PlanComments({
                     <Button size="compact-xs" variant="subtle" onClick={() => onShowStage(comment.stage)}>
                       Show stage {comment.stage}
                     </Button>
-                    {isDoctor && comment.sentAt === null && (
+                    {viewer === 'doctor' && comment.sentAt === null && (
                       <Button
                         size="compact-xs"
                         variant="subtle"
@@ -185,7 +192,7 @@ export function PlanComments({
                         Remove comment {comment.number}
                       </Button>
                     )}
-                    {!isDoctor && comment.resolvedAt === null && (
+                    {viewer === 'lab' && comment.resolvedAt === null && (
                       <Button
                         size="compact-xs"
                         variant="subtle"

@@ -15,6 +15,7 @@ import { attachmentsText } from '../lib/teeth.ts';
 import { usePlans } from '../api/get-plans.ts';
 import { useDecidePlan } from '../api/plan-changes.ts';
 import { PlanSharesModal } from './plan-shares-modal.tsx';
+import type { PlanViewer } from './plan-comments.tsx';
 import { PlanViewerModal } from './plan-viewer-modal.tsx';
 import { UploadPlanForm } from './upload-plan-form.tsx';
 
@@ -186,7 +187,7 @@ function ApproveModal({ caseId, plan, onClose }: { caseId: number; plan: PlanVer
 
 function VersionRow({
   plan,
-  isDoctor,
+  viewer,
   wasViewed,
   onView,
   onApprove,
@@ -194,7 +195,7 @@ function VersionRow({
   onShare,
 }: {
   plan: PlanVersion;
-  isDoctor: boolean;
+  viewer: PlanViewer;
   /** Opened in the 3D viewer on this page: Approve waits for it. */
   wasViewed: boolean;
   onView: () => void;
@@ -202,7 +203,8 @@ function VersionRow({
   onRequestChanges: () => void;
   onShare: () => void;
 }) {
-  const canDecide = isDoctor && plan.state === 'awaiting_approval';
+  const isAwaiting = plan.state === 'awaiting_approval';
+  const canDecide = viewer === 'doctor' && isAwaiting;
   const approveHint = `approve-hint-${plan.planId}`;
   return (
     <Paper withBorder p="sm" component="li" aria-label={`Version ${plan.version}`} style={{ listStyle: 'none' }}>
@@ -227,6 +229,11 @@ function VersionRow({
               {plan.reviewedIn3d && ', reviewed in 3D'}
             </Text>
           )}
+          {viewer === 'assistant' && isAwaiting && (
+            <Text size="sm" c="dimmed">
+              Only the case&apos;s doctor can approve version {plan.version} or request changes.
+            </Text>
+          )}
           {canDecide && !wasViewed && (
             <Text size="sm" c="dimmed" id={approveHint}>
               Open version {plan.version} in 3D to approve it.
@@ -237,7 +244,7 @@ function VersionRow({
           <Button variant="default" leftSection={<IconCube size={16} aria-hidden />} onClick={onView}>
             View version {plan.version} in 3D
           </Button>
-          {isDoctor && (
+          {viewer === 'doctor' && (
             <Button variant="default" leftSection={<IconShare size={16} aria-hidden />} onClick={onShare}>
               Patient links
             </Button>
@@ -277,11 +284,11 @@ function VersionRow({
  */
 export function PlanPanel({
   caseId,
-  isDoctor,
+  viewer,
   numbering,
 }: {
   caseId: number;
-  isDoctor: boolean;
+  viewer: PlanViewer;
   numbering: NumberingSystem;
 }) {
   const plans = usePlans(caseId);
@@ -298,7 +305,7 @@ export function PlanPanel({
         <Title order={3} size="h4">
           Treatment Plan
         </Title>
-        {!isDoctor && !isUploading && (
+        {viewer === 'lab' && !isUploading && (
           <Button leftSection={<IconUpload size={16} aria-hidden />} onClick={() => setIsUploading(true)}>
             Upload a new version
           </Button>
@@ -315,7 +322,9 @@ export function PlanPanel({
         </Text>
       ) : plans.data.length === 0 ? (
         <Text size="sm" c="dimmed">
-          {isDoctor ? 'The lab has not uploaded a treatment plan yet.' : 'No treatment plan has been uploaded yet.'}
+          {viewer !== 'lab'
+            ? 'The lab has not uploaded a treatment plan yet.'
+            : 'No treatment plan has been uploaded yet.'}
         </Text>
       ) : (
         <Stack component="ul" gap="xs" p={0} m={0} aria-label="Plan versions">
@@ -323,7 +332,7 @@ export function PlanPanel({
             <VersionRow
               key={plan.planId}
               plan={plan}
-              isDoctor={isDoctor}
+              viewer={viewer}
               wasViewed={viewed.has(plan.planId)}
               onView={() => {
                 setViewing(plan);
@@ -341,7 +350,7 @@ export function PlanPanel({
           plan={viewing}
           versions={plans.data ?? [viewing]}
           numbering={numbering}
-          isDoctor={isDoctor}
+          viewer={viewer}
           onClose={() => setViewing(undefined)}
         />
       )}

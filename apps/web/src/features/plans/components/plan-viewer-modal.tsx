@@ -8,7 +8,7 @@ import { usePlanComments } from '../api/plan-comments.ts';
 import { compareVersions } from '../lib/compare-versions.ts';
 import { toothMarkers } from '../lib/tooth-markers.ts';
 import { MovementTable } from './movement-table.tsx';
-import { PlanComments } from './plan-comments.tsx';
+import { PlanComments, type PlanViewer } from './plan-comments.tsx';
 import { PlanSummaryView } from './plan-summary.tsx';
 import type { Pin } from './stage-viewer/create-stage-viewer.ts';
 import type { PickedPoint } from './stage-viewer/plan-view-scene.tsx';
@@ -77,14 +77,14 @@ export function PlanViewerModal({
   plan,
   versions,
   numbering,
-  isDoctor,
+  viewer,
   onClose,
 }: {
   plan: PlanVersion;
   /** Every version of the case's plan: the one before this one has the comments it should answer; any other can be overlaid. */
   versions: PlanVersion[];
   numbering: NumberingSystem;
-  isDoctor: boolean;
+  viewer: PlanViewer;
   onClose: () => void;
 }) {
   // Mantine returns focus when a modal's `opened` turns false; this one is unmounted instead,
@@ -203,7 +203,7 @@ export function PlanViewerModal({
               caseId={plan.caseId}
               plan={plan}
               comments={comments.data}
-              isDoctor={isDoctor}
+              viewer={viewer}
               system={numbering}
               isPinning={tool === 'pin'}
               onPinning={(isPinning) => choose(isPinning ? 'pin' : 'none')}
@@ -217,7 +217,7 @@ export function PlanViewerModal({
                 caseId={plan.caseId}
                 plan={previous}
                 comments={earlierComments.data}
-                isDoctor={isDoctor}
+                viewer={viewer}
                 system={numbering}
                 onShowStage={showStage}
               />

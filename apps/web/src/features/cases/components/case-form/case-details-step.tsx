@@ -2,7 +2,9 @@ import { Select } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import type { Doctor } from '@portal/contract';
 import { useState } from 'react';
+import { isAssistant, useSession, type Session } from '../../../../lib/session.ts';
 import { useActiveDoctors, useNamedDoctor } from '../../api/get-doctors.ts';
+import { useServedDoctors } from '../../api/get-served-doctors.ts';
 import { CaseFormStep } from './case-form-step.tsx';
 import { useCaseFormContext } from './case-form-values.ts';
 
@@ -53,8 +55,33 @@ function DoctorSelect() {
   );
 }
 
-/** The patient and the complaint; staff first pick the doctor the case is for. */
+/**
+ * An assistant of several doctors picks one of theirs (a handful: no search); the server
+ * checks the pick against their links anyway.
+ */
+function ServedDoctorSelect() {
+  const form = useCaseFormContext();
+  const served = useServedDoctors({ enabled: true });
+  const input = form.getInputProps('userId');
+  return (
+    <Select
+      label="Doctor"
+      withAsterisk
+      placeholder="Select the doctor"
+      data={(served.data ?? []).map((doctor) => ({ value: String(doctor.userId), label: doctor.name }))}
+      {...input}
+      onChange={(value) => {
+        input.onChange(value);
+        if (form.values.clinicId) form.setFieldValue('clinicId', null);
+      }}
+    />
+  );
+}
+
+/** The patient and the complaint; staff and an assistant of several doctors first pick the doctor the case is for. */
 export function CaseDetailsStep() {
   const form = useCaseFormContext();
-  return <CaseFormStep step={0} before={form.values.isStaff && <DoctorSelect />} />;
+  const session = useSession() as Session;
+  const select = isAssistant(session) ? <ServedDoctorSelect /> : <DoctorSelect />;
+  return <CaseFormStep step={0} before={form.values.picksDoctor && select} />;
 }

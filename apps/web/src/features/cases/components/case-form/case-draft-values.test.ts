@@ -34,7 +34,7 @@ describe('case drafts in the form', () => {
     expect(draftOf(values, 0).doctorUserId).toBe(31);
     const restored = restoredCaseFormValues(null, {}, draft({ complaint: 'Gap', noElastic: '8' }, 31));
     expect(restored).toMatchObject({
-      isStaff: true,
+      picksDoctor: true,
       userId: '31',
       complaint: 'Gap',
       noElastic: '8',

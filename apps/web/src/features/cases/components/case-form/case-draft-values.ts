@@ -66,7 +66,7 @@ export function draftOf(values: CaseFormValues, step: number, uploadIdOf: Upload
       return typeof value === 'string' && value !== '' ? [[name, value]] : [];
     }),
   );
-  const doctorUserId = values.isStaff && values.userId ? Number(values.userId) : null;
+  const doctorUserId = values.picksDoctor && values.userId ? Number(values.userId) : null;
   return { fields, files: draftFiles(values, uploadIdOf), step, doctorUserId };
 }
 
@@ -84,7 +84,7 @@ export function restoredCaseFormValues(
   return {
     ...fresh,
     ...fields,
-    ...(fresh.isStaff && draft.doctorUserId !== null && { userId: String(draft.doctorUserId) }),
+    ...(fresh.picksDoctor && draft.doctorUserId !== null && { userId: String(draft.doctorUserId) }),
     ...restoredFiles(draft),
   };
 }

@@ -28,7 +28,7 @@ describe('case form values', () => {
     } as unknown as CaseRow;
     const values = orderFormValues(initialCaseFormValues(null), parent, 'Refinement');
     expect(values).toMatchObject({
-      isStaff: true,
+      picksDoctor: true,
       userId: '31',
       parentCaseId: '7',
       orderType: 'Refinement',
@@ -50,7 +50,7 @@ describe('case form values', () => {
   it('starts with the spec defaults, for the doctor or for a doctor staff will pick', () => {
     const values = initialCaseFormValues(12);
     expect(values).toMatchObject({
-      isStaff: false,
+      picksDoctor: false,
       userId: '12',
       midline: 'Improve',
       overjet: 'Improve',
@@ -59,7 +59,7 @@ describe('case form values', () => {
       imageType: 'Individual',
       toothNumbering: 'Universal',
     });
-    expect(initialCaseFormValues(null)).toMatchObject({ isStaff: true, userId: null });
+    expect(initialCaseFormValues(null)).toMatchObject({ picksDoctor: true, userId: null });
   });
 
   it("starts from the doctor's saved defaults over the table's, a blank saved choice leaving the table's", () => {

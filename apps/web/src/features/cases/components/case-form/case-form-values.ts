@@ -69,7 +69,7 @@ type FormValueOf<Field> = Field extends {
 type FieldValues = { [K in FormFieldKey as CaseFields[K]['sent']]: FormValueOf<CaseFields[K]> };
 
 export type CaseFormValues = FieldValues & {
-  isStaff: boolean;
+  picksDoctor: boolean;
   userId: string | null;
   /** The case this one is ordered from, and as what (docs/decisions.md § Orders from a case). */
   parentCaseId: string | null;
@@ -85,7 +85,7 @@ const noFiles = Object.fromEntries(
 const fieldDefaults = Object.fromEntries(formFields.map((field) => [field.sent, field.defaultValue])) as FieldValues;
 
 /**
- * A fresh form; doctors submit for themselves, staff pick the doctor. `defaults`: the
+ * A fresh form for this doctor, or for one to pick (null: staff, an assistant of several doctors). `defaults`: the
  * doctor's saved choices (docs/decisions.md § Doctor defaults), over the table's own.
  */
 export function initialCaseFormValues(
@@ -94,7 +94,7 @@ export function initialCaseFormValues(
 ): CaseFormValues {
   const saved = Object.fromEntries(Object.entries(defaults).filter(([, value]) => value));
   return {
-    isStaff: doctorUserId === null,
+    picksDoctor: doctorUserId === null,
     userId: doctorUserId === null ? null : String(doctorUserId),
     ...fieldDefaults,
     ...saved,

@@ -27,10 +27,11 @@ import { casePath, paths } from '../../../../config/paths.ts';
 import { ApiError } from '../../../../lib/api-client.ts';
 import { formatSize } from '../../../../lib/format-size.ts';
 import { errorMessage, notifyError, notifySuccess } from '../../../../lib/notify.ts';
-import { isDoctor, useSession, type Session } from '../../../../lib/session.ts';
+import { isAssistant, isDoctor, useSession, type Session } from '../../../../lib/session.ts';
 import { toCaseFormData, useAddCase, type CaseFilePart } from '../../api/add-case.ts';
 import { useCaseDraft } from '../../api/case-drafts.ts';
 import { useDoctorPreferences } from '../../api/doctor-preferences.ts';
+import { useServedDoctors } from '../../api/get-served-doctors.ts';
 import { caseDraftKeys } from '../../api/query-keys.ts';
 import {
   CaseFormProvider,
@@ -69,7 +70,8 @@ export interface CaseOrderStart {
 }
 
 /**
- * The three-step case form (docs/spec.md section 2): doctors submit for themselves, staff for a doctor they pick.
+ * The three-step case form (docs/spec.md section 2): doctors submit for themselves, staff for a doctor they pick,
+ * an assistant for their one doctor or one of theirs they pick (docs/decisions.md § Assistants).
  * `onSubmitted`: where a saved case leads (the route sends those who may read it to its
  * page); without it the form empties for the next case, as the spec's /cases does.
  * `order`: a refinement, retainer or replacement of an earlier case, prefilled from it (not
@@ -90,12 +92,30 @@ export function CaseForm({
   const session = useSession() as Session;
   const defaults = useDoctorPreferences({ enabled: isDoctor(session) });
   const draft = useCaseDraft(draftId);
+  const served = useServedDoctors({ enabled: isAssistant(session) });
   // A doctor's form starts from their saved defaults; without them (not loaded) from the table's.
-  if ((isDoctor(session) && defaults.isPending) || (draftId !== null && draft.isPending))
+  if (
+    (isDoctor(session) && defaults.isPending) ||
+    (isAssistant(session) && served.isPending) ||
+    (draftId !== null && draft.isPending)
+  )
     return <Text c="dimmed">Loading...</Text>;
+  if (isAssistant(session) && served.data?.length === 0) {
+    return (
+      <>
+        <PageTitle title="Add Case" />
+        <Alert color="yellow" title="No doctor to submit for" role="alert">
+          You do not work for any doctor at the moment. A doctor who invites you as their assistant makes their cases
+          yours to add.
+        </Alert>
+      </>
+    );
+  }
   // A draft gone (submitted or deleted in another tab) opens a fresh form.
   const opened = draft.data;
-  const doctorId = isDoctor(session) ? session.userId : null;
+  // An assistant of one doctor submits for them without a choice; of several, they pick as staff do.
+  const onlyDoctor = served.data?.length === 1 ? served.data[0]!.userId : null;
+  const doctorId = isDoctor(session) ? session.userId : isAssistant(session) ? onlyDoctor : null;
   return (
     <FileUploadsProvider>
       <CaseFormSteps

@@ -1,0 +1,111 @@
+import { Alert, Badge, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
+import { maxAssistantsPerDoctor, type AssistantRow } from '@portal/contract';
+import { IconUserMinus } from '@tabler/icons-react';
+import { confirmAction } from '../../../components/confirm-delete.tsx';
+import { formatDateTime } from '../../../lib/format-date.ts';
+import { notifyError, errorMessage, notifySuccess, fallbackMessages } from '../../../lib/notify.ts';
+import { useAssistants } from '../api/get-assistants.ts';
+import { useRevokeAssistant } from '../api/revoke-assistant.ts';
+
+const nameOf = (assistant: AssistantRow) => `${assistant.firstName} ${assistant.lastName}`;
+
+const stateLabels: Record<AssistantRow['state'], { label: string; color: string }> = {
+  invited: { label: 'Invited', color: 'indigo.9' },
+  active: { label: 'Active', color: 'teal.9' },
+};
+
+function AssistantItem({ assistant, onRevoke }: { assistant: AssistantRow; onRevoke: () => void }) {
+  const state = stateLabels[assistant.state];
+  return (
+    <Paper component="li" withBorder p="sm" aria-label={nameOf(assistant)} style={{ listStyle: 'none' }}>
+      <Group justify="space-between" align="flex-start" gap="xs" wrap="wrap">
+        {/* Long addresses break anywhere: at 375 px nothing is cut and the page never scrolls sideways. */}
+        <Stack gap={2} style={{ minWidth: 0, flex: '1 1 14rem' }}>
+          <Group gap="xs" wrap="wrap">
+            <Text fw={600} style={{ overflowWrap: 'anywhere' }}>
+              {nameOf(assistant)}
+            </Text>
+            <Badge color={state.color} variant="filled">
+              {state.label}
+            </Badge>
+          </Group>
+          <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
+            {assistant.email}
+          </Text>
+          <Text size="sm" c="dimmed">
+            Invited {formatDateTime(assistant.invitedAt)}
+          </Text>
+          {assistant.state === 'invited' && (
+            <Text size="sm" c="dimmed">
+              Has not set a password yet. The link in the mail works for an hour; after that, Forgot Password on the
+              sign-in page sends a new one.
+            </Text>
+          )}
+        </Stack>
+        <Button
+          variant="outline"
+          color="red.9"
+          leftSection={<IconUserMinus size={16} aria-hidden />}
+          onClick={onRevoke}
+          aria-label={`Revoke ${nameOf(assistant)}`}
+        >
+          Revoke
+        </Button>
+      </Group>
+    </Paper>
+  );
+}
+
+/** The doctor's assistants; Revoke asks first, naming the assistant, and takes effect at their next request. */
+export function AssistantList() {
+  const assistants = useAssistants();
+  const revoke = useRevokeAssistant();
+
+  const confirmRevoke = async (assistant: AssistantRow) => {
+    const isConfirmed = await confirmAction({
+      message: 'Revoke this assistant? From their next page they no longer see or add your cases.',
+      subject: `${nameOf(assistant)} (${assistant.email})`,
+      confirmLabel: 'Revoke',
+    });
+    if (!isConfirmed) return;
+    try {
+      const answer = await revoke.mutateAsync(assistant.userId);
+      notifySuccess(answer.message);
+    } catch (error) {
+      notifyError(errorMessage(error, fallbackMessages.saveFailed));
+    }
+  };
+
+  return (
+    <Stack gap="xs" component="section" aria-labelledby="assistant-list">
+      <Title order={3} size="h4" id="assistant-list">
+        Your assistants
+      </Title>
+      {assistants.isError && (
+        <Alert color="red" role="alert">
+          Your assistants could not be loaded.
+        </Alert>
+      )}
+      {assistants.data === undefined ? (
+        !assistants.isError && <Text c="dimmed">Loading...</Text>
+      ) : assistants.data.length === 0 ? (
+        <Text c="dimmed">You have no assistants yet.</Text>
+      ) : (
+        <>
+          <Stack component="ul" gap="xs" p={0} m={0} aria-label="Your assistants">
+            {assistants.data.map((assistant) => (
+              <AssistantItem
+                key={assistant.userId}
+                assistant={assistant}
+                onRevoke={() => void confirmRevoke(assistant)}
+              />
+            ))}
+          </Stack>
+          <Text size="sm" c="dimmed">
+            {assistants.data.length} of at most {maxAssistantsPerDoctor}
+          </Text>
+        </>
+      )}
+    </Stack>
+  );
+}

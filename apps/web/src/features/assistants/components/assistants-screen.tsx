@@ -1,0 +1,21 @@
+import { Stack, Text } from '@mantine/core';
+import { PageTitle } from '../../../components/page-title.tsx';
+import { AssistantList } from './assistant-list.tsx';
+import { InviteAssistantForm } from './invite-assistant-form.tsx';
+
+/** A doctor's assistants (docs/decisions.md § Assistants): invite one, see them, revoke one. */
+export function AssistantsScreen() {
+  return (
+    <>
+      <PageTitle title="Assistants" />
+      <Stack gap="lg" maw={760}>
+        <Text size="sm">
+          Assistants add and follow your cases for you, with their own sign-in. Only you approve treatment plans,
+          request changes, pin comments and share plans with patients.
+        </Text>
+        <InviteAssistantForm />
+        <AssistantList />
+      </Stack>
+    </>
+  );
+}

@@ -1,0 +1,54 @@
+import { Button, Group, Paper, SimpleGrid, Stack, TextInput, Title } from '@mantine/core';
+import { schemaResolver, useForm } from '@mantine/form';
+import { assistantInviteRequest } from '@portal/contract';
+import { IconMailForward } from '@tabler/icons-react';
+import { notifySaveError, notifySuccess } from '../../../lib/notify.ts';
+import { useInviteAssistant } from '../api/invite-assistant.ts';
+
+const empty = { email: '', firstName: '', lastName: '' };
+
+/**
+ * Invites an assistant by e-mail: a new one is mailed a link to set their password, one who
+ * already assists another doctor is told by mail (the server's message says which).
+ */
+export function InviteAssistantForm() {
+  const invite = useInviteAssistant();
+  const form = useForm({
+    mode: 'controlled',
+    initialValues: empty,
+    validate: schemaResolver(assistantInviteRequest, { sync: true }),
+    validateInputOnChange: true,
+  });
+
+  const submit = form.onSubmit(async (input) => {
+    try {
+      const answer = await invite.mutateAsync(input);
+      notifySuccess(answer.message);
+      form.reset();
+    } catch (error) {
+      notifySaveError(error, form.setErrors);
+    }
+  });
+
+  return (
+    <Paper withBorder p="md" component="section" aria-labelledby="invite-assistant">
+      <Title order={3} size="h4" mb="sm" id="invite-assistant">
+        Invite an assistant
+      </Title>
+      <form onSubmit={submit} noValidate>
+        <Stack>
+          <TextInput label="Email" type="email" withAsterisk autoComplete="off" {...form.getInputProps('email')} />
+          <SimpleGrid cols={{ base: 1, sm: 2 }}>
+            <TextInput label="First Name" withAsterisk autoComplete="off" {...form.getInputProps('firstName')} />
+            <TextInput label="Last Name" withAsterisk autoComplete="off" {...form.getInputProps('lastName')} />
+          </SimpleGrid>
+          <Group justify="flex-end">
+            <Button type="submit" loading={invite.isPending} leftSection={<IconMailForward size={16} aria-hidden />}>
+              Send invitation
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Paper>
+  );
+}
