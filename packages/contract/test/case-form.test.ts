@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { caseFileMessages, caseForm } from '../src/index.ts';
 
 const filled = {
-  isStaff: false,
+  picksDoctor: false,
   userId: '7',
   firstname: 'Pat',
   lastname: 'Patient',
@@ -35,7 +35,7 @@ describe('caseForm', () => {
 
   it('asks staff for the doctor, and a digital impression for the maxillary scan, alongside the other messages', () => {
     expect(
-      errorsOf({ ...filled, isStaff: true, userId: null, impressionType: 'Digital Impression', firstname: ' ' }),
+      errorsOf({ ...filled, picksDoctor: true, userId: null, impressionType: 'Digital Impression', firstname: ' ' }),
     ).toEqual({
       firstname: 'First Name is required',
       userId: 'Doctor is required',
