@@ -30,6 +30,8 @@ const maxBufferedBytes = 1024 * 1024;
  * token opened 3,000, 14 KB and a file descriptor each).
  */
 export const maxStreamsPerUser = 10;
+/** Case events held while streams are checked after an access change; past this they go out at once, as before the check. */
+const maxHeldEvents = 1000;
 
 interface OpenStream {
   user: SignedInUser;
@@ -73,6 +75,11 @@ class LiveEvents {
   private isChecking = false;
   /** A check was asked for while one ran: the running one may have read the sessions before the change. */
   private isCheckDue = false;
+  /**
+   * Case events that arrived while the streams were checked after an access change: sent once
+   * the check has read each stream's user again, so a revoked reach gets none of them.
+   */
+  private held: CaseEventMessage[] | undefined;
 
   private readonly app: FastifyInstance;
   readonly bus: EventBus;
@@ -180,7 +187,15 @@ class LiveEvents {
 
   private deliver(message: BusMessage): void {
     if (isSessionsEnded(message)) return this.endLocalSessions(message.endedSessionIds);
-    if ('sessionsChanged' in message) return void this.checkSessions();
+    if ('sessionsChanged' in message) {
+      this.held ??= [];
+      return void this.checkSessions();
+    }
+    if (this.held && this.held.length < maxHeldEvents) return void this.held.push(message);
+    this.send(message);
+  }
+
+  private send(message: CaseEventMessage): void {
     const frame = sseFrame(message.event);
     for (const stream of this.streams) if (mayReceive(stream.user, message)) this.write(stream, frame);
   }
@@ -199,6 +214,9 @@ class LiveEvents {
       } while (this.isCheckDue);
     } finally {
       this.isChecking = false;
+      const held = this.held ?? [];
+      this.held = undefined;
+      for (const message of held) this.send(message);
     }
   }
 
@@ -240,7 +258,9 @@ export const eventsPlugin = fp(async (app: FastifyInstance, options: LiveEventsO
   app.decorate('events', events);
   // Before the server waits for requests in flight: open streams would hold it forever.
   app.addHook('preClose', async () => events.endAll());
-  app.addHook('onResponse', async (request, reply) => {
+  // Before the answer goes out (the change has committed): a change the caller makes next is
+  // published after this, so every process checks its streams before that change's event.
+  app.addHook('onSend', async (request, reply) => {
     const action = request.auditDetail?.action ?? request.routeOptions.config?.audit?.action;
     if (action && accessChangingActions.has(action) && reply.statusCode < 400) await events.publishSessionsChanged();
   });
