@@ -140,6 +140,14 @@ describe('assistants', () => {
     await menuLink(assistantPage, 'Dashboard').click();
     await settle(assistantPage);
     await expect.poll(() => assistantPage.getByText(firstname).first().isVisible()).toBe(true);
+    // The plan waits for the doctor, not for the assistant who reads the tile.
+    const awaiting = assistantPage
+      .getByRole('group', { name: 'Filter cases by status' })
+      .getByRole('button', { name: /^Awaiting the doctor's approval/ });
+    await expect.poll(() => awaiting.textContent()).toMatch(/approval\s*1$/);
+    // The doctor's name is a column (an assistant may serve several); the lab's technician is not.
+    expect(await assistantPage.getByRole('columnheader', { name: 'Doctor' }).count()).toBe(1);
+    expect(await assistantPage.getByRole('columnheader', { name: 'Technician' }).count()).toBe(0);
 
     // The doctor sees the case, its timeline naming the assistant who submitted it.
     await doctorPage.goto(casePath);

@@ -9,7 +9,8 @@ import { CaseDetail } from '../../features/cases/components/case-detail/case-det
 import { useMenu } from '../../features/menu/api/get-menu.ts';
 import { CaseConversation } from '../../features/messages/components/case-conversation.tsx';
 import { PlanPanel } from '../../features/plans/components/plan-panel.tsx';
-import { isAssistant, isDoctor, isDoctorSide, useSession, type Session } from '../../lib/session.ts';
+import { isDoctor, isDoctorSide, useSession, type Session } from '../../lib/session.ts';
+import { caseViewerOf } from '../../lib/case-viewer.ts';
 
 /** The case's tooth numbering; Universal when it chose none (the form's default). */
 const numberingOf = (chosen: string | null | undefined): NumberingSystem =>
@@ -76,7 +77,7 @@ function CasePage({ caseId }: { caseId: number }) {
       <PlanPanel
         key={`plan-${caseId}`}
         caseId={caseId}
-        viewer={isDoctor(session) ? 'doctor' : isAssistant(session) ? 'assistant' : 'lab'}
+        viewer={caseViewerOf(session)}
         numbering={numberingOf(found.data.ToothNumberingSystem)}
       />
       <CaseConversation key={`messages-${caseId}`} caseId={caseId} />

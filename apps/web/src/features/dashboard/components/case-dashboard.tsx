@@ -10,6 +10,7 @@ import {
 import type { ReactNode } from 'react';
 import { useSearchParams } from 'react-router';
 import { PageTitle } from '../../../components/page-title.tsx';
+import { caseViewerOf } from '../../../lib/case-viewer.ts';
 import { isDoctor, isDoctorSide, type Session } from '../../../lib/session.ts';
 import { useCaseStats } from '../api/get-case-stats.ts';
 import { CaseFilters, type ExtraFilters } from './case-filters.tsx';
@@ -94,11 +95,11 @@ export function CaseDashboard({
   return (
     <>
       <PageTitle title="Dashboard" />
-      <StatTiles stats={stats.data} selected={filter} onSelect={select} isStaff={isStaff} />
+      <StatTiles stats={stats.data} selected={filter} onSelect={select} viewer={caseViewerOf(session)} />
       {drafts}
       <Group justify="space-between" align="flex-end" mb="xs" wrap="wrap">
         <Title order={3} size="h4">
-          {statusFilterLabel(filter)}
+          {statusFilterLabel(filter, caseViewerOf(session))}
         </Title>
         {isStaff && (
           <Group gap="md" wrap="wrap">
@@ -132,6 +133,7 @@ export function CaseDashboard({
         assignee={assignee}
         isOverdue={isOverdue}
         showDoctor={!isDoctor(session)}
+        isStaff={isStaff}
         onView={onView}
       />
     </>

@@ -42,6 +42,7 @@ export function CaseList({
   from,
   to,
   showDoctor,
+  isStaff,
   onView,
 }: {
   userId: number;
@@ -55,6 +56,8 @@ export function CaseList({
   from?: string;
   to?: string;
   showDoctor: boolean;
+  /** The lab's columns: the technician and the turnaround targets (a doctor's assistant sees the doctor column only). */
+  isStaff: boolean;
   onView: (caseRow: CaseRow) => void;
 }) {
   // The search, sort, page and page size live in the address (?q=&sort=&page=&size=), with
@@ -115,7 +118,7 @@ export function CaseList({
     from,
     to,
   });
-  const turnaround = useQuery({ ...turnaroundQueryOptions(), enabled: showDoctor });
+  const turnaround = useQuery({ ...turnaroundQueryOptions(), enabled: isStaff });
   const unread = useQuery({
     ...unreadCountsQueryOptions(),
     select: (rows) => new Map(rows.map((row) => [row.caseId, row.unread])),
@@ -149,7 +152,7 @@ export function CaseList({
     {
       accessor: 'AssigneeUserId',
       title: 'Technician',
-      hidden: !showDoctor,
+      hidden: !isStaff,
       render: (row) => (
         <AssigneeSelect
           caseId={row.CaseId}

@@ -10,6 +10,7 @@ import {
   IconTruckDelivery,
 } from '@tabler/icons-react';
 import type { ComponentType } from 'react';
+import { approvalFor, type CaseViewer } from '../../../lib/case-viewer.ts';
 
 /** What the list shows: a status, or (a plan tile) the cases whose newest plan version is in a state. */
 export interface CaseFilter {
@@ -18,7 +19,7 @@ export interface CaseFilter {
 }
 
 interface Tile extends CaseFilter {
-  label: string;
+  label: string | ((viewer: CaseViewer) => string);
   count: (stats: CaseStats) => number;
   icon: ComponentType<{ size?: number }>;
   isStaffOnly?: boolean;
@@ -34,7 +35,7 @@ const tiles: Tile[] = [
   {
     status: 'all',
     planState: 'awaiting_approval',
-    label: 'Awaiting your approval',
+    label: (viewer) => `Awaiting ${approvalFor(viewer)}`,
     count: (stats) => stats.awaitingApproval,
     icon: IconThumbUp,
     isDoctorOnly: true,
@@ -49,14 +50,14 @@ const tiles: Tile[] = [
   },
 ];
 
-const planFilterLabels: Partial<Record<PlanState, string>> = {
-  awaiting_approval: 'Cases awaiting your approval',
-  changes_requested: 'Cases with changes requested',
+const planFilterLabels: Partial<Record<PlanState, (viewer: CaseViewer) => string>> = {
+  awaiting_approval: (viewer) => `Cases awaiting ${approvalFor(viewer)}`,
+  changes_requested: () => 'Cases with changes requested',
 };
 
-export const statusFilterLabel = ({ status, planState }: CaseFilter) =>
+export const statusFilterLabel = ({ status, planState }: CaseFilter, viewer: CaseViewer) =>
   planState
-    ? (planFilterLabels[planState] ?? 'Cases')
+    ? (planFilterLabels[planState]?.(viewer) ?? 'Cases')
     : status === 'all'
       ? 'All cases'
       : `${caseStatusLabels[status]} cases`;
@@ -68,13 +69,14 @@ export function StatTiles({
   stats,
   selected,
   onSelect,
-  isStaff,
+  viewer,
 }: {
   stats: CaseStats | undefined;
   selected: CaseFilter;
   onSelect: (filter: CaseFilter) => void;
-  isStaff: boolean;
+  viewer: CaseViewer;
 }) {
+  const isStaff = viewer === 'lab';
   const visible = tiles.filter((tile) => (isStaff ? !tile.isDoctorOnly : !tile.isStaffOnly));
   return (
     <SimpleGrid
@@ -101,7 +103,7 @@ export function StatTiles({
                 the icon ran out of a tile a sixth of the screen wide. */}
             <Group justify="space-between" wrap="nowrap" align="flex-start" gap="xs">
               <Text size="sm" fw={600} c={isSelected ? 'teal.9' : 'gray.8'} miw={0}>
-                {tile.label}
+                {typeof tile.label === 'string' ? tile.label : tile.label(viewer)}
               </Text>
               <ThemeIcon variant={isSelected ? 'filled' : 'light'} size="lg" radius="md" aria-hidden>
                 <Icon size={20} />

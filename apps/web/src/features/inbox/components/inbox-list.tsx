@@ -4,14 +4,15 @@ import { Link } from 'react-router';
 import { PageTitle } from '../../../components/page-title.tsx';
 import { caseSectionPath } from '../../../config/paths.ts';
 import { formatDateTime } from '../../../lib/format-date.ts';
+import { approvalFor, type CaseViewer } from '../../../lib/case-viewer.ts';
 import { useInbox } from '../api/get-inbox.ts';
 
 /** What an item asks of the caller, by side (docs/decisions.md § Inbox). */
-function itemTitle(item: InboxItem, isDoctor: boolean): string {
+function itemTitle(item: InboxItem, viewer: CaseViewer): string {
   if (item.kind === 'message') return 'Unread message';
-  return isDoctor
-    ? `Plan version ${item.version} awaits your approval`
-    : `Changes requested on plan version ${item.version}`;
+  return viewer === 'lab'
+    ? `Changes requested on plan version ${item.version}`
+    : `Plan version ${item.version} awaits ${approvalFor(viewer)}`;
 }
 
 function excerptOf(item: InboxItem): string {
@@ -19,8 +20,8 @@ function excerptOf(item: InboxItem): string {
   return item.kind === 'message' ? 'Files attached' : '';
 }
 
-function InboxRow({ item, isDoctor }: { item: InboxItem; isDoctor: boolean }) {
-  const title = itemTitle(item, isDoctor);
+function InboxRow({ item, viewer }: { item: InboxItem; viewer: CaseViewer }) {
+  const title = itemTitle(item, viewer);
   const excerpt = excerptOf(item);
   return (
     <Paper component="li" withBorder p="sm" aria-label={`${title}, case ${item.trackingNo}`}>
@@ -59,7 +60,7 @@ function InboxRow({ item, isDoctor }: { item: InboxItem; isDoctor: boolean }) {
  * The Inbox: everything waiting for the caller across the cases they reach, newest first.
  * It follows changes live; an item leaves once read or decided, here or in another tab.
  */
-export function InboxList({ isDoctor }: { isDoctor: boolean }) {
+export function InboxList({ viewer }: { viewer: CaseViewer }) {
   const inbox = useInbox();
   const shown = inbox.data?.items.length ?? 0;
   const total = (inbox.data?.unreadMessages ?? 0) + (inbox.data?.plansAwaiting ?? 0);
@@ -75,14 +76,14 @@ export function InboxList({ isDoctor }: { isDoctor: boolean }) {
         <Text size="sm" mb="sm" role="status">
           {inbox.data.unreadMessages} unread {inbox.data.unreadMessages === 1 ? 'message' : 'messages'},{' '}
           {inbox.data.plansAwaiting} {inbox.data.plansAwaiting === 1 ? 'plan' : 'plans'}{' '}
-          {isDoctor ? 'awaiting your approval' : 'with changes requested'}
+          {viewer === 'lab' ? 'with changes requested' : `awaiting ${approvalFor(viewer)}`}
         </Text>
       )}
       {inbox.data && shown === 0 && <Text c="dimmed">Nothing is waiting for you.</Text>}
       {shown > 0 && (
         <Stack component="ul" gap="xs" p={0} m={0} style={{ listStyle: 'none' }} aria-label="Waiting for you">
           {inbox.data!.items.map((item) => (
-            <InboxRow key={`${item.kind}-${item.itemId}`} item={item} isDoctor={isDoctor} />
+            <InboxRow key={`${item.kind}-${item.itemId}`} item={item} viewer={viewer} />
           ))}
         </Stack>
       )}

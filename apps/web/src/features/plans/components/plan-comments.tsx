@@ -7,6 +7,7 @@ import { formatDateTime } from '../../../lib/format-date.ts';
 import { errorMessage, notifyError } from '../../../lib/notify.ts';
 import { usePlanCommentChanges } from '../api/plan-comments.ts';
 import type { PickedPoint } from './stage-viewer/plan-view-scene.tsx';
+import type { CaseViewer } from '../../../lib/case-viewer.ts';
 
 function where(comment: Pick<PlanComment, 'stage' | 'arch' | 'tooth'>, system: NumberingSystem) {
   const tooth = comment.tooth === null ? '' : `, tooth ${toothLabel(comment.tooth, system)}`;
@@ -82,13 +83,6 @@ function NewComment({
  * them on the version awaiting approval (a click on a tooth) and removes drafts; the lab
  * marks sent ones resolved (docs/decisions.md § Comments pinned to the model).
  */
-/**
- * Who looks at a plan: the case's doctor pins and removes comments and decides; their
- * assistant only reads (the server answers 403: docs/decisions.md § Assistants); the lab
- * resolves comments and uploads versions.
- */
-export type PlanViewer = 'doctor' | 'assistant' | 'lab';
-
 export function PlanComments({
   title = 'Pinned comments',
   caseId,
@@ -107,7 +101,7 @@ export function PlanComments({
   caseId: number;
   plan: PlanVersion;
   comments: PlanComment[] | undefined;
-  viewer: PlanViewer;
+  viewer: CaseViewer;
   system: NumberingSystem;
   isPinning?: boolean;
   onPinning?: (isPinning: boolean) => void;

@@ -15,7 +15,7 @@ import { attachmentsText } from '../lib/teeth.ts';
 import { usePlans } from '../api/get-plans.ts';
 import { useDecidePlan } from '../api/plan-changes.ts';
 import { PlanSharesModal } from './plan-shares-modal.tsx';
-import type { PlanViewer } from './plan-comments.tsx';
+import type { CaseViewer } from '../../../lib/case-viewer.ts';
 import { PlanViewerModal } from './plan-viewer-modal.tsx';
 import { UploadPlanForm } from './upload-plan-form.tsx';
 
@@ -195,7 +195,7 @@ function VersionRow({
   onShare,
 }: {
   plan: PlanVersion;
-  viewer: PlanViewer;
+  viewer: CaseViewer;
   /** Opened in the 3D viewer on this page: Approve waits for it. */
   wasViewed: boolean;
   onView: () => void;
@@ -288,7 +288,7 @@ export function PlanPanel({
   numbering,
 }: {
   caseId: number;
-  viewer: PlanViewer;
+  viewer: CaseViewer;
   numbering: NumberingSystem;
 }) {
   const plans = usePlans(caseId);

@@ -8,7 +8,8 @@ import { usePlanComments } from '../api/plan-comments.ts';
 import { compareVersions } from '../lib/compare-versions.ts';
 import { toothMarkers } from '../lib/tooth-markers.ts';
 import { MovementTable } from './movement-table.tsx';
-import { PlanComments, type PlanViewer } from './plan-comments.tsx';
+import type { CaseViewer } from '../../../lib/case-viewer.ts';
+import { PlanComments } from './plan-comments.tsx';
 import { PlanSummaryView } from './plan-summary.tsx';
 import type { Pin } from './stage-viewer/create-stage-viewer.ts';
 import type { PickedPoint } from './stage-viewer/plan-view-scene.tsx';
@@ -84,7 +85,7 @@ export function PlanViewerModal({
   /** Every version of the case's plan: the one before this one has the comments it should answer; any other can be overlaid. */
   versions: PlanVersion[];
   numbering: NumberingSystem;
-  viewer: PlanViewer;
+  viewer: CaseViewer;
   onClose: () => void;
 }) {
   // Mantine returns focus when a modal's `opened` turns false; this one is unmounted instead,
