@@ -142,8 +142,12 @@ describe('GET /metrics', () => {
       true,
     );
     expect(valueOf(samples, 'portal_db_pool_waiting', { pool })).toBe(0);
-    // Node's process metrics, on the app's own registry.
+    // The process's metrics, on the app's own registry.
     expect(valueOf(samples, 'process_resident_memory_bytes')).toBeGreaterThan(0);
+    expect(valueOf(samples, 'nodejs_heap_size_used_bytes')).toBeGreaterThan(0);
+    expect(valueOf(samples, 'process_cpu_seconds_total')).toBeGreaterThan(0);
+    expect(valueOf(samples, 'process_open_fds')).toBeGreaterThan(0);
+    expect(valueOf(samples, 'nodejs_eventloop_lag_seconds', { quantile: '0.99' })).toBeGreaterThanOrEqual(0);
   });
 
   it('counts a job given up after its last attempt, by kind', async () => {

@@ -1,8 +1,9 @@
 import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Database, PoolUsage } from '../db/client.ts';
 import { jobs, mailOutbox } from '../db/schema.ts';
+import { registerProcessMetrics } from './process-metrics.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -46,7 +47,7 @@ export interface PortalMetricsOptions {
   openStreams: () => number;
   /** Requests this process is answering, event streams aside; read at a scrape. */
   requestsInFlight: () => number;
-  /** Node's process metrics (CPU, memory, event loop, GC) too: only when metrics are served, as they keep observers running. */
+  /** The process's metrics (CPU, memory, event loop, files) too: only when metrics are served, as the event loop monitor keeps running. */
   withProcessMetrics: boolean;
 }
 
@@ -59,6 +60,8 @@ export interface PortalMetricsOptions {
  */
 export class PortalMetrics {
   readonly registry = new Registry();
+  /** Stops what the process metrics keep running (the event loop delay monitor). */
+  readonly stopProcessMetrics: () => void = () => {};
 
   readonly requestDuration = new Histogram({
     name: 'portal_http_request_duration_seconds',
@@ -169,7 +172,7 @@ export class PortalMetrics {
         for (const usage of options.poolUsage()) poolWaiting.set({ pool: usage.pool }, usage.waiting);
       },
     });
-    if (options.withProcessMetrics) collectDefaultMetrics({ register: this.registry });
+    if (options.withProcessMetrics) this.stopProcessMetrics = registerProcessMetrics(this.registry);
   }
 
   /** The text Prometheus scrapes. */

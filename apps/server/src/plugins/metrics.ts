@@ -104,6 +104,7 @@ export const metricsPlugin = fp(async (app: FastifyInstance) => {
     return server.address() as AddressInfo;
   });
   app.addHook('onClose', async () => {
+    metrics.stopProcessMetrics();
     if (!server) return;
     const closed = new Promise((resolve) => server!.close(resolve));
     server.closeAllConnections();
