@@ -2,12 +2,12 @@ import { and, asc, eq, inArray, isNull, lte } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { isAllowed, type SignedInUser } from '../auth/policy.ts';
 import type { Database, Transaction } from '../db/client.ts';
-import { caseMessageReads, caseMessages, cases, doctors, liveRoleId, mailDigestItems, users } from '../db/schema.ts';
+import { caseMessageReads, caseMessages, cases, doctors, mailDigestItems, users } from '../db/schema.ts';
 import { visibleCasesCondition } from '../services/cases/case-access.ts';
 import { readMarkOf, unreadBy } from '../services/messages/unread-messages.ts';
 import type { EmailTemplateName } from './mailer.ts';
 import type { MailOutbox } from './outbox.ts';
-import { pagesOfUser, servedDoctorsOfUser } from '../plugins/auth.ts';
+import { pagesOfUser, signedInUserColumns } from '../plugins/auth.ts';
 import { renderTemplate } from './templates.ts';
 
 /** One digest lists at most this many of its items; it says how many more wait in the portal. */
@@ -33,11 +33,7 @@ export function digestCutoff(now: Date, hourUtc: number): Date {
 async function findRecipient(tx: Transaction, userId: number) {
   const [row] = await tx
     .select({
-      userId: users.userId,
-      roleId: liveRoleId,
-      userType: users.userType,
-      doctorId: doctors.doctorId,
-      servedDoctors: servedDoctorsOfUser,
+      ...signedInUserColumns,
       email: users.email,
       firstName: users.firstName,
       lastName: users.lastName,

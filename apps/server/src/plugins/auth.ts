@@ -54,7 +54,7 @@ export const pagesOfUser = sql<
   string[]
 >`array(select ${pages.pageUrl} from ${rolePermissions} join ${pages} on ${pages.pageId} = ${rolePermissions.pageId} where ${rolePermissions.roleId} = ${users.roleId})`;
 
-export const servedDoctorsOfUser = sql<ServedDoctor[]>`case when ${users.userType} = 'Doctor'
+const servedDoctorsOfUser = sql<ServedDoctor[]>`case when ${users.userType} = 'Doctor'
   then json_build_array(json_build_object('userId', ${doctors.userId}, 'doctorId', ${doctors.doctorId}))
   else coalesce((select json_agg(json_build_object('userId', sd.user_id, 'doctorId', sd.doctor_id) order by sd.user_id)
     from ${doctorAssistants}
@@ -62,6 +62,15 @@ export const servedDoctorsOfUser = sql<ServedDoctor[]>`case when ${users.userTyp
     join doctors sd on sd.user_id = su.user_id
     where ${doctorAssistants.assistantUserId} = ${users.userId} and ${doctorAssistants.revokedAt} is null
       and su.is_active and su.deleted_at is null), '[]'::json) end`;
+
+/** Who a user is to the policy (SignedInUser but the pages and the token), read from `users` left-joined to `doctors`. */
+export const signedInUserColumns = {
+  userId: users.userId,
+  roleId: liveRoleId,
+  userType: users.userType,
+  doctorId: doctors.doctorId,
+  servedDoctors: servedDoctorsOfUser,
+};
 
 export const authPlugin = fp(async (app: FastifyInstance) => {
   app.decorate('tokens', new TokenService(app.config.jwtSecret, app.config.tokenTtl));
@@ -87,11 +96,7 @@ export const authPlugin = fp(async (app: FastifyInstance) => {
   // Runs on every signed-in request: built and prepared once (named statement on PostgreSQL).
   const findSession = app.db
     .select({
-      userId: users.userId,
-      roleId: liveRoleId,
-      userType: users.userType,
-      doctorId: doctors.doctorId,
-      servedDoctors: servedDoctorsOfUser,
+      ...signedInUserColumns,
       isSeenLately: sql<boolean>`${sessions.lastSeenAt} > now() - interval '1 minute'`,
       pages: pagesOfUser,
     })
@@ -140,11 +145,7 @@ export const authPlugin = fp(async (app: FastifyInstance) => {
   // must not be used up (revoked_tokens keeps used-up interim tokens until they expire).
   const findEnrollingUser = app.db
     .select({
-      userId: users.userId,
-      roleId: liveRoleId,
-      userType: users.userType,
-      doctorId: doctors.doctorId,
-      servedDoctors: servedDoctorsOfUser,
+      ...signedInUserColumns,
       isRevoked: sql<boolean>`exists (select 1 from ${revokedTokens} where ${revokedTokens.jti} = ${sql.placeholder('jti')})`,
     })
     .from(users)
