@@ -447,7 +447,7 @@ export const cases = pgTable(
       .filter((field) => 'isSortable' in field && field.isSortable && !searchedNameColumns.has(field.column))
       .map((field) => index(`cases_${field.column}_sort_idx`).on(table[field.key], table.caseId)),
     // cases_patient_name_trgm_idx on portal_fold(first_name || ' ' || last_name): an expression
-    // index written by hand (0006, accent-blind since 0026), like users_full_name_trgm_idx in 0001.
+    // index written by hand (0006, accent-blind since 0026), like users_full_name_trgm_idx (0001, 0030).
     // cases_first_name_sort_idx and cases_last_name_sort_idx, on (name, case_id) as the others,
     // also carry created_at, status and the doctor, the surnames' index the first name too
     // (INCLUDE, which drizzle cannot write: by hand in 0013 and 0014): a search counts and
