@@ -288,7 +288,8 @@ describe(`npm run backup and npm run restore (${databaseUrl ? 'PostgreSQL' : 'PG
     };
     const cases: [string, Buffer, Record<string, string>, RegExp][] = [
       ['truncated', plain.subarray(0, Math.floor(plain.length * 0.6)), {}, /truncated/],
-      ['changed', flipped(plain, Math.floor(plain.length * 0.7)), {}, /changed|damaged/],
+      // A byte of a stored scan's content: a byte of the tar's padding would change nothing.
+      ['changed', flipped(plain, plain.indexOf(binaryStl(200)) + 100), {}, /changed|damaged/],
       ['truncated-encrypted', encrypted.subarray(0, encrypted.length - 100), { BACKUP_KEY: backupKey }, /truncated/],
       [
         'changed-encrypted',
