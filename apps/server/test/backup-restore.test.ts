@@ -131,10 +131,11 @@ async function undoLatestMigration(): Promise<string[]> {
   return undo;
 }
 
-async function execute(data: PortalData, statement: string) {
+/** Runs the statements in order on one connection (PGlite: opening one is most of the cost). */
+async function execute(data: PortalData, ...statements: string[]) {
   const connection = await data.connect();
   try {
-    await connection.db.execute(sql.raw(statement));
+    for (const statement of statements) await connection.db.execute(sql.raw(statement));
   } finally {
     await connection.close();
   }
@@ -353,9 +354,9 @@ describe(`npm run backup and npm run restore (${databaseUrl ? 'PostgreSQL' : 'PG
     expect((await runCli(data.env, 'backup', newer)).stderr).toBe('');
     await execute(data, "delete from drizzle.__drizzle_migrations where hash = 'from-the-future'");
     // An older portal: its last migration not yet applied.
-    for (const statement of await undoLatestMigration()) await execute(data, statement);
     await execute(
       data,
+      ...(await undoLatestMigration()),
       'delete from drizzle.__drizzle_migrations where created_at = (select max(created_at) from drizzle.__drizzle_migrations)',
     );
     const older = path.join(archiveDir, 'older.tar');

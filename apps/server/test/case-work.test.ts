@@ -1,6 +1,7 @@
 import { endpoints, type CaseNote, type CaseRow, type CaseTimelineEntry, type Endpoint } from '@portal/contract';
 import { and, eq } from 'drizzle-orm';
 import { createHash, randomBytes } from 'node:crypto';
+import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import yauzl from 'yauzl';
 import { auditLog, caseNotes, cases } from '../src/db/schema.ts';
@@ -265,14 +266,23 @@ describe('GET /api/case/{caseId}/files.zip', () => {
   it('streams at most two ZIPs at once per user (429 past them), and a closed download frees its place', async () => {
     const { CaseId } = await newCase({ maxillaryScan: { data: incompressibleStl(320_000), name: 'upper.stl' } });
     const url = `${base}/api/case/${CaseId}/files.zip`;
-    const open: AbortController[] = [];
+    const open: (() => void)[] = [];
     // A download whose body is not read: 16 MB fill the sockets' buffers and the ZIP waits.
-    const start = async (token: string) => {
-      const abort = new AbortController();
-      open.push(abort);
-      const response = await fetch(url, { headers: { authorization: `Bearer ${token}` }, signal: abort.signal });
-      return { status: response.status, body: response.status === 200 ? '' : await response.text(), abort };
-    };
+    // Through node:http, whose destroy() closes the connection at once: a fetch given up
+    // kept its socket open, and app.close() waited for the ZIP in it (70 s at the file's end).
+    const start = (token: string) =>
+      new Promise<{ status: number; body: string; close: () => void }>((resolve, reject) => {
+        const request = http.get(url, { headers: { authorization: `Bearer ${token}` }, agent: false }, (response) => {
+          const close = () => request.destroy();
+          open.push(close);
+          if (response.statusCode === 200) return resolve({ status: 200, body: '', close });
+          let body = '';
+          response.setEncoding('utf8');
+          response.on('data', (chunk: string) => (body += chunk));
+          response.on('end', () => resolve({ status: response.statusCode!, body, close }));
+        });
+        request.on('error', reject);
+      });
     try {
       const [first, second] = [await start(doctor.token), await start(doctor.token)];
       expect([first.status, second.status]).toEqual([200, 200]);
@@ -284,7 +294,7 @@ describe('GET /api/case/{caseId}/files.zip', () => {
       // Another user has places of their own.
       expect((await start(technician.token)).status).toBe(200);
       // The first download given up: its place is free once the server sees it closed.
-      first.abort.abort();
+      first.close();
       let again = await start(doctor.token);
       for (let attempt = 0; again.status === 429 && attempt < 100; attempt++) {
         await new Promise((resolve) => setTimeout(resolve, 50));
@@ -292,7 +302,7 @@ describe('GET /api/case/{caseId}/files.zip', () => {
       }
       expect(again.status).toBe(200);
     } finally {
-      for (const abort of open) abort.abort();
+      for (const close of open) close();
     }
   });
 

@@ -176,11 +176,12 @@ function healthCheck(budgetMs: number): Promise<number> {
 }
 
 describe('finding 2: slow clients from one address', () => {
-  it('1,500 slow connections from 127.0.0.2 for 20 s, the portal held to 1,024 open files: health from 127.0.0.1 is answered throughout', async () => {
+  it('1,500 slow connections from 127.0.0.2 for 10 s, the portal held to 1,024 open files: health from 127.0.0.1 is answered throughout', async () => {
     // The report's 20,000 open files, scaled down so a bounded attack reaches the limit.
     await promisify(execFile)('prlimit', ['--pid', String(portal.child.pid), '--nofile=1024:1024']);
     const stop = new AbortController();
-    const attackSeconds = 20;
+    // All 1,500 are open within 2 s; each then sends a byte every 2 s.
+    const attackSeconds = 10;
     const clients: Promise<void>[] = [];
     const answers: number[] = [];
     const started = Date.now();
@@ -201,7 +202,7 @@ describe('finding 2: slow clients from one address', () => {
     await Promise.all(clients);
     const slowest = Math.max(...answers);
     console.log(
-      `[figure] ${answers.length} health checks during 20 s of 1,500 slow connections: slowest ${slowest} ms, ${answers.filter((ms) => ms > 1000).length} over 1 s`,
+      `[figure] ${answers.length} health checks during ${attackSeconds} s of 1,500 slow connections: slowest ${slowest} ms, ${answers.filter((ms) => ms > 1000).length} over 1 s`,
     );
     expect(answers.length).toBeGreaterThanOrEqual(2);
     expect(answers.filter((ms) => ms === Infinity)).toEqual([]);

@@ -173,10 +173,10 @@ describe.skipIf(process.env.DATABASE_URL)(
       await rm(dataDir, { recursive: true, force: true });
     });
 
+    // The process alone, and as the README starts it: `npm start` builds the web app, then runs
+    // `npm run start -w @portal/server` (npm under npm, each to pass the signal on).
     const starts: [string, string, string[]][] = [
       ['node dist/main.js', process.execPath, [...startCommand.nodeFlags, startCommand.entry]],
-      ['npm run start -w @portal/server', 'npm', ['run', 'start', '-w', '@portal/server']],
-      // Builds the web app first (as the README's `npm start` does), then the same start.
       ['npm start', 'npm', ['start']],
     ];
 

@@ -12,14 +12,14 @@ import { createTestApp, type TestApp } from './helpers/test-app.ts';
  * docs/quality.md, Input: property-based fuzzing of every route's params, query and body, sent
  * as the administrator, a doctor, a doctor's assistant or no one, and then as one doctor (and
  * as their assistant) with another doctor's records in the params and bodies. `npm test` fuzzes each route for a time budget
- * (FUZZ_SECONDS_PER_ROUTE, 0.25 s; the doctor-against-doctor pass half of it), so a loaded
+ * (FUZZ_SECONDS_PER_ROUTE, 0.1 s; the doctor-against-doctor pass half of it), so a loaded
  * machine makes fewer runs rather than failing on a timeout; `npm run fuzz` makes 10,000
  * runs per route (FUZZ_RUNS). Each run takes a new random seed, printed first, so every CI
  * run explores new inputs. Replay a failure with FUZZ_SEED and FUZZ_PATH from the report
  * (and FUZZ_ROUTE="PUT /api/user/edit/:id").
  */
 const countedRuns = process.env.FUZZ_RUNS ? Number(process.env.FUZZ_RUNS) : undefined;
-const secondsPerRoute = Number(process.env.FUZZ_SECONDS_PER_ROUTE ?? 0.25);
+const secondsPerRoute = Number(process.env.FUZZ_SECONDS_PER_ROUTE ?? 0.1);
 const budget: FuzzBudget = countedRuns ? { runs: countedRuns } : { ms: secondsPerRoute * 1000 };
 /** Each doctor-against-doctor pass (as the doctor, as their assistant) sends as one actor: half the runs or the time. */
 const isolationBudget: FuzzBudget =
