@@ -249,7 +249,7 @@ const matchesSql = (
   const statusSql = status ? `and status = ${status}` : '';
   if (doctor)
     return `(select * from (select * from cases where doctor_user_id = ${doctor} offset 0) x
-      where (x.tracking_no ilike ${search} or portal_fold(x.first_name || ' ' || x.last_name) ilike portal_fold(${search})
+      where (x.tracking_no ilike ${search} or x.patient_name_folded ilike portal_fold(${search})
         or doctor_user_id = any(array(select u.user_id from users u
           where u.user_id = ${doctor} and portal_fold(u.first_name || ' ' || u.last_name) ilike portal_fold(${search})))) ${statusSql} offset 0) c`;
   const { hasDoctors, hasNames, names, doctors } = staff!;

@@ -17,6 +17,7 @@ const workflowColumns = {
   assigneeUserId: 'assignee_user_id',
   statusChangedAt: 'status_changed_at',
   termsAcceptedAt: 'terms_accepted_at',
+  patientNameFolded: 'patient_name_folded',
   createdAt: 'created_at',
   createdBy: 'created_by',
 };

@@ -376,6 +376,14 @@ export const cases = pgTable(
       .references(() => clinics.clinicId),
     firstName: text('first_name').notNull(),
     lastName: text('last_name').notNull(),
+    /**
+     * "first last" as a search compares it (portal_fold: no accents, lowered), kept with the
+     * row: a doctor's search reads their few hundred cases and would fold each name in each
+     * query (docs/decisions.md § Accent-blind search).
+     */
+    patientNameFolded: text('patient_name_folded').generatedAlwaysAs(
+      sql`portal_fold(first_name || ' ' || last_name)`,
+    ),
     dob: date('dob', { mode: 'string' }).notNull(),
     gender: caseText('gender'),
     arches: text('arches').notNull(),
@@ -440,14 +448,15 @@ export const cases = pgTable(
       .on(table.planState, table.doctorUserId, table.createdAt, table.caseId)
       .where(sql`${table.planState} is not null`),
     index('cases_tracking_no_trgm_idx').using('gin', table.trackingNo.op('gin_trgm_ops')),
+    // A search across first name and surname (accent-blind since 0026; on the stored column since 0031).
+    index('cases_patient_name_trgm_idx').using('gin', table.patientNameFolded.op('gin_trgm_ops')),
     // A page of the list sorted by any column it may be sorted by (the sort's tie-break is
     // case_id): read from an index, not a sort of every case. TrackingNo and CreatedAt have theirs above.
     index('cases_status_sort_idx').on(table.status, table.caseId),
     ...caseFieldList
       .filter((field) => 'isSortable' in field && field.isSortable && !searchedNameColumns.has(field.column))
       .map((field) => index(`cases_${field.column}_sort_idx`).on(table[field.key], table.caseId)),
-    // cases_patient_name_trgm_idx on portal_fold(first_name || ' ' || last_name): an expression
-    // index written by hand (0006, accent-blind since 0026), like users_full_name_trgm_idx (0001, 0030).
+    // users_full_name_trgm_idx, on the doctors' folded names, is an expression index written by hand (0001, 0030).
     // cases_first_name_sort_idx and cases_last_name_sort_idx, on (name, case_id) as the others,
     // also carry created_at, status and the doctor, the surnames' index the first name too
     // (INCLUDE, which drizzle cannot write: by hand in 0013 and 0014): a search counts and

@@ -32,8 +32,8 @@ const containing = (text: string) => `%${text.replace(/[\\%_]/g, '\\$&')}%`;
  */
 const folded = (text: SQL | Placeholder | string) => sql`portal_fold(${text})`;
 
-/** A patient's "first last" name, as a search matches it (the expression of cases_patient_name_trgm_idx). */
-const patientFullName = folded(sql`${cases.firstName} || ' ' || ${cases.lastName}`);
+/** A patient's "first last" name, folded as a search matches it (stored, indexed by cases_patient_name_trgm_idx). */
+const patientFullName = sql`${cases.patientNameFolded}`;
 
 /**
  * A staff-wide search's reads, in the order they take cases (searchMatches, topMatches): a
