@@ -124,7 +124,8 @@ export default defineConfig({
           expect: { poll: { timeout: 10_000 } },
           pool: 'forks',
           // Test files share their worker's module graph (playwright-core, axe, the contract):
-          // each file still launches its own Chromium and signs in its own users.
+          // the worker's one Chromium too (helpers/browser.ts workerBrowser), each test with a
+          // context of its own; each file signs in its own users.
           isolate: false,
           // Each worker has a portal of its own (helpers/global-setup.ts).
           maxWorkers: Number(process.env.E2E_WORKERS ?? 2),

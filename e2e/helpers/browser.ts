@@ -4,7 +4,7 @@ import axe from 'axe-core';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { afterAll, beforeAll, expect, inject, onTestFinished } from 'vitest';
+import { beforeAll, expect, inject, onTestFinished } from 'vitest';
 import { recordShownTexts } from './shown.ts';
 
 declare global {
@@ -22,7 +22,7 @@ export const baseUrl = () => portal().baseUrl;
 export const artifactsDir = path.resolve(import.meta.dirname, '../artifacts');
 
 /** Debian's Chromium, headless, with nothing that reaches outside this machine. */
-export function launchBrowser(): Promise<Browser> {
+function launchBrowser(): Promise<Browser> {
   return chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     args: [
@@ -37,13 +37,25 @@ export function launchBrowser(): Promise<Browser> {
   });
 }
 
-/** One Chromium for the whole test file, closed after it; call the result for the browser. */
+let launched: Browser | undefined;
+
+/**
+ * The worker's Chromium: launched for its first test file and kept for the files it runs
+ * after (`isolate: false` keeps this module between them, vitest.config.ts), instead of a
+ * launch per file; each test still has a context of its own (newPage), closed with it.
+ * Playwright ends it when the worker exits; one that has gone is launched again.
+ */
+export async function workerBrowser(): Promise<Browser> {
+  if (!launched?.isConnected()) launched = await launchBrowser();
+  return launched;
+}
+
+/** The worker's Chromium for a test file (workerBrowser); call the result for the browser. */
 export function useBrowser(): () => Browser {
   let browser: Browser | undefined;
   beforeAll(async () => {
-    browser = await launchBrowser();
+    browser = await workerBrowser();
   });
-  afterAll(() => browser?.close());
   return () => {
     if (!browser) throw new Error('the browser starts in beforeAll');
     return browser;

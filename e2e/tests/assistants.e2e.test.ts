@@ -1,10 +1,10 @@
 import { assistantMessages, endpoints } from '@portal/contract';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { apiCall, apiLogin, createActiveDoctor, createStaff, mailsTo, portalApi, uniqueName } from '../helpers/api.ts';
 import {
   expectNoSeriousA11yViolations,
-  launchBrowser,
+  workerBrowser,
   menuLink,
   newPage,
   openSignedIn,
@@ -29,10 +29,9 @@ let doctor: Awaited<ReturnType<typeof createActiveDoctor>>;
 vi.setConfig({ expect: { poll: { timeout: 20_000 } } });
 
 beforeAll(async () => {
-  browser = await launchBrowser();
+  browser = await workerBrowser();
   doctor = await createActiveDoctor();
 });
-afterAll(() => browser.close());
 
 /** A plan version from the lab (Dashboard staff), awaiting the doctor's approval. */
 async function uploadPlanAsLab(caseId: number) {

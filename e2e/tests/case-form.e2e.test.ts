@@ -1,10 +1,10 @@
 import { maxPageSize, type CaseAttachment, type CaseRow } from '@portal/contract';
 import type { Browser, Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { apiCall, apiLogin, createActiveDoctor, createStaff, e2eAdmin, uniqueName } from '../helpers/api.ts';
 import {
   expectNoSeriousA11yViolations,
-  launchBrowser,
+  workerBrowser,
   newPage,
   screenshots,
   settle,
@@ -19,10 +19,9 @@ import { overlayShown, toastShown } from '../helpers/shown.ts';
 let browser: Browser;
 let doctor: Awaited<ReturnType<typeof createActiveDoctor>>;
 beforeAll(async () => {
-  browser = await launchBrowser();
+  browser = await workerBrowser();
   doctor = await createActiveDoctor();
 });
-afterAll(() => browser.close());
 
 async function openCaseForm(page: Page, username: string, password: string, menuLabel: string) {
   await openSignedIn(page, username, password);

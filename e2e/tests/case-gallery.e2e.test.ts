@@ -1,10 +1,10 @@
 import sharp from 'sharp';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { apiLogin, createActiveDoctor } from '../helpers/api.ts';
 import {
   expectNoSeriousA11yViolations,
-  launchBrowser,
+  workerBrowser,
   newPage,
   openSignedIn,
   screenshots,
@@ -35,7 +35,7 @@ async function photo(width: number, height: number, label: string, format: 'jpeg
 }
 
 beforeAll(async () => {
-  browser = await launchBrowser();
+  browser = await workerBrowser();
   doctor = await createActiveDoctor();
   const token = await apiLogin(doctor.username, doctor.password);
   submitted = await submitCase(token, {
@@ -45,7 +45,6 @@ beforeAll(async () => {
     otherFiles: { name: 'extra.png', data: await photo(600, 800, 'Extra', 'png'), type: 'image/png' },
   });
 });
-afterAll(() => browser.close());
 
 const gallery = (page: Page, fileName: string) => page.getByRole('dialog', { name: fileName });
 const focusedImage = (page: Page) =>

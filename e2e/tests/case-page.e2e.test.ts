@@ -1,9 +1,9 @@
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { apiLogin, createActiveDoctor, createStaff, portalApi } from '../helpers/api.ts';
 import {
   expectNoSeriousA11yViolations,
-  launchBrowser,
+  workerBrowser,
   newPage,
   screenshots,
   settle,
@@ -24,7 +24,7 @@ let submitted: { CaseId: number; TrackingNo: string };
 vi.setConfig({ expect: { poll: { timeout: 10_000 } } });
 
 beforeAll(async () => {
-  browser = await launchBrowser();
+  browser = await workerBrowser();
   doctor = await createActiveDoctor();
   staff = await createStaff([1]);
   const doctorToken = await apiLogin(doctor.username, doctor.password);
@@ -32,7 +32,6 @@ beforeAll(async () => {
   // The status test dispatches: that needs the doctor's approved plan (docs/decisions.md § Treatment plans).
   await giveApprovedPlan(portalApi(), await apiLogin(staff.username, staff.password), doctorToken, submitted.CaseId);
 });
-afterAll(() => browser.close());
 
 const heading = (page: Page) => page.getByRole('heading', { name: `Case ${submitted.TrackingNo}` });
 const statusRegion = (page: Page) => page.getByRole('region', { name: 'Status' });

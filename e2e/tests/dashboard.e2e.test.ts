@@ -1,11 +1,11 @@
 import path from 'node:path';
 import type { Browser, Page, Route } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { apiLogin, createActiveDoctor, createStaff } from '../helpers/api.ts';
 import {
   artifactsDir,
   expectNoSeriousA11yViolations,
-  launchBrowser,
+  workerBrowser,
   newPage,
   screenshots,
   settle,
@@ -26,7 +26,7 @@ let submitted: { CaseId: number; TrackingNo: string };
 vi.setConfig({ expect: { poll: { timeout: 10_000 } } });
 
 beforeAll(async () => {
-  browser = await launchBrowser();
+  browser = await workerBrowser();
   doctor = await createActiveDoctor();
   staff = await createStaff([1]);
   const files = await defaultCaseFiles();
@@ -36,7 +36,6 @@ beforeAll(async () => {
     { gender: '', toothNumbering: 'FDI', moveTooth: '1,2,16', noAttachment: '8' },
   );
 });
-afterAll(() => browser.close());
 
 const tile = (page: Page, label: string) =>
   page.getByRole('group', { name: 'Filter cases by status' }).getByRole('button', { name: new RegExp(`^${label}`) });

@@ -1,10 +1,10 @@
 import { endpoints } from '@portal/contract';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { apiCall, apiLogin, createActiveDoctor, createStaff, portalApi } from '../helpers/api.ts';
 import {
   expectNoSeriousA11yViolations,
-  launchBrowser,
+  workerBrowser,
   menuLink,
   newPage,
   openSignedIn,
@@ -25,13 +25,12 @@ let submitted: { CaseId: number; TrackingNo: string };
 vi.setConfig({ expect: { poll: { timeout: 20_000 } } });
 
 beforeAll(async () => {
-  browser = await launchBrowser();
+  browser = await workerBrowser();
   doctor = await createActiveDoctor();
   staff = await createStaff([1]);
   staffToken = await apiLogin(staff.username, staff.password);
   submitted = await submitCase(await apiLogin(doctor.username, doctor.password));
 });
-afterAll(() => browser.close());
 
 function writeAsLab(text: string) {
   const form = new FormData();

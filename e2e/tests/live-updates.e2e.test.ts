@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { apiCall, apiLogin, createActiveDoctor, createStaff, portalApi } from '../helpers/api.ts';
-import { launchBrowser, newPage, settle, openSignedIn } from '../helpers/browser.ts';
+import { workerBrowser, newPage, settle, openSignedIn } from '../helpers/browser.ts';
 import { submitCase } from '../helpers/cases.ts';
 import { giveApprovedPlan } from '../helpers/plans.ts';
 
@@ -15,14 +15,13 @@ let submitted: { CaseId: number; TrackingNo: string };
 vi.setConfig({ expect: { poll: { timeout: 20_000 } } });
 
 beforeAll(async () => {
-  browser = await launchBrowser();
+  browser = await workerBrowser();
   doctor = await createActiveDoctor();
   const staff = await createStaff([1]);
   staffToken = await apiLogin(staff.username, staff.password);
   doctorToken = await apiLogin(doctor.username, doctor.password);
   submitted = await submitCase(doctorToken);
 });
-afterAll(() => browser.close());
 
 const tile = (page: Page, label: string) =>
   page.getByRole('group', { name: 'Filter cases by status' }).getByRole('button', { name: new RegExp(`^${label}`) });

@@ -1,13 +1,13 @@
 import { endpoints } from '@portal/contract';
 import axe from 'axe-core';
 import type { Browser, Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { apiLogin, createActiveDoctor, createStaff, portalApi } from '../helpers/api.ts';
 import path from 'node:path';
 import {
   artifactsDir,
   expectNoSeriousA11yViolations,
-  launchBrowser,
+  workerBrowser,
   newPage,
   openSignedIn,
   screenshots,
@@ -32,7 +32,7 @@ let submitted: { CaseId: number; TrackingNo: string };
 vi.setConfig({ expect: { poll: { timeout: 20_000 } }, testTimeout: 180_000 });
 
 beforeAll(async () => {
-  browser = await launchBrowser();
+  browser = await workerBrowser();
   const doctor = await createActiveDoctor();
   staff = await createStaff([1]);
   submitted = await submitCase(await apiLogin(doctor.username, doctor.password));
@@ -46,7 +46,6 @@ beforeAll(async () => {
     { token: await apiLogin(staff.username, staff.password) },
   );
 });
-afterAll(() => browser.close());
 
 const planRegion = (page: Page) => page.getByRole('region', { name: 'Treatment Plan' });
 

@@ -1,10 +1,10 @@
 import type { PlanVersion } from '@portal/contract';
 import type { Browser, Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { apiLogin, createActiveDoctor, createStaff } from '../helpers/api.ts';
 import {
   expectNoSeriousA11yViolations,
-  launchBrowser,
+  workerBrowser,
   newPage,
   screenshots,
   settle,
@@ -31,13 +31,12 @@ let submitted: { CaseId: number; TrackingNo: string };
 vi.setConfig({ expect: { poll: { timeout: 20_000 } }, testTimeout: 240_000 });
 
 beforeAll(async () => {
-  browser = await launchBrowser();
+  browser = await workerBrowser();
   doctor = await createActiveDoctor();
   staff = await createStaff([1]);
   // The submission itself is covered by case-form.e2e.test.ts; here it is the starting point.
   submitted = await submitCase(await apiLogin(doctor.username, doctor.password));
 });
-afterAll(() => browser.close());
 
 const tile = (page: Page, label: string) =>
   page.getByRole('group', { name: 'Filter cases by status' }).getByRole('button', { name: new RegExp(`^${label}`) });

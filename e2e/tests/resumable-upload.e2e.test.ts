@@ -4,12 +4,12 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { apiCall, apiLogin, createActiveDoctor, uniqueName } from '../helpers/api.ts';
 import {
   baseUrl,
   expectNoSeriousA11yViolations,
-  launchBrowser,
+  workerBrowser,
   newPage,
   screenshots,
   settle,
@@ -23,10 +23,9 @@ import { toastShown } from '../helpers/shown.ts';
 let browser: Browser;
 let doctor: Awaited<ReturnType<typeof createActiveDoctor>>;
 beforeAll(async () => {
-  browser = await launchBrowser();
+  browser = await workerBrowser();
   doctor = await createActiveDoctor();
 });
-afterAll(() => browser.close());
 
 /** A binary STL of `triangles` facets (50 bytes each), big enough to be seen going up. */
 function binaryStl(name: string, triangles: number): ChosenFile {

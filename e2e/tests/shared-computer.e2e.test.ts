@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { apiCall, apiLogin, createActiveDoctor, createStaff, portalApi } from '../helpers/api.ts';
-import { launchBrowser, newPage, openSignedIn } from '../helpers/browser.ts';
+import { workerBrowser, newPage, openSignedIn } from '../helpers/browser.ts';
 import { submitCase } from '../helpers/cases.ts';
 import { giveApprovedPlan } from '../helpers/plans.ts';
 
@@ -15,7 +15,7 @@ let caseId: number;
 let fileUrls: string[];
 
 beforeAll(async () => {
-  browser = await launchBrowser();
+  browser = await workerBrowser();
   doctor = await createActiveDoctor();
   const staff = await createStaff([1]);
   const doctorToken = await apiLogin(doctor.username, doctor.password);
@@ -30,7 +30,6 @@ beforeAll(async () => {
   // A plan's stage model (once sent cacheable for a year) and the case's photos and scans.
   fileUrls = [plans[0]!.stages[0]!.url, ...attachments.map((file) => file.FilePath)];
 });
-afterAll(() => browser.close());
 
 /** What the page's HTTP cache answers for `url` without going to the network. */
 const cachedStatus = (page: Page, url: string) =>

@@ -1,11 +1,11 @@
 import type { Browser, Page } from 'playwright-core';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { adminToken, apiCall, apiLogin, e2eAdmin, uniqueName } from '../helpers/api.ts';
 import {
   baseUrl,
   expectNoSeriousA11yViolations,
-  launchBrowser,
+  workerBrowser,
   newPage,
   screenshots,
   settle,
@@ -18,11 +18,10 @@ import { isShown } from '../helpers/shown.ts';
 let browser: Browser;
 let roleName: string;
 beforeAll(async () => {
-  browser = await launchBrowser();
+  browser = await workerBrowser();
   roleName = uniqueName('Front desk ');
   await apiCall('POST', '/role/add', { token: await adminToken(), json: { roleName, description: 'e2e' } });
 });
-afterAll(() => browser.close());
 
 async function openUsers(): Promise<Page> {
   const page = await newPage(browser);
