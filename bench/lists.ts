@@ -242,14 +242,25 @@ export interface StaffSearchShape {
  */
 const matchesSql = (
   search: string,
-  options: { doctor?: string; status?: string; staff?: StaffSearchShape & { names: string; doctors: string } },
+  options: {
+    doctor?: string;
+    status?: string;
+    staff?: StaffSearchShape & { names: string; doctors: string };
+    /** A doctor's search as before issue 24: names compared as they are, not folded. */
+    isUnfolded?: boolean;
+  },
   columns = 'case_id, created_at',
 ) => {
-  const { doctor, status, staff } = options;
+  const { doctor, status, staff, isUnfolded } = options;
   const statusSql = status ? `and status = ${status}` : '';
+  if (doctor && isUnfolded)
+    return `(select * from (select * from cases where doctor_user_id = ${doctor} offset 0) x
+      where (x.tracking_no ilike ${search} or (x.first_name || ' ' || x.last_name) ilike ${search}
+        or doctor_user_id = any(array(select u.user_id from users u
+          where u.user_id = ${doctor} and (u.first_name || ' ' || u.last_name) ilike ${search}))) ${statusSql} offset 0) c`;
   if (doctor)
     return `(select * from (select * from cases where doctor_user_id = ${doctor} offset 0) x
-      where (x.tracking_no ilike ${search} or x.patient_name_folded ilike portal_fold(${search})
+      where (x.tracking_no ilike ${search} or x.patient_name_folded ilike (select portal_fold(${search}))
         or doctor_user_id = any(array(select u.user_id from users u
           where u.user_id = ${doctor} and portal_fold(u.first_name || ' ' || u.last_name) ilike portal_fold(${search})))) ${statusSql} offset 0) c`;
   const { hasDoctors, hasNames, names, doctors } = staff!;
@@ -308,6 +319,8 @@ export function listQueries(options: {
   page: number;
   /** ORDER BY, newest first unless given (search-cases.ts sortExpressions, then case_id). */
   order?: string;
+  /** A doctor's search with names compared unfolded, as before issue 24 (matchesSql). */
+  isUnfolded?: boolean;
 }) {
   const values: unknown[] = [];
   const doctor = options.doctor ? `$${values.push('DOCTOR')}` : undefined;
@@ -320,7 +333,7 @@ export function listQueries(options: {
     names: shape.hasNames ? `$${values.push('NAMES')}` : '',
     doctors: shape.hasDoctors ? `$${values.push('DOCTORS')}` : '',
   };
-  const matches = pattern ? matchesSql(pattern, { doctor, status, staff }) : undefined;
+  const matches = pattern ? matchesSql(pattern, { doctor, status, staff, isUnfolded: options.isUnfolded }) : undefined;
   const where = [doctor && `c.doctor_user_id = ${doctor}`, status && `c.status = ${status}`].filter(Boolean);
   const whereSql = !matches && where.length ? `where ${where.join(' and ')}` : '';
   const order = options.order ?? 'c.created_at desc, c.case_id desc';
@@ -525,11 +538,16 @@ export async function runListBenchmark() {
       'all/0?page=1&pageSize=10&sort=-CreatedAt',
     ),
   };
+  // A doctor's searches also as before issue 24 (names unfolded): "the same speed" is against these.
+  const unfolded: Partial<Record<keyof typeof routes, ReturnType<typeof listQueries>>> = {
+    doctorSearch: listQueries({ doctor: true, pageSize: 10, page: 1, search: true, isUnfolded: true }),
+    doctorSearchCommon: listQueries({ doctor: true, pageSize: 10, page: 1, search: true, isUnfolded: true }),
+  };
   const baseline = databaseUrl
-    ? await startBaseline(
-        databaseUrl,
-        Object.fromEntries(Object.entries(routes).map(([name, route]) => [name, route.query])),
-      )
+    ? await startBaseline(databaseUrl, {
+        ...Object.fromEntries(Object.entries(routes).map(([name, route]) => [name, route.query])),
+        ...Object.fromEntries(Object.entries(unfolded).map(([name, query]) => [`${name}Unfolded`, query])),
+      })
     : undefined;
   try {
     if (isMetricsOnly) return await compareMetrics(portal, { DATA_DIR: metricsDataDir, ...database.env });
@@ -538,11 +556,12 @@ export async function runListBenchmark() {
     const api = `${portal.baseUrl}/api/case`;
     const tokenOf = (name: string) => (name.startsWith('doctor') ? doctor.token : staff.token);
     const portalUrl = (name: keyof typeof routes) => `${api}/get_cases_by_status/${routes[name].url}`;
-    const baselineUrl = (name: keyof typeof routes) => {
+    const baselineUrl = (name: keyof typeof routes, suffix = '') => {
       const search = new URL(portalUrl(name)).searchParams.get('search');
-      return `${baseline!.baseUrl}/list/${name}${search ? `?search=${search}` : ''}`;
+      return `${baseline!.baseUrl}/list/${name}${suffix}${search ? `?search=${search}` : ''}`;
     };
-    const rows: { what: string; rps: number; p99: number; baseline?: { rps: number; p99: number } }[] = [];
+    type Figures = { rps: number; p99: number };
+    const rows: { what: string; rps: number; p99: number; baseline?: Figures; unfolded?: Figures }[] = [];
     if (baseline) rows.push({ what: 'bare Fastify route, no database', ...(await load(`${baseline.baseUrl}/bare`)) });
     for (const name of Object.keys(routes) as (keyof typeof routes)[]) {
       const token = tokenOf(name);
@@ -550,10 +569,13 @@ export async function runListBenchmark() {
       // A second of load first, so both are measured warm (JIT-compiled and their statements prepared).
       await load(portalUrl(name), token, 1);
       if (baseline) await load(baselineUrl(name), token, 1);
+      const hasUnfolded = baseline && unfolded[name];
+      if (hasUnfolded) await load(baselineUrl(name, 'Unfolded'), token, 1);
       rows.push({
         what: routes[name].label,
         ...(await load(portalUrl(name), token)),
         baseline: baseline ? await load(baselineUrl(name), token) : undefined,
+        unfolded: hasUnfolded ? await load(baselineUrl(name, 'Unfolded'), token) : undefined,
       });
     }
     rows.push({ what: 'stats, doctor', ...(await load(`${api}/get_all_stats/0`, doctor.token)) });
@@ -567,7 +589,12 @@ export async function runListBenchmark() {
         'baseline req/s': row.baseline ? fixed(row.baseline.rps, 0) : '',
         'baseline p99 ms': row.baseline?.p99 ?? '',
         'of baseline': row.baseline ? `${fixed((row.rps / row.baseline.rps) * 100, 0)}%` : '',
+        'unfolded baseline req/s': row.unfolded ? fixed(row.unfolded.rps, 0) : '',
+        'unfolded p99 ms': row.unfolded?.p99 ?? '',
       })),
+    );
+    console.log(
+      "  unfolded baseline: the same baseline with a doctor's search comparing names as before issue 24 (not accent-blind)",
     );
     console.log('  goals: list >= 60% of its baseline; at 1,000,000 cases p99 < 50 ms list and search, < 10 ms stats');
     if (databaseUrl) await explain(databaseUrl, doctor.userId, routes);

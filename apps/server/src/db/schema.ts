@@ -381,9 +381,7 @@ export const cases = pgTable(
      * row: a doctor's search reads their few hundred cases and would fold each name in each
      * query (docs/decisions.md § Accent-blind search).
      */
-    patientNameFolded: text('patient_name_folded').generatedAlwaysAs(
-      sql`portal_fold(first_name || ' ' || last_name)`,
-    ),
+    patientNameFolded: text('patient_name_folded').generatedAlwaysAs(sql`portal_fold(first_name || ' ' || last_name)`),
     dob: date('dob', { mode: 'string' }).notNull(),
     gender: caseText('gender'),
     arches: text('arches').notNull(),
