@@ -1,6 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ApiError, createApiClient, endpoints, type Endpoint } from '@portal/contract';
+import { expect } from 'vitest';
 import { e2eAdmin } from './global-setup.ts';
 import { baseUrl, portal } from './browser.ts';
 
@@ -169,4 +170,16 @@ export async function mailsTo(address: string): Promise<string[]> {
       raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))),
     )
     .filter((mail) => mail.includes(`To: ${address}`));
+}
+
+/**
+ * The path of the password link (`/reset-password?token=...`) mailed to `address`, waited
+ * for: an invitation or an activation sends one, through the outbox.
+ */
+export async function passwordLinkMailedTo(address: string): Promise<string> {
+  let link = '';
+  await expect
+    .poll(async () => (link = /\/reset-password\?token=[\w-]+/.exec((await mailsTo(address)).join('\n'))?.[0] ?? ''))
+    .not.toBe('');
+  return link;
 }

@@ -1,7 +1,15 @@
 import { assistantMessages, endpoints } from '@portal/contract';
 import type { Browser, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { apiCall, apiLogin, createActiveDoctor, createStaff, mailsTo, portalApi, uniqueName } from '../helpers/api.ts';
+import {
+  apiCall,
+  apiLogin,
+  createActiveDoctor,
+  createStaff,
+  passwordLinkMailedTo,
+  portalApi,
+  uniqueName,
+} from '../helpers/api.ts';
 import {
   expectNoSeriousA11yViolations,
   workerBrowser,
@@ -93,13 +101,7 @@ describe('assistants', () => {
     await screenshots(doctorPage, 'assistants');
 
     // The assistant follows the mail's link, sets a password and signs in with the e-mail.
-    let link = '';
-    await expect
-      .poll(async () => {
-        link = /\/reset-password\?token=[\w-]+/.exec((await mailsTo(email)).join('\n'))?.[0] ?? '';
-        return link;
-      })
-      .not.toBe('');
+    const link = await passwordLinkMailedTo(email);
     const assistantPage = await newPage(browser);
     await assistantPage.goto(link);
     await textbox(assistantPage, 'New Password').fill(password);
@@ -191,13 +193,7 @@ describe('assistants', () => {
     await textbox(page, 'Last Name').fill(uniqueName('Aide'));
     await page.getByRole('button', { name: 'Send invitation' }).click();
     await expectToast(page, assistantMessages.invited);
-    let link = '';
-    await expect
-      .poll(async () => {
-        link = /\/reset-password\?token=[\w-]+/.exec((await mailsTo(email)).join('\n'))?.[0] ?? '';
-        return link;
-      })
-      .not.toBe('');
+    const link = await passwordLinkMailedTo(email);
     const assistantPage = await newPage(browser, 375);
     await assistantPage.goto(link);
     await textbox(assistantPage, 'New Password').fill('otto-passphrase');
@@ -217,13 +213,7 @@ describe('assistants', () => {
       token: await apiLogin(doctor.username, doctor.password),
       json: invitation,
     });
-    let token = '';
-    await expect
-      .poll(async () => {
-        token = /\/reset-password\?token=([\w-]+)/.exec((await mailsTo(email)).join('\n'))?.[1] ?? '';
-        return token;
-      })
-      .not.toBe('');
+    const token = new URLSearchParams((await passwordLinkMailedTo(email)).split('?')[1]).get('token');
     await apiCall('POST', '/doctor/reset_password', { json: { token, newPassword: 'bea-passphrase' } });
     await apiCall('POST', '/doctor/assistants', {
       token: await apiLogin(second.username, second.password),

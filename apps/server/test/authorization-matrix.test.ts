@@ -186,6 +186,8 @@ interface Owner {
   planViewPath: string;
   /** A stage of a plan whose stages are not the same teeth moved: its own viewing copy. */
   planFileViewPath: string;
+  /** A patient link to a plan of A's whose viewing copy is made (the link's own API path). */
+  sharedPath: string;
 }
 
 /**
@@ -587,12 +589,11 @@ const requests: Record<string, Build> = {
   'GET /api/shared/:token': async () => ({
     url: new URL((await newShareOfA()).url).pathname.replace(/^\/p\//, '/api/shared/'),
   }),
-  'GET /api/shared/:token/views/:arch/mesh.glb': async () => {
-    const { url } = await newShareOfA();
-    // The plan's copy, made by its job.
-    await t.app.jobs.runDue();
-    return { url: `${new URL(url).pathname.replace(/^\/p\//, '/api/shared/')}/views/upper/mesh.glb` };
-  },
+  // One link made in beforeAll with its plan's copy: a link made here would wait for its copy's
+  // job behind every case's the earlier entries left queued (over a minute on a loaded machine).
+  'GET /api/shared/:token/views/:arch/mesh.glb': (_actor, owner) => ({
+    url: `${owner.sharedPath}/views/upper/mesh.glb`,
+  }),
   'GET /api/case/:caseId/plans/:planId/movements': (_actor, owner) => ({
     url: owner.planViewPath.replace(/views$/, 'movements'),
   }),
@@ -730,6 +731,7 @@ beforeAll(async () => {
     planFilePath: '',
     planViewPath: '',
     planFileViewPath: '',
+    sharedPath: '',
   };
   ownerA.caseId = await newCaseOfA();
   // Its scan's viewing copy, made in the background after the answer.
@@ -761,7 +763,8 @@ beforeAll(async () => {
     await asAdmin({ method: 'GET', url: `/api/case/${ownerA.caseId}/plans` }),
   );
   ownerA.planFileViewPath = `/api/case/plan-file-views/${plans[0]!.stages[0]!.url.split('/').at(-2)}`;
-  // The copies for the viewer of the message's scan and of the plan, made in the background after the answers.
+  ownerA.sharedPath = new URL((await newShareOfA()).url).pathname.replace(/^\/p\//, '/api/shared/');
+  // The copies for the viewer of the message's scan and of the plans, made in the background after the answers.
   await t.app.jobs.runDue();
   ownerB = { ...ownerA, userId: doctorB.userId, doctorId: doctorB.doctorId, clinicId: doctorB.clinicId };
 });
