@@ -116,7 +116,7 @@ describe('Dashboard as a doctor', () => {
 
     await tile(page, 'In Progress').click();
     await settle(page);
-    expect(await tile(page, 'In Progress').getAttribute('aria-pressed')).toBe('true');
+    await expect.poll(() => tile(page, 'In Progress').getAttribute('aria-pressed')).toBe('true');
     await expect.poll(() => page.getByText('There are no records to display').isVisible()).toBe(true);
     await tile(page, 'Total Cases').focus();
     await page.keyboard.press('Enter');

@@ -65,7 +65,6 @@ export function PhotoGallery({
       <Modal.Overlay />
       {shown && (
         <GalleryContent
-          key={shown.url}
           photo={shown}
           position={(index ?? lastIndex) + 1}
           count={photos.length}
@@ -96,6 +95,16 @@ function GalleryContent({
   const [zoom, setZoom] = useState<Zoom>('fit');
   const [naturalWidth, setNaturalWidth] = useState(0);
   const [fittedScale, setFittedScale] = useState(1);
+  // Another photo starts fitted and loading in the same dialog: remounting the dialog for it
+  // dropped the focus to <body> until the focus trap took it back, and a key pressed meanwhile
+  // was lost.
+  const [photoUrl, setPhotoUrl] = useState(photo.url);
+  if (photoUrl !== photo.url) {
+    setPhotoUrl(photo.url);
+    setZoom('fit');
+    setNaturalWidth(0);
+    setFittedScale(1);
+  }
   const imageRef = useRef<HTMLImageElement>(null);
   const frameRef = useRef<HTMLDivElement>(null);
   const maxZoom = zoomSteps.at(-1)!;
