@@ -35,7 +35,8 @@ const folded = (text: SQL | Placeholder | string) => sql`portal_fold(${text})`;
 /**
  * The pattern folded once per query: in a prepared statement's generic plan `portal_fold($1)`
  * is a per-row expression, folded again for each of a doctor's few hundred cases (at a
- * million cases half a doctor's search's time); a scalar subquery is an InitPlan, run once.
+ * million cases half a doctor's search's time), and for each case a staff-wide search's later
+ * reads leave out (`not ... ilike`); a scalar subquery is an InitPlan, run once.
  */
 const foldedOnce = (pattern: Placeholder | string) => sql`(select ${folded(pattern)})`;
 
@@ -53,7 +54,7 @@ type SearchRead =
 
 /** A text read's match: a folded name against the folded pattern, a tracking number (ASCII) as it is. */
 const textMatches = (read: { text: SQL; isFolded: boolean }, pattern: string | Placeholder) =>
-  read.isFolded ? sql`${read.text} ilike ${folded(pattern)}` : sql`${read.text} ilike ${pattern}`;
+  read.isFolded ? sql`${read.text} ilike ${foldedOnce(pattern)}` : sql`${read.text} ilike ${pattern}`;
 
 function staffSearchReads(search: SearchSql): SearchRead[] {
   const { names, doctorIds, hasNames, hasDoctors } = search.terms!;
@@ -158,7 +159,7 @@ function topMatches(search: SearchSql, direction: 'asc' | 'desc', depth: SQL) {
 
 /** The users whose full name matches, within `scope`, accents aside (a few thousand users: no index needed). */
 const usersNamed = (pattern: string | Placeholder, scope: SQL) => sql`select u.user_id from users u
-  where ${scope} and ${folded(sql`u.first_name || ' ' || u.last_name`)} ilike ${folded(pattern)}`;
+  where ${scope} and ${folded(sql`u.first_name || ' ' || u.last_name`)} ilike ${foldedOnce(pattern)}`;
 
 /** What a staff-wide search's words name before any case is read: patient names and users. */
 interface SearchTerms {
