@@ -13,6 +13,9 @@
  * Metrics (issue 25): the paged lists on a second portal with METRICS_TOKEN set (and scraped every second) beside
  * the first, metrics off, in interleaved rounds; goal: on within 5% of off.
  *   BENCH_METRICS_ROUNDS=4: rounds of BENCH_SECONDS each side   BENCH_LISTS=metrics: only that comparison
+ * Folding (issue 24, PostgreSQL): a doctor's searches on the baseline with names folded as the portal compares
+ * them and unfolded as before issue 24, in interleaved rounds; goal: folded within 5% of unfolded ("the same speed").
+ *   BENCH_FOLD_ROUNDS=4: rounds of BENCH_SECONDS each side   BENCH_LISTS=folding: only that comparison
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -38,6 +41,8 @@ const doctorCount = Number(process.env.BENCH_DOCTORS ?? Math.max(1000, Math.roun
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const metricsRounds = Number(process.env.BENCH_METRICS_ROUNDS ?? 4);
 const isMetricsOnly = process.env.BENCH_LISTS === 'metrics';
+const foldRounds = Number(process.env.BENCH_FOLD_ROUNDS ?? 4);
+const isFoldingOnly = process.env.BENCH_LISTS === 'folding';
 // Hashed at the portal's default cost, as an installation's are: the portals started below sign in with them.
 const passwords = new PasswordHasher(environmentSchema.parse({}).passwordHashing);
 export const admin = { username: 'admin', password: 'bench-admin-pass', passwords };
@@ -224,9 +229,9 @@ const caseColumnsSql = [
   `(select a.first_name || ' ' || a.last_name from users a where a.user_id = c.assignee_user_id) as "AssigneeName"`,
 ].join(', ');
 /** What a staff-wide search's words name first (search-cases.ts findSearchTerms); $1 the pattern. */
-const searchTermsSql = `select array(select name from patient_names where portal_fold(name) ilike portal_fold($1)) as names,
+const searchTermsSql = `select array(select name from patient_names where portal_fold(name) like portal_fold($1)) as names,
     array(select u.user_id from users u
-      where true and portal_fold(u.first_name || ' ' || u.last_name) ilike portal_fold($1)) as ids`;
+      where true and portal_fold(u.first_name || ' ' || u.last_name) like portal_fold($1)) as ids`;
 
 /** Which of a staff-wide search's reads its words leave in (search-cases.ts searchMatches). */
 export interface StaffSearchShape {
@@ -257,10 +262,10 @@ const matchesSql = (
     // The names as the portal compares them: folded (the patient's stored, the pattern once), or unfolded.
     const patientName = isUnfolded
       ? `(x.first_name || ' ' || x.last_name) ilike ${search}`
-      : `x.patient_name_folded ilike (select portal_fold(${search}))`;
+      : `x.patient_name_folded like (select portal_fold(${search}))`;
     const doctorName = isUnfolded
       ? `(u.first_name || ' ' || u.last_name) ilike ${search}`
-      : `portal_fold(u.first_name || ' ' || u.last_name) ilike portal_fold(${search})`;
+      : `portal_fold(u.first_name || ' ' || u.last_name) like (select portal_fold(${search}))`;
     return `(select * from (select * from cases where doctor_user_id = ${doctor} offset 0) x
       where (x.tracking_no ilike ${search} or ${patientName}
         or doctor_user_id = any(array(select u.user_id from users u
@@ -564,6 +569,7 @@ export async function runListBenchmark() {
       const search = new URL(portalUrl(name)).searchParams.get('search');
       return `${baseline!.baseUrl}/list/${name}${suffix}${search ? `?search=${search}` : ''}`;
     };
+    if (isFoldingOnly) return await compareFolding(routes, baselineUrl, doctor.token);
     type Figures = { rps: number; p99: number };
     const rows: { what: string; rps: number; p99: number; baseline?: Figures; unfolded?: Figures }[] = [];
     if (baseline) rows.push({ what: 'bare Fastify route, no database', ...(await load(`${baseline.baseUrl}/bare`)) });
@@ -602,6 +608,7 @@ export async function runListBenchmark() {
     );
     console.log('  goals: list >= 60% of its baseline; at 1,000,000 cases p99 < 50 ms list and search, < 10 ms stats');
     if (databaseUrl) await explain(databaseUrl, doctor.userId, routes);
+    if (baseline) await compareFolding(routes, baselineUrl, doctor.token);
     await compareMetrics(portal, { DATA_DIR: metricsDataDir, ...database.env });
     return rows;
   } finally {
@@ -611,6 +618,61 @@ export async function runListBenchmark() {
     await rm(dataDir, { recursive: true, force: true });
     await rm(metricsDataDir, { recursive: true, force: true });
   }
+}
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return (sorted[Math.floor((sorted.length - 1) / 2)]! + sorted[Math.ceil((sorted.length - 1) / 2)]!) / 2;
+};
+
+/** `rounds` of two measurements, alternating which goes first, so that both see the same machine. */
+async function interleaved<T>(measure: (side: 0 | 1) => Promise<T>, rounds: number): Promise<[T[], T[]]> {
+  const results: [T[], T[]] = [[], []];
+  for (let round = 0; round < rounds; round++) {
+    for (const side of round % 2 === 0 ? ([0, 1] as const) : ([1, 0] as const)) results[side].push(await measure(side));
+  }
+  return results;
+}
+
+/** Two sides' interleaved rounds as a table row: their medians, the ratio of the medians and of each round's pair. */
+function sideBySide(names: [string, string], sides: [{ rps: number; p99: number }[], { rps: number; p99: number }[]]) {
+  const [first, second] = sides.map((rounds) => median(rounds.map((r) => r.rps)));
+  return {
+    [`${names[0]} req/s`]: fixed(first!, 0),
+    [`${names[1]} req/s`]: fixed(second!, 0),
+    [`${names[1]} / ${names[0]}`]: `${fixed((second! / first!) * 100, 1)}%`,
+    // Each round's two loads ran back to back: their ratio is the least disturbed by the machine's other load.
+    [`${names[1]} / ${names[0]}, paired`]: `${fixed(median(sides[1].map((r, round) => r.rps / sides[0][round]!.rps)) * 100, 1)}%`,
+    [`${names[0]} rounds`]: sides[0].map((r) => fixed(r.rps, 0)).join(' '),
+    [`${names[1]} rounds`]: sides[1].map((r) => fixed(r.rps, 0)).join(' '),
+    [`p99 ${names[0]} / ${names[1]} ms`]: `${median(sides[0].map((r) => r.p99))} / ${median(sides[1].map((r) => r.p99))}`,
+  };
+}
+
+/**
+ * Issue 24's "the same speed": a doctor's searches on the baseline (the portal's SQL, without
+ * the portal's own cost, which folding does not change) with names compared unfolded, as
+ * before issue 24, and folded as the portal compares them, in interleaved rounds: one pair of
+ * loads varies with the machine by more than the 5% asked.
+ */
+async function compareFolding(
+  routes: Record<'doctorSearch' | 'doctorSearchCommon', { label: string }>,
+  baselineUrl: (name: 'doctorSearch' | 'doctorSearchCommon', suffix?: string) => string,
+  token: string,
+) {
+  const rows = [];
+  for (const name of ['doctorSearch', 'doctorSearchCommon'] as const) {
+    const urls = [baselineUrl(name, 'Unfolded'), baselineUrl(name)] as const;
+    for (const url of urls) await load(url, token, 1);
+    const sides = await interleaved((side) => load(urls[side], token), foldRounds);
+    rows.push({ what: routes[name].label, ...sideBySide(['unfolded', 'folded'], sides) });
+  }
+  printTable(
+    `A doctor's search with names unfolded (before issue 24) and folded (the portal's), on the baseline: ${foldRounds} interleaved rounds x ${seconds} s each, 10 connections`,
+    rows,
+  );
+  console.log('  medians of the rounds; goal: folded within 5% of unfolded (folded / unfolded >= 95%)');
+  return rows;
 }
 
 /**
@@ -643,26 +705,33 @@ async function compareMetrics(off: PortalProcess, onEnv: Record<string, string>)
     const lists = [
       { what: 'paged list, doctor', as: 'doctor' as const },
       { what: 'paged list, staff', as: 'staff' as const },
-    ].map((list) => ({ ...list, off: [] as Measured[], on: [] as Measured[] }));
+    ];
     const urlOf = (side: (typeof sides)[number]) =>
       `${side.portal.baseUrl}/api/case/get_cases_by_status/all/0?page=1&pageSize=10&sort=-CreatedAt`;
     for (const side of sides) for (const list of lists) await load(urlOf(side), side[list.as], 1);
-    for (let round = 0; round < metricsRounds; round++) {
-      for (const list of lists) {
-        const order = round % 2 === 0 ? [0, 1] : [1, 0];
-        for (const index of order) {
-          const side = sides[index]!;
-          const scraping = index === 1 ? setInterval(() => void scrape(), 1000) : undefined;
-          try {
-            const cpuBefore = await cpuSecondsOf(side.portal.child.pid!);
-            const measured = await load(urlOf(side), side[list.as]);
-            const cpuMs = (1000 * ((await cpuSecondsOf(side.portal.child.pid!)) - cpuBefore)) / measured.requests;
-            (index === 1 ? list.on : list.off).push({ ...measured, cpuMs });
-          } finally {
-            clearInterval(scraping);
-          }
+    const rows = [];
+    for (const list of lists) {
+      const [offRounds, onRounds] = await interleaved(async (index): Promise<Measured> => {
+        const side = sides[index]!;
+        const scraping = index === 1 ? setInterval(() => void scrape(), 1000) : undefined;
+        try {
+          const cpuBefore = await cpuSecondsOf(side.portal.child.pid!);
+          const measured = await load(urlOf(side), side[list.as]);
+          const cpuMs = (1000 * ((await cpuSecondsOf(side.portal.child.pid!)) - cpuBefore)) / measured.requests;
+          return { ...measured, cpuMs };
+        } finally {
+          clearInterval(scraping);
         }
-      }
+      }, metricsRounds);
+      const [offCpu, onCpu] = [median(offRounds.map((r) => r.cpuMs)), median(onRounds.map((r) => r.cpuMs))];
+      const best = (rounds: Measured[]) => Math.max(...rounds.map((r) => r.rps));
+      rows.push({
+        what: list.what,
+        ...sideBySide(['off', 'on'], [offRounds, onRounds]),
+        // The least disturbed round of each: other load on the machine only ever takes throughput away.
+        'on / off, best rounds': `${fixed((best(onRounds) / best(offRounds)) * 100, 1)}%`,
+        'CPU ms/req off / on': `${fixed(offCpu, 2)} / ${fixed(onCpu, 2)} (${fixed((onCpu / offCpu) * 100, 1)}%)`,
+      });
     }
     // The comparison means something only if the one portal measured and the other did not.
     const measured = await scrape();
@@ -670,30 +739,9 @@ async function compareMetrics(off: PortalProcess, onEnv: Record<string, string>)
       throw new Error('the metrics-on portal did not count its case lists');
     if ((await fetch(`${off.baseUrl}/metrics`)).status !== 404)
       throw new Error('metrics were on in the metrics-off portal');
-    const median = (values: number[]) => {
-      const sorted = [...values].sort((a, b) => a - b);
-      return (sorted[Math.floor((sorted.length - 1) / 2)]! + sorted[Math.ceil((sorted.length - 1) / 2)]!) / 2;
-    };
     printTable(
       `Lists with metrics off and on: ${metricsRounds} interleaved rounds x ${seconds} s each, 10 connections; metrics scraped every second while on`,
-      lists.map((list) => {
-        const [offRps, onRps] = [median(list.off.map((r) => r.rps)), median(list.on.map((r) => r.rps))];
-        const [offCpu, onCpu] = [median(list.off.map((r) => r.cpuMs)), median(list.on.map((r) => r.cpuMs))];
-        return {
-          what: list.what,
-          'off req/s': fixed(offRps, 0),
-          'on req/s': fixed(onRps, 0),
-          'on / off': `${fixed((onRps / offRps) * 100, 1)}%`,
-          // Each round's two loads ran back to back: their ratio is the least disturbed by the machine's other load.
-          'on / off, paired': `${fixed(median(list.on.map((r, round) => r.rps / list.off[round]!.rps)) * 100, 1)}%`,
-          // The least disturbed round of each: other load on the machine only ever takes throughput away.
-          'on / off, best rounds': `${fixed((Math.max(...list.on.map((r) => r.rps)) / Math.max(...list.off.map((r) => r.rps))) * 100, 1)}%`,
-          'off rounds': list.off.map((r) => fixed(r.rps, 0)).join(' '),
-          'on rounds': list.on.map((r) => fixed(r.rps, 0)).join(' '),
-          'CPU ms/req off / on': `${fixed(offCpu, 2)} / ${fixed(onCpu, 2)} (${fixed((onCpu / offCpu) * 100, 1)}%)`,
-          'p99 off / on ms': `${median(list.off.map((r) => r.p99))} / ${median(list.on.map((r) => r.p99))}`,
-        };
-      }),
+      rows,
     );
     console.log(
       '  medians of the rounds; goal: metrics on within 5% of off (on / off >= 95%). CPU ms per request is the ' +

@@ -94,7 +94,7 @@ export function findDoctorOptions(
       and(
         eq(users.userType, 'Doctor'),
         query.userId === undefined
-          ? sql`portal_fold(${fullNameOf()}) ilike portal_fold(${pattern})`
+          ? sql`portal_fold(${fullNameOf()}) like portal_fold(${pattern})`
           : eq(users.userId, query.userId),
       ),
     )
