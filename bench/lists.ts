@@ -19,7 +19,7 @@
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { cp, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { cp, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
@@ -32,7 +32,7 @@ import { connectDatabase, type DatabaseConnection } from '../apps/server/src/db/
 import { prepareDatabase } from '../apps/server/src/db/prepare.ts';
 import { cases } from '../apps/server/src/db/schema.ts';
 import { freePort, startPortal, type PortalProcess } from '../e2e/helpers/portal-process.ts';
-import { fixed, printTable } from './lib/measure.ts';
+import { cpuSecondsOf, fixed, printTable } from './lib/measure.ts';
 import { patientNames } from './lib/patient-names.ts';
 import { login } from './lib/seed-api.ts';
 
@@ -430,12 +430,6 @@ async function load(url: string, token?: string, duration = seconds) {
   return { rps: result.requests.average, p99: result.latency.p99, requests: result.requests.total };
 }
 
-/** CPU seconds a process has used, all its threads (Linux: /proc/<pid>/stat utime + stime, in 1/100 s). */
-async function cpuSecondsOf(pid: number): Promise<number> {
-  const fields = (await readFile(`/proc/${pid}/stat`, 'utf8')).split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-}
-
 /** The portal's answer and the baseline's must be the same bytes, or the comparison means nothing. */
 async function sameAnswer(portalUrl: string, baselineUrl: string, token: string) {
   const headers = { authorization: `Bearer ${token}` };
@@ -715,9 +709,9 @@ async function compareMetrics(off: PortalProcess, onEnv: Record<string, string>)
         const side = sides[index]!;
         const scraping = index === 1 ? setInterval(() => void scrape(), 1000) : undefined;
         try {
-          const cpuBefore = await cpuSecondsOf(side.portal.child.pid!);
+          const cpuBefore = cpuSecondsOf(side.portal.child.pid!);
           const measured = await load(urlOf(side), side[list.as]);
-          const cpuMs = (1000 * ((await cpuSecondsOf(side.portal.child.pid!)) - cpuBefore)) / measured.requests;
+          const cpuMs = (1000 * (cpuSecondsOf(side.portal.child.pid!) - cpuBefore)) / measured.requests;
           return { ...measured, cpuMs };
         } finally {
           clearInterval(scraping);

@@ -30,8 +30,7 @@ export const artifactsDir = path.resolve(import.meta.dirname, '../artifacts');
  */
 const chromiumPath =
   process.env.CHROMIUM_PATH ||
-  ['/usr/bin/chromium-headless-shell', '/usr/bin/chromium'].find((candidate) => existsSync(candidate)) ||
-  '/usr/bin/chromium';
+  (existsSync('/usr/bin/chromium-headless-shell') ? '/usr/bin/chromium-headless-shell' : '/usr/bin/chromium');
 
 /** Debian's Chromium (chromiumPath), headless, with nothing that reaches outside this machine. */
 function launchBrowser(): Promise<Browser> {

@@ -38,7 +38,7 @@ const folded = (text: SQL | Placeholder | string) => sql`portal_fold(${text})`;
  * The pattern folded once per query: in a prepared statement's generic plan `portal_fold($1)`
  * is a per-row expression, folded again for each of a doctor's few hundred cases (at a
  * million cases half a doctor's search's time), and for each case a staff-wide search's later
- * reads leave out (`not ... ilike`); a scalar subquery is an InitPlan, run once.
+ * reads leave out (`not ... like`); a scalar subquery is an InitPlan, run once.
  */
 const foldedOnce = (pattern: Placeholder | string) => sql`(select ${folded(pattern)})`;
 
