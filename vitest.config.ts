@@ -31,16 +31,27 @@ const server: NonNullable<TestProjectInlineConfiguration['test']> = {
 };
 
 /**
- * The server files that take longest (seconds on PGlite in CI), started first. Without a
- * cache of earlier runs, as on a fresh clone, vitest starts files in no useful order, and the
- * fuzzer (160 s) used to start last: one worker then ran it alone while the other had nothing
- * left to do.
+ * The server files that take longest, started first, longest first (seconds in a CI run on a
+ * fresh clone, PGlite pass / PostgreSQL pass, both passes at once). Without a cache of earlier
+ * runs, vitest starts files in no useful order: the fuzzer used to start last, and then
+ * faults-restart-jobs, one worker running it alone for 47 s while the other had nothing left.
  */
 const slowestFirst = [
-  'test/fuzz.test.ts', // 160 s: every route, 100 runs each
-  'test/faults-stalled-requests.test.ts', // 80 s: three real starts, one of them `npm start`
-  'test/faults-restart.test.ts', // 40 s
-  'test/auth.test.ts', // 40 s
+  'test/backup-restore.test.ts', // 152 / 178 s: the backup command line, 18 runs
+  'test/nginx.test.ts', // PostgreSQL only, 71 s
+  'test/fuzz.test.ts', // 53 / 65 s: every route for a time budget
+  'test/authorization-matrix.test.ts', // 62 / 60 s
+  'test/faults-restart-jobs.test.ts', // 59 / 47 s
+  'test/faults-stalled-requests.test.ts', // 58 s: three real starts, one of them `npm start`
+  'test/faults-restart.test.ts', // 47 / 35 s
+  'test/scale-out.test.ts', // PostgreSQL only, 33 s
+  'test/geography.test.ts', // 10 / 31 s
+  'test/body-limits.test.ts', // 28 / 19 s
+  'test/faults-hostile-clients.test.ts', // 23 / 16 s
+  'test/resumable-uploads.test.ts', // 14 / 22 s
+  'test/events-scale-out.test.ts', // PostgreSQL only, 21 s
+  'test/faults-sweep-killed-upload.test.ts', // 21 s
+  'test/auth.test.ts', // 15 s
 ];
 
 class SlowestFirstSequencer extends BaseSequencer {
