@@ -15,7 +15,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { chromium, type Browser, type BrowserContext } from 'playwright-core';
-import { fixed, printTable } from './lib/measure.ts';
+import { fixed, median, printTable } from './lib/measure.ts';
 import { startPortalWithDoctor } from './lib/seed-api.ts';
 
 const runs = Number(process.env.BENCH_BROWSER_RUNS ?? 3);
@@ -45,8 +45,6 @@ interface PageRun {
 
 /** The page's document, as far as the readiness check below uses it (it runs in the browser). */
 declare const document: { querySelector(selector: string): unknown; body: { innerText: string } };
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 /** When a page is usable: every selector matches and the text is shown. */
 interface Ready {

@@ -32,7 +32,7 @@ import { connectDatabase, type DatabaseConnection } from '../apps/server/src/db/
 import { prepareDatabase } from '../apps/server/src/db/prepare.ts';
 import { cases } from '../apps/server/src/db/schema.ts';
 import { freePort, startPortal, type PortalProcess } from '../e2e/helpers/portal-process.ts';
-import { cpuSecondsOf, fixed, printTable } from './lib/measure.ts';
+import { cpuSecondsOf, fixed, median, printTable } from './lib/measure.ts';
 import { patientNames } from './lib/patient-names.ts';
 import { login } from './lib/seed-api.ts';
 
@@ -613,11 +613,6 @@ export async function runListBenchmark() {
     await rm(metricsDataDir, { recursive: true, force: true });
   }
 }
-
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return (sorted[Math.floor((sorted.length - 1) / 2)]! + sorted[Math.ceil((sorted.length - 1) / 2)]!) / 2;
-};
 
 /** `rounds` of two measurements, alternating which goes first, so that both see the same machine. */
 async function interleaved<T>(measure: (side: 0 | 1) => Promise<T>, rounds: number): Promise<[T[], T[]]> {

@@ -15,7 +15,7 @@ import { gzipSync } from 'node:zlib';
 import { makeViewingDerivative } from '../apps/server/src/meshes/derivative.ts';
 import { readStl } from '../apps/server/src/meshes/stl.ts';
 import { planArchStages, scanStl } from '../apps/server/test/helpers/dental-meshes.ts';
-import { fixed, mb, printTable } from './lib/measure.ts';
+import { fixed, mb, median, printTable } from './lib/measure.ts';
 
 const scanTriangles = Number(process.env.BENCH_SCAN_TRIANGLES ?? 447_000);
 const planStages = Number(process.env.BENCH_PLAN_STAGES ?? 30);
@@ -101,11 +101,6 @@ async function measure(stl: Uint8Array): Promise<Measured> {
     parseStlMs,
   };
 }
-
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
-};
 
 const row = (what: string, m: Measured) => ({
   what,

@@ -11,7 +11,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fixed, printTable } from './lib/measure.ts';
+import { fixed, median, printTable } from './lib/measure.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 const runs = Number(process.env.BENCH_LOOP_RUNS ?? 3);
@@ -43,8 +43,6 @@ function vitestRun(project: string, file: string): { wall: number; tests: number
     rmSync(folder, { recursive: true, force: true });
   }
 }
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 function fixedCostRows() {
   const measure = (project: string, file: string) => {

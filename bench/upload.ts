@@ -18,7 +18,7 @@ import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import { caseAddResponse, endpoints } from '@portal/contract';
 import { freePort } from '../e2e/helpers/portal-process.ts';
-import { cpuSecondsOf, fixed, mb, printTable, rssOf, sampleRss } from './lib/measure.ts';
+import { cpuSecondsOf, fixed, mb, median, printTable, rssOf, sampleRss } from './lib/measure.ts';
 import { benchApi, benchCaseFields, startPortalWithDoctor } from './lib/seed-api.ts';
 
 const singleBytes = Number(process.env.BENCH_UPLOAD_MB ?? 1024) * 1024 * 1024;
@@ -179,7 +179,6 @@ async function together(count: number, upload: () => Promise<{ status: number; t
 }
 
 const percent = (value: number, of: number) => `${fixed((value / of) * 100, 0)}%`;
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)]!;
 
 /** How one upload path did over the rounds: median MB/s, median CPU seconds per GB of its server, largest RSS growth. */
 interface Measured {

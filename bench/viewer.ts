@@ -20,7 +20,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type CDPSession, type Page, type Request } from 'playwright-core';
 import { planArchStages, scanStl } from '../apps/server/test/helpers/dental-meshes.ts';
-import { fixed, mb, printTable } from './lib/measure.ts';
+import { fixed, mb, median, printTable } from './lib/measure.ts';
 import { benchCaseFields, startPortalWithDoctor } from './lib/seed-api.ts';
 
 const planStages = Number(process.env.BENCH_PLAN_STAGES ?? 30);
@@ -29,7 +29,6 @@ const planStages = Number(process.env.BENCH_PLAN_STAGES ?? 30);
  * made: three pairs' medians varied by more than the 10% asked on this machine's disk.
  */
 const uploadRounds = Number(process.env.BENCH_UPLOAD_ROUNDS ?? 5);
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const scanTriangles = Number(process.env.BENCH_SCAN_TRIANGLES ?? 447_000);
 const skipOriginals = process.env.BENCH_SKIP_ORIGINALS === '1';
 /** A folder: the page's CPU profiles of loading the scans and the plan from the copies are written there (bench/lib/profile-summary.ts reads them). */

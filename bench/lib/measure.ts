@@ -32,6 +32,13 @@ export function sampleRss(pid: number, everyMs = 50) {
   };
 }
 
+/** The middle value; for an even count, the mean of the two middle ones. */
+export function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = (sorted.length - 1) / 2;
+  return (sorted[Math.floor(middle)]! + sorted[Math.ceil(middle)]!) / 2;
+}
+
 export const mb = (bytes: number) => bytes / (1024 * 1024);
 export const fixed = (value: number, digits = 1) => value.toFixed(digits);
 
