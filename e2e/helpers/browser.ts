@@ -56,7 +56,7 @@ let launched: Browser | undefined;
  * launch per file; each test still has a context of its own (newPage), closed with it.
  * Playwright ends it when the worker exits; one that has gone is launched again.
  */
-export async function workerBrowser(): Promise<Browser> {
+async function workerBrowser(): Promise<Browser> {
   if (!launched?.isConnected()) launched = await launchBrowser();
   return launched;
 }

@@ -1,5 +1,5 @@
 import { assistantMessages, endpoints } from '@portal/contract';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   apiCall,
@@ -12,7 +12,7 @@ import {
 } from '../helpers/api.ts';
 import {
   expectNoSeriousA11yViolations,
-  workerBrowser,
+  useBrowser,
   menuLink,
   newPage,
   openSignedIn,
@@ -31,13 +31,12 @@ import { expectToast } from '../helpers/shown.ts';
  * screen, the assistant sets a password from the mail and submits a case for the doctor, the
  * doctor revokes them and the assistant no longer sees the doctor's cases.
  */
-let browser: Browser;
+const browser = useBrowser();
 let doctor: Awaited<ReturnType<typeof createActiveDoctor>>;
 
 vi.setConfig({ expect: { poll: { timeout: 20_000 } } });
 
 beforeAll(async () => {
-  browser = await workerBrowser();
   doctor = await createActiveDoctor();
 });
 
@@ -83,7 +82,7 @@ describe('assistants', () => {
     const password = 'assistant-passphrase';
 
     // The doctor invites on the Assistants screen; the contract's messages come first.
-    const doctorPage = await newPage(browser);
+    const doctorPage = await newPage(browser());
     await openAssistants(doctorPage);
     await doctorPage.getByRole('button', { name: 'Send invitation' }).click();
     await expect.poll(() => fieldDescription(textbox(doctorPage, 'First Name'))).toContain('First Name is required');
@@ -102,7 +101,7 @@ describe('assistants', () => {
 
     // The assistant follows the mail's link, sets a password and signs in with the e-mail.
     const link = await passwordLinkMailedTo(email);
-    const assistantPage = await newPage(browser);
+    const assistantPage = await newPage(browser());
     await assistantPage.goto(link);
     await textbox(assistantPage, 'New Password').fill(password);
     await textbox(assistantPage, 'Confirm Password').fill(password);
@@ -185,7 +184,7 @@ describe('assistants', () => {
 
   it('refuses the Assistants screen to an assistant who opens its address', async () => {
     // Checked here with a fresh assistant of the same doctor, through the same screens.
-    const page = await newPage(browser);
+    const page = await newPage(browser());
     await openAssistants(page);
     const email = `${uniqueName('asst')}@example.com`;
     await textbox(page, 'Email').fill(email);
@@ -194,7 +193,7 @@ describe('assistants', () => {
     await page.getByRole('button', { name: 'Send invitation' }).click();
     await expectToast(page, assistantMessages.invited);
     const link = await passwordLinkMailedTo(email);
-    const assistantPage = await newPage(browser, 375);
+    const assistantPage = await newPage(browser(), 375);
     await assistantPage.goto(link);
     await textbox(assistantPage, 'New Password').fill('otto-passphrase');
     await textbox(assistantPage, 'Confirm Password').fill('otto-passphrase');
@@ -220,7 +219,7 @@ describe('assistants', () => {
       json: invitation,
     });
 
-    const page = await newPage(browser);
+    const page = await newPage(browser());
     await openSignedIn(page, email, 'bea-passphrase', '/cases');
     await settle(page);
     const clinic = page.getByRole('combobox', { name: 'Clinic' });

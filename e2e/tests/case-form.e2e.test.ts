@@ -1,10 +1,10 @@
 import { maxPageSize, type CaseAttachment, type CaseRow } from '@portal/contract';
-import type { Browser, Locator, Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { apiCall, apiLogin, createActiveDoctor, createStaff, e2eAdmin, uniqueName } from '../helpers/api.ts';
 import {
   expectNoSeriousA11yViolations,
-  workerBrowser,
+  useBrowser,
   newPage,
   screenshots,
   settle,
@@ -16,10 +16,9 @@ import { fieldDescription, selectOption } from '../helpers/forms.ts';
 import { pictureFile, textFile } from '../helpers/pictures.ts';
 import { overlayShown, toastShown } from '../helpers/shown.ts';
 
-let browser: Browser;
+const browser = useBrowser();
 let doctor: Awaited<ReturnType<typeof createActiveDoctor>>;
 beforeAll(async () => {
-  browser = await workerBrowser();
   doctor = await createActiveDoctor();
 });
 
@@ -47,7 +46,7 @@ const describesNot = (field: Locator, message: string) =>
 describe('Case form', () => {
   // Four steps of axe and screenshots at two widths: more than the default time on a busy machine.
   it('lets a doctor fill the three steps, pick teeth in FDI, upload records and submit the case', async () => {
-    const page = await newPage(browser);
+    const page = await newPage(browser());
     await openCaseForm(page, doctor.username, doctor.password, 'Add Cases');
     const firstname = uniqueName('Pat');
 
@@ -185,7 +184,7 @@ describe('Case form', () => {
   }, 150_000);
 
   it('keeps the form and shows the server refusal under its field when the upload is refused', async () => {
-    const page = await newPage(browser);
+    const page = await newPage(browser());
     await openCaseForm(page, doctor.username, doctor.password, 'Add Cases');
     const firstname = uniqueName('Refused');
     await fillCaseDetails(page, { firstname, lastname: 'Patient', dob: '1990-01-31' });
@@ -217,7 +216,7 @@ describe('Case form', () => {
   ];
   it.each(staffAccounts)('lets $who pick the doctor and submit a case for them', async ({ who, account }) => {
     const { username, password } = await account();
-    const page = await newPage(browser);
+    const page = await newPage(browser());
     await openCaseForm(page, username, password, 'Add Case');
     const clinic = page.getByRole('combobox', { name: 'Clinic' });
     expect(await clinic.isDisabled()).toBe(true);

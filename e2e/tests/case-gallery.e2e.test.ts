@@ -1,10 +1,10 @@
 import sharp from 'sharp';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { apiLogin, createActiveDoctor } from '../helpers/api.ts';
 import {
   expectNoSeriousA11yViolations,
-  workerBrowser,
+  useBrowser,
   newPage,
   openSignedIn,
   screenshots,
@@ -17,7 +17,7 @@ import { asciiStl, submitCase } from '../helpers/cases.ts';
  * photo's thumbnail, not the original, and a gallery opens the originals with zoom and keys.
  */
 
-let browser: Browser;
+const browser = useBrowser();
 let doctor: Awaited<ReturnType<typeof createActiveDoctor>>;
 let submitted: { CaseId: number; TrackingNo: string };
 
@@ -35,7 +35,6 @@ async function photo(width: number, height: number, label: string, format: 'jpeg
 }
 
 beforeAll(async () => {
-  browser = await workerBrowser();
   doctor = await createActiveDoctor();
   const token = await apiLogin(doctor.username, doctor.password);
   submitted = await submitCase(token, {
@@ -52,7 +51,7 @@ const focusedImage = (page: Page) =>
 
 describe('Case photos', () => {
   it('shows thumbnails, opens the originals in a gallery with zoom and arrow keys, and gives focus back', async () => {
-    const page = await newPage(browser);
+    const page = await newPage(browser());
     const requested: string[] = [];
     page.on('request', (request) => requested.push(new URL(request.url()).pathname));
     await openSignedIn(page, doctor.username, doctor.password, `/cases/${submitted.CaseId}`);
@@ -113,7 +112,7 @@ describe('Case photos', () => {
   });
 
   it('works on a phone: the gallery fills the screen, its buttons in reach', async () => {
-    const page = await newPage(browser, 375);
+    const page = await newPage(browser(), 375);
     await openSignedIn(page, doctor.username, doctor.password, `/cases/${submitted.CaseId}`);
     await page.getByRole('link', { name: 'smile.jpg' }).click();
     const smile = gallery(page, 'smile.jpg');

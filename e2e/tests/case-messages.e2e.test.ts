@@ -1,9 +1,9 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { apiCall, apiLogin, createActiveDoctor, createStaff } from '../helpers/api.ts';
 import {
   expectNoSeriousA11yViolations,
-  workerBrowser,
+  useBrowser,
   newPage,
   screenshots,
   settle,
@@ -13,7 +13,7 @@ import {
 import { canvasColours } from '../helpers/canvas-colours.ts';
 import { asciiStl, pngPhoto, submitCase } from '../helpers/cases.ts';
 
-let browser: Browser;
+const browser = useBrowser();
 let doctor: Awaited<ReturnType<typeof createActiveDoctor>>;
 let staff: Awaited<ReturnType<typeof createStaff>>;
 let submitted: { CaseId: number; TrackingNo: string };
@@ -22,7 +22,6 @@ let submitted: { CaseId: number; TrackingNo: string };
 vi.setConfig({ expect: { poll: { timeout: 20_000 } } });
 
 beforeAll(async () => {
-  browser = await workerBrowser();
   doctor = await createActiveDoctor();
   staff = await createStaff([1]);
   submitted = await submitCase(await apiLogin(doctor.username, doctor.password));
@@ -40,13 +39,13 @@ async function write(page: Page, text: string) {
 
 describe('case messages', () => {
   it('staff write, the doctor sees badges live, reads, replies with a file, and staff see it live', async () => {
-    const doctorPage = await newPage(browser);
+    const doctorPage = await newPage(browser());
     await openSignedIn(doctorPage, doctor.username, doctor.password);
     await expect.poll(() => caseRow(doctorPage).count()).toBe(1);
     expect(await dashboardLink(doctorPage).textContent()).toBe('Dashboard');
     await settle(doctorPage);
 
-    const staffPage = await newPage(browser);
+    const staffPage = await newPage(browser());
     await openSignedIn(staffPage, staff.username, staff.password, `/cases/${submitted.CaseId}`);
     await expect
       .poll(() => conversation(staffPage).getByText('No messages yet', { exact: false }).isVisible())
@@ -114,7 +113,7 @@ describe('case messages', () => {
       form,
     });
     const fileId = sent.attachments[0]!.url.split('/').at(-2);
-    const page = await newPage(browser);
+    const page = await newPage(browser());
     const fileRequests: string[] = [];
     page.on('request', (request) => {
       if (/\/api\/case\/message[-_]file/.test(request.url())) fileRequests.push(new URL(request.url()).pathname);
@@ -152,7 +151,7 @@ describe('case messages', () => {
   });
 
   it('refuses a blank message in the composer, with the reason under the field', async () => {
-    const page = await newPage(browser);
+    const page = await newPage(browser());
     await openSignedIn(page, doctor.username, doctor.password, `/cases/${submitted.CaseId}`);
     await conversation(page).getByRole('button', { name: 'Send' }).click();
     await expect.poll(() => conversation(page).getByText('Write a message or attach a file').isVisible()).toBe(true);

@@ -1,9 +1,9 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { apiLogin, createActiveDoctor, createStaff, portalApi } from '../helpers/api.ts';
 import {
   expectNoSeriousA11yViolations,
-  workerBrowser,
+  useBrowser,
   newPage,
   screenshots,
   settle,
@@ -16,7 +16,7 @@ import { expectToast } from '../helpers/shown.ts';
 
 /** Issue 9: a case's own page, /cases/:caseId: address, Back, reload, deep link, status changes, timeline. */
 
-let browser: Browser;
+const browser = useBrowser();
 let doctor: Awaited<ReturnType<typeof createActiveDoctor>>;
 let staff: Awaited<ReturnType<typeof createStaff>>;
 let submitted: { CaseId: number; TrackingNo: string };
@@ -24,7 +24,6 @@ let submitted: { CaseId: number; TrackingNo: string };
 vi.setConfig({ expect: { poll: { timeout: 10_000 } } });
 
 beforeAll(async () => {
-  browser = await workerBrowser();
   doctor = await createActiveDoctor();
   staff = await createStaff([1]);
   const doctorToken = await apiLogin(doctor.username, doctor.password);
@@ -39,7 +38,7 @@ const pathname = (page: Page) => new URL(page.url()).pathname;
 
 describe('The case page', () => {
   it('opens from the list at /cases/<id>, survives a reload, and Back returns to the list', async () => {
-    const page = await newPage(browser);
+    const page = await newPage(browser());
     await openSignedIn(page, staff.username, staff.password);
     await page.getByRole('textbox', { name: 'Search' }).fill(submitted.TrackingNo);
     // The search settles into the address (after its debounce), so Back returns to it.
@@ -65,7 +64,7 @@ describe('The case page', () => {
   });
 
   it('asks before a change, needs courier and tracking number to dispatch and a reason to go back', async () => {
-    const page = await newPage(browser);
+    const page = await newPage(browser());
     await openSignedIn(page, staff.username, staff.password, `/cases/${submitted.CaseId}`);
     await expect.poll(() => heading(page).isVisible()).toBe(true);
     await settle(page);
@@ -115,7 +114,7 @@ describe('The case page', () => {
   });
 
   it('shows the doctor the courier and tracking number, and a shared link leads there after sign-in', async () => {
-    const page = await newPage(browser);
+    const page = await newPage(browser());
     await page.goto(`/cases/${submitted.CaseId}`);
     await page.getByRole('textbox', { name: 'Username' }).fill(doctor.username);
     await page.getByRole('textbox', { name: 'Password' }).fill(doctor.password);
@@ -148,7 +147,7 @@ describe('The case page', () => {
 
     // Another doctor's case is not found, as on the API.
     const other = await createActiveDoctor();
-    const stranger = await newPage(browser);
+    const stranger = await newPage(browser());
     await openSignedIn(stranger, other.username, other.password, `/cases/${submitted.CaseId}`);
     await expect.poll(() => stranger.getByRole('alert').filter({ hasText: 'Case not found' }).isVisible()).toBe(true);
   });

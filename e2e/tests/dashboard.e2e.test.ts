@@ -1,11 +1,11 @@
 import path from 'node:path';
-import type { Browser, Page, Route } from 'playwright-core';
+import type { Page, Route } from 'playwright-core';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { apiLogin, createActiveDoctor, createStaff } from '../helpers/api.ts';
 import {
   artifactsDir,
   expectNoSeriousA11yViolations,
-  workerBrowser,
+  useBrowser,
   newPage,
   screenshots,
   settle,
@@ -17,7 +17,7 @@ import { asciiStl, defaultCaseFiles, pngPhoto, submitCase } from '../helpers/cas
 import { chooseStatus, statusDialog } from '../helpers/case-status.ts';
 import { expectToast } from '../helpers/shown.ts';
 
-let browser: Browser;
+const browser = useBrowser();
 let doctor: Awaited<ReturnType<typeof createActiveDoctor>>;
 let staff: Awaited<ReturnType<typeof createStaff>>;
 let submitted: { CaseId: number; TrackingNo: string };
@@ -26,7 +26,6 @@ let submitted: { CaseId: number; TrackingNo: string };
 vi.setConfig({ expect: { poll: { timeout: 10_000 } } });
 
 beforeAll(async () => {
-  browser = await workerBrowser();
   doctor = await createActiveDoctor();
   staff = await createStaff([1]);
   const files = await defaultCaseFiles();
@@ -80,7 +79,7 @@ async function viewCopies(page: Page, groups: Record<string, string>): Promise<R
 }
 
 async function signInTo(username: string, password: string): Promise<Page> {
-  const page = await newPage(browser);
+  const page = await newPage(browser());
   await openSignedIn(page, username, password);
   await page.getByRole('group', { name: 'Filter cases by status' }).waitFor();
   await settle(page);
@@ -248,7 +247,7 @@ describe('Dashboard as a doctor', () => {
 
   it('shows an error inside the shell, not a blank page, when the case list answers what it does not expect', async () => {
     // The web app does not parse answers again (the server checks each against the contract).
-    const page = await newPage(browser);
+    const page = await newPage(browser());
     await page.route('**/api/case/get_cases_by_status/**', (route: Route) =>
       route.fulfill({ status: 200, contentType: 'application/json', body: '{"rows":"not a list"}' }),
     );
@@ -369,7 +368,7 @@ describe('Dashboard as staff with the Dashboard page', () => {
   });
 
   it("keeps a lab's six-digit counts inside their tiles, on a laptop's and a phone's width", async () => {
-    const page = await newPage(browser);
+    const page = await newPage(browser());
     // The stats as a lab with a million cases would have them.
     await page.route(/\/api\/case\/get_all_stats\//, (route: Route) =>
       route.fulfill({

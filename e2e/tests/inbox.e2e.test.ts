@@ -1,10 +1,10 @@
 import { endpoints } from '@portal/contract';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { apiCall, apiLogin, createActiveDoctor, createStaff, portalApi } from '../helpers/api.ts';
 import {
   expectNoSeriousA11yViolations,
-  workerBrowser,
+  useBrowser,
   menuLink,
   newPage,
   openSignedIn,
@@ -15,7 +15,7 @@ import { submitCase } from '../helpers/cases.ts';
 import { stageFiles } from '../helpers/plans.ts';
 import { expectToast } from '../helpers/shown.ts';
 
-let browser: Browser;
+const browser = useBrowser();
 let doctor: Awaited<ReturnType<typeof createActiveDoctor>>;
 let staff: Awaited<ReturnType<typeof createStaff>>;
 let staffToken: string;
@@ -25,7 +25,6 @@ let submitted: { CaseId: number; TrackingNo: string };
 vi.setConfig({ expect: { poll: { timeout: 20_000 } } });
 
 beforeAll(async () => {
-  browser = await workerBrowser();
   doctor = await createActiveDoctor();
   staff = await createStaff([1]);
   staffToken = await apiLogin(staff.username, staff.password);
@@ -56,7 +55,7 @@ describe('the inbox', () => {
   it("lists the lab's message and the plan awaiting the doctor; reading in another tab takes the message away live", async () => {
     await writeAsLab('Please send a new upper scan.');
     await uploadPlanAsLab();
-    const page = await newPage(browser);
+    const page = await newPage(browser());
     await openSignedIn(page, doctor.username, doctor.password, '/inbox');
     await expect.poll(() => waiting(page).count()).toBe(2);
     const message = item(page, 'Unread message');
@@ -89,7 +88,7 @@ describe('the inbox', () => {
   });
 
   it('reads well on a phone', async () => {
-    const page = await newPage(browser, 375);
+    const page = await newPage(browser(), 375);
     await openSignedIn(page, doctor.username, doctor.password, '/inbox');
     await expect.poll(() => waiting(page).count()).toBeGreaterThan(0);
     await settle(page);
@@ -101,7 +100,7 @@ describe('the inbox', () => {
 
 describe('e-mail preferences', () => {
   it('are chosen per kind on the profile page, saved and shown again', async () => {
-    const page = await newPage(browser);
+    const page = await newPage(browser());
     await openSignedIn(page, doctor.username, doctor.password, '/profile');
     const section = page.getByRole('region', { name: 'E-mail preferences' });
     const messages = section.getByRole('radiogroup', { name: /^Messages/ });

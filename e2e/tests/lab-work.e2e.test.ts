@@ -1,9 +1,9 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { apiLogin, createActiveDoctor, createStaff } from '../helpers/api.ts';
 import {
   expectNoSeriousA11yViolations,
-  workerBrowser,
+  useBrowser,
   newPage,
   openSignedIn,
   screenshots,
@@ -14,7 +14,7 @@ import { expectToast } from '../helpers/shown.ts';
 
 /** Issue 24, the lab's day: a case's technician, internal notes, and all its files as one ZIP. */
 
-let browser: Browser;
+const browser = useBrowser();
 let doctor: Awaited<ReturnType<typeof createActiveDoctor>>;
 let staff: Awaited<ReturnType<typeof createStaff>>;
 let submitted: { CaseId: number; TrackingNo: string };
@@ -22,7 +22,6 @@ let submitted: { CaseId: number; TrackingNo: string };
 vi.setConfig({ expect: { poll: { timeout: 10_000 } } });
 
 beforeAll(async () => {
-  browser = await workerBrowser();
   doctor = await createActiveDoctor();
   staff = await createStaff([1]);
   submitted = await submitCase(await apiLogin(doctor.username, doctor.password));
@@ -36,7 +35,7 @@ const caseRow = (page: Page) => page.getByRole('row').filter({ hasText: submitte
 
 describe("The lab's work on a case", () => {
   it('assigns the case, keeps a note the doctor never sees, filters Mine in the address, and downloads every file', async () => {
-    const page = await newPage(browser);
+    const page = await newPage(browser());
     await openSignedIn(page, staff.username, staff.password, `/cases/${submitted.CaseId}`);
     const technician = labRegion(page).getByRole('combobox', { name: 'Technician' });
     await expect.poll(() => technician.inputValue()).toBe('Unassigned');
@@ -139,7 +138,7 @@ describe("The lab's work on a case", () => {
     await screenshots(page, 'dashboard-technician-filter');
 
     // The doctor's page: the timeline tells who has the case; no Lab region, no note.
-    const own = await newPage(browser);
+    const own = await newPage(browser());
     await openSignedIn(own, doctor.username, doctor.password, `/cases/${submitted.CaseId}`);
     await expect.poll(() => own.getByText('Assigned to Sam Staff').isVisible()).toBe(true);
     expect(await labRegion(own).count()).toBe(0);

@@ -1,11 +1,11 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { apiCall, apiLogin, createActiveDoctor, createStaff, portalApi } from '../helpers/api.ts';
-import { workerBrowser, newPage, settle, openSignedIn } from '../helpers/browser.ts';
+import { useBrowser, newPage, settle, openSignedIn } from '../helpers/browser.ts';
 import { submitCase } from '../helpers/cases.ts';
 import { giveApprovedPlan } from '../helpers/plans.ts';
 
-let browser: Browser;
+const browser = useBrowser();
 let doctor: Awaited<ReturnType<typeof createActiveDoctor>>;
 let staffToken: string;
 let doctorToken: string;
@@ -15,7 +15,6 @@ let submitted: { CaseId: number; TrackingNo: string };
 vi.setConfig({ expect: { poll: { timeout: 20_000 } } });
 
 beforeAll(async () => {
-  browser = await workerBrowser();
   doctor = await createActiveDoctor();
   const staff = await createStaff([1]);
   staffToken = await apiLogin(staff.username, staff.password);
@@ -28,7 +27,7 @@ const tile = (page: Page, label: string) =>
 
 describe('live updates', () => {
   it("a doctor's dashboard, tiles and open case follow status changes made by staff, without a reload", async () => {
-    const page = await newPage(browser);
+    const page = await newPage(browser());
     await openSignedIn(page, doctor.username, doctor.password);
     await expect.poll(() => tile(page, 'In Progress').textContent()).toMatch(/In Progress\s*0$/);
     await settle(page);

@@ -1,13 +1,13 @@
 import { endpoints } from '@portal/contract';
 import axe from 'axe-core';
-import type { Browser, Locator, Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { apiLogin, createActiveDoctor, createStaff, portalApi } from '../helpers/api.ts';
 import path from 'node:path';
 import {
   artifactsDir,
   expectNoSeriousA11yViolations,
-  workerBrowser,
+  useBrowser,
   newPage,
   openSignedIn,
   screenshots,
@@ -25,14 +25,13 @@ import { expectToast, overlayShown } from '../helpers/shown.ts';
  * have arch toggles and view presets used from the keyboard.
  */
 
-let browser: Browser;
+const browser = useBrowser();
 let staff: Awaited<ReturnType<typeof createStaff>>;
 let submitted: { CaseId: number; TrackingNo: string };
 
 vi.setConfig({ expect: { poll: { timeout: 20_000 } }, testTimeout: 180_000 });
 
 beforeAll(async () => {
-  browser = await workerBrowser();
   const doctor = await createActiveDoctor();
   staff = await createStaff([1]);
   submitted = await submitCase(await apiLogin(doctor.username, doctor.password));
@@ -84,7 +83,7 @@ const asFiles = (files: { name: string; data: Buffer }[]) =>
 
 describe('The plan upload form', () => {
   it('lists per arch the stages found, missing and duplicated, the names it cannot read and a ZIP; the upload shows its progress', async () => {
-    const page = await newPage(browser);
+    const page = await newPage(browser());
     await openCase(page);
     await planRegion(page).getByRole('button', { name: 'Upload a new version' }).click();
     const form = page.getByRole('form', { name: 'Upload a plan version' });
@@ -130,7 +129,7 @@ describe('The plan upload form', () => {
 
 describe('The plan viewer', () => {
   it('gives focus back to its button, has no second banner and headings in order, and turns to the presets', async () => {
-    const page = await newPage(browser);
+    const page = await newPage(browser());
     await openCase(page);
     const opener = planRegion(page).getByRole('button', { name: 'View version 1 in 3D' });
     await opener.focus();
@@ -160,7 +159,7 @@ describe('The plan viewer', () => {
 
 describe('The scan viewer', () => {
   it('shows and hides each arch, turns to the presets by keyboard, and gives focus back to its button', async () => {
-    const page = await newPage(browser);
+    const page = await newPage(browser());
     await openCase(page);
     const opener = page.getByRole('button', { name: 'View in 3D', exact: true });
     await opener.click();

@@ -1,10 +1,10 @@
 import type { PlanVersion } from '@portal/contract';
-import type { Browser, Locator, Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { apiLogin, createActiveDoctor, createStaff } from '../helpers/api.ts';
 import {
   expectNoSeriousA11yViolations,
-  workerBrowser,
+  useBrowser,
   newPage,
   screenshots,
   settle,
@@ -22,7 +22,7 @@ import { expectToast } from '../helpers/shown.ts';
  * dispatches; the doctor's dashboard, left open in its own browser context, follows live.
  */
 
-let browser: Browser;
+const browser = useBrowser();
 let doctor: Awaited<ReturnType<typeof createActiveDoctor>>;
 let staff: Awaited<ReturnType<typeof createStaff>>;
 let submitted: { CaseId: number; TrackingNo: string };
@@ -31,7 +31,6 @@ let submitted: { CaseId: number; TrackingNo: string };
 vi.setConfig({ expect: { poll: { timeout: 20_000 } }, testTimeout: 240_000 });
 
 beforeAll(async () => {
-  browser = await workerBrowser();
   doctor = await createActiveDoctor();
   staff = await createStaff([1]);
   // The submission itself is covered by case-form.e2e.test.ts; here it is the starting point.
@@ -118,7 +117,7 @@ async function uploadInTheForm(
 describe('Treatment plan review', () => {
   it('goes from upload to changes, a ZIP version, the 3D viewer, approval and dispatch; the doctor follows live', async () => {
     // The doctor's dashboard, left open in its own context for the whole loop.
-    const dashboard = await newPage(browser);
+    const dashboard = await newPage(browser());
     await openSignedIn(dashboard, doctor.username, doctor.password);
     await expect.poll(() => tile(dashboard, 'Awaiting your approval').textContent()).toMatch(/approval\s*0$/);
     await settle(dashboard);
@@ -126,7 +125,7 @@ describe('Treatment plan review', () => {
     const isSamePage = () => dashboard.evaluate(() => (window as unknown as { liveMark?: number }).liveMark === 1);
 
     // The lab uploads version 1 as loose STLs.
-    const lab = await newPage(browser);
+    const lab = await newPage(browser());
     await openSignedIn(lab, staff.username, staff.password);
     await openCase(lab);
     await expect
@@ -140,7 +139,7 @@ describe('Treatment plan review', () => {
     // The doctor's dashboard: the tile counts it, and filters by it in the address.
     await expect.poll(() => tile(dashboard, 'Awaiting your approval').textContent()).toMatch(/approval\s*1$/);
     expect(await isSamePage()).toBe(true);
-    const review = await newPage(browser);
+    const review = await newPage(browser());
     await openSignedIn(review, doctor.username, doctor.password);
     await tile(review, 'Awaiting your approval').click();
     await review.waitForURL('**/dashboard?plan=awaiting_approval');
@@ -339,7 +338,7 @@ describe('Treatment plan review', () => {
       .toMatch(/Open until .*not opened yet/);
     await expectNoSeriousA11yViolations(review);
     await links.getByRole('button', { name: 'Close' }).click();
-    const patient = await newPage(browser);
+    const patient = await newPage(browser());
     await patient.goto(new URL(link).pathname);
     await expect.poll(() => patient.getByRole('heading', { name: 'Your treatment plan' }).isVisible()).toBe(true);
     await expect
@@ -376,7 +375,7 @@ describe('Treatment plan review', () => {
   it('shows the stage files, and says so, when no copy of the plan could be made for the viewer', async () => {
     const other = await createActiveDoctor();
     const theirCase = await submitCase(await apiLogin(other.username, other.password));
-    const lab = await newPage(browser);
+    const lab = await newPage(browser());
     await openSignedIn(lab, staff.username, staff.password);
     await lab.goto(`/cases/${theirCase.CaseId}`);
     await settle(lab);
@@ -388,7 +387,7 @@ describe('Treatment plan review', () => {
       reshaped.map((file) => ({ name: file.name, mimeType: 'model/stl', buffer: file.data })),
     );
     await expectToast(lab, 'Plan version 1 uploaded');
-    const page = await newPage(browser);
+    const page = await newPage(browser());
     await openSignedIn(page, other.username, other.password);
     await page.goto(`/cases/${theirCase.CaseId}`);
     await settle(page);

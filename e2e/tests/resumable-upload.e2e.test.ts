@@ -3,13 +3,12 @@ import { createHash } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { Browser } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { apiCall, apiLogin, createActiveDoctor, uniqueName } from '../helpers/api.ts';
 import {
   baseUrl,
   expectNoSeriousA11yViolations,
-  workerBrowser,
+  useBrowser,
   newPage,
   screenshots,
   settle,
@@ -20,10 +19,9 @@ import { chooseFiles, fillCaseDetails, goToStep, pickRadio, type ChosenFile } fr
 import { pictureFile } from '../helpers/pictures.ts';
 import { toastShown } from '../helpers/shown.ts';
 
-let browser: Browser;
+const browser = useBrowser();
 let doctor: Awaited<ReturnType<typeof createActiveDoctor>>;
 beforeAll(async () => {
-  browser = await workerBrowser();
   doctor = await createActiveDoctor();
 });
 
@@ -39,7 +37,7 @@ const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex')
 
 /** The doctor signed in on a new case form, with step 1 filled in for a new patient, on the records step. */
 async function openRecordsStep(namePrefix: string) {
-  const page = await newPage(browser);
+  const page = await newPage(browser());
   await openSignedIn(page, doctor.username, doctor.password);
   await menuLink(page, 'Add Cases').click();
   await page.waitForURL('**/cases');

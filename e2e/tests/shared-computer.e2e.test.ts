@@ -1,7 +1,7 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { apiCall, apiLogin, createActiveDoctor, createStaff, portalApi } from '../helpers/api.ts';
-import { workerBrowser, newPage, openSignedIn } from '../helpers/browser.ts';
+import { useBrowser, newPage, openSignedIn } from '../helpers/browser.ts';
 import { submitCase } from '../helpers/cases.ts';
 import { giveApprovedPlan } from '../helpers/plans.ts';
 
@@ -9,13 +9,12 @@ import { giveApprovedPlan } from '../helpers/plans.ts';
  * A shared lab computer: after sign-out, nothing of a patient's case is left in the
  * browser's HTTP cache for the next person (docs/quality.md § Headers).
  */
-let browser: Browser;
+const browser = useBrowser();
 let doctor: Awaited<ReturnType<typeof createActiveDoctor>>;
 let caseId: number;
 let fileUrls: string[];
 
 beforeAll(async () => {
-  browser = await workerBrowser();
   doctor = await createActiveDoctor();
   const staff = await createStaff([1]);
   const doctorToken = await apiLogin(doctor.username, doctor.password);
@@ -45,7 +44,7 @@ const cachedStatus = (page: Page, url: string) =>
 describe('a shared lab computer', () => {
   it("keeps none of a case's files in the browser's cache once the doctor signs out", async () => {
     expect(fileUrls.length).toBeGreaterThan(1);
-    const page = await newPage(browser);
+    const page = await newPage(browser());
     await openSignedIn(page, doctor.username, doctor.password, `/cases/${caseId}`);
     // Fetched as the viewers fetch them: with the session cookie.
     for (const url of fileUrls) {

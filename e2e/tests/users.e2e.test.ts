@@ -1,11 +1,11 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { adminToken, apiCall, apiLogin, e2eAdmin, uniqueName } from '../helpers/api.ts';
 import {
   baseUrl,
   expectNoSeriousA11yViolations,
-  workerBrowser,
+  useBrowser,
   newPage,
   screenshots,
   settle,
@@ -15,16 +15,15 @@ import {
 import { chooseFile, fieldDescription, selectOption } from '../helpers/forms.ts';
 import { isShown } from '../helpers/shown.ts';
 
-let browser: Browser;
+const browser = useBrowser();
 let roleName: string;
 beforeAll(async () => {
-  browser = await workerBrowser();
   roleName = uniqueName('Front desk ');
   await apiCall('POST', '/role/add', { token: await adminToken(), json: { roleName, description: 'e2e' } });
 });
 
 async function openUsers(): Promise<Page> {
-  const page = await newPage(browser);
+  const page = await newPage(browser());
   await openSignedIn(page, e2eAdmin.username, e2eAdmin.password);
   await menuLink(page, 'Users').click();
   await page.waitForURL('**/users');
