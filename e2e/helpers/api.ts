@@ -173,13 +173,18 @@ export async function mailsTo(address: string): Promise<string[]> {
 }
 
 /**
- * The path of the password link (`/reset-password?token=...`) mailed to `address`, waited
- * for: an invitation or an activation sends one, through the outbox.
+ * The password link mailed to `address` (`<PUBLIC_URL>/reset-password?token=...`, absolute,
+ * as a mail client opens it), waited for: an invitation, an activation or a reset sends one,
+ * through the outbox.
  */
 export async function passwordLinkMailedTo(address: string): Promise<string> {
   let link = '';
   await expect
-    .poll(async () => (link = /\/reset-password\?token=[\w-]+/.exec((await mailsTo(address)).join('\n'))?.[0] ?? ''))
+    .poll(
+      async () =>
+        (link =
+          /https?:\/\/[^\s"<]+\/reset-password\?token=[\w-]+/.exec((await mailsTo(address)).join('\n'))?.[0] ?? ''),
+    )
     .not.toBe('');
   return link;
 }

@@ -1,7 +1,7 @@
 import { passwordMessages, resetMessages } from '@portal/contract';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { adminToken, apiCall, createActiveDoctor, mailsTo } from '../helpers/api.ts';
+import { adminToken, apiCall, createActiveDoctor, passwordLinkMailedTo } from '../helpers/api.ts';
 import { expectNoSeriousA11yViolations, useBrowser, newPage, screenshots, signIn } from '../helpers/browser.ts';
 import { eventually, textbox } from '../helpers/doctor-form.ts';
 import { fieldDescription } from '../helpers/forms.ts';
@@ -9,15 +9,11 @@ import { toastShown } from '../helpers/shown.ts';
 
 const browser = useBrowser();
 
-const resetLinkPattern = /https?:\/\/\S+\/reset-password\?token=[A-Za-z0-9_-]+/;
-
 /** A fresh reset link for a new doctor, read from the mail it goes to (path and query only). */
 async function resetLinkForNewDoctor() {
   const doctor = await createActiveDoctor();
   await apiCall('POST', `/doctor/request_password_reset/${doctor.doctorId}`, { token: await adminToken() });
-  const mailed = async () => (await mailsTo(`${doctor.username}@clinic.test`)).join('\n');
-  await eventually(mailed).toMatch(resetLinkPattern);
-  const url = new URL(resetLinkPattern.exec(await mailed())![0]);
+  const url = new URL(await passwordLinkMailedTo(`${doctor.username}@clinic.test`));
   return { doctor, path: `${url.pathname}${url.search}`, token: url.searchParams.get('token')! };
 }
 
