@@ -108,7 +108,7 @@ async function rowCounts(data: PortalData): Promise<Record<string, number>> {
 
 /**
  * What takes the latest migration back, as an older portal's database would be: the indexes,
- * columns and tables it creates (as drizzle-kit and this project's hand-written migrations
+ * columns, functions (and so their triggers) and tables it creates (as drizzle-kit and this project's hand-written migrations
  * write them) dropped, so that applying it again after the restore succeeds.
  */
 async function undoLatestMigration(): Promise<string[]> {
@@ -124,6 +124,10 @@ async function undoLatestMigration(): Promise<string[]> {
     ),
     ...[...migration.matchAll(/ALTER TABLE "([^"]+)" ADD COLUMN "([^"]+)"/g)].map(
       ([, table, column]) => `alter table "${table}" drop column "${column}" cascade`,
+    ),
+    // Its triggers with it.
+    ...[...migration.matchAll(/CREATE (?:OR REPLACE )?FUNCTION "([^"]+)"/g)].map(
+      ([, name]) => `drop function "${name}" cascade`,
     ),
     ...[...migration.matchAll(/CREATE TABLE "([^"]+)"/g)].map(([, table]) => `drop table "${table}" cascade`),
   ];

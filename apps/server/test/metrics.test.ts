@@ -2,8 +2,10 @@ import { endpoints } from '@portal/contract';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jobs } from '../src/db/schema.ts';
-import { binaryStl, caseFields, caseForm, createCaseDoctor, encodeForm } from './helpers/case-factories.ts';
+import { binaryStl, caseFields, caseForm, createCaseDoctor, encodeForm, submitCase } from './helpers/case-factories.ts';
 import { openEventStream } from './helpers/event-stream.ts';
+import { makeImage } from './helpers/factories.ts';
+import { planForm, planSummaryOf, stageFiles, uploadPlan } from './helpers/plan-factories.ts';
 import { createTestApp, testAdmin, type TestApp } from './helpers/test-app.ts';
 import { waitUntil } from './helpers/wait-until.ts';
 
@@ -163,6 +165,57 @@ describe('GET /metrics', () => {
     const before = await failures();
     await t.app.jobs.runDue();
     expect(await failures()).toBe(before + 1);
+  });
+
+  it("counts the patients' files in storage: originals of cases, messages and plans, and their viewing copies once made", async () => {
+    const stored = (samples: Sample[], kind: string) => ({
+      files: valueOf(samples, 'portal_stored_files', { kind }),
+      bytes: valueOf(samples, 'portal_stored_bytes', { kind }),
+    });
+    // Copies queued by earlier tests are made first, so that only this test's change below.
+    await t.app.jobs.runDue();
+    const before = (await scrape()).samples;
+    const doctor = await createCaseDoctor(t);
+    const admin = await t.login(testAdmin.username, testAdmin.password);
+    const scan = binaryStl(60);
+    const photo = { data: await makeImage('png', 40), name: 'smile.png', type: 'image/png' };
+    const created = await submitCase(
+      t,
+      doctor.token,
+      caseForm(caseFields(doctor.clinicId), { maxillaryScan: { data: scan, name: 'upper.stl' }, frontSmiling: photo }),
+    );
+    expect(created.statusCode).toBe(200);
+    const caseId = created.json<{ CaseId: number }>().CaseId;
+    const messageStl = binaryStl(30);
+    const message = await t.as(doctor.token, {
+      method: 'POST',
+      url: `/api/case/${caseId}/messages`,
+      payload: caseForm({ text: 'The lower scan' }, { files: { data: messageStl, name: 'lower.stl' } }),
+    });
+    expect(message.statusCode).toBe(200);
+    const stages = stageFiles(1, 1);
+    expect((await uploadPlan(t, admin, caseId, planForm(planSummaryOf(1, 1), stages))).statusCode).toBe(200);
+
+    const originalBytes =
+      scan.length + photo.data.length + messageStl.length + stages.reduce((sum, file) => sum + file.data.length, 0);
+    const uploaded = (await scrape()).samples;
+    expect(stored(uploaded, 'original').files - stored(before, 'original').files).toBe(2 + 1 + stages.length);
+    expect(stored(uploaded, 'original').bytes - stored(before, 'original').bytes).toBe(originalBytes);
+    // Queued, not made yet: nothing stored for them.
+    expect(stored(uploaded, 'viewing_copy')).toEqual(stored(before, 'viewing_copy'));
+
+    await t.app.jobs.runDue();
+    // The case's scan, the message's STL and each plan arch have a copy, counted with the bytes its row records.
+    const copies = (await t.app.db
+      .execute(sql`select count(*)::int as files, sum(view_bytes)::int as bytes from mesh_views
+      where created_at >= (select created_at from cases where case_id = ${caseId}) and view_bytes is not null`)) as unknown as {
+      rows: { files: number; bytes: number }[];
+    };
+    const made = (await scrape()).samples;
+    expect(copies.rows[0]!.files).toBe(4);
+    expect(stored(made, 'viewing_copy').files - stored(before, 'viewing_copy').files).toBe(4);
+    expect(stored(made, 'viewing_copy').bytes - stored(before, 'viewing_copy').bytes).toBe(copies.rows[0]!.bytes);
+    expect(stored(made, 'original')).toEqual(stored(uploaded, 'original'));
   });
 
   it('counts open event streams apart from requests in flight', async () => {

@@ -351,6 +351,18 @@ export const meshViews = pgTable(
   (table) => [check('mesh_views_state_check', sql`${table.state} in ('pending', 'ready', 'failed')`)],
 );
 
+/**
+ * The patients' files the portal keeps in storage, as two rows: the originals (case files,
+ * message attachments, plan stages) and their viewing copies (`mesh_views`, once ready). Kept
+ * by triggers on those four tables (migration 0032) in the transaction of each change, so
+ * `GET /metrics` reads two rows instead of summing every file.
+ */
+export const storedTotals = pgTable('stored_totals', {
+  kind: text('kind', { enum: ['original', 'viewing_copy'] }).primaryKey(),
+  files: bigint('files', { mode: 'number' }).notNull(),
+  bytes: bigint('bytes', { mode: 'number' }).notNull(),
+});
+
 const caseStatusValues = ['new', 'inprogress', 'dispatched', 'delivered'] as const;
 /** A plan version's state; `cases.plan_state` copies the newest version's, for the tiles and filters. */
 export const planStates = ['awaiting_approval', 'changes_requested', 'approved', 'superseded'] as const;

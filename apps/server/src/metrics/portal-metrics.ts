@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Database, PoolUsage } from '../db/client.ts';
-import { jobs, mailOutbox } from '../db/schema.ts';
+import { jobs, mailOutbox, storedTotals } from '../db/schema.ts';
 import { registerProcessMetrics } from './process-metrics.ts';
 
 declare module 'fastify' {
@@ -37,6 +37,8 @@ interface StoredState {
   mailFailed: number;
   jobsQueued: number;
   jobsRunning: number;
+  /** stored_totals' two rows. */
+  stored: { kind: 'original' | 'viewing_copy'; files: number; bytes: number }[];
 }
 
 export interface PortalMetricsOptions {
@@ -54,7 +56,7 @@ export interface PortalMetricsOptions {
 /**
  * The portal's metrics, in a registry of its own (several apps in one test process count
  * apart). Counters are incremented where things happen; gauges of state are read when
- * Prometheus scrapes (`collect`), the database's in one query over partial indexes, so a
+ * Prometheus scrapes (`collect`), the database's in one query over partial indexes and trigger-kept totals, so a
  * scrape costs the same however many mails were sent and jobs done over the years.
  * Labels are fixed names (operationId, status class, pool, job kind): no user, case or patient.
  */
@@ -101,7 +103,7 @@ export class PortalMetrics {
 
   private readonly stateFailures = new Counter({
     name: 'portal_metrics_state_failures_total',
-    help: 'Scrapes whose read of the outbox and job counts failed (those gauges keep their last value)',
+    help: 'Scrapes whose read of the outbox, job and storage counts failed (those gauges keep their last value)',
     registers: [this.registry],
   });
 
@@ -151,6 +153,24 @@ export class PortalMetrics {
         queue.set({ state: 'running' }, state.jobsRunning);
       },
     });
+    const storedFiles = new Gauge({
+      name: 'portal_stored_files',
+      help: "Patients' files in storage: originals (case files, message attachments, plan stages) and their viewing copies",
+      labelNames: ['kind'] as const,
+      registers,
+      collect: async () => {
+        for (const row of (await this.readState())?.stored ?? []) storedFiles.set({ kind: row.kind }, row.files);
+      },
+    });
+    const storedBytes = new Gauge({
+      name: 'portal_stored_bytes',
+      help: "Bytes of patients' files in storage: originals (case files, message attachments, plan stages) and their viewing copies",
+      labelNames: ['kind'] as const,
+      registers,
+      collect: async () => {
+        for (const row of (await this.readState())?.stored ?? []) storedBytes.set({ kind: row.kind }, row.bytes);
+      },
+    });
     const poolConnections = new Gauge({
       name: 'portal_db_pool_connections',
       help: "Database connections of this process's pools, in use and idle (PGlite: one connection)",
@@ -184,7 +204,7 @@ export class PortalMetrics {
     return this.registry.contentType;
   }
 
-  /** One query per scrape for both database gauges: the first collect starts it, the other shares it. */
+  /** One query per scrape for the database gauges: the first collect starts it, the others share it. */
   private readState(): Promise<StoredState | undefined> {
     this.stateQuery ??= this.queryState().finally(() => (this.stateQuery = undefined));
     return this.stateQuery;
@@ -199,13 +219,15 @@ export class PortalMetrics {
           (select count(*)::int from ${mailOutbox} where ${mailOutbox.sentAt} is null
             and ${mailOutbox.nextAttemptAt} = 'infinity') as "mailFailed",
           (select count(*)::int from ${jobs} where ${jobs.state} = 'queued') as "jobsQueued",
-          (select count(*)::int from ${jobs} where ${jobs.state} = 'running') as "jobsRunning"`)) as unknown as {
+          (select count(*)::int from ${jobs} where ${jobs.state} = 'running') as "jobsRunning",
+          (select json_agg(json_build_object('kind', ${storedTotals.kind}, 'files', ${storedTotals.files},
+            'bytes', ${storedTotals.bytes})) from ${storedTotals}) as "stored"`)) as unknown as {
         rows: StoredState[];
       };
       return result.rows[0];
     } catch (error) {
       this.stateFailures.inc();
-      this.options.log.warn({ err: error }, 'metrics: outbox and job counts not read');
+      this.options.log.warn({ err: error }, 'metrics: outbox, job and storage counts not read');
       return undefined;
     }
   }
