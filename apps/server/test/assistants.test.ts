@@ -131,6 +131,44 @@ describe('POST /api/doctor/assistants', () => {
     );
   });
 
+  it('sends a new link when an assistant who never set a password is invited again, and the old one still works', async () => {
+    const email = `${uniqueName('again')}@example.com`;
+    expect((await invite(doctorA.token, { email, firstName: 'Otto', lastName: 'Late' })).statusCode).toBe(200);
+    const first = await latestResetTokenTo(t, email);
+    const { invitedAt } = (await get(doctorA.token, '/api/doctor/assistants'))
+      .json<{ email: string; invitedAt: string }[]>()
+      .find((row) => row.email === email)!;
+
+    const again = await invite(doctorA.token, { email: email.toUpperCase(), firstName: 'Otto', lastName: 'Late' });
+    expect(again.statusCode, again.body).toBe(200);
+    expect(again.json()).toEqual({ message: assistantMessages.resent });
+    const second = await latestResetTokenTo(t, email);
+    expect(second).not.toBe(first);
+    const rows = (await get(doctorA.token, '/api/doctor/assistants'))
+      .json<{ email: string; invitedAt: string; state: string }[]>()
+      .filter((row) => row.email === email);
+    // Still one row, still invited, with the new invitation's time.
+    expect(rows).toHaveLength(1);
+    expect(rows[0]!.state).toBe('invited');
+    expect(Date.parse(rows[0]!.invitedAt)).toBeGreaterThanOrEqual(Date.parse(invitedAt));
+
+    // The first link still sets the password (within its hour); after that, inviting again only says so, and mails nothing.
+    const reset = await t.app.inject({
+      method: 'POST',
+      url: '/api/doctor/reset_password',
+      payload: { token: first, newPassword: 'otto-passphrase' },
+    });
+    expect(reset.statusCode).toBe(200);
+    const mailsTo = async () => {
+      await t.app.outbox.deliverDue();
+      return (await outboxMessages(t)).filter((raw) => raw.includes(`To: ${email}`)).length;
+    };
+    const mailsBefore = await mailsTo();
+    const once = await invite(doctorA.token, { email, firstName: 'Otto', lastName: 'Late' });
+    expect(once.json()).toEqual({ message: assistantMessages.alreadyLinked });
+    expect(await mailsTo()).toBe(mailsBefore);
+  });
+
   it('refuses bad input with field messages and writes nothing', async () => {
     const before = await t.app.db.select({ n: count() }).from(users);
     const bad = await invite(doctorA.token, { email: 'not-an-address', firstName: '', lastName: 'X' });

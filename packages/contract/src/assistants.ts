@@ -6,6 +6,7 @@ export const maxAssistantsPerDoctor = 20;
 
 export const assistantMessages = {
   invited: 'Invitation sent',
+  resent: 'A new invitation was sent',
   linked: 'Assistant added; they were told by e-mail',
   alreadyLinked: 'This assistant already works for you',
   tooMany: `You can have at most ${maxAssistantsPerDoctor} assistants; revoke one first`,

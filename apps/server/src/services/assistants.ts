@@ -7,7 +7,7 @@ import {
   type AssistantRow,
   type ServedDoctorRow,
 } from '@portal/contract';
-import { and, asc, count, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, isNotNull, isNull, sql, type SQLWrapper } from 'drizzle-orm';
 import type { PasswordHasher } from '../auth/passwords.ts';
 import type { SignedInUser } from '../auth/policy.ts';
 import type { Database, Transaction } from '../db/client.ts';
@@ -63,6 +63,9 @@ export async function inviteAssistant(
       throw conflict(assistantMessages.notAssistantEmail, { email: assistantMessages.notAssistantEmail });
     }
     let assistantUserId = owners[0]?.userId;
+    // Invited again while the link is live and no password was set: a new link (the first one
+    // lasts an hour), as the list's Send again does.
+    let isResent = false;
     if (assistantUserId !== undefined) {
       const [link] = await tx
         .select({ revokedAt: doctorAssistants.revokedAt })
@@ -70,10 +73,15 @@ export async function inviteAssistant(
         .where(
           and(eq(doctorAssistants.doctorUserId, doctor.userId), eq(doctorAssistants.assistantUserId, assistantUserId)),
         );
-      if (link && link.revokedAt === null) return { assistantUserId, message: assistantMessages.alreadyLinked };
+      if (link && link.revokedAt === null) {
+        if (await hasSetPassword(tx, assistantUserId)) {
+          return { assistantUserId, message: assistantMessages.alreadyLinked };
+        }
+        isResent = true;
+      }
     }
     const [held] = await tx.select({ n: count() }).from(doctorAssistants).where(live(doctor.userId));
-    if ((held?.n ?? 0) >= maxAssistantsPerDoctor) throw conflict(assistantMessages.tooMany);
+    if (!isResent && (held?.n ?? 0) >= maxAssistantsPerDoctor) throw conflict(assistantMessages.tooMany);
     const isNew = assistantUserId === undefined;
     if (assistantUserId === undefined) {
       // The e-mail is the username: an assistant signs in with the address they were invited at.
@@ -115,10 +123,24 @@ export async function inviteAssistant(
       template: 'assistantInvitation',
       variables: { name: personName(assistant!), doctorName: personName(doctorName!), resetUrl },
     });
-    return { assistantUserId, message: isNew ? assistantMessages.invited : assistantMessages.linked };
+    const message = isNew ? assistantMessages.invited : isResent ? assistantMessages.resent : assistantMessages.linked;
+    return { assistantUserId, message };
   });
   deps.outbox.kick();
   return result;
+}
+
+/** A used link: the account starts with a password nobody knows, so a used link is the only way in. */
+const usedLinkOf = (userId: number | SQLWrapper) =>
+  and(eq(passwordResetTokens.userId, userId), isNotNull(passwordResetTokens.usedAt));
+
+async function hasSetPassword(tx: Transaction, userId: number): Promise<boolean> {
+  const [used] = await tx
+    .select({ userId: passwordResetTokens.userId })
+    .from(passwordResetTokens)
+    .where(usedLinkOf(userId))
+    .limit(1);
+  return used !== undefined;
 }
 
 /** The doctor's live assistants, in name order, each with whether they have set their password yet. */
@@ -130,10 +152,8 @@ export function listAssistants(db: Database, doctorUserId: number): Promise<Assi
       lastName: users.lastName,
       email: users.email,
       invitedAt: isoTimestamp(doctorAssistants.createdAt),
-      // The account starts with a password nobody knows: a used link is the only way in.
       state: sql<AssistantRow['state']>`case when exists (
-        select 1 from ${passwordResetTokens}
-        where ${passwordResetTokens.userId} = ${users.userId} and ${passwordResetTokens.usedAt} is not null
+        select 1 from ${passwordResetTokens} where ${usedLinkOf(users.userId)}
       ) then 'active' else 'invited' end`,
     })
     .from(doctorAssistants)

@@ -1,10 +1,11 @@
 import { Alert, Badge, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { maxAssistantsPerDoctor, type AssistantRow } from '@portal/contract';
-import { IconUserMinus } from '@tabler/icons-react';
+import { IconMailForward, IconUserMinus } from '@tabler/icons-react';
 import { confirmAction } from '../../../components/confirm-delete.tsx';
 import { formatDateTime } from '../../../lib/format-date.ts';
 import { notifyError, errorMessage, notifySuccess, fallbackMessages } from '../../../lib/notify.ts';
 import { useAssistants } from '../api/get-assistants.ts';
+import { useInviteAssistant } from '../api/invite-assistant.ts';
 import { useRevokeAssistant } from '../api/revoke-assistant.ts';
 
 const nameOf = (assistant: AssistantRow) => `${assistant.firstName} ${assistant.lastName}`;
@@ -14,7 +15,14 @@ const stateLabels: Record<AssistantRow['state'], { label: string; color: string 
   active: { label: 'Active', color: 'teal.9' },
 };
 
-function AssistantItem({ assistant, onRevoke }: { assistant: AssistantRow; onRevoke: () => void }) {
+interface AssistantItemProps {
+  assistant: AssistantRow;
+  onRevoke: () => void;
+  onSendAgain: () => void;
+  isSending: boolean;
+}
+
+function AssistantItem({ assistant, onRevoke, onSendAgain, isSending }: AssistantItemProps) {
   const state = stateLabels[assistant.state];
   return (
     <Paper component="li" withBorder p="sm" aria-label={nameOf(assistant)} style={{ listStyle: 'none' }}>
@@ -37,20 +45,32 @@ function AssistantItem({ assistant, onRevoke }: { assistant: AssistantRow; onRev
           </Text>
           {assistant.state === 'invited' && (
             <Text size="sm" c="dimmed">
-              Has not set a password yet. The link in the mail works for an hour; after that, Forgot Password on the
-              sign-in page sends a new one.
+              Has not set a password yet. The link in the mail works for an hour; Send again mails a new one.
             </Text>
           )}
         </Stack>
-        <Button
-          variant="outline"
-          color="red.9"
-          leftSection={<IconUserMinus size={16} aria-hidden />}
-          onClick={onRevoke}
-          aria-label={`Revoke ${nameOf(assistant)}`}
-        >
-          Revoke
-        </Button>
+        <Group gap="xs">
+          {assistant.state === 'invited' && (
+            <Button
+              variant="outline"
+              leftSection={<IconMailForward size={16} aria-hidden />}
+              onClick={onSendAgain}
+              loading={isSending}
+              aria-label={`Send the invitation to ${nameOf(assistant)} again`}
+            >
+              Send again
+            </Button>
+          )}
+          <Button
+            variant="outline"
+            color="red.9"
+            leftSection={<IconUserMinus size={16} aria-hidden />}
+            onClick={onRevoke}
+            aria-label={`Revoke ${nameOf(assistant)}`}
+          >
+            Revoke
+          </Button>
+        </Group>
       </Group>
     </Paper>
   );
@@ -60,6 +80,7 @@ function AssistantItem({ assistant, onRevoke }: { assistant: AssistantRow; onRev
 export function AssistantList() {
   const assistants = useAssistants();
   const revoke = useRevokeAssistant();
+  const invite = useInviteAssistant();
 
   const confirmRevoke = async (assistant: AssistantRow) => {
     const isConfirmed = await confirmAction({
@@ -70,6 +91,15 @@ export function AssistantList() {
     if (!isConfirmed) return;
     try {
       const answer = await revoke.mutateAsync(assistant.userId);
+      notifySuccess(answer.message);
+    } catch (error) {
+      notifyError(errorMessage(error, fallbackMessages.saveFailed));
+    }
+  };
+
+  const sendAgain = async ({ email, firstName, lastName }: AssistantRow) => {
+    try {
+      const answer = await invite.mutateAsync({ email, firstName, lastName });
       notifySuccess(answer.message);
     } catch (error) {
       notifyError(errorMessage(error, fallbackMessages.saveFailed));
@@ -98,6 +128,8 @@ export function AssistantList() {
                 key={assistant.userId}
                 assistant={assistant}
                 onRevoke={() => void confirmRevoke(assistant)}
+                onSendAgain={() => void sendAgain(assistant)}
+                isSending={invite.isPending && invite.variables?.email === assistant.email}
               />
             ))}
           </Stack>
