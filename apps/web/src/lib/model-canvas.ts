@@ -8,14 +8,19 @@ import {
   type Material,
   MathUtils,
   Mesh,
+  MeshBasicMaterial,
+  OrthographicCamera,
+  PlaneGeometry,
   type Object3D,
   PerspectiveCamera,
   Raycaster,
   Scene,
   Sphere,
   Vector2,
+  SRGBColorSpace,
   Vector3,
   WebGLRenderer,
+  WebGLRenderTarget,
 } from 'three';
 import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
 
@@ -41,14 +46,99 @@ function isSoftwareWebGl(): boolean {
  * (docs/benchmarks.md § Viewer on real-sized meshes), so there it draws without. Chromium
  * does not report SwiftShader as a "major performance caveat", hence the renderer's name.
  */
-let antialias: boolean | undefined;
+let isSoftware: boolean | undefined;
 function createRenderer(): WebGLRenderer {
-  antialias ??= !isSoftwareWebGl();
-  const renderer = new WebGLRenderer({ antialias });
+  isSoftware ??= isSoftwareWebGl();
+  const renderer = new WebGLRenderer({ antialias: !isSoftware });
   // Reading a shader's compile status waits for the compile (seconds in software): the
   // development build checks, the built app lets the GPU process compile on its own.
   renderer.debug.checkShaderErrors = import.meta.env.DEV;
   return renderer;
+}
+
+/** Resolves once the GPU process has run every command sent before the call (a fence, polled; never waited on). */
+function commandsDone(gl: WebGL2RenderingContext): Promise<void> {
+  const sync = gl.fenceSync(gl.SYNC_GPU_COMMANDS_COMPLETE, 0);
+  gl.flush();
+  return new Promise((resolve) => {
+    const probe = () => {
+      // A lost context answers WAIT_FAILED (or no fence at all): nothing is drawn then anyway.
+      if (sync && gl.clientWaitSync(sync, 0, 0) === gl.TIMEOUT_EXPIRED) return void setTimeout(probe, 4);
+      if (sync) gl.deleteSync(sync);
+      resolve();
+    };
+    probe();
+  });
+}
+
+/**
+ * How a frame reaches the canvas. With a GPU, drawn into it at once. Drawn in software, the
+ * page shows the canvas by reading it back, and that read waits on the main thread for every
+ * command sent before it: a whole frame, 150-400 ms for a plan's stage on a 2-core machine
+ * (docs/benchmarks.md § Viewer on real-sized meshes). There a frame is drawn into a target
+ * off screen, sent just after the page has shown its last frame (so no read of the canvas
+ * queues behind it), and copied to the canvas (one quad) once the GPU process has drawn it:
+ * the page never waits on it. Changes that come meanwhile are drawn together in the next one.
+ */
+function createFramePresenter(
+  renderer: WebGLRenderer,
+  draw: (target: WebGLRenderTarget | null) => void,
+  compile: (target: WebGLRenderTarget) => Promise<unknown>,
+) {
+  if (!isSoftware) {
+    return { target: null, request: () => draw(null), resize: () => {}, dispose: () => {} };
+  }
+  const target = new WebGLRenderTarget(1, 1, { colorSpace: SRGBColorSpace, depthBuffer: true });
+  // The copy: a quad over the whole canvas showing the target, its shader compiled in the background now.
+  const copy = new Mesh(new PlaneGeometry(2, 2), new MeshBasicMaterial({ map: target.texture }));
+  const copyCamera = new OrthographicCamera(-1, 1, 1, -1, 0, 1);
+  void renderer.compileAsync(copy, copyCamera).catch(() => {});
+  let state: 'idle' | 'waiting' | 'drawing' = 'idle';
+  let isWanted = false;
+  let isDisposed = false;
+  let hasFrame = false;
+  const drawNow = async () => {
+    if (isDisposed) return;
+    state = 'drawing';
+    // Shaders met for the first time (a marker, the ghost) compile in the background first:
+    // drawn at once, the frame would wait for them on the page's main thread.
+    await compile(target).catch(() => {});
+    if (isDisposed) return;
+    draw(target);
+    void commandsDone(renderer.getContext() as WebGL2RenderingContext).then(() => {
+      if (isDisposed) return;
+      renderer.render(copy, copyCamera);
+      hasFrame = true;
+      state = 'idle';
+      if (isWanted) {
+        isWanted = false;
+        request();
+      }
+    });
+  };
+  const request = () => {
+    if (state === 'drawing') isWanted = true;
+    if (state !== 'idle') return;
+    state = 'waiting';
+    // After the next frame is shown: its read of the canvas has been sent by then.
+    requestAnimationFrame(() => setTimeout(() => void drawNow(), 0));
+  };
+  return {
+    /** Where frames are drawn: shaders compiled for it in advance (their programs differ from the canvas's). */
+    target,
+    request,
+    resize: (width: number, height: number) => {
+      // A resized canvas is blank: the last frame, stretched, until the next one is drawn.
+      if (hasFrame && state !== 'drawing') renderer.render(copy, copyCamera);
+      target.setSize(width, height);
+    },
+    dispose: () => {
+      isDisposed = true;
+      target.dispose();
+      copy.geometry.dispose();
+      copy.material.dispose();
+    },
+  };
 }
 
 /**
@@ -102,8 +192,26 @@ export function createModelCanvas(container: HTMLElement, options: ModelCanvasOp
   controls.listenToKeyEvents(canvas);
   /** Set while the model's shaders compile: the frame is drawn once they have. */
   let compiling: Promise<void> | undefined;
+  /** Starts compiling, in the background, the shaders of what is visible for drawing into `target`. */
+  const compileFor = (target: WebGLRenderTarget | null) => {
+    renderer.setRenderTarget(target);
+    const compiled = renderer.compileAsync(scene, camera);
+    renderer.setRenderTarget(null);
+    return compiled;
+  };
+  const frames = createFramePresenter(
+    renderer,
+    (target) => {
+      renderer.setRenderTarget(target);
+      renderer.render(scene, camera);
+      renderer.setRenderTarget(null);
+    },
+    compileFor,
+  );
+  /** Set while `fit` places the camera: the controls announce the change, and the shaders have not compiled yet. */
+  let isFitting = false;
   const render = () => {
-    if (!compiling) renderer.render(scene, camera);
+    if (!compiling && !isFitting) frames.request();
   };
   controls.addEventListener('change', render);
 
@@ -137,6 +245,8 @@ export function createModelCanvas(container: HTMLElement, options: ModelCanvasOp
     if (!width || !height || size === `${width}x${height}`) return;
     size = `${width}x${height}`;
     renderer.setSize(width, height, false);
+    const drawn = renderer.getDrawingBufferSize(new Vector2());
+    frames.resize(drawn.x, drawn.y);
     camera.aspect = width / height;
     camera.updateProjectionMatrix();
     if (!hasFitted) placeCamera();
@@ -157,11 +267,14 @@ export function createModelCanvas(container: HTMLElement, options: ModelCanvasOp
       model.position.sub(bounds.getCenter(new Vector3()));
       radius = Math.max(bounds.getBoundingSphere(new Sphere()).radius, 1e-3);
       hasFitted = false;
+      // Drawn now, the frame would wait for every shader to compile and link (getProgramParameter):
+      // most of a second in software, on the page's main thread.
+      isFitting = true;
       placeCamera();
+      isFitting = false;
       // The shaders of what is visible now compile in the GPU process (KHR_parallel_shader_compile)
       // before the first frame, rather than within it while the page waits (a second in software).
-      compiling = renderer
-        .compileAsync(scene, camera)
+      compiling = compileFor(frames.target)
         .catch(() => {})
         .then(() => {
           compiling = undefined;
@@ -193,6 +306,7 @@ export function createModelCanvas(container: HTMLElement, options: ModelCanvasOp
       observer.disconnect();
       controls.removeEventListener('change', render);
       controls.dispose();
+      frames.dispose();
       renderer.dispose();
       canvas.remove();
     },

@@ -7,7 +7,7 @@ import {
   type PlanVersion,
 } from '@portal/contract';
 import { IconCheck, IconCube, IconMessageReport, IconShare, IconUpload } from '@tabler/icons-react';
-import { useState, type FormEvent, type ReactNode } from 'react';
+import { startTransition, useState, type FormEvent, type ReactNode } from 'react';
 import { ApiError } from '../../../lib/api-client.ts';
 import { formatDateTime } from '../../../lib/format-date.ts';
 import { errorMessage, notifyError, notifySuccess } from '../../../lib/notify.ts';
@@ -335,7 +335,8 @@ export function PlanPanel({
               viewer={viewer}
               wasViewed={viewed.has(plan.planId)}
               onView={() => {
-                setViewing(plan);
+                // A transition: the viewer's first render runs in slices, not as one long task after the click.
+                startTransition(() => setViewing(plan));
                 setViewed((before) => new Set(before).add(plan.planId));
               }}
               onApprove={() => setApproving(plan)}

@@ -1,7 +1,7 @@
 import { Box, Button, Checkbox, Grid, Group, List, Select, Stack, Text } from '@mantine/core';
 import { toothLabel, type NumberingSystem, type PlanComment, type PlanVersion } from '@portal/contract';
 import { IconRuler } from '@tabler/icons-react';
-import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
+import { lazy, startTransition, Suspense, useEffect, useMemo, useState } from 'react';
 import { ViewerModal } from '../../../components/stl-viewer/viewer-modal.tsx';
 import { useMovements } from '../api/get-movements.ts';
 import { usePlanComments } from '../api/plan-comments.ts';
@@ -25,6 +25,20 @@ const pinsOf = (comments: PlanComment[] | undefined, isEarlier: boolean): Pin[] 
     point: comment.point,
     kind: comment.resolvedAt !== null ? 'resolved' : isEarlier ? 'earlier' : 'open',
   }));
+
+/**
+ * False for the modal's first render, true just after it: the comments, summary, movement
+ * table and the versions to compare with mount in a second step, so that opening the viewer is two short tasks on the page's
+ * main thread instead of one long one (docs/benchmarks.md § Viewer on real-sized meshes).
+ */
+function useSecondStep(): boolean {
+  const [isReached, setIsReached] = useState(false);
+  useEffect(() => {
+    const timer = setTimeout(() => startTransition(() => setIsReached(true)), 0);
+    return () => clearTimeout(timer);
+  }, []);
+  return isReached;
+}
 
 const distance = ([a, b]: number[][]) => Math.hypot(a![0]! - b![0]!, a![1]! - b![1]!, a![2]! - b![2]!);
 
@@ -128,6 +142,7 @@ export function PlanViewerModal({
         ? ({ point }: PickedPoint) => setMeasured((before) => (before.length === 1 ? [before[0]!, point] : [point]))
         : undefined;
   const showStage = (stage: number) => setRequestedStage({ stage });
+  const isSecondStep = useSecondStep();
   return (
     <ViewerModal onClose={onClose} title={`Treatment plan version ${plan.version}`} size="90rem">
       <Grid gap="lg">
@@ -172,7 +187,8 @@ export function PlanViewerModal({
                       : `Distance: ${distance(measured).toFixed(2)} mm`}
                 </Text>
               )}
-              {others.length > 0 && (
+              {/* Its dropdown is placed (floating-ui) when it mounts: a second-step part. */}
+              {isSecondStep && others.length > 0 && (
                 <Select
                   size="xs"
                   aria-label="Compare with another version"
@@ -199,35 +215,37 @@ export function PlanViewerModal({
           </Stack>
         </Grid.Col>
         <Grid.Col span={{ base: 12, md: 4 }}>
-          <Stack gap="md">
-            <PlanComments
-              caseId={plan.caseId}
-              plan={plan}
-              comments={comments.data}
-              viewer={viewer}
-              system={numbering}
-              isPinning={tool === 'pin'}
-              onPinning={(isPinning) => choose(isPinning ? 'pin' : 'none')}
-              picked={picked}
-              onPicked={setPicked}
-              onShowStage={showStage}
-            />
-            {previous && (earlierComments.data?.length ?? 0) > 0 && (
+          {isSecondStep && (
+            <Stack gap="md">
               <PlanComments
-                title={`Comments on version ${previous.version}`}
                 caseId={plan.caseId}
-                plan={previous}
-                comments={earlierComments.data}
+                plan={plan}
+                comments={comments.data}
                 viewer={viewer}
                 system={numbering}
+                isPinning={tool === 'pin'}
+                onPinning={(isPinning) => choose(isPinning ? 'pin' : 'none')}
+                picked={picked}
+                onPicked={setPicked}
                 onShowStage={showStage}
               />
-            )}
-            <PlanSummaryView summary={plan.summary} stage={shownStage} />
-          </Stack>
+              {previous && (earlierComments.data?.length ?? 0) > 0 && (
+                <PlanComments
+                  title={`Comments on version ${previous.version}`}
+                  caseId={plan.caseId}
+                  plan={previous}
+                  comments={earlierComments.data}
+                  viewer={viewer}
+                  system={numbering}
+                  onShowStage={showStage}
+                />
+              )}
+              <PlanSummaryView summary={plan.summary} stage={shownStage} />
+            </Stack>
+          )}
         </Grid.Col>
         <Grid.Col span={12}>
-          <MovementTable caseId={plan.caseId} planId={plan.planId} system={numbering} />
+          {isSecondStep && <MovementTable caseId={plan.caseId} planId={plan.planId} system={numbering} />}
         </Grid.Col>
       </Grid>
     </ViewerModal>
