@@ -108,8 +108,9 @@ async function rowCounts(data: PortalData): Promise<Record<string, number>> {
 
 /**
  * What takes the latest migration back, as an older portal's database would be: the indexes,
- * columns, functions (and so their triggers) and tables it creates (as drizzle-kit and this project's hand-written migrations
- * write them) dropped, so that applying it again after the restore succeeds.
+ * columns, functions (and so their triggers) and tables it creates (as drizzle-kit and this
+ * project's hand-written migrations write them) dropped, so that applying it again after the
+ * restore succeeds.
  */
 async function undoLatestMigration(): Promise<string[]> {
   const folder = path.resolve(import.meta.dirname, '../drizzle');

@@ -56,8 +56,9 @@ export interface PortalMetricsOptions {
 /**
  * The portal's metrics, in a registry of its own (several apps in one test process count
  * apart). Counters are incremented where things happen; gauges of state are read when
- * Prometheus scrapes (`collect`), the database's in one query over partial indexes and trigger-kept totals, so a
- * scrape costs the same however many mails were sent and jobs done over the years.
+ * Prometheus scrapes (`collect`), the database's in one query over partial indexes and
+ * trigger-kept totals, so a scrape costs the same however many mails were sent, jobs done
+ * and files stored over the years.
  * Labels are fixed names (operationId, status class, pool, job kind): no user, case or patient.
  */
 export class PortalMetrics {

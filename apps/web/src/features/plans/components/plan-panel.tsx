@@ -335,7 +335,8 @@ export function PlanPanel({
               viewer={viewer}
               wasViewed={viewed.has(plan.planId)}
               onView={() => {
-                // A transition: the viewer's first render runs in slices, not as one long task after the click.
+                // A transition: the viewer's first render runs in a task of its own after the
+                // click's, not within it (its two steps: plan-viewer-modal.tsx useSecondStep).
                 startTransition(() => setViewing(plan));
                 setViewed((before) => new Set(before).add(plan.planId));
               }}

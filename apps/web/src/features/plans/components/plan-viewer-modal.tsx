@@ -28,8 +28,9 @@ const pinsOf = (comments: PlanComment[] | undefined, isEarlier: boolean): Pin[] 
 
 /**
  * False for the modal's first render, true just after it: the comments, summary, movement
- * table and the versions to compare with mount in a second step, so that opening the viewer is two short tasks on the page's
- * main thread instead of one long one (docs/benchmarks.md § Viewer on real-sized meshes).
+ * table and the versions to compare with mount in a second step, so that opening the viewer
+ * is two short tasks on the page's main thread instead of one long one
+ * (docs/benchmarks.md § Viewer on real-sized meshes).
  */
 function useSecondStep(): boolean {
   const [isReached, setIsReached] = useState(false);
