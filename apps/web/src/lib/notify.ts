@@ -37,6 +37,23 @@ export function notifySaveError(error: unknown, setFieldErrors?: (errors: Record
   notifyError(errorMessage(error, fallbackMessages.saveFailed));
 }
 
+/**
+ * Toasts how a save ended: the server's message when it saved, else its reason, with its
+ * per-field messages under their fields. True when it saved, for what follows a save.
+ */
+export async function notifyOutcome(
+  save: Promise<{ message: string }>,
+  setFieldErrors?: (errors: Record<string, string>) => void,
+): Promise<boolean> {
+  try {
+    notifySuccess((await save).message);
+    return true;
+  } catch (error) {
+    notifySaveError(error, setFieldErrors);
+    return false;
+  }
+}
+
 /** A refused delete: 'Failed to delete', with the server's reason when it gave one. */
 export function notifyDeleteError(error: unknown) {
   const reason = errorMessage(error, '');

@@ -2,7 +2,7 @@ import { Button, Group, Paper, SimpleGrid, Stack, TextInput, Title } from '@mant
 import { schemaResolver, useForm } from '@mantine/form';
 import { assistantInviteRequest } from '@portal/contract';
 import { IconMailForward } from '@tabler/icons-react';
-import { notifySaveError, notifySuccess } from '../../../lib/notify.ts';
+import { notifyOutcome } from '../../../lib/notify.ts';
 import { useInviteAssistant } from '../api/invite-assistant.ts';
 
 const empty = { email: '', firstName: '', lastName: '' };
@@ -21,13 +21,7 @@ export function InviteAssistantForm() {
   });
 
   const submit = form.onSubmit(async (input) => {
-    try {
-      const answer = await invite.mutateAsync(input);
-      notifySuccess(answer.message);
-      form.reset();
-    } catch (error) {
-      notifySaveError(error, form.setErrors);
-    }
+    if (await notifyOutcome(invite.mutateAsync(input), form.setErrors)) form.reset();
   });
 
   return (

@@ -7,8 +7,7 @@ import {
   type DoctorPreferenceName,
   type DoctorPreferences,
 } from '@portal/contract';
-import { ApiError } from '../../../../lib/api-client.ts';
-import { errorMessage, notifyError, notifySuccess } from '../../../../lib/notify.ts';
+import { notifyOutcome } from '../../../../lib/notify.ts';
 import { useSaveDoctorPreferences } from '../../api/doctor-preferences.ts';
 import { CaseFieldInput } from '../case-form/case-field-input.tsx';
 import {
@@ -45,14 +44,7 @@ export function CaseDefaultsForm({ doctorUserId, saved }: { doctorUserId: number
   });
 
   const submit = form.onSubmit(async (values) => {
-    try {
-      const answer = await save.mutateAsync(preferencesOf(values));
-      notifySuccess(answer.message);
-      form.resetDirty();
-    } catch (error) {
-      notifyError(errorMessage(error, 'Something went wrong...'));
-      if (error instanceof ApiError) form.setErrors(error.fieldErrors);
-    }
+    if (await notifyOutcome(save.mutateAsync(preferencesOf(values)), form.setErrors)) form.resetDirty();
   });
 
   return (
