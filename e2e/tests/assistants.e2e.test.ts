@@ -96,9 +96,10 @@ describe('assistants', () => {
     const row = rowOf(doctorPage, name);
     await expect.poll(() => row.textContent()).toContain(email);
     expect(await row.textContent()).toContain('Invited');
-    // Send again mails a new link (the first one lasts an hour); the row stays invited.
+    // Send again (a new link; the first one lasts an hour) waits a few minutes after an
+    // invitation: the doctor is told why, and the row stays invited.
     await row.getByRole('button', { name: `Send the invitation to ${name} again` }).click();
-    await expectToast(doctorPage, assistantMessages.resent);
+    await expectToast(doctorPage, assistantMessages.tooSoon);
     expect(await row.textContent()).toContain('Invited');
     await expectAccessibleOnPhoneAndDesktop(doctorPage);
     await screenshots(doctorPage, 'assistants');

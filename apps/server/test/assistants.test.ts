@@ -1,4 +1,4 @@
-import { assistantMessages, maxAssistantsPerDoctor, messages } from '@portal/contract';
+import { assistantInvitePauseMinutes, assistantMessages, maxAssistantsPerDoctor, messages } from '@portal/contract';
 import { count, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { caseDrafts, doctorAssistants, users } from '../src/db/schema.ts';
@@ -139,6 +139,25 @@ describe('POST /api/doctor/assistants', () => {
       .json<{ email: string; invitedAt: string }[]>()
       .find((row) => row.email === email)!;
 
+    // At once: refused, nothing mailed and no new link.
+    const mailsTo = async () => {
+      await t.app.outbox.deliverDue();
+      return (await outboxMessages(t)).filter((raw) => raw.includes(`To: ${email}`)).length;
+    };
+    const mailsFirst = await mailsTo();
+    const tooSoon = await invite(doctorA.token, { email, firstName: 'Otto', lastName: 'Late' });
+    expect(tooSoon.statusCode, tooSoon.body).toBe(429);
+    expect(tooSoon.json()).toMatchObject({ message: assistantMessages.tooSoon });
+    expect(await latestResetTokenTo(t, email)).toBe(first);
+    expect(await mailsTo()).toBe(mailsFirst);
+
+    // Past the pause: a new link.
+    await t.app.db
+      .update(doctorAssistants)
+      .set({ createdAt: sql`now() - make_interval(mins => ${assistantInvitePauseMinutes + 1})` })
+      .where(
+        sql`${doctorAssistants.assistantUserId} = (select ${users.userId} from ${users} where ${users.email} = ${email})`,
+      );
     const again = await invite(doctorA.token, { email: email.toUpperCase(), firstName: 'Otto', lastName: 'Late' });
     expect(again.statusCode, again.body).toBe(200);
     expect(again.json()).toEqual({ message: assistantMessages.resent });
@@ -159,14 +178,30 @@ describe('POST /api/doctor/assistants', () => {
       payload: { token: first, newPassword: 'otto-passphrase' },
     });
     expect(reset.statusCode).toBe(200);
-    const mailsTo = async () => {
-      await t.app.outbox.deliverDue();
-      return (await outboxMessages(t)).filter((raw) => raw.includes(`To: ${email}`)).length;
-    };
     const mailsBefore = await mailsTo();
     const once = await invite(doctorA.token, { email, firstName: 'Otto', lastName: 'Late' });
     expect(once.json()).toEqual({ message: assistantMessages.alreadyLinked });
     expect(await mailsTo()).toBe(mailsBefore);
+  });
+
+  it(`mails an assistant at most once per ${assistantInvitePauseMinutes} minutes, even when revoked and invited again (429)`, async () => {
+    const email = `${uniqueName('flood')}@example.com`;
+    expect((await invite(doctorA.token, { email, firstName: 'Flo', lastName: 'Od' })).statusCode).toBe(200);
+    const [row] = (await get(doctorA.token, '/api/doctor/assistants'))
+      .json<{ userId: number; email: string }[]>()
+      .filter((assistant) => assistant.email === email);
+    const revoked = await t.as(doctorA.token, { method: 'DELETE', url: `/api/doctor/assistants/${row!.userId}` });
+    expect(revoked.statusCode).toBe(200);
+    const first = await latestResetTokenTo(t, email);
+
+    const again = await invite(doctorA.token, { email, firstName: 'Flo', lastName: 'Od' });
+    expect(again.statusCode, again.body).toBe(429);
+    expect(again.json()).toMatchObject({ message: assistantMessages.tooSoon });
+    // Still revoked, and no new link.
+    expect(
+      (await get(doctorA.token, '/api/doctor/assistants')).json<{ email: string }[]>().map((a) => a.email),
+    ).not.toContain(email);
+    expect(await latestResetTokenTo(t, email)).toBe(first);
   });
 
   it('refuses bad input with field messages and writes nothing', async () => {

@@ -4,6 +4,9 @@ import { email, requiredText } from './fields.ts';
 /** How many assistants one doctor may have at once (revoked ones do not count). */
 export const maxAssistantsPerDoctor = 20;
 
+/** How long a doctor waits before mailing the same assistant another invitation. */
+export const assistantInvitePauseMinutes = 5;
+
 export const assistantMessages = {
   invited: 'Invitation sent',
   resent: 'A new invitation was sent',
@@ -12,6 +15,7 @@ export const assistantMessages = {
   tooMany: `You can have at most ${maxAssistantsPerDoctor} assistants; revoke one first`,
   notAssistantEmail: 'This e-mail cannot be used for an assistant; please use another address',
   revoked: 'Assistant removed',
+  tooSoon: `An invitation was sent to this assistant less than ${assistantInvitePauseMinutes} minutes ago; please wait before sending another`,
 } as const;
 
 /** POST /api/doctor/assistants: the doctor invites an assistant by e-mail. */

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import {
+  assistantInvitePauseMinutes,
   assistantMessages,
   DOCTOR_ROLE_ID,
   maxAssistantsPerDoctor,
@@ -13,7 +14,7 @@ import type { SignedInUser } from '../auth/policy.ts';
 import type { Database, Transaction } from '../db/client.ts';
 import { isoTimestamp } from '../db/iso-timestamp.ts';
 import { doctorAssistants, doctors, passwordResetTokens, users } from '../db/schema.ts';
-import { conflict, notFound } from '../lib/errors.ts';
+import { conflict, notFound, tooManyRequests } from '../lib/errors.ts';
 import type { MailOutbox } from '../mail/outbox.ts';
 import { findUsernameOwner, personName } from './accounts.ts';
 import { createResetLink } from './password-reset.ts';
@@ -68,7 +69,10 @@ export async function inviteAssistant(
     let isResent = false;
     if (assistantUserId !== undefined) {
       const [link] = await tx
-        .select({ revokedAt: doctorAssistants.revokedAt })
+        .select({
+          revokedAt: doctorAssistants.revokedAt,
+          isRecent: sql<boolean>`${doctorAssistants.createdAt} > now() - make_interval(mins => ${assistantInvitePauseMinutes})`,
+        })
         .from(doctorAssistants)
         .where(
           and(eq(doctorAssistants.doctorUserId, doctor.userId), eq(doctorAssistants.assistantUserId, assistantUserId)),
@@ -79,6 +83,9 @@ export async function inviteAssistant(
         }
         isResent = true;
       }
+      // One mail per pause from a doctor to an assistant, so neither Send again nor revoking
+      // and inviting again can flood an inbox.
+      if (link?.isRecent) throw tooManyRequests(assistantMessages.tooSoon);
     }
     const [held] = await tx.select({ n: count() }).from(doctorAssistants).where(live(doctor.userId));
     if (!isResent && (held?.n ?? 0) >= maxAssistantsPerDoctor) throw conflict(assistantMessages.tooMany);

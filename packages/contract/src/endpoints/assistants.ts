@@ -27,7 +27,7 @@ export const assistantEndpoints = {
     access: doctorsOnly,
     body: assistantInviteRequest,
     answer: messageResponse,
-    errors: [409],
+    errors: [409, 429],
   }),
   assistantRevoke: defineEndpoint({
     method: 'DELETE',

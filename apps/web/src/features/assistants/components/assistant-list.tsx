@@ -1,9 +1,9 @@
 import { Alert, Badge, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
-import { maxAssistantsPerDoctor, type AssistantRow } from '@portal/contract';
+import { assistantInvitePauseMinutes, maxAssistantsPerDoctor, type AssistantRow } from '@portal/contract';
 import { IconMailForward, IconUserMinus } from '@tabler/icons-react';
 import { confirmAction } from '../../../components/confirm-delete.tsx';
 import { formatDateTime } from '../../../lib/format-date.ts';
-import { notifyError, errorMessage, notifySuccess, fallbackMessages } from '../../../lib/notify.ts';
+import { notifyOutcome } from '../../../lib/notify.ts';
 import { useAssistants } from '../api/get-assistants.ts';
 import { useInviteAssistant } from '../api/invite-assistant.ts';
 import { useRevokeAssistant } from '../api/revoke-assistant.ts';
@@ -45,7 +45,8 @@ function AssistantItem({ assistant, onRevoke, onSendAgain, isSending }: Assistan
           </Text>
           {assistant.state === 'invited' && (
             <Text size="sm" c="dimmed">
-              Has not set a password yet. The link in the mail works for an hour; Send again mails a new one.
+              Has not set a password yet. The link in the mail works for an hour; Send again mails a new one, at most
+              once every {assistantInvitePauseMinutes} minutes.
             </Text>
           )}
         </Stack>
@@ -88,23 +89,11 @@ export function AssistantList() {
       subject: `${nameOf(assistant)} (${assistant.email})`,
       confirmLabel: 'Revoke',
     });
-    if (!isConfirmed) return;
-    try {
-      const answer = await revoke.mutateAsync(assistant.userId);
-      notifySuccess(answer.message);
-    } catch (error) {
-      notifyError(errorMessage(error, fallbackMessages.saveFailed));
-    }
+    if (isConfirmed) await notifyOutcome(revoke.mutateAsync(assistant.userId));
   };
 
-  const sendAgain = async ({ email, firstName, lastName }: AssistantRow) => {
-    try {
-      const answer = await invite.mutateAsync({ email, firstName, lastName });
-      notifySuccess(answer.message);
-    } catch (error) {
-      notifyError(errorMessage(error, fallbackMessages.saveFailed));
-    }
-  };
+  const sendAgain = ({ email, firstName, lastName }: AssistantRow) =>
+    notifyOutcome(invite.mutateAsync({ email, firstName, lastName }));
 
   return (
     <Stack gap="xs" component="section" aria-labelledby="assistant-list">
