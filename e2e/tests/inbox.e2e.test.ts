@@ -1,4 +1,4 @@
-import { endpoints } from '@portal/contract';
+import { endpoints, maxInboxItems, type InboxAnswer } from '@portal/contract';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { apiCall, apiLogin, createActiveDoctor, createStaff, portalApi } from '../helpers/api.ts';
@@ -94,6 +94,24 @@ describe('the inbox', () => {
     await settle(page);
     // Nothing wider than the screen.
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    await expectNoSeriousA11yViolations(page);
+  });
+
+  it('shows a hundred at a time, and the rest on Show more', async () => {
+    for (let n = 1; n <= maxInboxItems + 1; n++) await writeAsLab(`Note ${n} of a long week`);
+    const doctorToken = await apiLogin(doctor.username, doctor.password);
+    const counts = await apiCall<InboxAnswer>('GET', '/inbox', { token: doctorToken });
+    const total = counts.unreadMessages + counts.plansAwaiting;
+    expect(total).toBeGreaterThan(maxInboxItems);
+
+    const page = await newPage(browser());
+    await openSignedIn(page, doctor.username, doctor.password, '/inbox');
+    await expect.poll(() => waiting(page).count()).toBe(maxInboxItems);
+    // The newest first: the last note written heads the list.
+    expect(await waiting(page).first().textContent()).toContain(`Note ${maxInboxItems + 1} of a long week`);
+    await page.getByRole('button', { name: 'Show more' }).click();
+    await expect.poll(() => waiting(page).count()).toBe(total);
+    await expect.poll(() => page.getByRole('button', { name: 'Show more' }).count()).toBe(0);
     await expectNoSeriousA11yViolations(page);
   });
 });

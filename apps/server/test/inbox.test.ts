@@ -49,8 +49,8 @@ const decide = (token: string, caseId: number, planId: number, payload: object, 
   t.as(token, { method: 'POST', url: `/api/case/${caseId}/plans/${planId}/${action}`, payload });
 const markRead = (token: string, caseId: number) =>
   t.as(token, { method: 'POST', url: `/api/case/${caseId}/messages/read` });
-async function inbox(token: string): Promise<InboxAnswer> {
-  const response = await t.as(token, { method: 'GET', url: '/api/inbox' });
+async function inbox(token: string, after?: string): Promise<InboxAnswer> {
+  const response = await t.as(token, { method: 'GET', url: '/api/inbox', query: after ? { after } : {} });
   expect(response.statusCode, response.body).toBe(200);
   return response.json<InboxAnswer>();
 }
@@ -144,7 +144,46 @@ describe('GET /api/inbox', () => {
     expect(answer.items[0]!.itemId).toBe(Math.max(...rows.map((row) => row.message_id)));
     const ats = answer.items.map((item) => item.at);
     expect([...ats].sort().reverse()).toEqual(ats);
+
+    // The next page starts after the last item, though all 105 were written in the same
+    // millisecond: together the pages hold every unread item once.
+    expect(answer.next).toMatch(/~message~\d+$/);
+    const seen = [...answer.items];
+    let next = answer.next;
+    while (next) {
+      const page = await inbox(doctor.token, next);
+      expect(page.unreadMessages).toBe(answer.unreadMessages);
+      expect(page.plansAwaiting).toBe(answer.plansAwaiting);
+      seen.push(...page.items);
+      next = page.next;
+    }
+    const keys = seen.map((item) => `${item.kind}-${item.itemId}`);
+    expect(new Set(keys).size).toBe(keys.length);
+    expect(seen).toHaveLength(answer.unreadMessages + answer.plansAwaiting);
+    const bulk = seen.filter((item) => item.caseId === caseId).map((item) => item.itemId);
+    expect(bulk).toEqual(rows.map((row) => row.message_id).sort((a, b) => b - a));
     expect((await markRead(doctor.token, caseId)).statusCode).toBe(200);
+  });
+
+  it('refuses a page that is not one (400), and answers an empty last page with the counts', async () => {
+    for (const after of [
+      'yesterday',
+      '2026-11-28T08:00:00.000Z~note~1',
+      '2026-13-45T08:00:00.000Z~plan~1',
+      '2026-11-28T08:00:00.000Z~plan~99999999999',
+    ]) {
+      const refused = await t.as(doctor.token, { method: 'GET', url: '/api/inbox', query: { after } });
+      expect(refused.statusCode, after).toBe(400);
+      expect(refused.json<{ message: string }>().message).toBeTruthy();
+    }
+    const first = await inbox(doctor.token);
+    const past = await inbox(doctor.token, '2000-01-01T00:00:00.000Z~message~1');
+    expect(past).toEqual({
+      items: [],
+      next: null,
+      unreadMessages: first.unreadMessages,
+      plansAwaiting: first.plansAwaiting,
+    });
   });
 
   it('refuses the anonymous (401) and staff without the Dashboard (403)', async () => {

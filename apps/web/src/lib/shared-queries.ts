@@ -1,5 +1,5 @@
 import { maxPageSize, type DoctorListQuery } from '@portal/contract';
-import { keepPreviousData, queryOptions } from '@tanstack/react-query';
+import { infiniteQueryOptions, keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { api } from './api-client.ts';
 
 /*
@@ -97,9 +97,18 @@ export const messageKeys = {
   inbox: () => [...messageKeys.unread(), 'inbox'] as const,
 };
 
-/** What waits for the caller across cases (`GET /api/inbox`): the Inbox page and its menu badge. */
+/**
+ * What waits for the caller across cases (`GET /api/inbox`), a page at a time: the Inbox page
+ * and its menu badge (the first page's counts). A refresh reads again every page shown.
+ */
 export const inboxQueryOptions = () =>
-  queryOptions({ queryKey: messageKeys.inbox(), queryFn: () => api.call('GET /api/inbox') });
+  infiniteQueryOptions({
+    queryKey: messageKeys.inbox(),
+    queryFn: ({ pageParam, signal }) =>
+      api.call('GET /api/inbox', { query: pageParam === null ? {} : { after: pageParam } }, { signal }),
+    initialPageParam: null as string | null,
+    getNextPageParam: (page) => page.next,
+  });
 
 /** `[{ caseId, unread }]` for the cases with messages the caller has not read. */
 export const unreadCountsQueryOptions = () =>

@@ -1,6 +1,6 @@
 import { messageResponse } from '../common.ts';
 import { defineEndpoint } from '../endpoint.ts';
-import { inboxAnswer } from '../inbox.ts';
+import { inboxAnswer, inboxQuery } from '../inbox.ts';
 import { mailPreferences, mailPreferencesAnswer } from '../mail-preferences.ts';
 
 export const inboxEndpoints = {
@@ -9,10 +9,11 @@ export const inboxEndpoints = {
     path: '/api/inbox',
     operationId: 'inboxGet',
     summary:
-      "What waits for the caller across the cases they reach, newest first: unread messages of the other side, and plans awaiting the caller (a doctor's approval; staff: a doctor's change request)",
+      "What waits for the caller across the cases they reach, newest first, 100 a page: unread messages of the other side, and plans awaiting the caller (a doctor's approval; staff: a doctor's change request)",
     tag: 'inbox',
     // Where the cases are: doctors, their assistants, and staff with the Dashboard (docs/decisions.md § Inbox).
     access: { pages: ['/dashboard'], doctors: true, assistants: true },
+    query: inboxQuery,
     answer: inboxAnswer,
   }),
   mailPreferencesGet: defineEndpoint({

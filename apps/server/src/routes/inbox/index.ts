@@ -6,7 +6,7 @@ import { route } from '../define-route.ts';
 
 /** The caller's inbox across cases and their e-mail preferences (docs/decisions.md § Inbox, § E-mail preferences). */
 export async function inboxRoutes(app: FastifyInstance) {
-  route(app, endpoints.inboxGet, {}, (request) => getInbox(app.db, request.user));
+  route(app, endpoints.inboxGet, {}, (request) => getInbox(app.db, request.user, request.query));
 
   route(app, endpoints.mailPreferencesGet, {}, async (request) => ({
     ...(await getMailPreferences(app.db, request.user.userId)),

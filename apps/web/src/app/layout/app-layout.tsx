@@ -1,7 +1,7 @@
 import { AppShell, Burger, Group, NavLink, ScrollArea, Text, Title } from '@mantine/core';
 import { useDisclosure, useMediaQuery } from '@mantine/hooks';
 import { IconDental } from '@tabler/icons-react';
-import { useQuery } from '@tanstack/react-query';
+import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { NavLink as RouterLink, Outlet, useLocation } from 'react-router';
 import { CountBadge } from '../../components/count-badge.tsx';
@@ -28,10 +28,10 @@ export function AppLayout({ session }: { session: Session }) {
     select: (rows) => rows.reduce((total, row) => total + row.unread, 0),
   });
   // Everything waiting in the inbox, beside Inbox: the same query as the page, so both agree.
-  const inboxTotal = useQuery({
+  const inboxTotal = useInfiniteQuery({
     ...inboxQueryOptions(),
     enabled: menu.items.some((item) => item.url === '/inbox'),
-    select: (inbox) => inbox.unreadMessages + inbox.plansAwaiting,
+    select: (inbox) => inbox.pages[0]!.unreadMessages + inbox.pages[0]!.plansAwaiting,
   });
   // Doctors waiting for activation, beside Doctors, for those who can activate them.
   const pendingDoctors = useQuery({

@@ -1,5 +1,5 @@
-import { Alert, Anchor, Badge, Group, Paper, Stack, Text } from '@mantine/core';
-import { maxInboxItems, type InboxItem } from '@portal/contract';
+import { Alert, Anchor, Badge, Button, Group, Paper, Stack, Text } from '@mantine/core';
+import type { InboxItem } from '@portal/contract';
 import { Link } from 'react-router';
 import { PageTitle } from '../../../components/page-title.tsx';
 import { caseSectionPath } from '../../../config/paths.ts';
@@ -57,13 +57,14 @@ function InboxRow({ item, viewer }: { item: InboxItem; viewer: CaseViewer }) {
 }
 
 /**
- * The Inbox: everything waiting for the caller across the cases they reach, newest first.
- * It follows changes live; an item leaves once read or decided, here or in another tab.
+ * The Inbox: everything waiting for the caller across the cases they reach, newest first, a
+ * page at a time. It follows changes live; an item leaves once read or decided, here or in
+ * another tab.
  */
 export function InboxList({ viewer }: { viewer: CaseViewer }) {
   const inbox = useInbox();
-  const shown = inbox.data?.items.length ?? 0;
-  const total = (inbox.data?.unreadMessages ?? 0) + (inbox.data?.plansAwaiting ?? 0);
+  const first = inbox.data?.pages[0];
+  const items = inbox.data?.pages.flatMap((page) => page.items) ?? [];
   return (
     <>
       <PageTitle title="Inbox" />
@@ -72,25 +73,27 @@ export function InboxList({ viewer }: { viewer: CaseViewer }) {
           Your inbox could not be loaded.
         </Alert>
       )}
-      {inbox.data && (
+      {first && (
         <Text size="sm" mb="sm" role="status">
-          {inbox.data.unreadMessages} unread {inbox.data.unreadMessages === 1 ? 'message' : 'messages'},{' '}
-          {inbox.data.plansAwaiting} {inbox.data.plansAwaiting === 1 ? 'plan' : 'plans'}{' '}
+          {first.unreadMessages} unread {first.unreadMessages === 1 ? 'message' : 'messages'}, {first.plansAwaiting}{' '}
+          {first.plansAwaiting === 1 ? 'plan' : 'plans'}{' '}
           {viewer === 'lab' ? 'with changes requested' : `awaiting ${approvalFor(viewer)}`}
         </Text>
       )}
-      {inbox.data && shown === 0 && <Text c="dimmed">Nothing is waiting for you.</Text>}
-      {shown > 0 && (
+      {first && items.length === 0 && <Text c="dimmed">Nothing is waiting for you.</Text>}
+      {items.length > 0 && (
         <Stack component="ul" gap="xs" p={0} m={0} style={{ listStyle: 'none' }} aria-label="Waiting for you">
-          {inbox.data!.items.map((item) => (
+          {items.map((item) => (
             <InboxRow key={`${item.kind}-${item.itemId}`} item={item} viewer={viewer} />
           ))}
         </Stack>
       )}
-      {total > shown && shown === maxInboxItems && (
-        <Text size="sm" c="dimmed" mt="sm">
-          The newest {maxInboxItems} are shown; the rest are on the case pages.
-        </Text>
+      {inbox.hasNextPage && (
+        <Group justify="center" mt="sm">
+          <Button variant="outline" onClick={() => void inbox.fetchNextPage()} loading={inbox.isFetchingNextPage}>
+            Show more
+          </Button>
+        </Group>
       )}
     </>
   );
