@@ -119,6 +119,16 @@ async function undoLatestMigration(): Promise<string[]> {
   };
   const tag = journal.entries.at(-1)!.tag;
   const migration = await readFile(path.join(folder, `${tag}.sql`), 'utf8');
+  const earlier = await Promise.all(
+    journal.entries.slice(0, -1).map(({ tag }) => readFile(path.join(folder, `${tag}.sql`), 'utf8')),
+  );
+  const functionDefinition = /CREATE (?:OR REPLACE )?FUNCTION "([^"]+)"[^]*?\$\$[^]*?\$\$;/g;
+  /** A function an earlier migration defined: its last definition before this one. */
+  const definedBefore = (name: string) =>
+    earlier
+      .flatMap((sql) => [...sql.matchAll(functionDefinition)])
+      .filter(([, defined]) => defined === name)
+      .at(-1)?.[0];
   const undo = [
     ...[...migration.matchAll(/CREATE (?:UNIQUE )?INDEX (?:IF NOT EXISTS )?"([^"]+)"/g)].map(
       ([, index]) => `drop index if exists "${index}"`,
@@ -126,9 +136,9 @@ async function undoLatestMigration(): Promise<string[]> {
     ...[...migration.matchAll(/ALTER TABLE "([^"]+)" ADD COLUMN "([^"]+)"/g)].map(
       ([, table, column]) => `alter table "${table}" drop column "${column}" cascade`,
     ),
-    // Its triggers with it.
+    // A new function goes with its triggers; a function it redefines gets its earlier body back.
     ...[...migration.matchAll(/CREATE (?:OR REPLACE )?FUNCTION "([^"]+)"/g)].map(
-      ([, name]) => `drop function "${name}" cascade`,
+      ([, name]) => definedBefore(name!) ?? `drop function "${name}" cascade`,
     ),
     ...[...migration.matchAll(/CREATE TABLE "([^"]+)"/g)].map(([, table]) => `drop table "${table}" cascade`),
   ];

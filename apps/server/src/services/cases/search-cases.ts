@@ -174,16 +174,17 @@ interface SearchTerms {
 /**
  * The names and doctors a staff-wide search's words match, looked up first (0.1-0.3 ms) so
  * that the search itself binds them as arrays and leaves out the reads that find nothing.
- * A named statement, built once, on the ordinary connections (not keptPlans): there
- * PostgreSQL plans it for each pattern, as a generic plan would cost more (it cannot tell a
- * trigram index read from a scan of every name).
+ * A named statement, built once, planned once (keptPlans): its generic plan reads the two
+ * trigram indexes, while on the ordinary connections PostgreSQL kept planning it for each
+ * pattern (the folded pattern made the generic plan's estimate dearer), which cost a staff
+ * search a sixth of its rate (docs/benchmarks.md § Lists, 1,000,000 cases).
  */
 async function findSearchTerms(db: Database, pattern: string): Promise<SearchTerms> {
   const terms = preparedOnce(db, 'case_search_terms', (name) => {
     const pattern = placeholder('pattern');
     const namesMatching = sql`select ${patientNames.name} from ${patientNames}
       where ${folded(sql`${patientNames.name}`)} like ${folded(pattern)}`;
-    return db
+    return keptPlans(db)
       .select({
         names: sql<string[]>`array(${namesMatching})`,
         doctorIds: sql<number[]>`array(${usersNamed(pattern, sql`true`)})`,
