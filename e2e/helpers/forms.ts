@@ -1,4 +1,5 @@
 import type { Locator, Page } from 'playwright-core';
+import { expect } from 'vitest';
 
 /**
  * The text a screen reader announces as a field's description (its error or hint), read
@@ -21,8 +22,26 @@ export async function chooseFile(
   await chooser.setFiles(file);
 }
 
-/** Picks an option of a Mantine Select by its label. */
-export async function selectOption(page: Page, label: string, option: string): Promise<void> {
-  await page.getByRole('combobox', { name: label, exact: true }).click();
-  await page.getByRole('option', { name: option, exact: true }).click();
+/**
+ * Picks an option of a Mantine Select by its label, optionally narrowing a long list by
+ * typing, until the field shows it: a list that redraws as its data arrives can close under
+ * a click.
+ */
+export async function selectOption(page: Page, label: string, option: string, search?: string): Promise<void> {
+  const field = page.getByRole('combobox', { name: label, exact: true });
+  const choice = page.getByRole('option', { name: option, exact: true }).first();
+  await expect
+    .poll(
+      async () => {
+        if ((await field.inputValue()) === option) return option;
+        if (!(await choice.isVisible())) {
+          await field.click();
+          if (search) await field.fill(search);
+        }
+        await choice.click({ timeout: 5_000 }).catch(() => undefined);
+        return field.inputValue();
+      },
+      { timeout: 30_000 },
+    )
+    .toBe(option);
 }

@@ -17,7 +17,8 @@ import {
   openSignedIn,
   menuLink,
 } from '../helpers/browser.ts';
-import { combobox, eventually, pickOption, textbox } from '../helpers/doctor-form.ts';
+import { combobox, eventually, textbox } from '../helpers/doctor-form.ts';
+import { selectOption } from '../helpers/forms.ts';
 import { toastShown } from '../helpers/shown.ts';
 
 const browser = useBrowser();
@@ -98,15 +99,15 @@ describe('Doctors screen', () => {
     await textbox(page, 'First Name').fill('Lina');
     await textbox(page, 'Last Name').fill('Bo');
     await textbox(page, 'Email').fill(`${username}@clinic.test`);
-    await pickOption(page, 'Location', 'Germany', 'Germ');
-    await pickOption(page, 'Gender', 'Other');
+    await selectOption(page, 'Location', 'Germany', 'Germ');
+    await selectOption(page, 'Gender', 'Other');
     await textbox(page, 'Clinic Name').fill('Alster Aligners');
-    await pickOption(page, 'Country', 'Germany', 'Germ');
-    await pickOption(page, 'City', 'Hamburg', 'Hamb');
+    await selectOption(page, 'Country', 'Germany', 'Germ');
+    await selectOption(page, 'City', 'Hamburg', 'Hamb');
     await page.getByRole('button', { name: 'Add Clinic' }).click();
     await textbox(page, 'Clinic Name').fill('Second Site');
-    await pickOption(page, 'Country', 'Germany', 'Germ');
-    await pickOption(page, 'City', 'Berlin', 'Berlin');
+    await selectOption(page, 'Country', 'Germany', 'Germ');
+    await selectOption(page, 'City', 'Berlin', 'Berlin');
     await page.getByRole('button', { name: 'Add Clinic' }).click();
     const clinics = page.getByRole('table', { name: 'Clinics' });
     await eventually(() => clinics.getByRole('row').count()).toBe(3);

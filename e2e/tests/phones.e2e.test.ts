@@ -11,7 +11,7 @@ import {
   useBrowser,
 } from '../helpers/browser.ts';
 import { fillCaseDetails } from '../helpers/case-form.ts';
-import { pickOption, textbox } from '../helpers/doctor-form.ts';
+import { textbox } from '../helpers/doctor-form.ts';
 import { submitCase } from '../helpers/cases.ts';
 import { selectOption } from '../helpers/forms.ts';
 
@@ -109,8 +109,8 @@ describe('Phones (375 px)', () => {
     ] as const) {
       await textbox(page, 'Clinic Name').fill(clinic);
       await textbox(page, 'Address').fill('Unter den Linden 1, 10117 Berlin');
-      await pickOption(page, 'Country', 'Germany', 'Germ');
-      await pickOption(page, 'City', city, city);
+      await selectOption(page, 'Country', 'Germany', 'Germ');
+      await selectOption(page, 'City', city, city);
       await page.getByRole('button', { name: 'Add Clinic' }).click();
     }
     const clinics = page.getByRole('table', { name: 'Clinics' });

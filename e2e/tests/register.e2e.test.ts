@@ -19,8 +19,8 @@ import {
   signIn,
   menuLink,
 } from '../helpers/browser.ts';
-import { combobox, eventually, pickOption, textbox } from '../helpers/doctor-form.ts';
-import { chooseFile, fieldDescription } from '../helpers/forms.ts';
+import { combobox, eventually, textbox } from '../helpers/doctor-form.ts';
+import { chooseFile, fieldDescription, selectOption } from '../helpers/forms.ts';
 import { pictureFile } from '../helpers/pictures.ts';
 import { expectToast, toastShown } from '../helpers/shown.ts';
 
@@ -56,7 +56,7 @@ describe('Register screen', () => {
     const username = uniqueName('drtyped');
     const page = await newPage(browser());
     await openRegister(page);
-    await pickOption(page, 'Location', 'Germany', 'Germ');
+    await selectOption(page, 'Location', 'Germany', 'Germ');
     // A new clinic's country starts as the doctor's country.
     await eventually(() => combobox(page, 'Country').inputValue()).toBe('Germany');
     await eventually(() => combobox(page, 'City').isEnabled()).toBe(true);
@@ -76,8 +76,8 @@ describe('Register screen', () => {
     await textbox(page, 'First Name').fill('Typed');
     await textbox(page, 'Last Name').fill('Clinic');
     await textbox(page, 'Email').fill(`${username}@clinic.test`);
-    await pickOption(page, 'Gender', 'Female');
-    await pickOption(page, 'City', 'Berlin', 'Berlin');
+    await selectOption(page, 'Gender', 'Female');
+    await selectOption(page, 'City', 'Berlin', 'Berlin');
     await textbox(page, 'Username').fill(username);
     await textbox(page, 'Password').fill('typed-passphrase');
     await textbox(page, 'Confirm Password').fill('typed-passphrase');
@@ -107,8 +107,8 @@ describe('Register screen', () => {
     await textbox(page, 'Last Name').fill('Hopper');
     await textbox(page, 'Email').fill(email);
     await textbox(page, 'Mobile No').fill('+49 30 1234567');
-    await pickOption(page, 'Location', 'Germany', 'Germ');
-    await pickOption(page, 'Gender', 'Female');
+    await selectOption(page, 'Location', 'Germany', 'Germ');
+    await selectOption(page, 'Gender', 'Female');
     await textbox(page, 'Profession').fill('Orthodontist');
     await textbox(page, 'Professional Specialization').fill('Clear aligners');
     await textbox(page, 'Academic Title').fill('Dr. med. dent.');
@@ -122,9 +122,9 @@ describe('Register screen', () => {
 
     await textbox(page, 'Clinic Name').fill('Spree Smiles');
     await textbox(page, 'Contact No').fill('030 5550100');
-    await pickOption(page, 'Country', 'Germany', 'Germ');
+    await selectOption(page, 'Country', 'Germany', 'Germ');
     await eventually(() => combobox(page, 'City').isEnabled()).toBe(true);
-    await pickOption(page, 'City', 'Berlin', 'Berlin');
+    await selectOption(page, 'City', 'Berlin', 'Berlin');
     await textbox(page, 'Address').fill('Unter den Linden 1');
     await page.getByRole('button', { name: 'Add Clinic' }).click();
     const clinics = page.getByRole('table', { name: 'Clinics' });
@@ -161,7 +161,7 @@ describe('Register screen', () => {
     await row.getByRole('button', { name: 'Edit' }).click();
     await eventually(() => textbox(admin, 'Username').inputValue()).toBe(username);
     await eventually(() => admin.getByRole('table', { name: 'Clinics' }).textContent()).toContain('Berlin');
-    await pickOption(admin, 'Status', 'Active');
+    await selectOption(admin, 'Status', 'Active');
     await admin.getByRole('button', { name: 'Submit' }).click();
     await eventually(() => toastShown(admin, /activation e-mail/)).toBe(true);
     await textbox(admin, 'Search doctors').fill(email);
@@ -192,11 +192,11 @@ describe('Register screen', () => {
     await textbox(page, 'First Name').fill('Second');
     await textbox(page, 'Last Name').fill('Comer');
     await textbox(page, 'Email').fill(email);
-    await pickOption(page, 'Location', 'Germany', 'Germ');
-    await pickOption(page, 'Gender', 'Female');
+    await selectOption(page, 'Location', 'Germany', 'Germ');
+    await selectOption(page, 'Gender', 'Female');
     await textbox(page, 'Clinic Name').fill('Late Smiles');
     await eventually(() => combobox(page, 'City').isEnabled()).toBe(true);
-    await pickOption(page, 'City', 'Berlin', 'Berlin');
+    await selectOption(page, 'City', 'Berlin', 'Berlin');
     await textbox(page, 'Username').fill(taken.username);
     await textbox(page, 'Password').fill('second-passphrase');
     await textbox(page, 'Confirm Password').fill('second-passphrase');
