@@ -30,17 +30,19 @@ const parseCursor = (cursor: string): Cursor => {
 };
 const cursorOf = (item: InboxItem) => `${item.at}~${item.kind}~${item.itemId}`;
 
+/** An item's time as the answer shows it (milliseconds): what pages are ordered and cut by. */
+const shownAt = (at: SQLWrapper) => sql`date_trunc('milliseconds', ${at})`;
+
 /**
  * Items come newest first (to the millisecond the answer shows), then messages before plans,
  * then the higher id first; this keeps those after the cursor. `at` is the item's time column.
  */
 function afterCursor(cursor: Cursor | undefined, kind: InboxItemKind, at: SQLWrapper, id: SQLWrapper) {
   if (!cursor) return undefined;
-  const shownAt = sql`date_trunc('milliseconds', ${at})`;
   const cursorAt = sql`${cursor.at}::timestamptz`;
   // At the cursor's millisecond: a message after a message has a lower id; every plan follows a message.
   const sameAtAfter = kind === cursor.kind ? sql`${id} < ${cursor.id}` : kind === 'plan' ? sql`true` : sql`false`;
-  return sql`(${shownAt} < ${cursorAt} or (${shownAt} = ${cursorAt} and ${sameAtAfter}))`;
+  return sql`(${shownAt(at)} < ${cursorAt} or (${shownAt(at)} = ${cursorAt} and ${sameAtAfter}))`;
 }
 
 /**
@@ -70,7 +72,7 @@ export async function getInbox(db: Database, actor: SignedInUser, query: InboxQu
     .innerJoin(cases, eq(cases.caseId, caseMessages.caseId))
     .leftJoin(caseMessageReads, readMarkOf(actor))
     .where(and(messagesWaiting, afterCursor(cursor, 'message', caseMessages.createdAt, caseMessages.messageId)))
-    .orderBy(sql`date_trunc('milliseconds', ${caseMessages.createdAt}) desc`, desc(caseMessages.messageId))
+    .orderBy(desc(shownAt(caseMessages.createdAt)), desc(caseMessages.messageId))
     .limit(maxInboxItems + 1);
   // cases.plan_state copies the newest version's state (indexed); that version is the item.
   const waiting = isDoctorCaller ? 'awaiting_approval' : 'changes_requested';
@@ -91,7 +93,7 @@ export async function getInbox(db: Database, actor: SignedInUser, query: InboxQu
     .from(cases)
     .innerJoin(treatmentPlans, planVersion)
     .where(and(plansWaiting, afterCursor(cursor, 'plan', planAt, treatmentPlans.planId)))
-    .orderBy(sql`date_trunc('milliseconds', ${planAt}) desc`, desc(treatmentPlans.planId))
+    .orderBy(desc(shownAt(planAt)), desc(treatmentPlans.planId))
     .limit(maxInboxItems + 1);
   const items: InboxItem[] = [
     ...messages.map(({ total: _total, ...row }) => ({ ...row, kind: 'message' as const, version: null })),
