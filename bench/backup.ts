@@ -13,6 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
+import { backupCliFile as cli, buildBackupCli } from '../apps/server/build.ts';
 import { prepareDatabase } from '../apps/server/src/db/prepare.ts';
 import { fixed, printTable } from './lib/measure.ts';
 
@@ -20,7 +21,6 @@ process.env.BENCH_CASES ??= '10000';
 const { admin, freshDatabase, quietLog, seed } = await import('./lists.ts');
 const caseCount = Number(process.env.BENCH_CASES);
 const fileBytes = Number(process.env.BENCH_FILE_KB ?? 20) * 1000;
-const cli = path.resolve(import.meta.dirname, '../apps/server/src/backup/cli.ts');
 const run = promisify(execFile);
 const backupKey = randomBytes(32).toString('base64');
 
@@ -34,6 +34,7 @@ async function timed(work: () => Promise<unknown>): Promise<number> {
 const megabytes = async (file: string) => fixed((await stat(file)).size / 1e6);
 
 async function runBackupBenchmark() {
+  await buildBackupCli();
   const work = await mkdtemp(path.join(os.tmpdir(), 'portal-bench-backup-'));
   const dataDir = path.join(work, 'data');
   await mkdir(dataDir);

@@ -31,7 +31,7 @@ export const startCommand = readStartCommand();
  * builds write the same files, each replaced whole).
  */
 let serverBuild: Promise<void> | undefined;
-const compiledServer = () => (serverBuild ??= buildServer());
+export const compiledServer = () => (serverBuild ??= buildServer());
 
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {

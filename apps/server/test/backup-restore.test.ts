@@ -8,7 +8,8 @@ import { maxPageSize } from '@portal/contract';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startPortal, type PortalProcess } from '../../../e2e/helpers/portal-process.ts';
+import { compiledServer, startPortal, type PortalProcess } from '../../../e2e/helpers/portal-process.ts';
+import { backupCliFile } from '../build.ts';
 import { connectDatabase } from '../src/db/client.ts';
 import { binaryStl, caseFields, caseForm, sha256 } from './helpers/case-factories.ts';
 import { makeImage } from './helpers/factories.ts';
@@ -24,14 +25,14 @@ import { testAdmin } from './helpers/test-app.ts';
  * docs/decisions.md § Restores
  */
 const databaseUrl = process.env.DATABASE_URL;
-const cli = path.resolve(import.meta.dirname, '../src/backup/cli.ts');
 const backupKey = 'correct horse battery staple, thirty-two+';
 const run = promisify(execFile);
 
-/** Runs the backup command line with the portal's environment: its exit code and output. */
+/** Runs the backup command line, compiled as `npm run backup` runs it, with the portal's environment: its exit code and output. */
 async function runCli(env: Record<string, string>, ...args: string[]) {
+  await compiledServer();
   try {
-    const { stdout, stderr } = await run(process.execPath, [cli, ...args], {
+    const { stdout, stderr } = await run(process.execPath, [backupCliFile, ...args], {
       env: { PATH: process.env.PATH ?? '', ...env },
     });
     return { code: 0, stdout, stderr };
