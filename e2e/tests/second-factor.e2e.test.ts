@@ -15,6 +15,7 @@ import {
   useBrowser,
 } from '../helpers/browser.ts';
 import { startPortal, type PortalProcess } from '../helpers/portal-process.ts';
+import { pgliteTemplate, unpackPgliteTemplate } from '../../apps/server/test/helpers/pglite-template.ts';
 import { toastShown } from '../helpers/shown.ts';
 
 /**
@@ -32,6 +33,8 @@ let on: { api: ReturnType<typeof createApiClient>; adminToken: string };
 
 beforeAll(async () => {
   dataDir = await mkdtemp(path.join(os.tmpdir(), 'portal-e2e-mfa-'));
+  // The suite's seeded database, as the suite's portals have: a first start seeds the world's cities.
+  await unpackPgliteTemplate(await pgliteTemplate(), dataDir);
   portal = await startPortal(
     {
       DATA_DIR: dataDir,

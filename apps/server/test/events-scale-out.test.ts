@@ -3,11 +3,12 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startPortal, type PortalProcess } from '../../../e2e/helpers/portal-process.ts';
 import { binaryStl, caseFields, caseForm } from './helpers/case-factories.ts';
 import { openEventStream, type EventStreamReader } from './helpers/event-stream.ts';
 import { doctorFields, formData } from './helpers/factories.ts';
+import { testAdmin } from './helpers/constants.ts';
 
 /**
  * Live events across processes: two real portals on one PostgreSQL database; a status
@@ -28,7 +29,8 @@ const buses = [
 ];
 
 describe.runIf(process.env.DATABASE_URL).each(buses)('live events across two processes ($name)', ({ redisUrl }) => {
-  const admin = { username: freshName('admin'), password: 'admin-password' };
+  // The seeded template's administrator (the portal makes ADMIN_USERNAME only in a database without one).
+  const admin = testAdmin;
   const dataDirs: string[] = [];
   const streams: EventStreamReader[] = [];
   let databaseName: string;
@@ -40,7 +42,8 @@ describe.runIf(process.env.DATABASE_URL).each(buses)('live events across two pro
     databaseName = `portal_events_${randomBytes(6).toString('hex')}`;
     adminClient = new pg.Client({ connectionString: process.env.DATABASE_URL });
     await adminClient.connect();
-    await adminClient.query(`create database ${databaseName}`);
+    // A copy of the seeded template: no start seeds the world's cities (scale-out.test.ts starts on an empty one).
+    await adminClient.query(`create database ${databaseName} template ${inject('templateDatabase')}`);
     const databaseUrl = new URL(process.env.DATABASE_URL!);
     databaseUrl.pathname = `/${databaseName}`;
     const shared = {

@@ -8,10 +8,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { freePort, startPortal, type PortalProcess } from '../../../e2e/helpers/portal-process.ts';
 import { binaryStl, caseFields, caseForm, encodeForm, sha256 } from './helpers/case-factories.ts';
 import { doctorFields, formData } from './helpers/factories.ts';
+import { testAdmin } from './helpers/constants.ts';
 import { s3rverCredentials, startS3rver } from './helpers/s3rver.ts';
 
 /**
@@ -36,7 +37,8 @@ if (skipReason) console.log(`[skipped] deploy/nginx.conf in front of two process
 
 const bucket = 'nginx-test';
 const freshName = (prefix: string) => `${prefix}${randomBytes(6).toString('hex')}`;
-const admin = { username: freshName('admin'), password: 'admin-password' };
+// The seeded template's administrator (the portal makes ADMIN_USERNAME only in a database without one).
+const admin = testAdmin;
 
 async function login(baseUrl: string, username: string, password: string): Promise<string> {
   const response = await fetch(`${baseUrl}/api/auth/login`, {
@@ -64,7 +66,8 @@ describe.skipIf(skipReason !== undefined)('deploy/nginx.conf in front of two por
     databaseName = freshName('portal_nginx_');
     adminClient = new pg.Client({ connectionString: databaseUrl });
     await adminClient.connect();
-    await adminClient.query(`create database ${databaseName}`);
+    // A copy of the seeded template: no start seeds the world's cities (scale-out.test.ts starts on an empty one).
+    await adminClient.query(`create database ${databaseName} template ${inject('templateDatabase')}`);
     const url = new URL(databaseUrl!);
     url.pathname = `/${databaseName}`;
     const shared = {
