@@ -6,10 +6,12 @@ const isolatedServerTests = ['test/anonymous-hashing.test.ts'];
 
 /**
  * Server test files that reach no database (STL reading and viewing copies, tokens, the docs'
- * links): run once, in `npm test`, and not again in CI's PostgreSQL pass (.ci/run).
+ * links), or only a PGlite of their own (the full geography's seed): run once, in `npm test`,
+ * and not again in CI's PostgreSQL pass (.ci/run).
  */
 const databaseFreeServerTests = [
   'test/mesh-derivative.test.ts',
+  'test/geography-seed.test.ts',
   'test/tokens.test.ts',
   'test/failure-counter.test.ts',
   'test/docs-links.test.ts',
@@ -45,7 +47,7 @@ const slowestFirst = [
   'test/faults-stalled-requests.test.ts', // 58 s: three real starts, one of them `npm start`
   'test/faults-restart.test.ts', // 47 / 35 s
   'test/scale-out.test.ts', // PostgreSQL only, 33 s
-  'test/geography.test.ts', // 10 / 31 s
+  'test/geography-seed.test.ts', // 10 s: the full geography seeded (the PGlite pass only)
   'test/body-limits.test.ts', // 28 / 19 s
   'test/faults-hostile-clients.test.ts', // 23 / 16 s
   'test/resumable-uploads.test.ts', // 14 / 22 s

@@ -8,12 +8,6 @@ import {
   type CreatedDoctor,
 } from './helpers/factories.ts';
 import { createTestApp, type TestApp } from './helpers/test-app.ts';
-import { sql } from 'drizzle-orm';
-import { PasswordHasher } from '../src/auth/passwords.ts';
-import { connectDatabase } from '../src/db/client.ts';
-import { prepareDatabase } from '../src/db/prepare.ts';
-import { geographyRows, readGeographyData } from '../src/db/seed.ts';
-import { silentLogger, testAdmin, testPasswordHashing } from './helpers/constants.ts';
 
 interface Country {
   CountryId: number;
@@ -90,46 +84,6 @@ describe('GET /city/get_cities_list/{countryId}', () => {
     expect(new Set(names).size).toBe(names.length);
     // A name that occurs once keeps its plain form.
     expect(names).toContain('Chicago');
-  });
-
-  it("seeds the package's every country and city into an empty database, as a first start does", async () => {
-    const connection = await connectDatabase({});
-    try {
-      await prepareDatabase(connection, silentLogger, {
-        admin: { ...testAdmin, passwords: new PasswordHasher(testPasswordHashing) },
-      });
-      const rowsOf = async <T>(query: ReturnType<typeof sql>) =>
-        ((await connection.db.execute(query)) as unknown as { rows: T[] }).rows;
-      const [counts] = await rowsOf<{ countries: number; cities: number }>(sql`
-        select (select count(*)::int from countries) as countries, (select count(*)::int from cities) as cities`);
-      const { countryRows, cityRows } = await geographyRows();
-      expect(counts).toEqual({ countries: countryRows.length, cities: cityRows.length });
-      const berlin = await rowsOf<{ country: string }>(sql`
-        select country_name as country from cities join countries using (country_id) where city_name = 'Berlin'`);
-      expect(berlin).toEqual([{ country: 'Germany' }]);
-    } finally {
-      await connection.close();
-    }
-    // A bound, not a pace: 148,000 cities took 86 s in a loaded CI run on PostgreSQL.
-  }, 300_000);
-
-  it('gives every city a label of its own within its country', async () => {
-    const { cityRows } = await geographyRows();
-    const labels = cityRows.map((row) => `${row.countryId}/${row.cityName}`);
-    expect(new Set(labels).size).toBe(labels.length);
-    expect(cityRows.length).toBeGreaterThan(140_000);
-  });
-
-  it("reads the package's data files as its module gives them: every country, state and city, in order", async () => {
-    const { City, Country, State } = await import('country-state-city');
-    const read = await readGeographyData();
-    expect(read.countries).toEqual(Country.getAllCountries().map(({ name, isoCode }) => ({ name, isoCode })));
-    expect(read.states).toEqual(
-      State.getAllStates().map(({ name, isoCode, countryCode }) => ({ name, isoCode, countryCode })),
-    );
-    expect(read.cities).toEqual(
-      City.getAllCities().map(({ name, countryCode, stateCode }) => ({ name, countryCode, stateCode })),
-    );
   });
 
   it('answers an empty list for a country without cities, 404 for an unknown country', async () => {

@@ -7,7 +7,7 @@ const wholeCountries = new Set(['Afghanistan', 'Albania']);
 /**
  * The tests' geography: every country, and a few hundred of the product's cities (ids and
  * labels as the full seed gives them), among them the three "Springfield, <state>" that tell
- * apart a name shared within one country. geography.test.ts seeds the full list once.
+ * apart a name shared within one country. geography-seed.test.ts seeds the full list once.
  */
 export async function testGeography(): Promise<GeographyRows> {
   const { countryRows, cityRows } = await geographyRows();
