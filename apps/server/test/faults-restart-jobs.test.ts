@@ -36,8 +36,12 @@ const start = () =>
     },
   });
 
-const waitFor = (condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 120_000) =>
-  waitUntil(condition, what, { timeoutMs, everyMs: 10 });
+/**
+ * Checks every `everyMs`: the log's lines every 10 ms (the job must be caught while it runs),
+ * the portal's answers every 200 ms (each check is a request that takes CPU from the copy).
+ */
+const waitFor = (condition: () => boolean | Promise<boolean>, what: string, everyMs: number) =>
+  waitUntil(condition, what, { timeoutMs: 120_000, everyMs });
 
 beforeAll(async () => {
   dataDir = await mkdtemp(path.join(os.tmpdir(), 'portal-restart-jobs-'));
@@ -73,7 +77,7 @@ describe('a background job when its process is killed', () => {
       form: planForm(planSummaryOf(stls.length - 1, 0), files),
     });
     const planJob = () => started.find((entry) => entry.kind === 'plan.view');
-    await waitFor(() => planJob() !== undefined, 'the plan job to start');
+    await waitFor(() => planJob() !== undefined, 'the plan job to start', 10);
     const killed = portal;
     killed.child.kill('SIGKILL');
     await once(killed.child, 'exit');
@@ -85,6 +89,7 @@ describe('a background job when its process is killed', () => {
         (await callJson<{ upper: { state: string } }>('GET', viewsUrl, { token: adminToken })).upper.state !==
         'pending',
       'the copy to be made',
+      200,
     );
     expect((await callJson<{ upper: { state: string } }>('GET', viewsUrl, { token: adminToken })).upper.state).toBe(
       'ready',
@@ -96,5 +101,11 @@ describe('a background job when its process is killed', () => {
     expect(runs[1]!.pid).toBe(portal.child.pid);
     const glb = await portal.api('GET', `${viewsUrl}/upper/mesh.glb`, { token: adminToken });
     expect(glb.status).toBe(200);
+    // Read to the end: a body left unread held the portal's shutdown open for its whole 30 s.
+    expect(
+      Buffer.from(await glb.arrayBuffer())
+        .subarray(0, 4)
+        .toString(),
+    ).toBe('glTF');
   });
 });
