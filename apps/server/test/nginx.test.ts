@@ -82,6 +82,9 @@ describe.skipIf(skipReason !== undefined)('deploy/nginx.conf in front of two por
       ADMIN_PASSWORD: admin.password,
       TRUST_PROXY: '127.0.0.1',
       LOG_LEVEL: 'error',
+      // The 80 MB scan's viewing copy is still being made when the tests end, and shutdown waits
+      // for it until the deadline: 30 s by default, of nothing this file checks.
+      SHUTDOWN_TIMEOUT: '3',
     };
     const startOne = async () => {
       const dataDir = await mkdtemp(path.join(os.tmpdir(), 'portal-nginx-data-'));
