@@ -56,6 +56,8 @@ async function startE2ePortal(
     LOGIN_ATTEMPTS_PER_ADDRESS: '10000',
     LOGIN_ATTEMPTS_PER_ACCOUNT: '10000',
     LOGIN_ATTEMPTS_PER_ACCOUNT_AND_ADDRESS: '10000',
+    // Stopped when the suite ends: a viewing copy still being made is not waited for 30 s.
+    SHUTDOWN_TIMEOUT: '5',
   });
   return {
     baseUrl: portal.baseUrl,
