@@ -97,23 +97,26 @@ export async function buildBackupCli(): Promise<void> {
 
 /** Builds dist/ (writeWhole): two builds at once leave the same output. */
 export async function buildServer(): Promise<void> {
-  const result = await build({
-    ...shared,
-    entryPoints: [
-      { in: path.join(serverRoot, 'src/main.ts'), out: 'server' },
-      // Loaded by path in each worker thread (src/meshes/derivative-pool.ts), never imported.
-      { in: path.join(serverRoot, 'src/meshes/derivative-worker.ts'), out: 'derivative-worker' },
-    ],
-    // A module imported with `await import()` (S3, Redis, the PDF renderer) becomes a chunk of
-    // its own, so what it imports from node_modules still loads only when it is used. Chunks
-    // sit directly in dist/, like main.js: src/server-root.ts relies on that depth.
-    splitting: true,
-    chunkNames: '[name]-[hash]',
-  });
+  const [result, backupCli] = await Promise.all([
+    build({
+      ...shared,
+      entryPoints: [
+        { in: path.join(serverRoot, 'src/main.ts'), out: 'server' },
+        // Loaded by path in each worker thread (src/meshes/derivative-pool.ts), never imported.
+        { in: path.join(serverRoot, 'src/meshes/derivative-worker.ts'), out: 'derivative-worker' },
+      ],
+      // A module imported with `await import()` (S3, Redis, the PDF renderer) becomes a chunk of
+      // its own, so what it imports from node_modules still loads only when it is used. Chunks
+      // sit directly in dist/, like main.js: src/server-root.ts relies on that depth.
+      splitting: true,
+      chunkNames: '[name]-[hash]',
+    }),
+    compileBackupCli(),
+  ]);
   const files = [
     ...result.outputFiles.map((file) => ({ path: file.path, contents: file.contents })),
     { path: path.join(serverDist, 'main.js'), contents: startFile },
-    ...(await compileBackupCli()),
+    ...backupCli,
   ];
   await writeWhole(files);
   await removeStaleOutput(new Set(files.map((file) => path.basename(file.path))));

@@ -3,8 +3,8 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { startCommand } from '../../../e2e/helpers/portal-process.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { compiledServer, startCommand } from '../../../e2e/helpers/portal-process.ts';
 import { readDuration, readSize } from '../src/config-values.ts';
 import { ConfigError, loadConfig, parseDuration } from '../src/config.ts';
 import { binaryStl, caseFields, caseForm, createCaseDoctor, snapshot, submitCase } from './helpers/case-factories.ts';
@@ -556,6 +556,7 @@ describe('upload limits by default (issue 20)', () => {
 });
 
 describe('the real process', () => {
+  beforeAll(() => compiledServer());
   // The Node the project pins (npm scripts run it too); the running one if it is missing.
   const pinnedNode = path.join(repoRoot, 'node_modules/.bin/node');
   const node = existsSync(pinnedNode) ? pinnedNode : process.execPath;

@@ -3,7 +3,7 @@ import { mkdtemp, open, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { freePort, startCommand } from '../../../e2e/helpers/portal-process.ts';
+import { compiledServer, freePort, startCommand } from '../../../e2e/helpers/portal-process.ts';
 import { portalEnv, seededDatabase } from './helpers/portal-process-api.ts';
 
 const root = path.resolve(import.meta.dirname, '../../..');
@@ -14,6 +14,7 @@ const isRunning = (child: ChildProcess) => child.exitCode === null && child.sign
 
 /** The compiled portal (`npm start`'s command) on a copy of the seeded database, with the given stdout and stderr. */
 async function startPortal(stdio: StdioOptions) {
+  await compiledServer();
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'portal-output-'));
   const database = await seededDatabase(dataDir, 'portal_output');
   const port = await freePort();

@@ -5,7 +5,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort, startCommand } from '../../../e2e/helpers/portal-process.ts';
+import { compiledServer, freePort, startCommand } from '../../../e2e/helpers/portal-process.ts';
 import { seededDatabase } from './helpers/portal-process-api.ts';
 import { createTestApp, type TestApp } from './helpers/test-app.ts';
 
@@ -154,6 +154,7 @@ describe.skipIf(process.env.DATABASE_URL)(
     let env: Record<string, string>;
     const groups: number[] = [];
     beforeAll(async () => {
+      await compiledServer();
       dataDir = await mkdtemp(path.join(os.tmpdir(), 'portal-shutdown-'));
       // The tests' seeded database, not a first start's own seeding of the world's cities.
       await seededDatabase(dataDir, 'portal_shutdown');

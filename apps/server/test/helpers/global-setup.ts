@@ -1,6 +1,5 @@
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
-import { buildServer } from '../../build.ts';
 import { connectDatabase } from '../../src/db/client.ts';
 import { prepareDatabase } from '../../src/db/prepare.ts';
 import { silentLogger } from './constants.ts';
@@ -50,20 +49,18 @@ async function makeTemplate(): Promise<Template> {
 
 /**
  * Each server project (vitest.config.ts: `server`, `server-isolated`, `server-units`) runs this in vitest's
- * main process: the first makes the template and compiles the server (dist/, which the tests
- * that start a real process run, as `npm start` does), the last to finish removes the template.
+ * main process: the first makes the template, the last to finish removes it. The tests that
+ * start a real process compile the server first themselves (portal-process.ts
+ * `compiledServer`, once per worker), so a run of other files builds nothing.
  */
 const shared = globalThis as typeof globalThis & {
   portalTemplate?: { template: Promise<Template>; users: number };
-  serverBuild?: Promise<void>;
 };
 
 export default async function setup(project: TestProject) {
   shared.portalTemplate ??= { template: makeTemplate(), users: 0 };
-  shared.serverBuild ??= buildServer();
   const entry = shared.portalTemplate;
   entry.users += 1;
-  await shared.serverBuild;
   const template = await entry.template;
   project.provide('templateDump', template.templateDump);
   project.provide('templateDatabase', template.templateDatabase);
