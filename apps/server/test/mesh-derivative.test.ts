@@ -5,6 +5,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { valueSymbol } from 'piscina';
 import { describe, expect, it } from 'vitest';
+import { compiledServer } from '../../../e2e/helpers/portal-process.ts';
 import { serverDist } from '../build.ts';
 import { makeViewingDerivative, type ViewingDerivative } from '../src/meshes/derivative.ts';
 import { createDerivativePool } from '../src/meshes/derivative-pool.ts';
@@ -367,7 +368,8 @@ describe('createDerivativePool', () => {
     }
   });
 
-  it('has its worker entry in dist/ after the build (the tests build it first)', async () => {
+  it('has its worker entry in dist/ after the build', async () => {
+    await compiledServer();
     const worker = (await import(path.join(serverDist, 'derivative-worker.js'))) as {
       convertStl: (stl: Uint8Array) => Promise<Record<symbol, ViewingDerivative>>;
       planBase: (stl: Uint8Array) => Record<symbol, PlanBase>;
