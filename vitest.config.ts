@@ -12,6 +12,7 @@ const isolatedServerTests = ['test/anonymous-hashing.test.ts'];
 const databaseFreeServerTests = [
   'test/mesh-derivative.test.ts',
   'test/geography-seed.test.ts',
+  'test/backup-archive.test.ts',
   'test/tokens.test.ts',
   'test/failure-counter.test.ts',
   'test/docs-links.test.ts',

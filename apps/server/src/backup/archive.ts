@@ -123,6 +123,9 @@ export async function readArchive(
     extract.destroy(error as Error);
     throw error;
   });
+  // Awaited below, but it can fail first, while `onEntry` still writes the last entry out (the
+  // input cut off in the next one's header): unhandled until then, it ended the process.
+  feeding.catch(() => {});
   const read = new Map<string, EntrySum>();
   let trailer: { entries: EntrySum[] } | undefined;
   try {
