@@ -2,12 +2,12 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPortal, type PortalProcess } from '../../../e2e/helpers/portal-process.ts';
 import { binaryStl, caseFields, caseForm } from './helpers/case-factories.ts';
 import { openEventStream, type EventStreamReader } from './helpers/event-stream.ts';
 import { doctorFields, formData } from './helpers/factories.ts';
+import { seededDatabase } from './helpers/portal-process-api.ts';
 import { testAdmin } from './helpers/constants.ts';
 
 /**
@@ -33,21 +33,16 @@ describe.runIf(process.env.DATABASE_URL).each(buses)('live events across two pro
   const admin = testAdmin;
   const dataDirs: string[] = [];
   const streams: EventStreamReader[] = [];
-  let databaseName: string;
-  let adminClient: pg.Client;
+  let database: Awaited<ReturnType<typeof seededDatabase>> | undefined;
   let first: PortalProcess;
   let second: PortalProcess;
 
   beforeAll(async () => {
-    databaseName = `portal_events_${randomBytes(6).toString('hex')}`;
-    adminClient = new pg.Client({ connectionString: process.env.DATABASE_URL });
-    await adminClient.connect();
-    // A copy of the seeded template: no start seeds the world's cities (scale-out.test.ts starts on an empty one).
-    await adminClient.query(`create database ${databaseName} template ${inject('templateDatabase')}`);
-    const databaseUrl = new URL(process.env.DATABASE_URL!);
-    databaseUrl.pathname = `/${databaseName}`;
+    // A copy of the seeded template on PostgreSQL (so no PGlite folder): no start seeds the
+    // world's cities (scale-out.test.ts starts on an empty one).
+    database = await seededDatabase('', 'portal_events');
     const shared = {
-      DATABASE_URL: databaseUrl.toString(),
+      DATABASE_URL: database.url,
       REDIS_URL: redisUrl,
       JWT_SECRET: randomBytes(32).toString('hex'),
       ADMIN_USERNAME: admin.username,
@@ -68,8 +63,7 @@ describe.runIf(process.env.DATABASE_URL).each(buses)('live events across two pro
   afterAll(async () => {
     for (const stream of streams) stream.close();
     await Promise.all([first?.stop(), second?.stop()]);
-    await adminClient?.query(`drop database if exists ${databaseName} with (force)`);
-    await adminClient?.end();
+    await database?.drop();
     await Promise.all(dataDirs.map((dir) => rm(dir, { recursive: true, force: true })));
   });
 

@@ -7,11 +7,11 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { freePort, startPortal, type PortalProcess } from '../../../e2e/helpers/portal-process.ts';
 import { binaryStl, caseFields, caseForm, encodeForm, sha256 } from './helpers/case-factories.ts';
 import { doctorFields, formData } from './helpers/factories.ts';
+import { seededDatabase } from './helpers/portal-process-api.ts';
 import { testAdmin } from './helpers/constants.ts';
 import { s3rverCredentials, startS3rver } from './helpers/s3rver.ts';
 
@@ -52,8 +52,7 @@ async function login(baseUrl: string, username: string, password: string): Promi
 
 describe.skipIf(skipReason !== undefined)('deploy/nginx.conf in front of two portal processes', () => {
   let s3: Awaited<ReturnType<typeof startS3rver>>;
-  let adminClient: pg.Client;
-  let databaseName: string;
+  let database: Awaited<ReturnType<typeof seededDatabase>> | undefined;
   const folders: string[] = [];
   const portals: PortalProcess[] = [];
   let nginx: ChildProcess;
@@ -63,15 +62,11 @@ describe.skipIf(skipReason !== undefined)('deploy/nginx.conf in front of two por
 
   beforeAll(async () => {
     s3 = await startS3rver(bucket);
-    databaseName = freshName('portal_nginx_');
-    adminClient = new pg.Client({ connectionString: databaseUrl });
-    await adminClient.connect();
-    // A copy of the seeded template: no start seeds the world's cities (scale-out.test.ts starts on an empty one).
-    await adminClient.query(`create database ${databaseName} template ${inject('templateDatabase')}`);
-    const url = new URL(databaseUrl!);
-    url.pathname = `/${databaseName}`;
+    // A copy of the seeded template on PostgreSQL (so no PGlite folder): no start seeds the
+    // world's cities (scale-out.test.ts starts on an empty one).
+    database = await seededDatabase('', 'portal_nginx');
     const shared = {
-      DATABASE_URL: url.toString(),
+      DATABASE_URL: database.url,
       S3_BUCKET: bucket,
       S3_ENDPOINT: s3.endpoint,
       S3_REGION: 'us-east-1',
@@ -132,8 +127,7 @@ describe.skipIf(skipReason !== undefined)('deploy/nginx.conf in front of two por
       await once(nginx, 'exit');
     }
     await Promise.all(portals.map((portal) => portal.stop()));
-    await adminClient?.query(`drop database if exists ${databaseName} with (force)`);
-    await adminClient?.end();
+    await database?.drop();
     await s3?.stop();
     await Promise.all(folders.map((folder) => rm(folder, { recursive: true, force: true })));
   });
