@@ -27,6 +27,10 @@ declare module 'fastify' {
   interface FastifyRequest {
     auditDetail: AuditDetail | null;
   }
+  interface FastifyInstance {
+    /** Resolves once every audit row whose write has started is written (or its failure logged). */
+    auditWritten: () => Promise<void>;
+  }
 }
 
 /**
@@ -145,6 +149,10 @@ export const auditPlugin = fp(async (app: FastifyInstance, options: AuditOptions
     for (const summary of refusals.takeSummaries(windowMs)) write(summary, app.log);
   };
   const timer = setInterval(writeSummaries, windowMs).unref();
+  app.decorate('auditWritten', async () => {
+    // Writes run side by side on the pool, so a later one can land first: wait for them all.
+    await Promise.allSettled(pending);
+  });
 
   app.addHook('onResponse', async (request, reply) => {
     const record = auditRecordFor(request, reply.statusCode);
@@ -156,6 +164,6 @@ export const auditPlugin = fp(async (app: FastifyInstance, options: AuditOptions
   app.addHook('onClose', async () => {
     clearInterval(timer);
     writeSummaries();
-    await Promise.allSettled(pending);
+    await app.auditWritten();
   });
 });
