@@ -1,5 +1,5 @@
 import { once } from 'node:events';
-import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
@@ -11,6 +11,7 @@ import { binaryStl, caseFields, caseForm, encodeForm, sha256, type UploadFile } 
 import { makeImage } from './helpers/factories.ts';
 import { portalEnv, portalJson, seededDatabase } from './helpers/portal-process-api.ts';
 import { testAdmin } from './helpers/test-app.ts';
+import { filesUnder } from './helpers/stored-files.ts';
 import { waitUntil } from './helpers/wait-until.ts';
 
 /**
@@ -75,12 +76,6 @@ async function startUpload(files: Record<string, UploadFile>) {
       if (written === body.length) request.end();
     },
   };
-}
-
-async function filesUnder(folder: string): Promise<{ file: string; size: number }[]> {
-  const entries = await readdir(folder, { recursive: true, withFileTypes: true }).catch(() => []);
-  const files = entries.filter((entry) => entry.isFile()).map((entry) => path.join(entry.parentPath, entry.name));
-  return Promise.all(files.map(async (file) => ({ file, size: (await stat(file)).size })));
 }
 
 const storedCaseFiles = () => filesUnder(path.join(dataDir, 'files', 'cases'));

@@ -1,5 +1,5 @@
 import { once } from 'node:events';
-import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
@@ -8,6 +8,7 @@ import { startPortal, type PortalProcess } from '../../../e2e/helpers/portal-pro
 import { binaryStl, caseFields, caseForm, encodeForm } from './helpers/case-factories.ts';
 import { portalEnv, portalJson, seededDatabase } from './helpers/portal-process-api.ts';
 import { testAdmin } from './helpers/test-app.ts';
+import { filesUnder } from './helpers/stored-files.ts';
 import { waitUntil } from './helpers/wait-until.ts';
 
 /**
@@ -27,17 +28,6 @@ let dropDatabase = async () => {};
 let portal: PortalProcess;
 
 const { callJson, login, createDoctor } = portalJson(() => portal);
-
-async function filesUnder(folder: string): Promise<{ file: string; size: number; modified: number }[]> {
-  const entries = await readdir(folder, { recursive: true, withFileTypes: true }).catch(() => []);
-  const files = entries.filter((entry) => entry.isFile()).map((entry) => path.join(entry.parentPath, entry.name));
-  return Promise.all(
-    files.map(async (file) => {
-      const info = await stat(file);
-      return { file, size: info.size, modified: info.mtimeMs };
-    }),
-  );
-}
 
 const storedCaseFiles = () => filesUnder(path.join(dataDir, 'files', 'cases'));
 
