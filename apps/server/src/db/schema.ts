@@ -198,6 +198,11 @@ export const sessions = pgTable(
     address: text('address').notNull(),
     userAgent: text('user_agent').notNull(),
     expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+    /**
+     * When the holder last proved again who they are (password, code or passkey): a change of
+     * their second factors needs this within minutes (docs/decisions/second-factor-changes.md).
+     */
+    provedAt: timestamp('proved_at', { withTimezone: true, mode: 'date' }),
   },
   (table) => [index('sessions_user_idx').on(table.userId, table.createdAt)],
 );
@@ -265,6 +270,32 @@ export const webauthnChallenges = pgTable('webauthn_challenges', {
   userId: integer('user_id').references(() => users.userId, { onDelete: 'cascade' }),
   purpose: text('purpose', { enum: ['register', 'authenticate'] }).notNull(),
   expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+});
+
+/**
+ * Wrong answers at the second step of a sign-in, per account whatever the address, kept for
+ * a day: the database counts them so every process of the portal shares the count
+ * (services/second-step-lock.ts).
+ */
+export const secondStepFailures = pgTable(
+  'second_step_failures',
+  {
+    failureId: integer('failure_id').primaryKey().generatedAlwaysAsIdentity(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.userId, { onDelete: 'cascade' }),
+    failedAt: timestamp('failed_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (table) => [index('second_step_failures_user_idx').on(table.userId, table.failedAt)],
+);
+
+/** An account whose second step is locked after too many wrong answers, until `lockedUntil`. */
+export const secondStepLocks = pgTable('second_step_locks', {
+  userId: integer('user_id')
+    .primaryKey()
+    .references(() => users.userId, { onDelete: 'cascade' }),
+  lockedAt: timestamp('locked_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  lockedUntil: timestamp('locked_until', { withTimezone: true, mode: 'date' }).notNull(),
 });
 
 /** Interim sign-in tokens used up before they expire (services/second-factor); rows past `expiresAt` can go. */
