@@ -141,6 +141,25 @@ export const doctorAssistants = pgTable(
   ],
 );
 
+/**
+ * Each invitation mail a doctor sent (docs/decisions/invitations-events-files.md): kept when
+ * the link is revoked or renewed, so revoking and inviting again counts against the daily bound.
+ */
+export const assistantInvitations = pgTable(
+  'assistant_invitations',
+  {
+    invitationId: integer('invitation_id').primaryKey().generatedAlwaysAsIdentity(),
+    doctorUserId: integer('doctor_user_id')
+      .notNull()
+      .references(() => users.userId),
+    assistantUserId: integer('assistant_user_id')
+      .notNull()
+      .references(() => users.userId),
+    sentAt: timestamp('sent_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (table) => [index('assistant_invitations_doctor_sent_idx').on(table.doctorUserId, table.sentAt)],
+);
+
 /** Clinics are hidden, not removed, when a doctor drops them: cases point at them. */
 export const clinics = pgTable(
   'clinics',
