@@ -24,7 +24,7 @@ const dist = process.env.WEB_DIST
   : path.resolve(import.meta.dirname, '../apps/web/dist');
 const chromePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
-/** The limits and goals (docs/decisions.md § On the wire). */
+/** The limits and goals (docs/decisions/speed.md § On the wire). */
 const budgets = {
   signInJsKb: 150,
   dashboardJsKb: 220,

@@ -153,7 +153,7 @@ export async function runEventsBenchmark() {
       'solid a\n facet normal 0 0 1\n  outer loop\n   vertex 0 0 0\n   vertex 1 0 0\n   vertex 0 1 0\n  endloop\n endfacet\nendsolid a\n';
     form.append('maxillaryScan', new Blob([stl], { type: 'model/stl' }), 'upper.stl');
     const { CaseId } = await api.call(endpoints.caseCreate, { body: form }, { token: doctor.token });
-    // The cycle dispatches: that needs the doctor's approved plan (docs/decisions.md § Treatment plans).
+    // The cycle dispatches: that needs the doctor's approved plan (docs/decisions/plans.md § Treatment plans).
     await giveApprovedPlan(api, adminToken, doctor.token, CaseId);
 
     const bare = await startBareSseServer();

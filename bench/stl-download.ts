@@ -1,5 +1,5 @@
 /**
- * STL downloads compressed on the wire (docs/decisions.md § On the wire): a generated scan
+ * STL downloads compressed on the wire (docs/decisions/speed.md § On the wire): a generated scan
  * (447k triangles, the size of a real arch; apps/server/test/helpers/dental-meshes.ts) sent
  * through the streaming compressors the download route could use, in 64 KiB chunks as storage
  * reads them, each the fastest of three runs. For each: the bytes on the wire, the wall and CPU

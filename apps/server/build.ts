@@ -4,7 +4,7 @@
  * dist/derivative-worker.js (the mesh conversion's worker threads), every npm package but
  * drizzle-orm left to node_modules; and the backup command line into dist/backup-cli.js.
  * Started as plain JavaScript, the process loads no TypeScript stripper (Node's amaro costs
- * about 17 MB of resident memory; docs/decisions.md § Start command and compiled output).
+ * about 17 MB of resident memory; docs/decisions/build-and-runtime.md § Start command and compiled output).
  *
  * `node build.ts` (the root `npm run build` runs it); tests and benchmarks call buildServer().
  * `node build.ts backup-cli` writes dist/backup-cli.js alone (`npm run backup` and `restore`).
@@ -23,7 +23,7 @@ export const backupCliFile = path.join(serverDist, 'backup-cli.js');
  * dist/main.js, what `npm start` runs: source maps on for the server's own code (dist/server.js
  * and its chunks) before it loads, so stack traces point into src/. Node's --enable-source-maps
  * would also parse the maps that npm packages ship (drizzle-orm has one per file): about 8 MB
- * more resident memory against 3 MB for the server's own (docs/decisions.md).
+ * more resident memory against 3 MB for the server's own (docs/decisions/build-and-runtime.md § Start command and compiled output).
  */
 const startFile = `import { setSourceMapsSupport } from 'node:module';
 setSourceMapsSupport(true, { nodeModules: false });
@@ -34,7 +34,7 @@ await import('./server.js');
  * Bare imports stay imports of node_modules, except the workspace's packages, which are
  * TypeScript source, and drizzle-orm: Node's resolver reads its 178 KB package.json (an
  * export for each file) again for each of the ~100 files the server imports, 0.7 CPU-s of
- * each start (docs/decisions.md § Start command and compiled output).
+ * each start (docs/decisions/build-and-runtime.md § Start command and compiled output).
  */
 const bundledPackages = ['@portal/', 'drizzle-orm'];
 const npmPackagesExternal: Plugin = {

@@ -26,7 +26,7 @@ export const artifactsDir = path.resolve(import.meta.dirname, '../artifacts');
  * Debian's Chromium for the tests: its headless shell (`apt-get install
  * chromium-headless-shell`) where installed, else the full browser run headless. The shell is
  * the same engine without the browser's windowing layers: the browser suite's Chromium CPU
- * about halved (docs/decisions.md § The test loop).
+ * about halved (docs/decisions/tests-and-ci.md § The test loop).
  */
 const chromiumPath =
   process.env.CHROMIUM_PATH ||

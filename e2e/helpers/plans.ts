@@ -135,7 +135,7 @@ export function zipOf(files: { name: string; data: Buffer }[]): Buffer {
 
 /**
  * Gives a case an approved treatment plan through the API (dispatch needs one,
- * docs/decisions.md § Treatment plans): staff upload a one-stage version, the doctor approves it.
+ * docs/decisions/plans.md § Treatment plans): staff upload a one-stage version, the doctor approves it.
  * `api` is the portal's client (e2e: portalApi(); the benchmarks: their own), so this file
  * stays free of the browser helpers.
  */

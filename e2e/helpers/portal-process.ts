@@ -76,7 +76,7 @@ export async function startPortal(
   const child = spawn(
     process.execPath,
     // As `npm start` runs it: the compiled server with the start script's V8 flags
-    // (docs/decisions.md § Start command and compiled output).
+    // (docs/decisions/build-and-runtime.md § Start command and compiled output).
     [
       ...startCommand.nodeFlags,
       ...(process.env.PORTAL_NODE_OPTIONS ?? '').split(' ').filter(Boolean),

@@ -27,7 +27,7 @@ import { stageFiles } from '../helpers/plans.ts';
 import { expectToast } from '../helpers/shown.ts';
 
 /**
- * Issue 24 (docs/decisions.md § Assistants): a doctor invites an assistant on the Assistants
+ * Issue 24 (docs/decisions/assistants.md § Assistants): a doctor invites an assistant on the Assistants
  * screen, the assistant sets a password from the mail and submits a case for the doctor, the
  * doctor revokes them and the assistant no longer sees the doctor's cases.
  */

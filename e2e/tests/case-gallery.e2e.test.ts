@@ -13,7 +13,7 @@ import {
 import { asciiStl, submitCase } from '../helpers/cases.ts';
 
 /**
- * Issue 24, docs/decisions.md § Photo thumbnails and the gallery: the case page shows each
+ * Issue 24, docs/decisions/uploads.md § Photo thumbnails and the gallery: the case page shows each
  * photo's thumbnail, not the original, and a gallery opens the originals with zoom and keys.
  */
 

@@ -14,7 +14,7 @@ import { chooseFiles, stlFile } from '../helpers/case-form.ts';
 import { submitCase } from '../helpers/cases.ts';
 import { expectToast } from '../helpers/shown.ts';
 
-/** Issue 10: a refinement ordered from a case page (docs/decisions.md § Orders from a case). */
+/** Issue 10: a refinement ordered from a case page (docs/decisions/cases.md § Orders from a case). */
 
 const browser = useBrowser();
 

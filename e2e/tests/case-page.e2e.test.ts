@@ -28,7 +28,7 @@ beforeAll(async () => {
   staff = await createStaff([1]);
   const doctorToken = await apiLogin(doctor.username, doctor.password);
   submitted = await submitCase(doctorToken);
-  // The status test dispatches: that needs the doctor's approved plan (docs/decisions.md § Treatment plans).
+  // The status test dispatches: that needs the doctor's approved plan (docs/decisions/plans.md § Treatment plans).
   await giveApprovedPlan(portalApi(), await apiLogin(staff.username, staff.password), doctorToken, submitted.CaseId);
 });
 

@@ -47,7 +47,7 @@ describe('live updates', () => {
     const history = page.getByRole('region', { name: 'Status' });
     await expect.poll(() => history.getByText('New → In Progress', { exact: true }).isVisible()).toBe(true);
     await settle(page);
-    // Dispatch needs the doctor's approved plan (docs/decisions.md § Treatment plans).
+    // Dispatch needs the doctor's approved plan (docs/decisions/plans.md § Treatment plans).
     await giveApprovedPlan(portalApi(), staffToken, doctorToken, submitted.CaseId);
     await apiCall('PUT', `/case/status/${submitted.CaseId}`, {
       token: staffToken,

@@ -62,7 +62,7 @@ describe('Role Permissions screen', () => {
     await expect.poll(() => accessBox(page, 'Dashboard').isChecked()).toBe(true);
     await accessBox(page, 'Doctors').click();
     await expect.poll(() => accessBox(page, 'Doctors').isChecked()).toBe(true);
-    // The box changes at once (docs/decisions.md § Waiting that people feel); a grant taken back is revoked there too.
+    // The box changes at once (docs/decisions/speed.md § Waiting that people feel); a grant taken back is revoked there too.
     await accessBox(page, 'Roles').click();
     await expect.poll(() => accessBox(page, 'Roles').isChecked()).toBe(true);
     await accessBox(page, 'Roles').click();
@@ -79,7 +79,7 @@ describe('Role Permissions screen', () => {
       (await menu.getByRole('link').allTextContents()).map((text) =>
         text.replace(/\d+ (unread|waiting for activation|waiting for you)$/, ''),
       );
-    // The Inbox comes with the Dashboard (docs/decisions.md § Inbox).
+    // The Inbox comes with the Dashboard (docs/decisions/messages.md § Inbox).
     await expect.poll(items).toEqual(['Dashboard', 'Inbox', 'Doctors']);
     await staffPage.goto('/users');
     await expect.poll(() => staffPage.getByText('You do not have access to this page.').isVisible()).toBe(true);

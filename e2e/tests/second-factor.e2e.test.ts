@@ -19,7 +19,7 @@ import { pgliteTemplate, unpackPgliteTemplate } from '../../apps/server/test/hel
 import { toastShown } from '../helpers/shown.ts';
 
 /**
- * docs/quality.md, Sign-in: the second factor as a person meets it. Passkeys need a domain
+ * docs/quality/sign-in.md, Second factor: the second factor as a person meets it. Passkeys need a domain
  * name as their relying party (an IP address is refused by the browser), so this file runs
  * its own portal at http://localhost:<port>, with PUBLIC_URL to match. TOTP codes are
  * computed here as an authenticator app computes them; passkeys are made and used by

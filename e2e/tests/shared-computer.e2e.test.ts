@@ -7,7 +7,7 @@ import { giveApprovedPlan } from '../helpers/plans.ts';
 
 /**
  * A shared lab computer: after sign-out, nothing of a patient's case is left in the
- * browser's HTTP cache for the next person (docs/quality.md § Headers).
+ * browser's HTTP cache for the next person (docs/quality/headers.md § Headers).
  */
 const browser = useBrowser();
 let doctor: Awaited<ReturnType<typeof createActiveDoctor>>;

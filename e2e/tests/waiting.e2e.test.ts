@@ -7,7 +7,7 @@ import { selectOption } from '../helpers/forms.ts';
 import { overlayShown } from '../helpers/shown.ts';
 
 /**
- * Waiting that people feel (docs/decisions.md § Waiting that people feel): reads show their
+ * Waiting that people feel (docs/decisions/speed.md § Waiting that people feel): reads show their
  * loading in place and never cover the app; a permission tick shows at once.
  */
 const browser = useBrowser();

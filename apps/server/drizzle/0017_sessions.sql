@@ -1,4 +1,4 @@
--- A row per signed-in token (docs/decisions.md § Sessions). Tokens issued before this have no
+-- A row per signed-in token (docs/decisions/sign-in-and-sessions.md § Sessions). Tokens issued before this have no
 -- session row, so their holders sign in again once.
 CREATE TABLE "sessions" (
 	"session_id" text PRIMARY KEY NOT NULL,

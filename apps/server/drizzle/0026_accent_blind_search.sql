@@ -1,4 +1,4 @@
--- Accent-blind search (docs/decisions.md § Accent-blind search): "brzeczy" finds "Brzęczy".
+-- Accent-blind search (docs/decisions/lists-and-search.md § Accent-blind search): "brzeczy" finds "Brzęczy".
 -- portal_fold is unaccent with its dictionary named (the two-argument form does not depend
 -- on search_path, so it may be IMMUTABLE and back an index) and lowered, so that trigram
 -- indexes hold one form of each name.

@@ -186,7 +186,7 @@ const variables = z.object({
     accepts: 'must be a number of millimetres from 0.01 to 5, such as 0.25',
     fallback: 0.25,
   }),
-  // The hour (UTC) each day's e-mail digest goes out (docs/decisions.md § E-mail preferences).
+  // The hour (UTC) each day's e-mail digest goes out (docs/decisions/mail.md § E-mail preferences).
   MAIL_DIGEST_HOUR: variable((value) => readWholeNumber(value, 0, 23), {
     accepts: 'must be a whole hour from 0 to 23 (UTC)',
     fallback: 7,
@@ -374,9 +374,9 @@ export const environmentSchema = variables
       uploadsPerUser: env.UPLOADS_PER_USER,
       jobConcurrency: env.JOB_CONCURRENCY,
       jobLeaseSeconds: env.JOB_LEASE_SECONDS,
-      /** A tooth moving more in one stage is flagged (docs/decisions.md § Tooth movements). */
+      /** A tooth moving more in one stage is flagged (docs/decisions/plans.md § Tooth movements). */
       planStepLimits: { stepMm: env.PLAN_STEP_LIMIT_MM, stepDeg: env.PLAN_STEP_LIMIT_DEGREES },
-      /** Days a case may stay in each status (docs/decisions.md § Turnaround). */
+      /** Days a case may stay in each status (docs/decisions/cases.md § Turnaround). */
       turnaroundDays: env.TURNAROUND_DAYS as TurnaroundTargets,
       // Room for a second submission's files while the first one's are still held.
       uploadBytesPerUser: env.UPLOAD_BYTES_PER_USER ?? 2 * env.MAX_UPLOAD_BYTES,

@@ -19,7 +19,7 @@ import { planForm, planSummaryOf, stageFiles, uploadPlan } from './helpers/plan-
 import { createTestApp, type TestApp } from './helpers/test-app.ts';
 
 /**
- * docs/decisions.md § Assistants: a doctor invites an assistant, who works on that doctor's
+ * docs/decisions/assistants.md § Assistants: a doctor invites an assistant, who works on that doctor's
  * cases (and several doctors' when each invites them), never another's.
  */
 type Doctor = Awaited<ReturnType<typeof createCaseDoctor>>;

@@ -18,7 +18,7 @@ import {
 import { createTestApp, testAdmin, type TestApp } from './helpers/test-app.ts';
 
 /**
- * docs/quality.md, Records: sign-ins (good and bad), refusals, case create/view/download/status
+ * docs/quality/audit.md, Audit log: sign-ins (good and bad), refusals, case create/view/download/status
  * change and every administrative change, each with who, what, when (UTC) and from where;
  * no passwords, tokens or patient names in the logs or the audit log.
  */
@@ -420,7 +420,7 @@ describe('GET /api/audit', () => {
   });
 
   it('filters by action, user (any case), outcome and time', async () => {
-    // Every page of a filter, at the largest page size (docs/decisions.md § Paging).
+    // Every page of a filter, at the largest page size (docs/decisions/lists-and-search.md § Paging).
     const all = async (query: string) => {
       const rows: AuditEntry[] = [];
       for (let page = 1; ; page++) {

@@ -18,7 +18,7 @@ import { planForm, planSummaryOf, stageFiles, uploadPlan } from './helpers/plan-
 import { createTestApp, testAdmin, type TestApp } from './helpers/test-app.ts';
 
 /**
- * docs/quality.md, Access: every route the server registers x nine actors. What each actor
+ * docs/quality/access.md, Authorization matrix: every route the server registers x nine actors. What each actor
  * should get follows from the route's row in the endpoint table, its `access` and its
  * `record` (expectedOf); the few routes whose answer the row cannot tell are listed with why
  * (OVERRIDES), and the routes without a row (UNLISTED). A registered route without an entry
@@ -36,7 +36,7 @@ const actors = [
   // Every page but the route's own (all of them when several open it): an unrelated page
   // added to a route's access list lets this one in. Expected to fare as staffWithoutPage.
   'staffWithOtherPages',
-  // Doctor A's assistant (docs/decisions.md § Assistants): doctor B's records are a third doctor's to them.
+  // Doctor A's assistant (docs/decisions/assistants.md § Assistants): doctor B's records are a third doctor's to them.
   'assistant',
 ] as const;
 type Actor = (typeof actors)[number];
@@ -148,7 +148,7 @@ const UNLISTED: Record<string, Entry> = {
   'GET /api/docs/static/index.html': { expect: everyone('ok') },
   'GET /api/docs/static/swagger-initializer.js': { expect: everyone('ok') },
   'GET /api/docs/static/*': { expect: everyone('ok') },
-  // tus (docs/decisions.md § Resumable uploads): whoever may add a case may upload; an upload
+  // tus (docs/decisions/uploads.md § Resumable uploads): whoever may add a case may upload; an upload
   // is its creator's alone, 404 to anyone else, staff and administrator included.
   'OPTIONS /api/uploads/tus': { expect: everyone('ok') }, // tus discovery (204), the same for anyone
   'POST /api/uploads/tus': { page: 'Add Case', expect: [401, 401, 'ok', 'ok', 403, 'ok', 'ok', 'ok'] },
@@ -404,7 +404,7 @@ const requests: Record<string, Build> = {
   'GET /api/permission/get_menu/:roleId': () => ({ url: '/api/permission/get_menu/19' }),
 
   'GET /api/permission/get_role_permissions/:roleId': () => ({ url: '/api/permission/get_role_permissions/19' }),
-  // Role Permissions (3): staff grant only pages they have (docs/decisions.md § Roles).
+  // Role Permissions (3): staff grant only pages they have (docs/decisions/access.md § Roles).
   'POST /api/permission/add/:roleId/:pageId': async () => ({ url: `/api/permission/add/${await newRole()}/3` }),
   'DELETE /api/permission/delete/:roleId/:pageId': async () => ({
     url: `/api/permission/delete/${await newRoleWithDashboard()}/1`,

@@ -21,8 +21,8 @@ import { testAdmin } from './helpers/test-app.ts';
 /**
  * `npm run backup` and `npm run restore` against the real portal: on PGlite, or on PostgreSQL
  * with DATABASE_URL; files in DATA_DIR/files, and in a bucket (s3rver).
- * docs/decisions.md § Backups while the portal serves
- * docs/decisions.md § Restores
+ * docs/decisions/backups.md § Backups while the portal serves
+ * docs/decisions/backups.md § Restores
  */
 const databaseUrl = process.env.DATABASE_URL;
 const backupKey = 'correct horse battery staple, thirty-two+';

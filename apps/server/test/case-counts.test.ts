@@ -66,7 +66,7 @@ describe('case_counts', () => {
       [caseIds[3], 'inprogress'],
     ] as const) {
       const shipping = status === 'dispatched' ? { courier: 'UPS', trackingNumber: '1Z999' } : {};
-      // Dispatch needs the doctor's approved plan (docs/decisions.md § Treatment plans).
+      // Dispatch needs the doctor's approved plan (docs/decisions/plans.md § Treatment plans).
       if (status === 'dispatched') await approvedPlan(t, admin, doctors[0]!.token, caseId!);
       const response = await t.as(admin, {
         method: 'PUT',

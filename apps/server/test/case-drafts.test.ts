@@ -13,7 +13,7 @@ import {
 import { createStaff } from './helpers/factories.ts';
 import { createTestApp, type TestApp } from './helpers/test-app.ts';
 
-/** POST, GET, PUT and DELETE /case/drafts, and submitting a draft (docs/decisions.md § Drafts). */
+/** POST, GET, PUT and DELETE /case/drafts, and submitting a draft (docs/decisions/case-form.md § Drafts). */
 
 let t: TestApp;
 let doctor: Awaited<ReturnType<typeof createCaseDoctor>>;

@@ -15,7 +15,7 @@ import { createStaff, makeImage, outboxMessages } from './helpers/factories.ts';
 import { readableMail } from './helpers/mail.ts';
 import { createTestApp, type TestApp } from './helpers/test-app.ts';
 
-/** A case's conversation (docs/decisions.md § Messages): access, files, unread counts, e-mail, live events, timeline. */
+/** A case's conversation (docs/decisions/messages.md § Messages): access, files, unread counts, e-mail, live events, timeline. */
 type Doctor = Awaited<ReturnType<typeof createCaseDoctor>>;
 type Staff = Awaited<ReturnType<typeof createStaff>>;
 interface Message {

@@ -12,7 +12,7 @@ import {
 import { createStaff } from './helpers/factories.ts';
 import { createTestApp, type TestApp } from './helpers/test-app.ts';
 
-/** Orders from a case: POST /case/add with parentCaseId and orderType (docs/decisions.md § Orders from a case). */
+/** Orders from a case: POST /case/add with parentCaseId and orderType (docs/decisions/cases.md § Orders from a case). */
 
 let t: TestApp;
 let doctor: Awaited<ReturnType<typeof createCaseDoctor>>;

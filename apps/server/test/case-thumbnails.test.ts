@@ -9,7 +9,7 @@ import { createTestApp, type TestApp } from './helpers/test-app.ts';
 import { waitUntil } from './helpers/wait-until.ts';
 
 /**
- * Issue 24, docs/decisions.md § Photo thumbnails and the gallery: a case photo's thumbnail is
+ * Issue 24, docs/decisions/uploads.md § Photo thumbnails and the gallery: a case photo's thumbnail is
  * a small WebP made once, with the photo's own access, and viewing it is not a download.
  */
 

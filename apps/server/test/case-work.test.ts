@@ -19,7 +19,7 @@ import { planForm, planSummaryOf, stageFiles, uploadPlan } from './helpers/plan-
 import { createTestApp, type TestApp } from './helpers/test-app.ts';
 
 /**
- * docs/decisions.md § Assignment and internal notes, § A case's files as one ZIP (issue 24):
+ * docs/decisions/cases.md § Assignment and internal notes, § A case's files as one ZIP (issue 24):
  * the lab assigns a case to a technician (on the timeline, live, filtered in the lists), keeps
  * internal notes no doctor ever reads, and anyone who sees a case downloads its files as one ZIP.
  */

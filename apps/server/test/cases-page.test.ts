@@ -81,7 +81,7 @@ describe('GET /case/{caseId}/timeline and the status rules', () => {
     expect(
       (await setStatus(staff.token, CaseId, { status: 'inprogress', note: '  Scans look good ' })).statusCode,
     ).toBe(200);
-    // Dispatch needs the doctor's approved plan (docs/decisions.md § Treatment plans).
+    // Dispatch needs the doctor's approved plan (docs/decisions/plans.md § Treatment plans).
     const plan = await approvedPlan(t, staff.token, doctor.token, CaseId);
     const dispatched = await setStatus(admin, CaseId, {
       status: 'dispatched',

@@ -37,7 +37,7 @@ describe('PUT /case/status/{caseId}', () => {
     expect(response.statusCode, response.body).toBe(200);
     expect(response.json().message).toBe('Case status changed to In Progress');
     const admin = await t.adminToken();
-    // Dispatch needs the doctor's approved plan (docs/decisions.md § Treatment plans).
+    // Dispatch needs the doctor's approved plan (docs/decisions/plans.md § Treatment plans).
     await approvedPlan(t, staff.token, doctor.token, caseId);
     const dispatch = await t.as(admin, {
       method: 'PUT',

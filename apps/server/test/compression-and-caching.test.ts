@@ -12,7 +12,7 @@ import { planForm, planSummaryOf, stageFiles, uploadPlan, zipOf } from './helper
 import { createTestApp, type TestApp } from './helpers/test-app.ts';
 
 /**
- * What goes over the wire (docs/decisions.md § On the wire): the web app's files as the
+ * What goes over the wire (docs/decisions/speed.md § On the wire): the web app's files as the
  * build compressed them, cached by whether their names are hashed; JSON answers of 1 KB or
  * more compressed per request; STL downloads compressed as they stream; other downloads, byte
  * ranges and event streams left as they are.

@@ -61,7 +61,7 @@ describe('GET /api/docs', () => {
     const gaps: string[] = [];
     for (const { method, url } of t.app.apiRoutes) {
       if (method === 'HEAD' || url.startsWith('/api/docs')) continue;
-      // tus 1.0.0, not JSON: not in the document (docs/decisions.md § Resumable uploads).
+      // tus 1.0.0, not JSON: not in the document (docs/decisions/uploads.md § Resumable uploads).
       if (tusRoutes.includes(`${method} ${url}`)) continue;
       const operation = document.paths[url.replace(/:(\w+)/g, '{$1}')]?.[method.toLowerCase()];
       if (!operation) {

@@ -9,12 +9,15 @@ import { describe, expect, it } from 'vitest';
  */
 
 const repoRoot = path.resolve(import.meta.dirname, '../../..');
+/** README.md and every Markdown file under docs/, the topic folders included. */
 const documents = [
   'README.md',
-  ...readdirSync(path.join(repoRoot, 'docs'))
+  ...readdirSync(path.join(repoRoot, 'docs'), { recursive: true, encoding: 'utf8' })
     .filter((name) => name.endsWith('.md'))
-    .map((name) => `docs/${name}`),
+    .map((name) => `docs/${name.split(path.sep).join('/')}`)
+    .sort(),
 ];
+const read = (document: string) => readFileSync(path.join(repoRoot, document), 'utf8');
 
 /** Every `[text](target)` link's target; images too. */
 function linksOf(markdown: string): string[] {
@@ -22,6 +25,33 @@ function linksOf(markdown: string): string[] {
 }
 
 const isExternal = (target: string) => /^[a-z][a-z0-9+.-]*:/i.test(target);
+
+/** A heading's anchor as GitHub makes it: lower case, punctuation dropped, spaces to hyphens, repeats numbered. */
+function anchorsOf(markdown: string): Set<string> {
+  const anchors = new Set<string>();
+  const seen = new Map<string, number>();
+  const withoutCode = markdown.replace(/^```[\s\S]*?^```/gm, '');
+  for (const match of withoutCode.matchAll(/^#{1,6} (.+)$/gm)) {
+    const slug = match[1]!
+      .trim()
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+      .replace(/ /g, '-');
+    const count = seen.get(slug) ?? 0;
+    seen.set(slug, count + 1);
+    anchors.add(count === 0 ? slug : `${slug}-${count}`);
+  }
+  return anchors;
+}
+
+/** The text after a citation's `§`, on one line: comment markers of wrapped lines and extra spaces removed. */
+function citedAfter(text: string, index: number): string {
+  return text
+    .slice(index, index + 240)
+    .replace(/\n\s*(?:\*|\/\/|--|#)?\s*/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trimStart();
+}
 
 /** Every source file of the workspaces, without what is installed or built. */
 function sourceFiles(folder: string): string[] {
@@ -41,28 +71,49 @@ const sources = ['apps', 'packages', 'e2e', 'bench']
   .flatMap(sourceFiles);
 
 describe('the project documents', () => {
-  it('are README.md, docs/spec.md, docs/decisions.md and docs/quality.md at least', () => {
+  it('are README.md, docs/spec.md and the indexes of docs/decisions/ and docs/quality/ at least', () => {
     expect(documents).toEqual(
-      expect.arrayContaining(['README.md', 'docs/spec.md', 'docs/decisions.md', 'docs/quality.md']),
+      expect.arrayContaining(['README.md', 'docs/spec.md', 'docs/decisions/README.md', 'docs/quality/README.md']),
     );
   });
 
-  it.each(documents)('%s: every relative link resolves to a file in the repository', (document) => {
-    const folder = path.dirname(path.join(repoRoot, document));
-    const broken: string[] = [];
-    for (const target of linksOf(readFileSync(path.join(repoRoot, document), 'utf8'))) {
-      if (isExternal(target) || target.startsWith('#')) continue;
-      const resolved = path.resolve(folder, decodeURIComponent(target.split('#')[0]!));
-      const isInside = resolved === repoRoot || resolved.startsWith(`${repoRoot}${path.sep}`);
-      if (!isInside || !existsSync(resolved)) broken.push(target);
-      else expect(statSync(resolved).isFile() || statSync(resolved).isDirectory()).toBe(true);
-    }
-    expect(broken).toEqual([]);
+  it.each(documents)(
+    '%s: every relative link resolves to a file in the repository, and its anchor to a heading',
+    (document) => {
+      const folder = path.dirname(path.join(repoRoot, document));
+      const broken: string[] = [];
+      for (const target of linksOf(read(document))) {
+        if (isExternal(target)) continue;
+        const [file, anchor] = target.split('#') as [string, string | undefined];
+        const resolved = file === '' ? path.join(repoRoot, document) : path.resolve(folder, decodeURIComponent(file));
+        const isInside = resolved === repoRoot || resolved.startsWith(`${repoRoot}${path.sep}`);
+        if (!isInside || !existsSync(resolved)) broken.push(target);
+        else if (!statSync(resolved).isFile() && !statSync(resolved).isDirectory()) broken.push(target);
+        else if (
+          anchor !== undefined &&
+          resolved.endsWith('.md') &&
+          !anchorsOf(readFileSync(resolved, 'utf8')).has(anchor)
+        )
+          broken.push(target);
+      }
+      expect(broken).toEqual([]);
+    },
+  );
+
+  it('README links the spec and the indexes of the decisions and the quality catalogue', () => {
+    const targets = linksOf(read('README.md'));
+    expect(targets).toEqual(
+      expect.arrayContaining(['docs/spec.md', 'docs/decisions/README.md', 'docs/quality/README.md']),
+    );
   });
 
-  it('README links the spec, the decisions and the quality catalogue', () => {
-    const targets = linksOf(readFileSync(path.join(repoRoot, 'README.md'), 'utf8'));
-    expect(targets).toEqual(expect.arrayContaining(['docs/spec.md', 'docs/decisions.md', 'docs/quality.md']));
+  it.each(['docs/decisions', 'docs/quality'])('%s/README.md lists every topic file of its folder', (folder) => {
+    const topics = readdirSync(path.join(repoRoot, folder)).filter(
+      (name) => name.endsWith('.md') && name !== 'README.md',
+    );
+    expect(topics.length).toBeGreaterThan(5);
+    const listed = new Set(linksOf(read(`${folder}/README.md`)).map((target) => target.split('#')[0]));
+    expect(topics.filter((topic) => !listed.has(topic))).toEqual([]);
   });
 });
 
@@ -82,18 +133,44 @@ describe('source comments', () => {
     expect(offending).toEqual([]);
   });
 
-  it('cite sections of docs/decisions.md that exist', () => {
-    const headings = new Set(
-      [...readFileSync(path.join(repoRoot, 'docs/decisions.md'), 'utf8').matchAll(/^#{2,3} (.+)$/gm)].map((match) =>
-        match[1]!.trim(),
-      ),
+  // The one-file catalogues were split into topic folders: a citation names the topic file.
+  it('cite the one-file catalogues of decisions and quality no more', () => {
+    const gone = new RegExp(['docs/decisions', 'docs/quality'].map((name) => `${name}\\.md`).join('|'));
+    const citing = [...sources, ...documents.map((document) => path.join(repoRoot, document))];
+    const offending = citing.flatMap((file) =>
+      readFileSync(file, 'utf8')
+        .split('\n')
+        .flatMap((line, index) => (gone.test(line) ? [`${path.relative(repoRoot, file)}:${index + 1}`] : [])),
     );
+    expect(offending).toEqual([]);
+  });
+
+  it('cite topic files of docs/decisions/ and docs/quality/ that exist, and their sections', () => {
+    /** A topic file's headings, and for the quality catalogue its bold requirement names too. */
+    const sectionsOf = (file: string) => {
+      const markdown = readFileSync(file, 'utf8');
+      return [
+        ...[...markdown.matchAll(/^#{2,3} (.+)$/gm)].map((match) => match[1]!.trim()),
+        ...[...markdown.matchAll(/^\*\*([^*]+)\*\*/gm)].map((match) => match[1]!.trim()),
+      ];
+    };
     const citing = [...sources, ...documents.map((document) => path.join(repoRoot, document))];
     const missing: string[] = [];
     for (const file of citing) {
-      for (const match of readFileSync(file, 'utf8').matchAll(/decisions\.md § ([^.),;:"`\n*]+)/g)) {
-        const section = match[1]!.trim();
-        if (!headings.has(section)) missing.push(`${path.relative(repoRoot, file)}: § ${section}`);
+      const text = readFileSync(file, 'utf8');
+      for (const match of text.matchAll(
+        /(?<![\w.-])(decisions|quality)\/([\w-]+)\.md(?:\s*(?:\*|\/\/|--|#)?\s*§ ?)?/g,
+      )) {
+        const topic = path.join(repoRoot, 'docs', match[1]!, `${match[2]!}.md`);
+        const where = `${path.relative(repoRoot, file)}: ${match[1]}/${match[2]}.md`;
+        if (!existsSync(topic)) {
+          missing.push(where);
+          continue;
+        }
+        if (!match[0].includes('§')) continue;
+        const cited = citedAfter(text, match.index + match[0].length);
+        if (!sectionsOf(topic).some((section) => cited.startsWith(section)))
+          missing.push(`${where} § ${cited.slice(0, 40)}`);
       }
     }
     expect(missing).toEqual([]);

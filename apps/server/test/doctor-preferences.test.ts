@@ -6,7 +6,7 @@ import { createCaseDoctor } from './helpers/case-factories.ts';
 import { createStaff } from './helpers/factories.ts';
 import { createTestApp, type TestApp } from './helpers/test-app.ts';
 
-/** GET and PUT /doctor/preferences: a doctor's usual case choices (docs/decisions.md § Doctor defaults). */
+/** GET and PUT /doctor/preferences: a doctor's usual case choices (docs/decisions/case-form.md § Doctor defaults). */
 
 let t: TestApp;
 let doctor: Awaited<ReturnType<typeof createCaseDoctor>>;

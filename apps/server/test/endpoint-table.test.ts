@@ -22,7 +22,7 @@ describe('the endpoint table (packages/contract/src/endpoints)', () => {
   it('has a row for every registered /api route, and every row is registered', () => {
     const registered = t.app.apiRoutes
       .filter(({ url }) => !url.startsWith('/api/docs'))
-      // tus 1.0.0, not JSON: no row (docs/decisions.md § Resumable uploads).
+      // tus 1.0.0, not JSON: no row (docs/decisions/uploads.md § Resumable uploads).
       .filter(({ method, url }) => !tusRoutes.includes(`${method} ${url}`))
       // Fastify derives a HEAD for every GET; only file answers declare one of their own.
       .filter(({ method, url }) => method !== 'HEAD' || expected.includes(`HEAD ${url}`))
@@ -55,7 +55,7 @@ describe('the endpoint table (packages/contract/src/endpoints)', () => {
     for (const row of multipart) expect([row.path, Boolean(row.body && row.files?.length)]).toEqual([row.path, true]);
   });
 
-  // docs/decisions.md § Records by construction.
+  // docs/decisions/access.md § Records by construction.
   it("declares the record of every route whose path names one, so it is resolved in the caller's reach", () => {
     /** Ids of records that hang from a doctor or a user, whoever the route lets in. */
     const ownedRecordParams = ['caseId', 'planId', 'draftId', 'attachmentId', 'fileId', 'stageFileId', 'sessionId'];

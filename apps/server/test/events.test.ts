@@ -45,9 +45,9 @@ async function stream(token: string | null, headers: Record<string, string> = {}
 }
 
 async function setStatus(caseId: number, status: string) {
-  // A dispatch names its courier and tracking number (docs/decisions.md § Case status workflow).
+  // A dispatch names its courier and tracking number (docs/decisions/cases.md § Case status workflow).
   const shipping = status === 'dispatched' ? { courier: 'DHL', trackingNumber: 'JD0146' } : {};
-  // Dispatch needs the doctor's approved plan (docs/decisions.md § Treatment plans).
+  // Dispatch needs the doctor's approved plan (docs/decisions/plans.md § Treatment plans).
   if (status === 'dispatched')
     await approvedPlan(t, staff.token, caseId === caseOfA ? doctorA.token : doctorB.token, caseId);
   const response = await t.as(staff.token, {

@@ -12,7 +12,7 @@ import { testAdmin } from './helpers/test-app.ts';
 import { waitUntil } from './helpers/wait-until.ts';
 
 /**
- * docs/quality.md, Reliability / Background jobs: the real server (`node apps/server/dist/main.js`)
+ * docs/quality/faults.md, Background jobs: the real server (`node apps/server/dist/main.js`)
  * killed (SIGKILL) while it makes a plan's copy for the viewer, then started again on the
  * same data: the job is taken up again once its lease has run out, and the copy is made.
  * PGlite on the PGlite pass, a fresh PostgreSQL database on the other.

@@ -19,7 +19,7 @@ import { makeImage } from './helpers/factories.ts';
 import { createTestApp, type TestApp } from './helpers/test-app.ts';
 
 /**
- * Files are checked by what they hold, not their first bytes alone (docs/quality.md § Files):
+ * Files are checked by what they hold, not their first bytes alone (docs/quality/uploads.md § Files checked by what they hold):
  * photos must decode, PDFs must carry no scripts, automatic actions or attached files.
  */
 type Doctor = Awaited<ReturnType<typeof createCaseDoctor>>;

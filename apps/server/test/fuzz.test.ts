@@ -9,7 +9,7 @@ import { formData, makeImage } from './helpers/factories.ts';
 import { createTestApp, type TestApp } from './helpers/test-app.ts';
 
 /**
- * docs/quality.md, Input: property-based fuzzing of every route's params, query and body, sent
+ * docs/quality/input.md, Fuzzing: property-based fuzzing of every route's params, query and body, sent
  * as the administrator, a doctor, a doctor's assistant or no one, and then as one doctor (and
  * as their assistant) with another doctor's records in the params and bodies. `npm test` fuzzes each route for a time budget
  * (FUZZ_SECONDS_PER_ROUTE, 0.1 s; the doctor-against-doctor pass half of it), so a loaded
@@ -110,7 +110,7 @@ describe('fuzzing every route (fast-check)', () => {
     expect(fuzzer.stats.requests).toBeGreaterThanOrEqual(1);
   });
 
-  // As the doctor, then as the doctor's assistant (docs/decisions.md § Assistants): neither reaches another doctor's records.
+  // As the doctor, then as the doctor's assistant (docs/decisions/assistants.md § Assistants): neither reaches another doctor's records.
   for (const [actor, who] of [
     ['doctor', 'a doctor'],
     ['assistant', "a doctor's assistant"],

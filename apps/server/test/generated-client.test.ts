@@ -21,7 +21,7 @@ import { createTestApp, testAdmin, type TestApp } from './helpers/test-app.ts';
  */
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
-// TypeScript 7's compiler, as `npm run typecheck` (docs/decisions.md § Typecheck with project references).
+// TypeScript 7's compiler, as `npm run typecheck` (docs/decisions/build-and-runtime.md § Typecheck with project references).
 const tsc = path.join(root, 'node_modules/typescript-native/bin/tsc');
 
 interface Document {
@@ -519,7 +519,7 @@ export async function downloadPart(): Promise<Blob | undefined> {
     expect(mailPreferences.data).toMatchObject({ messages: 'digest', plans: 'immediate', status: 'off' });
     expect(json<{ items: unknown[] }>(await call('GET', '/api/inbox', {})).items).toEqual([]);
 
-    // The doctor's assistants: invite one, list, revoke (docs/decisions.md § Assistants).
+    // The doctor's assistants: invite one, list, revoke (docs/decisions/assistants.md § Assistants).
     await call('POST', '/api/doctor/assistants', {
       body: { email: `${registration.username}-helper@example.com`, firstName: 'Hel', lastName: 'Per' },
     });
@@ -552,7 +552,7 @@ export async function downloadPart(): Promise<Blob | undefined> {
     const drafts = json<{ draftId: number; patientName: string }[]>(await call('GET', '/api/case/drafts', {}));
     expect(drafts.map((draft) => [draft.draftId, draft.patientName])).toEqual([[draftId, 'Dana Draft']]);
     const draft = await call('GET', '/api/case/drafts/{draftId}', draftParams);
-    // 'upload-1' is no upload of the doctor's: the draft drops it (docs/decisions.md § Drafts).
+    // 'upload-1' is no upload of the doctor's: the draft drops it (docs/decisions/case-form.md § Drafts).
     expect(draft.data).toMatchObject({ fields: { lastname: 'Draft' }, files: {}, uploads: [], step: 1 });
     await call('DELETE', '/api/case/drafts/{draftId}', draftParams);
 

@@ -6,7 +6,7 @@ import { createStaff } from './helpers/factories.ts';
 import { planForm, planSummaryOf, stageFiles, uploadPlan } from './helpers/plan-factories.ts';
 import { createTestApp, type TestApp } from './helpers/test-app.ts';
 
-/** GET /api/inbox (docs/decisions.md § Inbox): what waits for the caller across the cases they reach. */
+/** GET /api/inbox (docs/decisions/messages.md § Inbox): what waits for the caller across the cases they reach. */
 type Doctor = Awaited<ReturnType<typeof createCaseDoctor>>;
 type Staff = Awaited<ReturnType<typeof createStaff>>;
 

@@ -5,7 +5,7 @@ import { JobQueue, type JobQueueOptions } from '../src/jobs/job-queue.ts';
 import { silentLogger } from './helpers/constants.ts';
 import { createTestApp, type TestApp } from './helpers/test-app.ts';
 
-/** docs/quality.md, Reliability / Background jobs: the database queue (jobs/job-queue.ts) on PGlite and PostgreSQL. */
+/** docs/quality/faults.md, Background jobs: the database queue (jobs/job-queue.ts) on PGlite and PostgreSQL. */
 
 let t: TestApp;
 const queues: JobQueue[] = [];

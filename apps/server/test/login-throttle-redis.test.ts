@@ -77,7 +77,7 @@ describe.runIf(process.env.REDIS_URL)(
           ...(await redis.keys(`portal:throttle:*${username}`)),
           ...(await redis.keys(`portal:throttle:*${from}`)),
         ];
-        // Attempts per address; failures per account and address, and per account (docs/decisions.md § Sign-in throttling).
+        // Attempts per address; failures per account and address, and per account (docs/decisions/sign-in-and-sessions.md § Sign-in throttling).
         expect(keys.sort()).toEqual([
           `portal:throttle:login-address:${from}`,
           `portal:throttle:login-failures:account-address:${username}:${from}`,

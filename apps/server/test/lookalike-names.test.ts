@@ -13,7 +13,7 @@ import {
 import { createTestApp, testAdmin, type TestApp } from './helpers/test-app.ts';
 import { displayFileName } from '../src/services/cases/file-checks.ts';
 
-/** Look-alike usernames and file names that read as something else (docs/decisions.md § Usernames). */
+/** Look-alike usernames and file names that read as something else (docs/decisions/accounts.md § Usernames). */
 
 let t: TestApp;
 let admin: string;

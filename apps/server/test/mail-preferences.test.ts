@@ -9,7 +9,7 @@ import { readableMail } from './helpers/mail.ts';
 import { planForm, planSummaryOf, stageFiles, uploadPlan } from './helpers/plan-factories.ts';
 import { createTestApp, type TestApp } from './helpers/test-app.ts';
 
-/** E-mail preferences and the daily digest (docs/decisions.md § E-mail preferences). */
+/** E-mail preferences and the daily digest (docs/decisions/mail.md § E-mail preferences). */
 type Doctor = Awaited<ReturnType<typeof createCaseDoctor>>;
 
 let t: TestApp;

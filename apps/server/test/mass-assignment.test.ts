@@ -16,7 +16,7 @@ import {
 import { createTestApp, testAdmin, type TestApp } from './helpers/test-app.ts';
 
 /**
- * docs/quality.md, Access / Mass assignment and Input / unknown properties: `roleId`, `isActive`,
+ * docs/quality/access.md, Mass assignment and docs/quality/input.md, Schemas (unknown properties): `roleId`, `isActive`,
  * `userId` and any field a caller may not set are ignored or refused, and the stored rows
  * say so.
  */

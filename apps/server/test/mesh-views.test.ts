@@ -12,7 +12,7 @@ import { makeImage } from './helpers/factories.ts';
 import { createTestApp, type TestApp } from './helpers/test-app.ts';
 
 /**
- * docs/quality.md, Records / Viewing copies (issue 22): a case's or a message's STL gets a
+ * docs/quality/plans-and-meshes.md, Viewing copies of meshes (issue 22): a case's or a message's STL gets a
  * viewing copy from a background job; the copy is reached only by who may read the original,
  * and a file that is no STL is reported, not retried.
  */

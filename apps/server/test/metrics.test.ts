@@ -9,7 +9,7 @@ import { planForm, planSummaryOf, stageFiles, uploadPlan } from './helpers/plan-
 import { createTestApp, testAdmin, type TestApp } from './helpers/test-app.ts';
 import { waitUntil } from './helpers/wait-until.ts';
 
-/** docs/quality.md, Operations: GET /metrics after known traffic, and who may read it. */
+/** docs/quality/operations.md, Metrics: GET /metrics after known traffic, and who may read it. */
 
 const token = 'metrics-token-'.padEnd(40, 'x');
 

@@ -18,7 +18,7 @@ interface LintProblem {
 
 /**
  * The warnings allowed, each only where it cannot be met
- * (docs/decisions.md § OpenAPI document): "an operation must have a 4XX response" on
+ * (docs/decisions/api.md § OpenAPI document): "an operation must have a 4XX response" on
  * public endpoints that take no input (health, readiness, the country list), which have no
  * 4xx answer to document; and
  * "ambiguous paths" between the spec's literal paths (`/api/case/status/{caseId}`) and the

@@ -14,7 +14,7 @@ import { createTestApp, type TestApp } from './helpers/test-app.ts';
 /**
  * A stolen session is not a takeover: one's own password or e-mail changes only with the
  * current password, and the old address hears of it
- * (docs/decisions.md § Changing one's own password or e-mail).
+ * (docs/decisions/sign-in-and-sessions.md § Changing one's own password or e-mail).
  */
 
 type Fields = Record<string, string | number | boolean>;

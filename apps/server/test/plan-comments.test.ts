@@ -10,7 +10,7 @@ import { planForm, planSummaryOf, uploadPlan } from './helpers/plan-factories.ts
 import { createTestApp, type TestApp } from './helpers/test-app.ts';
 
 /**
- * docs/quality.md, Records / Comments pinned to the model (issue 23): the case's doctor pins
+ * docs/quality/plans-and-meshes.md, Comments pinned to the model (issue 23): the case's doctor pins
  * comments to a point of the version awaiting approval at a stage, each given its nearest
  * tooth; they are the doctor's drafts until a change request sends them to the lab, which
  * marks them resolved; every other caller is refused as for the plan itself.

@@ -8,7 +8,7 @@ import { cross, type Vec3 } from './helpers/rigid-motion.ts';
 import { createTestApp, type TestApp } from './helpers/test-app.ts';
 
 /**
- * docs/quality.md, Records / Tooth movements (issue 23): each tooth's movement from stage 0
+ * docs/quality/plans-and-meshes.md, Tooth movements (issue 23): each tooth's movement from stage 0
  * to the last stage, measured after upload by the job that makes the viewer's copy, against
  * a generated plan whose every tooth's motion is known; numbered by its place on the arch;
  * flagged over the lab's per-stage limit; read only by who may read the plan.

@@ -10,7 +10,7 @@ import { planForm, planSummaryOf, stageFiles, uploadPlan } from './helpers/plan-
 import { createTestApp, type TestApp } from './helpers/test-app.ts';
 
 /**
- * docs/quality.md, Records / Patient links (issue 23): the case's doctor makes read-only
+ * docs/quality/plans-and-meshes.md, Patient links (issue 23): the case's doctor makes read-only
  * links to one plan version, 1 to 30 days, revocable; the link shows the stages and the
  * first name's initial only; its token is stored hashed, and an unknown, expired or revoked
  * one is the same 404; guessing is counted per address; each view is audited.

@@ -12,7 +12,7 @@ import { planForm, planSummaryOf, uploadPlan } from './helpers/plan-factories.ts
 import { createTestApp, type TestApp } from './helpers/test-app.ts';
 
 /**
- * docs/quality.md, Records / Viewing copies (issue 22): a plan version's viewer copy, one GLB
+ * docs/quality/plans-and-meshes.md, Viewing copies of meshes (issue 22): a plan version's viewer copy, one GLB
  * per arch of stage 0's teeth and their motion per stage, made by a background job; reached
  * only by who may read the plan; a plan whose stages are not the same teeth moved gets a
  * copy per stage instead; a job that cannot read its stages is retried, then reported.

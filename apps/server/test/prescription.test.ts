@@ -6,7 +6,7 @@ import { createStaff, firstCityOf, makeImage } from './helpers/factories.ts';
 import { pdfText } from './helpers/pdf-text.ts';
 import { createTestApp, type TestApp } from './helpers/test-app.ts';
 
-/** GET /case/{caseId}/prescription.pdf: the printable prescription (docs/decisions.md § Printable prescription). */
+/** GET /case/{caseId}/prescription.pdf: the printable prescription (docs/decisions/case-form.md § Printable prescription). */
 
 let t: TestApp;
 let doctor: Awaited<ReturnType<typeof createCaseDoctor>>;

@@ -12,7 +12,7 @@ import {
 import { readableMail, resetTokensIn } from './helpers/mail.ts';
 import { createTestApp, type TestApp } from './helpers/test-app.ts';
 
-/** Staff who hold one page try to give themselves, or someone they make, more (docs/decisions.md § Roles). */
+/** Staff who hold one page try to give themselves, or someone they make, more (docs/decisions/access.md § Roles). */
 
 const page = { dashboard: 1, roles: 2, rolePermissions: 3, users: 4, doctors: 5, addCase: 6 };
 type Staff = Awaited<ReturnType<typeof createStaff>>;

@@ -13,7 +13,7 @@ import { createTestApp, type TestApp } from './helpers/test-app.ts';
 /**
  * tus at /api/uploads/tus on the S3 store (@tus/s3-store), against s3rver: the same upload,
  * resume and cancel as on the file store (resumable-uploads.test.ts), with the bytes in the
- * bucket under uploads/ (docs/decisions.md § Resumable uploads).
+ * bucket under uploads/ (docs/decisions/uploads.md § Resumable uploads).
  */
 
 const bucket = 'tus-bucket';

@@ -528,7 +528,7 @@ describe('expiry of unused uploads', () => {
   });
 });
 
-describe('drafts keep their uploads (docs/decisions.md § Drafts)', () => {
+describe('drafts keep their uploads (docs/decisions/case-form.md § Drafts)', () => {
   const drafts = '/api/case/drafts';
   const ageAll = (...uploadIds: string[]) =>
     t.app.db

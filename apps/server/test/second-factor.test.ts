@@ -7,7 +7,7 @@ import { createDoctor, createStaff } from './helpers/factories.ts';
 import { createTestApp, type TestApp } from './helpers/test-app.ts';
 
 /**
- * docs/quality.md, Sign-in: the second factor. TOTP codes are computed here with otplib, as
+ * docs/quality/sign-in.md, Second factor: the second factor. TOTP codes are computed here with otplib, as
  * an authenticator app computes them; passkey ceremonies are exercised in the browser test
  * (e2e/tests/second-factor.e2e.test.ts) with Chromium's virtual authenticator.
  */

@@ -10,7 +10,7 @@ import { createDoctor, createStaff, staffPassword, type CreatedDoctor } from './
 import { createTestApp, type TestApp } from './helpers/test-app.ts';
 
 /**
- * docs/quality.md, Access / Sessions: signed-in devices (docs/decisions.md § Sessions). Each
+ * docs/quality/sign-in.md, Sessions: signed-in devices (docs/decisions/sign-in-and-sessions.md § Sessions). Each
  * ended session's token is tried again on a real signed-in route at once.
  */
 

@@ -13,7 +13,7 @@ import {
 import { createTestApp, testAdmin, type TestApp } from './helpers/test-app.ts';
 
 /**
- * docs/quality.md, Access / Tokens: each attack against a real signed-in route (the case list),
+ * docs/quality/sign-in.md, Tokens: each attack against a real signed-in route (the case list),
  * answered 401 with `{ message }` only. Every attack first has a control that the same
  * route answers 200 to, so a 401 is the attack's doing and not a broken route.
  */

@@ -19,7 +19,7 @@ import { createTestApp, type TestApp } from './helpers/test-app.ts';
 import { clockPastWrites } from './helpers/wait-until.ts';
 import { sweepOrphanedPlanFiles } from '../src/services/plans/sweep-orphaned-plan-files.ts';
 
-/** docs/decisions.md § Treatment plans: versions, uploads (loose STLs and ZIPs), the doctor's decisions. */
+/** docs/decisions/plans.md § Treatment plans: versions, uploads (loose STLs and ZIPs), the doctor's decisions. */
 let t: TestApp;
 let base: string;
 let doctor: Awaited<ReturnType<typeof createCaseDoctor>>;

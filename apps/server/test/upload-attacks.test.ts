@@ -21,7 +21,7 @@ import { doctorFields, firstCityOf, formData, makeImage, uniqueName } from './he
 import { createTestApp, type TestApp } from './helpers/test-app.ts';
 
 /**
- * docs/quality.md, Input / Uploads (OWASP File Upload cheat sheet): hostile files sent to the case
+ * docs/quality/uploads.md, Input / Uploads (OWASP File Upload cheat sheet): hostile files sent to the case
  * upload and to the profile-picture forms are refused, or stored under a server-made key and
  * served so that no browser can take them for a page.
  */

@@ -2,7 +2,7 @@
 import './lib/zod-jitless.ts';
 // Only the styles the sign-in page draws, in the order of Mantine's full stylesheet (baseline
 // and variables first); the full sheet comes with every other page (app/with-queries.tsx)
-// and with the first notification or dialog (docs/decisions.md § On the wire).
+// and with the first notification or dialog (docs/decisions/speed.md § On the wire).
 import '@mantine/core/styles/baseline.css';
 import '@mantine/core/styles/default-css-variables.css';
 import '@mantine/core/styles/global.css';

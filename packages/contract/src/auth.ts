@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { normalizeUsername, requiredMessage, requiredText, userType } from './fields.ts';
 
 export const loginRequest = z.object({
-  // Looked up as stored: NFKC-normalised (docs/decisions.md § Usernames).
+  // Looked up as stored: NFKC-normalised (docs/decisions/accounts.md § Usernames).
   username: requiredText('Username', 100).overwrite(normalizeUsername),
   password: z
     .string({ error: requiredMessage('Password') })
@@ -42,7 +42,7 @@ export const secondFactorRequired = z.object({
 });
 export type SecondFactorRequired = z.infer<typeof secondFactorRequired>;
 
-/** Login answers the session, or that a second step must follow (docs/decisions.md § Second factor). */
+/** Login answers the session, or that a second step must follow (docs/decisions/second-factor.md § Second factor). */
 export const loginAnswer = z.union([loginResponse, secondFactorRequired]);
 export type LoginAnswer = z.infer<typeof loginAnswer>;
 

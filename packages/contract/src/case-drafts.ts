@@ -9,7 +9,7 @@ import {
 } from './cases.ts';
 
 /**
- * Case drafts (docs/decisions.md § Drafts): the case form as the doctor left it, saved as
+ * Case drafts (docs/decisions/case-form.md § Drafts): the case form as the doctor left it, saved as
  * they type. A draft is partial: each field present is checked by its own rule from the
  * case field table, blank is "not filled in yet", and the submission checks the whole.
  */
@@ -59,7 +59,7 @@ export type CaseDraftFields = Partial<Record<(typeof caseFieldList)[number]['sen
 
 /**
  * An upload id of a resumable upload, kept as an opaque string: the upload's own endpoint
- * (tus) owns what it names, and submitting links it (docs/decisions.md § Drafts).
+ * (tus) owns what it names, and submitting links it (docs/decisions/case-form.md § Drafts).
  */
 export const draftUploadId = z.string({ error: caseDraftMessages.uploadId }).regex(/^[A-Za-z0-9_-]{1,128}$/, {
   error: caseDraftMessages.uploadId,

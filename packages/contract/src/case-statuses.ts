@@ -1,6 +1,6 @@
 /**
  * A case's statuses as plain values, without zod: the dashboard's tiles and badges show
- * them without loading the validation library (docs/decisions.md § On the wire). cases.ts
+ * them without loading the validation library (docs/decisions/speed.md § On the wire). cases.ts
  * builds the schemas from them.
  */
 export const caseStatuses = ['new', 'inprogress', 'dispatched', 'delivered'] as const;

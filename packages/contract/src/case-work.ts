@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { caseStatuses, type CaseStatus } from './case-statuses.ts';
 
 /**
- * The lab's work on a case (docs/decisions.md § Assignment and internal notes): the
+ * The lab's work on a case (docs/decisions/cases.md § Assignment and internal notes): the
  * technician it is assigned to, and staff-only notes no doctor ever reads.
  */
 
@@ -59,7 +59,7 @@ export const caseNote = z.object({
 });
 export type CaseNote = z.infer<typeof caseNote>;
 
-/** Days a case may stay in each status before it is overdue (docs/decisions.md § Turnaround); a status without one has no target. */
+/** Days a case may stay in each status before it is overdue (docs/decisions/cases.md § Turnaround); a status without one has no target. */
 export type TurnaroundTargets = Partial<Record<CaseStatus, number>>;
 
 /** `GET /api/case/turnaround`: the lab's targets, set by TURNAROUND_DAYS. */

@@ -82,7 +82,7 @@ const acceptance = z.preprocess(
 
 // ---------------------------------------------------------------------------- orders from a case
 
-/** A new case ordered from an earlier one (docs/decisions.md § Orders from a case). */
+/** A new case ordered from an earlier one (docs/decisions/cases.md § Orders from a case). */
 export const caseOrderTypes = ['Refinement', 'Retainer', 'Replacement'] as const;
 export const caseOrderType = z.enum(caseOrderTypes, { error: 'Order type is not valid' });
 export type CaseOrderType = z.infer<typeof caseOrderType>;
@@ -134,7 +134,7 @@ const uploadsMessage = 'uploads must be a JSON object naming finished uploads by
 
 /**
  * The `uploads` text part of a case form: file fields filled by finished resumable uploads
- * (docs/decisions.md § Resumable uploads), e.g. `{"maxillaryScan":"<id>","otherFiles":["<id>"]}`.
+ * (docs/decisions/uploads.md § Resumable uploads), e.g. `{"maxillaryScan":"<id>","otherFiles":["<id>"]}`.
  */
 export const caseUploadNames = z.preprocess(
   (value) => {
@@ -191,7 +191,7 @@ export const caseSubmission = z
       .optional()
       .meta({ description: 'Refinement, Retainer or Replacement; sent together with parentCaseId, or neither' }),
     uploads: caseUploadNames,
-    /** The draft this case was written in: deleted with the case's creation (docs/decisions.md § Drafts). */
+    /** The draft this case was written in: deleted with the case's creation (docs/decisions/case-form.md § Drafts). */
     draftId: z.preprocess(
       (value) => (isBlank(value) ? undefined : Number(value)),
       z
@@ -221,7 +221,7 @@ export const caseRow = z.object({
   DoctorUserId: z.number(),
   /** When the case entered its current status, ISO 8601 (its days in status, its due date). */
   StatusChangedAt: z.string(),
-  /** The lab's technician on the case (docs/decisions.md § Assignment and internal notes), or null. */
+  /** The lab's technician on the case (docs/decisions/cases.md § Assignment and internal notes), or null. */
   AssigneeUserId: z.number().nullable(),
   AssigneeName: z.string().nullable(),
 });
@@ -239,7 +239,7 @@ export const caseSortColumns = [
 export type CaseSortColumn = (typeof caseSortColumns)[number];
 
 /**
- * The case list and the audit log always answer one page (docs/decisions.md § Paging): the
+ * The case list and the audit log always answer one page (docs/decisions/lists-and-search.md § Paging): the
  * spec's tables show 10 rows by default and offer at most 30 (spec.md section 9).
  */
 export const defaultPageSize = 10;
@@ -339,7 +339,7 @@ const optionalText = (label: string, max: number) =>
     .optional();
 
 /**
- * PUT /case/status/{caseId}: `{ status }` as before, plus what the move needs (docs/decisions.md
+ * PUT /case/status/{caseId}: `{ status }` as before, plus what the move needs (docs/decisions/cases.md
  * § Case status workflow): `reason` to go back, `courier` and `trackingNumber` to dispatch,
  * and a `note` on any change. Blank texts count as absent.
  */

@@ -6,7 +6,7 @@ import type { ErrorResponse } from './errors.ts';
 /**
  * A row of the endpoint table named by its method and path, 'GET /api/role/get_roles_list':
  * the type says what the call takes and answers, and nothing of the row's schemas is loaded.
- * The web app calls by route so that its pages load no zod (docs/decisions.md § On the wire).
+ * The web app calls by route so that its pages load no zod (docs/decisions/speed.md § On the wire).
  */
 export type Route = { [K in EndpointName]: `${Endpoints[K]['method']} ${Endpoints[K]['path']}` }[EndpointName];
 

@@ -23,7 +23,7 @@ export const clinicEntry = z.object({
 export type ClinicEntry = z.infer<typeof clinicEntry>;
 
 export const clinicListMessage = 'Please add clinic information, atleast 1 clinic is required';
-/** Submit with a clinic typed but not complete: it is not sent until it is (docs/decisions.md § Clinics in a doctor's form). */
+/** Submit with a clinic typed but not complete: it is not sent until it is (docs/decisions/accounts.md § Clinics in a doctor's form). */
 export const clinicNotAddedMessage =
   'The clinic you typed is not added yet: complete it and press Add Clinic, or clear its fields';
 

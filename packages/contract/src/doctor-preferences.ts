@@ -3,7 +3,7 @@ import { caseFields, refineDistinctRanks } from './cases.ts';
 
 /**
  * The case fields a doctor may keep as their usual choices, in the order the profile shows
- * them; a new case's form starts from them (docs/decisions.md § Doctor defaults).
+ * them; a new case's form starts from them (docs/decisions/case-form.md § Doctor defaults).
  */
 export const doctorPreferenceKeys = [
   'midline',

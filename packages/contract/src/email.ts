@@ -6,7 +6,7 @@ export const emailTemplateNames = ['activation'] as const;
 /**
  * The spec's body also carries `subject` and `variables{username, resetUrl}`; they are dropped
  * like any unknown property: the server takes the name from the account, makes the link under
- * PUBLIC_URL and the subject from the template (docs/decisions.md § E-mail).
+ * PUBLIC_URL and the subject from the template (docs/decisions/mail.md § E-mail).
  */
 export const sendEmailRequest = z.object({
   to: email,

@@ -9,7 +9,7 @@ import type { PageUrl } from './pages.ts';
  * - { pages, doctors, assistants }: the administrator, Web users whose role has one of
  *   `pages`, doctors when `doctors` is true (scoped to themselves by the service), and
  *   doctors' assistants when `assistants` is true (scoped to their doctors'; an assistant
- *   is let in only where a row says so, docs/decisions.md § Assistants).
+ *   is let in only where a row says so, docs/decisions/assistants.md § Assistants).
  */
 export type Access =
   'public' | 'signedIn' | 'administrator' | { pages: readonly PageUrl[]; doctors?: boolean; assistants?: boolean };
@@ -52,7 +52,7 @@ export const recordKinds = {
   caseFile: { params: ['attachmentId'], reach: 'ownIfDoctor' },
   messageFile: { params: ['fileId'], reach: 'ownIfDoctor' },
   planFile: { params: ['stageFileId'], reach: 'ownIfDoctor' },
-  /** A case form's draft: its writer's alone (docs/decisions.md § Drafts). */
+  /** A case form's draft: its writer's alone (docs/decisions/case-form.md § Drafts). */
   draft: { params: ['draftId'], reach: 'self' },
   /** A doctor by DoctorId, and by the doctor's UserId. */
   doctor: { params: ['id'], reach: 'ownIfDoctor' },

@@ -34,7 +34,7 @@ export const requiredId = (message: string, invalid = message) =>
     z.number({ error: message }).int(message).min(-2147483648, invalid).max(2147483647, invalid),
   );
 
-/** Booleans in multipart bodies accept true/false/1/0 (docs/decisions.md § Booleans in forms). */
+/** Booleans in multipart bodies accept true/false/1/0 (docs/decisions/api.md § Booleans in forms). */
 export const booleanField = (label: string) =>
   z.preprocess(
     (value) => {
@@ -88,7 +88,7 @@ export function mixesScripts(value: string): boolean {
 
 /**
  * A username as stored (registration, Users screen): NFKC-normalised, no invisible
- * characters, one alphabet (docs/decisions.md § Usernames).
+ * characters, one alphabet (docs/decisions/accounts.md § Usernames).
  */
 export const username = requiredText('Username', 50)
   .overwrite(normalizeUsername)
@@ -130,7 +130,7 @@ export const passwordsMatchMessage = 'Passwords do not match';
 
 /**
  * The account's current password, asked when one changes one's own password or e-mail
- * (docs/decisions.md § Changing one's own password or e-mail); blank counts as missing.
+ * (docs/decisions/sign-in-and-sessions.md § Changing one's own password or e-mail); blank counts as missing.
  */
 export const currentPassword = z.preprocess(
   (value) => (value === undefined || value === null ? '' : value),

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * The caller's inbox (docs/decisions.md § Inbox): what waits for them across cases. A doctor
+ * The caller's inbox (docs/decisions/messages.md § Inbox): what waits for them across cases. A doctor
  * gets the lab's unread messages and the plans awaiting their approval; staff the doctors'
  * unread messages and the plans whose doctor asked for changes the lab has not answered.
  */

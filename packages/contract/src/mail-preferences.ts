@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * Which case mails a user gets, and how (docs/decisions.md § E-mail preferences). Mails about
+ * Which case mails a user gets, and how (docs/decisions/mail.md § E-mail preferences). Mails about
  * the account itself (activation, password resets, changes to it) are not among them: they
  * always go out at once.
  */

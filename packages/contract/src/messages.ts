@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * A case's conversation between its doctor and the lab (docs/decisions.md § Messages): text,
+ * A case's conversation between its doctor and the lab (docs/decisions/messages.md § Messages): text,
  * files, who has read what.
  */
 

@@ -1,5 +1,5 @@
 /**
- * The six pages that role permissions grant (docs/decisions.md § Seeds). Plain values,
+ * The six pages that role permissions grant (docs/decisions/accounts.md § Seeds). Plain values,
  * without zod: the signed-in menu lists them without loading the validation library.
  */
 export const pages = [

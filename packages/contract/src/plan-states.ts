@@ -1,6 +1,6 @@
 /**
  * A treatment plan version's states as plain values, without zod: the dashboard's plan
- * tiles and filter use them without loading the validation library (docs/decisions.md
+ * tiles and filter use them without loading the validation library (docs/decisions/speed.md
  * § On the wire). plans.ts builds the schema from them.
  */
 export const planStates = ['awaiting_approval', 'changes_requested', 'approved', 'superseded'] as const;

@@ -3,7 +3,7 @@ import { meshViewAnswer } from './mesh-views.ts';
 import { planStates } from './plan-states.ts';
 
 /**
- * Treatment plans (docs/decisions.md § Treatment plans): versions the lab uploads, each a
+ * Treatment plans (docs/decisions/plans.md § Treatment plans): versions the lab uploads, each a
  * summary and one STL per arch and stage, that the case's doctor approves or sends back.
  */
 
@@ -240,7 +240,7 @@ export const planVersion = z.object({
 export type PlanVersion = z.infer<typeof planVersion>;
 
 /**
- * The viewer's copies of a plan version (docs/decisions.md § Meshes for viewing), per arch
+ * The viewer's copies of a plan version (docs/decisions/meshes.md § Meshes for viewing), per arch
  * (null for an arch without stages): one GLB of stage 0's teeth and their motion per stage.
  * When it failed because the stages are not the same teeth moved, each stage file has a
  * copy of its own (planFileView).
@@ -250,7 +250,7 @@ export type PlanViewAnswer = z.infer<typeof planViewAnswer>;
 
 /**
  * How far one tooth moves from stage 0 to the plan's last stage
- * (docs/decisions.md § Tooth movements), in its own axes: translation in millimetres (mesial, buccal and extrusive
+ * (docs/decisions/plans.md § Tooth movements), in its own axes: translation in millimetres (mesial, buccal and extrusive
  * positive), rotation in degrees (tip: the crown mesially; torque: the crown buccally;
  * rotation: the mesial side buccally), and the largest step from one stage to the next.
  */
@@ -286,7 +286,7 @@ export type PlanMovementsAnswer = z.infer<typeof planMovementsAnswer>;
 export const planUploadResponse = z.object({ message: z.string(), planId: z.number(), version: z.number() });
 
 /**
- * A comment the case's doctor pins to a point of the model at a stage (docs/decisions.md §
+ * A comment the case's doctor pins to a point of the model at a stage (docs/decisions/plans.md §
  * Comments pinned to the model): kept as the doctor's draft until they request changes,
  * which sends it to the lab; the lab marks it resolved when a new version answers it.
  */
@@ -334,7 +334,7 @@ export const planComment = z.object({
 export type PlanComment = z.infer<typeof planComment>;
 
 /**
- * A read-only link for the patient to one plan version (docs/decisions.md § Patient links):
+ * A read-only link for the patient to one plan version (docs/decisions/plans.md § Patient links):
  * the 3D stages and their count, nothing else of the case.
  */
 export const planShareInput = z.object({

@@ -1,6 +1,6 @@
 /**
  * What the sign-in page needs before any schema: plain values with no zod, so the web app
- * can show and store a session without loading the validation library (docs/decisions.md
+ * can show and store a session without loading the validation library (docs/decisions/speed.md
  * § On the wire). auth.ts and roles.ts re-export them.
  */
 import type { LoginResponse } from './auth.ts';

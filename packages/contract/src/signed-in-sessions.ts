@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * A signed-in session (docs/decisions.md § Sessions): one per sign-in, ended by signing
+ * A signed-in session (docs/decisions/sign-in-and-sessions.md § Sessions): one per sign-in, ended by signing
  * out, from another device, or by staff. Its id is the token's `jti`, which is no
  * credential by itself (a token also needs the server's signature).
  */

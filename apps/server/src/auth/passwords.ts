@@ -7,7 +7,7 @@ import { isCommonPassword } from './common-passwords.ts';
 export type PasswordHashing = Required<Pick<Options, 'memoryCost' | 'timeCost' | 'parallelism'>>;
 
 // The native argon2 module is loaded by the first sign-in or new password, not at start: an idle
-// process that nobody signs in to does not hold it (docs/decisions.md § Start command and compiled output).
+// process that nobody signs in to does not hold it (docs/decisions/build-and-runtime.md § Start command and compiled output).
 let argon2: Promise<typeof import('@node-rs/argon2')> | undefined;
 const loadArgon2 = () => (argon2 ??= import('@node-rs/argon2'));
 

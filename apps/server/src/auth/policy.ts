@@ -21,7 +21,7 @@ export interface SignedInUser {
   /**
    * The doctors whose cases the caller works on as the doctor's side: a doctor themselves,
    * an assistant the active doctors whose invitation they hold (read on every request, so a
-   * revocation counts at the next one), staff none. See docs/decisions.md § Assistants.
+   * revocation counts at the next one), staff none. See docs/decisions/assistants.md § Assistants.
    */
   servedDoctors: readonly ServedDoctor[];
   pages: ReadonlySet<string>;
@@ -64,7 +64,7 @@ export function assertMayTouchAdministrator(user: SignedInUser | null, roleIds: 
 }
 
 /**
- * No privilege raising (docs/decisions.md § Roles): a user other than the administrator
+ * No privilege raising (docs/decisions/access.md § Roles): a user other than the administrator
  * hands out, to a user they add or edit or to a role, only pages their own role has.
  */
 export function assertHoldsPages(user: SignedInUser, pageUrls: readonly string[], what: string): void {
@@ -123,7 +123,7 @@ export function caseOwnerScope(user: SignedInUser, requestedUserId: number): rea
 /**
  * Who may order a refinement, retainer or replacement from a case: its doctor, or staff, who
  * reach POST /case/add only with the Add Case page.
- * See docs/decisions.md § Orders from a case.
+ * See docs/decisions/cases.md § Orders from a case.
  */
 export function canOrderFrom(user: SignedInUser, parentDoctorUserId: number): boolean {
   return !isDoctorSide(user) || servesDoctor(user, parentDoctorUserId);

@@ -49,7 +49,7 @@ export class TokenService {
     );
   }
 
-  /** The token a correct password earns when a second step must follow (docs/decisions.md § Second factor). */
+  /** The token a correct password earns when a second step must follow (docs/decisions/second-factor.md § Second factor). */
   async issueInterim(user: { userId: number; tokenVersion: number }, step: SecondStep) {
     const jti = randomUUID();
     const issuedAt = Math.floor(Date.now() / 1000);

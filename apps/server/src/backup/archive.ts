@@ -8,7 +8,7 @@ import { serverRoot } from '../server-root.ts';
 import { BackupError } from './backup-error.ts';
 
 /**
- * A backup is one tar stream (docs/decisions.md § Backup archives): `manifest.json` first, then
+ * A backup is one tar stream (docs/decisions/backups.md § Backup archives): `manifest.json` first, then
  * the database, the stored files (`files/<key>`) or, with S3, `objects.json` (each object's key,
  * size and SHA-256), and last `checksums.json`: every entry's size and SHA-256. An archive
  * without that last entry is truncated; an entry that does not match it was changed.

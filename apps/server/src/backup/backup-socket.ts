@@ -8,7 +8,7 @@ import { readSchemaVersion } from './database-facts.ts';
 
 /**
  * Where a portal on PGlite takes backup requests: a Unix socket in DATA_DIR, reachable only by
- * who may read DATA_DIR anyway (docs/decisions.md § Backups while the portal serves).
+ * who may read DATA_DIR anyway (docs/decisions/backups.md § Backups while the portal serves).
  */
 export const backupSocketPath = (dataDir: string) => path.join(dataDir, 'backup.sock');
 

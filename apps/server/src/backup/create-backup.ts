@@ -38,7 +38,7 @@ const attempts = 3;
 
 /**
  * Writes one archive of the database and the stored files while the portal serves
- * (docs/decisions.md § Backups while the portal serves). It is written under a temporary name
+ * (docs/decisions/backups.md § Backups while the portal serves). It is written under a temporary name
  * and renamed at the end: `file` is either a whole archive or absent.
  */
 export async function createBackup(config: Config, file: string): Promise<BackupSummary> {

@@ -4,7 +4,7 @@ import { promisify } from 'node:util';
 import { BackupError } from './backup-error.ts';
 
 /**
- * An encrypted archive (docs/decisions.md § Backup archives): this magic, a 16-byte salt, then
+ * An encrypted archive (docs/decisions/backups.md § Backup archives): this magic, a 16-byte salt, then
  * records of `[4-byte length][AES-256-GCM ciphertext][16-byte tag]`, each at most 64 KiB of
  * plaintext. The nonce is the record's index and a final flag, so a record moved, dropped or
  * cut off fails its tag, and an archive without its final record is truncated.

@@ -46,7 +46,7 @@ const hasEntries = (folder: string) =>
  * Restores an archive into an empty DATA_DIR or database (or, with `force`, over what is
  * there). Everything is read, checked and loaded beside the target first (a staging folder in
  * DATA_DIR; PostgreSQL in one transaction), then switched into place: a refused or failed
- * restore leaves the target as it was (docs/decisions.md § Restores).
+ * restore leaves the target as it was (docs/decisions/backups.md § Restores).
  */
 export async function restoreBackup(
   config: Config,

@@ -24,7 +24,7 @@ export const roles = pgTable(
     roleId: integer('role_id').primaryKey().generatedByDefaultAsIdentity({ startWith: 100 }),
     roleName: text('role_name').notNull(),
     description: text('description').notNull().default(''),
-    /** Set by the administrator: its users sign in with a second factor (docs/decisions.md § Second factor). */
+    /** Set by the administrator: its users sign in with a second factor (docs/decisions/second-factor.md § Second factor). */
     requiresSecondFactor: boolean('requires_second_factor').notNull().default(false),
     createdAt: createdAt(),
   },
@@ -82,7 +82,7 @@ export const users = pgTable(
     lastName: text('last_name').notNull(),
     email: text('email').notNull(),
     mobileNo: text('mobile_no').notNull().default(''),
-    /** Null only for a deleted user whose role was deleted after them (docs/decisions.md § Roles). */
+    /** Null only for a deleted user whose role was deleted after them (docs/decisions/access.md § Roles). */
     roleId: integer('role_id').references(() => roles.roleId),
     userType: text('user_type', { enum: ['Web', 'Doctor', 'Assistant'] }).notNull(),
     passwordHash: text('password_hash').notNull(),
@@ -119,7 +119,7 @@ export const doctors = pgTable('doctors', {
 });
 
 /**
- * Which doctors an assistant works for (docs/decisions.md § Assistants): one row per doctor
+ * Which doctors an assistant works for (docs/decisions/assistants.md § Assistants): one row per doctor
  * and assistant, kept when revoked (`revokedAt`) and cleared again by a new invitation. The
  * signed-in user's reach is read from the live rows on every request.
  */
@@ -198,7 +198,7 @@ export const passwordResetTokens = pgTable(
 );
 
 /**
- * One row per signed-in token (docs/decisions.md § Sessions), its id the token's `jti`: a
+ * One row per signed-in token (docs/decisions/sign-in-and-sessions.md § Sessions), its id the token's `jti`: a
  * token is good only while its row is here, so ending a session deletes the row and every
  * process refuses the token at its next request. `tokenVersion` is the user's at sign-in:
  * a row from an earlier version is dead (its token is refused) and is no longer listed.
@@ -229,7 +229,7 @@ export const sessions = pgTable(
 /**
  * A user's authenticator-app secret (RFC 6238). Unconfirmed until a code from it is
  * accepted; `lastTimeStep` is the time step of the last code accepted, so no code is
- * accepted twice (docs/decisions.md § Second factor).
+ * accepted twice (docs/decisions/second-factor.md § Second factor).
  */
 export const totpFactors = pgTable('totp_factors', {
   userId: integer('user_id')
@@ -441,7 +441,7 @@ export const cases = pgTable(
     /**
      * "first last" as a search compares it (portal_fold: no accents, lowered), kept with the
      * row: a doctor's search reads their few hundred cases and would fold each name in each
-     * query (docs/decisions.md § Accent-blind search).
+     * query (docs/decisions/lists-and-search.md § Accent-blind search).
      */
     patientNameFolded: text('patient_name_folded').generatedAlwaysAs(sql`portal_fold(first_name || ' ' || last_name)`),
     dob: date('dob', { mode: 'string' }).notNull(),
@@ -483,12 +483,12 @@ export const cases = pgTable(
     createdBy: integer('created_by')
       .notNull()
       .references(() => users.userId),
-    // The case this one was ordered from, and as what (docs/decisions.md § Orders from a case).
+    // The case this one was ordered from, and as what (docs/decisions/cases.md § Orders from a case).
     parentCaseId: integer('parent_case_id').references((): AnyPgColumn => cases.caseId),
     orderType: text('order_type', { enum: caseOrderTypes }),
-    // The lab's technician on the case, or none (docs/decisions.md § Assignment and internal notes).
+    // The lab's technician on the case, or none (docs/decisions/cases.md § Assignment and internal notes).
     assigneeUserId: integer('assignee_user_id').references(() => users.userId),
-    // When the case entered its status: its days in status and due date (docs/decisions.md § Turnaround).
+    // When the case entered its status: its days in status and due date (docs/decisions/cases.md § Turnaround).
     statusChangedAt: timestamp('status_changed_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },
   (table) => [
@@ -568,7 +568,7 @@ export const caseStatusHistory = pgTable(
       .notNull()
       .references(() => users.userId),
     changedAt: timestamp('changed_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
-    // What the change carried (docs/decisions.md § Case status workflow): a note on any
+    // What the change carried (docs/decisions/cases.md § Case status workflow): a note on any
     // change, the reason for going back, the courier and its tracking number when dispatched.
     note: text('note'),
     reason: text('reason'),
@@ -637,7 +637,7 @@ export const auditLog = pgTable(
 /** Which side of the conversation wrote a message: the case's doctor, or the lab's staff. */
 export const messageSides = ['doctor', 'lab'] as const;
 
-/** One message about a case (docs/decisions.md § Messages): its text, and files in case_message_files. */
+/** One message about a case (docs/decisions/messages.md § Messages): its text, and files in case_message_files. */
 export const caseMessages = pgTable(
   'case_messages',
   {
@@ -714,7 +714,7 @@ export const caseMessageMails = pgTable(
 export const planArches = ['upper', 'lower'] as const;
 
 /**
- * One version of a case's staged treatment plan (docs/decisions.md § Treatment plans): the
+ * One version of a case's staged treatment plan (docs/decisions/plans.md § Treatment plans): the
  * summary the lab wrote (stage counts, IPR, attachments, notes) and the doctor's decision.
  * A new version supersedes the one before it in the same transaction.
  */
@@ -786,7 +786,7 @@ export const planMovements = pgTable(
 
 /**
  * A comment the case's doctor pinned to a point of a plan version at a stage
- * (docs/decisions.md § Comments pinned to the model): a draft of the doctor's until their
+ * (docs/decisions/plans.md § Comments pinned to the model): a draft of the doctor's until their
  * change request sends it (`sent_at`), then the lab's to resolve.
  */
 export const planComments = pgTable(
@@ -849,7 +849,7 @@ export const caseNotes = pgTable(
 );
 
 /**
- * A read-only link for the patient to one plan version (docs/decisions.md § Patient links):
+ * A read-only link for the patient to one plan version (docs/decisions/plans.md § Patient links):
  * only the SHA-256 of its token is kept; it opens until `expires_at` unless revoked.
  */
 export const planShares = pgTable(
@@ -874,7 +874,7 @@ export const planShares = pgTable(
 // ---------------------------------------------------------------------------- doctor defaults
 
 /**
- * A doctor's usual choices for a new case (docs/decisions.md § Doctor defaults): the
+ * A doctor's usual choices for a new case (docs/decisions/case-form.md § Doctor defaults): the
  * preference fields of the case field table as last saved, checked by the contract's
  * `doctorPreferences` before they are written.
  */
@@ -889,7 +889,7 @@ export const doctorPreferences = pgTable('doctor_preferences', {
 // ---------------------------------------------------------------------------- e-mail preferences
 
 /**
- * How a user gets each kind of case mail (docs/decisions.md § E-mail preferences); no row is
+ * How a user gets each kind of case mail (docs/decisions/mail.md § E-mail preferences); no row is
  * every kind immediate, as before preferences existed.
  */
 export const mailPreferences = pgTable('mail_preferences', {
@@ -928,7 +928,7 @@ export const mailDigestItems = pgTable(
 // ---------------------------------------------------------------------------- resumable uploads
 
 /**
- * A file sent through tus (docs/decisions.md § Resumable uploads): who made it, what it
+ * A file sent through tus (docs/decisions/uploads.md § Resumable uploads): who made it, what it
  * declared, and once finished its SHA-256 and content kind; a case that names it claims it.
  * The bytes live in storage at `storageKey`; unclaimed uploads are removed after 24 hours.
  */
@@ -962,7 +962,7 @@ export const uploads = pgTable(
 // ---------------------------------------------------------------------------- case drafts
 
 /**
- * The case form as its writer left it (docs/decisions.md § Drafts): owned by the signed-in
+ * The case form as its writer left it (docs/decisions/case-form.md § Drafts): owned by the signed-in
  * user who typed it (a doctor, or staff writing for a doctor picked in `doctor_user_id`).
  * `fields` holds the form's values by submission name, each checked by its own rule;
  * `files` maps the form's file fields to resumable-upload ids, opaque here.
@@ -986,6 +986,6 @@ export const caseDrafts = pgTable(
 
 /**
  * A live user's role. The column is null only for a deleted user whose role was deleted
- * after them (docs/decisions.md § Roles), and reads of live users never see that.
+ * after them (docs/decisions/access.md § Roles), and reads of live users never see that.
  */
 export const liveRoleId = sql<number>`${users.roleId}`.mapWith(users.roleId);

@@ -10,7 +10,7 @@ export interface CaseEventMessage {
   audience: { doctorUserId: number };
 }
 
-/** Sessions that ended (docs/decisions.md § Sessions): every process closes their streams. */
+/** Sessions that ended (docs/decisions/sign-in-and-sessions.md § Sessions): every process closes their streams. */
 export interface SessionsEndedMessage {
   endedSessionIds: string[];
 }

@@ -7,7 +7,7 @@ import { jobs } from '../db/schema.ts';
 
 /**
  * Background jobs in the database, in the mail outbox's shape
- * (docs/decisions.md § Background jobs): queued in the caller's transaction, so a job exists exactly when what it works on
+ * (docs/decisions/operations.md § Background jobs): queued in the caller's transaction, so a job exists exactly when what it works on
  * was committed; claimed with `for update skip locked`, so each runs in one process at a time;
  * a claim holds a lease that the running process renews, so the job of a process that died
  * is claimed again once its lease has run out; a failure is retried with a growing delay up to

@@ -15,7 +15,7 @@ export interface LogDestination {
  * pino's own stdout destination registers a synchronous flush at process exit, and
  * sonic-boom 4.2.1's `flushSync` retries every write error but EAGAIN forever (100 ms
  * apart): with output queued behind a socket nobody reads, `process.exit` never returned
- * (docs/decisions.md § Shutdown and a blocked log output). Here the lines go out through
+ * (docs/decisions/operations.md § Shutdown and a blocked log output). Here the lines go out through
  * `fs.write` only; once the reader is gone (EPIPE) they are dropped, and the shutdown waits
  * a bounded time for the rest.
  */

@@ -6,7 +6,7 @@ import type { EmailTemplateName, MailMessage } from './mailer.ts';
 import type { MailOutbox } from './outbox.ts';
 
 /**
- * Each case mail's kind, as e-mail preferences name it (docs/decisions.md § E-mail
+ * Each case mail's kind, as e-mail preferences name it (docs/decisions/mail.md § E-mail
  * preferences); a new case tells the lab of a status (new). Every other template is about
  * the account itself and always goes out.
  */

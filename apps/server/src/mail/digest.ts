@@ -118,7 +118,7 @@ async function sendDigestOf(deps: DigestDeps, userId: number, cutoff: Date): Pro
 }
 
 /**
- * The digests due at `now` (docs/decisions.md § E-mail preferences): every user with items
+ * The digests due at `now` (docs/decisions/mail.md § E-mail preferences): every user with items
  * kept until the latest digest hour gets one mail listing them. Items kept after that hour
  * wait for the next day's. Returns how many digests were queued. The clock is the caller's:
  * the scheduler passes the time, a test any other.

@@ -4,7 +4,7 @@ import type { Transaction } from '../db/client.ts';
 import { pages, rolePermissions, users } from '../db/schema.ts';
 
 /**
- * The lab, as mail reaches it (docs/decisions.md § Mail for the lab): every active staff
+ * The lab, as mail reaches it (docs/decisions/mail.md § Mail for the lab): every active staff
  * user who may use the Dashboard, the administrator included. They are who see new cases
  * and doctors' messages in the portal; the configuration names no lab address (MAIL_FROM is
  * the sender).

@@ -13,7 +13,7 @@ const retryDelaySeconds = (attempts: number) => Math.min(3600, 30 * 2 ** (attemp
 
 /**
  * Asked just before a mail goes out; false drops it, as what it tells was seen meanwhile
- * (a message read while its mail waited, docs/decisions.md § Messages).
+ * (a message read while its mail waited, docs/decisions/messages.md § Messages).
  */
 type StillWanted = (db: Database, variables: Record<string, string>) => Promise<boolean>;
 const checksBeforeSending: Partial<Record<EmailTemplateName, StillWanted>> = { caseMessage: isMessageMailWanted };

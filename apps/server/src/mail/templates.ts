@@ -24,7 +24,7 @@ function signInUrlOf(resetUrl: string): string {
 }
 
 const templates: Record<EmailTemplateName, (v: Variables) => RenderedMail> = {
-  // Active first, with the password chosen at registration; the reset link only for a new one (docs/decisions.md § The activation mail).
+  // Active first, with the password chosen at registration; the reset link only for a new one (docs/decisions/accounts.md § The activation mail).
   activation: (v) => {
     const signInUrl = signInUrlOf(v.resetUrl ?? '');
     return {
@@ -34,7 +34,7 @@ const templates: Record<EmailTemplateName, (v: Variables) => RenderedMail> = {
     };
   },
   // To an assistant a doctor invited, new or already one of another doctor's: the reset link
-  // sets a new account's password (docs/decisions.md § Assistants).
+  // sets a new account's password (docs/decisions/assistants.md § Assistants).
   assistantInvitation: (v) => {
     const signInUrl = signInUrlOf(v.resetUrl ?? '');
     return {
@@ -57,7 +57,7 @@ const templates: Record<EmailTemplateName, (v: Variables) => RenderedMail> = {
     html: `<p>Dear ${escapeHtml(nameOf(v))},</p><p>The lab has sent you a link to set a new password for your Aligner Portal account (valid for one hour):</p><p><a href="${escapeHtml(v.resetUrl ?? '')}">${escapeHtml(v.resetUrl ?? '')}</a></p><p>If you did not ask for one, you can ignore this e-mail: your password stays as it is.</p><p>Aligner Portal</p>`,
   }),
   // Registration answers the same whether the username was free or taken; the outcome comes by
-  // e-mail (docs/decisions.md § Registration tells nothing about usernames).
+  // e-mail (docs/decisions/accounts.md § Registration tells nothing about usernames).
   registrationReceived: (v) => ({
     subject: 'Your Aligner Portal registration was received',
     text: `Dear ${v.name},\n\nWe received your registration with the username ${v.username}. The lab reviews it, and you will get another e-mail when your account is active.\n\nAligner Portal`,
@@ -82,19 +82,19 @@ const templates: Record<EmailTemplateName, (v: Variables) => RenderedMail> = {
       html: `<p>Dear ${escapeHtml(v.doctorName ?? '')},</p><p>The status of case ${escapeHtml(v.trackingNo ?? '')} changed to <b>${escapeHtml(v.status ?? '')}</b>.</p>${shipment.length > 0 ? `<p>${shipment.map(escapeHtml).join('<br>')}</p>` : ''}<p><a href="${escapeHtml(v.caseUrl ?? '')}">Open the case</a></p><p>Aligner Portal</p>`,
     };
   },
-  // To the lab's staff: the tracking number, the doctor and the link, no patient data (docs/decisions.md § Mail for the lab).
+  // To the lab's staff: the tracking number, the doctor and the link, no patient data (docs/decisions/mail.md § Mail for the lab).
   caseSubmitted: (v) => ({
     subject: `New case ${v.trackingNo} from ${v.doctorName}`,
     text: `Dear ${nameOf(v)},\n\n${v.doctorName} has a new case, ${v.trackingNo}, waiting for the lab.\n${v.caseUrl}\n\nAligner Portal`,
     html: `<p>Dear ${escapeHtml(nameOf(v))},</p><p>${escapeHtml(v.doctorName ?? '')} has a new case, ${escapeHtml(v.trackingNo ?? '')}, waiting for the lab.</p><p><a href="${escapeHtml(v.caseUrl ?? '')}">Open the case</a></p><p>Aligner Portal</p>`,
   }),
-  // Only the tracking number and the link: no message text or patient name in e-mail (docs/decisions.md § Messages).
+  // Only the tracking number and the link: no message text or patient name in e-mail (docs/decisions/messages.md § Messages).
   caseMessage: (v) => ({
     subject: `New message about case ${v.trackingNo}`,
     text: `You have a new message about case ${v.trackingNo}.\n${v.caseUrl}\n\nAligner Portal`,
     html: `<p>You have a new message about case ${escapeHtml(v.trackingNo ?? '')}.</p><p><a href="${escapeHtml(v.caseUrl ?? '')}">Open the case</a></p><p>Aligner Portal</p>`,
   }),
-  // The day's case mails of the kinds the user chose as a digest, each told by its own mail's subject (docs/decisions.md § E-mail preferences).
+  // The day's case mails of the kinds the user chose as a digest, each told by its own mail's subject (docs/decisions/mail.md § E-mail preferences).
   digest: (v) => {
     const lines = (v.items ?? '').split('\n').filter(Boolean);
     const more = Number(v.more) > 0 ? `And ${v.more} more in the portal.` : '';

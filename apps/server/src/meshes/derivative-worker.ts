@@ -10,7 +10,7 @@ import { makePlanView, planBase as readPlanBase, planStageMotion as fitStage, ty
 
 // This thread alone runs below normal priority (Linux sets it per thread): requests and
 // uploads on the event loop come first. Not the lowest (19): on a machine kept busy a
-// small mesh's copy then took half a minute and more (docs/decisions.md § Meshes for viewing).
+// small mesh's copy then took half a minute and more (docs/decisions/meshes.md § Meshes for viewing).
 const conversionNice = 10;
 setPriority(conversionNice);
 

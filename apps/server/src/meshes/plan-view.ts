@@ -7,7 +7,7 @@ import { weldVertices } from './weld.ts';
 
 /**
  * One arch of a treatment plan as the viewer loads it
- * (docs/decisions.md § Meshes for viewing): the stages of a plan are the same teeth moved,
+ * (docs/decisions/meshes.md § Meshes for viewing): the stages of a plan are the same teeth moved,
  * so instead of a mesh per stage it is stage 0's mesh, split into its closed shells (one per tooth), and per stage one
  * rigid motion per shell. The GLB holds a node per shell and an animation named "stages"
  * whose keyframe k (STEP, at time k) is the shells' place at stage k.

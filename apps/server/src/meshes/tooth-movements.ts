@@ -4,7 +4,7 @@ import type { PlanBase } from './plan-view.ts';
 
 /**
  * How far each tooth of a plan arch moves from stage 0 to the last stage, the way an
- * orthodontist reads it (docs/decisions.md § Tooth movements), from the rigid motion of each
+ * orthodontist reads it (docs/decisions/plans.md § Tooth movements), from the rigid motion of each
  * closed shell that plan-view.ts fitted per stage. Each shell is a tooth; the teeth are
  * numbered by their place on the arch, from their centres at stage 0:
  * - up is the normal of the plane of least spread through the centres (the occlusal plane),

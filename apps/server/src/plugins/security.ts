@@ -39,7 +39,7 @@ export const securityPlugin = fp(async (app: FastifyInstance) => {
       directives: {
         defaultSrc: ["'self'"],
         // WebAssembly compiled by the portal's own scripts (the mesh viewer's meshopt decoder);
-        // it lets no script in and no JavaScript be evaluated (docs/decisions.md § Meshes for viewing).
+        // it lets no script in and no JavaScript be evaluated (docs/decisions/meshes.md § Meshes for viewing).
         scriptSrc: ["'self'", "'wasm-unsafe-eval'"],
         // Mantine sets style attributes at run time.
         styleSrc: ["'self'", "'unsafe-inline'"],

@@ -24,7 +24,7 @@ export const webAppPlugin = fp(async (app: FastifyInstance) => {
     // The top-level files (index.html, icons, manifest) get a route each; the hashed assets,
     // nearly all of the build, one wildcard route: a route per asset file (with its brotli and
     // gzip twins, about 230) held 10-14 MB of an idle process
-    // (docs/decisions.md § Start command and compiled output). A missing asset is a 404, not the page.
+    // (docs/decisions/build-and-runtime.md § Start command and compiled output). A missing asset is a 404, not the page.
     await app.register(fastifyStatic, {
       ...served,
       root,
@@ -50,7 +50,7 @@ export const webAppPlugin = fp(async (app: FastifyInstance) => {
     if (request.url.startsWith('/api/')) {
       return reply.status(404).send({ message: `Route ${request.method} ${request.url.split('?')[0]} not found` });
     }
-    // A patient's link (docs/decisions.md § Patient links): kept out of search engines.
+    // A patient's link (docs/decisions/plans.md § Patient links): kept out of search engines.
     if (request.url.startsWith('/p/')) reply.header('x-robots-tag', 'noindex, nofollow');
     if (!hasBuild) {
       return reply.type('text/plain').send('The web app is not built yet: run `npm run build`.');

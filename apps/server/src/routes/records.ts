@@ -19,7 +19,7 @@ import { findCaseFile, type CaseFileDownload } from '../services/cases/case-file
  * The records a route acts on (`record` in its endpoint row, `recordKinds` in the contract),
  * resolved in the caller's reach before the handler runs: a record out of reach answers as
  * it always did (404 "<Record> not found", or 403 where `reach` says), and the handler gets
- * the record as `request.record`. See docs/decisions.md § Records by construction.
+ * the record as `request.record`. See docs/decisions/access.md § Records by construction.
  */
 export interface RecordTypes {
   case: VisibleCase;

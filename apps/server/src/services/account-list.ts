@@ -21,7 +21,7 @@ export function accountOrder(sort: DoctorListQuery['sort']): SQL[] {
 }
 
 /**
- * The doctor and user lists answer one page (docs/decisions.md § Paging): a lab has thousands
+ * The doctor and user lists answer one page (docs/decisions/lists-and-search.md § Paging): a lab has thousands
  * of doctors, and an unpaged list grew with every registration.
  */
 export function accountPage(query: Pick<AccountListQuery, 'page' | 'pageSize'>) {

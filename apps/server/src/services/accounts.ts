@@ -124,7 +124,7 @@ function noticeOf(
 /**
  * One's own password or e-mail changes only with the current password (a stolen session is
  * not enough to take the account over); the old address is then told. Staff editing
- * someone else are not asked. docs/decisions.md § Changing one's own password or e-mail.
+ * someone else are not asked. docs/decisions/sign-in-and-sessions.md § Changing one's own password or e-mail.
  */
 export async function checkOwnAccountChange(
   db: Pick<Database, 'select'>,

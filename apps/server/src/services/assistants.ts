@@ -21,7 +21,7 @@ import { createResetLink } from './password-reset.ts';
 import { fullNameOf } from '../db/user-names.ts';
 
 /**
- * A doctor's assistants (docs/decisions.md § Assistants): the doctor invites them by e-mail,
+ * A doctor's assistants (docs/decisions/assistants.md § Assistants): the doctor invites them by e-mail,
  * lists and revokes them; what an assistant reaches is read from the live links on each
  * request (plugins/auth.ts), so nothing here has to end a session.
  */

@@ -245,7 +245,7 @@ function labelOf(target: string, segments: Segment[], records: Map<string, Recor
 }
 
 /**
- * Labels for a page of audit targets, as the records read now (docs/decisions.md § Audit target labels):
+ * Labels for a page of audit targets, as the records read now (docs/decisions/audit.md § Audit target labels):
  * no patient names, only tracking numbers, file kinds, plan versions and staff's own names.
  */
 export async function labelAuditTargets(db: Database, targets: (string | null)[]): Promise<(string | null)[]> {

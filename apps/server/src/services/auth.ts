@@ -95,7 +95,7 @@ async function secondFactorRequired(
  * An unknown user, a wrong password and an inactive account all get the same answer;
  * only after a correct password does an inactive doctor learn the account is not active.
  * A user with a second factor, or whose role requires one, gets the interim token instead
- * of the session (docs/decisions.md § Second factor).
+ * of the session (docs/decisions/second-factor.md § Second factor).
  */
 export async function login(
   db: Database,

@@ -175,7 +175,7 @@ class UsernameTaken extends Error {}
 /**
  * Self-registration: role 19, inactive. Whether the username was free or taken, the caller
  * gets the same answer after the same work, so registration tells no one which names
- * exist (issue 20; docs/decisions.md § Registration tells nothing about usernames): a
+ * exist (issue 20; docs/decisions/accounts.md § Registration tells nothing about usernames): a
  * taken name goes through every check and write as a deleted row (which the partial unique
  * index lets by) in a savepoint that is rolled back. The outcome goes by e-mail, in the
  * same transaction: to the address given, and to the owner of a taken name.
@@ -252,7 +252,7 @@ async function findDoctor(tx: Transaction | Database, doctorId: number, forUpdat
 /**
  * Only the administrator sets a doctor's password or e-mail: with either, other staff could
  * sign in as the doctor and read their patients' cases, which no page of theirs opens
- * (issue 20; the Web-user rule of docs/decisions.md § Who may call what, for doctors).
+ * (issue 20; the Web-user rule of docs/decisions/access.md § Who may call what, for doctors).
  * Other staff send the doctor a reset link, which goes to the doctor's own address only.
  */
 const doctorCredentialsForbidden =
@@ -378,7 +378,7 @@ export async function deleteDoctor(db: Database, doctorId: number): Promise<void
 /**
  * Mails the doctor a reset link at their own address. The caller never sees the link: staff
  * who could read it could sign in as the doctor (issue 20; see
- * docs/decisions.md § Doctor activation and password reset links).
+ * docs/decisions/accounts.md § Doctor activation and password reset links).
  */
 export async function requestDoctorPasswordReset(
   deps: { db: Database; outbox: MailOutbox; publicUrl: string },

@@ -46,7 +46,7 @@ function afterCursor(cursor: Cursor | undefined, kind: InboxItemKind, at: SQLWra
 }
 
 /**
- * What waits for the caller (docs/decisions.md § Inbox), across the cases they reach (the
+ * What waits for the caller (docs/decisions/messages.md § Inbox), across the cases they reach (the
  * lists' reach): the other side's messages past the caller's read mark, and the plans whose
  * newest version waits for the caller: a doctor's approval, or for staff a doctor's change
  * request the lab has not answered with a new version. Newest first, `maxInboxItems` a page

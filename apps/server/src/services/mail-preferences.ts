@@ -10,7 +10,7 @@ export const defaultMailPreferences: MailPreferences = {
   status: 'immediate',
 };
 
-/** The user's choices for case mails (docs/decisions.md § E-mail preferences). */
+/** The user's choices for case mails (docs/decisions/mail.md § E-mail preferences). */
 export async function getMailPreferences(db: Pick<Database, 'select'>, userId: number): Promise<MailPreferences> {
   const [saved] = await db
     .select({ messages: mailPreferences.messages, plans: mailPreferences.plans, status: mailPreferences.status })

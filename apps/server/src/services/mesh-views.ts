@@ -9,7 +9,7 @@ import type { Storage } from '../storage/storage.ts';
 import { contentTypeOf } from './cases/file-checks.ts';
 
 /**
- * Viewing copies of stored STLs (docs/decisions.md § Meshes for viewing): each STL stored
+ * Viewing copies of stored STLs (docs/decisions/meshes.md § Meshes for viewing): each STL stored
  * with a case, a message or a plan gets a `mesh_views` row and a `mesh.view` job in the
  * transaction that stores its own row; the job converts it in a worker thread and stores the
  * copy under `views/`. Downloads keep serving the original.

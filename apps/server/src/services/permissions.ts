@@ -60,7 +60,7 @@ async function assertRoleAndPage(db: Pick<Database, 'select'>, actor: SignedInUs
 
 /**
  * In one transaction with the check, so a role deleted meanwhile gives 404, not a foreign-key
- * error. Only a page the caller has can be granted (docs/decisions.md § Roles).
+ * error. Only a page the caller has can be granted (docs/decisions/access.md § Roles).
  */
 export async function grantPage(db: Database, actor: SignedInUser, roleId: number, pageId: number): Promise<void> {
   await db.transaction(async (tx) => {

@@ -73,7 +73,7 @@ export async function setRoleSecondFactor(db: Database, roleId: number, required
 /**
  * System roles and roles held by a live user stay; the message says how many hold it.
  * Deleted users do not hold a role hostage: they let go of it (their role becomes null) and
- * the role goes (docs/decisions.md § Roles). The row is locked first, so a user or
+ * the role goes (docs/decisions/access.md § Roles). The row is locked first, so a user or
  * permission being given this role meanwhile (see roleExists) either finishes before the
  * count or finds the role gone.
  */

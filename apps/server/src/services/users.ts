@@ -73,7 +73,7 @@ async function assertWebRole(tx: Transaction, roleId: number) {
   if (!(await roleExists(tx, roleId))) throw badRequest('Role is not valid', { roleId: 'Role is not valid' });
 }
 
-/** Only a role whose pages the caller has can be given (docs/decisions.md § Roles). */
+/** Only a role whose pages the caller has can be given (docs/decisions/access.md § Roles). */
 async function assertMayHandOutRole(tx: Transaction, actor: SignedInUser, roleId: number) {
   if (isAdministrator(actor)) return;
   assertHoldsPages(actor, await rolePageUrls(tx, roleId), 'give a user a role with');

@@ -1,7 +1,7 @@
 /**
  * Deletions put off while a backup copies the stored files: a file whose row the backup's
  * database still holds must still be there when its turn comes
- * (docs/decisions.md § Backups while the portal serves). Released by the last holder, the deletions put off run then.
+ * (docs/decisions/backups.md § Backups while the portal serves). Released by the last holder, the deletions put off run then.
  */
 export class DeletionHold {
   private holders = 0;

@@ -27,7 +27,7 @@ export interface Example {
 export interface Fixture {
   adminUserId: number;
   doctor: { userId: number; doctorId: number; clinicId: number; username: string; email: string };
-  /** The doctor's assistant (docs/decisions.md § Assistants). */
+  /** The doctor's assistant (docs/decisions/assistants.md § Assistants). */
   assistant: { userId: number };
   caseId: number;
   filePath: string;
@@ -293,7 +293,7 @@ export const examples: Record<string, (fixture: Fixture) => Example> = {
   'POST /api/case/add': (f) => ({
     url: '/api/case/add',
     form: [
-      // An order from the fixture's case: a refinement for its doctor (docs/decisions.md § Orders from a case).
+      // An order from the fixture's case: a refinement for its doctor (docs/decisions/cases.md § Orders from a case).
       ...textParts(
         caseFields(f.doctor.clinicId, { userId: f.doctor.userId, parentCaseId: f.caseId, orderType: 'Refinement' }),
       ),

@@ -242,7 +242,7 @@ export interface CreatedAssistant {
 
 /**
  * An assistant the doctor invites, who sets a password through the mailed link and signs in
- * with their e-mail (docs/decisions.md § Assistants).
+ * with their e-mail (docs/decisions/assistants.md § Assistants).
  */
 export async function createAssistant(t: TestApp, doctorToken: string): Promise<CreatedAssistant> {
   const email = `${uniqueName('assistant')}@example.com`;

@@ -115,7 +115,7 @@ export function uploadPlan(
 
 /**
  * Gives a case an approved plan through the API: staff upload a one-stage version, the
- * case's doctor approves it (the rule before dispatch, docs/decisions.md § Treatment plans).
+ * case's doctor approves it (the rule before dispatch, docs/decisions/plans.md § Treatment plans).
  */
 export async function approvedPlan(
   t: TestApp,

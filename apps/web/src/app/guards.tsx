@@ -23,7 +23,7 @@ export function ProtectedLayout() {
 
 /**
  * A signed-in page that could not be drawn: the web app takes the server's answers as the
- * contract types them without parsing them again (docs/decisions.md § On the wire), so an
+ * contract types them without parsing them again (docs/decisions/speed.md § On the wire), so an
  * answer that is not what a page expects fails here, with a message, not on a blank page.
  */
 export function PageError() {
@@ -65,7 +65,7 @@ export function RequirePage({
   return menu.items.some((item) => item.url === page) ? children : <Refused />;
 }
 
-/** A page of doctors alone (their assistants: docs/decisions.md § Assistants); the server refuses the rest. */
+/** A page of doctors alone (their assistants: docs/decisions/assistants.md § Assistants); the server refuses the rest. */
 export function RequireDoctor({ children }: { children: ReactNode }) {
   const session = useSession() as Session;
   return isDoctor(session) ? children : <Refused />;

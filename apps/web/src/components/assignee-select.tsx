@@ -8,7 +8,7 @@ const unassigned = 'none';
 
 /**
  * The lab's technician on a case, changed in place
- * (docs/decisions.md § Assignment and internal notes):
+ * (docs/decisions/cases.md § Assignment and internal notes):
  * staff with the Dashboard page, or Unassigned. Used on the case page and
  * in the dashboard's list, so both assign the same way.
  */

@@ -5,7 +5,7 @@ import { useState } from 'react';
 import type { RowDetail } from './portal-table.tsx';
 import { cellContent, fieldText, type TableColumn } from './table-column.ts';
 
-/** Below the sidebar's breakpoint a list keeps only the columns that matter (docs/decisions.md § Phones). */
+/** Below the sidebar's breakpoint a list keeps only the columns that matter (docs/decisions/accounts.md § Phones). */
 export const phoneMediaQuery = '(max-width: 48em)';
 
 /**

@@ -6,7 +6,7 @@ const days = (count: number) => `${count} ${count === 1 ? 'day' : 'days'}`;
 
 /**
  * How long a case has been in its status, and for staff (who have the lab's targets) when it
- * is due to move on, with an Overdue badge once that has passed (docs/decisions.md § Turnaround).
+ * is due to move on, with an Overdue badge once that has passed (docs/decisions/cases.md § Turnaround).
  */
 export function TimeInStatus({
   status,

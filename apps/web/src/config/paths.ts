@@ -14,7 +14,7 @@ export const paths = {
   /** One case's page; `casePath(id)` builds it. */
   caseDetail: '/cases/:caseId',
   profile: '/profile',
-  /** A doctor's assistants: invite, list, revoke (docs/decisions.md § Assistants). */
+  /** A doctor's assistants: invite, list, revoke (docs/decisions/assistants.md § Assistants). */
   assistants: '/assistants',
   /** The user's own second factors, for everyone signed in. */
   security: '/security',
@@ -30,5 +30,5 @@ export const casePath = (caseId: number) => `/cases/${caseId}`;
 /** One case's page at its messages or its treatment plan (the sections' ids). */
 export const caseSectionPath = (caseId: number, section: 'messages' | 'plan') => `${casePath(caseId)}#${section}`;
 
-/** The case form with one of the caller's drafts open (docs/decisions.md § Drafts). */
+/** The case form with one of the caller's drafts open (docs/decisions/case-form.md § Drafts). */
 export const caseDraftPath = (draftId: number) => `/cases?draft=${draftId}`;

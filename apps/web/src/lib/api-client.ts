@@ -12,7 +12,7 @@ const options = {
   credentials: 'include',
   token: () => sessionStore.getValid()?.token,
   // Changes show the full-screen overlay (no double submits); reads show their loading in
-  // place, in the table or pane that waits for them (docs/decisions.md § Waiting that people feel).
+  // place, in the table or pane that waits for them (docs/decisions/speed.md § Waiting that people feel).
   onBegin: (endpoint) => {
     if (isChange(endpoint)) activity.begin();
   },

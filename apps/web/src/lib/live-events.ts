@@ -6,7 +6,7 @@ import { caseKeys, messageKeys } from './shared-queries.ts';
 /**
  * The case an event is about. Every event the stream carries names one (the contract's
  * `case.*` events); the rest of it is not read, so it is not parsed with their schemas,
- * which would bring zod to every signed-in page (docs/decisions.md § On the wire).
+ * which would bring zod to every signed-in page (docs/decisions/speed.md § On the wire).
  */
 function caseIdOf(data: string): number | undefined {
   const event = JSON.parse(data) as { caseId?: unknown } | null;

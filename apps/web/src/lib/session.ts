@@ -104,7 +104,7 @@ export const useSession = () => useSyncExternalStore(sessionStore.subscribe, ses
 export const isAdministrator = (session: Session) => session.userType === 'Web' && session.roleId === ADMIN_ROLE_ID;
 /** A doctor, never their assistant: plan decisions, patient links and the Assistants screen are theirs alone. */
 export const isDoctor = (session: Session) => session.userType === 'Doctor';
-/** A doctor's assistant (docs/decisions.md § Assistants). */
+/** A doctor's assistant (docs/decisions/assistants.md § Assistants). */
 export const isAssistant = (session: Session) => session.userType === 'Assistant';
 /** The doctors' side of the portal: a doctor or an assistant, who see their doctors' cases and the doctors' menu. */
 export const isDoctorSide = (session: Session) => isDoctor(session) || isAssistant(session);

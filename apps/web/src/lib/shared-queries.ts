@@ -48,7 +48,7 @@ export const doctorKeys = {
   list: (params: object) => [...doctorKeys.all, 'list', params] as const,
 };
 
-/** What a page of the doctor list asks for (the server pages, searches and sorts: docs/decisions.md § Paging). */
+/** What a page of the doctor list asks for (the server pages, searches and sorts: docs/decisions/lists-and-search.md § Paging). */
 export type DoctorListParams = DoctorListQuery;
 
 /** One page of the doctors and the count of all matching ones. */

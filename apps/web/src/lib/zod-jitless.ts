@@ -6,7 +6,7 @@
  * Zod keeps its configuration on `globalThis.__zod_globalConfig` (shared by every copy of
  * it) and starts from what it finds there, so this sets `jitless` without importing zod:
  * `config({ jitless: true })` would bring 3 KB of zod to every page, also those that load
- * no schema (docs/decisions.md § On the wire). zod-jitless.test.ts checks zod reads it.
+ * no schema (docs/decisions/speed.md § On the wire). zod-jitless.test.ts checks zod reads it.
  */
 const zodGlobal = globalThis as { __zod_globalConfig?: { jitless?: boolean } };
 (zodGlobal.__zod_globalConfig ??= {}).jitless = true;

@@ -4,7 +4,7 @@ import { idParam, messageResponse } from '../common.ts';
 import { defineEndpoint } from '../endpoint.ts';
 
 const tag = 'assistants';
-/** The doctor's own assistants: no staff page or assistant reaches them (docs/decisions.md § Assistants). */
+/** The doctor's own assistants: no staff page or assistant reaches them (docs/decisions/assistants.md § Assistants). */
 const doctorsOnly = { pages: [], doctors: true } as const;
 
 export const assistantEndpoints = {

@@ -168,7 +168,7 @@ export const caseEndpoints = {
     },
     errors: [404],
   }),
-  // Not audited as a download: a case page shows every photo's thumbnail (docs/decisions.md § Photo thumbnails and the gallery).
+  // Not audited as a download: a case page shows every photo's thumbnail (docs/decisions/uploads.md § Photo thumbnails and the gallery).
   caseFileThumbnail: defineEndpoint({
     method: 'GET',
     path: '/api/case/file-thumbnails/:attachmentId',

@@ -11,7 +11,7 @@ export const inboxEndpoints = {
     summary:
       "What waits for the caller across the cases they reach, newest first, 100 a page: unread messages of the other side, and plans awaiting the caller (a doctor's approval; staff: a doctor's change request)",
     tag: 'inbox',
-    // Where the cases are: doctors, their assistants, and staff with the Dashboard (docs/decisions.md § Inbox).
+    // Where the cases are: doctors, their assistants, and staff with the Dashboard (docs/decisions/messages.md § Inbox).
     access: { pages: ['/dashboard'], doctors: true, assistants: true },
     query: inboxQuery,
     answer: inboxAnswer,

@@ -5,7 +5,7 @@ import { meshViewAnswer, meshViewMesh } from '../mesh-views.ts';
 import { caseMessage, caseMessageRequest, maxMessageFiles, messageFilesField, unreadCount } from '../messages.ts';
 
 const tag = 'cases';
-/** The case's doctor and Dashboard staff (docs/decisions.md § Messages); another doctor's case is 404. */
+/** The case's doctor and Dashboard staff (docs/decisions/messages.md § Messages); another doctor's case is 404. */
 const dashboard = { pages: ['/dashboard'], doctors: true, assistants: true } as const;
 const caseIdParams = z.object({ caseId: idParam });
 

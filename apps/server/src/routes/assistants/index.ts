@@ -4,7 +4,7 @@ import { paramTarget } from '../../plugins/audit.ts';
 import { inviteAssistant, listAssistants, listServedDoctors, revokeAssistant } from '../../services/assistants.ts';
 import { route } from '../define-route.ts';
 
-/** A doctor's assistants, and the doctors an assistant works for (docs/decisions.md § Assistants). */
+/** A doctor's assistants, and the doctors an assistant works for (docs/decisions/assistants.md § Assistants). */
 export async function assistantRoutes(app: FastifyInstance) {
   route(app, endpoints.assistantList, {}, (request) => listAssistants(app.db, request.user.userId));
 

@@ -32,7 +32,7 @@ async function readInterim(app: FastifyInstance, request: FastifyRequest): Promi
 }
 
 /**
- * The second step of a sign-in (docs/decisions.md § Second factor): the interim token from
+ * The second step of a sign-in (docs/decisions/second-factor.md § Second factor): the interim token from
  * login names the user; a right code or passkey finishes the sign-in through completeSignIn
  * and uses the interim token up. Wrong answers are throttled as wrong passwords are, per
  * account and per address.

@@ -15,7 +15,7 @@ const failuresWindowMs = 15 * 60 * 1000;
  * Sign-in throttling, for the password step and the second step alike: per address, every
  * attempt; per account, failed ones only: from one address (so a stranger's wrong guesses
  * do not lock the owner out elsewhere) and, with a much higher ceiling, from all addresses
- * together (against spraying from many). docs/decisions.md § Sign-in throttling.
+ * together (against spraying from many). docs/decisions/sign-in-and-sessions.md § Sign-in throttling.
  *
  * `kind` names the counters (`login`, `second-factor`); `accountOf` the account an attempt
  * is for, as the counters key it, or nothing when the request names none.

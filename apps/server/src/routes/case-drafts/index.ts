@@ -13,7 +13,7 @@ const draftTarget = paramTarget({ draft: 'draftId' });
 const draftBodyLimit = 4 * maxDraftBytes;
 
 /**
- * The case form's drafts, each its writer's alone (docs/decisions.md § Drafts). Saves are
+ * The case form's drafts, each its writer's alone (docs/decisions/case-form.md § Drafts). Saves are
  * not audited: the form saves as the doctor types; creating and deleting are.
  */
 export async function caseDraftRoutes(app: FastifyInstance) {

@@ -146,7 +146,7 @@ export async function caseRoutes(app: FastifyInstance) {
     },
   );
 
-  // No audit: thumbnails are what the case page shows, not downloads (docs/decisions.md § Photo thumbnails and the gallery).
+  // No audit: thumbnails are what the case page shows, not downloads (docs/decisions/uploads.md § Photo thumbnails and the gallery).
   const thumbnails = createThumbnailMaker(app.storage);
   route(app, endpoints.caseFileThumbnail, {}, async (request, reply) => {
     const thumbnail = await thumbnails.thumbnailOf(request.record);

@@ -45,7 +45,7 @@ function parseByteRange(header: string | undefined, size: number): ByteRange | '
  * An STL (binary STL halves under gzip) asked for whole by a client that accepts br or gzip
  * goes out compressed as it streams, with Content-Encoding, no Content-Length and no
  * Repr-Digest (the digest of what is sent, which is known only once sent); a Range request
- * still gets the stored bytes as they are (docs/decisions.md § On the wire).
+ * still gets the stored bytes as they are (docs/decisions/speed.md § On the wire).
  */
 export async function sendCaseFile(request: FastifyRequest, reply: FastifyReply, file: CaseFileDownload) {
   const isImage = inlineTypes.has(file.contentType);

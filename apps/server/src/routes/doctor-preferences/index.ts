@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { getDoctorPreferences, saveDoctorPreferences } from '../../services/doctor-preferences.ts';
 import { route } from '../define-route.ts';
 
-/** A doctor's usual case choices (docs/decisions.md § Doctor defaults). */
+/** A doctor's usual case choices (docs/decisions/case-form.md § Doctor defaults). */
 export async function doctorPreferenceRoutes(app: FastifyInstance) {
   route(app, endpoints.doctorPreferencesGet, {}, (request) => getDoctorPreferences(app.db, request.user.userId));
 

@@ -4,7 +4,7 @@ import { getInbox } from '../../services/inbox.ts';
 import { getMailPreferences, saveMailPreferences } from '../../services/mail-preferences.ts';
 import { route } from '../define-route.ts';
 
-/** The caller's inbox across cases and their e-mail preferences (docs/decisions.md § Inbox, § E-mail preferences). */
+/** The caller's inbox across cases and their e-mail preferences (docs/decisions/messages.md § Inbox, § E-mail preferences). */
 export async function inboxRoutes(app: FastifyInstance) {
   route(app, endpoints.inboxGet, {}, (request) => getInbox(app.db, request.user, request.query));
 

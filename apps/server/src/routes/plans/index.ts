@@ -31,7 +31,7 @@ import { planFileUrl } from '../urls.ts';
 const caseTarget = paramTarget({ case: 'caseId' });
 const planTarget = paramTarget({ case: 'caseId', plan: 'planId' });
 
-/** Treatment plans (docs/decisions.md § Treatment plans): versions, the doctor's decisions, stage models. */
+/** Treatment plans (docs/decisions/plans.md § Treatment plans): versions, the doctor's decisions, stage models. */
 export async function planRoutes(app: FastifyInstance) {
   /** After the commit: a stream never hears of a change that was rolled back. */
   const publish = ({ doctorUserId, ...data }: PlanChange) =>

@@ -4,7 +4,7 @@ import { paramTarget } from '../../plugins/audit.ts';
 import { findPrescription } from '../../services/prescription/find-prescription.ts';
 import { route } from '../define-route.ts';
 
-/** The printable prescription (docs/decisions.md § Printable prescription). */
+/** The printable prescription (docs/decisions/case-form.md § Printable prescription). */
 export async function prescriptionRoutes(app: FastifyInstance) {
   route(
     app,

@@ -13,7 +13,7 @@ const refusedTokensPerAddress = 30;
 const refusalWindowMs = 10 * 60 * 1000;
 
 /**
- * The patient's link (docs/decisions.md § Patient links): public, so guessing is counted per
+ * The patient's link (docs/decisions/plans.md § Patient links): public, so guessing is counted per
  * address, every answer tells search engines to keep out, and a token that is unknown,
  * expired or revoked is one 404.
  */

@@ -13,7 +13,7 @@ import { findOwnOpenUpload, finishUpload, forgetUpload, recordUpload } from '../
 const tusPath = '/api/uploads/tus';
 
 /**
- * The tus routes (docs/decisions.md § Resumable uploads). They speak tus 1.0.0, not JSON, so
+ * The tus routes (docs/decisions/uploads.md § Resumable uploads). They speak tus 1.0.0, not JSON, so
  * they have no row in the endpoint table; the endpoint table, OpenAPI and matrix tests name
  * them as their one exception.
  */

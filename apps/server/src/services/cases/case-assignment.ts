@@ -14,7 +14,7 @@ import type { VisibleCase } from './case-access.ts';
 import { fullNameOf } from '../../db/user-names.ts';
 
 /**
- * A case's technician (docs/decisions.md § Assignment and internal notes): one staff user
+ * A case's technician (docs/decisions/cases.md § Assignment and internal notes): one staff user
  * with the Dashboard page, or none. Each change is a row of case_assignments, which the
  * timeline reads.
  */

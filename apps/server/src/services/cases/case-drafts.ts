@@ -48,7 +48,7 @@ function rowValues(input: DraftInput) {
 }
 
 /**
- * Links the uploads a draft names to it (docs/decisions.md § Drafts) and keeps in its
+ * Links the uploads a draft names to it (docs/decisions/case-form.md § Drafts) and keeps in its
  * `files` only those that are its owner's own and not used by a case.
  */
 async function keepDraftUploads(tx: Transaction, actor: SignedInUser, draftId: number, files: CaseDraftFiles) {

@@ -25,7 +25,7 @@ const segment = (name: string) =>
 
 /**
  * Every stored file of a case as the entries of one ZIP
- * (docs/decisions.md § A case's files as one ZIP):
+ * (docs/decisions/uploads.md § A case's files as one ZIP):
  * `<tracking number>/<group>/<file name>`, the groups as the case page names
  * them (X-Ray OPG, STL-1, ..., Front Smiling), `Messages` and `Plan v<n>`. Two files of one
  * folder with the same name are told apart as `name (2).ext`.

@@ -9,7 +9,7 @@ import type { VisibleCase } from './case-access.ts';
 import { fullNameOf } from '../../db/user-names.ts';
 
 /**
- * The lab's internal notes on a case (docs/decisions.md § Assignment and internal notes).
+ * The lab's internal notes on a case (docs/decisions/cases.md § Assignment and internal notes).
  * Only the `caseStaff` routes read them: no doctor's answer, event, e-mail, PDF or export
  * selects from case_notes.
  */

@@ -11,7 +11,7 @@ import { fullNameOf } from '../../db/user-names.ts';
 
 /**
  * The parent of a new order must be a case the caller may order from, and the order is for
- * the parent's doctor (docs/decisions.md § Orders from a case). An unknown parent and another
+ * the parent's doctor (docs/decisions/cases.md § Orders from a case). An unknown parent and another
  * doctor's answer alike, so the answer tells nothing of other doctors' cases.
  */
 export async function assertOrderParent(

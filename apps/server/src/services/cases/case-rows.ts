@@ -49,7 +49,7 @@ export function createdRange(query: { from?: string; to?: string }) {
 /**
  * Whose cases a statement reads: every doctor's, one doctor's (bound as `doctorUserId`, as a
  * doctor's own lists always are), or several doctors' (an assistant's, bound as the array
- * `doctorUserIds`; none when it is empty). See docs/decisions.md § Assistants.
+ * `doctorUserIds`; none when it is empty). See docs/decisions/assistants.md § Assistants.
  */
 export type OwnerShape = 'all' | 'one' | 'several';
 
@@ -150,7 +150,7 @@ export const filterPlaceholders = (shape: FilterShape): CaseFilterValues => ({
 /** Per status, the ISO time a case that entered it before is overdue; null for a status without a target. */
 export type OverdueCutoffs = Record<CaseStatus, string | null>;
 
-/** The cutoffs of the lab's targets at `now` (docs/decisions.md § Turnaround). */
+/** The cutoffs of the lab's targets at `now` (docs/decisions/cases.md § Turnaround). */
 export const overdueCutoffs = (targets: TurnaroundTargets, now = Date.now()): OverdueCutoffs =>
   Object.fromEntries(
     caseStatuses.map((status) => {
@@ -178,7 +178,7 @@ const overdueFilter = (cutoffs: Record<CaseStatus, string | null | Placeholder>)
     sql` or `,
   )})`;
 
-/** doctorname: the doctor's first and last name (docs/decisions.md § Doctor names in case rows). */
+/** doctorname: the doctor's first and last name (docs/decisions/api.md § Doctor names in case rows). */
 export const doctorFullName = fullNameOf();
 
 /** A field's column as read: a date as its 'YYYY-MM-DD' text. */

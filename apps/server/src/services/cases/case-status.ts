@@ -21,7 +21,7 @@ import { fullNameOf } from '../../db/user-names.ts';
 const textOrNull = (value: string | undefined) => (value?.trim() ? value.trim() : null);
 
 /**
- * The rules of a move (docs/decisions.md § Case status workflow): the status it already has
+ * The rules of a move (docs/decisions/cases.md § Case status workflow): the status it already has
  * is 409; forward may skip steps; back needs a reason; dispatched needs courier and tracking
  * number (the contract's schema checks those too, this keeps the rule with the others).
  */
@@ -66,7 +66,7 @@ export async function changeCaseStatus(
       .for('update');
     if (!current) throw notFound('Case');
     checkStatusMove(current.status, change);
-    // docs/decisions.md § Treatment plans: nothing is made before the doctor approves the plan.
+    // docs/decisions/plans.md § Treatment plans: nothing is made before the doctor approves the plan.
     if (status === 'dispatched' && current.planState !== 'approved') {
       throw conflict(planMessages.dispatchNeedsApproval, { status: planMessages.dispatchNeedsApproval });
     }

@@ -5,7 +5,7 @@ import type { CaseFileDownload } from './case-files.ts';
 import { contentTypeOf } from './file-checks.ts';
 
 /**
- * Thumbnails of a case's photos (docs/decisions.md § Photo thumbnails and the gallery): made
+ * Thumbnails of a case's photos (docs/decisions/uploads.md § Photo thumbnails and the gallery): made
  * from the stored JPEG or PNG on first request and kept in storage beside no original, so
  * every later view reads a few KB. Attachments are never deleted, so neither are these.
  */

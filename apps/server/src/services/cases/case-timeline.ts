@@ -10,7 +10,7 @@ import type { VisibleCase } from './case-access.ts';
 import { fullNameOf, fullNameById } from '../../db/user-names.ts';
 
 /**
- * A case's timeline, oldest first (docs/decisions.md § The case page and its timeline): its
+ * A case's timeline, oldest first (docs/decisions/cases.md § The case page and its timeline): its
  * submission ('created', from the first history row, naming the case it was ordered from),
  * the files sent with it ('files', at the same moment), then every status change with its
  * note, reason, courier and tracking number, the conversation's messages ('message'),

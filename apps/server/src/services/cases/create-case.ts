@@ -52,7 +52,7 @@ function validateSubmission(upload: ReceivedCaseUpload): CaseSubmission {
 
 /**
  * The doctor the case is for: the caller when a doctor submits, else the doctor named by
- * `userId`, who for an assistant must be one of their doctors (docs/decisions.md § Assistants).
+ * `userId`, who for an assistant must be one of their doctors (docs/decisions/assistants.md § Assistants).
  */
 async function resolveCaseDoctor(
   tx: Transaction,
@@ -96,7 +96,7 @@ interface CaseDeps {
 }
 
 /**
- * Tells the lab of the new case, in its transaction (docs/decisions.md § Mail for the lab):
+ * Tells the lab of the new case, in its transaction (docs/decisions/mail.md § Mail for the lab):
  * the tracking number, the doctor's name and the link, no patient data. Whoever submitted it
  * (staff for a doctor) is not told of their own case.
  */

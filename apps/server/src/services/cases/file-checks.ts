@@ -42,7 +42,7 @@ const imageAccepts: Record<(typeof imageExtensions)[number], FileKind[]> = {
   png: ['png', 'jpeg'],
 };
 
-/** What a message may carry (docs/decisions.md § Messages): pictures as case photos are, PDFs and STL scans. */
+/** What a message may carry (docs/decisions/messages.md § Messages): pictures as case photos are, PDFs and STL scans. */
 export const messageFileAccepts: Record<string, FileKind[]> = { ...imageAccepts, pdf: ['pdf'], stl: ['stl'] };
 
 export function fileSlotOf(fieldName: string): FileSlot | undefined {

@@ -130,7 +130,7 @@ async function findListPage(
     ...filterShape(scope, query),
     sort: query.sort ?? '-CreatedAt',
   };
-  // Always a page (docs/decisions.md § Paging): a list is never sent whole.
+  // Always a page (docs/decisions/lists-and-search.md § Paging): a list is never sent whole.
   const pageSize = query.pageSize ?? defaultPageSize;
   shape.page = literalPage(pageSize, query.page ?? 1);
   const values: ListValues = {

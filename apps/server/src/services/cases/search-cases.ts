@@ -28,7 +28,7 @@ const containing = (text: string) => `%${text.replace(/[\\%_]/g, '\\$&')}%`;
 
 /**
  * A text as a search compares it: without accents and lowered (portal_fold, migration 0026),
- * so "brzeczy" finds "Brzęczy" (docs/decisions.md § Accent-blind search). Two folded texts
+ * so "brzeczy" finds "Brzęczy" (docs/decisions/lists-and-search.md § Accent-blind search). Two folded texts
  * are compared with LIKE, not ILIKE: both are lowered already, and ILIKE lowers each row's
  * text again (12% of a doctor's search at a million cases).
  */

@@ -6,7 +6,7 @@ import { findLabStaff } from '../../mail/lab-staff.ts';
 import { enqueueCaseMail } from '../../mail/case-mail.ts';
 import type { MailOutbox } from '../../mail/outbox.ts';
 
-/** At most one e-mail per case per person in this window, however many messages (docs/decisions.md § Messages). */
+/** At most one e-mail per case per person in this window, however many messages (docs/decisions/messages.md § Messages). */
 const messageMailWindowMinutes = 10;
 /**
  * A message's mail waits this long, and is dropped if its reader has read the conversation

@@ -30,7 +30,7 @@ export const messageUploadLimits = (maxUploadBytes: number): FormLimits => ({
 /**
  * Streams a message's files into storage under `messages/<upload uuid>/<random>`, each
  * checked by name and bytes like a case's files; any refused file, one too many, or any
- * failure deletes every object already written and ends the upload (docs/decisions.md § Messages).
+ * failure deletes every object already written and ends the upload (docs/decisions/messages.md § Messages).
  */
 export async function receiveMessageUpload(
   parts: AsyncIterable<FormPart>,

@@ -17,7 +17,7 @@ export const unreadBy = (actor: SignedInUser) =>
   );
 
 /**
- * How many messages of the other side the caller has not read, per case (docs/decisions.md
+ * How many messages of the other side the caller has not read, per case (docs/decisions/messages.md
  * § Messages): a doctor counts the lab's on their own cases (an assistant on their doctors'),
  * staff the doctors' on every case; a message is read once the caller's read mark reaches it.
  */

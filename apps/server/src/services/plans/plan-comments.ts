@@ -12,7 +12,7 @@ import { fullNameOf } from '../../db/user-names.ts';
 
 /**
  * Comments pinned to a plan version's model
- * (docs/decisions.md § Comments pinned to the model): the case's doctor writes them on the
+ * (docs/decisions/plans.md § Comments pinned to the model): the case's doctor writes them on the
  * version awaiting approval, as drafts only they see; their change request sends them to
  * the lab (plans.ts, decidePlan); the lab marks each resolved once a new version answers it.
  */

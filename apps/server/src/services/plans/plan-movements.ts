@@ -6,7 +6,7 @@ import type { ArchMovements, MeasuredMovement } from '../../meshes/tooth-movemen
 import { findPlanViews } from './plan-views.ts';
 
 /**
- * A plan version's tooth movements (docs/decisions.md § Tooth movements): measured per arch
+ * A plan version's tooth movements (docs/decisions/plans.md § Tooth movements): measured per arch
  * by the job that makes the arch's viewing copy (plan-views.ts), read here with the lab's
  * per-stage limit of the moment.
  */

@@ -10,7 +10,7 @@ import type { VisibleCase } from '../cases/case-access.ts';
 import { findPlanViews } from './plan-views.ts';
 
 /**
- * Read-only links for the patient to one plan version (docs/decisions.md § Patient links).
+ * Read-only links for the patient to one plan version (docs/decisions/plans.md § Patient links).
  * The token is 32 random bytes (base64url), shown once in the link; only its SHA-256 is
  * stored, so a copy of the database opens no link. An unknown, expired or revoked token is
  * the same 404; each refused token counts against the caller's address.

@@ -18,7 +18,7 @@ import {
 import { savePlanMovements } from './plan-movements.ts';
 
 /**
- * The viewer's copy of a plan version's arch (docs/decisions.md § Meshes for viewing): stage
+ * The viewer's copy of a plan version's arch (docs/decisions/meshes.md § Meshes for viewing): stage
  * 0's teeth and each later stage's motion of each tooth in one GLB (meshes/plan-view.ts),
  * made by a background job queued with the version. Its state is a `mesh_views` row keyed
  * by `planViewSource`; a plan whose stages are not the same teeth moved gets a copy per

@@ -5,7 +5,7 @@ import { AppError, badRequest } from '../../lib/errors.ts';
 import { planFileName } from './plan-files.ts';
 
 /**
- * The limits a plan ZIP is read within (docs/decisions.md § Treatment plans), in one place:
+ * The limits a plan ZIP is read within (docs/decisions/plans.md § Treatment plans), in one place:
  * how many entries, and how much more than its compressed size one entry, and the whole
  * archive, may unpack to (measured on the bytes as they come out, not read from the
  * header). What they unpack to in all is held to MAX_UPLOAD_BYTES by the caller.

@@ -32,7 +32,7 @@ export interface PlanChange {
 }
 
 /**
- * A new plan version (docs/decisions.md § Treatment plans), in one transaction: the case
+ * A new plan version (docs/decisions/plans.md § Treatment plans), in one transaction: the case
  * row is locked so versions are numbered one after another, the newest version before it
  * is superseded, the stage files are recorded, `cases.plan_state` becomes
  * awaiting_approval, the doctor's e-mail and the viewer's copies (plan-views.ts) are queued.

@@ -60,7 +60,7 @@ function drainStream(stream: Readable): Promise<void> {
 const drain = (part: FilePart) => drainStream(part.file);
 
 /**
- * Receives a plan upload (docs/decisions.md § Treatment plans): the `summary` JSON and the
+ * Receives a plan upload (docs/decisions/plans.md § Treatment plans): the `summary` JSON and the
  * `stages` files, loose STLs or one ZIP (spooled to a temporary file under `tmpDir`, read
  * with yauzl, removed whatever happens). Each STL streams through the content check and
  * SHA-256 into storage under a server-made `plans/<upload>/<random>` key. Problems with

@@ -200,7 +200,7 @@ function drawFooters(doc: PDFKit.PDFDocument, { caseRow }: Prescription): void {
 }
 
 /**
- * The prescription as an A4 PDF (docs/decisions.md § Printable prescription): patient,
+ * The prescription as an A4 PDF (docs/decisions/case-form.md § Printable prescription): patient,
  * doctor and clinic, every field of the case field table as the detail view shows it, the
  * tooth chart and the files. Answered as a stream; nothing is stored.
  */

@@ -21,7 +21,7 @@ import { uploadsFolder, uploadStorageKey } from './upload-store.ts';
 
 /** How long an upload no case or draft has used is kept. */
 export const uploadLifetimeSeconds = 24 * 60 * 60;
-/** How long a draft keeps its uploads after it was last saved (docs/decisions.md § Drafts). */
+/** How long a draft keeps its uploads after it was last saved (docs/decisions/case-form.md § Drafts). */
 const draftUploadLifetimeSeconds = 7 * 24 * 60 * 60;
 
 export type UploadRow = typeof uploads.$inferSelect;
@@ -30,7 +30,7 @@ export type UploadRow = typeof uploads.$inferSelect;
 const isUnclaimed = and(isNull(uploads.claimedByCaseId), isNull(uploads.claimedByDraftId));
 /**
  * Not used by a case yet. A draft's upload is still its owner's to resume, cancel or submit:
- * the draft only keeps it while the draft is saved within a week (docs/decisions.md § Drafts).
+ * the draft only keeps it while the draft is saved within a week (docs/decisions/case-form.md § Drafts).
  */
 const isOpen = isNull(uploads.claimedByCaseId);
 

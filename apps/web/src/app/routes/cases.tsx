@@ -15,10 +15,10 @@ const draftIdOf = (value: string | null) => (value && /^\d{1,10}$/.test(value) ?
 /**
  * The case form. A saved case opens its own page, tracking number shown, for those who may
  * read it: doctors and staff with the Dashboard page; staff with only Add Case stay on an
- * emptied form (docs/decisions.md § The case page and its timeline). The address carries the
- * draft being written (`/cases?draft=12`), so a reload opens it again (docs/decisions.md § Drafts).
+ * emptied form (docs/decisions/cases.md § The case page and its timeline). The address carries the
+ * draft being written (`/cases?draft=12`), so a reload opens it again (docs/decisions/case-form.md § Drafts).
  * `?from=<caseId>&order=Refinement` opens an order from that case, prefilled from it and not
- * kept as a draft (docs/decisions.md § Orders from a case).
+ * kept as a draft (docs/decisions/cases.md § Orders from a case).
  */
 function CasesPage() {
   const session = useSession() as Session;

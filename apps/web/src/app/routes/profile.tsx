@@ -7,7 +7,7 @@ import { isDoctor, useSession, type Session } from '../../lib/session.ts';
 
 /**
  * The user's own account: a doctor's record and case defaults (staff have none:
- * docs/decisions.md § Doctor defaults), and everyone's signed-in devices (§ Sessions) and
+ * docs/decisions/case-form.md § Doctor defaults), and everyone's signed-in devices (§ Sessions) and
  * e-mail preferences (§ E-mail preferences).
  */
 function ProfilePage() {

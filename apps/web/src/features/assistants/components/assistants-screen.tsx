@@ -3,7 +3,7 @@ import { PageTitle } from '../../../components/page-title.tsx';
 import { AssistantList } from './assistant-list.tsx';
 import { InviteAssistantForm } from './invite-assistant-form.tsx';
 
-/** A doctor's assistants (docs/decisions.md § Assistants): invite one, see them, revoke one. */
+/** A doctor's assistants (docs/decisions/assistants.md § Assistants): invite one, see them, revoke one. */
 export function AssistantsScreen() {
   return (
     <>

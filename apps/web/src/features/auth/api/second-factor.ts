@@ -8,7 +8,7 @@ import type {
 import { api } from '../../../lib/api-client.ts';
 
 /**
- * The second step of a sign-in, enrolment and passkeys (docs/decisions.md § Second factor).
+ * The second step of a sign-in, enrolment and passkeys (docs/decisions/second-factor.md § Second factor).
  * Calls name their routes, so the sign-in page loads no schema for them; the WebAuthn
  * browser library loads when a passkey is first used. `token`: the interim token of a
  * sign-in that must enrol first; otherwise the session's.

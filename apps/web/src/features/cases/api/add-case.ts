@@ -15,7 +15,7 @@ export interface CaseFilePart {
 export function toCaseFormData(submission: CaseSubmission, files: CaseFilePart[]): FormData {
   const form = new FormData();
   for (const [name, value] of Object.entries(submission)) {
-    // The finished uploads the form names instead of their bytes (docs/decisions.md § Resumable uploads).
+    // The finished uploads the form names instead of their bytes (docs/decisions/uploads.md § Resumable uploads).
     if (name === 'uploads') {
       if (value) form.append(name, JSON.stringify(value));
     } else form.append(name, String(value ?? ''));

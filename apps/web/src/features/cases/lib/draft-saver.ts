@@ -13,7 +13,7 @@ export interface DraftSaverOptions<Draft> {
 }
 
 /**
- * Saves a form's draft as it changes (docs/decisions.md § Drafts): `change` waits for a pause
+ * Saves a form's draft as it changes (docs/decisions/case-form.md § Drafts): `change` waits for a pause
  * in typing, `flush` saves at once (a step change). One request at a time; what changes while
  * one runs is saved after it. A form left as it started is never saved, so opening the form
  * makes no draft. A failed save is retried on the next change or flush.

@@ -22,7 +22,7 @@ export interface CaseListParams {
   to?: string;
 }
 
-/** One page of cases (the paged form of docs/decisions.md § Paging) and the count of all matching rows. */
+/** One page of cases (the paged form of docs/decisions/lists-and-search.md § Paging) and the count of all matching rows. */
 export async function getCases(params: CaseListParams, signal?: AbortSignal) {
   const { data, headers } = await api.callWithHeaders(
     'GET /api/case/get_cases_by_status/:status/:userId',

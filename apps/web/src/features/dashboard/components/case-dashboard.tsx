@@ -34,7 +34,7 @@ export function CaseDashboard({
   drafts?: ReactNode;
 }) {
   const isStaff = !isDoctorSide(session);
-  // 0 is every case the caller reaches: staff's all, an assistant's their doctors' (docs/decisions.md § Assistants).
+  // 0 is every case the caller reaches: staff's all, an assistant's their doctors' (docs/decisions/assistants.md § Assistants).
   const userId = isDoctor(session) ? session.userId : 0;
   // Every filter lives in the address (?status=new, ?plan=awaiting_approval, ?assignee=mine,
   // ?overdue=true, ?doctor=12, ?from=2026-11-01&to=...), so Back, Reload and a shared link keep them.

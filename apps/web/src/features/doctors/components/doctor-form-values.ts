@@ -20,7 +20,7 @@ export interface DoctorFormValues {
   lastname: string;
   password: string;
   confirmPassword: string;
-  /** Asked on the profile when the password or e-mail changes (docs/decisions.md § Changing one's own password or e-mail). */
+  /** Asked on the profile when the password or e-mail changes (docs/decisions/sign-in-and-sessions.md § Changing one's own password or e-mail). */
   currentPassword: string;
   email: string;
   mobileNo: string;

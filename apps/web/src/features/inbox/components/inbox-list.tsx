@@ -7,7 +7,7 @@ import { formatDateTime } from '../../../lib/format-date.ts';
 import { approvalFor, type CaseViewer } from '../../../lib/case-viewer.ts';
 import { useInbox } from '../api/get-inbox.ts';
 
-/** What an item asks of the caller, by side (docs/decisions.md § Inbox). */
+/** What an item asks of the caller, by side (docs/decisions/messages.md § Inbox). */
 function itemTitle(item: InboxItem, viewer: CaseViewer): string {
   if (item.kind === 'message') return 'Unread message';
   return viewer === 'lab'

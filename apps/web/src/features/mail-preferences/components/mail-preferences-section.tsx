@@ -59,7 +59,7 @@ function MailPreferencesForm({ saved, digestHourUtc }: { saved: MailPreferences;
   );
 }
 
-/** The caller's own e-mail preferences, on the profile page (docs/decisions.md § E-mail preferences). */
+/** The caller's own e-mail preferences, on the profile page (docs/decisions/mail.md § E-mail preferences). */
 export function MailPreferencesSection() {
   const preferences = useMailPreferences();
   return (

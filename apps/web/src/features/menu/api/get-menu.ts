@@ -12,7 +12,7 @@ export const menuQueryOptions = (roleId: number) =>
 
 type MenuItem = { label: string; url: string };
 
-/** The Inbox follows the Dashboard: whoever reaches cases has one (docs/decisions.md § Inbox). */
+/** The Inbox follows the Dashboard: whoever reaches cases has one (docs/decisions/messages.md § Inbox). */
 const withInbox = (items: MenuItem[]): MenuItem[] =>
   items.flatMap((item) => (item.url === '/dashboard' ? [item, { label: 'Inbox', url: '/inbox' }] : [item]));
 

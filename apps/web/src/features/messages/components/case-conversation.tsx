@@ -7,7 +7,7 @@ import { MessageComposer } from './message-composer.tsx';
 import { MessageList } from './message-list.tsx';
 
 /**
- * The case's conversation between its doctor and the lab (docs/decisions.md § Messages):
+ * The case's conversation between its doctor and the lab (docs/decisions/messages.md § Messages):
  * the messages, scrolled to the newest, and the composer. While it is open, the case is
  * marked read, again whenever a new message arrives (live events refetch the list).
  */

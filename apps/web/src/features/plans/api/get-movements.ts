@@ -8,7 +8,7 @@ const measuringPollMs = 5000;
 
 const isMeasuring = (answer: PlanMovementsAnswer | undefined) => answer?.reason?.includes('being measured') ?? false;
 
-/** How far each tooth of a plan version moves (docs/decisions.md § Tooth movements). */
+/** How far each tooth of a plan version moves (docs/decisions/plans.md § Tooth movements). */
 export const useMovements = (caseId: number, planId: number) =>
   useQuery({
     queryKey: planKeys.movements(caseId, planId),

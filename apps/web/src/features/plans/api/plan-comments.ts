@@ -4,7 +4,7 @@ import { api } from '../../../lib/api-client.ts';
 import { planKeys } from './query-keys.ts';
 
 /**
- * A version's pinned comments (docs/decisions.md § Comments pinned to the model): the case's
+ * A version's pinned comments (docs/decisions/plans.md § Comments pinned to the model): the case's
  * doctor's drafts and sent ones, or the lab's sent ones. A change to them, here or on the
  * other side, arrives as the case's plan event, which reads the case's plans again, these too.
  */

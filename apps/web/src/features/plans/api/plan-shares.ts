@@ -2,7 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
 import { planKeys } from './query-keys.ts';
 
-/** A version's patient links and the doctor's changes to them (docs/decisions.md § Patient links). */
+/** A version's patient links and the doctor's changes to them (docs/decisions/plans.md § Patient links). */
 export const usePlanShares = (caseId: number, planId: number) =>
   useQuery({
     queryKey: planKeys.shares(caseId, planId),

@@ -36,7 +36,7 @@ function MovementRow({ tooth, system }: { tooth: ToothMovement; system: Numberin
 /**
  * Each tooth's movement from stage 0 to the version's last stage, in the case's tooth
  * numbering, teeth moving more in one stage than the lab's limit flagged
- * (docs/decisions.md § Tooth movements).
+ * (docs/decisions/plans.md § Tooth movements).
  */
 export function MovementTable({ caseId, planId, system }: { caseId: number; planId: number; system: NumberingSystem }) {
   const movements = useMovements(caseId, planId);

@@ -81,7 +81,7 @@ function NewComment({
 /**
  * A version's comments pinned to the model, numbered as their pins: the case's doctor pins
  * them on the version awaiting approval (a click on a tooth) and removes drafts; the lab
- * marks sent ones resolved (docs/decisions.md § Comments pinned to the model).
+ * marks sent ones resolved (docs/decisions/plans.md § Comments pinned to the model).
  */
 export function PlanComments({
   title = 'Pinned comments',

@@ -279,7 +279,7 @@ function VersionRow({
 /**
  * The case page's treatment plan: every version, newest first, with its state; staff upload
  * a new version, the case's doctor approves the one awaiting approval or requests changes
- * (docs/decisions.md § Treatment plans). Live plan events refresh the list. Teeth are named
+ * (docs/decisions/plans.md § Treatment plans). Live plan events refresh the list. Teeth are named
  * in the case's numbering system.
  */
 export function PlanPanel({

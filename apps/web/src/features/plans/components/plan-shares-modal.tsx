@@ -7,7 +7,7 @@ import { usePlanShareChanges, usePlanShares } from '../api/plan-shares.ts';
 
 /**
  * The case's doctor makes a read-only link for the patient to one version, open 1 to 30
- * days, and sees and revokes the links made (docs/decisions.md § Patient links). A link's
+ * days, and sees and revokes the links made (docs/decisions/plans.md § Patient links). A link's
  * address is shown once, when it is made: only its hash is kept.
  */
 export function PlanSharesModal({ plan, onClose }: { plan: PlanVersion; onClose: () => void }) {

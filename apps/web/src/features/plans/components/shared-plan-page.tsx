@@ -19,7 +19,7 @@ function stagesLine(plan: SharedPlan) {
 
 /**
  * /p/{token}: the patient's read-only view of one plan version
- * (docs/decisions.md § Patient links): the 3D stages and their count under the first name's initial, nothing else of the
+ * (docs/decisions/plans.md § Patient links): the 3D stages and their count under the first name's initial, nothing else of the
  * case. No sign-in; kept out of search engines, and no address of it goes out as a referrer.
  */
 export function SharedPlanPage({ token }: { token: string }) {

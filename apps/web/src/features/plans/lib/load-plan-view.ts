@@ -13,7 +13,7 @@ export interface PlanShell {
   rotations: ArrayLike<number>;
 }
 
-/** An arch of a plan version as the server's copy holds it (docs/decisions.md § Meshes for viewing). */
+/** An arch of a plan version as the server's copy holds it (docs/decisions/meshes.md § Meshes for viewing). */
 export interface PlanArchView {
   arch: PlanArch;
   /** Stage 0's teeth: a node per shell, each holding its mesh. */

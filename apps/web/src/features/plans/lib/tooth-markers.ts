@@ -2,7 +2,7 @@ import { attachmentStage, fdiToUniversal, type PlanMovementsAnswer, type PlanVer
 import type { ToothMarker } from '../components/stage-viewer/create-stage-viewer.ts';
 
 /**
- * A version's IPR contacts and attachments as markers on its teeth (docs/decisions.md §
+ * A version's IPR contacts and attachments as markers on its teeth (docs/decisions/plans.md §
  * Tooth markers): the lab's summary names teeth in FDI, the movement table says which shell
  * of the copy each tooth is. An IPR contact shows from its stage on (from stage 0 when the
  * summary gives none), an attachment from its stage (stage 0 unless the summary says). A tooth

@@ -45,7 +45,7 @@ function DeviceRow({ session, onEnd }: { session: SignedInSession; onEnd: () => 
 }
 
 /**
- * The user's own signed-in devices (docs/decisions.md § Sessions): this one first, then the
+ * The user's own signed-in devices (docs/decisions/sign-in-and-sessions.md § Sessions): this one first, then the
  * others, each with End; "Sign out all other devices" ends every other at once. An ended
  * device's next request is refused and it lands on the sign-in screen.
  */

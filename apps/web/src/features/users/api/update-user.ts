@@ -6,7 +6,7 @@ import { userMultipart } from './user-multipart.ts';
 
 /** An empty password keeps the current one; `removeProfilePic` drops the stored picture. */
 export type UpdateUserInput = Omit<UserEditRequest, 'roleId' | 'currentPassword'> & {
-  /** Only when one edits one's own password or e-mail (docs/decisions.md § Changing one's own password or e-mail). */
+  /** Only when one edits one's own password or e-mail (docs/decisions/sign-in-and-sessions.md § Changing one's own password or e-mail). */
   currentPassword?: string;
   userId: number;
   roleId: string;

@@ -40,7 +40,7 @@ export function UserForm({ user, roles, onClose }: { user?: User; roles: Role[];
     .filter((role) => role.RoleId !== DOCTOR_ROLE_ID)
     .map((role) => ({ value: String(role.RoleId), label: role.RoleName }));
 
-  // One's own password or e-mail changes only with the current password (docs/decisions.md).
+  // One's own password or e-mail changes only with the current password (docs/decisions/sign-in-and-sessions.md § Changing one's own password or e-mail).
   const isOwnAccount = user !== undefined && session?.userId === user.UserId;
   const isEmailChanged = form.values.email.trim().toLowerCase() !== (user?.Email ?? '').trim().toLowerCase();
   const asksCurrentPassword = isOwnAccount && (form.values.password !== '' || isEmailChanged);

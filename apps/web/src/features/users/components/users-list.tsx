@@ -16,7 +16,7 @@ import { useEndUserSessions } from '../api/end-user-sessions.ts';
 import { useUsers } from '../api/get-users.ts';
 
 export function UsersList({ onAdd, onEdit }: { onAdd: () => void; onEdit: (user: User) => void }) {
-  // Paged, sorted and searched by the server (docs/decisions.md § Paging).
+  // Paged, sorted and searched by the server (docs/decisions/lists-and-search.md § Paging).
   const list = useServerListState({ columnAccessor: 'UserId', direction: 'asc' });
   const users = useUsers({
     page: list.page,
@@ -37,7 +37,7 @@ export function UsersList({ onAdd, onEdit }: { onAdd: () => void; onEdit: (user:
     }
   };
 
-  /** Signs the user out on every device (docs/decisions.md § Sessions). */
+  /** Signs the user out on every device (docs/decisions/sign-in-and-sessions.md § Sessions). */
   const endSessionsOf = async (user: User) => {
     const message = `Sign ${user.UserName} out on every device?`;
     if (!(await confirmAction({ message, confirmLabel: 'End sessions' }))) return;

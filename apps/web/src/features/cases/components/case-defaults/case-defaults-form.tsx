@@ -31,7 +31,7 @@ const preferencesOf = (values: CaseFormValues): DoctorPreferences =>
 const validatePreferences = schemaResolver(doctorPreferences, { sync: true });
 
 /**
- * The doctor's case defaults on the profile page (docs/decisions.md § Doctor defaults), with
+ * The doctor's case defaults on the profile page (docs/decisions/case-form.md § Doctor defaults), with
  * the case form's own inputs: a new case starts from what is saved here.
  */
 export function CaseDefaultsForm({ doctorUserId, saved }: { doctorUserId: number; saved: DoctorPreferences }) {

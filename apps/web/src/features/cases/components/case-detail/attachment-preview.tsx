@@ -9,7 +9,7 @@ const isOneOf = (list: readonly string[], extension: string) => list.includes(ex
 
 export const isPhoto = (attachment: CaseAttachment) => isOneOf(imageExtensions, fileExtension(attachment.FileName));
 
-/** A photo's small copy (docs/decisions.md § Photo thumbnails and the gallery); FilePath is /api/case/files/<attachment id>/<name>. */
+/** A photo's small copy (docs/decisions/uploads.md § Photo thumbnails and the gallery); FilePath is /api/case/files/<attachment id>/<name>. */
 const thumbnailPath = (attachment: CaseAttachment) =>
   routePath('GET /api/case/file-thumbnails/:attachmentId', {
     attachmentId: Number(attachment.FilePath.split('/').at(-2)),

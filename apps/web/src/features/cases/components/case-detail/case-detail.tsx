@@ -43,7 +43,7 @@ export function CaseDetail({
   caseRow: CaseDetailAnswer;
   showDoctor: boolean;
   canChangeStatus: boolean;
-  /** May order a refinement, retainer or replacement from it (docs/decisions.md § Orders from a case). */
+  /** May order a refinement, retainer or replacement from it (docs/decisions/cases.md § Orders from a case). */
   canOrder: boolean;
   onBack: () => void;
 }) {

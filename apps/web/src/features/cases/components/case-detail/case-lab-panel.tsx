@@ -8,7 +8,7 @@ import { useAddCaseNote, useCaseNotes } from '../../api/case-notes.ts';
 
 /**
  * The lab's side of a case, for staff only
- * (docs/decisions.md § Assignment and internal notes):
+ * (docs/decisions/cases.md § Assignment and internal notes):
  * its technician, and internal notes no doctor ever reads.
  */
 export function CaseLabPanel({ caseRow }: { caseRow: CaseDetail }) {

@@ -5,7 +5,7 @@ import { Link, useNavigate } from 'react-router';
 import { casePath, paths } from '../../../../config/paths.ts';
 import { formatDateTime } from '../../../../lib/format-date.ts';
 
-/** The case form's address for an order of `orderType` from a case (docs/decisions.md § Orders from a case). */
+/** The case form's address for an order of `orderType` from a case (docs/decisions/cases.md § Orders from a case). */
 const orderFormPath = (caseId: number, orderType: string) =>
   `${paths.cases}?${new URLSearchParams({ from: String(caseId), order: orderType }).toString()}`;
 

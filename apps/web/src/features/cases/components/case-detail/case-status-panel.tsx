@@ -29,7 +29,7 @@ const noFields: ChangeFields = { note: '', reason: '', courier: '', trackingNumb
 
 /**
  * Asks before a status change, with the fields the move needs: a reason to go back, courier
- * and tracking number to dispatch, a note always (docs/decisions.md § Case status workflow).
+ * and tracking number to dispatch, a note always (docs/decisions/cases.md § Case status workflow).
  * The server checks the same rules; its field messages show under the inputs.
  */
 function ConfirmStatusModal({

@@ -12,7 +12,7 @@ const untitled = 'Unnamed patient';
 
 /**
  * The caller's case drafts, the most recently saved first: Continue opens the form where it
- * was left, Delete asks first. Shown only when there is one (docs/decisions.md § Drafts).
+ * was left, Delete asks first. Shown only when there is one (docs/decisions/case-form.md § Drafts).
  */
 export function CaseDraftList({ enabled }: { enabled: boolean }) {
   const drafts = useCaseDrafts({ enabled });

@@ -71,7 +71,7 @@ type FieldValues = { [K in FormFieldKey as CaseFields[K]['sent']]: FormValueOf<C
 export type CaseFormValues = FieldValues & {
   picksDoctor: boolean;
   userId: string | null;
-  /** The case this one is ordered from, and as what (docs/decisions.md § Orders from a case). */
+  /** The case this one is ordered from, and as what (docs/decisions/cases.md § Orders from a case). */
   parentCaseId: string | null;
   orderType: CaseOrderType | null;
   termsAndCondition: boolean;
@@ -86,7 +86,7 @@ const fieldDefaults = Object.fromEntries(formFields.map((field) => [field.sent, 
 
 /**
  * A fresh form for this doctor, or for one to pick (null: staff, an assistant of several doctors). `defaults`: the
- * doctor's saved choices (docs/decisions.md § Doctor defaults), over the table's own.
+ * doctor's saved choices (docs/decisions/case-form.md § Doctor defaults), over the table's own.
  */
 export function initialCaseFormValues(
   doctorUserId: number | null,

@@ -71,12 +71,12 @@ export interface CaseOrderStart {
 
 /**
  * The three-step case form (docs/spec.md section 2): doctors submit for themselves, staff for a doctor they pick,
- * an assistant for their one doctor or one of theirs they pick (docs/decisions.md § Assistants).
+ * an assistant for their one doctor or one of theirs they pick (docs/decisions/assistants.md § Assistants).
  * `onSubmitted`: where a saved case leads (the route sends those who may read it to its
  * page); without it the form empties for the next case, as the spec's /cases does.
  * `order`: a refinement, retainer or replacement of an earlier case, prefilled from it (not
  * kept as a draft). `draftId`: the draft to open; the form saves itself as a draft as it is
- * filled in and tells `onDraftCreated` the id of a new one (docs/decisions.md § Drafts).
+ * filled in and tells `onDraftCreated` the id of a new one (docs/decisions/case-form.md § Drafts).
  */
 export function CaseForm({
   onSubmitted,

@@ -5,7 +5,7 @@ import { Upload } from 'tus-js-client';
 import { sessionStore } from '../../../../lib/session.ts';
 import { UploadedFile } from './uploaded-file.ts';
 
-/** One chosen file on its way up through tus (docs/decisions.md § Resumable uploads). */
+/** One chosen file on its way up through tus (docs/decisions/uploads.md § Resumable uploads). */
 export interface TrackedUpload {
   percent: number;
   state: 'uploading' | 'done' | 'failed';

@@ -1,5 +1,5 @@
 /**
- * A file a draft's upload already holds on the server (docs/decisions.md § Drafts): it stands
+ * A file a draft's upload already holds on the server (docs/decisions/case-form.md § Drafts): it stands
  * in the form's field by name, with no bytes in the browser, and is submitted by its id.
  */
 export class UploadedFile extends File {

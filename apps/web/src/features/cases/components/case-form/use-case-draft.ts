@@ -19,7 +19,7 @@ const hasSameContent = (draft: CaseDraftRequest, other: CaseDraftRequest) =>
 
 /**
  * Saves the form as a draft while it is filled in: after a second's pause in typing and at
- * once on every step change (docs/decisions.md § Drafts). Leaving with something not saved
+ * once on every step change (docs/decisions/case-form.md § Drafts). Leaving with something not saved
  * yet asks first: another page of the portal through `blocker`, a reload or closing the tab
  * through the browser's own prompt.
  */
@@ -39,7 +39,7 @@ export function useCaseDraftAutosave({
   /** The upload id of a file in the form, and a number that changes whenever one may have appeared. */
   uploadIdOf: UploadIdOf;
   uploadsVersion: number | undefined;
-  /** False for an order from a case: its form is not kept as a draft (docs/decisions.md § Drafts). */
+  /** False for an order from a case: its form is not kept as a draft (docs/decisions/case-form.md § Drafts). */
   enabled?: boolean;
 }) {
   const [state, setState] = useState<DraftSaveState>(draftId === null ? 'idle' : 'saved');
