@@ -13,6 +13,7 @@ const databaseFreeServerTests = [
   'test/mesh-derivative.test.ts',
   'test/geography-seed.test.ts',
   'test/backup-archive.test.ts',
+  'test/mesh-weld.test.ts',
   'test/tokens.test.ts',
   'test/failure-counter.test.ts',
   'test/docs-links.test.ts',

@@ -50,6 +50,7 @@ export const auditActions = [
   'draft.delete',
   'auth.second_factor',
   'auth.passkey',
+  'auth.second_step_locked',
   'second_factor.enrol',
   'second_factor.remove',
   'second_factor.recovery_codes',

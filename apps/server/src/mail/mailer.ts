@@ -14,6 +14,7 @@ export type EmailTemplateName =
   | 'planReady'
   | 'digest'
   | 'accountChanged'
+  | 'secondStepLocked'
   | 'passwordReset'
   | 'registrationReceived'
   | 'registrationNotCompleted'

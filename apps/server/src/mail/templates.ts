@@ -50,6 +50,13 @@ const templates: Record<EmailTemplateName, (v: Variables) => RenderedMail> = {
     text: `Dear ${nameOf(v)},\n\nThe ${v.changed} of your Aligner Portal account was just changed. If you did this, or asked the lab to, nothing more is needed. If you did not, contact the lab at once: someone may be using your account.\n\nAligner Portal`,
     html: `<p>Dear ${escapeHtml(nameOf(v))},</p><p>The ${escapeHtml(v.changed ?? '')} of your Aligner Portal account was just changed. If you did this, or asked the lab to, nothing more is needed. If you did not, contact the lab at once: someone may be using your account.</p><p>Aligner Portal</p>`,
   }),
+  // To the owner once, when the second step locks after too many wrong answers: whoever gave
+  // them got past the password, so the password is known (docs/decisions/second-step-lock-and-enrolment.md).
+  secondStepLocked: (v) => ({
+    subject: 'Someone who knows your Aligner Portal password was stopped',
+    text: `Dear ${nameOf(v)},\n\nSomeone signed in to your Aligner Portal account with the right password, then gave ${v.failures} wrong codes for your second factor. The second step of signing in to your account is locked until ${v.lockedUntil}.\n\nIf this was not you, someone knows your password: change it as soon as you can (sign in after the lock ends, or ask the lab for a link to set a new one). Your second factor kept them out.\n\nIf it was you, sign in again after ${v.lockedUntil}, or ask the administrator to reset your second factor.\n\nAligner Portal`,
+    html: `<p>Dear ${escapeHtml(nameOf(v))},</p><p>Someone signed in to your Aligner Portal account with the right password, then gave ${escapeHtml(v.failures ?? '')} wrong codes for your second factor. The second step of signing in to your account is locked until ${escapeHtml(v.lockedUntil ?? '')}.</p><p><b>If this was not you, someone knows your password:</b> change it as soon as you can (sign in after the lock ends, or ask the lab for a link to set a new one). Your second factor kept them out.</p><p>If it was you, sign in again after ${escapeHtml(v.lockedUntil ?? '')}, or ask the administrator to reset your second factor.</p><p>Aligner Portal</p>`,
+  }),
   // Only ever to the account's own address: staff ask for it, they never see the link.
   passwordReset: (v) => ({
     subject: 'Set a new Aligner Portal password',

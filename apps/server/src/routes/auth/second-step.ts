@@ -2,6 +2,7 @@ import { endpoints, secondFactorMessages, type Endpoint } from '@portal/contract
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { InterimClaims } from '../../auth/tokens.ts';
 import { AppError, unauthorized } from '../../lib/errors.ts';
+import { recordAudit } from '../../services/audit.ts';
 import { completeSignIn, findInterimUser, findUserToSignIn, type SignInUser } from '../../services/auth.ts';
 import {
   passkeyAuthenticationOptions,
@@ -10,6 +11,12 @@ import {
 } from '../../services/second-factor/passkeys.ts';
 import { useRecoveryCode } from '../../services/second-factor/recovery-codes.ts';
 import { verifyTotpCode } from '../../services/second-factor/totp.ts';
+import {
+  countSecondStepFailure,
+  findSecondStepLock,
+  forgiveSecondStepFailures,
+  secondStepLockedMessage,
+} from '../../services/second-step-lock.ts';
 import { route, type EndpointRequest } from '../define-route.ts';
 import { answerSession, signInClient } from './session-answer.ts';
 import { signInThrottle } from './throttle.ts';
@@ -35,7 +42,8 @@ async function readInterim(app: FastifyInstance, request: FastifyRequest): Promi
  * The second step of a sign-in (docs/decisions/second-factor.md § Second factor): the interim token from
  * login names the user; a right code or passkey finishes the sign-in through completeSignIn
  * and uses the interim token up. Wrong answers are throttled as wrong passwords are, per
- * account and per address.
+ * account and per address, and counted per account for a day: past the bound the second
+ * step locks and the owner is mailed (docs/decisions/second-step-lock-and-enrolment.md).
  */
 export async function secondStepRoutes(app: FastifyInstance) {
   const rp = relyingPartyFor(app.config.publicUrl);
@@ -55,6 +63,36 @@ export async function secondStepRoutes(app: FastifyInstance) {
     return { claims, user: await findInterimUser(app.db, claims) };
   };
 
+  const refuseLocked = (reply: FastifyReply, lockedUntil: Date) => {
+    reply.header('retry-after', Math.max(1, Math.ceil((lockedUntil.getTime() - Date.now()) / 1000)));
+    return new AppError(429, secondStepLockedMessage(lockedUntil));
+  };
+
+  /** A locked account's second step is refused before any check, a right answer included. */
+  const refuseWhileLocked = async (request: FastifyRequest, reply: FastifyReply, userId: number) => {
+    const lockedUntil = await findSecondStepLock(app.db, userId);
+    if (!lockedUntil) return;
+    // Not a guess: the lock already stands for the guesses.
+    await secondStep.forgive(request);
+    throw refuseLocked(reply, lockedUntil);
+  };
+
+  /** A wrong answer, counted per account; the one that locks the account is answered with the lock. */
+  const countWrongAnswer = async (request: FastifyRequest, reply: FastifyReply, userId: number) => {
+    const lockedUntil = await countSecondStepFailure(app, userId);
+    if (!lockedUntil) return;
+    await recordAudit(app.db, {
+      actorUserId: null,
+      action: 'auth.second_step_locked',
+      target: `user:${userId}`,
+      outcome: 'refused',
+      statusCode: 429,
+      address: request.ip,
+      requestId: request.id,
+    });
+    throw refuseLocked(reply, lockedUntil);
+  };
+
   /**
    * Runs one second-step check: a false answer is a counted failure (401), an error that is
    * not a wrong answer is forgiven, a right one finishes the sign-in.
@@ -70,8 +108,17 @@ export async function secondStepRoutes(app: FastifyInstance) {
         throw error;
       });
       request.auditDetail = { actorUserId: user.userId, target: `user:${user.userId}` };
-      if (!(await prove(user, request))) throw new AppError(401, rejected);
+      await refuseWhileLocked(request, reply, user.userId);
+      const isRight = await prove(user, request).catch(async (error: unknown) => {
+        if (error instanceof AppError && error.status === 401) await countWrongAnswer(request, reply, user.userId);
+        throw error;
+      });
+      if (!isRight) {
+        await countWrongAnswer(request, reply, user.userId);
+        throw new AppError(401, rejected);
+      }
       await secondStep.forgive(request);
+      await forgiveSecondStepFailures(app.db, user.userId);
       await app.revokeToken(claims.jti, claims.exp);
       return answerSession(app, request, reply, await completeSignIn(app.db, app.tokens, user, signInClient(request)));
     };
@@ -98,10 +145,11 @@ export async function secondStepRoutes(app: FastifyInstance) {
     ),
   );
 
-  route(app, endpoints.secondStepPasskeyOptions, { preHandler: secondStep.throttle }, async (request) => {
+  route(app, endpoints.secondStepPasskeyOptions, { preHandler: secondStep.throttle }, async (request, reply) => {
     // Asking for options is not a guess.
     await secondStep.forgive(request);
     const { user } = await interimUser(request);
+    await refuseWhileLocked(request, reply, user.userId);
     return passkeyAuthenticationOptions(app.db, rp, user.userId);
   });
 
