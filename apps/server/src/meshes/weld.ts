@@ -11,6 +11,12 @@ export interface IndexedMesh {
  * grid would join neighbours on one side of a cell's edge and not on the other. Triangles
  * keep their order: indices 3t..3t+2 are soup triangle t's, so a soup with the same
  * triangles in the same order (a plan's next stage) maps onto the same indices.
+ *
+ * A hash table finds them, with a fixed hash: a file can be made whose vertices all share
+ * one hash, and then each probes past every one before it (13.7 s instead of 0.12 s at
+ * 1 MB; docs/decisions/weld-and-fair-queue.md). So the probes have a budget, a few per
+ * vertex (real meshes take about one and a half); a soup that spends it is welded by
+ * sorting instead, whose work no input changes. Both give the same mesh.
  */
 export function weldVertices(soup: Float32Array): IndexedMesh {
   const soupBits = new Uint32Array(soup.buffer, soup.byteOffset, soup.length);
@@ -19,6 +25,7 @@ export function weldVertices(soup: Float32Array): IndexedMesh {
   // A closed mesh has about half as many vertices as triangles, a sixth of the soup's.
   const unique = new GrowingVertices(Math.max(1024, Math.ceil(soupVertices / 6)));
   let table = new Int32Array(nextPowerOfTwo(unique.capacity * 2)).fill(-1);
+  let probesLeft = probesPerVertex * soupVertices;
   for (let vertex = 0; vertex < soupVertices; vertex++) {
     const x = canonical(soupBits[vertex * 3]!);
     const y = canonical(soupBits[vertex * 3 + 1]!);
@@ -27,6 +34,8 @@ export function weldVertices(soup: Float32Array): IndexedMesh {
     let slot = hashVertex(x, y, z) & mask;
     let found = table[slot]!;
     while (found !== -1 && !unique.isAt(found, x, y, z)) {
+      // Rehashing a table costs no more than the probes that filled it, so this bounds both.
+      if (--probesLeft < 0) return weldBySorting(soup);
       slot = (slot + 1) & mask;
       found = table[slot]!;
     }
@@ -39,6 +48,87 @@ export function weldVertices(soup: Float32Array): IndexedMesh {
     indices[vertex] = found;
   }
   return { positions: unique.positions(), indices };
+}
+
+/** Probes past another vertex a soup may make, per vertex, before it is sorted instead (tables are at most half full). */
+const probesPerVertex = 4;
+
+/**
+ * weldVertices by sorting: the soup's vertices ordered by their coordinates' bits, a radix
+ * sort, so that equal ones are neighbours; the sort is stable, so each place's first vertex
+ * in the soup leads its run, and the places are numbered in the order the soup reaches them.
+ */
+export function weldBySorting(soup: Float32Array): IndexedMesh {
+  const soupBits = new Uint32Array(soup.buffer, soup.byteOffset, soup.length);
+  const soupVertices = soup.length / 3;
+  const keys = new Uint32Array(soup.length);
+  for (let at = 0; at < soup.length; at++) keys[at] = canonical(soupBits[at]!);
+  const { sorted, spare: first } = sortByPosition(keys, soupVertices);
+  // For each soup vertex, the first soup vertex at its place.
+  for (let at = 0; at < soupVertices;) {
+    const head = sorted[at]!;
+    do first[sorted[at]!] = head;
+    while (++at < soupVertices && samePlace(keys, head, sorted[at]!));
+  }
+  const indices = new Uint32Array(soupVertices);
+  const uniqueBits = new Uint32Array(soup.length);
+  let count = 0;
+  for (let vertex = 0; vertex < soupVertices; vertex++) {
+    const earlier = first[vertex]!;
+    if (earlier !== vertex) {
+      indices[vertex] = indices[earlier]!;
+      continue;
+    }
+    uniqueBits[count * 3] = keys[vertex * 3]!;
+    uniqueBits[count * 3 + 1] = keys[vertex * 3 + 1]!;
+    uniqueBits[count * 3 + 2] = keys[vertex * 3 + 2]!;
+    indices[vertex] = count++;
+  }
+  return { positions: new Float32Array(uniqueBits.buffer.slice(0, count * 12)), indices };
+}
+
+const samePlace = (keys: Uint32Array, a: number, b: number) =>
+  keys[a * 3] === keys[b * 3] && keys[a * 3 + 1] === keys[b * 3 + 1] && keys[a * 3 + 2] === keys[b * 3 + 2];
+
+/**
+ * The vertices 0..count-1 ordered by their coordinates' bits (`keys`, three a vertex): an
+ * LSD radix sort in six passes of 16 bits, each counting and moving every vertex once
+ * (a pass whose digit all share is skipped), stable. Answers the order and a spare array.
+ */
+function sortByPosition(keys: Uint32Array, count: number): { sorted: Uint32Array; spare: Uint32Array } {
+  const passes = 6;
+  const digits = 1 << 16;
+  const starts = new Uint32Array(passes * digits);
+  for (let vertex = 0; vertex < count; vertex++) {
+    for (let word = 0; word < 3; word++) {
+      const bits = keys[vertex * 3 + word]!;
+      starts[word * 2 * digits + (bits & 0xffff)]!++;
+      starts[(word * 2 + 1) * digits + (bits >>> 16)]!++;
+    }
+  }
+  let sorted = new Uint32Array(count);
+  for (let vertex = 0; vertex < count; vertex++) sorted[vertex] = vertex;
+  let spare = new Uint32Array(count);
+  for (let pass = 0; pass < passes; pass++) {
+    const base = pass * digits;
+    const word = pass >> 1;
+    const shift = (pass & 1) * 16;
+    let start = 0;
+    let allOneDigit = false;
+    for (let digit = 0; digit < digits; digit++) {
+      const inDigit = starts[base + digit]!;
+      if (inDigit === count) allOneDigit = true;
+      starts[base + digit] = start;
+      start += inDigit;
+    }
+    if (allOneDigit) continue;
+    for (let at = 0; at < count; at++) {
+      const vertex = sorted[at]!;
+      spare[starts[base + ((keys[vertex * 3 + word]! >>> shift) & 0xffff)]!++] = vertex;
+    }
+    [sorted, spare] = [spare, sorted];
+  }
+  return { sorted, spare };
 }
 
 /** -0 and 0 are the same place. */
