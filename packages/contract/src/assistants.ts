@@ -1,11 +1,17 @@
 import { z } from 'zod';
-import { email, requiredText } from './fields.ts';
+import { email, nameText } from './fields.ts';
 
 /** How many assistants one doctor may have at once (revoked ones do not count). */
 export const maxAssistantsPerDoctor = 20;
 
 /** How long a doctor waits before mailing the same assistant another invitation. */
 export const assistantInvitePauseMinutes = 5;
+
+/**
+ * How many invitation mails one doctor may send in 24 hours, to new, existing, revoked or
+ * re-invited assistants alike: each is a mail to an address the doctor chose (issue 40).
+ */
+export const assistantInvitationsPerDay = 20;
 
 export const assistantMessages = {
   invited: 'Invitation sent',
@@ -16,14 +22,17 @@ export const assistantMessages = {
   notAssistantEmail: 'This e-mail cannot be used for an assistant; please use another address',
   revoked: 'Assistant removed',
   tooSoon: `An invitation was sent to this assistant less than ${assistantInvitePauseMinutes} minutes ago; please wait before sending another`,
+  /** `at`: when the oldest invitation of the last 24 hours leaves the count, rounded up to the minute (`2026-12-06 10:43 UTC`). */
+  tooManyToday: (at: string) =>
+    `You have sent ${assistantInvitationsPerDay} invitations in the last 24 hours; you can invite again after ${at}`,
 } as const;
 
 /** POST /api/doctor/assistants: the doctor invites an assistant by e-mail. */
 export const assistantInviteRequest = z.object({
   // The e-mail is the assistant's username, which signs in at up to 100 characters.
   email: email.max(100, 'Email must be at most 100 characters'),
-  firstName: requiredText('First Name', 100),
-  lastName: requiredText('Last Name', 100),
+  firstName: nameText('First Name'),
+  lastName: nameText('Last Name'),
 });
 export type AssistantInviteRequest = z.infer<typeof assistantInviteRequest>;
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { optionalText, requiredId } from './fields.ts';
+import { controlCharactersMessage, isOneLine, optionalText, requiredId } from './fields.ts';
 
 export const clinicEntry = z.object({
   clinicId: z.preprocess(
@@ -14,7 +14,8 @@ export const clinicEntry = z.object({
     .string({ error: 'Clinic Name is required!' })
     .trim()
     .min(1, 'Clinic Name is required!')
-    .max(200, 'Clinic Name must be at most 200 characters'),
+    .max(200, 'Clinic Name must be at most 200 characters')
+    .refine(isOneLine, controlCharactersMessage('Clinic Name')),
   countryId: requiredId('Location is required', 'Location is not valid'),
   cityId: requiredId('City is required!', 'City is not valid'),
   contactNo: optionalText('Contact No', 30),

@@ -6,6 +6,7 @@ import {
   currentPassword,
   email,
   gender,
+  nameText,
   optionalPassword,
   optionalText,
   password,
@@ -14,14 +15,13 @@ import {
   requiredMessage,
   userType,
   username,
-  requiredText,
 } from './fields.ts';
 import { DOCTOR_ROLE_ID } from './roles.ts';
 
 const doctorFields = {
   username,
-  firstname: requiredText('First Name', 100),
-  lastname: requiredText('Last Name', 100),
+  firstname: nameText('First Name'),
+  lastname: nameText('Last Name'),
   email,
   mobileNo: optionalText('Mobile No', 30).refine(
     (value) => value === '' || /^\+?[\d\s()-]{4,30}$/.test(value),

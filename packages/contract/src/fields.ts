@@ -14,6 +14,23 @@ export const requiredText = (label: string, max = 200) =>
     .min(1, requiredMessage(label))
     .max(max, `${label} must be at most ${max} characters`);
 
+/**
+ * Line breaks, other control characters (C0, DEL, C1), line and paragraph separators, and
+ * bidirectional overrides and isolates: a name is one line of text that goes into mails'
+ * subjects and bodies, where a CR/LF starts a line the sender chose (issue 40).
+ */
+const controlCharacter = /[\p{Cc}\p{Zl}\p{Zp}\u202a-\u202e\u2066-\u2069]/u;
+
+export const controlCharactersMessage = (label: string) =>
+  `${label} must not contain line breaks or control characters`;
+
+/** Whether text stays on one line, with no control character: the refinement every name shares. */
+export const isOneLine = (value: string) => !controlCharacter.test(value);
+
+/** A person's or clinic's name as typed in a form: required, trimmed, one line. */
+export const nameText = (label: string, max = 100) =>
+  requiredText(label, max).refine(isOneLine, controlCharactersMessage(label));
+
 /** Optional text: missing, null and blank all become an empty string. */
 export const optionalText = (label: string, max = 500) =>
   z.preprocess(

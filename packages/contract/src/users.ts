@@ -2,6 +2,7 @@ import { z } from 'zod';
 import {
   currentPassword,
   email,
+  nameText,
   optionalPassword,
   password,
   passwordsMatchMessage,
@@ -16,8 +17,8 @@ export const mobileNo = requiredText('Mobile No', 30).regex(/^\+?[\d\s()-]{4,30}
 
 const webUserFields = {
   username,
-  firstname: requiredText('First Name', 100),
-  lastname: requiredText('Last Name', 100),
+  firstname: nameText('First Name'),
+  lastname: nameText('Last Name'),
   email,
   mobileNo,
   roleId: requiredId('Role is required', 'Role is not valid'),

@@ -2,6 +2,8 @@
 export class AppError extends Error {
   readonly status: 400 | 401 | 403 | 404 | 409 | 413 | 415 | 429 | 503;
   readonly fieldErrors?: Record<string, string>;
+  /** A 429's Retry-After, in seconds: when the caller may try again. */
+  retryAfterSeconds?: number;
 
   constructor(
     status: 400 | 401 | 403 | 404 | 409 | 413 | 415 | 429 | 503,
@@ -22,7 +24,8 @@ export const forbidden = (message = 'You do not have permission to do this.') =>
 export const notFound = (what: string) => new AppError(404, `${what} not found`);
 export const conflict = (message: string, fieldErrors?: Record<string, string>) =>
   new AppError(409, message, fieldErrors);
-export const tooManyRequests = (message: string) => new AppError(429, message);
+export const tooManyRequests = (message: string, retryAfterSeconds?: number) =>
+  Object.assign(new AppError(429, message), retryAfterSeconds === undefined ? {} : { retryAfterSeconds });
 
 /** PostgreSQL's unique_violation, raised by both drivers. */
 export function isUniqueViolation(error: unknown, constraint?: string): boolean {

@@ -40,6 +40,7 @@ export const errorHandlerPlugin = fp(async (app: FastifyInstance) => {
   app.setErrorHandler((failure, request, reply) => {
     const error = failure as FastifyError;
     if (error instanceof AppError) {
+      if (error.retryAfterSeconds !== undefined) reply.header('retry-after', error.retryAfterSeconds);
       return reply.status(error.status).send({ message: error.message, fieldErrors: error.fieldErrors });
     }
     if (hasZodFastifySchemaValidationErrors(error)) {

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import {
+  assistantInvitationsPerDay,
   assistantInvitePauseMinutes,
   assistantMessages,
   DOCTOR_ROLE_ID,
@@ -13,7 +14,7 @@ import type { PasswordHasher } from '../auth/passwords.ts';
 import type { SignedInUser } from '../auth/policy.ts';
 import type { Database, Transaction } from '../db/client.ts';
 import { isoTimestamp } from '../db/iso-timestamp.ts';
-import { doctorAssistants, doctors, passwordResetTokens, users } from '../db/schema.ts';
+import { assistantInvitations, doctorAssistants, doctors, passwordResetTokens, users } from '../db/schema.ts';
 import { conflict, notFound, tooManyRequests } from '../lib/errors.ts';
 import type { MailOutbox } from '../mail/outbox.ts';
 import { findUsernameOwner, personName } from './accounts.ts';
@@ -71,7 +72,8 @@ export async function inviteAssistant(
       const [link] = await tx
         .select({
           revokedAt: doctorAssistants.revokedAt,
-          isRecent: sql<boolean>`${doctorAssistants.createdAt} > now() - make_interval(mins => ${assistantInvitePauseMinutes})`,
+          // Seconds until the pause since the last invitation ends: positive while it lasts.
+          pauseLeft: sql<number>`ceil(extract(epoch from ${doctorAssistants.createdAt} + make_interval(mins => ${assistantInvitePauseMinutes}) - now()))::int`,
         })
         .from(doctorAssistants)
         .where(
@@ -85,10 +87,11 @@ export async function inviteAssistant(
       }
       // One mail per pause from a doctor to an assistant, so neither Send again nor revoking
       // and inviting again can flood an inbox.
-      if (link?.isRecent) throw tooManyRequests(assistantMessages.tooSoon);
+      if (link && link.pauseLeft > 0) throw tooManyRequests(assistantMessages.tooSoon, link.pauseLeft);
     }
     const [held] = await tx.select({ n: count() }).from(doctorAssistants).where(live(doctor.userId));
     if (!isResent && (held?.n ?? 0) >= maxAssistantsPerDoctor) throw conflict(assistantMessages.tooMany);
+    await refusePastDailyBound(tx, doctor.userId);
     const isNew = assistantUserId === undefined;
     if (assistantUserId === undefined) {
       // The e-mail is the username: an assistant signs in with the address they were invited at.
@@ -130,11 +133,38 @@ export async function inviteAssistant(
       template: 'assistantInvitation',
       variables: { name: personName(assistant!), doctorName: personName(doctorName!), resetUrl },
     });
+    await tx.insert(assistantInvitations).values({ doctorUserId: doctor.userId, assistantUserId });
     const message = isNew ? assistantMessages.invited : isResent ? assistantMessages.resent : assistantMessages.linked;
     return { assistantUserId, message };
   });
   deps.outbox.kick();
   return result;
+}
+
+/**
+ * 429 once the doctor has sent `assistantInvitationsPerDay` invitations in the last 24 hours
+ * (revoked and renewed ones too), saying when the oldest of them leaves the count. Called
+ * with the doctor's row locked, so two invitations at once cannot both pass the last place.
+ */
+async function refusePastDailyBound(tx: Transaction, doctorUserId: number): Promise<void> {
+  const [sent] = await tx
+    .select({
+      n: count(),
+      freeAt: sql<
+        string | null
+      >`to_char((min(${assistantInvitations.sentAt}) + interval '24 hours 1 minute') at time zone 'UTC', 'YYYY-MM-DD HH24:MI "UTC"')`,
+      waitSeconds: sql<number>`ceil(extract(epoch from min(${assistantInvitations.sentAt}) + interval '24 hours' - now()))::int`,
+    })
+    .from(assistantInvitations)
+    .where(
+      and(
+        eq(assistantInvitations.doctorUserId, doctorUserId),
+        sql`${assistantInvitations.sentAt} > now() - interval '24 hours'`,
+      ),
+    );
+  if (sent && sent.n >= assistantInvitationsPerDay) {
+    throw tooManyRequests(assistantMessages.tooManyToday(sent.freeAt!), Math.max(1, sent.waitSeconds));
+  }
 }
 
 /** A used link: the account starts with a password nobody knows, so a used link is the only way in. */
