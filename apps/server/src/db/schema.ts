@@ -369,11 +369,21 @@ export const jobs = pgTable(
     lastError: text('last_error'),
     finishedAt: timestamp('finished_at', { withTimezone: true, mode: 'date' }),
     createdAt: createdAt(),
+    /**
+     * Whose work it is (the doctor of the case it belongs to): jobs are claimed in turns by
+     * owner, so one doctor's many files cannot hold back another's (job-queue.ts). No
+     * foreign key: a job outlives nothing it would block. Null for a job of no one's.
+     */
+    ownerUserId: integer('owner_user_id'),
+    /** When it was last claimed: an owner's turn comes after every owner claimed less recently. */
+    claimedAt: timestamp('claimed_at', { withTimezone: true, mode: 'date' }),
   },
   (table) => [
     index('jobs_due_idx')
       .on(table.runAt)
       .where(sql`${table.state} in ('queued', 'running')`),
+    // Each owner's last claim, read backwards for each due job when choosing whose turn it is.
+    index('jobs_owner_claimed_idx').on(table.ownerUserId, table.claimedAt),
     check('jobs_state_check', sql`${table.state} in ('queued', 'running', 'done', 'failed')`),
   ],
 );
