@@ -21,6 +21,8 @@ const bodiless = new Set([
   'POST /api/account/second-factor/totp',
   'POST /api/account/second-factor/recovery-codes',
   'POST /api/account/second-factor/passkey/options',
+  'POST /api/account/reauthenticate/passkey/options',
+  'POST /api/user/:id/second-factor/reset',
 ]);
 const multipartForms = new Set([
   'POST /api/user/add',

@@ -560,6 +560,9 @@ export async function downloadPart(): Promise<Blob | undefined> {
     // the second step of a sign-in, passkey options and refusals (passkey ceremonies: the browser test).
     const now = () => Math.floor(Date.now() / 1000);
     await call('GET', '/api/account/second-factor', {});
+    // A change of a factor needs a fresh proof: the password here (a passkey's options too).
+    await call('POST', '/api/account/reauthenticate/passkey/options', {});
+    await call('POST', '/api/account/reauthenticate', { body: { password: registration.password } });
     const { secret } = json<{ secret: string }>(await call('POST', '/api/account/second-factor/totp', {}));
     await call('POST', '/api/account/second-factor/totp/confirm', {
       body: { code: await generate({ secret, epoch: now() }) },
@@ -637,6 +640,7 @@ export async function downloadPart(): Promise<Blob | undefined> {
     await call('POST', '/api/auth/sessions/end_others', {});
     await call('GET', '/api/user/{id}/sessions', { params: { path: { id: UserId } } });
     await call('DELETE', '/api/user/{id}/sessions', { params: { path: { id: UserId } } });
+    await call('POST', '/api/user/{id}/second-factor/reset', { params: { path: { id: UserId } } });
 
     await call('DELETE', '/api/doctor/delete/{id}', { params: { path: { id: DoctorId } } });
     await call('DELETE', '/api/user/delete/{id}', { params: { path: { id: UserId } } });

@@ -24,6 +24,10 @@ const password = 'staff-passphrase';
 const post = (url: string, payload?: object, token: string | null = null) =>
   t.as(token, { method: 'POST', url, ...(payload && { payload }) });
 const login = (username: string) => post('/api/auth/login', { username, password });
+/** The fresh proof a change of a factor needs (second-factor-changes.test.ts tests it). */
+async function prove(token: string) {
+  expect((await post('/api/account/reauthenticate', { password }, token)).statusCode).toBe(200);
+}
 
 /** The code an app shows now, or `stepsAhead` time steps later (accepted one step ahead, for drift). */
 const codeFor = (secret: string, stepsAhead = 0) =>
@@ -31,6 +35,7 @@ const codeFor = (secret: string, stepsAhead = 0) =>
 
 /** Sets up an authenticator app for a signed-in user: its secret and the recovery codes shown. */
 async function enrolTotp(token: string) {
+  await prove(token);
   const started = await post('/api/account/second-factor/totp', undefined, token);
   expect(started.statusCode).toBe(200);
   const { secret } = started.json<{ secret: string }>();
@@ -152,6 +157,7 @@ describe('POST /auth/second-factor/totp', () => {
 
   it('does not accept the code that confirmed the app at the next sign-in', async () => {
     const other = await createStaff(t, []);
+    await prove(other.token);
     const started = await post('/api/account/second-factor/totp', undefined, other.token);
     const code = await codeFor(started.json<{ secret: string }>().secret);
     expect((await post('/api/account/second-factor/totp/confirm', { code }, other.token)).statusCode).toBe(200);
@@ -195,6 +201,7 @@ describe('POST /auth/second-factor/recovery', () => {
     const session = used.json<{ token: string }>().token;
     const mine = await t.as(session, { method: 'GET', url: '/api/account/second-factor' });
     expect(mine.json()).toMatchObject({ hasTotp: true, recoveryCodesLeft: 9, isRequired: false });
+    await prove(session);
     const renewed = await post('/api/account/second-factor/recovery-codes', undefined, session);
     expect(renewed.statusCode).toBe(200);
     const oldCode = await post('/api/auth/second-factor/recovery', {
@@ -211,6 +218,7 @@ describe('POST /auth/second-factor/recovery', () => {
 
   it('gives no recovery codes to a user without a factor', async () => {
     const staff = await createStaff(t, []);
+    await prove(staff.token);
     const response = await post('/api/account/second-factor/recovery-codes', undefined, staff.token);
     expect(response.statusCode).toBe(409);
   });
@@ -301,6 +309,7 @@ describe('PUT /role/second-factor/:id', () => {
     expect((await t.as(interimToken, { method: 'GET', url: '/api/account/second-factor' })).statusCode).toBe(401);
 
     // The last factor of a role that requires one stays.
+    await prove(signIn.token);
     const removed = await t.as(signIn.token, { method: 'DELETE', url: '/api/account/second-factor/totp' });
     expect(removed.statusCode).toBe(409);
     await requireForRole(staff.roleId, false);
@@ -327,6 +336,7 @@ describe('PUT /role/second-factor/:id', () => {
 describe('POST /account/second-factor/totp/confirm', () => {
   it('refuses a wrong code with a field message and leaves the app unconfirmed', async () => {
     const staff = await createStaff(t, []);
+    await prove(staff.token);
     await post('/api/account/second-factor/totp', undefined, staff.token);
     const wrong = await post('/api/account/second-factor/totp/confirm', { code: '000000' }, staff.token);
     expect(wrong.statusCode).toBe(400);
@@ -338,6 +348,7 @@ describe('POST /account/second-factor/totp/confirm', () => {
 
   it('refuses a second app while one is set up, and a confirm with nothing started', async () => {
     const staff = await createStaff(t, []);
+    await prove(staff.token);
     expect((await post('/api/account/second-factor/totp/confirm', { code: '123456' }, staff.token)).statusCode).toBe(
       409,
     );
@@ -349,6 +360,7 @@ describe('POST /account/second-factor/totp/confirm', () => {
 describe('passkeys', () => {
   it('hands out registration options for this portal and keeps the challenge once', async () => {
     const staff = await createStaff(t, []);
+    await prove(staff.token);
     const response = await post('/api/account/second-factor/passkey/options', undefined, staff.token);
     expect(response.statusCode).toBe(200);
     const options = response.json();
@@ -372,6 +384,7 @@ describe('passkeys', () => {
 
   it('refuses a registration that is not a real authenticator answer, keeping nothing', async () => {
     const staff = await createStaff(t, []);
+    await prove(staff.token);
     await post('/api/account/second-factor/passkey/options', undefined, staff.token);
     const response = await post('/api/account/second-factor/passkey', { credential: forgedCredential }, staff.token);
     expect(response.statusCode).toBe(400);

@@ -54,6 +54,8 @@ export const auditActions = [
   'second_factor.enrol',
   'second_factor.remove',
   'second_factor.recovery_codes',
+  'second_factor.reauthenticate',
+  'user.second_factor_reset',
   'role.second_factor',
   'case.assign',
   'case.note',

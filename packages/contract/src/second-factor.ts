@@ -86,6 +86,29 @@ export const mySecondFactors = z.object({
 });
 export type MySecondFactors = z.infer<typeof mySecondFactors>;
 
+/**
+ * A fresh proof before a change of the caller's second factors: the current password, a code
+ * from their authenticator app, or a passkey's answer to the challenge of
+ * `POST /api/account/reauthenticate/passkey/options`. Exactly one of them.
+ */
+export const reauthenticateRequest = z
+  .object({
+    password: z.string().max(200, 'Password is not correct').optional(),
+    code: totpCode.optional(),
+    credential: webauthnCredential.optional(),
+  })
+  .refine((body) => [body.password, body.code, body.credential].filter((given) => given !== undefined).length === 1, {
+    message: 'Enter your password or a code from your authenticator app, or use a passkey.',
+    path: ['password'],
+  });
+export type ReauthenticateRequest = z.input<typeof reauthenticateRequest>;
+
+export const reauthenticateResponse = z.object({
+  message: z.string(),
+  /** Until when changes of a second factor are allowed without asking again (ISO time). */
+  validUntil: z.string(),
+});
+
 export const roleSecondFactorRequest = z.object({
   required: z.boolean({ error: 'Required must be true or false' }),
 });
@@ -101,4 +124,9 @@ export const secondFactorMessages = {
   removed: 'Second factor removed',
   lastFactorRequired: 'Your role requires a second factor: add another before removing this one.',
   noFactor: 'Add a second factor first.',
+  /** The stable answer (403) of a factor change without a fresh proof: the web app asks for one and retries. */
+  proofRequired: 'Confirm your password to change your second factor.',
+  proofRejected: 'That password or code is not right.',
+  proved: 'Confirmed. You can change your second factor for the next 5 minutes.',
+  reset: 'Second factor reset: the user sets one up again at their next sign-in.',
 } as const;

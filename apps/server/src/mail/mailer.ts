@@ -18,7 +18,9 @@ export type EmailTemplateName =
   | 'passwordReset'
   | 'registrationReceived'
   | 'registrationNotCompleted'
-  | 'usernameRegistrationAttempt';
+  | 'usernameRegistrationAttempt'
+  | 'secondFactorChanged'
+  | 'secondFactorReset';
 
 export interface MailMessage {
   to: string;

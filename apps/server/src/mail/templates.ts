@@ -45,11 +45,18 @@ const templates: Record<EmailTemplateName, (v: Variables) => RenderedMail> = {
   },
   // To the address the account had, after its password or e-mail changed by any means (own
   // change, reset link, the administrator): what changed, nothing secret.
-  accountChanged: (v) => ({
-    subject: `Your Aligner Portal ${v.changed} was changed`,
-    text: `Dear ${nameOf(v)},\n\nThe ${v.changed} of your Aligner Portal account was just changed. If you did this, or asked the lab to, nothing more is needed. If you did not, contact the lab at once: someone may be using your account.\n\nAligner Portal`,
-    html: `<p>Dear ${escapeHtml(nameOf(v))},</p><p>The ${escapeHtml(v.changed ?? '')} of your Aligner Portal account was just changed. If you did this, or asked the lab to, nothing more is needed. If you did not, contact the lab at once: someone may be using your account.</p><p>Aligner Portal</p>`,
-  }),
+  // After a reset through a mailed link, `factors` tells which second factors still sign in
+  // (a factor someone else added would outlive the new password).
+  accountChanged: (v) => {
+    const factors = v.factors
+      ? `${v.factors} If one of them is not yours, sign in and remove it on your Security page, or ask the lab to reset your second factor.`
+      : '';
+    return {
+      subject: `Your Aligner Portal ${v.changed} was changed`,
+      text: `Dear ${nameOf(v)},\n\nThe ${v.changed} of your Aligner Portal account was just changed. If you did this, or asked the lab to, nothing more is needed. If you did not, contact the lab at once: someone may be using your account.\n\n${factors ? `${factors}\n\n` : ''}Aligner Portal`,
+      html: `<p>Dear ${escapeHtml(nameOf(v))},</p><p>The ${escapeHtml(v.changed ?? '')} of your Aligner Portal account was just changed. If you did this, or asked the lab to, nothing more is needed. If you did not, contact the lab at once: someone may be using your account.</p>${factors ? `<p>${escapeHtml(factors)}</p>` : ''}<p>Aligner Portal</p>`,
+    };
+  },
   // To the owner once, when the second step locks after too many wrong answers: whoever gave
   // them got past the password, so the password is known (docs/decisions/second-step-lock-and-enrolment.md).
   secondStepLocked: (v) => ({
@@ -57,6 +64,31 @@ const templates: Record<EmailTemplateName, (v: Variables) => RenderedMail> = {
     text: `Dear ${nameOf(v)},\n\nSomeone signed in to your Aligner Portal account with the right password, then gave ${v.failures} wrong codes for your second factor. The second step of signing in to your account is locked until ${v.lockedUntil}.\n\nIf this was not you, someone knows your password: change it as soon as you can (sign in after the lock ends, or ask the lab for a link to set a new one). Your second factor kept them out.\n\nIf it was you, sign in again after ${v.lockedUntil}, or ask the administrator to reset your second factor.\n\nAligner Portal`,
     html: `<p>Dear ${escapeHtml(nameOf(v))},</p><p>Someone signed in to your Aligner Portal account with the right password, then gave ${escapeHtml(v.failures ?? '')} wrong codes for your second factor. The second step of signing in to your account is locked until ${escapeHtml(v.lockedUntil ?? '')}.</p><p><b>If this was not you, someone knows your password:</b> change it as soon as you can (sign in after the lock ends, or ask the lab for a link to set a new one). Your second factor kept them out.</p><p>If it was you, sign in again after ${escapeHtml(v.lockedUntil ?? '')}, or ask the administrator to reset your second factor.</p><p>Aligner Portal</p>`,
   }),
+  // To the owner at every change of their second factors (docs/decisions/second-factor-changes.md):
+  // what changed, when, from which device and address, and what to do if it was not them.
+  secondFactorChanged: (v) => {
+    const facts = [`When: ${v.when}`, `Device: ${v.device}`, `Address: ${v.address}`];
+    const notYou =
+      'If this was not you, someone has your session: set a new password now (ask the lab for a reset link if you cannot sign in) and ask the lab to reset your second factor.';
+    return {
+      subject: 'Your Aligner Portal second factor was changed',
+      text: `Dear ${nameOf(v)},\n\n${v.change}\n\n${facts.join('\n')}\n\n${notYou}\n\nAligner Portal`,
+      html: `<p>Dear ${escapeHtml(nameOf(v))},</p><p>${escapeHtml(v.change ?? '')}</p><p>${facts.map(escapeHtml).join('<br>')}</p><p>${escapeHtml(notYou)}</p><p>Aligner Portal</p>`,
+    };
+  },
+  // The lab removed every factor of the account (an audited action of the Users page).
+  secondFactorReset: (v) => {
+    const next =
+      v.mustEnrol === 'yes'
+        ? 'At your next sign-in you will be asked to set up a second factor again.'
+        : 'You can set up a second factor again on your Security page.';
+    const body = `The lab reset the second factor of your Aligner Portal account: your authenticator app, passkeys and recovery codes were removed, and you were signed out everywhere. ${next} If you did not ask for this, contact the lab at once.`;
+    return {
+      subject: 'Your Aligner Portal second factor was reset',
+      text: `Dear ${nameOf(v)},\n\n${body}\n\nAligner Portal`,
+      html: `<p>Dear ${escapeHtml(nameOf(v))},</p><p>${escapeHtml(body)}</p><p>Aligner Portal</p>`,
+    };
+  },
   // Only ever to the account's own address: staff ask for it, they never see the link.
   passwordReset: (v) => ({
     subject: 'Set a new Aligner Portal password',

@@ -5,7 +5,8 @@ import type { PasswordHasher } from '../auth/passwords.ts';
 import type { Database, Transaction } from '../db/client.ts';
 import { passwordResetTokens, users } from '../db/schema.ts';
 import type { MailOutbox } from '../mail/outbox.ts';
-import { enqueueChangeNotice, personName } from './accounts.ts';
+import { personName } from './accounts.ts';
+import { remainingFactorsOf } from './second-factor/factor-mail.ts';
 
 const validForMinutes = 60;
 const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
@@ -76,7 +77,17 @@ export async function resetPassword(
     if (!account) return { success: false, message: resetMessages.linkInvalid };
     await useUpResetLinks(tx, claimed.userId);
     // The owner hears of every new password, this one too: a link read by someone else shows.
-    await enqueueChangeNotice(tx, deps.outbox, { to: account.email, name: personName(account), changed: 'password' });
+    // The mail lists the second factors that still sign in: one an intruder added outlives the
+    // new password (docs/decisions/second-factor-changes.md).
+    await deps.outbox.enqueue(tx, {
+      to: account.email,
+      template: 'accountChanged',
+      variables: {
+        name: personName(account),
+        changed: 'password',
+        factors: await remainingFactorsOf(tx, claimed.userId),
+      },
+    });
     return { success: true, message: resetMessages.resetSucceeded, userId: claimed.userId };
   });
   if (result.success) deps.outbox.kick();

@@ -118,7 +118,7 @@ export const endOtherOwnSessions = (db: Database, user: SignedInUser) =>
  * account than the caller's (the administrator's only by the administrator, a role's only
  * by someone holding all its pages), as for editing them (services/users.ts).
  */
-async function findManagedUser(db: Database, actor: SignedInUser, userId: number): Promise<void> {
+export async function findManagedUser(db: Database, actor: SignedInUser, userId: number): Promise<void> {
   const [target] = await db
     .select({ roleId: liveRoleId })
     .from(users)

@@ -214,6 +214,10 @@ export const examples: Record<string, (fixture: Fixture) => Example> = {
     json: { credential: madeUpCredential, name: 'Laptop' },
   }),
   'DELETE /api/account/second-factor/passkey/:id': () => ({ url: '/api/account/second-factor/passkey/1' }),
+  'POST /api/account/reauthenticate/passkey/options': () => ({ url: '/api/account/reauthenticate/passkey/options' }),
+  // A code, not the password: each fuzzed password would cost an argon2 hash.
+  'POST /api/account/reauthenticate': () => ({ url: '/api/account/reauthenticate', json: { code: '123456' } }),
+  'POST /api/user/:id/second-factor/reset': (f) => ({ url: `/api/user/${f.staff.userId}/second-factor/reset` }),
   'PUT /api/role/second-factor/:id': (f) => ({
     url: `/api/role/second-factor/${f.staff.roleId}`,
     json: { required: false },

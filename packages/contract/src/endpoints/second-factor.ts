@@ -4,6 +4,8 @@ import {
   enrolmentResponse,
   mySecondFactors,
   passkeyRegisterRequest,
+  reauthenticateRequest,
+  reauthenticateResponse,
   recoveryCodesResponse,
   totpConfirmRequest,
   totpEnrolment,
@@ -15,6 +17,9 @@ const tag = 'second-factor';
 /**
  * The caller's own second factors. Enrolment also takes the interim token of a sign-in whose
  * role requires a factor the user lacks; removal and new recovery codes need a full session.
+ * Every change (403 `secondFactorMessages.proofRequired` otherwise) needs a fresh proof on the
+ * session, `POST /api/account/reauthenticate` in the last 5 minutes; an enrolment during
+ * sign-in needs none, its password was just given (docs/decisions/second-factor-changes.md).
  */
 export const secondFactorEndpoints = {
   mySecondFactors: defineEndpoint({
@@ -36,7 +41,7 @@ export const secondFactorEndpoints = {
     access: 'signedIn',
     acceptsEnrolmentToken: true,
     answer: totpEnrolment,
-    errors: [409],
+    errors: [403, 409],
   }),
   totpEnrolConfirm: defineEndpoint({
     method: 'POST',
@@ -48,7 +53,7 @@ export const secondFactorEndpoints = {
     acceptsEnrolmentToken: true,
     body: totpConfirmRequest,
     answer: enrolmentResponse,
-    errors: [409, 429],
+    errors: [403, 409, 429],
   }),
   totpRemove: defineEndpoint({
     method: 'DELETE',
@@ -58,7 +63,7 @@ export const secondFactorEndpoints = {
     tag,
     access: 'signedIn',
     answer: messageResponse,
-    errors: [404, 409],
+    errors: [403, 404, 409],
   }),
   recoveryCodesRegenerate: defineEndpoint({
     method: 'POST',
@@ -68,7 +73,7 @@ export const secondFactorEndpoints = {
     tag,
     access: 'signedIn',
     answer: recoveryCodesResponse,
-    errors: [409],
+    errors: [403, 409],
   }),
   passkeyRegisterOptions: defineEndpoint({
     method: 'POST',
@@ -79,6 +84,7 @@ export const secondFactorEndpoints = {
     access: 'signedIn',
     acceptsEnrolmentToken: true,
     answer: webauthnOptions,
+    errors: [403],
   }),
   passkeyRegister: defineEndpoint({
     method: 'POST',
@@ -90,7 +96,7 @@ export const secondFactorEndpoints = {
     acceptsEnrolmentToken: true,
     body: passkeyRegisterRequest,
     answer: enrolmentResponse,
-    errors: [409],
+    errors: [403, 409],
   }),
   passkeyRemove: defineEndpoint({
     method: 'DELETE',
@@ -102,6 +108,42 @@ export const secondFactorEndpoints = {
     access: 'signedIn',
     params: idParams,
     answer: messageResponse,
-    errors: [404, 409],
+    errors: [403, 404, 409],
+  }),
+  reauthenticatePasskeyOptions: defineEndpoint({
+    method: 'POST',
+    path: '/api/account/reauthenticate/passkey/options',
+    operationId: 'reauthenticatePasskeyOptions',
+    summary: 'Assertion options for confirming it is the caller with one of their own passkeys',
+    tag,
+    access: 'signedIn',
+    answer: webauthnOptions,
+  }),
+  reauthenticate: defineEndpoint({
+    method: 'POST',
+    path: '/api/account/reauthenticate',
+    operationId: 'reauthenticate',
+    summary:
+      'Confirm it is the caller (password, authenticator code or passkey): second factors may change for 5 minutes',
+    tag,
+    access: 'signedIn',
+    // A session that must set up a factor first confirms it is the caller before enrolling.
+    beforeEnrolment: true,
+    body: reauthenticateRequest,
+    answer: reauthenticateResponse,
+    errors: [403, 429],
+  }),
+  userSecondFactorReset: defineEndpoint({
+    method: 'POST',
+    path: '/api/user/:id/second-factor/reset',
+    operationId: 'userSecondFactorReset',
+    summary:
+      'Remove every second factor and recovery code of a user and end their sessions: they set one up again at their next sign-in',
+    tag,
+    // The administrator: any account; Users-page staff: Web users no stronger than themselves.
+    access: { pages: ['/users'] },
+    params: idParams,
+    answer: messageResponse,
+    errors: [404],
   }),
 };
