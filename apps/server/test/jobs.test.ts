@@ -232,6 +232,51 @@ describe('background jobs', () => {
     expect(waits.slice(1).every((wait) => wait < 250)).toBe(true);
   });
 
+  it("claims in turns by owner: one owner's many jobs hold another's back by one job, not all of them (issue 40)", async () => {
+    const jobsQueue = queue({ concurrency: 1 });
+    const order: string[] = [];
+    const owners: [number | null, unknown][] = [];
+    jobsQueue.handle('test.work', async (payload, job) => {
+      order.push(`${payload.who as string}${payload.n as number}`);
+      owners.push([job.ownerUserId, payload.owner]);
+    });
+    const queueFor = async (who: string, owner: number, count: number) => {
+      for (let n = 0; n < count; n += 1) await jobsQueue.enqueue(t.app.db, 'test.work', { who, n, owner }, owner);
+    };
+    // A doctor queues ten files, then two others queue theirs.
+    await queueFor('a', 101, 10);
+    await queueFor('b', 102, 1);
+    await queueFor('c', 103, 2);
+    await jobsQueue.runDue();
+    // Each owner's oldest first, the owner claimed least recently first; then a's alone.
+    expect(order).toEqual(['a0', 'b0', 'c0', 'a1', 'c1', 'a2', 'a3', 'a4', 'a5', 'a6', 'a7', 'a8', 'a9']);
+    // The running job knows its owner (the jobs it queues take the same turn).
+    expect(owners.every(([owner, queuedFor]) => owner === queuedFor)).toBe(true);
+    // The next round remembers the last: b, whose last claim is older than a's, comes first.
+    order.length = 0;
+    await queueFor('a', 101, 1);
+    await queueFor('b', 102, 1);
+    await jobsQueue.runDue();
+    expect(order).toEqual(['b0', 'a0']);
+  });
+
+  it("claims in turns across processes: another owner's job waits for at most one job per slot", async () => {
+    const processes = [queue({ concurrency: 1 }), queue({ concurrency: 1 })];
+    const started: string[] = [];
+    for (const jobsQueue of processes)
+      jobsQueue.handle('test.work', async (payload) => {
+        started.push(payload.who as string);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      });
+    for (let n = 0; n < 8; n += 1) await processes[0]!.enqueue(t.app.db, 'test.work', { who: 'a' }, 101);
+    await processes[0]!.enqueue(t.app.db, 'test.work', { who: 'b' }, 102);
+    while ((await t.app.db.select().from(jobs).where(eq(jobs.state, 'done'))).length < 9)
+      await Promise.all(processes.map((jobsQueue) => jobsQueue.runDue()));
+    expect(started).toHaveLength(9);
+    // Two slots in all: at most two of a's jobs were claimed before b's.
+    expect(started.indexOf('b')).toBeLessThanOrEqual(2);
+  });
+
   it('claims only the kinds this process handles', async () => {
     const jobsQueue = queue();
     jobsQueue.handle('test.work', async () => {});

@@ -80,6 +80,11 @@ describe('viewing copies of a case STL', () => {
     expect(early.json()).toEqual({ message: 'The viewing copy is being made' });
   });
 
+  it("takes its doctor's turn in the job queue, so another doctor's copies are not behind all of them (issue 40)", async () => {
+    const queued = await t.app.db.select({ owner: jobs.ownerUserId }).from(jobs);
+    expect(queued).toEqual([{ owner: doctor.userId }, { owner: doctor.userId }]);
+  });
+
   it('is made by the job: a meshopt glTF with every triangle, far smaller than the STL', async () => {
     // The test's app runs jobs when told (main.ts starts the queue of a real process).
     await t.app.jobs.runDue();

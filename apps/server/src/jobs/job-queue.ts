@@ -1,4 +1,4 @@
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.ts';
@@ -12,6 +12,12 @@ import { jobs } from '../db/schema.ts';
  * a claim holds a lease that the running process renews, so the job of a process that died
  * is claimed again once its lease has run out; a failure is retried with a growing delay up to
  * `maxAttempts`, then kept as `failed` with its reason.
+ *
+ * Jobs are claimed in turns by owner (the doctor whose case the work is for): the next job
+ * is the oldest due one of the owner whose last claim is least recent, owners never claimed
+ * first. One doctor who queues many files, or a file made to be slow, then holds another's
+ * job back by at most one job per slot, each bounded by its time limit, not by the whole queue
+ * (docs/decisions/weld-and-fair-queue.md).
  */
 
 type Writer = Pick<Database, 'insert'>;
@@ -24,6 +30,8 @@ export type JobHandler = (payload: Record<string, unknown>, job: RunningJob) => 
 export interface RunningJob {
   jobId: number;
   attempts: number;
+  /** Whose work it is: the owner of the jobs it queues in turn. */
+  ownerUserId: number | null;
   /**
    * For the handler between the steps of its work: resolves once the process is not busy
    * (`isBusy`: an upload coming in), or at once when the job has waited `maxYieldMs` in all.
@@ -104,9 +112,17 @@ export class JobQueue {
     this.handlers.set(kind, { work, onGiveUp: options.onGiveUp });
   }
 
-  /** Queues a job in the caller's transaction (or at once with the database); `kick()` after commit. */
-  async enqueue(writer: Writer, kind: string, payload: Record<string, unknown>): Promise<number> {
-    const [queued] = await writer.insert(jobs).values({ kind, payload }).returning({ jobId: jobs.jobId });
+  /**
+   * Queues a job in the caller's transaction (or at once with the database); `kick()` after
+   * commit. `ownerUserId`: whose turn it takes (the case's doctor), null for no one's.
+   */
+  async enqueue(
+    writer: Writer,
+    kind: string,
+    payload: Record<string, unknown>,
+    ownerUserId: number | null = null,
+  ): Promise<number> {
+    const [queued] = await writer.insert(jobs).values({ kind, payload, ownerUserId }).returning({ jobId: jobs.jobId });
     return queued!.jobId;
   }
 
@@ -176,7 +192,13 @@ export class JobQueue {
     }
   }
 
-  /** One due job of a kind this process handles, its attempt counted and its lease taken. */
+  /**
+   * One due job of a kind this process handles, its attempt counted and its lease taken: the
+   * oldest of the owner whose last claim is least recent (never: first; no owner: a turn of its
+   * own, before the others). Each owner's last claim is one backward read of
+   * jobs_owner_claimed_idx. Processes claiming at once each skip the other's locked row, so
+   * two may take one owner's jobs in a round: the bound is then one job per slot.
+   */
   private async claim() {
     const kinds = [...this.handlers.keys()];
     if (kinds.length === 0) return undefined;
@@ -186,16 +208,19 @@ export class JobQueue {
         state: 'running',
         attempts: sql`${jobs.attempts} + 1`,
         runAt: secondsFromNow(this.options.leaseSeconds),
+        claimedAt: sql`now()`,
       })
       .where(
         eq(
           jobs.jobId,
-          sql`(select ${jobs.jobId} from ${jobs}
-                where ${jobs.state} in ('queued', 'running') and ${jobs.runAt} <= now()
-                  and ${inArray(jobs.kind, kinds)}
-                order by ${jobs.runAt}
+          sql`(select due.job_id from ${jobs} due
+                where due.state in ('queued', 'running') and due.run_at <= now()
+                  and due.kind in ${kinds}
+                order by (select max(turn.claimed_at) from ${jobs} turn
+                           where turn.owner_user_id = due.owner_user_id) asc nulls first,
+                         due.run_at
                 limit 1
-                for update skip locked)`,
+                for update of due skip locked)`,
         ),
       )
       .returning();
@@ -217,7 +242,12 @@ export class JobQueue {
     renew.unref();
     this.log.info({ jobId: job.jobId, kind: job.kind, attempts: job.attempts }, 'job started');
     try {
-      await handler.work(job.payload, { jobId: job.jobId, attempts: job.attempts, yieldToRequests: this.yielder() });
+      await handler.work(job.payload, {
+        jobId: job.jobId,
+        attempts: job.attempts,
+        ownerUserId: job.ownerUserId,
+        yieldToRequests: this.yielder(),
+      });
       await this.finish(job, { state: 'done', finishedAt: sql`now()`, lastError: null });
     } catch (error) {
       const reason = (error instanceof Error ? error.message : String(error)).slice(0, 500);

@@ -25,16 +25,18 @@ type Writer = Pick<Database, 'insert'>;
 /**
  * Queues a viewing copy for each STL among the stored files (what the upload's content check
  * found to be one, file-checks.ts), in the caller's transaction; `jobs.kick()` after commit.
+ * `doctorUserId`: the case's doctor, whose turn in the queue the copies take.
  */
 export async function queueMeshViews(
   tx: Writer,
   jobs: JobQueue,
   files: { contentType: string; storageKey: string }[],
+  doctorUserId: number | null,
 ): Promise<void> {
   const sourceKeys = files.filter((file) => file.contentType === contentTypeOf.stl).map((file) => file.storageKey);
   if (sourceKeys.length === 0) return;
   await tx.insert(meshViews).values(sourceKeys.map((sourceKey) => ({ sourceKey })));
-  for (const sourceKey of sourceKeys) await jobs.enqueue(tx, meshViewJob, { sourceKey });
+  for (const sourceKey of sourceKeys) await jobs.enqueue(tx, meshViewJob, { sourceKey }, doctorUserId);
 }
 
 /** Where a source's copy is stored: beside no original, so the orphan sweep can tell them apart. */

@@ -165,7 +165,7 @@ async function insertCase(
         })),
       );
     }
-    await queueMeshViews(tx, deps.jobs, attached);
+    await queueMeshViews(tx, deps.jobs, attached, doctor.userId);
     await claimUploads(
       tx,
       files.uploaded.map((file) => file.storageKey),

@@ -117,7 +117,7 @@ export async function createCaseMessage(
           })),
         );
       }
-      await queueMeshViews(tx, deps.jobs, upload.files);
+      await queueMeshViews(tx, deps.jobs, upload.files, found.doctorUserId);
       await tx
         .insert(caseMessageReads)
         .values({ caseId, userId: actor.userId, lastReadMessageId: id })

@@ -35,11 +35,20 @@ const viewKeyOf = (planId: number, arch: PlanArch) => `views/plans/${planId}-${a
 
 type Writer = Pick<Database, 'insert'>;
 
-/** Queues the copy of each arch that has stages, in the caller's transaction; `jobs.kick()` after commit. */
-export async function queuePlanViews(tx: Writer, jobs: JobQueue, planId: number, arches: PlanArch[]): Promise<void> {
+/**
+ * Queues the copy of each arch that has stages, in the caller's transaction; `jobs.kick()`
+ * after commit. `doctorUserId`: the case's doctor, whose turn in the queue they take.
+ */
+export async function queuePlanViews(
+  tx: Writer,
+  jobs: JobQueue,
+  doctorUserId: number,
+  planId: number,
+  arches: PlanArch[],
+): Promise<void> {
   if (arches.length === 0) return;
   await tx.insert(meshViews).values(arches.map((arch) => ({ sourceKey: planViewSource(planId, arch) })));
-  for (const arch of arches) await jobs.enqueue(tx, planViewJob, { planId, arch });
+  for (const arch of arches) await jobs.enqueue(tx, planViewJob, { planId, arch }, doctorUserId);
 }
 
 /** The copy of each arch of a plan version: null for an arch without stages (none was queued). */
@@ -115,6 +124,7 @@ export function handlePlanViewJobs(deps: {
             tx,
             jobs,
             stageFiles.map((file) => ({ contentType: contentTypeOf.stl, storageKey: file.storageKey })),
+            job.ownerUserId,
           );
         });
         jobs.kick();

@@ -84,6 +84,7 @@ export async function createPlanVersion(
     await queuePlanViews(
       tx,
       deps.jobs,
+      found.doctorUserId,
       plan!.planId,
       planArches.filter((arch) => upload.stages.some((file) => file.arch === arch)),
     );
