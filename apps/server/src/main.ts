@@ -1,3 +1,5 @@
+// First, before anything can write to DATA_DIR: what it writes is the owner's alone (lib/owner-only.ts).
+import './lib/owner-only-umask.ts';
 import path from 'node:path';
 import { buildApp } from './app.ts';
 import { listenForBackups } from './backup/backup-socket.ts';
@@ -5,6 +7,7 @@ import { ConfigError, loadConfig, type Config } from './config.ts';
 import { connectDatabase } from './db/client.ts';
 import { prepareDatabase } from './db/prepare.ts';
 import { createLogDestination } from './lib/log-destination.ts';
+import { restrictDataDir } from './lib/owner-only.ts';
 import { startMailDigests } from './mail/digest.ts';
 import { startHousekeeping } from './services/housekeeping.ts';
 
@@ -17,6 +20,8 @@ try {
   process.stderr.write(`${error.message}\n`);
   process.exit(1);
 }
+// A DATA_DIR an older portal or a copy left readable to others is made the owner's alone.
+await restrictDataDir(config.dataDir);
 const database = await connectDatabase({ url: config.databaseUrl, dataDir: path.join(config.dataDir, 'pglite') });
 // Log lines go out asynchronously and are never flushed synchronously at exit: a blocked or
 // vanished reader of standard output cannot hold the process (lib/log-destination.ts).

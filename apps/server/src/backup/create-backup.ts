@@ -18,6 +18,7 @@ import {
   type BackupManifest,
   type StoredObjectSum,
 } from './archive.ts';
+import { ownerOnlyFile } from '../lib/owner-only.ts';
 import { BackupError } from './backup-error.ts';
 import { pgliteSnapshot, postgresSnapshot, type DatabaseSnapshot } from './database-snapshot.ts';
 import { encryptingStream } from './encryption.ts';
@@ -65,7 +66,8 @@ async function writeArchive(
     ? await postgresSnapshot(config.databaseUrl, `${partial}.db`)
     : await pgliteSnapshot(config.dataDir);
   const writer = new ArchiveWriter();
-  const output = createWriteStream(partial, { flags: 'wx' });
+  // The archive holds the whole database: the owner's alone, whatever the umask.
+  const output = createWriteStream(partial, { flags: 'wx', mode: ownerOnlyFile });
   const archive = writer.output as unknown as Readable;
   const written = config.backupKey
     ? pipeline(archive, await encryptingStream(config.backupKey), output)

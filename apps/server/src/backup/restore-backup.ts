@@ -23,6 +23,7 @@ import {
   type StoredObjectSum,
 } from './archive.ts';
 import { BackupError } from './backup-error.ts';
+import { ownerOnlyFile, ownerOnlyFolder } from '../lib/owner-only.ts';
 import { readReferencedKeys, readSchemaVersion } from './database-facts.ts';
 import { connectToPortal, runTool } from './database-snapshot.ts';
 import { decryptingStream, encryptedMagic } from './encryption.ts';
@@ -56,7 +57,7 @@ export async function restoreBackup(
   const kind = config.databaseUrl ? 'postgres' : 'pglite';
   const storageKind = config.s3 ? 's3' : 'local';
   await checkTarget(config, options.force);
-  await mkdir(config.dataDir, { recursive: true });
+  await mkdir(config.dataDir, { recursive: true, mode: ownerOnlyFolder });
   const staging = await mkdtemp(path.join(config.dataDir, '.restore-'));
   try {
     const staged = await stageArchive(config, file, staging, { kind, storageKind });
@@ -142,12 +143,12 @@ async function stageArchive(
       objects = (JSON.parse((await readAll(bytes)).toString('utf8')) as { objects: StoredObjectSum[] }).objects;
       for (const object of objects) keys.add(object.key);
     } else if (name === databaseEntry[target.kind]) {
-      await pipeline(bytes, createWriteStream(path.join(staging, 'database')));
+      await pipeline(bytes, createWriteStream(path.join(staging, 'database'), { mode: ownerOnlyFile }));
     } else if (name.startsWith(filesPrefix) && target.storageKind === 'local') {
       const key = name.slice(filesPrefix.length);
       const destination = path.join(staging, 'files', key);
-      await mkdir(path.dirname(destination), { recursive: true });
-      await pipeline(bytes, createWriteStream(destination, { flags: 'wx' }));
+      await mkdir(path.dirname(destination), { recursive: true, mode: ownerOnlyFolder });
+      await pipeline(bytes, createWriteStream(destination, { flags: 'wx', mode: ownerOnlyFile }));
       keys.add(key);
     } else {
       throw new BackupError(`The archive holds "${name}", which does not belong in it: it was changed`);
@@ -157,7 +158,8 @@ async function stageArchive(
   if (!(await stat(path.join(staging, 'database')).catch(() => undefined))) {
     throw new BackupError('The archive holds no database: it was changed');
   }
-  if (target.storageKind === 'local') await mkdir(path.join(staging, 'files'), { recursive: true });
+  if (target.storageKind === 'local')
+    await mkdir(path.join(staging, 'files'), { recursive: true, mode: ownerOnlyFolder });
   return { manifest, objects, keys, files: target.storageKind === 'local' ? keys.size : 0 };
 }
 

@@ -3,6 +3,7 @@ import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import path from 'node:path';
+import { tightenTree } from '../lib/owner-only.ts';
 import { serverRoot } from '../server-root.ts';
 import * as schema from './schema.ts';
 
@@ -159,6 +160,12 @@ export async function connectDatabase(options: {
     loadDataDir: options.loadDataDir,
     extensions: { pg_trgm, unaccent },
   });
+  // PGlite sets its files' modes itself, ignoring the umask (its new database's files are 0666):
+  // made owner-only once open and again once closed (lib/owner-only.ts).
+  const restrict = async () => {
+    if (options.dataDir && !options.dataDir.includes('://')) await tightenTree(options.dataDir);
+  };
+  await restrict();
   // PGlite is one connection that runs one query or transaction at a time: those begun and
   // not finished are the one in use and the rest waiting. Each passes through this lock once.
   let begun = 0;
@@ -175,7 +182,10 @@ export async function connectDatabase(options: {
     // PGlite belongs to this one process.
     withStartupLock: (work) => work(),
     tryWithHousekeepingLock: (work) => work(),
-    close: () => client.close(),
+    close: async () => {
+      await client.close();
+      await restrict();
+    },
     poolUsage: () => [
       { pool: 'pglite', inUse: Math.min(begun, 1), idle: begun > 0 ? 0 : 1, waiting: Math.max(begun - 1, 0) },
     ],

@@ -3,6 +3,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Transporter } from 'nodemailer';
 import type { FastifyBaseLogger } from 'fastify';
+import { ownerOnlyFile, ownerOnlyFolder } from '../lib/owner-only.ts';
 import { renderTemplate } from './templates.ts';
 
 export type EmailTemplateName =
@@ -58,12 +59,13 @@ export class Mailer {
     const transport = await this.connect();
     const info = await transport.sendMail({ from: this.options.from, to: message.to, ...rendered });
     if (!this.options.smtpUrl) {
-      await mkdir(this.options.outboxDir, { recursive: true });
+      // Owner-only: the mails carry password-reset links (lib/owner-only.ts).
+      await mkdir(this.options.outboxDir, { recursive: true, mode: ownerOnlyFolder });
       const file = path.join(
         this.options.outboxDir,
         `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomUUID()}.eml`,
       );
-      await writeFile(file, (info as unknown as { message: Buffer }).message);
+      await writeFile(file, (info as unknown as { message: Buffer }).message, { mode: ownerOnlyFile });
     }
     this.log.info({ template: message.template }, 'mail sent');
   }

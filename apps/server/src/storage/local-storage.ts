@@ -4,6 +4,7 @@ import { mkdir, readdir, rename, rm, stat, access, constants } from 'node:fs/pro
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { ownerOnlyFile, ownerOnlyFolder } from '../lib/owner-only.ts';
 import { DeletionHold } from './deletion-hold.ts';
 import type { ByteRange, Storage, StoredObject } from './storage.ts';
 
@@ -25,13 +26,13 @@ export class LocalStorage implements Storage {
 
   async put(key: string, body: Readable | Buffer): Promise<StoredObject> {
     const target = this.pathOf(key);
-    await mkdir(path.dirname(target), { recursive: true });
+    await mkdir(path.dirname(target), { recursive: true, mode: ownerOnlyFolder });
     const temporary = `${target}.${randomBytes(6).toString('hex')}.partial`;
     try {
       await pipeline(
         Buffer.isBuffer(body) ? Readable.from([body]) : body,
         // 1 MiB buffers: scans are hundreds of MB, and 16 KiB writes starve the upload.
-        createWriteStream(temporary, { flags: 'wx', highWaterMark: 1024 * 1024 }),
+        createWriteStream(temporary, { flags: 'wx', mode: ownerOnlyFile, highWaterMark: 1024 * 1024 }),
       );
       await rename(temporary, target);
     } catch (error) {
@@ -80,7 +81,7 @@ export class LocalStorage implements Storage {
   }
 
   async check(): Promise<void> {
-    await mkdir(this.root, { recursive: true });
+    await mkdir(this.root, { recursive: true, mode: ownerOnlyFolder });
     await access(this.root, constants.W_OK);
   }
 }

@@ -19,6 +19,7 @@ import { isForbiddenFieldName, type FormLimits, type FormPart } from '../../lib/
 import { deleteKeys } from '../../storage/delete-keys.ts';
 import type { Storage } from '../../storage/storage.ts';
 import { extensionOf, FileInspector, isStlModel } from '../cases/file-checks.ts';
+import { ownerOnlyFolder } from '../../lib/owner-only.ts';
 import { planFileName } from './plan-files.ts';
 import { planZipLimits, readPlanZip } from './plan-zip.ts';
 
@@ -193,7 +194,7 @@ async function receiveZip(
   tmpDir: string,
   store: (fileName: string, source: Readable) => Promise<boolean>,
 ): Promise<void> {
-  await mkdir(tmpDir, { recursive: true });
+  await mkdir(tmpDir, { recursive: true, mode: ownerOnlyFolder });
   const zipPath = path.join(tmpDir, `plan-${randomUUID()}.zip`);
   try {
     await pipeline(part.file, createWriteStream(zipPath, { flags: 'wx', mode: 0o600 }));

@@ -7,6 +7,7 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Config } from '../../config.ts';
+import { ownerOnlyFolder } from '../../lib/owner-only.ts';
 
 /** The folder of the portal's storage that tus uploads are written to. */
 export const uploadsFolder = 'uploads';
@@ -83,6 +84,7 @@ export async function createUploadStore(config: Pick<Config, 'dataDir' | 's3'>):
     });
   }
   const directory = path.join(config.dataDir, 'files');
-  mkdirSync(path.join(directory, uploadsFolder), { recursive: true });
+  // tus writes its files with no mode: the process's umask makes them owner-only (lib/owner-only-umask.ts).
+  mkdirSync(path.join(directory, uploadsFolder), { recursive: true, mode: ownerOnlyFolder });
   return new LocalUploadStore({ directory });
 }
