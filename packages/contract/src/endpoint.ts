@@ -151,6 +151,12 @@ export interface Endpoint {
    * second factor they have not set up yet (enrolment during sign-in), sent as the bearer.
    */
   acceptsEnrolmentToken?: boolean;
+  /**
+   * Open to a session whose user must set up a second factor first (their role came to require
+   * one after they signed in), as the enrolment routes are; every other signed-in route answers
+   * such a session 403 `messages.enrolmentRequired`. Signing out, for one.
+   */
+  beforeEnrolment?: boolean;
   /** Answers without the database or storage, so never 503 (the liveness probe). */
   isStandalone?: boolean;
 }
@@ -166,6 +172,8 @@ export function impliedErrors(endpoint: Endpoint): ErrorStatus[] {
   if (endpoint.params || endpoint.query || endpoint.body || endpoint.files) statuses.add(400);
   if (access !== 'public') statuses.add(401);
   if (access !== 'public' && access !== 'signedIn') statuses.add(403);
+  // A session that must enrol a second factor first is refused all but the enrolment's routes.
+  if (access === 'signedIn' && !endpoint.acceptsEnrolmentToken && !endpoint.beforeEnrolment) statuses.add(403);
   if (endpoint.body) statuses.add(413);
   if (isFileAnswer(endpoint.answer) && endpoint.answer.file.ranges) statuses.add(416);
   if (!endpoint.isStandalone) statuses.add(503);

@@ -27,6 +27,8 @@ export const messages = {
   accountInactive: 'Your account is not active yet. You will be notified by e-mail once it is activated.',
   tooManyAttempts: 'Too many sign-in attempts. Please wait a few minutes and try again.',
   signedOut: 'Signed out',
+  /** 403 to a session whose role came to require a second factor its user has not set up: the web app sends them to set one up. */
+  enrolmentRequired: 'Your role now requires a second factor. Set one up to continue.',
 } as const;
 
 export const ADMIN_ROLE_ID = -1;

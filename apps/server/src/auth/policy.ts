@@ -32,6 +32,11 @@ export interface SignedInUser {
    * taken only by the enrolment routes (`acceptsEnrolmentToken`), never a session.
    */
   isEnrolling?: boolean;
+  /**
+   * A full session whose role came to require a second factor its user has none of: refused
+   * everywhere but the routes that set one up (`beforeEnrolment`), read with the session.
+   */
+  mustEnrol?: boolean;
 }
 
 export const isAdministrator = (user: SignedInUser) => user.userType === 'Web' && user.roleId === ADMIN_ROLE_ID;

@@ -1,4 +1,4 @@
-import type { Access } from '@portal/contract';
+import { messages, type Access } from '@portal/contract';
 import { and, eq, gt, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
@@ -9,9 +9,12 @@ import {
   doctors,
   liveRoleId,
   pages,
+  passkeys,
   revokedTokens,
   rolePermissions,
+  roles,
   sessions,
+  totpFactors,
   users,
 } from '../db/schema.ts';
 import { forbidden, unauthorized } from '../lib/errors.ts';
@@ -21,6 +24,8 @@ declare module 'fastify' {
     access?: Access;
     /** The route also takes the interim token of a sign-in that must enrol a second factor. */
     acceptsEnrolmentToken?: boolean;
+    /** The route also serves a session that must enrol a second factor first (signing out). */
+    beforeEnrolment?: boolean;
   }
   interface FastifyRequest {
     user: SignedInUser | null;
@@ -63,6 +68,16 @@ const servedDoctorsOfUser = sql<ServedDoctor[]>`case when ${users.userType} = 'D
     where ${doctorAssistants.assistantUserId} = ${users.userId} and ${doctorAssistants.revokedAt} is null
       and su.is_active and su.deleted_at is null), '[]'::json) end`;
 
+/**
+ * The user's role requires a second factor and they have none: a session from before the
+ * role came to require one. The factors are looked at only when the role requires one, so
+ * the usual request pays one primary-key probe of `roles` (docs/decisions/second-step-lock-and-enrolment.md).
+ */
+const mustEnrolOfUser = sql<boolean>`case when (select ${roles.requiresSecondFactor} from ${roles} where ${roles.roleId} = ${users.roleId})
+  then not exists (select 1 from ${totpFactors} where ${totpFactors.userId} = ${users.userId} and ${totpFactors.confirmedAt} is not null)
+    and not exists (select 1 from ${passkeys} where ${passkeys.userId} = ${users.userId})
+  else false end`;
+
 /** Who a user is to the policy (SignedInUser but the pages and the token), read from `users` left-joined to `doctors`. */
 export const signedInUserColumns = {
   userId: users.userId,
@@ -99,6 +114,7 @@ export const authPlugin = fp(async (app: FastifyInstance) => {
       ...signedInUserColumns,
       isSeenLately: sql<boolean>`${sessions.lastSeenAt} > now() - interval '1 minute'`,
       pages: pagesOfUser,
+      mustEnrol: mustEnrolOfUser,
     })
     .from(sessions)
     .innerJoin(users, eq(users.userId, sessions.userId))
@@ -138,6 +154,7 @@ export const authPlugin = fp(async (app: FastifyInstance) => {
       pages: new Set(row.pages),
       jti: claims.jti,
       exp: claims.exp,
+      ...(row.mustEnrol && { mustEnrol: true }),
     };
   }
 
@@ -193,6 +210,10 @@ export const authPlugin = fp(async (app: FastifyInstance) => {
     if (access === 'public') return;
     if (!request.user)
       throw unauthorized(token ? 'Your session has expired. Please sign in again.' : 'Please sign in.');
+    const { acceptsEnrolmentToken, beforeEnrolment } = request.routeOptions.config;
+    if (request.user.mustEnrol && !acceptsEnrolmentToken && !beforeEnrolment) {
+      throw forbidden(messages.enrolmentRequired);
+    }
     if (!isAllowed(request.user, access)) throw forbidden();
   });
 

@@ -88,6 +88,7 @@ export function route<const E extends Endpoint>(
       audit: options.audit,
       isStreamedUpload: options.isStreamedUpload,
       acceptsEnrolmentToken: endpoint.acceptsEnrolmentToken,
+      beforeEnrolment: endpoint.beforeEnrolment,
     },
     ...(options.bodyLimit && { bodyLimit: options.bodyLimit }),
     schema: {

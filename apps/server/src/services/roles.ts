@@ -60,7 +60,10 @@ export async function updateRole(db: Database, roleId: number, input: RoleReques
   }
 }
 
-/** The administrator's switch: this role's users sign in with a second factor, enrolling at their next sign-in. */
+/**
+ * The administrator's switch: this role's users sign in with a second factor; those without
+ * one enrol at their next request, sessions already open included (plugins/auth.ts).
+ */
 export async function setRoleSecondFactor(db: Database, roleId: number, required: boolean): Promise<void> {
   const updated = await db
     .update(roles)

@@ -97,6 +97,7 @@ export const authEndpoints = {
     summary: "Sign out: revokes the caller's token and clears the cookie",
     tag,
     access: 'signedIn',
+    beforeEnrolment: true,
     answer: messageResponse,
   }),
 };
