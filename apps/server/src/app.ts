@@ -21,6 +21,7 @@ import { connectionLimitPlugin } from './plugins/connection-limit.ts';
 import { docsPlugin } from './plugins/docs.ts';
 import { errorHandlerPlugin } from './plugins/error-handler.ts';
 import { eventsPlugin, type LiveEventsOptions } from './plugins/events.ts';
+import { lingeringClosePlugin, type LingeringOptions } from './plugins/lingering-close.ts';
 import { metricsPlugin } from './plugins/metrics.ts';
 import { rateLimitPlugin } from './plugins/rate-limit.ts';
 import { securityPlugin } from './plugins/security.ts';
@@ -52,6 +53,8 @@ export interface AppOptions {
   events?: LiveEventsOptions;
   /** How anonymous refusals are counted (tests shorten the window). */
   audit?: AuditOptions;
+  /** How long an answer given before its body was read goes on reading it (tests shorten it). */
+  lingering?: LingeringOptions;
 }
 
 /** Fields never written to logs: credentials and patient identity. */
@@ -132,6 +135,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(securityPlugin);
   await app.register(compressionPlugin);
   await app.register(bodyStallPlugin);
+  await app.register(lingeringClosePlugin, options.lingering ?? {});
   await app.register(cookie);
   await app.register(rateLimitPlugin);
   // Every form passes its own limits; a form that forgot would get the small forms' ones.

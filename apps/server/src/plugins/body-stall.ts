@@ -91,12 +91,6 @@ export const bodyStallPlugin = fp(async (app: FastifyInstance) => {
     timer ??= setInterval(check, Math.min(1000, stallMs / 4, (bodyTimeoutSeconds * 1000) / 4)).unref();
   });
 
-  // An answer given before its body was read whole (413, 429) closes the connection: the
-  // rest of the body is not worth receiving, and a keep-alive would wait for it.
-  app.addHook('onSend', async (request, reply) => {
-    if (!request.raw.complete && request.raw.socket instanceof Socket) reply.header('connection', 'close');
-  });
-
   app.addHook('onClose', async () => {
     clearInterval(timer);
     watched.clear();

@@ -65,10 +65,12 @@ export async function createTestApp(
     events?: AppOptions['events'];
     /** How anonymous refusals are counted, e.g. a short window. */
     audit?: AppOptions['audit'];
+    /** How long a refused body is read before its connection closes, e.g. shorter bounds. */
+    lingering?: AppOptions['lingering'];
   } = {},
 ): Promise<TestApp> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'portal-test-'));
-  const { storage, routeDatabaseUrl, logger = false, events, audit, ...configOverrides } = overrides;
+  const { storage, routeDatabaseUrl, logger = false, events, audit, lingering, ...configOverrides } = overrides;
   const database = await freshDatabase(routeDatabaseUrl);
   const config: Config = {
     port: 0,
@@ -110,7 +112,7 @@ export async function createTestApp(
     uploadBytesPerUser: 2 * (configOverrides.maxUploadBytes ?? defaultMaxUploadBytes),
     ...configOverrides,
   };
-  const app = await buildApp({ config, database: database.connection, storage, logger, events, audit });
+  const app = await buildApp({ config, database: database.connection, storage, logger, events, audit, lingering });
   await app.ready();
   let adminToken: string | undefined;
   const testApp: TestApp = {
