@@ -20,7 +20,6 @@ import {
   readWholeNumber,
   text,
 } from './config-values.ts';
-import { ownerOnlyFolder } from './lib/owner-only.ts';
 import { repoRoot } from './server-root.ts';
 
 /** MAX_UPLOAD_BYTES when unset: a full set of scans and photos, with room to spare (issue 20). */
@@ -431,7 +430,7 @@ export const variables = z.object({
   METRICS_TOKEN: variable((value) => (value.length >= 32 && !/\s/.test(value) ? value : undefined), {
     doc: {
       meaning:
-        '`GET /metrics` (Prometheus, [Operations](../README.md#operations)) on the main port to this bearer token only: at least 32 characters without spaces. With `METRICS_PORT` set too, the metrics port asks for it as well',
+        '`GET /metrics` (Prometheus, [Operations](operations.md#metrics)) on the main port to this bearer token only: at least 32 characters without spaces. With `METRICS_PORT` set too, the metrics port asks for it as well',
     },
     accepts: 'must be at least 32 characters without spaces (a bearer token for GET /metrics)',
     shown: 'length',
@@ -653,7 +652,7 @@ function loadJwtSecret(dataDir: string, fromEnv?: string): string {
     return readFileSync(file, 'utf8').trim();
   } catch {
     try {
-      mkdirSync(dataDir, { recursive: true, mode: ownerOnlyFolder });
+      mkdirSync(dataDir, { recursive: true });
       const secret = randomBytes(48).toString('base64url');
       writeFileSync(file, secret, { mode: 0o600, flag: 'wx' });
       return secret;

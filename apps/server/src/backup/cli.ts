@@ -1,5 +1,3 @@
-// First: the archive, pg_dump's output and a restore's files are the owner's alone (lib/owner-only.ts).
-import '../lib/owner-only-umask.ts';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../config.ts';
@@ -8,8 +6,8 @@ import { createBackup } from './create-backup.ts';
 import { restoreBackup } from './restore-backup.ts';
 
 /**
- * `npm run backup -- <file>` and `npm run restore -- <file> [--force]` (README "Backup and
- * restore"): the portal's own configuration (DATA_DIR, DATABASE_URL, S3_*, BACKUP_KEY) says
+ * `npm run backup -- <file>` and `npm run restore -- <file> [--force]` (docs/operations.md § Backup and
+ * restore): the portal's own configuration (DATA_DIR, DATABASE_URL, S3_*, BACKUP_KEY) says
  * what to back up or restore into. A refusal is one line on stderr and exit code 1.
  */
 const usage = 'usage: npm run backup -- <file>   |   npm run restore -- <file> [--force]';

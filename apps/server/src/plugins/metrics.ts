@@ -28,7 +28,7 @@ function hasToken(authorization: string | undefined, token: string): boolean {
 const statusClass = (status: number) => `${Math.floor(status / 100)}xx`;
 
 /**
- * The operator's metrics (README "Operations", docs/decisions/operations.md § Metrics): `GET /metrics`
+ * The operator's metrics (docs/operations.md § Metrics, docs/decisions/operations.md § Metrics): `GET /metrics`
  * in Prometheus's text format, outside the JSON API. With METRICS_PORT it is served on a
  * port of its own (at METRICS_HOST, 127.0.0.1 by default) and the main port answers 404;
  * otherwise with METRICS_TOKEN on the main port, to that bearer token only (401 to any

@@ -27,7 +27,7 @@ const enrol = { action: 'second_factor.enrol' } as const;
 const remove = { action: 'second_factor.remove' } as const;
 
 /**
- * The caller's own second factors (docs/decisions.md § Second factor). A user enrolling
+ * The caller's own second factors (docs/decisions/second-factor.md § Second factor). A user enrolling
  * during sign-in (interim token) is signed in by the enrolment itself: the factor was just
  * proved, and their interim token is used up. Every change needs a fresh proof on the session
  * and is mailed to the owner (docs/decisions/second-factor-changes.md).
