@@ -1,5 +1,7 @@
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
+// One factor for every timeout below and every deadline of the tests' helpers (docs/decisions/test-time-factor.md).
+import { scaled, timeFactor } from './e2e/helpers/test-time.ts';
 
 /** Server test files that replace a module with vi.mock: they need a module graph of their own. */
 const isolatedServerTests = ['test/anonymous-hashing.test.ts'];
@@ -29,8 +31,10 @@ const server: NonNullable<TestProjectInlineConfiguration['test']> = {
   sequence: { groupOrder: 1 },
   // Several tests open an app of their own (a database copied from the template): on a loaded
   // CI machine that alone has taken 30 s.
-  testTimeout: 60_000,
-  hookTimeout: 120_000,
+  testTimeout: scaled(60_000),
+  hookTimeout: scaled(120_000),
+  // expect.poll's default 1 s is a pace on a loaded machine; a bound instead.
+  expect: { poll: { timeout: scaled(10_000) } },
   pool: 'forks',
   maxWorkers: Number(process.env.SERVER_TEST_WORKERS ?? 2),
 };
@@ -92,6 +96,9 @@ export default defineConfig({
           name: 'contract',
           root: './packages/contract',
           include: ['test/**/*.test.ts'],
+          // vitest's own defaults, times the factor.
+          testTimeout: scaled(5_000),
+          hookTimeout: scaled(10_000),
         },
       },
       {
@@ -109,7 +116,10 @@ export default defineConfig({
           // A form test clicks and types through React and Mantine: seconds on a quiet machine,
           // over 20 s in a CI run with both passes at once (four case-form tests stopped there).
           // A bound for a test that hangs, not a pace.
-          testTimeout: 90_000,
+          testTimeout: scaled(90_000),
+          hookTimeout: scaled(10_000),
+          // The same factor for testing-library's waits (src/testing/setup.ts), in the browser-like environment.
+          provide: { testTimeFactor: timeFactor },
         },
       },
       {
@@ -139,11 +149,11 @@ export default defineConfig({
           // vitest processes side by side (test:api, test:browser): the browser suite mostly
           // waits, on Chromium and on the portal, and alone it left a core idle for minutes.
           sequence: { groupOrder: 2 },
-          testTimeout: 90_000,
-          hookTimeout: 240_000,
+          testTimeout: scaled(90_000),
+          hookTimeout: scaled(240_000),
           // expect.poll gives up after 1 s by default; a loaded CI machine can take longer
           // to answer a request and render the toast.
-          expect: { poll: { timeout: 10_000 } },
+          expect: { poll: { timeout: scaled(10_000) } },
           pool: 'forks',
           // Test files share their worker's module graph (playwright-core, axe, the contract):
           // the worker's one Chromium too (helpers/browser.ts workerBrowser), each test with a

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { beforeAll, expect, inject, onTestFinished } from 'vitest';
 import { recordShownTexts } from './shown.ts';
+import { scaled } from './test-time.ts';
 
 declare global {
   interface Window {
@@ -87,7 +88,7 @@ export async function newPage(browser: Browser, width = 1280, portalUrl = baseUr
   await recordShownTexts(context);
   const page = await context.newPage();
   // A bound, not a pause: on a loaded CI machine a screen has taken more than 15 s to draw.
-  page.setDefaultTimeout(30_000);
+  page.setDefaultTimeout(scaled(30_000));
   return page;
 }
 
@@ -143,7 +144,7 @@ export async function settle(page: Page): Promise<void> {
           .getByRole('status')
           .filter({ hasText: /Loading\.\.\.|% uploaded/ })
           .count(),
-      { timeout: 15_000 },
+      { timeout: scaled(15_000) },
     )
     .toBe(0);
 }
@@ -244,4 +245,4 @@ export async function expectNoSeriousA11yViolations(page: Page): Promise<void> {
  * normal priority (requests come first), behind the copies of what earlier files of this
  * worker uploaded, on a machine the rest of the run keeps busy.
  */
-export const viewingCopyWait = { timeout: 60_000 };
+export const viewingCopyWait = { timeout: scaled(60_000) };

@@ -1,5 +1,6 @@
 import type { Locator, Page } from 'playwright-core';
 import { expect } from 'vitest';
+import { scaled } from './test-time.ts';
 
 /**
  * The text a screen reader announces as a field's description (its error or hint), read
@@ -38,10 +39,10 @@ export async function selectOption(page: Page, label: string, option: string, se
           await field.click();
           if (search) await field.fill(search);
         }
-        await choice.click({ timeout: 5_000 }).catch(() => undefined);
+        await choice.click({ timeout: scaled(5_000) }).catch(() => undefined);
         return field.inputValue();
       },
-      { timeout: 30_000 },
+      { timeout: scaled(30_000) },
     )
     .toBe(option);
 }

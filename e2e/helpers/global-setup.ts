@@ -5,6 +5,7 @@ import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { pgliteTemplate, unpackPgliteTemplate } from '../../apps/server/test/helpers/pglite-template.ts';
 import { startPortal } from './portal-process.ts';
+import { forgetStartedProcesses, killRecordedProcesses, recordStartedProcesses } from './started-processes.ts';
 
 /** One portal of the run: where it answers, and its DATA_DIR (the mail outbox is read from it). */
 export interface E2ePortal {
@@ -76,6 +77,8 @@ async function startE2ePortal(
  * so a file never meets another file's requests in flight (e2e/helpers/browser.ts portal()).
  */
 export default async function setup(project: TestProject) {
+  // Before the workers start: they inherit where to leave the pids of what they start.
+  recordStartedProcesses();
   const count = Math.max(1, Number(project.config.maxWorkers) || 1);
   const template = process.env.DATABASE_URL ? undefined : await pgliteTemplate();
   const portals = await Promise.all(Array.from({ length: count }, (_, index) => startE2ePortal(index, template)));
@@ -85,5 +88,8 @@ export default async function setup(project: TestProject) {
   );
   return async () => {
     await Promise.all(portals.map((portal) => portal.stop()));
+    // What a test file started and its worker could not stop.
+    killRecordedProcesses();
+    forgetStartedProcesses();
   };
 }

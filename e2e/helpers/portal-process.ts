@@ -4,6 +4,8 @@ import { createInterface } from 'node:readline';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { buildServer } from '../../apps/server/build.ts';
+import { stopGroup, trackProcess } from './started-processes.ts';
+import { scaled } from './test-time.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const serverFolder = path.join(root, 'apps/server');
@@ -96,14 +98,22 @@ export async function startPortal(
         ...env,
       },
       stdio: ['ignore', options.onOutput ? 'pipe' : options.quiet ? 'ignore' : 'inherit', 'inherit'],
+      // A process group of its own: stopped, it takes whatever it started with it; and stopped
+      // even when the test that started it fails or times out (started-processes.ts).
+      detached: true,
     },
   );
+  trackProcess(child);
   // Its log, line by line (pino's JSON), for a test that waits for what the process says.
   if (options.onOutput) createInterface({ input: child.stdout! }).on('line', options.onOutput);
-  const started = Date.now();
+  const deadline = Date.now() + scaled(240_000);
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`portal exited with ${child.exitCode}`);
-    if (Date.now() - started > 240_000) throw new Error('portal did not become ready');
+    if (child.exitCode !== null || child.signalCode !== null)
+      throw new Error(`portal exited with ${child.exitCode ?? child.signalCode}`);
+    if (Date.now() > deadline) {
+      await stopGroup(child, { signal: 'SIGKILL' });
+      throw new Error('portal did not become ready');
+    }
     try {
       if ((await fetch(`${baseUrl}/api/ready`)).ok) break;
     } catch {
@@ -123,11 +133,7 @@ export async function startPortal(
         },
         body: options.form ?? (options.json !== undefined ? JSON.stringify(options.json) : undefined),
       }),
-    stop: () =>
-      new Promise((resolve) => {
-        if (child.exitCode !== null) return resolve();
-        child.once('exit', () => resolve());
-        child.kill('SIGTERM');
-      }),
+    // SIGTERM, as a host stops it; SIGKILL if it has not exited after twice its 30 s shutdown bound.
+    stop: () => stopGroup(child, { graceMs: 60_000 }),
   };
 }

@@ -1,5 +1,6 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { expect } from 'vitest';
+import { scaled } from './test-time.ts';
 
 /**
  * Toasts close themselves after 3-5 s and the loading overlay's '{n}% uploaded' lasts only
@@ -89,7 +90,7 @@ export const overlayShown = (page: Page, text: Text) => takeShown(page, 'overlay
 /** Waits until a toast with this text has been shown; it does not have to be on screen still. */
 export async function expectToast(page: Page, text: Text, options: { exact?: boolean } = {}): Promise<void> {
   await expect
-    .poll(() => toastShown(page, text, options), { message: `toast ${String(text)}`, timeout: 15_000 })
+    .poll(() => toastShown(page, text, options), { message: `toast ${String(text)}`, timeout: scaled(15_000) })
     .toBe(true);
 }
 

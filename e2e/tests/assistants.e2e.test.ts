@@ -25,6 +25,7 @@ import { fieldDescription, selectOption } from '../helpers/forms.ts';
 import { pictureFile } from '../helpers/pictures.ts';
 import { stageFiles } from '../helpers/plans.ts';
 import { expectToast } from '../helpers/shown.ts';
+import { scaled } from '../helpers/test-time.ts';
 
 /**
  * Issue 24 (docs/decisions/assistants.md § Assistants): a doctor invites an assistant on the Assistants
@@ -34,7 +35,7 @@ import { expectToast } from '../helpers/shown.ts';
 const browser = useBrowser();
 let doctor: Awaited<ReturnType<typeof createActiveDoctor>>;
 
-vi.setConfig({ expect: { poll: { timeout: 20_000 } } });
+vi.setConfig({ expect: { poll: { timeout: scaled(20_000) } } });
 
 beforeAll(async () => {
   doctor = await createActiveDoctor();

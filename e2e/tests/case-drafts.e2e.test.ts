@@ -13,11 +13,12 @@ import {
 import { fillCaseDetails, goToStep, pickRadio } from '../helpers/case-form.ts';
 import { selectOption } from '../helpers/forms.ts';
 import { expectToast } from '../helpers/shown.ts';
+import { scaled } from '../helpers/test-time.ts';
 
 /** Issue 10: the case form saves itself as a draft; a reload or a click elsewhere loses nothing. */
 
 const browser = useBrowser();
-const waitLong = { timeout: 20_000 };
+const waitLong = { timeout: scaled(20_000) };
 
 const mainMenu = (page: Page) => page.getByRole('navigation', { name: 'Main menu' });
 const savedShown = (page: Page) => page.getByText('Saved', { exact: true }).isVisible();

@@ -1,6 +1,6 @@
 import { maxPageSize, type CaseAttachment, type CaseRow } from '@portal/contract';
 import type { Locator, Page } from 'playwright-core';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { apiCall, apiLogin, createActiveDoctor, createStaff, e2eAdmin, uniqueName } from '../helpers/api.ts';
 import {
   expectNoSeriousA11yViolations,
@@ -15,6 +15,10 @@ import { chooseFiles, expectVisible, fillCaseDetails, goToStep, pickRadio, stlFi
 import { fieldDescription, selectOption } from '../helpers/forms.ts';
 import { pictureFile, textFile } from '../helpers/pictures.ts';
 import { overlayShown, toastShown } from '../helpers/shown.ts';
+import { scaled } from '../helpers/test-time.ts';
+
+// The bound of its slowest test (the others need less), times the run's factor (e2e/helpers/test-time.ts).
+vi.setConfig({ testTimeout: scaled(150_000) });
 
 const browser = useBrowser();
 let doctor: Awaited<ReturnType<typeof createActiveDoctor>>;
@@ -181,7 +185,7 @@ describe('Case form', () => {
     expect(attachments.map((file) => file.FileType).sort()).toEqual(
       ['FrontSmiling', 'MandibularScan', 'MaxillaryScan', 'OPV', 'OtherFile', 'OtherFile'].sort(),
     );
-  }, 150_000);
+  });
 
   it('keeps the form and shows the server refusal under its field when the upload is refused', async () => {
     const page = await newPage(browser());

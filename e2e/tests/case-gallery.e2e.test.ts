@@ -11,6 +11,7 @@ import {
   settle,
 } from '../helpers/browser.ts';
 import { asciiStl, submitCase } from '../helpers/cases.ts';
+import { scaled } from '../helpers/test-time.ts';
 
 /**
  * Issue 24, docs/decisions/uploads.md § Photo thumbnails and the gallery: the case page shows each
@@ -21,7 +22,7 @@ const browser = useBrowser();
 let doctor: Awaited<ReturnType<typeof createActiveDoctor>>;
 let submitted: { CaseId: number; TrackingNo: string };
 
-vi.setConfig({ expect: { poll: { timeout: 15_000 } } });
+vi.setConfig({ expect: { poll: { timeout: scaled(15_000) } } });
 
 /** A photo with a left-to-right gradient and a label, so the screenshots show which one is open. */
 async function photo(width: number, height: number, label: string, format: 'jpeg' | 'png') {

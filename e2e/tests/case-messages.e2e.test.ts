@@ -12,6 +12,7 @@ import {
 } from '../helpers/browser.ts';
 import { canvasColours } from '../helpers/canvas-colours.ts';
 import { asciiStl, pngPhoto, submitCase } from '../helpers/cases.ts';
+import { scaled } from '../helpers/test-time.ts';
 
 const browser = useBrowser();
 let doctor: Awaited<ReturnType<typeof createActiveDoctor>>;
@@ -19,7 +20,7 @@ let staff: Awaited<ReturnType<typeof createStaff>>;
 let submitted: { CaseId: number; TrackingNo: string };
 
 // A message travels API -> event stream -> refetch on a loaded machine: polls get time.
-vi.setConfig({ expect: { poll: { timeout: 20_000 } } });
+vi.setConfig({ expect: { poll: { timeout: scaled(20_000) } } });
 
 beforeAll(async () => {
   doctor = await createActiveDoctor();
@@ -135,7 +136,7 @@ describe('case messages', () => {
     await expect.poll(() => canvas.isVisible()).toBe(true);
     // The first frame is drawn once the shaders have compiled (in software on this machine: a while).
     await expect
-      .poll(async () => (await canvasColours(await canvas.screenshot())).upper, { timeout: 60_000 })
+      .poll(async () => (await canvasColours(await canvas.screenshot())).upper, { timeout: scaled(60_000) })
       .toBeGreaterThan(100);
     await expect.poll(() => dialog.getByText('rescan.stl', { exact: true }).isVisible()).toBe(true);
     expect(await dialog.getByText(/Showing the original/).count()).toBe(0);

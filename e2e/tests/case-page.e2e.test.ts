@@ -13,6 +13,7 @@ import { submitCase } from '../helpers/cases.ts';
 import { chooseStatus, statusDialog } from '../helpers/case-status.ts';
 import { giveApprovedPlan } from '../helpers/plans.ts';
 import { expectToast } from '../helpers/shown.ts';
+import { scaled } from '../helpers/test-time.ts';
 
 /** Issue 9: a case's own page, /cases/:caseId: address, Back, reload, deep link, status changes, timeline. */
 
@@ -21,7 +22,7 @@ let doctor: Awaited<ReturnType<typeof createActiveDoctor>>;
 let staff: Awaited<ReturnType<typeof createStaff>>;
 let submitted: { CaseId: number; TrackingNo: string };
 
-vi.setConfig({ expect: { poll: { timeout: 10_000 } } });
+vi.setConfig({ expect: { poll: { timeout: scaled(10_000) } } });
 
 beforeAll(async () => {
   doctor = await createActiveDoctor();

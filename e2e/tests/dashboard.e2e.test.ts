@@ -16,6 +16,7 @@ import { canvasColours } from '../helpers/canvas-colours.ts';
 import { asciiStl, defaultCaseFiles, pngPhoto, submitCase } from '../helpers/cases.ts';
 import { chooseStatus, statusDialog } from '../helpers/case-status.ts';
 import { expectToast } from '../helpers/shown.ts';
+import { scaled } from '../helpers/test-time.ts';
 
 const browser = useBrowser();
 let doctor: Awaited<ReturnType<typeof createActiveDoctor>>;
@@ -23,7 +24,7 @@ let staff: Awaited<ReturnType<typeof createStaff>>;
 let submitted: { CaseId: number; TrackingNo: string };
 
 // Screens wait on a real server: give each poll more than the default second.
-vi.setConfig({ expect: { poll: { timeout: 10_000 } } });
+vi.setConfig({ expect: { poll: { timeout: scaled(10_000) } } });
 
 beforeAll(async () => {
   doctor = await createActiveDoctor();
@@ -206,7 +207,7 @@ describe('Dashboard as a doctor', () => {
     // The first frame is drawn once the shaders have compiled (in software on this machine: a while).
     await expect
       .poll(async () => Math.min(...Object.values(await canvasColours(await canvas.screenshot()))), {
-        timeout: 60_000,
+        timeout: scaled(60_000),
       })
       .toBeGreaterThan(100);
     expect(meshRequests.filter((url) => url.endsWith('/mesh.glb'))).toHaveLength(2);

@@ -14,6 +14,7 @@ import {
 import { submitCase } from '../helpers/cases.ts';
 import { stageFiles } from '../helpers/plans.ts';
 import { expectToast } from '../helpers/shown.ts';
+import { scaled } from '../helpers/test-time.ts';
 
 const browser = useBrowser();
 let doctor: Awaited<ReturnType<typeof createActiveDoctor>>;
@@ -22,7 +23,7 @@ let staffToken: string;
 let submitted: { CaseId: number; TrackingNo: string };
 
 // Changes travel API -> event stream or another tab -> refetch on a loaded machine: polls get time.
-vi.setConfig({ expect: { poll: { timeout: 20_000 } } });
+vi.setConfig({ expect: { poll: { timeout: scaled(20_000) } } });
 
 beforeAll(async () => {
   doctor = await createActiveDoctor();

@@ -11,6 +11,7 @@ import {
 } from '../helpers/browser.ts';
 import { submitCase } from '../helpers/cases.ts';
 import { expectToast } from '../helpers/shown.ts';
+import { scaled } from '../helpers/test-time.ts';
 
 /** Issue 24, the lab's day: a case's technician, internal notes, and all its files as one ZIP. */
 
@@ -19,7 +20,7 @@ let doctor: Awaited<ReturnType<typeof createActiveDoctor>>;
 let staff: Awaited<ReturnType<typeof createStaff>>;
 let submitted: { CaseId: number; TrackingNo: string };
 
-vi.setConfig({ expect: { poll: { timeout: 10_000 } } });
+vi.setConfig({ expect: { poll: { timeout: scaled(10_000) } } });
 
 beforeAll(async () => {
   doctor = await createActiveDoctor();

@@ -4,6 +4,7 @@ import { apiCall, apiLogin, createActiveDoctor, createStaff, portalApi } from '.
 import { useBrowser, newPage, settle, openSignedIn } from '../helpers/browser.ts';
 import { submitCase } from '../helpers/cases.ts';
 import { giveApprovedPlan } from '../helpers/plans.ts';
+import { scaled } from '../helpers/test-time.ts';
 
 const browser = useBrowser();
 let doctor: Awaited<ReturnType<typeof createActiveDoctor>>;
@@ -12,7 +13,7 @@ let doctorToken: string;
 let submitted: { CaseId: number; TrackingNo: string };
 
 // The change travels API -> event stream -> refetch on a loaded machine: polls get time.
-vi.setConfig({ expect: { poll: { timeout: 20_000 } } });
+vi.setConfig({ expect: { poll: { timeout: scaled(20_000) } } });
 
 beforeAll(async () => {
   doctor = await createActiveDoctor();

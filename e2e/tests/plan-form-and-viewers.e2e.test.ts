@@ -17,6 +17,7 @@ import { canvasColours } from '../helpers/canvas-colours.ts';
 import { submitCase } from '../helpers/cases.ts';
 import { stageFiles, zipOf } from '../helpers/plans.ts';
 import { expectToast, overlayShown } from '../helpers/shown.ts';
+import { scaled } from '../helpers/test-time.ts';
 
 /**
  * Issue 24, what a person notices: the plan form lists the stages of the files dropped
@@ -29,7 +30,7 @@ const browser = useBrowser();
 let staff: Awaited<ReturnType<typeof createStaff>>;
 let submitted: { CaseId: number; TrackingNo: string };
 
-vi.setConfig({ expect: { poll: { timeout: 20_000 } }, testTimeout: 180_000 });
+vi.setConfig({ expect: { poll: { timeout: scaled(20_000) } }, testTimeout: scaled(180_000) });
 
 beforeAll(async () => {
   const doctor = await createActiveDoctor();
@@ -136,7 +137,7 @@ describe('The plan viewer', () => {
     await page.keyboard.press('Enter');
     const viewer = page.getByRole('dialog', { name: 'Treatment plan version 1' });
     const canvasBox = viewer.locator('[data-shown-stage]');
-    await expect.poll(() => canvasBox.getAttribute('data-shown-stage'), { timeout: 60_000 }).toBe('0');
+    await expect.poll(() => canvasBox.getAttribute('data-shown-stage'), { timeout: scaled(60_000) }).toBe('0');
     expect(await landmarkAndHeadingViolations(page)).toEqual([]);
 
     const presets = viewer.getByRole('group', { name: 'View' });
@@ -168,7 +169,7 @@ describe('The scan viewer', () => {
     const colours = async () => canvasColours(await canvas.screenshot());
     // The test scans are flat triangles facing +z: full from the front, edge-on (unseen) from the side.
     await expect
-      .poll(async () => Math.min(...Object.values(await colours())), { timeout: 60_000 })
+      .poll(async () => Math.min(...Object.values(await colours())), { timeout: scaled(60_000) })
       .toBeGreaterThan(100);
     expect(await landmarkAndHeadingViolations(page)).toEqual([]);
 

@@ -1,5 +1,6 @@
 import type { PlanVersion } from '@portal/contract';
 import type { Locator, Page } from 'playwright-core';
+import sharp from 'sharp';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { apiLogin, createActiveDoctor, createStaff } from '../helpers/api.ts';
 import {
@@ -15,6 +16,7 @@ import { submitCase } from '../helpers/cases.ts';
 import { chooseStatus, statusDialog } from '../helpers/case-status.ts';
 import { stageFiles, zipOf } from '../helpers/plans.ts';
 import { expectToast } from '../helpers/shown.ts';
+import { scaled } from '../helpers/test-time.ts';
 
 /**
  * Issue 9, treatment plans, the whole loop: the lab uploads v1, the doctor requests changes,
@@ -28,7 +30,7 @@ let staff: Awaited<ReturnType<typeof createStaff>>;
 let submitted: { CaseId: number; TrackingNo: string };
 
 // Changes travel API -> event stream -> refetch on a loaded machine; 3D models load in a software renderer.
-vi.setConfig({ expect: { poll: { timeout: 20_000 } }, testTimeout: 240_000 });
+vi.setConfig({ expect: { poll: { timeout: scaled(20_000) } }, testTimeout: scaled(240_000) });
 
 beforeAll(async () => {
   doctor = await createActiveDoctor();
@@ -75,16 +77,69 @@ async function openCase(page: Page) {
   await settle(page);
 }
 
-/** Clicks across the canvas, row by row, until `isDone` (a click that lands on a tooth). */
-async function clickUntil(page: Page, canvas: Locator, isDone: () => Promise<boolean>) {
+/**
+ * Where the canvas shows a solid tooth, in CSS pixels from its top left: the points deepest inside
+ * the teeth first (farthest from the grey background, the ghosted blue arch and any edge), at
+ * least 30 px apart. The upper arch is drawn a grey only a little darker than the background.
+ */
+async function toothPoints(canvas: Locator): Promise<{ x: number; y: number }[]> {
   const box = (await canvas.boundingBox())!;
-  for (let y = 0.15; y < 0.9; y += 0.05) {
-    for (let x = 0.1; x < 0.9; x += 0.04) {
-      await page.mouse.click(box.x + box.width * x, box.y + box.height * y);
-      if (await isDone()) return;
-    }
+  const { data, info } = await sharp(await canvas.screenshot())
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  const { width, height, channels } = info;
+  // Chamfer distance (1 a step) from each tooth pixel to the nearest pixel that is not one.
+  const depth = new Float32Array(width * height);
+  for (let i = 0; i < width * height; i++) {
+    const [red, green, blue] = [data[i * channels]!, data[i * channels + 1]!, data[i * channels + 2]!];
+    const fromBackground = Math.abs(red - 248) + Math.abs(green - 249) + Math.abs(blue - 250);
+    depth[i] = fromBackground > 12 && blue - red < 20 ? Infinity : 0;
   }
-  throw new Error('no click on the canvas landed on a tooth');
+  const at = (x: number, y: number) => (x < 0 || y < 0 || x >= width || y >= height ? 0 : depth[y * width + x]!);
+  for (let y = 0; y < height; y++)
+    for (let x = 0; x < width; x++)
+      if (depth[y * width + x])
+        depth[y * width + x] = Math.min(depth[y * width + x]!, at(x - 1, y) + 1, at(x, y - 1) + 1);
+  for (let y = height - 1; y >= 0; y--)
+    for (let x = width - 1; x >= 0; x--)
+      if (depth[y * width + x])
+        depth[y * width + x] = Math.min(depth[y * width + x]!, at(x + 1, y) + 1, at(x, y + 1) + 1);
+  const inside = [...depth.keys()].filter((i) => depth[i]! >= 4).sort((a, b) => depth[b]! - depth[a]!);
+  const points: { x: number; y: number }[] = [];
+  for (const i of inside) {
+    const point = { x: i % width, y: Math.floor(i / width) };
+    if (points.every((other) => Math.hypot(other.x - point.x, other.y - point.y) >= 30)) points.push(point);
+    if (points.length === 10) break;
+  }
+  return points.map(({ x, y }) => ({ x: ((x + 0.5) * box.width) / width, y: ((y + 0.5) * box.height) / height }));
+}
+
+/**
+ * Clicks a tooth until `isDone` (the click's outcome), aiming where the screenshot shows one.
+ * It waits for outcomes, not for a count of clicks to run out: for the viewer to take a pick
+ * (its crosshair, once the chosen tool has rendered), for teeth on the canvas, then after each
+ * click for its outcome; a click that had none after a while is followed by one on the next
+ * tooth, until a deadline.
+ */
+async function clickUntil(page: Page, canvas: Locator, isDone: () => Promise<boolean>) {
+  await expect.poll(() => canvas.evaluate((element) => getComputedStyle(element).cursor)).toBe('crosshair');
+  const deadline = Date.now() + scaled(60_000);
+  for (let click = 0; ; click++) {
+    const points = await toothPoints(canvas);
+    const point = points[click % Math.max(1, points.length)];
+    if (point) {
+      const box = (await canvas.boundingBox())!;
+      await page.mouse.click(box.x + point.x, box.y + point.y);
+      const answerBy = Date.now() + scaled(5_000);
+      do {
+        if (await isDone()) return;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      } while (Date.now() < answerBy);
+    }
+    if (Date.now() > deadline)
+      throw new Error(`no click on a tooth had its outcome in ${scaled(60_000)} ms (${points.length} teeth seen)`);
+    if (!point) await new Promise((resolve) => setTimeout(resolve, 200));
+  }
 }
 
 /** The lab's upload form: stage counts, one IPR contact, attachment teeth (23's placed at stage 1), notes, and the files dropped. */
@@ -146,7 +201,7 @@ describe('Treatment plan review', () => {
     await expect.poll(() => review.getByRole('row').filter({ hasText: submitted.TrackingNo }).isVisible()).toBe(true);
     await review.reload();
     await expect
-      .poll(() => tile(review, 'Awaiting your approval').getAttribute('aria-pressed'), { timeout: 20_000 })
+      .poll(() => tile(review, 'Awaiting your approval').getAttribute('aria-pressed'), { timeout: scaled(20_000) })
       .toBe('true');
     await review
       .getByRole('row')
@@ -160,7 +215,7 @@ describe('Treatment plan review', () => {
     await version(review, 1).getByRole('button', { name: 'View version 1 in 3D' }).click();
     const firstViewer = review.getByRole('dialog', { name: 'Treatment plan version 1' });
     const firstCanvas = firstViewer.locator('[data-shown-stage]');
-    await expect.poll(() => firstCanvas.getAttribute('data-shown-stage'), { timeout: 60_000 }).toBe('0');
+    await expect.poll(() => firstCanvas.getAttribute('data-shown-stage'), { timeout: scaled(60_000) }).toBe('0');
     await firstViewer.getByRole('button', { name: 'Pin a comment' }).click();
     const newComment = firstViewer.getByRole('form', { name: 'New pinned comment' });
     await clickUntil(review, firstCanvas, () => newComment.isVisible());
@@ -207,7 +262,9 @@ describe('Treatment plan review', () => {
     await version(lab, 1).getByRole('button', { name: 'View version 1 in 3D' }).click();
     const labViewer = lab.getByRole('dialog', { name: 'Treatment plan version 1' });
     const labPins = labViewer.getByRole('list', { name: 'Pinned comments' });
-    await expect.poll(() => labPins.textContent(), { timeout: 60_000 }).toMatch(/Less torque here\..*Sent to the lab/);
+    await expect
+      .poll(() => labPins.textContent(), { timeout: scaled(60_000) })
+      .toMatch(/Less torque here\..*Sent to the lab/);
     await labViewer.getByRole('button', { name: 'Mark comment 1 resolved' }).click();
     await labViewer.getByRole('button', { name: 'Mark comment 2 resolved' }).click();
     await expect.poll(() => labPins.textContent()).toMatch(/Resolved by Sam Staff.*Resolved by Sam Staff/);
@@ -247,7 +304,7 @@ describe('Treatment plan review', () => {
     await version(review, 2).getByRole('button', { name: 'View version 2 in 3D' }).click();
     const viewer = review.getByRole('dialog', { name: 'Treatment plan version 2' });
     const canvasBox = viewer.locator('[data-shown-stage]');
-    await expect.poll(() => canvasBox.getAttribute('data-shown-stage'), { timeout: 60_000 }).toBe('0');
+    await expect.poll(() => canvasBox.getAttribute('data-shown-stage'), { timeout: scaled(60_000) }).toBe('0');
     expect(planRequests.map((url) => url.replace(/^.*\/views\//, ''))).toEqual(['upper/mesh.glb', 'lower/mesh.glb']);
     expect(await viewer.getByText(/Showing the stage files/).count()).toBe(0);
     await expect
@@ -258,13 +315,13 @@ describe('Treatment plan review', () => {
     );
     // Each tooth's movement, measured with the copy: three teeth an arch, a header row.
     const movements = viewer.getByRole('table', { name: /^From stage 0 to the last stage/ });
-    await expect.poll(() => movements.getByRole('row').count(), { timeout: 60_000 }).toBe(7);
+    await expect.poll(() => movements.getByRole('row').count(), { timeout: scaled(60_000) }).toBe(7);
     const slider = viewer.getByRole('slider', { name: 'Stage' });
     await slider.focus();
     await review.keyboard.press('ArrowRight');
-    await expect.poll(() => canvasBox.getAttribute('data-shown-stage'), { timeout: 60_000 }).toBe('1');
+    await expect.poll(() => canvasBox.getAttribute('data-shown-stage'), { timeout: scaled(60_000) }).toBe('1');
     await viewer.getByRole('button', { name: 'Play the stages' }).click();
-    await expect.poll(() => canvasBox.getAttribute('data-shown-stage'), { timeout: 60_000 }).toBe('2');
+    await expect.poll(() => canvasBox.getAttribute('data-shown-stage'), { timeout: scaled(60_000) }).toBe('2');
     await expect.poll(() => viewer.getByRole('button', { name: 'Play the stages' }).isVisible()).toBe(true);
     await viewer.getByRole('checkbox', { name: 'Upper arch' }).uncheck();
     await slider.focus();
@@ -287,7 +344,7 @@ describe('Treatment plan review', () => {
     await review.getByRole('option', { name: 'Version 1' }).click();
     const changesFromV1 = viewer.getByRole('region', { name: 'Changes from version 1' });
     await expect
-      .poll(() => changesFromV1.getByRole('listitem').allTextContents(), { timeout: 60_000 })
+      .poll(() => changesFromV1.getByRole('listitem').allTextContents(), { timeout: scaled(60_000) })
       .toEqual(['No tooth ends more than 0.1 mm from where version 1 put it']);
     // The movement map: the last stage, coloured, with its scale in millimetres.
     await viewer.getByRole('checkbox', { name: /^Movement map/ }).check();
@@ -345,12 +402,12 @@ describe('Treatment plan review', () => {
       .poll(() => patient.getByText(/^Plan for P\. · version 2 · 2 upper and 2 lower aligner stages\./).isVisible())
       .toBe(true);
     const patientCanvas = patient.locator('[data-shown-stage]');
-    await expect.poll(() => patientCanvas.getAttribute('data-shown-stage'), { timeout: 60_000 }).toBe('0');
+    await expect.poll(() => patientCanvas.getAttribute('data-shown-stage'), { timeout: scaled(60_000) }).toBe('0');
     const pageText = await patient.locator('body').textContent();
     expect(pageText).not.toContain('Patient');
     expect(pageText).not.toContain(submitted.TrackingNo);
     await patient.getByRole('button', { name: 'Play the stages' }).click();
-    await expect.poll(() => patientCanvas.getAttribute('data-shown-stage'), { timeout: 60_000 }).toBe('2');
+    await expect.poll(() => patientCanvas.getAttribute('data-shown-stage'), { timeout: scaled(60_000) }).toBe('2');
     await expectNoSeriousA11yViolations(patient);
     await screenshots(patient, 'patient-link');
 
@@ -409,10 +466,10 @@ describe('Treatment plan review', () => {
       .poll(() => viewer.getByRole('status').filter({ hasText: 'Showing the stage files' }).textContent())
       .toBe('Showing the stage files: no lighter copy could be made of this plan.');
     const canvasBox = viewer.locator('[data-shown-stage]');
-    await expect.poll(() => canvasBox.getAttribute('data-shown-stage'), { timeout: 60_000 }).toBe('0');
+    await expect.poll(() => canvasBox.getAttribute('data-shown-stage'), { timeout: scaled(60_000) }).toBe('0');
     await viewer.getByRole('slider', { name: 'Stage' }).focus();
     await page.keyboard.press('ArrowRight');
-    await expect.poll(() => canvasBox.getAttribute('data-shown-stage'), { timeout: 60_000 }).toBe('1');
+    await expect.poll(() => canvasBox.getAttribute('data-shown-stage'), { timeout: scaled(60_000) }).toBe('1');
     const stageIds = plan!.stages.map((file) => file.stageFileId);
     expect(stageRequests).toEqual(stageIds.map((id) => `/api/case/plan-file-views/${id}/mesh.glb`));
     await screenshots(page, 'plan-viewer-stage-files');

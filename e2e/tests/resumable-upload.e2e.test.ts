@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { apiCall, apiLogin, createActiveDoctor, uniqueName } from '../helpers/api.ts';
 import {
   baseUrl,
@@ -18,6 +18,10 @@ import {
 import { chooseFiles, fillCaseDetails, goToStep, pickRadio, type ChosenFile } from '../helpers/case-form.ts';
 import { pictureFile } from '../helpers/pictures.ts';
 import { toastShown } from '../helpers/shown.ts';
+import { scaled } from '../helpers/test-time.ts';
+
+// The bound of its slowest test (the others need less), times the run's factor (e2e/helpers/test-time.ts).
+vi.setConfig({ testTimeout: scaled(180_000) });
 
 const browser = useBrowser();
 let doctor: Awaited<ReturnType<typeof createActiveDoctor>>;
@@ -56,13 +60,13 @@ describe('Resumable uploads in the case form', () => {
     // Chosen and cancelled: the upload stops and the field is empty again.
     await chooseFiles(page, 'Mandibular Scan', [binaryStl('lower.stl', 20_000)]);
     const cancel = page.getByRole('button', { name: 'Cancel upload of lower.stl' });
-    await cancel.waitFor({ timeout: 15_000 });
+    await cancel.waitFor({ timeout: scaled(15_000) });
     await cancel.click();
-    await cancel.waitFor({ state: 'detached', timeout: 15_000 });
+    await cancel.waitFor({ state: 'detached', timeout: scaled(15_000) });
 
     const upper = binaryStl('upper.stl', 200_000);
     await chooseFiles(page, 'Maxillary Scan', [upper]);
-    await page.getByRole('progressbar', { name: 'upper.stl uploaded' }).waitFor({ timeout: 30_000 });
+    await page.getByRole('progressbar', { name: 'upper.stl uploaded' }).waitFor({ timeout: scaled(30_000) });
 
     // Three photos at once fill the first three empty slots in order; one is then moved.
     const photos = [
@@ -72,17 +76,17 @@ describe('Resumable uploads in the case form', () => {
     ];
     await chooseFiles(page, 'Add several photos', photos);
     for (const name of ['one.png', 'two.png', 'three.png']) {
-      await page.getByRole('progressbar', { name: `${name} uploaded` }).waitFor({ timeout: 30_000 });
+      await page.getByRole('progressbar', { name: `${name} uploaded` }).waitFor({ timeout: scaled(30_000) });
     }
     await page.getByRole('button', { name: 'Move Front Smiling photo to another slot' }).click();
     await page.getByRole('menuitem', { name: 'Frontal', exact: true }).click();
-    await page.getByRole('button', { name: 'Move Frontal photo to another slot' }).waitFor({ timeout: 15_000 });
+    await page.getByRole('button', { name: 'Move Frontal photo to another slot' }).waitFor({ timeout: scaled(15_000) });
     await screenshots(page, 'resumable-upload');
     await expectNoSeriousA11yViolations(page);
 
     await page.getByRole('checkbox', { name: /I accept the Terms and Conditions/ }).check();
     await page.getByRole('button', { name: 'Submit' }).click();
-    await expect.poll(() => toastShown(page, /Case submitted successfully/), { timeout: 30_000 }).toBe(true);
+    await expect.poll(() => toastShown(page, /Case submitted successfully/), { timeout: scaled(30_000) }).toBe(true);
 
     const token = await apiLogin(doctor.username, doctor.password);
     const rows = await apiCall<CaseRow[]>(
@@ -108,17 +112,17 @@ describe('Resumable uploads in the case form', () => {
       ].sort(),
     );
     expect(attachments.find((file) => file.FileType === 'MaxillaryScan')!.Sha256).toBe(sha256(upper.buffer));
-  }, 120_000);
+  });
 
   it("a reload keeps the draft's finished uploads, and an interrupted one resumes where it stopped when its file is chosen again", async () => {
     const { page, firstname } = await openRecordsStep('Resume');
-    await page.waitForURL(/\/cases\?draft=\d+$/, { timeout: 20_000 });
+    await page.waitForURL(/\/cases\?draft=\d+$/, { timeout: scaled(20_000) });
     const draftId = Number(new URL(page.url()).searchParams.get('draft'));
     await pickRadio(page, 'Impression Type', 'Digital Impression');
 
     const upper = binaryStl('resume-upper.stl', 20_000);
     await chooseFiles(page, 'Maxillary Scan', [upper]);
-    await page.getByRole('progressbar', { name: 'resume-upper.stl uploaded' }).waitFor({ timeout: 30_000 });
+    await page.getByRole('progressbar', { name: 'resume-upper.stl uploaded' }).waitFor({ timeout: scaled(30_000) });
 
     // The lower scan, from a file on disk (the browser keeps its name, size and date, which
     // tus-js-client knows it by), goes up over a slow link and is cut by a reload.
@@ -139,15 +143,17 @@ describe('Resumable uploads in the case form', () => {
     await (await chooser).setFiles(lowerPath);
     await page
       .getByRole('progressbar', { name: /resume-lower\.stl uploading, ([2-9]\d)%/ })
-      .waitFor({ timeout: 60_000 });
+      .waitFor({ timeout: scaled(60_000) });
 
     // The draft on the server names both uploads before the reload.
     const token = await apiLogin(doctor.username, doctor.password);
     const readDraft = () => apiCall<CaseDraft>('GET', `/case/drafts/${draftId}`, { token });
     await expect
-      .poll(async () => Object.keys((await readDraft()).files).sort(), { timeout: 20_000 })
+      .poll(async () => Object.keys((await readDraft()).files).sort(), { timeout: scaled(20_000) })
       .toEqual(['mandibularScan', 'maxillaryScan']);
-    await expect.poll(() => page.getByText('Saved', { exact: true }).isVisible(), { timeout: 20_000 }).toBe(true);
+    await expect
+      .poll(() => page.getByText('Saved', { exact: true }).isVisible(), { timeout: scaled(20_000) })
+      .toBe(true);
     const lowerId = (await readDraft()).files.mandibularScan as string;
 
     await page.reload();
@@ -157,9 +163,9 @@ describe('Resumable uploads in the case form', () => {
       downloadThroughput: -1,
       uploadThroughput: -1,
     });
-    await page.getByRole('progressbar', { name: 'resume-upper.stl uploaded' }).waitFor({ timeout: 30_000 });
+    await page.getByRole('progressbar', { name: 'resume-upper.stl uploaded' }).waitFor({ timeout: scaled(30_000) });
     const notice = page.getByRole('alert').filter({ hasText: 'Some files had not finished uploading' });
-    await expect.poll(() => notice.textContent(), { timeout: 20_000 }).toContain('resume-lower.stl');
+    await expect.poll(() => notice.textContent(), { timeout: scaled(20_000) }).toContain('resume-lower.stl');
     const stored = await fetch(`${baseUrl()}/api/uploads/tus/${lowerId}`, {
       method: 'HEAD',
       headers: { 'Tus-Resumable': '1.0.0', Authorization: `Bearer ${token}` },
@@ -172,15 +178,15 @@ describe('Resumable uploads in the case form', () => {
     const again = page.waitForEvent('filechooser');
     await page.getByRole('button', { name: 'Mandibular Scan', exact: true }).click();
     await (await again).setFiles(lowerPath);
-    await page.getByRole('progressbar', { name: 'resume-lower.stl uploaded' }).waitFor({ timeout: 60_000 });
+    await page.getByRole('progressbar', { name: 'resume-lower.stl uploaded' }).waitFor({ timeout: scaled(60_000) });
     // The same upload went on: the draft still names it, and no second one was made.
-    await expect.poll(async () => (await readDraft()).files.mandibularScan, { timeout: 20_000 }).toBe(lowerId);
+    await expect.poll(async () => (await readDraft()).files.mandibularScan, { timeout: scaled(20_000) }).toBe(lowerId);
     expect((await readDraft()).uploads.every((upload) => upload.finished)).toBe(true);
     await rm(folder, { recursive: true, force: true });
 
     await page.getByRole('checkbox', { name: /I accept the Terms and Conditions/ }).check();
     await page.getByRole('button', { name: 'Submit' }).click();
-    await expect.poll(() => toastShown(page, /Case submitted successfully/), { timeout: 30_000 }).toBe(true);
+    await expect.poll(() => toastShown(page, /Case submitted successfully/), { timeout: scaled(30_000) }).toBe(true);
     const rows = await apiCall<CaseRow[]>(
       'GET',
       `/case/get_cases_by_status/all/${doctor.userId}?pageSize=${maxPageSize}`,
@@ -195,5 +201,5 @@ describe('Resumable uploads in the case form', () => {
     const byName = new Map(attachments.map((file) => [file.FileName, file.Sha256]));
     expect(byName.get('resume-upper.stl')).toBe(sha256(upper.buffer));
     expect(byName.get('resume-lower.stl')).toBe(sha256(lower.buffer));
-  }, 180_000);
+  });
 });

@@ -17,6 +17,7 @@ import {
 import { startPortal, type PortalProcess } from '../helpers/portal-process.ts';
 import { pgliteTemplate, unpackPgliteTemplate } from '../../apps/server/test/helpers/pglite-template.ts';
 import { toastShown } from '../helpers/shown.ts';
+import { stopStartedProcesses } from '../helpers/started-processes.ts';
 
 /**
  * docs/quality/sign-in.md, Second factor: the second factor as a person meets it. Passkeys need a domain
@@ -53,6 +54,8 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await portal?.stop();
+  // Also what a failed or timed-out test was still starting (e2e/helpers/started-processes.ts).
+  await stopStartedProcesses();
   if (dataDir) await rm(dataDir, { recursive: true, force: true });
 });
 

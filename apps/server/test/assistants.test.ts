@@ -17,6 +17,7 @@ import { readableMail } from './helpers/mail.ts';
 import { openEventStream, type StreamedEvent } from './helpers/event-stream.ts';
 import { planForm, planSummaryOf, stageFiles, uploadPlan } from './helpers/plan-factories.ts';
 import { createTestApp, type TestApp } from './helpers/test-app.ts';
+import { scaled } from '../../../e2e/helpers/test-time.ts';
 
 /**
  * docs/decisions/assistants.md § Assistants: a doctor invites an assistant, who works on that doctor's
@@ -88,7 +89,7 @@ beforeAll(async () => {
   caseOfA = await newCase(doctorA);
   caseOfB = await newCase(doctorB);
   caseOfC = await newCase(doctorC);
-}, 60_000);
+}, scaled(60_000));
 afterAll(() => t.close());
 
 describe('POST /api/doctor/assistants', () => {

@@ -16,6 +16,7 @@ import {
   uniqueName,
 } from './helpers/factories.ts';
 import { createTestApp, testAdmin, type TestApp } from './helpers/test-app.ts';
+import { scaled } from '../../../e2e/helpers/test-time.ts';
 
 /**
  * docs/quality/audit.md, Audit log: sign-ins (good and bad), refusals, case create/view/download/status
@@ -54,7 +55,7 @@ async function entry(match: Partial<Row>): Promise<Row> {
       if (!found) throw new Error(`no audit row like ${JSON.stringify(match)}`);
       return found;
     },
-    { timeout: 5000, interval: 20 },
+    { timeout: scaled(5000), interval: 20 },
   );
 }
 
@@ -176,7 +177,7 @@ describe('audit log recording', () => {
           if (accounted < 200) throw new Error(`${accounted} of 200 refusals recorded`);
           return found;
         },
-        { timeout: 5 * windowMs, interval: 100 },
+        { timeout: scaled(5 * windowMs), interval: 100 },
       );
       const summaries = rows.filter((row) => summaryCount(row) > 0);
       const single = rows.filter((row) => summaryCount(row) === 0);
@@ -189,7 +190,10 @@ describe('audit log recording', () => {
       }
       expect(summaries[0]!.target).toMatch(/within 2 s, the last \/api\/case\/get_cases_by_status\/all\/0$/);
       // Another address's few refusals keep a row each.
-      await vi.waitFor(async () => expect(await rowsFrom(other)).toHaveLength(3), { timeout: 5000, interval: 50 });
+      await vi.waitFor(async () => expect(await rowsFrom(other)).toHaveLength(3), {
+        timeout: scaled(5000),
+        interval: 50,
+      });
     } finally {
       await counted.close();
     }
@@ -359,7 +363,7 @@ describe('audit log recording', () => {
       expect(response.statusCode).toBe(200);
       const refused = await from(null, { method: 'GET', url: '/api/role/get_roles_list' });
       expect(refused.statusCode).toBe(401);
-      await vi.waitFor(() => expect(logLines.join('')).toContain('audit entry not written'), { timeout: 5000 });
+      await vi.waitFor(() => expect(logLines.join('')).toContain('audit entry not written'), { timeout: scaled(5000) });
     } finally {
       await t.app.db.execute(sql`alter table audit_log_away rename to audit_log`);
     }
@@ -383,7 +387,7 @@ async function settle(): Promise<void> {
       expect(mine).toBeDefined();
     },
     // An outcome wait: a loaded CI run's PostgreSQL pass has taken longer than 5 s.
-    { timeout: 30_000, interval: 20 },
+    { timeout: scaled(30_000), interval: 20 },
   );
   await t.app.auditWritten();
 }

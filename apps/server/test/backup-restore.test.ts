@@ -7,7 +7,7 @@ import { DeleteObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { maxPageSize } from '@portal/contract';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { compiledServer, startPortal, type PortalProcess } from '../../../e2e/helpers/portal-process.ts';
 import { backupCliFile } from '../build.ts';
 import { connectDatabase } from '../src/db/client.ts';
@@ -17,6 +17,11 @@ import { planForm, planSummaryOf, stageFiles } from './helpers/plan-factories.ts
 import { portalEnv, portalJson, seededDatabase } from './helpers/portal-process-api.ts';
 import { s3rverCredentials, startS3rver } from './helpers/s3rver.ts';
 import { testAdmin } from './helpers/test-app.ts';
+import { scaled } from '../../../e2e/helpers/test-time.ts';
+import { stopStartedProcesses } from '../../../e2e/helpers/started-processes.ts';
+
+// The bound of its slowest test (the others need less), times the run's factor (e2e/helpers/test-time.ts).
+vi.setConfig({ testTimeout: scaled(180_000) });
 
 /**
  * `npm run backup` and `npm run restore` against the real portal: on PGlite, or on PostgreSQL
@@ -216,10 +221,12 @@ describe(`npm run backup and npm run restore (${databaseUrl ? 'PostgreSQL' : 'PG
     portal = await startPortal(data.env, { quiet: true });
     adminToken = await login(testAdmin.username, testAdmin.password);
     doctor = await createDoctor(adminToken);
-  }, 120_000);
+  }, scaled(120_000));
 
   afterAll(async () => {
     await portal?.stop();
+    // Also what a failed or timed-out test was still starting (e2e/helpers/started-processes.ts).
+    await stopStartedProcesses();
     await data?.remove();
     await rm(archiveDir, { recursive: true, force: true });
   });
@@ -280,7 +287,7 @@ describe(`npm run backup and npm run restore (${databaseUrl ? 'PostgreSQL' : 'PG
 
     quiet = { counts: await rowCounts(data), answers, files };
     expect(quiet.counts).toMatchObject({ case_messages: 1, treatment_plans: 1, case_drafts: 1 });
-  }, 180_000);
+  });
 
   it('refuses to restore over data unless --force', async () => {
     const refused = await runCli(
@@ -325,7 +332,7 @@ describe(`npm run backup and npm run restore (${databaseUrl ? 'PostgreSQL' : 'PG
       expect(refused.stderr, name).toMatch(message);
       expect(await data.isEmpty(), name).toBe(true);
     }
-  }, 120_000);
+  });
 
   it('restores the encrypted archive: every row count, case answer, file and sign-in as before', async () => {
     const restored = await runCli(
@@ -346,7 +353,7 @@ describe(`npm run backup and npm run restore (${databaseUrl ? 'PostgreSQL' : 'PG
     // The doctor's session came back with the database.
     expect((await portal.api('GET', '/case/get_cases_by_status/all/0', { token: doctor.token })).status).toBe(200);
     await portal.stop();
-  }, 120_000);
+  });
 
   it('restores the archive made under load with --force over what is there: every case it holds has its files', async () => {
     const restored = await runCli(data.env, 'restore', path.join(archiveDir, 'under-load.tar'), '--force');
@@ -358,7 +365,7 @@ describe(`npm run backup and npm run restore (${databaseUrl ? 'PostgreSQL' : 'PG
     const files = await downloadedFiles(ids);
     for (const id of ids) expect(files.get(id), `case ${id}`).toEqual(sent.get(id));
     await portal.stop();
-  }, 120_000);
+  });
 
   it('refuses an archive of a newer schema, and migrates an older one after restoring it', async () => {
     const future = Date.UTC(2100, 0, 1);
@@ -390,7 +397,7 @@ describe(`npm run backup and npm run restore (${databaseUrl ? 'PostgreSQL' : 'PG
     const counts = await rowCounts(data);
     expect(counts.cases).toBeGreaterThanOrEqual(4);
     await execute(data, 'select status_changed_at from cases limit 1');
-  }, 180_000);
+  });
 });
 
 describe(`npm run backup and npm run restore with files in S3 (s3rver, ${databaseUrl ? 'PostgreSQL' : 'PGlite'})`, () => {
@@ -410,10 +417,12 @@ describe(`npm run backup and npm run restore with files in S3 (s3rver, ${databas
       S3_SECRET_ACCESS_KEY: s3rverCredentials.secretAccessKey,
     });
     archive = path.join(data.dataDir, '..', `${path.basename(data.dataDir)}.tar`);
-  }, 60_000);
+  }, scaled(60_000));
 
   afterAll(async () => {
     await portal?.stop();
+    // Also what a failed or timed-out test was still starting (e2e/helpers/started-processes.ts).
+    await stopStartedProcesses();
     await data?.remove();
     await s3?.stop();
     await rm(archive, { force: true });
@@ -460,5 +469,5 @@ describe(`npm run backup and npm run restore with files in S3 (s3rver, ${databas
     const refused = await runCli(data.env, 'restore', archive);
     expect(refused.stderr).toMatch(/^1 of the \d+ objects the archive lists are missing from bucket backup-scans/);
     expect(await data.isEmpty()).toBe(true);
-  }, 180_000);
+  });
 });

@@ -12,6 +12,7 @@ import {
 } from './helpers/case-factories.ts';
 import { createStaff } from './helpers/factories.ts';
 import { createTestApp, type TestApp } from './helpers/test-app.ts';
+import { scaled } from '../../../e2e/helpers/test-time.ts';
 
 /** POST, GET, PUT and DELETE /case/drafts, and submitting a draft (docs/decisions/case-form.md § Drafts). */
 
@@ -81,7 +82,7 @@ describe('POST /case/drafts', () => {
           .where(and(eq(auditLog.action, 'draft.create'), eq(auditLog.actorUserId, doctor.userId)));
         expect(rows.map((row) => row.target)).toContain(`draft:${draftId}`);
       },
-      { timeout: 5000, interval: 20 },
+      { timeout: scaled(5000), interval: 20 },
     );
   });
 
@@ -269,7 +270,7 @@ describe('DELETE /case/drafts/:draftId', () => {
           .where(and(eq(auditLog.action, 'draft.delete'), eq(auditLog.target, `draft:${draft.draftId}`)));
         expect(rows.map((row) => row.outcome)).toContain('success');
       },
-      { timeout: 5000, interval: 20 },
+      { timeout: scaled(5000), interval: 20 },
     );
   });
 });

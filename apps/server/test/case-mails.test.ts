@@ -5,6 +5,7 @@ import { createStaff, outboxMessages } from './helpers/factories.ts';
 import { readableMail } from './helpers/mail.ts';
 import { approvedPlan } from './helpers/plan-factories.ts';
 import { createTestApp, type TestApp } from './helpers/test-app.ts';
+import { scaled } from '../../../e2e/helpers/test-time.ts';
 
 /** What a case's mails tell (issue 24): the courier of a dispatched case, and the lab of a new one. */
 
@@ -20,7 +21,7 @@ beforeAll(async () => {
   labStaff = await createStaff(t, [1]);
   otherLabStaff = await createStaff(t, [1]);
   usersOnlyStaff = await createStaff(t, [4]);
-}, 60_000);
+}, scaled(60_000));
 afterAll(() => t.close());
 
 const patient = { firstname: 'Zebulon', lastname: 'Quixote' };

@@ -14,6 +14,7 @@ import { openEventStream, type EventStreamReader, type StreamedEvent } from './h
 import { createStaff, makeImage, outboxMessages } from './helpers/factories.ts';
 import { readableMail } from './helpers/mail.ts';
 import { createTestApp, type TestApp } from './helpers/test-app.ts';
+import { scaled } from '../../../e2e/helpers/test-time.ts';
 
 /** A case's conversation (docs/decisions/messages.md § Messages): access, files, unread counts, e-mail, live events, timeline. */
 type Doctor = Awaited<ReturnType<typeof createCaseDoctor>>;
@@ -98,7 +99,7 @@ beforeAll(async () => {
   staff = await createStaff(t, [1]);
   usersOnlyStaff = await createStaff(t, [4]);
   admin = await t.adminToken();
-}, 60_000);
+}, scaled(60_000));
 afterAll(async () => {
   for (const stream of open) stream.close();
   await t?.close();

@@ -7,6 +7,7 @@ import { binaryStl, caseFields, caseForm, createCaseDoctor, submitCase } from '.
 import { createStaff, makeImage } from './helpers/factories.ts';
 import { createTestApp, type TestApp } from './helpers/test-app.ts';
 import { waitUntil } from './helpers/wait-until.ts';
+import { scaled } from '../../../e2e/helpers/test-time.ts';
 
 /**
  * Issue 24, docs/decisions/uploads.md § Photo thumbnails and the gallery: a case photo's thumbnail is
@@ -60,7 +61,7 @@ beforeAll(async () => {
   for (const file of files.json<{ FilePath: string; FileName: string }[]>()) {
     ids.set(file.FileName, Number(file.FilePath.split('/').at(-2)));
   }
-}, 60_000);
+}, scaled(60_000));
 afterAll(() => t?.close());
 
 const thumbnail = (token: string, fileName: string) =>

@@ -17,6 +17,7 @@ import { openEventStream, type EventStreamReader } from './helpers/event-stream.
 import { createStaff } from './helpers/factories.ts';
 import { planForm, planSummaryOf, stageFiles, uploadPlan } from './helpers/plan-factories.ts';
 import { createTestApp, type TestApp } from './helpers/test-app.ts';
+import { scaled } from '../../../e2e/helpers/test-time.ts';
 
 /**
  * docs/decisions/cases.md § Assignment and internal notes, § A case's files as one ZIP (issue 24):
@@ -43,7 +44,7 @@ beforeAll(async () => {
   technician = await createStaff(t, [1]);
   colleague = await createStaff(t, [1]);
   pageless = await createStaff(t, [4]);
-}, 60_000);
+}, scaled(60_000));
 afterAll(async () => {
   for (const stream of streams) stream.close();
   await t?.close();

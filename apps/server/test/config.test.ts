@@ -9,6 +9,8 @@ import { readDuration, readSize } from '../src/config-values.ts';
 import { ConfigError, loadConfig, parseDuration } from '../src/config.ts';
 import { binaryStl, caseFields, caseForm, createCaseDoctor, snapshot, submitCase } from './helpers/case-factories.ts';
 import { createTestApp } from './helpers/test-app.ts';
+import { scaled } from '../../../e2e/helpers/test-time.ts';
+import { trackProcess } from '../../../e2e/helpers/started-processes.ts';
 
 const secret = 'x'.repeat(40);
 const repoRoot = path.resolve(import.meta.dirname, '../../..');
@@ -567,12 +569,15 @@ describe('the real process', () => {
         cwd: repoRoot,
         env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
         stdio: ['ignore', 'pipe', 'pipe'],
+        // Killed with its group if the test fails before it exits (e2e/helpers/started-processes.ts).
+        detached: true,
       });
+      trackProcess(child);
       let stdout = '';
       let stderr = '';
       child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
       child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-      const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+      const timer = setTimeout(() => child.kill('SIGKILL'), scaled(60_000));
       child.on('error', reject);
       child.on('close', (code) => {
         clearTimeout(timer);
@@ -581,7 +586,7 @@ describe('the real process', () => {
     });
   }
 
-  it('PORT=abc: exits non-zero with the one line on stderr, no stack trace', { timeout: 90_000 }, async () => {
+  it('PORT=abc: exits non-zero with the one line on stderr, no stack trace', { timeout: scaled(90_000) }, async () => {
     const dataDir = await mkdtemp(path.join(os.tmpdir(), 'portal-config-'));
     try {
       const result = await start({ PORT: 'abc', DATA_DIR: dataDir });

@@ -5,6 +5,7 @@ import { auditLog, doctorPreferences } from '../src/db/schema.ts';
 import { createCaseDoctor } from './helpers/case-factories.ts';
 import { createStaff } from './helpers/factories.ts';
 import { createTestApp, type TestApp } from './helpers/test-app.ts';
+import { scaled } from '../../../e2e/helpers/test-time.ts';
 
 /** GET and PUT /doctor/preferences: a doctor's usual case choices (docs/decisions/case-form.md § Doctor defaults). */
 
@@ -68,7 +69,7 @@ describe('PUT /doctor/preferences', () => {
           .where(and(eq(auditLog.action, 'doctor.preferences'), eq(auditLog.actorUserId, doctor.userId)));
         expect(rows.map((row) => [row.target, row.outcome])).toEqual([[`user:${doctor.userId}`, 'success']]);
       },
-      { timeout: 5000, interval: 20 },
+      { timeout: scaled(5000), interval: 20 },
     );
   });
 

@@ -2,13 +2,18 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startPortal, type PortalProcess } from '../../../e2e/helpers/portal-process.ts';
 import { binaryStl, caseFields, caseForm } from './helpers/case-factories.ts';
 import { openEventStream, type EventStreamReader } from './helpers/event-stream.ts';
 import { doctorFields, formData } from './helpers/factories.ts';
 import { seededDatabase } from './helpers/portal-process-api.ts';
 import { testAdmin } from './helpers/constants.ts';
+import { scaled } from '../../../e2e/helpers/test-time.ts';
+import { stopStartedProcesses } from '../../../e2e/helpers/started-processes.ts';
+
+// The bound of its slowest test (the others need less), times the run's factor (e2e/helpers/test-time.ts).
+vi.setConfig({ testTimeout: scaled(120_000) });
 
 /**
  * Live events across processes: two real portals on one PostgreSQL database; a status
@@ -58,11 +63,13 @@ describe.runIf(process.env.DATABASE_URL).each(buses)('live events across two pro
       return startPortal({ ...shared, DATA_DIR: dataDir });
     };
     [first, second] = await Promise.all([startOne(), startOne()]);
-  }, 240_000);
+  }, scaled(240_000));
 
   afterAll(async () => {
     for (const stream of streams) stream.close();
     await Promise.all([first?.stop(), second?.stop()]);
+    // Also what a failed or timed-out test was still starting (e2e/helpers/started-processes.ts).
+    await stopStartedProcesses();
     await database?.drop();
     await Promise.all(dataDirs.map((dir) => rm(dir, { recursive: true, force: true })));
   });
@@ -117,7 +124,7 @@ describe.runIf(process.env.DATABASE_URL).each(buses)('live events across two pro
     expect(received.data).toMatchObject({ caseId: CaseId, status: 'inprogress' });
     await staffStream.waitFor(isChange, 20_000);
     expect(otherStream.events).toEqual([]);
-  }, 120_000);
+  });
 
   it("taking the Dashboard page from a role through one process ends its staff's stream on the other at once", async () => {
     const { token: adminToken } = await login(first, admin.username, admin.password);
@@ -148,9 +155,9 @@ describe.runIf(process.env.DATABASE_URL).each(buses)('live events across two pro
       new Promise((resolve) => setTimeout(() => resolve('still open'), 5_000).unref()),
     ]);
     expect(outcome).toBe('ended');
-  }, 60_000);
+  });
 
-  it('SIGTERM ends the streams a process holds and the process exits', async () => {
+  it('SIGTERM ends the streams a process holds and the process exits', { timeout: scaled(60_000) }, async () => {
     const { token } = await login(second, admin.username, admin.password);
     const stream = await openEventStream(`${second.baseUrl}/api/events`, { authorization: `Bearer ${token}` });
     streams.push(stream);
@@ -159,5 +166,5 @@ describe.runIf(process.env.DATABASE_URL).each(buses)('live events across two pro
     await second.stop();
     await stream.ended;
     expect(second.child.exitCode).toBe(0);
-  }, 60_000);
+  });
 });

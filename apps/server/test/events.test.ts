@@ -8,6 +8,7 @@ import { createStaff, doctorEditFields, formData } from './helpers/factories.ts'
 import { approvedPlan } from './helpers/plan-factories.ts';
 import { createTestApp, type TestApp } from './helpers/test-app.ts';
 import { maxStreamsPerUser } from '../src/plugins/events.ts';
+import { scaled } from '../../../e2e/helpers/test-time.ts';
 
 /** GET /api/events on a real socket: who hears which status change, and when streams end. */
 let t: TestApp;
@@ -29,7 +30,7 @@ beforeAll(async () => {
     .CaseId;
   caseOfB = (await submitCase(t, doctorB.token, caseForm(caseFields(doctorB.clinicId)))).json<{ CaseId: number }>()
     .CaseId;
-}, 60_000);
+}, scaled(60_000));
 afterAll(async () => {
   for (const stream of open) stream.close();
   await t?.close();
@@ -182,7 +183,7 @@ describe('GET /api/events: access taken away ends the stream at once', () => {
     r = await createTestApp({ events: { sessionCheckMs: 3_600_000 } });
     url = `${await r.app.listen({ port: 0, host: '127.0.0.1' })}/api/events`;
     admin = await r.adminToken();
-  }, 60_000);
+  }, scaled(60_000));
   afterAll(() => r?.close());
 
   /** A stream open on the server (its `connected` line read), closed by the test if the server does not end it. */

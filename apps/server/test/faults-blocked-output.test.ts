@@ -2,9 +2,13 @@ import { spawn, type ChildProcess, type StdioOptions } from 'node:child_process'
 import { mkdtemp, open, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { compiledServer, freePort, startCommand } from '../../../e2e/helpers/portal-process.ts';
 import { portalEnv, seededDatabase } from './helpers/portal-process-api.ts';
+import { scaled } from '../../../e2e/helpers/test-time.ts';
+
+// The bound of its slowest test (the others need less), times the run's factor (e2e/helpers/test-time.ts).
+vi.setConfig({ testTimeout: scaled(180_000) });
 
 const root = path.resolve(import.meta.dirname, '../../..');
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -99,9 +103,9 @@ describe('SIGTERM ends the process whatever its output is doing (issue 26)', () 
     expect(code).not.toBe('running');
     // The deadline plus a second, and room for a loaded machine to start the exit.
     expect(elapsed).toBeLessThan((shutdownSeconds + 1) * 1000 + 8000);
-  }, 180_000);
+  });
 
-  it('stdout a full disk (/dev/full): serves, then exits on SIGTERM', async () => {
+  it('stdout a full disk (/dev/full): serves, then exits on SIGTERM', { timeout: scaled(180_000) }, async () => {
     const full = await open('/dev/full', 'w');
     try {
       const portal = await startPortal(['ignore', full.fd, 'ignore']);
@@ -113,5 +117,5 @@ describe('SIGTERM ends the process whatever its output is doing (issue 26)', () 
     } finally {
       await full.close();
     }
-  }, 180_000);
+  });
 });

@@ -1,6 +1,7 @@
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from './helpers/test-app.ts';
+import { scaled } from '../../../e2e/helpers/test-time.ts';
 
 interface LogLine {
   level: number;
@@ -50,7 +51,9 @@ describe('a client that resets its connection is not a database outage', () => {
     const before = logLines.length;
     await resetMidBody();
     await expect
-      .poll(() => logLines.slice(before).some((line) => line.msg === 'client aborted the request'), { timeout: 10_000 })
+      .poll(() => logLines.slice(before).some((line) => line.msg === 'client aborted the request'), {
+        timeout: scaled(10_000),
+      })
       .toBe(true);
     const lines = logLines.slice(before);
     expect(lines.filter((line) => line.msg === 'database unavailable')).toEqual([]);

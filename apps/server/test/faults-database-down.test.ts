@@ -3,6 +3,7 @@ import { once } from 'node:events';
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestApp, testAdmin, type TestApp } from './helpers/test-app.ts';
+import { scaled } from '../../../e2e/helpers/test-time.ts';
 
 /**
  * A TCP proxy in front of PostgreSQL that a test can cut (every connection dropped, new ones
@@ -155,7 +156,7 @@ describe.runIf(databaseUrl)('database unreachable (PostgreSQL through a TCP prox
     expect(logged.every((line) => line.level === 50)).toBe(true);
     expect(logLines.slice(before).some((line) => line.msg === 'client aborted the request')).toBe(false);
     // The idle connections' resets reach the pool's error listener: logged, not swallowed.
-    await vi.waitFor(() => expect(lostConnections(before).length).toBeGreaterThan(0));
+    await vi.waitFor(() => expect(lostConnections(before).length).toBeGreaterThan(0), { timeout: scaled(10_000) });
     for (const line of lostConnections(before)) {
       expect(line.level).toBe(40);
       expect(line.err?.message).toBeTruthy();
@@ -163,7 +164,10 @@ describe.runIf(databaseUrl)('database unreachable (PostgreSQL through a TCP prox
     // The reset also reaches the pool's idle connections; one may still be handed out before
     // its error drops it, so the first request after the restore may be one more 503.
     await proxy.restore();
-    await vi.waitFor(async () => expect((await rolesList()).statusCode).toBe(200), { timeout: 10_000, interval: 100 });
+    await vi.waitFor(async () => expect((await rolesList()).statusCode).toBe(200), {
+      timeout: scaled(10_000),
+      interval: 100,
+    });
     expect((await login()).statusCode).toBe(200);
     expect((await t.app.inject({ method: 'GET', url: '/api/ready' })).statusCode).toBe(200);
   });

@@ -10,6 +10,8 @@ import { planForm, planSummaryOf } from './helpers/plan-factories.ts';
 import { portalEnv, portalJson, seededDatabase } from './helpers/portal-process-api.ts';
 import { testAdmin } from './helpers/test-app.ts';
 import { waitUntil } from './helpers/wait-until.ts';
+import { scaled } from '../../../e2e/helpers/test-time.ts';
+import { stopStartedProcesses } from '../../../e2e/helpers/started-processes.ts';
 
 /**
  * docs/quality/faults.md, Background jobs: the real server (`node apps/server/dist/main.js`)
@@ -50,10 +52,12 @@ beforeAll(async () => {
   // info: the queue logs each job it starts; a lease of 3 s: a dead process's job runs again soon.
   env = { ...portalEnv(dataDir, database.url), LOG_LEVEL: 'info', JOB_LEASE_SECONDS: '3' };
   portal = await start();
-}, 300_000);
+}, scaled(300_000));
 
 afterAll(async () => {
   await portal?.stop();
+  // Also what a failed or timed-out test was still starting (e2e/helpers/started-processes.ts).
+  await stopStartedProcesses();
   await dropDatabase();
   await rm(dataDir, { recursive: true, force: true });
 });

@@ -5,7 +5,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { maxPageSize } from '@portal/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startPortal, type PortalProcess } from '../../../e2e/helpers/portal-process.ts';
 import { binaryStl, caseFields, caseForm, encodeForm, sha256, type UploadFile } from './helpers/case-factories.ts';
 import { makeImage } from './helpers/factories.ts';
@@ -13,6 +13,11 @@ import { portalEnv, portalJson, seededDatabase } from './helpers/portal-process-
 import { testAdmin } from './helpers/test-app.ts';
 import { filesUnder } from './helpers/stored-files.ts';
 import { waitUntil } from './helpers/wait-until.ts';
+import { scaled } from '../../../e2e/helpers/test-time.ts';
+import { stopStartedProcesses } from '../../../e2e/helpers/started-processes.ts';
+
+// The bound of its slowest test (the others need less), times the run's factor (e2e/helpers/test-time.ts).
+vi.setConfig({ testTimeout: scaled(90_000) });
 
 /**
  * The real server (`node apps/server/dist/main.js`) stopped and started again on the same
@@ -151,18 +156,20 @@ beforeAll(async () => {
   await start();
   adminToken = await login(testAdmin.username, testAdmin.password);
   doctor = await createDoctor();
-}, 120_000);
+}, scaled(120_000));
 
 afterAll(async () => {
   keepAliveAgent.destroy();
   console.log(`[figure] server starts on the same data: ${startTimes.map((ms) => `${ms} ms`).join(', ')}`);
   await portal?.stop();
+  // Also what a failed or timed-out test was still starting (e2e/helpers/started-processes.ts).
+  await stopStartedProcesses();
   await dropDatabase();
   await rm(dataDir, { recursive: true, force: true });
 });
 
 describe(`the real server stopped and started again (${databaseUrl ? 'PostgreSQL' : 'PGlite'})`, () => {
-  it(`accepts ${caseCount} cases with small files`, async () => {
+  it(`accepts ${caseCount} cases with small files`, { timeout: scaled(60_000) }, async () => {
     const photo = await makeImage('png', 40);
     for (let batch = 0; batch < caseCount; batch += 10) {
       await Promise.all(
@@ -177,7 +184,7 @@ describe(`the real server stopped and started again (${databaseUrl ? 'PostgreSQL
       );
     }
     expect(sent.size).toBe(caseCount);
-  }, 60_000);
+  });
 
   it('SIGTERM: the upload in flight completes (200, stored), new connections are refused, exit code 0', async () => {
     const scan = binaryStl(160_000); // 8 MB
@@ -204,13 +211,15 @@ describe(`the real server stopped and started again (${databaseUrl ? 'PostgreSQL
     sent.set(JSON.parse(answer.body).CaseId as number, [sha256(photo), sha256(scan)]);
     const exit = await Promise.race([
       exited,
-      new Promise<never>((_, reject) => setTimeout(() => reject(new Error('no exit within 15 s of SIGTERM')), 15_000)),
+      new Promise<never>((_, reject) =>
+        setTimeout(() => reject(new Error(`no exit within ${scaled(15_000)} ms of SIGTERM`)), scaled(15_000)),
+      ),
     ]);
     expect(exit).toEqual({ code: 0, signal: null });
     console.log(
       `[figure] graceful shutdown: 8 MB upload in flight at SIGTERM stored (200), new connections refused, exit 0 after ${Date.now() - signalledAt} ms`,
     );
-  }, 60_000);
+  });
 
   it(`restart after ${caseCount} cases: every case present with intact files`, async () => {
     await start();
@@ -220,7 +229,7 @@ describe(`the real server stopped and started again (${databaseUrl ? 'PostgreSQL
     console.log(
       `[figure] restart after ${caseCount} cases: ${intact - 1} of ${caseCount} present with intact files (and the one uploaded during SIGTERM)`,
     );
-  }, 60_000);
+  });
 
   it('SIGKILL mid-upload, then restart: no case without its files, orphaned files swept', async () => {
     const filesBefore = (await storedCaseFiles()).length;
@@ -251,5 +260,5 @@ describe(`the real server stopped and started again (${databaseUrl ? 'PostgreSQL
       `[figure] killed mid-upload: 40 MB scan killed at 50%, ${leftBehind} files left behind, ` +
         `orphans swept at the start: ${filesAtKill - filesAfterStart}, left: ${orphans}, cases without files: ${listed - intact}`,
     );
-  }, 90_000);
+  });
 });

@@ -3,13 +3,18 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startPortal, type PortalProcess } from '../../../e2e/helpers/portal-process.ts';
 import { binaryStl, caseFields, caseForm, encodeForm } from './helpers/case-factories.ts';
 import { portalEnv, portalJson, seededDatabase } from './helpers/portal-process-api.ts';
 import { testAdmin } from './helpers/test-app.ts';
 import { filesUnder } from './helpers/stored-files.ts';
 import { waitUntil } from './helpers/wait-until.ts';
+import { scaled } from '../../../e2e/helpers/test-time.ts';
+import { stopStartedProcesses } from '../../../e2e/helpers/started-processes.ts';
+
+// The bound of its slowest test (the others need less), times the run's factor (e2e/helpers/test-time.ts).
+vi.setConfig({ testTimeout: scaled(150_000) });
 
 /**
  * The real server killed (SIGKILL) with a case upload half written, then started again with
@@ -45,10 +50,12 @@ beforeAll(async () => {
     SWEEP_INTERVAL: '2',
   };
   portal = await startPortal(env, { quiet: true });
-}, 120_000);
+}, scaled(120_000));
 
 afterAll(async () => {
   await portal?.stop();
+  // Also what a failed or timed-out test was still starting (e2e/helpers/started-processes.ts).
+  await stopStartedProcesses();
   await dropDatabase();
   await rm(dataDir, { recursive: true, force: true });
 });
@@ -102,5 +109,5 @@ describe(`a process killed mid-upload (${databaseUrl ? 'PostgreSQL: the periodic
         `${leftBehind.length - afterStart} swept by the start (${startedAfterMs} ms), ` +
         `none left ${(sweptAfterMs / 1000).toFixed(1)} s after the restart (ORPHAN_FILE_GRACE ${env.ORPHAN_FILE_GRACE ?? '24h'}, SWEEP_INTERVAL 2 s)`,
     );
-  }, 150_000);
+  });
 });

@@ -17,6 +17,7 @@ import {
 } from './helpers/case-factories.ts';
 import { makeImage } from './helpers/factories.ts';
 import { createTestApp, type TestApp } from './helpers/test-app.ts';
+import { scaled } from '../../../e2e/helpers/test-time.ts';
 
 /**
  * Files are checked by what they hold, not their first bytes alone (docs/quality/uploads.md § Files checked by what they hold):
@@ -30,7 +31,7 @@ let doctor: Doctor;
 beforeAll(async () => {
   t = await createTestApp();
   doctor = await createCaseDoctor(t, { firstname: 'Content', lastname: 'Checker' });
-}, 60_000);
+}, scaled(60_000));
 afterAll(() => t?.close());
 
 /** A PDF of these objects, with a cross-reference table good enough for a reader. */

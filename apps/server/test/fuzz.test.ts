@@ -7,6 +7,7 @@ import { otherDoctor, type OtherDoctor } from './fuzz/isolation.ts';
 import { createFixture, existingIds, type Fixture } from './fuzz/route-examples.ts';
 import { formData, makeImage } from './helpers/factories.ts';
 import { createTestApp, type TestApp } from './helpers/test-app.ts';
+import { scaled } from '../../../e2e/helpers/test-time.ts';
 
 /**
  * docs/quality/input.md, Fuzzing: property-based fuzzing of every route's params, query and body, sent
@@ -35,7 +36,7 @@ const replayPath = process.env.FUZZ_PATH;
 /** Routes registered, HEADs included, with room to spare: only a request that never answers reaches this. */
 const routeBound = Object.keys(endpoints).length * 2;
 /** About 9 ms a request on PGlite on a 2-core machine, four times that; or the time budget, three times. */
-const timeout = 120_000 + routeBound * ('runs' in budget ? budget.runs * 36 : budget.ms * 3);
+const timeout = scaled(120_000) + routeBound * ('runs' in budget ? budget.runs * 36 : budget.ms * 3);
 
 let t: TestApp;
 let fixture: Fixture;

@@ -13,6 +13,7 @@ import { binaryStl, caseFields, sha256 } from './helpers/case-factories.ts';
 import { doctorFields, firstCityOf, latestResetTokenTo, makeImage, uniqueName } from './helpers/factories.ts';
 import { planSummaryOf, stageFiles } from './helpers/plan-factories.ts';
 import { createTestApp, testAdmin, type TestApp } from './helpers/test-app.ts';
+import { scaled } from '../../../e2e/helpers/test-time.ts';
 
 /**
  * The OpenAPI document serves real consumers: types generated from it with
@@ -141,7 +142,7 @@ export async function downloadPart(): Promise<Blob | undefined> {
         files: ['calls.ts'],
       }),
     );
-    const run = spawnSync(tsc, ['-p', dir], { encoding: 'utf8', timeout: 60_000 });
+    const run = spawnSync(tsc, ['-p', dir], { encoding: 'utf8', timeout: scaled(60_000) });
     expect(run.stdout + run.stderr).toBe('');
     expect(run.status).toBe(0);
   });

@@ -1,10 +1,14 @@
 import { sql } from 'drizzle-orm';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { PasswordHasher } from '../src/auth/passwords.ts';
 import { connectDatabase } from '../src/db/client.ts';
 import { prepareDatabase } from '../src/db/prepare.ts';
 import { geographyRows, readGeographyData } from '../src/db/seed.ts';
 import { silentLogger, testAdmin, testPasswordHashing } from './helpers/constants.ts';
+import { scaled } from '../../../e2e/helpers/test-time.ts';
+
+// The bound of its slowest test (the others need less), times the run's factor (e2e/helpers/test-time.ts).
+vi.setConfig({ testTimeout: scaled(300_000) });
 
 /**
  * The product's full geography (country-state-city's 148,035 cities), which the tests' template
@@ -33,7 +37,7 @@ describe('the seeded countries and cities', () => {
       await connection.close();
     }
     // A bound, not a pace: 148,000 cities took 86 s in a loaded CI run on PostgreSQL.
-  }, 300_000);
+  });
 
   it('gives every city a label of its own within its country', async () => {
     const { cityRows } = await geographyRows();

@@ -5,6 +5,7 @@ import { caseFields, caseForm, createCaseDoctor, submitCase } from './helpers/ca
 import { createStaff } from './helpers/factories.ts';
 import { planForm, planSummaryOf, stageFiles, uploadPlan } from './helpers/plan-factories.ts';
 import { createTestApp, type TestApp } from './helpers/test-app.ts';
+import { scaled } from '../../../e2e/helpers/test-time.ts';
 
 /** GET /api/inbox (docs/decisions/messages.md § Inbox): what waits for the caller across the cases they reach. */
 type Doctor = Awaited<ReturnType<typeof createCaseDoctor>>;
@@ -22,7 +23,7 @@ beforeAll(async () => {
   otherDoctor = await createCaseDoctor(t);
   staff = await createStaff(t, [1]);
   usersOnlyStaff = await createStaff(t, [4]);
-}, 60_000);
+}, scaled(60_000));
 afterAll(() => t.close());
 
 async function newCase(owner: Doctor, patient = { firstname: 'Zebulon', lastname: 'Quixote' }) {

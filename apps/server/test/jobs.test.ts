@@ -4,6 +4,7 @@ import { jobs } from '../src/db/schema.ts';
 import { JobQueue, type JobQueueOptions } from '../src/jobs/job-queue.ts';
 import { silentLogger } from './helpers/constants.ts';
 import { createTestApp, type TestApp } from './helpers/test-app.ts';
+import { scaled } from '../../../e2e/helpers/test-time.ts';
 
 /** docs/quality/faults.md, Background jobs: the database queue (jobs/job-queue.ts) on PGlite and PostgreSQL. */
 
@@ -31,7 +32,7 @@ function queue(options: Partial<JobQueueOptions> = {}): JobQueue {
 }
 
 /** vi.waitFor waits 1 s by default: a bound on a loaded machine, not the pace the queue keeps. */
-const eventually = { timeout: 30_000 };
+const eventually = { timeout: scaled(30_000) };
 
 const rowOf = async (jobId: number) => (await t.app.db.select().from(jobs).where(eq(jobs.jobId, jobId)))[0]!;
 

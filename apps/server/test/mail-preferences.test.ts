@@ -8,6 +8,7 @@ import { createStaff, outboxMessages } from './helpers/factories.ts';
 import { readableMail } from './helpers/mail.ts';
 import { planForm, planSummaryOf, stageFiles, uploadPlan } from './helpers/plan-factories.ts';
 import { createTestApp, type TestApp } from './helpers/test-app.ts';
+import { scaled } from '../../../e2e/helpers/test-time.ts';
 
 /** E-mail preferences and the daily digest (docs/decisions/mail.md § E-mail preferences). */
 type Doctor = Awaited<ReturnType<typeof createCaseDoctor>>;
@@ -18,7 +19,7 @@ let staff: Awaited<ReturnType<typeof createStaff>>;
 beforeAll(async () => {
   t = await createTestApp();
   staff = await createStaff(t, [1]);
-}, 60_000);
+}, scaled(60_000));
 afterAll(() => t.close());
 
 const url = '/api/account/mail-preferences';

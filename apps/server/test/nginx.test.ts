@@ -14,6 +14,11 @@ import { doctorFields, formData } from './helpers/factories.ts';
 import { seededDatabase } from './helpers/portal-process-api.ts';
 import { testAdmin } from './helpers/constants.ts';
 import { s3rverCredentials, startS3rver } from './helpers/s3rver.ts';
+import { scaled } from '../../../e2e/helpers/test-time.ts';
+import { stopStartedProcesses, trackProcess } from '../../../e2e/helpers/started-processes.ts';
+
+// The bound of its slowest test (the others need less), times the run's factor (e2e/helpers/test-time.ts).
+vi.setConfig({ testTimeout: scaled(240_000) });
 
 /**
  * deploy/nginx.conf, the file docs/deployment.md names, run as it stands (only its ports and paths
@@ -107,19 +112,24 @@ describe.skipIf(skipReason !== undefined)('deploy/nginx.conf in front of two por
     await writeFile(configFile, config);
     nginx = spawn(nginxBinary!, ['-c', configFile, '-p', folder, '-g', 'daemon off;'], {
       stdio: ['ignore', 'ignore', 'pipe'],
+      // Its workers in its group: stopped with it even when a test fails (started-processes.ts).
+      detached: true,
     });
+    trackProcess(nginx);
     nginx.stderr!.on('data', (chunk: Buffer) => {
       nginxLog += chunk.toString();
     });
     nginxUrl = `http://127.0.0.1:${port}`;
-    for (let tries = 0; ; tries++) {
+    // Until it answers, or exits; a deadline, not a count of tries (a loaded machine starts it slowly).
+    const deadline = Date.now() + scaled(10_000);
+    for (;;) {
       if (nginx.exitCode !== null) throw new Error(`nginx exited: ${nginxLog}`);
       const ready = await fetch(`${nginxUrl}/api/ready`).catch(() => null);
       if (ready?.ok) break;
-      if (tries > 100) throw new Error(`nginx did not answer: ${nginxLog}`);
+      if (Date.now() > deadline) throw new Error(`nginx did not answer: ${nginxLog}`);
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
-  }, 240_000);
+  }, scaled(240_000));
 
   afterAll(async () => {
     if (nginx && nginx.exitCode === null) {
@@ -127,6 +137,8 @@ describe.skipIf(skipReason !== undefined)('deploy/nginx.conf in front of two por
       await once(nginx, 'exit');
     }
     await Promise.all(portals.map((portal) => portal.stop()));
+    // Also what a failed or timed-out test was still starting (e2e/helpers/started-processes.ts).
+    await stopStartedProcesses();
     await database?.drop();
     await s3?.stop();
     await Promise.all(folders.map((folder) => rm(folder, { recursive: true, force: true })));
@@ -232,7 +244,7 @@ describe.skipIf(skipReason !== undefined)('deploy/nginx.conf in front of two por
         `${(received / 1e6).toFixed(0)} MB download through 2 processes, SHA-256 matched, ` +
         `${spooledDuringUpload.length + spooledDuringDownload.length} files spooled to disk by nginx`,
     );
-  }, 240_000);
+  });
 
   it('holds one address to 256 connections (429 past them) while health answers for everyone else', async () => {
     const port = Number(new URL(nginxUrl).port);
@@ -259,13 +271,13 @@ describe.skipIf(skipReason !== undefined)('deploy/nginx.conf in front of two por
       // heads, not always the order they connected in on a loaded machine. Waited for, not
       // given 5 s (a loaded CI run had 43 of 44 answers by then, another not all by 30 s).
       const answered = () => held.map((connection) => connection.answer().slice(0, 12)).filter(Boolean);
-      await vi.waitFor(() => expect(answered().length).toBeGreaterThanOrEqual(44), { timeout: 90_000 });
+      await vi.waitFor(() => expect(answered().length).toBeGreaterThanOrEqual(44), { timeout: scaled(90_000) });
       expect(answered()).toEqual(Array(44).fill('HTTP/1.1 429'));
       // Answered, not starved: 15 s is the bound for "unanswered" (as faults-hostile-clients.test.ts), not a pace.
-      const health = await fetch(`${nginxUrl}/api/health`, { signal: AbortSignal.timeout(15_000) });
+      const health = await fetch(`${nginxUrl}/api/health`, { signal: AbortSignal.timeout(scaled(15_000)) });
       expect(health.status).toBe(200);
     } finally {
       for (const { socket } of held) socket.destroy();
     }
-  }, 180_000);
+  });
 });

@@ -4,6 +4,7 @@ import { auditLog, roles } from '../src/db/schema.ts';
 import { nulMessage } from '../src/lib/nul-text.ts';
 import { allRows, createDoctor, doctorFields, firstCityOf, formData } from './helpers/factories.ts';
 import { createTestApp, type TestApp } from './helpers/test-app.ts';
+import { scaled } from '../../../e2e/helpers/test-time.ts';
 
 // PostgreSQL refuses \0 in text: every NUL that reached a query was a 500.
 let t: TestApp;
@@ -93,7 +94,7 @@ describe('a NUL byte in any text is a 400 naming the field, never a 500', () => 
         if (!latest) throw new Error('not written yet');
         return latest;
       },
-      { timeout: 5000 },
+      { timeout: scaled(5000) },
     );
     expect(row).toMatchObject({
       action: 'auth.login',

@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { endpoints } from '@portal/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from './helpers/test-app.ts';
+import { scaled } from '../../../e2e/helpers/test-time.ts';
 
 const redocly = fileURLToPath(new URL('../../../node_modules/.bin/redocly', import.meta.url));
 
@@ -52,7 +53,7 @@ describe('GET /api/docs/json', () => {
     const run = spawnSync(redocly, ['lint', file, '--extends', 'recommended', '--format', 'json'], {
       encoding: 'utf8',
       env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
-      timeout: 60_000,
+      timeout: scaled(60_000),
       cwd: dir,
     });
     const report = JSON.parse(run.stdout.slice(run.stdout.indexOf('{'))) as { problems: LintProblem[] };

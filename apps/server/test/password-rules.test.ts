@@ -14,6 +14,7 @@ import {
   uniqueName,
 } from './helpers/factories.ts';
 import { createTestApp, type TestApp } from './helpers/test-app.ts';
+import { scaled } from '../../../e2e/helpers/test-time.ts';
 
 /**
  * Every place a password is chosen takes at least 12 characters and no common or leaked
@@ -27,7 +28,7 @@ beforeAll(async () => {
   t = await createTestApp();
   admin = await t.adminToken();
   roleId = (await createStaff(t, [])).roleId;
-}, 60_000);
+}, scaled(60_000));
 afterAll(() => t?.close());
 
 /** Long enough, but on the bundled list: as typed, with another case, and padded with digits and symbols. */

@@ -8,6 +8,7 @@ import { caseFields, caseForm, createCaseDoctor, submitCase } from './helpers/ca
 import { createStaff } from './helpers/factories.ts';
 import { planForm, planSummaryOf, stageFiles, uploadPlan } from './helpers/plan-factories.ts';
 import { createTestApp, type TestApp } from './helpers/test-app.ts';
+import { scaled } from '../../../e2e/helpers/test-time.ts';
 
 /**
  * docs/quality/plans-and-meshes.md, Patient links (issue 23): the case's doctor makes read-only
@@ -149,7 +150,7 @@ describe('patient links to a plan version', () => {
         expect(rows.length).toBeGreaterThanOrEqual(1);
         expect(rows.at(-1)!.target).toMatch(new RegExp(`^case:${caseId}/plan:${planId}/share:\\d+$`));
       },
-      { timeout: 5000, interval: 50 },
+      { timeout: scaled(5000), interval: 50 },
     );
     const everything = JSON.stringify(
       ((await t.app.db.execute(sql`select * from audit_log`)) as unknown as { rows: unknown[] }).rows,

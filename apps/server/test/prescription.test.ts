@@ -5,6 +5,7 @@ import { asciiStl, caseFields, caseForm, createCaseDoctor, submitCase } from './
 import { createStaff, firstCityOf, makeImage } from './helpers/factories.ts';
 import { pdfText } from './helpers/pdf-text.ts';
 import { createTestApp, type TestApp } from './helpers/test-app.ts';
+import { scaled } from '../../../e2e/helpers/test-time.ts';
 
 /** GET /case/{caseId}/prescription.pdf: the printable prescription (docs/decisions/case-form.md § Printable prescription). */
 
@@ -81,7 +82,7 @@ describe('GET /case/{caseId}/prescription.pdf', () => {
           .where(and(eq(auditLog.action, 'case.print'), eq(auditLog.actorUserId, staff.userId)));
         expect(rows.map((row) => [row.target, row.outcome])).toEqual([[`case:${created.CaseId}`, 'success']]);
       },
-      { timeout: 5000, interval: 20 },
+      { timeout: scaled(5000), interval: 20 },
     );
   });
 

@@ -6,7 +6,7 @@ import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import path from 'node:path';
 import { Readable } from 'node:stream';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { caseDrafts, uploads } from '../src/db/schema.ts';
 import { sweepExpiredUploads } from '../src/services/uploads/uploads.ts';
 import {
@@ -21,6 +21,10 @@ import {
 } from './helpers/case-factories.ts';
 import { makeImage } from './helpers/factories.ts';
 import { createTestApp, type TestApp } from './helpers/test-app.ts';
+import { scaled } from '../../../e2e/helpers/test-time.ts';
+
+// The bound of its slowest test (the others need less), times the run's factor (e2e/helpers/test-time.ts).
+vi.setConfig({ testTimeout: scaled(180_000) });
 
 const mib = 1024 * 1024;
 /** A binary STL of just over 256 MiB: 84 header bytes and 50 per triangle. */
@@ -215,7 +219,7 @@ describe('tus 1.0.0 at /api/uploads/tus', () => {
     // The server keeps what reached it before the cut, and says so once its write has settled.
     let offset = 0;
     await expect
-      .poll(async () => (offset = await offsetOf(doctor.token, uploadId)), { timeout: 20_000 })
+      .poll(async () => (offset = await offsetOf(doctor.token, uploadId)), { timeout: scaled(20_000) })
       .toBeGreaterThan(bigSize * 0.3);
     expect(offset).toBeLessThanOrEqual(bigSize / 2 + 2 * mib);
     const rest = await patch(doctor.token, uploadId, offset, bigScan(offset), bigSize - offset);
@@ -233,7 +237,7 @@ describe('tus 1.0.0 at /api/uploads/tus', () => {
       `[figure] resumable upload: ${bigSize} byte scan cut at 50% (server kept ${offset}), ${sent} bytes sent in all = ${percent.toFixed(2)}% of the file (goal < 110%)`,
     );
     expect(percent).toBeLessThan(110);
-  }, 180_000);
+  });
 
   it('shows, resumes and deletes an upload only for its creator: 404 for another user, 401 anonymous', async () => {
     const uploadId = await createUpload(doctor.token, 10, 'mine.stl');

@@ -12,6 +12,8 @@ import { doctorFields, formData } from './helpers/factories.ts';
 import { silentLogger } from './helpers/constants.ts';
 import { s3rverCredentials, startS3rver } from './helpers/s3rver.ts';
 import { createTestApp } from './helpers/test-app.ts';
+import { scaled } from '../../../e2e/helpers/test-time.ts';
+import { stopStartedProcesses } from '../../../e2e/helpers/started-processes.ts';
 
 /**
  * Two real portal processes sharing what docs/deployment.md says
@@ -111,7 +113,7 @@ describe.runIf(process.env.DATABASE_URL && process.env.REDIS_URL)(
       };
       [first, second] = await Promise.all([startOne(), startOne()]);
       adminToken = await login(first, admin.username, admin.password);
-    }, 240_000);
+    }, scaled(240_000));
 
     afterAll(async () => {
       console.log(
@@ -121,6 +123,8 @@ describe.runIf(process.env.DATABASE_URL && process.env.REDIS_URL)(
           `by ${seen.refusedOnBoth} of 2 after ${seen.attemptsBeforeRefusal} failures spread over both`,
       );
       await Promise.all([first?.stop(), second?.stop()]);
+      // Also what a failed or timed-out test was still starting (e2e/helpers/started-processes.ts).
+      await stopStartedProcesses();
       await database?.drop();
       await s3?.stop();
       await Promise.all(dataDirs.map((dir) => rm(dir, { recursive: true, force: true })));

@@ -8,6 +8,7 @@ import { startSession } from '../src/services/sessions.ts';
 import { openEventStream } from './helpers/event-stream.ts';
 import { createDoctor, createStaff, staffPassword, type CreatedDoctor } from './helpers/factories.ts';
 import { createTestApp, type TestApp } from './helpers/test-app.ts';
+import { scaled } from '../../../e2e/helpers/test-time.ts';
 
 /**
  * docs/quality/sign-in.md, Sessions: signed-in devices (docs/decisions/sign-in-and-sessions.md § Sessions). Each
@@ -71,7 +72,7 @@ const auditRow = (action: string, target: string) =>
       if (!row) throw new Error(`no audit row ${action} ${target}`);
       return row;
     },
-    { timeout: 5000, interval: 20 },
+    { timeout: scaled(5000), interval: 20 },
   );
 
 describe('GET /api/auth/sessions', () => {
@@ -188,7 +189,7 @@ describe('DELETE /api/auth/sessions/:sessionId', () => {
     const phone = await signIn(doctor);
     const phoneId = await sessionIdOf(phone);
     expect((await t.as(laptop, { method: 'DELETE', url: `/api/auth/sessions/${phoneId}` })).statusCode).toBe(200);
-    await vi.waitFor(() => expect(heard).toContainEqual({ endedSessionIds: [phoneId] }));
+    await vi.waitFor(() => expect(heard).toContainEqual({ endedSessionIds: [phoneId] }), { timeout: scaled(10_000) });
     unsubscribe();
 
     // Another process ended this one: its row is gone, and the bus brings the word.
@@ -231,7 +232,7 @@ describe('POST /api/auth/sessions/end_others', () => {
     const response = await t.as(staff.token, { method: 'POST', url: '/api/auth/sessions/end_others' });
     expect(response.json()).toMatchObject({ ended: 250 });
     // On the PostgreSQL pass the bus is NOTIFY, which refuses a payload over 8000 bytes.
-    await vi.waitFor(() => expect(heard).toHaveLength(250));
+    await vi.waitFor(() => expect(heard).toHaveLength(250), { timeout: scaled(10_000) });
     unsubscribe();
   });
 });

@@ -18,6 +18,7 @@ import { planForm, planSummaryOf, stageFiles, uploadPlan, zipOf } from './helper
 import { createTestApp, type TestApp } from './helpers/test-app.ts';
 import { clockPastWrites } from './helpers/wait-until.ts';
 import { sweepOrphanedPlanFiles } from '../src/services/plans/sweep-orphaned-plan-files.ts';
+import { scaled } from '../../../e2e/helpers/test-time.ts';
 
 /** docs/decisions/plans.md § Treatment plans: versions, uploads (loose STLs and ZIPs), the doctor's decisions. */
 let t: TestApp;
@@ -33,7 +34,7 @@ beforeAll(async () => {
   doctor = await createCaseDoctor(t, { firstname: 'Grace', lastname: 'Hopper' });
   otherDoctor = await createCaseDoctor(t);
   staff = await createStaff(t, [1]);
-}, 60_000);
+}, scaled(60_000));
 afterAll(async () => {
   for (const stream of streams) stream.close();
   await t?.close();
@@ -459,7 +460,7 @@ describe("the doctor's decision", () => {
           'plan.approve',
         ]);
       },
-      { timeout: 5000, interval: 50 },
+      { timeout: scaled(5000), interval: 50 },
     );
   });
 

@@ -1,3 +1,5 @@
+import { scaled } from '../../../../e2e/helpers/test-time.ts';
+
 /** One parsed Server-Sent Events frame: its `event:` name and its `data:` JSON. */
 export interface StreamedEvent {
   type: string;
@@ -11,7 +13,7 @@ export interface EventStreamReader {
   events: StreamedEvent[];
   /** Comments received (heartbeats, `connected`). */
   comments: string[];
-  /** The next event matching `match` (or one already received), or an error after `timeoutMs`. */
+  /** The next event matching `match` (or one already received), or an error after `timeoutMs` times the run's factor. */
   waitFor(match: (event: StreamedEvent) => boolean, timeoutMs?: number): Promise<StreamedEvent>;
   /** Resolves when the server ends the stream. */
   ended: Promise<void>;
@@ -76,7 +78,7 @@ export async function openEventStream(url: string, headers: Record<string, strin
           if (found) return done(() => resolve(found));
           if (isEnded) done(() => reject(new Error('the stream ended before the event arrived')));
         };
-        const timer = setTimeout(() => done(() => reject(new Error('no such event in time'))), timeoutMs);
+        const timer = setTimeout(() => done(() => reject(new Error('no such event in time'))), scaled(timeoutMs));
         const done = (settle: () => void) => {
           clearTimeout(timer);
           waiters.delete(check);

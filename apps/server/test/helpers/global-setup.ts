@@ -1,5 +1,10 @@
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
+import {
+  forgetStartedProcesses,
+  killRecordedProcesses,
+  recordStartedProcesses,
+} from '../../../../e2e/helpers/started-processes.ts';
 import { connectDatabase } from '../../src/db/client.ts';
 import { prepareDatabase } from '../../src/db/prepare.ts';
 import { silentLogger } from './constants.ts';
@@ -58,6 +63,8 @@ const shared = globalThis as typeof globalThis & {
 };
 
 export default async function setup(project: TestProject) {
+  // Before the workers start: they inherit where to leave the pids of what they start.
+  recordStartedProcesses();
   shared.portalTemplate ??= { template: makeTemplate(), users: 0 };
   const entry = shared.portalTemplate;
   entry.users += 1;
@@ -68,6 +75,9 @@ export default async function setup(project: TestProject) {
     entry.users -= 1;
     if (entry.users > 0) return;
     delete shared.portalTemplate;
+    // Anything a test started and did not stop (its worker killed) goes before its database.
+    killRecordedProcesses();
+    forgetStartedProcesses();
     await template.remove();
   };
 }

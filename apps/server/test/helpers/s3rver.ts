@@ -5,6 +5,7 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
+import { stopGroup, trackProcess } from '../../../../e2e/helpers/started-processes.ts';
 
 /** s3rver accepts any key pair; these are the ones its documentation uses. */
 export const s3rverCredentials = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
@@ -79,8 +80,10 @@ export async function startS3rver(bucket: string): Promise<{ endpoint: string; s
       createRequire(import.meta.url).resolve('s3rver'),
       JSON.stringify(options),
     ],
-    { stdio: ['pipe', 'pipe', 'inherit'] },
+    // A group of its own, stopped even when a test fails (e2e/helpers/started-processes.ts).
+    { stdio: ['pipe', 'pipe', 'inherit'], detached: true },
   );
+  trackProcess(child);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const [line] = (await Promise.race([
     once(createInterface({ input: child.stdout! }), 'line'),
@@ -95,8 +98,7 @@ export async function startS3rver(bucket: string): Promise<{ endpoint: string; s
     async stop() {
       if (!stopped) {
         stopped = true;
-        child.kill();
-        await exited;
+        await stopGroup(child);
       }
       await rm(directory, { recursive: true, force: true });
     },

@@ -1,5 +1,8 @@
+import { scaled } from '../../../../e2e/helpers/test-time.ts';
+
 /**
- * Checks `condition` every `everyMs` until it holds; throws naming `what` after `timeoutMs`.
+ * Checks `condition` every `everyMs` until it holds; throws naming `what` after `timeoutMs`
+ * times the run's factor (e2e/helpers/test-time.ts).
  * For the tests that watch a real process (its files, its log, its answers), where
  * vi.waitFor's assertion form does not fit.
  */
@@ -8,7 +11,7 @@ export async function waitUntil(
   what: string,
   { timeoutMs, everyMs }: { timeoutMs: number; everyMs: number },
 ): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
+  const deadline = Date.now() + scaled(timeoutMs);
   while (!(await condition())) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, everyMs));

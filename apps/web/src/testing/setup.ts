@@ -4,11 +4,18 @@
  * the unit tests (`*.test.ts`) run in node, where there is no window and nothing to shim.
  */
 import { cleanup, configure } from '@testing-library/react';
-import { afterEach } from 'vitest';
+import { afterEach, inject } from 'vitest';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** The run's factor for every test timeout (vitest.config.ts, e2e/helpers/test-time.ts). */
+    testTimeFactor: number;
+  }
+}
 
 // waitFor and findBy* wait for an outcome, not a pace: their default 1 s failed a login-form
-// test on a loaded CI machine. The bound is the test's own timeout (vitest.config.ts).
-configure({ asyncUtilTimeout: 15_000 });
+// test on a loaded CI machine. A bound, times the run's factor, as the test's own timeout is.
+configure({ asyncUtilTimeout: 15_000 * inject('testTimeFactor') });
 
 if (typeof window !== 'undefined') {
   // Mantine's useMediaQuery and useMatches (the case form's stepper orientation) call it on mount.
