@@ -13,10 +13,15 @@ import {
   useRemoveTotp,
 } from '../api/my-second-factors.ts';
 import { canUsePasskeys, registerPasskey } from '../api/second-factor.ts';
+import { ProofCancelled, withFreshProof } from './fresh-proof.tsx';
 import { RecoveryCodesPanel } from './recovery-codes-panel.tsx';
 import { TotpEnrolment } from './totp-enrolment.tsx';
 
-/** The signed-in user's own second factors: authenticator app, recovery codes, passkeys. */
+/**
+ * The signed-in user's own second factors: authenticator app, recovery codes, passkeys. Every
+ * change asks for the password (or a factor) first when the server wants a fresh proof
+ * (withFreshProof); closing that dialog changes nothing and says nothing.
+ */
 export function SecurityScreen() {
   const factors = useMySecondFactors();
   const refresh = useRefreshSecondFactors();
@@ -36,25 +41,25 @@ export function SecurityScreen() {
   const remove = async (subject: string, removal: () => Promise<unknown>) => {
     if (!(await confirmDelete(subject))) return;
     try {
-      await removal();
+      await withFreshProof(removal);
       notifySuccess('Second factor removed');
     } catch (error) {
-      notifyDeleteError(error);
+      if (!(error instanceof ProofCancelled)) notifyDeleteError(error);
     }
   };
   const addPasskey = async () => {
     try {
-      enrolled(await registerPasskey(passkeyName.trim() || undefined));
+      enrolled(await withFreshProof(() => registerPasskey(passkeyName.trim() || undefined)));
       setPasskeyName('');
     } catch (error) {
-      notifyError(errorMessage(error, 'The passkey was not added.'));
+      if (!(error instanceof ProofCancelled)) notifyError(errorMessage(error, 'The passkey was not added.'));
     }
   };
   const renewCodes = async () => {
     try {
-      setShownCodes((await newCodes.mutateAsync(undefined)).recoveryCodes);
+      setShownCodes((await withFreshProof(() => newCodes.mutateAsync(undefined))).recoveryCodes);
     } catch (error) {
-      notifyError(errorMessage(error, 'No new codes were made.'));
+      if (!(error instanceof ProofCancelled)) notifyError(errorMessage(error, 'No new codes were made.'));
     }
   };
 
@@ -100,7 +105,7 @@ export function SecurityScreen() {
         </Group>
         {isSettingUpApp && (
           <Stack mt="md">
-            <TotpEnrolment onEnrolled={enrolled} />
+            <TotpEnrolment onEnrolled={enrolled} onCancel={() => setSettingUpApp(false)} />
             <Button variant="subtle" onClick={() => setSettingUpApp(false)}>
               Cancel
             </Button>

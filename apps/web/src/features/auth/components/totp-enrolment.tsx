@@ -4,32 +4,43 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { ApiError } from '../../../lib/api-client.ts';
 import { errorMessage, notifyError } from '../../../lib/notify.ts';
 import { confirmTotpEnrolment, startTotpEnrolment } from '../api/second-factor.ts';
+import { ProofCancelled, withFreshProof } from './fresh-proof.tsx';
 
 type Setup = Awaited<ReturnType<typeof startTotpEnrolment>>;
 
-/** Scan the QR code (or type the key), then confirm with a code from the app. */
+/**
+ * Scan the QR code (or type the key), then confirm with a code from the app. On the Security
+ * screen the server may first want a fresh proof (withFreshProof); `onCancel` when it is refused.
+ */
 export function TotpEnrolment({
   token,
   onEnrolled,
+  onCancel,
 }: {
   token?: string;
   onEnrolled: (answer: EnrolmentResponse) => void;
+  onCancel?: () => void;
 }) {
   const [setup, setSetup] = useState<Setup>();
   const [code, setCode] = useState('');
   const [error, setError] = useState<string>();
 
   useEffect(() => {
-    startTotpEnrolment(token)
+    withFreshProof(() => startTotpEnrolment(token))
       .then(setSetup)
-      .catch((failure: unknown) => notifyError(errorMessage(failure, 'Could not start setting up the app')));
+      .catch((failure: unknown) => {
+        if (failure instanceof ProofCancelled) onCancel?.();
+        else notifyError(errorMessage(failure, 'Could not start setting up the app'));
+      });
+    // Started once per token: a new onCancel each render must not start it again.
   }, [token]);
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     try {
-      onEnrolled(await confirmTotpEnrolment(code, token));
+      onEnrolled(await withFreshProof(() => confirmTotpEnrolment(code, token)));
     } catch (failure) {
+      if (failure instanceof ProofCancelled) return;
       const fieldError = failure instanceof ApiError ? failure.fieldErrors.code : undefined;
       if (fieldError) setError(fieldError);
       else notifyError(errorMessage(failure, 'Could not confirm the code'));

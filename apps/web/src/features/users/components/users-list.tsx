@@ -1,6 +1,6 @@
 import { Button } from '@mantine/core';
 import type { AccountListQuery, User } from '@portal/contract';
-import { IconLogout } from '@tabler/icons-react';
+import { IconLogout, IconShieldOff } from '@tabler/icons-react';
 import { confirmAction, confirmDelete } from '../../../components/confirm-delete.tsx';
 import {
   ListSearch,
@@ -13,6 +13,7 @@ import { RowActions } from '../../../components/row-actions.tsx';
 import { errorMessage, fallbackMessages, notifyDeleteError, notifyError, notifySuccess } from '../../../lib/notify.ts';
 import { useDeleteUser } from '../api/delete-user.ts';
 import { useEndUserSessions } from '../api/end-user-sessions.ts';
+import { useResetSecondFactor } from '../api/reset-second-factor.ts';
 import { useUsers } from '../api/get-users.ts';
 
 export function UsersList({ onAdd, onEdit }: { onAdd: () => void; onEdit: (user: User) => void }) {
@@ -26,6 +27,7 @@ export function UsersList({ onAdd, onEdit }: { onAdd: () => void; onEdit: (user:
   });
   const deleteUser = useDeleteUser();
   const endSessions = useEndUserSessions();
+  const resetFactor = useResetSecondFactor();
 
   const remove = async (user: User) => {
     if (!(await confirmDelete(`User '${user.UserName}'`))) return;
@@ -43,6 +45,17 @@ export function UsersList({ onAdd, onEdit }: { onAdd: () => void; onEdit: (user:
     if (!(await confirmAction({ message, confirmLabel: 'End sessions' }))) return;
     try {
       notifySuccess((await endSessions.mutateAsync(user.UserId)).message);
+    } catch (error) {
+      notifyError(errorMessage(error, fallbackMessages.saveFailed));
+    }
+  };
+
+  /** Removes the user's second factors, after a confirmation (docs/decisions/second-factor-changes.md). */
+  const resetSecondFactorOf = async (user: User) => {
+    const message = `Reset the second factor of ${user.UserName}? Their authenticator app, passkeys and recovery codes are removed and they are signed out everywhere; a role that requires a second factor has them set one up at their next sign-in.`;
+    if (!(await confirmAction({ message, confirmLabel: 'Reset second factor' }))) return;
+    try {
+      notifySuccess((await resetFactor.mutateAsync(user.UserId)).message);
     } catch (error) {
       notifyError(errorMessage(error, fallbackMessages.saveFailed));
     }
@@ -80,7 +93,14 @@ export function UsersList({ onAdd, onEdit }: { onAdd: () => void; onEdit: (user:
                 name={user.UserName}
                 onEdit={() => onEdit(user)}
                 onDelete={() => void remove(user)}
-                extra={[{ label: 'End sessions', icon: IconLogout, onClick: () => void endSessionsOf(user) }]}
+                extra={[
+                  { label: 'End sessions', icon: IconLogout, onClick: () => void endSessionsOf(user) },
+                  {
+                    label: 'Reset second factor',
+                    icon: IconShieldOff,
+                    onClick: () => void resetSecondFactorOf(user),
+                  },
+                ]}
               />
             ),
           },
