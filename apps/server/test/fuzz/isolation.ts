@@ -43,6 +43,7 @@ export function otherDoctor(t: TestApp, fixture: Fixture): OtherDoctor {
       union all select 'clinics' || row_to_json(x)::text from clinics x where doctor_id = ${Number(doctorId)}
       union all select 'preferences' || row_to_json(x)::text from doctor_preferences x where user_id = ${Number(userId)}
       union all select 'assistants' || row_to_json(x)::text from doctor_assistants x where doctor_user_id = ${Number(userId)}
+      union all select 'invitations' || row_to_json(x)::text from assistant_invitations x where doctor_user_id = ${Number(userId)}
       union all select 'drafts' || row_to_json(x)::text from case_drafts x
         where owner_user_id = ${Number(userId)} or doctor_user_id = ${Number(userId)}
       union all select 'cases' || row_to_json(x)::text from cases x where case_id in ${cases}
