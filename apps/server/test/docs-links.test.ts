@@ -103,8 +103,26 @@ describe('the project documents', () => {
   it('README links the spec and the indexes of the decisions and the quality catalogue', () => {
     const targets = linksOf(read('README.md'));
     expect(targets).toEqual(
-      expect.arrayContaining(['docs/spec.md', 'docs/decisions/README.md', 'docs/quality/README.md']),
+      expect.arrayContaining([
+        'docs/spec.md',
+        'docs/decisions/README.md',
+        'docs/quality/README.md',
+        'docs/contributing.md',
+        'docs/configuration.md',
+        'docs/operations.md',
+      ]),
     );
+  });
+
+  // A newcomer follows the recipes file by file: each path they name is there.
+  it.each(['README.md', 'docs/contributing.md'])('%s: every repository path it names in code exists', (document) => {
+    const named = [...read(document).matchAll(/`((?:apps|packages|e2e|bench|docs)\/[\w./-]+)`/g)].map(
+      (match) => match[1]!,
+    );
+    expect(named.length).toBeGreaterThan(document === 'README.md' ? 0 : 30);
+    // Written by the tests themselves (E2E_SCREENSHOTS=1).
+    const missing = named.filter((name) => name !== 'e2e/artifacts/' && !existsSync(path.join(repoRoot, name)));
+    expect(missing).toEqual([]);
   });
 
   it.each(['docs/decisions', 'docs/quality'])('%s/README.md lists every topic file of its folder', (folder) => {
