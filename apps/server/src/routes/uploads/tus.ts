@@ -187,7 +187,7 @@ export async function tusRoutesPlugin(app: FastifyInstance) {
   const config = { access: endpoints.caseCreate.access, isStreamedUpload: true };
 
   // tus discovery (Tus-Version, Tus-Extension, Tus-Max-Size), as the protocol has it: the
-  // same for anyone, and it tells nothing the README does not.
+  // same for anyone, and it tells nothing docs/configuration.md does not.
   app.options(tusPath, { config: { access: 'public' as const } }, handOver);
 
   app.post(tusPath, { config }, async (request, reply) => {
