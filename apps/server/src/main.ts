@@ -21,12 +21,18 @@ try {
   process.exit(1);
 }
 // A DATA_DIR an older portal or a copy left readable to others is made the owner's alone.
-await restrictDataDir(config.dataDir);
+const othersEntries = await restrictDataDir(config.dataDir);
 const database = await connectDatabase({ url: config.databaseUrl, dataDir: path.join(config.dataDir, 'pglite') });
 // Log lines go out asynchronously and are never flushed synchronously at exit: a blocked or
 // vanished reader of standard output cannot hold the process (lib/log-destination.ts).
 const logs = createLogDestination();
 const app = await buildApp({ config, database, logger: { stream: logs.stream } });
+if (othersEntries.length > 0) {
+  app.log.warn(
+    { count: othersEntries.length, first: othersEntries.slice(0, 10) },
+    "DATA_DIR: entries owned by another account keep their modes (change their owner to the portal's)",
+  );
+}
 await prepareDatabase(database, app.log, {
   admin: { username: config.adminUsername, password: config.adminPassword, passwords: app.passwords },
 });
