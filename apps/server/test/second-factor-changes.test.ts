@@ -195,6 +195,22 @@ describe('with a fresh proof', () => {
     expect(late.json().message).toBe(secondFactorMessages.proofRequired);
   });
 
+  it('has a session whose role came to require a factor prove itself before enrolling, which it may', async () => {
+    const staff = await createStaff(t, []);
+    await requireForRole(staff.roleId, true);
+    const unproved = await post(staff.token, '/api/account/second-factor/totp');
+    expect(unproved.json()).toEqual({ message: secondFactorMessages.proofRequired });
+    expect((await post(staff.token, '/api/account/reauthenticate/passkey/options')).statusCode).toBe(200);
+    expect((await prove(staff.token)).statusCode).toBe(200);
+    const started = await post(staff.token, '/api/account/second-factor/totp');
+    expect(started.statusCode).toBe(200);
+    const { secret } = started.json<{ secret: string }>();
+    const confirmed = await post(staff.token, '/api/account/second-factor/totp/confirm', {
+      code: await codeFor(secret),
+    });
+    expect(confirmed.statusCode).toBe(200);
+  });
+
   it('lets a user enrolling during sign-in set up a factor without another prompt, and mails them', async () => {
     const staff = await createStaff(t, []);
     await requireForRole(staff.roleId, true);

@@ -117,6 +117,7 @@ export const secondFactorEndpoints = {
     summary: 'Assertion options for confirming it is the caller with one of their own passkeys',
     tag,
     access: 'signedIn',
+    beforeEnrolment: true,
     answer: webauthnOptions,
   }),
   reauthenticate: defineEndpoint({
