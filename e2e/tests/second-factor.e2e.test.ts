@@ -116,26 +116,6 @@ async function confirmWithPassword(page: Page, password: string, { screenshot = 
   await expect.poll(() => dialog.isVisible()).toBe(false);
 }
 
-/**
- * The dialog the Security screen opens when the server wants a fresh proof: a wrong password
- * is refused in place, the right one lets the change go on.
- */
-async function confirmWithPassword(page: Page, password: string, { screenshot = false } = {}) {
-  const dialog = page.getByRole('dialog', { name: 'Confirm it’s you' });
-  await expect.poll(() => dialog.isVisible()).toBe(true);
-  const field = dialog.getByLabel('Your password');
-  await field.fill('not-my-password');
-  await dialog.getByRole('button', { name: 'Confirm' }).click();
-  await expect.poll(() => dialog.getByText('That password or code is not right.').isVisible()).toBe(true);
-  if (screenshot) {
-    await expectNoSeriousA11yViolations(page);
-    await screenshots(page, 'second-factor-confirm');
-  }
-  await field.fill(password);
-  await dialog.getByRole('button', { name: 'Confirm' }).click();
-  await expect.poll(() => dialog.isVisible()).toBe(false);
-}
-
 describe('Second factor', () => {
   it('a role that requires one: enrol an authenticator app at sign-in, then sign in with a code or a recovery code', async () => {
     const staff = await createStaff([1], on);
@@ -272,31 +252,6 @@ describe('Second factor', () => {
     await expect.poll(() => list.getByRole('listitem').count()).toBe(10);
     await page.getByRole('button', { name: 'I saved my codes' }).click();
     await expectDashboard(page);
-  });
-
-  it('the Users page resets a user’s second factor after a confirmation: the password alone signs them in again', async () => {
-    const staff = await createStaff([1], on);
-    const signIn = await on.api.call(endpoints.login, { body: { username: staff.username, password: staff.password } });
-    if ('secondFactor' in signIn) throw new Error('no factor yet');
-    const token = { token: signIn.token };
-    await on.api.call(endpoints.reauthenticate, { body: { password: staff.password } }, token);
-    const { secret } = await on.api.call(endpoints.totpEnrolStart, {}, token);
-    await on.api.call(endpoints.totpEnrolConfirm, { body: { code: await codeFor(secret) } }, token);
-    expect(await on.api.call(endpoints.login, { body: staff })).toMatchObject({ secondFactor: 'verify' });
-
-    const page = await newPage(browser(), 1280, portal.baseUrl);
-    await openSignedIn(page, e2eAdmin.username, e2eAdmin.password, '/users');
-    await page.getByRole('textbox', { name: 'Search by user name or first name' }).fill(staff.username);
-    const reset = page.getByRole('button', { name: `Reset second factor ${staff.username}` });
-    await expect.poll(() => reset.isVisible()).toBe(true);
-    await reset.click();
-    const dialog = page.getByRole('dialog');
-    await expect.poll(() => dialog.getByText(/Reset the second factor of/).isVisible()).toBe(true);
-    await settle(page);
-    await screenshots(page, 'users-reset-second-factor');
-    await dialog.getByRole('button', { name: 'Reset second factor' }).click();
-    await expect.poll(() => toastShown(page, /Second factor reset/)).toBe(true);
-    expect(await on.api.call(endpoints.login, { body: staff })).toMatchObject({ token: expect.any(String) });
   });
 
   it('the Users page resets a user’s second factor after a confirmation: the password alone signs them in again', async () => {

@@ -70,17 +70,5 @@ export async function reauthenticateWithPasskey() {
   return api.call('POST /api/account/reauthenticate', { body: { credential } });
 }
 
-/** Confirms it is the caller, for a change of their second factors (docs/decisions/second-factor-changes.md). */
-export const reauthenticateWithPassword = (password: string) =>
-  api.call('POST /api/account/reauthenticate', { body: { password } });
-
-export const reauthenticateWithCode = (code: string) =>
-  api.call('POST /api/account/reauthenticate', { body: { code } });
-
-export async function reauthenticateWithPasskey() {
-  const credential = await assertPasskey(await api.call('POST /api/account/reauthenticate/passkey/options'));
-  return api.call('POST /api/account/reauthenticate', { body: { credential } });
-}
-
 /** Whether this browser can make and use passkeys at all. */
 export const canUsePasskeys = () => typeof window !== 'undefined' && 'PublicKeyCredential' in window;

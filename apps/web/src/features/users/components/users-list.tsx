@@ -61,17 +61,6 @@ export function UsersList({ onAdd, onEdit }: { onAdd: () => void; onEdit: (user:
     }
   };
 
-  /** Removes the user's second factors, after a confirmation (docs/decisions/second-factor-changes.md). */
-  const resetSecondFactorOf = async (user: User) => {
-    const message = `Reset the second factor of ${user.UserName}? Their authenticator app, passkeys and recovery codes are removed and they are signed out everywhere; a role that requires a second factor has them set one up at their next sign-in.`;
-    if (!(await confirmAction({ message, confirmLabel: 'Reset second factor' }))) return;
-    try {
-      notifySuccess((await resetFactor.mutateAsync(user.UserId)).message);
-    } catch (error) {
-      notifyError(errorMessage(error, fallbackMessages.saveFailed));
-    }
-  };
-
   return (
     <>
       <PageTitle title="Users" actions={<Button onClick={onAdd}>+ Add New</Button>} />
