@@ -1,8 +1,7 @@
 import { meshViewAnswer } from '@portal/contract';
-import { MeshoptDecoder } from 'meshoptimizer/decoder';
-import { Matrix4, Mesh, type BufferGeometry } from 'three';
-import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js';
+import { Box3, BufferAttribute, BufferGeometry, Matrix4, Sphere, Vector3 } from 'three';
 import { loadStl } from './load-stl.ts';
+import type { MeshStream, MeshViewPart, MeshViewWorkerAnswer } from './mesh-view-worker.ts';
 
 /** A mesh to show: its geometry and where it sits (a viewing copy's positions are quantized, and its matrix maps them back to millimetres). */
 export interface LoadedMesh {
@@ -12,16 +11,6 @@ export interface LoadedMesh {
   fallback?: string;
   /** The copy's simplified mesh, drawn while the whole model is in view (lighter to draw, the same to the eye there). */
   overview?: { geometry: BufferGeometry; matrix: Matrix4 };
-}
-
-/** meshopt's decoder, its work spread over Web Workers so that decoding never holds the page. */
-let decoder: Promise<typeof MeshoptDecoder> | undefined;
-export function meshoptDecoder() {
-  decoder ??= MeshoptDecoder.ready.then(() => {
-    MeshoptDecoder.useWorkers(Math.max(1, Math.min(2, navigator.hardwareConcurrency - 1)));
-    return MeshoptDecoder;
-  });
-  return decoder;
 }
 
 /**
@@ -53,7 +42,7 @@ export async function readWithProgress(response: Response, onProgress: (share: n
 
 /**
  * A stored STL's mesh for the viewer: its viewing copy (a meshopt-compressed glTF a tenth of
- * the STL's size or less, decoded in workers) when the server has made it; otherwise the
+ * the STL's size or less, downloaded and decoded in a worker) when the server has made it; otherwise the
  * original STL, with the reason the copy is not there. `viewPath` is where the copy's state is
  * read (a case file's or a message file's), `url` the original's download.
  */
@@ -76,30 +65,51 @@ export async function loadMeshView(
           : 'no lighter viewing copy could be made of it',
     };
   }
-  const response = await fetch(`${file.viewPath}/mesh.glb`, { credentials: 'include', signal });
-  if (!response.ok) throw new Error(`the server answered ${response.status}`);
-  const data = await readWithProgress(response, onProgress);
-  const loader = new GLTFLoader().setMeshoptDecoder(await meshoptDecoder());
-  const gltf = await loader.parseAsync(data, '');
-  gltf.scene.updateMatrixWorld(true);
-  const meshes: Mesh[] = [];
-  gltf.scene.traverse((object) => {
-    if (object instanceof Mesh) meshes.push(object);
-  });
-  // The copy's full mesh (`detail`) and its simplified `overview`; a copy made before
-  // overviews existed has its one mesh.
-  const detail = meshes.find((mesh) => mesh.name === 'detail') ?? meshes[0];
-  if (!detail) throw new Error('its viewing copy holds no mesh');
-  const overview = meshes.find((mesh) => mesh.name === 'overview');
-  return {
-    ...placed(detail),
-    ...(overview && { overview: placed(overview) }),
-  };
+  return readCopyInWorker(`${file.viewPath}/mesh.glb`, signal, onProgress);
 }
 
-/** A loaded mesh's geometry, with normals (older copies carry none), and the matrix that maps it to millimetres. */
-function placed(mesh: Mesh): { geometry: BufferGeometry; matrix: Matrix4 } {
-  const geometry = mesh.geometry as BufferGeometry;
-  if (!geometry.getAttribute('normal')) geometry.computeVertexNormals();
-  return { geometry, matrix: mesh.matrixWorld.clone() };
+/** A part of a copy as the worker sent it, as a geometry (its bounds given, not computed again here) and its matrix. */
+function geometryOf(part: MeshViewPart): { geometry: BufferGeometry; matrix: Matrix4 } {
+  const attribute = (stream: MeshStream) => new BufferAttribute(stream.array, stream.itemSize, stream.normalized);
+  const geometry = new BufferGeometry()
+    .setAttribute('position', attribute(part.position))
+    .setAttribute('normal', attribute(part.normal));
+  if (part.index) geometry.setIndex(attribute(part.index));
+  geometry.boundingBox = new Box3(new Vector3(...part.box.min), new Vector3(...part.box.max));
+  geometry.boundingSphere = new Sphere(new Vector3(...part.sphere.center), part.sphere.radius);
+  return { geometry, matrix: new Matrix4().fromArray(part.matrix) };
+}
+
+/**
+ * Downloads and decodes a viewing copy in a Web Worker (mesh-view-worker.ts): the page only
+ * wraps the streams it sends back. Aborting ends the worker, and its download with it.
+ */
+function readCopyInWorker(url: string, signal: AbortSignal, onProgress: (share: number) => void): Promise<LoadedMesh> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason as Error);
+    const worker = new Worker(new URL('./mesh-view-worker.ts', import.meta.url), { type: 'module' });
+    const end = () => worker.terminate();
+    signal.addEventListener(
+      'abort',
+      () => {
+        end();
+        reject(signal.reason as Error);
+      },
+      { once: true },
+    );
+    worker.onmessage = (event: MessageEvent<MeshViewWorkerAnswer>) => {
+      const answer = event.data;
+      if ('progress' in answer) return onProgress(answer.progress);
+      end();
+      if ('error' in answer) return reject(new Error(answer.error));
+      onProgress(1);
+      resolve({ ...geometryOf(answer.detail), ...(answer.overview && { overview: geometryOf(answer.overview) }) });
+    };
+    worker.onerror = () => {
+      end();
+      reject(new Error('its viewing copy could not be read'));
+    };
+    // A resolved absolute address: the worker's base is its own script's.
+    worker.postMessage({ url: new URL(url, location.href).href });
+  });
 }

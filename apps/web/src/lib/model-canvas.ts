@@ -23,6 +23,7 @@ import {
   WebGLRenderTarget,
 } from 'three';
 import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
+import type { WebGlProbeAnswer } from './webgl-probe-worker.ts';
 
 const fieldOfView = 40;
 /** How close (a share of the distance that fits the model) the view comes before the full meshes replace their overviews. */
@@ -30,6 +31,32 @@ const detailFrom = 0.6;
 
 /** Renderers that draw WebGL on the CPU: SwiftShader (Chromium without a usable GPU), Mesa's llvmpipe, Windows' basic driver. */
 const softwareRenderer = /SwiftShader|llvmpipe|softpipe|Software|Basic Render/i;
+
+/**
+ * Finds out whether this browser draws WebGL in software (below), reading the renderer's name
+ * in a worker where it can: the context that costs waits there rather than on the page's main
+ * thread. The scan viewer asks for it while its scans download, before it makes its canvas
+ * (docs/decisions/viewer-first-open.md).
+ */
+let probe: Promise<void> | undefined;
+export function detectSoftwareWebGl(): Promise<void> {
+  probe ??= new Promise<string | null>((resolve) => {
+    try {
+      const worker = new Worker(new URL('./webgl-probe-worker.ts', import.meta.url), { type: 'module' });
+      const answer = (name: string | null) => {
+        worker.terminate();
+        resolve(name);
+      };
+      worker.onmessage = (event: MessageEvent<WebGlProbeAnswer>) => answer(event.data.name);
+      worker.onerror = () => answer(null);
+    } catch {
+      resolve(null);
+    }
+  }).then((name) => {
+    isSoftware ??= name === null ? isSoftwareWebGl() : softwareRenderer.test(name);
+  });
+  return probe;
+}
 
 /** Whether this browser draws WebGL in software: its unmasked renderer name, where the browser gives it. */
 function isSoftwareWebGl(): boolean {
@@ -84,9 +111,26 @@ function createFramePresenter(
   renderer: WebGLRenderer,
   draw: (target: WebGLRenderTarget | null) => void,
   compile: (target: WebGLRenderTarget) => Promise<unknown>,
+  /** Called once, when the GPU process has run the first frame shown on the canvas. */
+  onFirstFrame: () => void,
 ) {
+  const gl = renderer.getContext() as WebGL2RenderingContext;
+  let isFirst = true;
+  const shown = () => {
+    if (!isFirst) return;
+    isFirst = false;
+    void commandsDone(gl).then(onFirstFrame);
+  };
   if (!isSoftware) {
-    return { target: null, request: () => draw(null), resize: () => {}, dispose: () => {} };
+    return {
+      target: null,
+      request: () => {
+        draw(null);
+        shown();
+      },
+      resize: () => {},
+      dispose: () => {},
+    };
   }
   const target = new WebGLRenderTarget(1, 1, { colorSpace: SRGBColorSpace, depthBuffer: true });
   // The copy: a quad over the whole canvas showing the target, its shader compiled in the background now.
@@ -109,6 +153,7 @@ function createFramePresenter(
       if (isDisposed) return;
       renderer.render(copy, copyCamera);
       hasFrame = true;
+      shown();
       state = 'idle';
       if (isWanted) {
         isWanted = false;
@@ -174,7 +219,16 @@ export function createModelCanvas(container: HTMLElement, options: ModelCanvasOp
   canvas.setAttribute('role', 'img');
   canvas.setAttribute('aria-label', options.ariaLabel);
   canvas.tabIndex = 0;
-  Object.assign(canvas.style, { display: 'block', width: '100%', height: '100%', touchAction: 'none' });
+  // Hidden (so neither painted nor read back by the compositor) until its first frame has been
+  // drawn: in software, showing the canvas earlier made the page wait, on its main thread, for the
+  // GPU process to set up the context, compile and draw (docs/decisions/viewer-first-open.md).
+  Object.assign(canvas.style, {
+    display: 'block',
+    width: '100%',
+    height: '100%',
+    touchAction: 'none',
+    visibility: 'hidden',
+  });
   container.append(canvas);
 
   const scene = new Scene();
@@ -192,12 +246,21 @@ export function createModelCanvas(container: HTMLElement, options: ModelCanvasOp
   controls.listenToKeyEvents(canvas);
   /** Set while the model's shaders compile: the frame is drawn once they have. */
   let compiling: Promise<void> | undefined;
-  /** Starts compiling, in the background, the shaders of what is visible for drawing into `target`. */
-  const compileFor = (target: WebGLRenderTarget | null) => {
+  /**
+   * Starts compiling, in the background, the shaders of what is visible for drawing into
+   * `target`. Where the browser cannot compile in parallel (no KHR_parallel_shader_compile:
+   * Chromium's SwiftShader), compileAsync resolves at once and the GPU process compiles and
+   * links in its queue; the first frame's reads of the program (its uniforms and attributes)
+   * would wait for that on the main thread (docs/decisions/viewer-first-open.md). So when new
+   * programs were made, it resolves only once the GPU process has run them (a fence, polled).
+   */
+  const compileFor = (target: WebGLRenderTarget | null): Promise<unknown> => {
+    const programs = renderer.info.programs?.length ?? 0;
     renderer.setRenderTarget(target);
     const compiled = renderer.compileAsync(scene, camera);
     renderer.setRenderTarget(null);
-    return compiled;
+    if ((renderer.info.programs?.length ?? 0) === programs) return compiled;
+    return compiled.then(() => commandsDone(renderer.getContext() as WebGL2RenderingContext));
   };
   const frames = createFramePresenter(
     renderer,
@@ -207,11 +270,13 @@ export function createModelCanvas(container: HTMLElement, options: ModelCanvasOp
       renderer.setRenderTarget(null);
     },
     compileFor,
+    () => (canvas.style.visibility = ''),
   );
   /** Set while `fit` places the camera: the controls announce the change, and the shaders have not compiled yet. */
   let isFitting = false;
   const render = () => {
-    if (!compiling && !isFitting) frames.request();
+    // Nothing is drawn before `fit` has found a model (a canvas made before its meshes arrive).
+    if (!compiling && !isFitting && radius) frames.request();
   };
   controls.addEventListener('change', render);
 
@@ -259,6 +324,10 @@ export function createModelCanvas(container: HTMLElement, options: ModelCanvasOp
   return {
     model,
     render,
+    /** Names the canvas (its accessible name) once what it shows is known. */
+    setLabel(ariaLabel: string) {
+      canvas.setAttribute('aria-label', ariaLabel);
+    },
     /** Centres the model (false while it is still empty) and fits the camera to it. */
     fit(): boolean {
       model.position.set(0, 0, 0);
@@ -274,7 +343,9 @@ export function createModelCanvas(container: HTMLElement, options: ModelCanvasOp
       isFitting = false;
       // The shaders of what is visible now compile in the GPU process (KHR_parallel_shader_compile)
       // before the first frame, rather than within it while the page waits (a second in software).
-      compiling = compileFor(frames.target)
+      // In a task of their own: building and sending the programs is tens of milliseconds of script.
+      compiling = new Promise<unknown>((resolve) => setTimeout(resolve, 0))
+        .then(() => compileFor(frames.target))
         .catch(() => {})
         .then(() => {
           compiling = undefined;

@@ -1,7 +1,9 @@
 import { Alert, Box, Checkbox, Group, Progress, Text } from '@mantine/core';
 import { useEffect, useRef, useState } from 'react';
 import { loadMeshView } from '../../lib/load-mesh-view.ts';
-import { createViewer } from './create-viewer.ts';
+import { detectSoftwareWebGl } from '../../lib/model-canvas.ts';
+import { createViewer, type ScanViewer } from './create-viewer.ts';
+import { listed } from './listed.ts';
 import type { ViewableScan } from './view-in-3d.tsx';
 import { ViewPresetButtons } from './view-preset-buttons.tsx';
 import { archHiddenBy, type ViewPreset } from './view-presets.ts';
@@ -25,7 +27,7 @@ function Swatch({ color }: { color: string }) {
  */
 export default function StlScene({ scans }: { scans: ViewableScan[] }) {
   const containerRef = useRef<HTMLDivElement>(null);
-  const viewerRef = useRef<ReturnType<typeof createViewer>>(undefined);
+  const viewerRef = useRef<ScanViewer>(undefined);
   const [state, setState] = useState<ViewerState>({ kind: 'loading' });
   const [percent, setPercent] = useState(0);
   const [hidden, setHidden] = useState<ReadonlySet<ViewableScan>>(new Set());
@@ -47,7 +49,29 @@ export default function StlScene({ scans }: { scans: ViewableScan[] }) {
 
   useEffect(() => {
     const controller = new AbortController();
-    let viewer: ReturnType<typeof createViewer> | undefined;
+    let viewer: ScanViewer | undefined;
+    let cannotDraw = false;
+    // The canvas is made while the scans download (the software check in a worker, then the
+    // canvas in a task of its own), so that none of it adds to the task that shows them, and the
+    // canvas has its size before any drawing is queued (docs/decisions/viewer-first-open.md).
+    const canvasMade = detectSoftwareWebGl()
+      .catch(() => {})
+      .then(
+        () =>
+          new Promise<void>((resolve) =>
+            setTimeout(() => {
+              if (!controller.signal.aborted) {
+                try {
+                  viewer = createViewer(containerRef.current!);
+                  viewerRef.current = viewer;
+                } catch {
+                  cannotDraw = true;
+                }
+              }
+              resolve();
+            }, 0),
+          ),
+      );
     const shares = scans.map(() => 0);
     const loads = scans.map((scan, index) =>
       loadMeshView(scan, controller.signal, (share) => {
@@ -56,14 +80,14 @@ export default function StlScene({ scans }: { scans: ViewableScan[] }) {
           setPercent(Math.round((100 * shares.reduce((sum, part) => sum + part, 0)) / scans.length));
       }),
     );
-    void Promise.allSettled(loads).then((results) => {
+    void Promise.allSettled(loads).then(async (results) => {
+      await canvasMade;
       const loaded = results.flatMap((result, index) =>
         result.status === 'fulfilled' ? [{ scan: scans[index]!, ...result.value }] : [],
       );
-      if (controller.signal.aborted) {
+      const disposeLoaded = () =>
         loaded.forEach(({ geometry, overview }) => [geometry, overview?.geometry].forEach((part) => part?.dispose()));
-        return;
-      }
+      if (controller.signal.aborted) return disposeLoaded();
       const notes = loaded.flatMap(({ scan, fallback }) =>
         fallback ? [`Showing the original ${scan.fileName}: ${fallback}.`] : [],
       );
@@ -76,19 +100,17 @@ export default function StlScene({ scans }: { scans: ViewableScan[] }) {
         setState({ kind: 'failed', failures });
         return;
       }
-      try {
-        const shown = loaded.map(({ scan }) => scan);
-        viewer = createViewer(
-          containerRef.current!,
-          loaded.map(({ scan, geometry, matrix, overview }) => ({ geometry, matrix, overview, color: scan.color })),
-          `3D view of the ${new Intl.ListFormat('en').format(shown.map((scan) => scan.label.toLowerCase()))} scan`,
-        );
-        viewerRef.current = viewer;
-        setState({ kind: 'ready', shown, failures, notes });
-      } catch {
-        loaded.forEach(({ geometry, overview }) => [geometry, overview?.geometry].forEach((part) => part?.dispose()));
+      if (cannotDraw || !viewer) {
+        disposeLoaded();
         setState({ kind: 'failed', failures: ['This browser cannot show 3D graphics (WebGL is not available).'] });
+        return;
       }
+      const shown = loaded.map(({ scan }) => scan);
+      viewer.show(
+        loaded.map(({ scan, geometry, matrix, overview }) => ({ geometry, matrix, overview, color: scan.color })),
+        `3D view of the ${listed(shown.map((scan) => scan.label.toLowerCase()))} scan`,
+      );
+      setState({ kind: 'ready', shown, failures, notes });
     });
     return () => {
       controller.abort();
@@ -99,15 +121,6 @@ export default function StlScene({ scans }: { scans: ViewableScan[] }) {
 
   return (
     <>
-      {state.kind === 'loading' && (
-        <>
-          <ViewerLoading />
-          <Progress value={percent} aria-label={`Loading the scans: ${percent}%`} mt="xs" />
-          <Text size="sm" c="dimmed" ta="center" mt={4}>
-            {percent}%
-          </Text>
-        </>
-      )}
       {state.kind === 'ready' &&
         state.notes.map((note) => (
           <Alert key={note} color="blue" role="status" mb="sm">
@@ -152,13 +165,25 @@ export default function StlScene({ scans }: { scans: ViewableScan[] }) {
           )}
         </Group>
       )}
-      <Box
-        ref={containerRef}
-        h="min(60vh, 560px)"
-        mih={280}
-        display={state.kind === 'ready' ? 'block' : 'none'}
-        style={{ borderRadius: 'var(--mantine-radius-md)', overflow: 'hidden' }}
-      />
+      {/* The canvas is laid out from the start (its size set before anything is drawn), under the progress while the scans load. */}
+      <Box pos="relative" display={state.kind === 'failed' ? 'none' : 'block'}>
+        <Box
+          ref={containerRef}
+          h="min(60vh, 560px)"
+          mih={280}
+          aria-hidden={state.kind !== 'ready'}
+          style={{ borderRadius: 'var(--mantine-radius-md)', overflow: 'hidden' }}
+        />
+        {state.kind === 'loading' && (
+          <Box pos="absolute" inset={0} bg="var(--mantine-color-body)">
+            <ViewerLoading />
+            <Progress value={percent} aria-label={`Loading the scans: ${percent}%`} mt="xs" />
+            <Text size="sm" c="dimmed" ta="center" mt={4}>
+              {percent}%
+            </Text>
+          </Box>
+        )}
+      </Box>
       {state.kind === 'ready' && <ViewPresetButtons onView={showPreset} />}
       {state.kind === 'ready' && (
         <Text size="sm" c="dimmed" mt="xs">

@@ -1,7 +1,8 @@
 import { endpoints, planViewAnswer, type PlanArch, type PlanVersion, type PlanViewAnswer } from '@portal/contract';
 import { Mesh, type Group, type Object3D } from 'three';
 import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js';
-import { meshoptDecoder, readWithProgress } from '../../../lib/load-mesh-view.ts';
+import { readWithProgress } from '../../../lib/load-mesh-view.ts';
+import { meshoptDecoder } from '../../../lib/meshopt-decoder.ts';
 import { withOverview } from '../../../lib/model-canvas.ts';
 
 /** One tooth (a closed shell of the arch's mesh) and where each stage puts it. */
