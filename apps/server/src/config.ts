@@ -20,6 +20,7 @@ import {
   readWholeNumber,
   text,
 } from './config-values.ts';
+import { ownerOnlyFolder } from './lib/owner-only.ts';
 import { repoRoot } from './server-root.ts';
 
 /** MAX_UPLOAD_BYTES when unset: a full set of scans and photos, with room to spare (issue 20). */
@@ -652,7 +653,7 @@ function loadJwtSecret(dataDir: string, fromEnv?: string): string {
     return readFileSync(file, 'utf8').trim();
   } catch {
     try {
-      mkdirSync(dataDir, { recursive: true });
+      mkdirSync(dataDir, { recursive: true, mode: ownerOnlyFolder });
       const secret = randomBytes(48).toString('base64url');
       writeFileSync(file, secret, { mode: 0o600, flag: 'wx' });
       return secret;

@@ -1,3 +1,5 @@
+// First: the archive, pg_dump's output and a restore's files are the owner's alone (lib/owner-only.ts).
+import '../lib/owner-only-umask.ts';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../config.ts';
