@@ -137,6 +137,26 @@ describe('a change of a second factor with a session alone (the red team’s rep
   });
 });
 
+describe('proof throttling', () => {
+  let limited: TestApp;
+  beforeAll(async () => {
+    limited = await createTestApp({ loginAttemptsPerAccountAndAddress: 3, loginAttemptsPerAccount: 5 });
+  });
+  afterAll(() => limited.close());
+
+  it('answers 429 after too many wrong passwords on one session, even to the right one: a session is no way around the sign-in limits', async () => {
+    const staff = await createStaff(limited, []);
+    const attempt = (password: string) =>
+      limited.as(staff.token, { method: 'POST', url: '/api/account/reauthenticate', payload: { password } });
+    const statuses = [];
+    for (let guess = 0; guess < 3; guess++) statuses.push((await attempt(`guess-${guess}`)).statusCode);
+    expect(statuses).toEqual([403, 403, 403]);
+    const right = await attempt(staffPassword);
+    expect(right.statusCode).toBe(429);
+    expect(right.headers['retry-after']).toBeDefined();
+  });
+});
+
 describe('with a fresh proof', () => {
   it('changes the factors after the password, mails the owner at each change, and the proof stays with its session', async () => {
     const staff = await createStaff(t, []);
