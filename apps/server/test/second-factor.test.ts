@@ -262,7 +262,8 @@ describe('PUT /role/second-factor/:id', () => {
     });
     expect(byStaff.statusCode).toBe(403);
     await requireForRole(staff.roleId, true);
-    const roles = await t.as(staff.token, { method: 'GET', url: '/api/role/get_roles_list' });
+    // Read by the administrator: the staff's own session must now enrol first (enrolment-required.test.ts).
+    const roles = await t.as(await t.adminToken(), { method: 'GET', url: '/api/role/get_roles_list' });
     const role = roles
       .json<{ RoleId: number; RequiresSecondFactor: boolean }[]>()
       .find((r) => r.RoleId === staff.roleId);
