@@ -64,6 +64,8 @@ export interface ApiClientOptions {
   onEnd?: (endpoint: Pick<Endpoint, 'method' | 'path'>) => void;
   /** A 401 answer, before its ApiError is thrown (the web app ends the session). */
   onUnauthorized?: () => void;
+  /** A 403 answer, with its ApiError before it is thrown (the web app sends a user who must set up a second factor to do so). */
+  onForbidden?: (error: ApiError) => void;
 }
 
 export interface CallOptions {
@@ -155,7 +157,9 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
       });
       if (!response.ok) {
         if (response.status === 401) options.onUnauthorized?.();
-        throw await toApiError(response);
+        const error = await toApiError(response);
+        if (response.status === 403) options.onForbidden?.(error);
+        throw error;
       }
       return { data: await parseAnswer(target, response), headers: response.headers };
     } finally {

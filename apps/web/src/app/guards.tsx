@@ -3,13 +3,15 @@ import type { PageUrl } from '@portal/contract';
 import type { ReactNode } from 'react';
 import { Navigate, useLocation, useRouteError } from 'react-router';
 import { AppLayout } from './layout/app-layout.tsx';
+import { EnrolmentLayout } from './layout/enrolment-layout.tsx';
 import { paths } from '../config/paths.ts';
 import { useMenu } from '../features/menu/api/get-menu.ts';
 import { isDoctor, isDoctorSide, useSession, type Session } from '../lib/session.ts';
 
 /**
  * Signed-in routes: an anonymous or expired session goes to the login screen, which returns
- * to the address asked for (a shared case link) after sign-in.
+ * to the address asked for (a shared case link) after sign-in; a session the server refuses
+ * until its user sets up a second factor gets the enrolment in place of the page.
  */
 export function ProtectedLayout() {
   const session = useSession();
@@ -18,6 +20,7 @@ export function ProtectedLayout() {
     const returnTo = `${location.pathname}${location.search}`;
     return <Navigate to={paths.login} replace state={{ returnTo }} />;
   }
+  if (session.mustEnrol) return <EnrolmentLayout />;
   return <AppLayout session={session} />;
 }
 

@@ -1,5 +1,6 @@
 // The client alone, not the whole contract: the sign-in page loads only what it calls.
 import { createApiClient, type ApiClientOptions } from '@portal/contract/client';
+import { messages } from '@portal/contract/session';
 import { activity } from './activity.ts';
 import { sessionStore } from './session.ts';
 import { fetchWithUploadProgress } from './upload-progress.ts';
@@ -22,6 +23,11 @@ const options = {
   // A 401 ends the session: the guard then sends the user to the login screen.
   onUnauthorized: () => {
     if (sessionStore.get()) sessionStore.clear();
+  },
+  // The role came to require a second factor this user has not set up: the guard shows the
+  // enrolment until they have one (docs/decisions/second-step-lock-and-enrolment.md).
+  onForbidden: (error) => {
+    if (error.message === messages.enrolmentRequired) sessionStore.requireEnrolment();
   },
 } satisfies ApiClientOptions;
 

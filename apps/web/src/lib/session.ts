@@ -14,6 +14,11 @@ export interface Session {
   roleId: number;
   /** Seconds since the epoch, from the token's exp claim. */
   exp: number;
+  /**
+   * The server refused this session until its user sets up a second factor (their role came
+   * to require one): kept in memory only, as the server says it again at the next request.
+   */
+  mustEnrol?: boolean;
 }
 
 /** The token's exp claim in seconds, or null when it has none or cannot be decoded. */
@@ -78,6 +83,17 @@ export const sessionStore = {
   setProfilePic(profilePic: string | null) {
     localStorage.setItem('profilePic', profilePic ?? '');
     current = load();
+    emit();
+  },
+  requireEnrolment() {
+    if (!current || current.mustEnrol) return;
+    current = { ...current, mustEnrol: true };
+    emit();
+  },
+  /** A second factor is set up: the session serves again. */
+  enrolmentDone() {
+    if (!current?.mustEnrol) return;
+    current = { ...current, mustEnrol: false };
     emit();
   },
   clear() {
