@@ -69,11 +69,12 @@ const servedDoctorsOfUser = sql<ServedDoctor[]>`case when ${users.userType} = 'D
       and su.is_active and su.deleted_at is null), '[]'::json) end`;
 
 /**
- * The user's role requires a second factor and they have none: a session from before the
- * role came to require one. The factors are looked at only when the role requires one, so
- * the usual request pays one primary-key probe of `roles` (docs/decisions/second-step-lock-and-enrolment.md).
+ * The user's role (left-joined) requires a second factor and they have none: a session from
+ * before the role came to require one. The factors are looked at only when the role requires
+ * one, so the usual request pays one primary-key probe of `roles`, a few microseconds
+ * (docs/decisions/second-step-lock-and-enrolment.md).
  */
-const mustEnrolOfUser = sql<boolean>`case when (select ${roles.requiresSecondFactor} from ${roles} where ${roles.roleId} = ${users.roleId})
+const mustEnrolOfUser = sql<boolean>`case when ${roles.requiresSecondFactor}
   then not exists (select 1 from ${totpFactors} where ${totpFactors.userId} = ${users.userId} and ${totpFactors.confirmedAt} is not null)
     and not exists (select 1 from ${passkeys} where ${passkeys.userId} = ${users.userId})
   else false end`;
@@ -119,6 +120,7 @@ export const authPlugin = fp(async (app: FastifyInstance) => {
     .from(sessions)
     .innerJoin(users, eq(users.userId, sessions.userId))
     .leftJoin(doctors, eq(doctors.userId, users.userId))
+    .leftJoin(roles, eq(roles.roleId, users.roleId))
     .where(
       and(
         eq(sessions.sessionId, sql.placeholder('jti')),
