@@ -74,13 +74,45 @@ function isSoftwareWebGl(): boolean {
  * does not report SwiftShader as a "major performance caveat", hence the renderer's name.
  */
 let isSoftware: boolean | undefined;
-function createRenderer(): WebGLRenderer {
+function createRenderer(prepared?: PreparedCanvas): WebGLRenderer {
   isSoftware ??= isSoftwareWebGl();
-  const renderer = new WebGLRenderer({ antialias: !isSoftware });
+  const renderer = new WebGLRenderer({ antialias: !isSoftware, ...prepared });
   // Reading a shader's compile status waits for the compile (seconds in software): the
   // development build checks, the built app lets the GPU process compile on its own.
   renderer.debug.checkShaderErrors = import.meta.env.DEV;
   return renderer;
+}
+
+/** A canvas and its WebGL context, made before the viewer (prepareCanvas). */
+export interface PreparedCanvas {
+  canvas: HTMLCanvasElement;
+  context: WebGL2RenderingContext;
+}
+
+/**
+ * A canvas with its WebGL context, resolved once the GPU process has set the context up. Made
+ * and read at once (as three's renderer does when it makes its own), the first reads of the
+ * context waited on the page's main thread for that set-up: 20-170 ms in software depending on
+ * how busy the machine is (docs/decisions/viewer-first-open.md). Undefined without WebGL 2
+ * (the renderer then finds that out itself).
+ */
+export async function prepareCanvas(): Promise<PreparedCanvas | undefined> {
+  await detectSoftwareWebGl();
+  const canvas = document.createElement('canvas');
+  // three's own attributes (WebGLRenderer's defaults), the multisampling chosen as it would be.
+  const context = canvas.getContext('webgl2', {
+    alpha: false,
+    depth: true,
+    stencil: false,
+    antialias: !isSoftware,
+    premultipliedAlpha: true,
+    preserveDrawingBuffer: false,
+    powerPreference: 'default',
+    failIfMajorPerformanceCaveat: false,
+  });
+  if (!context) return undefined;
+  await commandsDone(context);
+  return { canvas, context };
 }
 
 /** Resolves once the GPU process has run every command sent before the call (a fence, polled; never waited on). */
@@ -136,7 +168,10 @@ function createFramePresenter(
   // The copy: a quad over the whole canvas showing the target, its shader compiled in the background now.
   const copy = new Mesh(new PlaneGeometry(2, 2), new MeshBasicMaterial({ map: target.texture }));
   const copyCamera = new OrthographicCamera(-1, 1, 1, -1, 0, 1);
-  void renderer.compileAsync(copy, copyCamera).catch(() => {});
+  // In a later task: building the program is tens of milliseconds of script on a busy machine.
+  setTimeout(() => {
+    if (!isDisposed) void renderer.compileAsync(copy, copyCamera).catch(() => {});
+  }, 0);
   let state: 'idle' | 'waiting' | 'drawing' = 'idle';
   let isWanted = false;
   let isDisposed = false;
@@ -212,8 +247,8 @@ export interface ModelCanvasOptions {
  * so its bounding sphere fills the narrower field of view, once the canvas has a size;
  * later resizes keep the user's view. The scene renders only when something changes.
  */
-export function createModelCanvas(container: HTMLElement, options: ModelCanvasOptions) {
-  const renderer = createRenderer();
+export function createModelCanvas(container: HTMLElement, options: ModelCanvasOptions, prepared?: PreparedCanvas) {
+  const renderer = createRenderer(prepared);
   renderer.setPixelRatio(Math.min(window.devicePixelRatio, 2));
   const canvas = renderer.domElement;
   canvas.setAttribute('role', 'img');

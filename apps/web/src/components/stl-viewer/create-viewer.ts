@@ -7,7 +7,7 @@ import {
   type Matrix4,
   type Object3D,
 } from 'three';
-import { createModelCanvas, withOverview } from '../../lib/model-canvas.ts';
+import { createModelCanvas, withOverview, type PreparedCanvas } from '../../lib/model-canvas.ts';
 import { showViewPreset, type ViewPreset } from './view-presets.ts';
 
 const viewDirection = new Vector3(0.35, 0.35, 1).normalize();
@@ -27,12 +27,16 @@ export interface ShownMesh {
  * each mesh) is centred and the camera fits the joint bounding sphere, slightly from above and
  * to the side so the scans read as solids from the start.
  */
-export function createViewer(container: HTMLElement) {
-  const view = createModelCanvas(container, {
-    ariaLabel: '3D view',
-    background: '#f1f3f5',
-    viewDirection,
-  });
+export function createViewer(container: HTMLElement, prepared?: PreparedCanvas) {
+  const view = createModelCanvas(
+    container,
+    {
+      ariaLabel: '3D view',
+      background: '#f1f3f5',
+      viewDirection,
+    },
+    prepared,
+  );
   const materials: MeshStandardMaterial[] = [];
   let shown: Object3D[] = [];
 

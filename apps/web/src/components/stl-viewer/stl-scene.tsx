@@ -1,7 +1,7 @@
 import { Alert, Box, Checkbox, Group, Progress, Text } from '@mantine/core';
 import { useEffect, useRef, useState } from 'react';
 import { loadMeshView } from '../../lib/load-mesh-view.ts';
-import { detectSoftwareWebGl } from '../../lib/model-canvas.ts';
+import { prepareCanvas } from '../../lib/model-canvas.ts';
 import { createViewer, type ScanViewer } from './create-viewer.ts';
 import { listed } from './listed.ts';
 import type { ViewableScan } from './view-in-3d.tsx';
@@ -51,18 +51,19 @@ export default function StlScene({ scans }: { scans: ViewableScan[] }) {
     const controller = new AbortController();
     let viewer: ScanViewer | undefined;
     let cannotDraw = false;
-    // The canvas is made while the scans download (the software check in a worker, then the
-    // canvas in a task of its own), so that none of it adds to the task that shows them, and the
-    // canvas has its size before any drawing is queued (docs/decisions/viewer-first-open.md).
-    const canvasMade = detectSoftwareWebGl()
-      .catch(() => {})
+    // The canvas is made while the scans download (the software check in a worker, the WebGL
+    // context set up by the GPU process, then the viewer in a task of its own), so that none of it
+    // adds to the task that shows them, and the canvas has its size before any drawing is queued
+    // (docs/decisions/viewer-first-open.md).
+    const canvasMade = prepareCanvas()
+      .catch(() => undefined)
       .then(
-        () =>
+        (prepared) =>
           new Promise<void>((resolve) =>
             setTimeout(() => {
               if (!controller.signal.aborted) {
                 try {
-                  viewer = createViewer(containerRef.current!);
+                  viewer = createViewer(containerRef.current!, prepared);
                   viewerRef.current = viewer;
                 } catch {
                   cannotDraw = true;
