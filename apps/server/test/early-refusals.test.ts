@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createCaseDoctor } from './helpers/case-factories.ts';
 import { createTestApp, type TestApp } from './helpers/test-app.ts';
 
 /**
@@ -22,7 +23,7 @@ const mebibyte = 1024 * 1024;
  * read: its status, or the error's message and code.
  */
 const fetchClient = `
-const { url, headers, bytes, tries, atOnce, blob } = JSON.parse(process.argv[1]);
+const { url, method, headers, bytes, tries, atOnce, blob, json } = JSON.parse(process.argv[1]);
 // One file of zeros for every try, as a browser's form holds a picked file.
 const file = blob ? new Blob([new Uint8Array(bytes)]) : undefined;
 function streamedForm() {
@@ -59,9 +60,10 @@ async function once() {
   const form = blob ? blobForm() : streamedForm();
   const contentType = form.contentType ? { 'content-type': form.contentType } : {};
   try {
-    const response = await fetch(url, { method: 'POST', body: form.body, duplex: 'half', headers: { ...contentType, ...headers } });
-    const answer = await response.json();
-    return answer.message ? response.status : 'an answer without a message';
+    const response = await fetch(url, { method, body: form.body, duplex: 'half', headers: { ...contentType, ...headers } });
+    // The portal's answers are JSON with a message; tus's are a line of text.
+    const message = json ? (await response.json()).message : await response.text();
+    return message ? response.status : 'an answer without a message';
   } catch (error) {
     return error.message + (error.cause ? ' (' + (error.cause.code ?? error.cause.message) + ')' : '');
   }
@@ -82,6 +84,8 @@ function fetchFromAnotherProcess(options: {
   tries: number;
   atOnce: number;
   blob?: boolean;
+  method: string;
+  json: boolean;
 }): Promise<Record<string, number>> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--input-type=module', '-e', fetchClient, JSON.stringify(options)], {
@@ -118,8 +122,11 @@ describe('a refusal sent before a 50 MB upload is read reaches Node fetch every 
   });
   afterAll(() => t?.close());
 
-  const post = (path: string, headers: Record<string, string> = {}, { bytes = 50 * mebibyte, blob = false } = {}) =>
-    fetchFromAnotherProcess({ url: `${baseUrl}${path}`, headers, bytes, tries, atOnce: 5, blob });
+  const post = (
+    path: string,
+    headers: Record<string, string> = {},
+    { bytes = 50 * mebibyte, blob = false, method = 'POST', json = true } = {},
+  ) => fetchFromAnotherProcess({ url: `${baseUrl}${path}`, method, headers, bytes, tries, atOnce: 5, blob, json });
 
   it('401: a case submitted without a token', async () => {
     expect(await post('/api/case/add')).toEqual({ 401: tries });
@@ -135,6 +142,30 @@ describe('a refusal sent before a 50 MB upload is read reaches Node fetch every 
     // 50 MB before the fix); 8 MB, since fetch encodes a Blob's form slowly (2.5 s at 50 MB).
     const headers = { authorization: `Bearer ${adminToken}` };
     expect(await post('/api/case/987654/plans', headers, { bytes: 8 * mebibyte, blob: true })).toEqual({ 404: tries });
+  });
+
+  it('409: a resumable upload (tus) sent from the wrong offset, answered by tus itself', async () => {
+    // tus writes its own answers, without `Connection: close`: Node keeps the connection and
+    // reads the body whole (read 50 of 50 before the fix too). Kept so it stays so.
+    const doctor = await createCaseDoctor(t);
+    const created = await t.as(doctor.token, {
+      method: 'POST',
+      url: '/api/uploads/tus',
+      headers: {
+        'tus-resumable': '1.0.0',
+        'upload-length': String(50 * mebibyte),
+        'upload-metadata': `filename ${Buffer.from('scan.stl').toString('base64')}`,
+      },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const headers = {
+      authorization: `Bearer ${doctor.token}`,
+      'tus-resumable': '1.0.0',
+      'content-type': 'application/offset+octet-stream',
+      'upload-offset': String(mebibyte),
+    };
+    const path = new URL(created.headers.location!, baseUrl).pathname;
+    expect(await post(path, headers, { method: 'PATCH', json: false })).toEqual({ 409: tries });
   });
 
   it('413: a form that declares more than it may hold', async () => {
