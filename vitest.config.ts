@@ -20,6 +20,7 @@ const databaseFreeServerTests = [
   'test/failure-counter.test.ts',
   'test/docs-links.test.ts',
   'test/configuration-doc.test.ts',
+  'test/started-processes.test.ts',
 ];
 
 // Two workers on this 2-core machine (PGlite takes 0.5-1 GB a worker), beside the browser
