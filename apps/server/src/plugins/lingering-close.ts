@@ -47,6 +47,7 @@ export const lingeringClosePlugin = fp(async (app: FastifyInstance, options: Lin
   /** The sockets lingering: when it began, the socket's bytes read then and at its last progress. */
   const lingering = new Map<Socket, { since: number; startBytes: number; lastProgress: number; bytesRead: number }>();
   let timer: NodeJS.Timeout | undefined;
+  let isClosing = false;
 
   const check = () => {
     const now = Date.now();
@@ -75,8 +76,14 @@ export const lingeringClosePlugin = fp(async (app: FastifyInstance, options: Lin
     const { bytesRead } = socket;
     lingering.set(socket, { since: now, startBytes: bytesRead, lastProgress: now, bytesRead });
     timer ??= setInterval(check, checkEveryMs).unref();
-    // The client sent all it had (FIN): nothing is left to wait for.
-    socket.once('end', () => socket.destroy());
+    // The client sent the whole body, or all it had (FIN): nothing is left to wait for once
+    // the answer is out (a bound above ends it if the client never reads it).
+    const closeOnceAnswered = () => {
+      if (socket.writableFinished) socket.destroy();
+      else socket.once('finish', () => socket.destroy());
+    };
+    request.once('end', closeOnceAnswered);
+    socket.once('end', closeOnceAnswered);
     socket.once('close', () => {
       lingering.delete(socket);
       if (lingering.size === 0) {
@@ -88,7 +95,7 @@ export const lingeringClosePlugin = fp(async (app: FastifyInstance, options: Lin
 
   function destroySoon(this: Socket) {
     const request = requests.get(this);
-    if (request && !request.complete && !request.destroyed && !this.destroyed) linger(this, request);
+    if (request && !request.complete && !request.destroyed && !this.destroyed && !isClosing) linger(this, request);
     else Socket.prototype.destroySoon.call(this);
   }
 
@@ -108,6 +115,7 @@ export const lingeringClosePlugin = fp(async (app: FastifyInstance, options: Lin
 
   // A closing server does not wait for bytes nobody wants.
   app.addHook('preClose', async () => {
+    isClosing = true;
     for (const socket of lingering.keys()) socket.destroy();
   });
   app.addHook('onClose', async () => {
