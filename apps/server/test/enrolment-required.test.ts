@@ -3,6 +3,7 @@ import { generateSecret } from 'otplib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { passkeys, totpFactors } from '../src/db/schema.ts';
 import { createDoctor, createStaff } from './helpers/factories.ts';
+import { openEventStream, type EventStreamReader } from './helpers/event-stream.ts';
 import { createTestApp, type TestApp } from './helpers/test-app.ts';
 
 /**
@@ -100,5 +101,38 @@ describe('a session from before its role required a second factor', () => {
     } finally {
       await requireForRole(19, false);
     }
+  });
+});
+
+describe('a live-event stream from before its role required a second factor', () => {
+  let e: TestApp;
+  let base: string;
+  const open: EventStreamReader[] = [];
+  beforeAll(async () => {
+    e = await createTestApp({ events: { heartbeatMs: 200, sessionCheckMs: 300 } });
+    base = await e.app.listen({ port: 0, host: '127.0.0.1' });
+  });
+  // A stream still open (a failed test) would hold the app's close.
+  afterAll(async () => {
+    for (const stream of open) stream.close();
+    await e.close();
+  });
+
+  it('ends at the next session check, and is refused when opened again', async () => {
+    const staff = await createStaff(e, [1, 2]);
+    const headers = { authorization: `Bearer ${staff.token}` };
+    const stream = await openEventStream(`${base}/api/events`, headers);
+    open.push(stream);
+    expect(stream.status).toBe(200);
+    const required = await e.as(await e.adminToken(), {
+      method: 'PUT',
+      url: `/api/role/second-factor/${staff.roleId}`,
+      payload: { required: true },
+    });
+    expect(required.statusCode).toBe(200);
+    await stream.ended;
+    const again = await openEventStream(`${base}/api/events`, headers);
+    again.close();
+    expect(again.status).toBe(403);
   });
 });

@@ -228,7 +228,8 @@ class LiveEvents {
       // The database did not answer: keep the streams until the next check.
       if (user === undefined) continue;
       for (const stream of streams) {
-        if (user && isAllowed(user, endpoints.eventStream.access)) stream.user = user;
+        // A session that must set up a second factor first is refused the stream as any route (plugins/auth.ts).
+        if (user && !user.mustEnrol && isAllowed(user, endpoints.eventStream.access)) stream.user = user;
         else this.end(stream);
       }
     }
