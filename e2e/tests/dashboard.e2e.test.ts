@@ -211,6 +211,13 @@ describe('Dashboard as a doctor', () => {
       })
       .toBeGreaterThan(100);
     expect(meshRequests.filter((url) => url.endsWith('/mesh.glb'))).toHaveLength(2);
+    // Fetched and decoded in a worker (its own resource timeline): finishing a 1.8 MB download on
+    // the page held it 40-450 ms (docs/decisions/viewer-first-open.md).
+    expect(
+      await page.evaluate(
+        () => performance.getEntriesByType('resource').filter((entry) => entry.name.endsWith('/mesh.glb')).length,
+      ),
+    ).toBe(0);
     expect(meshRequests.filter((url) => /^\/api\/case\/files\/.*\.stl$/.test(url))).toEqual([]);
     expect(await dialog.getByText(/Showing the original/).count()).toBe(0);
     await expect.poll(() => dialog.getByText('Upper (maxillary)').isVisible()).toBe(true);

@@ -46,10 +46,14 @@ function streamOf(attribute: BufferAttribute | InterleavedBufferAttribute): Mesh
     const own = array.byteOffset === 0 && array.byteLength === array.buffer.byteLength ? array : array.slice();
     return { array: own, itemSize: attribute.itemSize, normalized: attribute.normalized };
   }
-  const Kind = (attribute.array as MeshStream['array']).constructor as new (length: number) => MeshStream['array'];
-  const array = new Kind(attribute.count * attribute.itemSize);
-  for (let i = 0; i < attribute.count; i++) {
-    for (let c = 0; c < attribute.itemSize; c++) array[i * attribute.itemSize + c] = attribute.getComponent(i, c);
+  // Interleaved (a padded stream: 16-bit positions, 8-bit normals): the raw values, copied
+  // out as stored (getComponent would denormalize normals into floats the integer array truncates).
+  const { data, offset, itemSize, count } = attribute;
+  const source = data.array as MeshStream['array'];
+  const Kind = source.constructor as new (length: number) => MeshStream['array'];
+  const array = new Kind(count * itemSize);
+  for (let i = 0; i < count; i++) {
+    for (let c = 0; c < itemSize; c++) array[i * itemSize + c] = source[i * data.stride + offset + c]!;
   }
   return { array, itemSize: attribute.itemSize, normalized: attribute.normalized };
 }
