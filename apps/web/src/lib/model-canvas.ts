@@ -39,7 +39,7 @@ const softwareRenderer = /SwiftShader|llvmpipe|softpipe|Software|Basic Render/i;
  * (docs/decisions/viewer-first-open.md).
  */
 let probe: Promise<void> | undefined;
-export function detectSoftwareWebGl(): Promise<void> {
+function detectSoftwareWebGl(): Promise<void> {
   probe ??= new Promise<string | null>((resolve) => {
     try {
       const worker = new Worker(new URL('./webgl-probe-worker.ts', import.meta.url), { type: 'module' });
