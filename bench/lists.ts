@@ -2,7 +2,7 @@
  * List benchmark: BENCH_CASES cases (100,000; the issue's figure is 1,000,000 over 5,000
  * doctors) seeded in set-based SQL; autocannon (10 connections) on the paged case list, a
  * patient-name search and the stats, as a doctor and as staff, each beside a baseline in the
- * same run: bare Fastify + `pg` running the same session lookup and the same queries by hand
+ * same run: bare Fastify + `pg` running the portal's own session statement and the same queries by hand
  * and answering the same JSON (checked byte for byte before the load).
  * Goals (issue 11): the list at >= 60% of its baseline; p99 under 50 ms for list and search,
  * under 10 ms for stats, at 1,000,000 cases. Prints EXPLAIN (ANALYZE, BUFFERS) of the queries.
@@ -24,13 +24,14 @@ import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { caseFieldList } from '@portal/contract';
-import { getTableName, sql, type SQL } from 'drizzle-orm';
+import { getTableName, is, Placeholder, sql, type SQL } from 'drizzle-orm';
 import pg from 'pg';
 import { PasswordHasher } from '../apps/server/src/auth/passwords.ts';
 import { environmentSchema } from '../apps/server/src/config.ts';
 import { connectDatabase, type DatabaseConnection } from '../apps/server/src/db/client.ts';
 import { prepareDatabase } from '../apps/server/src/db/prepare.ts';
 import { cases } from '../apps/server/src/db/schema.ts';
+import { findSessionQuery } from '../apps/server/src/plugins/auth.ts';
 import { freePort, startPortal, type PortalProcess } from '../e2e/helpers/portal-process.ts';
 import { cpuSecondsOf, fixed, median, printTable } from './lib/measure.ts';
 import { patientNames } from './lib/patient-names.ts';
@@ -204,15 +205,23 @@ export async function freshDatabase(dataDir: string) {
 }
 
 /**
- * The portal's queries written by hand: the session lookup (auth plugin), a page of the case
- * list newest first with its total from case_counts (list-cases.ts), and the search (search-cases.ts).
- * $1 user id, $2 token version, $3 jti.
+ * The portal's per-request session lookup as the baseline runs it: the very SQL of the auth
+ * plugin's `find_session` (its query builder, not a copy, so the two cannot drift apart; a copy
+ * written for issue 11 had, by issue 40, lost the served doctors and the second-factor check)
+ * and its values in order, placeholders by name. Rows come as arrays, as drizzle reads them; the first
+ * column is the user id (signedInUserColumns).
  */
-const sessionSql = `select u.user_id, u.role_id, u.user_type, d.doctor_id,
-    s.last_seen_at > now() - interval '1 minute' as is_seen_lately,
-    array(select p.page_url from role_permissions rp join pages p on p.page_id = rp.page_id where rp.role_id = u.role_id) as pages
-  from sessions s join users u on u.user_id = s.user_id left join doctors d on d.user_id = u.user_id
-  where s.session_id = $3 and u.user_id = $1 and u.is_active = true and u.token_version = $2 and u.deleted_at is null`;
+function portalSessionStatement(connection: DatabaseConnection) {
+  const { sql: text, params } = findSessionQuery(connection.db).toSQL();
+  // A placeholder by its name, a value drizzle bound itself (`is_active = true`) as it is.
+  const values = params.map((param) => (is(param, Placeholder) ? { placeholder: param.name } : { value: param }));
+  return { text, values };
+}
+
+/**
+ * The portal's queries written by hand: a page of the case list newest first with its total
+ * from case_counts (list-cases.ts), and the search (search-cases.ts).
+ */
 const caseColumnsSql = [
   'c.case_id as "CaseId"',
   'c.tracking_no as "TrackingNo"',
@@ -389,11 +398,15 @@ export function listQueries(options: {
  * search on connections that plan each statement once, as the portal's (db/client.ts keptPlans).
  * GET /bare answers from memory (the framework alone).
  */
-async function startBaseline(databaseUrl: string, routes: Record<string, ReturnType<typeof listQueries>>) {
+async function startBaseline(
+  databaseUrl: string,
+  session: ReturnType<typeof portalSessionStatement>,
+  routes: Record<string, ReturnType<typeof listQueries>>,
+) {
   const port = await freePort();
   const program = `import Fastify from 'fastify'; import pg from 'pg';
     const routes = ${JSON.stringify(routes)};
-    const sessionSql = ${JSON.stringify(sessionSql)};
+    const session = ${JSON.stringify(session)};
     const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 10 });
     const keptPlans = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 4, options: '-c plan_cache_mode=force_generic_plan' });
     const claimsOf = new Map();
@@ -403,9 +416,10 @@ async function startBaseline(databaseUrl: string, routes: Record<string, ReturnT
       const token = request.headers.authorization?.slice(7) ?? '';
       let claims = claimsOf.get(token);
       if (!claims) claimsOf.set(token, (claims = JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString())));
-      const session = await pool.query({ name: 'find_session', text: sessionSql, values: [Number(claims.sub), claims.ver, claims.jti] });
-      const user = session.rows[0];
-      if (!user) return reply.code(401).send({ message: 'Please sign in again.' });
+      const bound = { userId: Number(claims.sub), version: claims.ver, jti: claims.jti };
+      const found = await pool.query({ name: 'find_session', text: session.text, values: session.values.map((value) => 'placeholder' in value ? bound[value.placeholder] : value.value), rowMode: 'array' });
+      if (!found.rows[0]) return reply.code(401).send({ message: 'Please sign in again.' });
+      const user = { user_id: found.rows[0][0] };
       const route = routes[request.params.name];
       const pattern = '%' + request.query.search + '%';
       const terms = route.terms && (await keptPlans.query(process.env.BENCH_BASELINE_UNPREPARED ? { text: route.terms, values: [pattern] } : { name: 'terms_' + request.params.name, text: route.terms, values: [pattern] })).rows[0];
@@ -477,6 +491,7 @@ export async function runListBenchmark() {
     )) as unknown as { rows: StaffSearchShape[] };
     staffShapes.set(word, found.rows[0]!);
   }
+  const session = portalSessionStatement(connection);
   await connection.close();
   const databaseUrl = database.env.DATABASE_URL;
   // The metrics-on portal's own copy of a PGlite database (one process owns a PGlite folder).
@@ -573,7 +588,7 @@ export async function runListBenchmark() {
     await client.end();
   }
   const baseline = databaseUrl
-    ? await startBaseline(databaseUrl, {
+    ? await startBaseline(databaseUrl, session, {
         ...Object.fromEntries(Object.entries(routes).map(([name, route]) => [name, route.query])),
         ...Object.fromEntries(Object.entries(unfolded).map(([name, query]) => [`${name}Unfolded`, query])),
       })
@@ -611,7 +626,7 @@ export async function runListBenchmark() {
     rows.push({ what: 'stats, doctor', ...(await load(`${api}/get_all_stats/0`, doctor.token)) });
     rows.push({ what: 'stats, staff', ...(await load(`${api}/get_all_stats/0`, staff.token)) });
     printTable(
-      `Lists: ${caseCount} cases, ${doctorCount} doctors (${databaseUrl ? 'PostgreSQL' : 'PGlite'}), autocannon 10 connections x ${seconds} s; baseline: bare Fastify + pg, same session lookup and queries, same JSON`,
+      `Lists: ${caseCount} cases, ${doctorCount} doctors (${databaseUrl ? 'PostgreSQL' : 'PGlite'}), autocannon 10 connections x ${seconds} s; baseline: bare Fastify + pg, the portal's find_session SQL and the same queries, same JSON`,
       rows.map((row) => ({
         what: row.what,
         'requests/s': fixed(row.rps, 0),

@@ -4,6 +4,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { isAllowed, type ServedDoctor, type SignedInUser } from '../auth/policy.ts';
 import { TokenService } from '../auth/tokens.ts';
+import type { Database } from '../db/client.ts';
 import {
   doctorAssistants,
   doctors,
@@ -88,29 +89,14 @@ export const signedInUserColumns = {
   servedDoctors: servedDoctorsOfUser,
 };
 
-export const authPlugin = fp(async (app: FastifyInstance) => {
-  app.decorate('tokens', new TokenService(app.config.jwtSecret, app.config.tokenTtl));
-  app.decorateRequest('user', null);
-  const apiRoutes: { method: string; url: string }[] = [];
-  app.decorate('apiRoutes', apiRoutes);
-
-  // Fail closed: an API route that forgets to say who may call it does not start.
-  app.addHook('onRoute', (route) => {
-    if (route.url.startsWith('/api/') && !route.config?.access && !route.url.startsWith('/api/docs')) {
-      throw new Error(`Route ${route.method} ${route.url} declares no config.access`);
-    }
-    if (route.url.startsWith('/api/')) {
-      for (const method of [route.method].flat()) apiRoutes.push({ method, url: route.url });
-    }
-  });
-
-  /**
-   * Who the token belongs to, if it is still good: its session not ended, the user present,
-   * active and at the same token version. `isSeenLately` spares a write per request: a
-   * session's last-seen time moves at most once a minute.
-   */
-  // Runs on every signed-in request: built and prepared once (named statement on PostgreSQL).
-  const findSession = app.db
+/**
+ * Who the token belongs to, if it is still good: its session not ended, the user present,
+ * active and at the same token version. `isSeenLately` spares a write per request: a
+ * session's last-seen time moves at most once a minute. Placeholders `jti`, `userId`, `version`.
+ * Exported so the list benchmark's baseline (bench/lists.ts) runs this very SQL, not a copy.
+ */
+export const findSessionQuery = (db: Database) =>
+  db
     .select({
       ...signedInUserColumns,
       isSeenLately: sql<boolean>`${sessions.lastSeenAt} > now() - interval '1 minute'`,
@@ -129,8 +115,26 @@ export const authPlugin = fp(async (app: FastifyInstance) => {
         eq(users.tokenVersion, sql.placeholder('version')),
         sql`${users.deletedAt} is null`,
       ),
-    )
-    .prepare('find_session');
+    );
+
+export const authPlugin = fp(async (app: FastifyInstance) => {
+  app.decorate('tokens', new TokenService(app.config.jwtSecret, app.config.tokenTtl));
+  app.decorateRequest('user', null);
+  const apiRoutes: { method: string; url: string }[] = [];
+  app.decorate('apiRoutes', apiRoutes);
+
+  // Fail closed: an API route that forgets to say who may call it does not start.
+  app.addHook('onRoute', (route) => {
+    if (route.url.startsWith('/api/') && !route.config?.access && !route.url.startsWith('/api/docs')) {
+      throw new Error(`Route ${route.method} ${route.url} declares no config.access`);
+    }
+    if (route.url.startsWith('/api/')) {
+      for (const method of [route.method].flat()) apiRoutes.push({ method, url: route.url });
+    }
+  });
+
+  // Runs on every signed-in request: built and prepared once (named statement on PostgreSQL).
+  const findSession = findSessionQuery(app.db).prepare('find_session');
 
   // Concurrent requests of one session at the minute's turn: the condition lets one write through.
   const touchSession = app.db
