@@ -47,7 +47,8 @@ export function collidingStl(triangles: number, seed = 7): Uint8Array {
     return state;
   };
   // x and z in [8, 16) mm (exponent 130, mantissa drawn), y solved for.
-  const coordinate = () => ((130 << 23) | (nextBits() & 0x7fffff)) >>> 0;
+  // The top bits: an LCG's low bits repeat after 2^23 draws, too few for 10 MB.
+  const coordinate = () => ((130 << 23) | (nextBits() >>> 9)) >>> 0;
   for (let triangle = 0; triangle < triangles; triangle++) {
     for (let corner = 0; corner < 3; corner++) {
       for (;;) {
