@@ -19,6 +19,12 @@ const defaults = { totalMs: 30_000, idleMs: 5_000 };
  * socket's, sampled, so the byte bound can be passed by what arrives in this long.
  */
 const checkEveryMs = 100;
+/**
+ * What a lingering body is read at, at most, per check (2.5 MB/s): a client reads the answer
+ * long before, and the chunks thrown away stay few. Read at loopback speed, 24 huge forms at
+ * once grew the process by 300 MB of discarded chunks waiting for the collector.
+ */
+const bytesPerCheck = 256 * 1024;
 
 /**
  * An answer given before its body was read whole (401, 403, 404, 409, 413, 429 to an upload)
@@ -45,7 +51,10 @@ export const lingeringClosePlugin = fp(async (app: FastifyInstance, options: Lin
   /** Each socket's latest request, for its destroySoon. */
   const requests = new WeakMap<Socket, IncomingMessage>();
   /** The sockets lingering: when it began, the socket's bytes read then and at its last progress. */
-  const lingering = new Map<Socket, { since: number; startBytes: number; lastProgress: number; bytesRead: number }>();
+  const lingering = new Map<
+    Socket,
+    { since: number; startBytes: number; lastProgress: number; bytesRead: number; checkedBytes: number }
+  >();
   let timer: NodeJS.Timeout | undefined;
   let isClosing = false;
 
@@ -61,6 +70,11 @@ export const lingeringClosePlugin = fp(async (app: FastifyInstance, options: Lin
         now - entry.lastProgress >= idleMs ||
         entry.bytesRead - entry.startBytes >= maxBytes;
       if (isOver) socket.destroy();
+      else if (socket.isPaused()) {
+        entry.checkedBytes = socket.bytesRead;
+        socket.resume();
+        pace(socket, entry);
+      }
     }
   };
 
@@ -74,7 +88,9 @@ export const lingeringClosePlugin = fp(async (app: FastifyInstance, options: Lin
     request.resume();
     const now = Date.now();
     const { bytesRead } = socket;
-    lingering.set(socket, { since: now, startBytes: bytesRead, lastProgress: now, bytesRead });
+    const entry = { since: now, startBytes: bytesRead, lastProgress: now, bytesRead, checkedBytes: bytesRead };
+    lingering.set(socket, entry);
+    pace(socket, entry);
     timer ??= setInterval(check, checkEveryMs).unref();
     // The client sent the whole body, or all it had (FIN): nothing is left to wait for once
     // the answer is out (a bound above ends it if the client never reads it).
@@ -91,6 +107,20 @@ export const lingeringClosePlugin = fp(async (app: FastifyInstance, options: Lin
         timer = undefined;
       }
     });
+  }
+
+  /**
+   * Past bytesPerCheck since the last check the socket is paused (the HTTP server's pause
+   * stops its reads), and the next check resumes it; looked at once per turn of the event
+   * loop, which reads a bounded amount per socket.
+   */
+  function pace(socket: Socket, entry: { checkedBytes: number }) {
+    const look = () => {
+      if (socket.destroyed || socket.isPaused()) return;
+      if (socket.bytesRead - entry.checkedBytes >= bytesPerCheck) socket.pause();
+      else setImmediate(look);
+    };
+    setImmediate(look);
   }
 
   function destroySoon(this: Socket) {
