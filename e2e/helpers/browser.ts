@@ -134,6 +134,23 @@ export async function openSignedIn(page: Page, username: string, password: strin
 }
 
 /** Waits until the global 'Loading...' overlay is gone. */
+/**
+ * Clicks until the click's outcome is there (`isDone`), within one generous deadline: a list
+ * that a search or a refetch is replacing can take a click on a row on its way out, and the
+ * click then does nothing (under load the Users and Dashboard tests waited out their bound so).
+ */
+export async function clickUntil(click: () => Promise<void>, isDone: () => Promise<boolean>, what: string) {
+  const deadline = Date.now() + scaled(60_000);
+  while (!(await isDone())) {
+    if (Date.now() > deadline) throw new Error(`${what}: no click had its outcome in ${scaled(60_000)} ms`);
+    await click().catch(() => {});
+    await expect
+      .poll(isDone, { timeout: scaled(5_000) })
+      .toBe(true)
+      .catch(() => {});
+  }
+}
+
 export async function settle(page: Page): Promise<void> {
   await page.waitForLoadState('networkidle');
   // A cold server can take a few seconds for its first queries; expect.poll's default is 1 s.

@@ -4,6 +4,7 @@ import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { apiLogin, createActiveDoctor, createStaff } from '../helpers/api.ts';
 import {
   artifactsDir,
+  clickUntil,
   expectNoSeriousA11yViolations,
   useBrowser,
   newPage,
@@ -87,23 +88,16 @@ async function signInTo(username: string, password: string): Promise<Page> {
   return page;
 }
 
-/**
- * Clicks the row's View until the case page's address is there: a search's results replace
- * the rows, and under load a click can land on a row that is being replaced (it then opens
- * nothing, and waiting for the address alone waited out its whole bound).
- */
 async function openCase(page: Page, trackingNo: string) {
-  const isCasePage = () => /\/cases\/\d+$/.test(new URL(page.url()).pathname);
-  const deadline = Date.now() + scaled(60_000);
   await settle(page);
-  while (!isCasePage()) {
-    if (Date.now() > deadline) throw new Error(`the case page of ${trackingNo} did not open (at ${page.url()})`);
-    await caseRow(page, trackingNo)
-      .getByRole('button', { name: 'View' })
-      .click({ timeout: scaled(10_000) })
-      .catch(() => {});
-    await page.waitForURL(/\/cases\/\d+$/, { timeout: scaled(5_000) }).catch(() => {});
-  }
+  await clickUntil(
+    () =>
+      caseRow(page, trackingNo)
+        .getByRole('button', { name: 'View' })
+        .click({ timeout: scaled(10_000) }),
+    async () => /\/cases\/\d+$/.test(new URL(page.url()).pathname),
+    `opening case ${trackingNo}`,
+  );
   await expect.poll(() => page.getByRole('heading', { name: `Case ${trackingNo}` }).isVisible()).toBe(true);
   await settle(page);
 }

@@ -4,6 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { adminToken, apiCall, apiLogin, e2eAdmin, uniqueName } from '../helpers/api.ts';
 import {
   baseUrl,
+  clickUntil,
   expectNoSeriousA11yViolations,
   useBrowser,
   newPage,
@@ -14,6 +15,7 @@ import {
 } from '../helpers/browser.ts';
 import { chooseFile, fieldDescription, selectOption } from '../helpers/forms.ts';
 import { isShown } from '../helpers/shown.ts';
+import { scaled } from '../helpers/test-time.ts';
 
 const browser = useBrowser();
 let roleName: string;
@@ -120,8 +122,11 @@ describe('Users screen', () => {
     await textbox(page, 'Search by user name or first name').fill(username);
     await expect.poll(() => page.getByRole('row').count()).toBe(2);
 
-    await page.getByRole('button', { name: `Edit ${username}` }).click();
-    await expect.poll(() => page.getByRole('heading', { name: 'Edit User' }).isVisible()).toBe(true);
+    await clickUntil(
+      () => page.getByRole('button', { name: `Edit ${username}` }).click({ timeout: scaled(10_000) }),
+      () => page.getByRole('heading', { name: 'Edit User' }).isVisible(),
+      `editing ${username}`,
+    );
     expect(await textbox(page, 'Email').inputValue()).toBe(`${username}@lab.test`);
     // The role's name shows once the role list has arrived.
     await expect.poll(() => page.getByRole('combobox', { name: 'Role' }).inputValue()).toBe(roleName);
