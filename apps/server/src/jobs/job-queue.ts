@@ -218,7 +218,7 @@ export class JobQueue {
                   and due.kind in ${kinds}
                 order by (select max(turn.claimed_at) from ${jobs} turn
                            where turn.owner_user_id = due.owner_user_id) asc nulls first,
-                         due.run_at
+                         due.run_at, due.job_id
                 limit 1
                 for update of due skip locked)`,
         ),
