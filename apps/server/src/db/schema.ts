@@ -1,4 +1,13 @@
-import { auditOutcomes, caseFieldList, caseOrderTypes, mailDeliveries, mailKinds } from '@portal/contract';
+import {
+  auditOutcomes,
+  caseFieldList,
+  caseOrderTypes,
+  defaultLocale,
+  mailDeliveries,
+  mailKinds,
+  supportedLocales,
+  toothNotations,
+} from '@portal/contract';
 import { sql } from 'drizzle-orm';
 import {
   bigint,
@@ -92,6 +101,12 @@ export const users = pgTable(
     tokenVersion: integer('token_version').notNull().default(0),
     createdAt: createdAt(),
     deletedAt: timestamp('deleted_at', { withTimezone: true, mode: 'date' }),
+    /** The user's time zone (docs/decisions/settings.md § Time zones); null: the lab's, until the web app sets the browser's. */
+    timeZone: text('time_zone'),
+    /** The user's language (docs/decisions/languages.md § The user's language on the server): their screens, mails and PDFs. */
+    locale: text('locale', { enum: supportedLocales }).notNull().default(defaultLocale),
+    /** The user's tooth notation (docs/decisions/tooth-notation.md); null: not chosen, the default by the clinic's country. */
+    toothNotation: text('tooth_notation', { enum: toothNotations }),
   },
   (table) => [
     uniqueIndex('users_name_unique')
@@ -101,6 +116,11 @@ export const users = pgTable(
     // Case lists sorted by doctorname: the doctors in name order, then each one's cases.
     index('users_full_name_idx').on(sql`(${table.firstName} || ' ' || ${table.lastName})`),
     check('users_live_role', sql`${table.deletedAt} is not null or ${table.roleId} is not null`),
+    check('users_locale_check', sql`${table.locale} in (${sql.raw(supportedLocales.map((value) => `'${value}'`).join(', '))})`),
+    check(
+      'users_tooth_notation_check',
+      sql`${table.toothNotation} is null or ${table.toothNotation} in (${sql.raw(toothNotations.map((value) => `'${value}'`).join(', '))})`,
+    ),
   ],
 );
 
@@ -190,6 +210,15 @@ export const passwordResetTokens = pgTable(
     userId: integer('user_id')
       .notNull()
       .references(() => users.userId),
+    /**
+     * 'invitation': an invited account's first password, good for days, its page a welcome;
+     * 'reset': a new password, good for an hour (docs/decisions/accounts.md § Invitation links).
+     */
+    kind: text('kind', { enum: ['reset', 'invitation'] })
+      .notNull()
+      .default('reset'),
+    /** Who invited (the invitation's page names them); null for a reset. */
+    invitedBy: integer('invited_by').references(() => users.userId),
     expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
     usedAt: timestamp('used_at', { withTimezone: true, mode: 'date' }),
     createdAt: createdAt(),
@@ -337,6 +366,8 @@ export const mailOutbox = pgTable(
     /** No longer written: every subject comes from its template (mail/templates.ts). */
     subject: text('subject'),
     variables: jsonb('variables').$type<Record<string, string>>().notNull(),
+    /** The reader's language, found when the mail is queued (mail/outbox.ts): its words and its Content-Language. */
+    locale: text('locale', { enum: supportedLocales }).notNull().default(defaultLocale),
     attempts: integer('attempts').notNull().default(0),
     nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
     sentAt: timestamp('sent_at', { withTimezone: true, mode: 'date' }),
@@ -500,9 +531,16 @@ export const cases = pgTable(
     assigneeUserId: integer('assignee_user_id').references(() => users.userId),
     // When the case entered its status: its days in status and due date (docs/decisions/cases.md § Turnaround).
     statusChangedAt: timestamp('status_changed_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    // The latest done progress scan has a tooth off track: kept by its fit's job (docs/decisions/progress-scans.md § Off track on the lists).
+    offTrack: boolean('off_track').notNull().default(false),
   },
   (table) => [
     index('cases_status_changed_idx').on(table.status, table.statusChangedAt),
+    // The "Off track" filter: only those cases, newest first, in the list's order; the status and
+    // the doctor after them, so a list's count of them (by status, by doctor) reads the index alone.
+    index('cases_off_track_idx')
+      .on(table.createdAt, table.caseId, table.status, table.doctorUserId)
+      .where(sql`${table.offTrack}`),
     index('cases_assignee_created_idx')
       .on(table.assigneeUserId, table.createdAt, table.caseId)
       .where(sql`${table.assigneeUserId} is not null`),
@@ -634,6 +672,8 @@ export const auditLog = pgTable(
     statusCode: integer('status_code').notNull(),
     address: text('address').notNull(),
     requestId: text('request_id').notNull(),
+    /** What a change changed, each setting's before and after (the lab's settings); null for the rest. */
+    changes: jsonb('changes').$type<Record<string, { before: unknown; after: unknown }>>(),
   },
   (table) => [
     index('audit_log_at_idx').on(table.at, table.auditId),
@@ -748,6 +788,8 @@ export const treatmentPlans = pgTable(
     decision: text('decision', { enum: ['approved', 'changes_requested'] }),
     // The approving doctor's tick "I have reviewed this plan in 3D"; null until approved (and for approvals before it existed).
     reviewedIn3d: boolean('reviewed_in_3d'),
+    // The approving doctor acknowledged the version's findings against the prescription; null when there were none.
+    findingsAcknowledged: boolean('findings_acknowledged'),
     comment: text('comment'),
   },
   (table) => [uniqueIndex('treatment_plans_case_version_unique').on(table.caseId, table.version)],
@@ -824,6 +866,23 @@ export const planComments = pgTable(
   (table) => [index('plan_comments_plan_idx').on(table.planId, table.commentId)],
 );
 
+/** Replies on a pinned comment sent to the lab: the lab and the doctor's side, oldest first. */
+export const planCommentReplies = pgTable(
+  'plan_comment_replies',
+  {
+    replyId: integer('reply_id').primaryKey().generatedAlwaysAsIdentity(),
+    commentId: integer('comment_id')
+      .notNull()
+      .references(() => planComments.commentId),
+    authorId: integer('author_id')
+      .notNull()
+      .references(() => users.userId),
+    text: text('text').notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [index('plan_comment_replies_comment_idx').on(table.commentId, table.replyId)],
+);
+
 /** Each change of a case's technician, for its timeline: to a user, or to none (unassigned). */
 export const caseAssignments = pgTable(
   'case_assignments',
@@ -877,8 +936,14 @@ export const planShares = pgTable(
     expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
     revokedAt: timestamp('revoked_at', { withTimezone: true, mode: 'date' }),
     lastUsedAt: timestamp('last_used_at', { withTimezone: true, mode: 'date' }),
+    /** The address the doctor had the link mailed to; null for a link only copied. */
+    emailedTo: text('emailed_to'),
   },
-  (table) => [index('plan_shares_plan_idx').on(table.planId)],
+  (table) => [
+    index('plan_shares_plan_idx').on(table.planId),
+    // The daily bound on mailed links counts a doctor's of the last 24 hours.
+    index('plan_shares_mailed_idx').on(table.createdBy, table.createdAt),
+  ],
 );
 
 // ---------------------------------------------------------------------------- doctor defaults
@@ -909,6 +974,7 @@ export const mailPreferences = pgTable('mail_preferences', {
   messages: text('messages', { enum: mailDeliveries }).notNull().default('immediate'),
   plans: text('plans', { enum: mailDeliveries }).notNull().default('immediate'),
   status: text('status', { enum: mailDeliveries }).notNull().default('immediate'),
+  progress: text('progress', { enum: mailDeliveries }).notNull().default('immediate'),
   updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
 });
 
@@ -999,3 +1065,67 @@ export const caseDrafts = pgTable(
  * after them (docs/decisions/access.md § Roles), and reads of live users never see that.
  */
 export const liveRoleId = sql<number>`${users.roleId}`.mapWith(users.roleId);
+
+// ---------------------------------------------------------------------------- the lab's settings
+
+/**
+ * The lab's settings (docs/decisions/settings.md): one row, id 1, written at the first start from
+ * the environment and then by the administrator; its value is checked by the contract's
+ * `labSettings` whenever it is read or written.
+ */
+export const labSettingsTable = pgTable(
+  'lab_settings',
+  {
+    id: integer('id').primaryKey().default(1),
+    settings: jsonb('settings').$type<Record<string, unknown>>().notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    updatedBy: integer('updated_by').references(() => users.userId),
+  },
+  (table) => [check('lab_settings_one_row', sql`${table.id} = 1`)],
+);
+
+// ---------------------------------------------------------------------------- progress scans
+
+export const progressScanStates = ['queued', 'running', 'done', 'failed'] as const;
+
+/**
+ * A mid-treatment scan of a case compared with its approved plan's stage, tooth by tooth
+ * (docs/decisions/progress-scans.md): the scan's STLs in storage (`progress/…`), the stage
+ * worn, and once the background job has fitted it, its result (`arches`) or why not (`reason`).
+ */
+export const progressScans = pgTable(
+  'progress_scans',
+  {
+    progressScanId: integer('progress_scan_id').primaryKey().generatedAlwaysAsIdentity(),
+    caseId: integer('case_id')
+      .notNull()
+      .references(() => cases.caseId),
+    planId: integer('plan_id')
+      .notNull()
+      .references(() => treatmentPlans.planId),
+    stage: integer('stage').notNull(),
+    state: text('state', { enum: progressScanStates }).notNull().default('queued'),
+    reason: text('reason'),
+    upperKey: text('upper_key').unique(),
+    upperBytes: bigint('upper_bytes', { mode: 'number' }),
+    lowerKey: text('lower_key').unique(),
+    lowerBytes: bigint('lower_bytes', { mode: 'number' }),
+    /** Each arch's viewing copy in the plan's frame, made when the fit succeeds (meshes/progress-view.ts), beside its scan. */
+    upperViewKey: text('upper_view_key'),
+    upperViewBytes: bigint('upper_view_bytes', { mode: 'number' }),
+    lowerViewKey: text('lower_view_key'),
+    lowerViewBytes: bigint('lower_view_bytes', { mode: 'number' }),
+    /** Per arch sent, once done: { arch, rmsMm, anchorTeeth, teeth, notInView } (the contract's progressScanArch). */
+    arches: jsonb('arches').$type<unknown[]>(),
+    uploadedBy: integer('uploaded_by')
+      .notNull()
+      .references(() => users.userId),
+    createdAt: createdAt(),
+    finishedAt: timestamp('finished_at', { withTimezone: true, mode: 'date' }),
+  },
+  (table) => [
+    index('progress_scans_case_created').on(table.caseId, table.createdAt),
+    check('progress_scans_state_check', sql`${table.state} in ('queued', 'running', 'done', 'failed')`),
+    check('progress_scans_some_arch', sql`${table.upperKey} is not null or ${table.lowerKey} is not null`),
+  ],
+);

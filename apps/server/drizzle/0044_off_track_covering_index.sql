@@ -1,0 +1,2 @@
+DROP INDEX "cases_off_track_created_idx";--> statement-breakpoint
+CREATE INDEX "cases_off_track_idx" ON "cases" USING btree ("created_at","case_id","status","doctor_user_id") WHERE "cases"."off_track";

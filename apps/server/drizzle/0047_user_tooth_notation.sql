@@ -1,0 +1,2 @@
+ALTER TABLE "users" ADD COLUMN "tooth_notation" text;--> statement-breakpoint
+ALTER TABLE "users" ADD CONSTRAINT "users_tooth_notation_check" CHECK ("users"."tooth_notation" is null or "users"."tooth_notation" in ('FDI', 'Universal', 'Palmer'));
