@@ -10,6 +10,7 @@ export const auditActions = [
   'auth.login',
   'auth.logout',
   'auth.password_reset',
+  'auth.password_forgotten',
   'session.end',
   'session.end_others',
   'user.sessions_end',
@@ -41,9 +42,12 @@ export const auditActions = [
   'plan.comment',
   'plan.comment_delete',
   'plan.comment_resolve',
+  'plan.comment_reply',
   'plan.share',
+  'plan.share_email',
   'plan.share_revoke',
   'plan.share_view',
+  'progressScan.create',
   'doctor.preferences',
   'case.print',
   'draft.create',
@@ -60,6 +64,10 @@ export const auditActions = [
   'case.assign',
   'case.note',
   'account.mail_preferences',
+  'settings.update',
+  'account.time_zone',
+  'account.locale',
+  'account.tooth_notation',
 ] as const;
 export const auditAction = z.enum(auditActions, { error: 'Action is not valid' });
 export type AuditAction = z.infer<typeof auditAction>;
@@ -90,5 +98,7 @@ export const auditEntry = z.object({
   StatusCode: z.number(),
   Address: z.string(),
   RequestId: z.string(),
+  /** A change's before and after, by setting (the lab's settings); absent for other entries. */
+  Changes: z.record(z.string(), z.object({ before: z.unknown(), after: z.unknown() })).optional(),
 });
 export type AuditEntry = z.infer<typeof auditEntry>;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { normalizeUsername, requiredMessage, requiredText, userType } from './fields.ts';
+import { locale } from './locale-schema.ts';
 
 export const loginRequest = z.object({
   // Looked up as stored: NFKC-normalised (docs/decisions/accounts.md § Usernames).
@@ -20,6 +21,8 @@ export const loginResponse = z.object({
   profilePic: z.string().nullable(),
   roleId: z.number(),
   message: z.string(),
+  /** The user's language (docs/decisions/languages.md § The user's language on the server), beyond the spec's fields. */
+  locale,
 });
 export type LoginResponse = z.infer<typeof loginResponse>;
 

@@ -23,12 +23,20 @@ export const orNotAvailable = (value: string | null | undefined) => (value?.trim
 export const caseNumberingSystem = (value: string): NumberingSystem =>
   (caseOptions.toothNumbering as readonly string[]).includes(value) ? (value as NumberingSystem) : 'Universal';
 
-/** A field's value as read: dates by `formatDate`, teeth in the case's numbering system, empty as N/A. */
-function shownValue(caseRow: CaseRow, field: CaseFieldEntry, formatDate: (value: string) => string): string {
+/**
+ * A field's value as read: dates by `formatDate`, teeth in the reader's notation when given
+ * (docs/decisions/tooth-notation.md), else the case's numbering system, empty as N/A.
+ */
+function shownValue(
+  caseRow: CaseRow,
+  field: CaseFieldEntry,
+  formatDate: (value: string) => string,
+  notation?: NumberingSystem,
+): string {
   const value = String(caseRow[field.read]);
   if (field.kind === 'date') return formatDate(value);
   if (field.kind === 'teeth')
-    return formatToothList(value, caseNumberingSystem(caseRow[caseFields.toothNumbering.read]));
+    return formatToothList(value, notation ?? caseNumberingSystem(caseRow[caseFields.toothNumbering.read]));
   return orNotAvailable(value);
 }
 
@@ -40,6 +48,7 @@ export function caseFieldItems(
   caseRow: CaseRow,
   group: CaseDetailGroup,
   formatDate: (value: string) => string,
+  notation?: NumberingSystem,
 ): CaseDetailItem[] {
   return caseFieldList.flatMap((field) => {
     const detail: CaseFieldDetail | null = field.detail;
@@ -49,6 +58,6 @@ export function caseFieldItems(
       const joined = caseFields[detail.joinedWith as CaseFieldKey];
       return [{ label, value: orNotAvailable(`${caseRow[field.read]} ${caseRow[joined.read]}`) }];
     }
-    return [{ label, value: shownValue(caseRow, field, formatDate), isWide: detail.isWide }];
+    return [{ label, value: shownValue(caseRow, field, formatDate, notation), isWide: detail.isWide }];
   });
 }

@@ -1,5 +1,8 @@
 import { z } from 'zod';
-import { caseStatuses, type CaseStatus } from './case-statuses.ts';
+import { caseStatuses } from './case-statuses.ts';
+
+// Time in status against the targets, without zod (turnaround.ts), for the dashboard's list.
+export { type TurnaroundTargets } from './turnaround.ts';
 
 /**
  * The lab's work on a case (docs/decisions/cases.md § Assignment and internal notes): the
@@ -59,25 +62,10 @@ export const caseNote = z.object({
 });
 export type CaseNote = z.infer<typeof caseNote>;
 
-/** Days a case may stay in each status before it is overdue (docs/decisions/cases.md § Turnaround); a status without one has no target. */
-export type TurnaroundTargets = Partial<Record<CaseStatus, number>>;
-
 /** `GET /api/case/turnaround`: the lab's targets, set by TURNAROUND_DAYS. */
 export const caseTurnaround = z.object({
   targets: z.partialRecord(z.enum(caseStatuses), z.number()),
 });
-
-const dayMs = 86_400_000;
-
-/** Whole days since `since` (a case's StatusChangedAt), at `now`. */
-export const daysSince = (since: string, now = Date.now()) =>
-  Math.max(0, Math.floor((now - Date.parse(since)) / dayMs));
-
-/** When a case in `status` since `since` is due to move on, or undefined when the status has no target. */
-export function dueAt(status: CaseStatus, since: string, targets: TurnaroundTargets): Date | undefined {
-  const days = targets[status];
-  return days === undefined ? undefined : new Date(Date.parse(since) + days * dayMs);
-}
 
 /** `GET /api/case/doctor-options`: doctors by name for the list's Doctor filter, or one by `userId`. */
 export const caseDoctorOptionsQuery = z.object({

@@ -1,9 +1,20 @@
 import { z } from 'zod';
-import { caseFieldAnswerShape, caseFieldSubmissionShape, fieldsOfKind, sortableCaseFields } from './case-fields.ts';
+import { caseFieldAnswerShape, caseFieldSubmissionShape, fieldsOfKind } from './case-fields.ts';
 import { requiredMessage } from './fields.ts';
 import { messageSide } from './messages.ts';
 import { caseStatuses, type CaseStatus } from './case-statuses.ts';
 import { planState } from './plans.ts';
+import { caseAssigneeFilters, caseSortColumns, defaultPageSize, maxPageSize } from './case-list.ts';
+
+// The list's plain values live apart from the schemas (case-list.ts), for the dashboard.
+export {
+  caseSortColumns,
+  defaultPageSize,
+  maxPageSize,
+  sortableCaseFieldColumns,
+  type CaseAssigneeFilter,
+  type CaseSortColumn,
+} from './case-list.ts';
 
 export * from './case-fields.ts';
 
@@ -42,8 +53,21 @@ export const maxOtherFiles = 30;
 export const caseFileTypes = [...Object.values(scanFileTypes), ...Object.values(photoFileTypes), 'OtherFile'] as const;
 export type CaseFileType = (typeof caseFileTypes)[number];
 
-/** The spec's names of the named file groups (docs/spec.md, Case attachment); the rest read as words. */
+/**
+ * The spec's names of the named file groups (docs/spec.md, Case attachment); the rest read as
+ * words, each written out so the catalogs hold it (the web app shows it in the reader's language).
+ */
 const fileTypeLabels: Partial<Record<CaseFileType, string>> = {
+  FrontSmiling: 'Front Smiling',
+  FacialProfile: 'Facial Profile',
+  Front: 'Front',
+  UpperOcclusal: 'Upper Occlusal',
+  LowerOcclusal: 'Lower Occlusal',
+  RightLateral: 'Right Lateral',
+  Frontal: 'Frontal',
+  LeftLateral: 'Left Lateral',
+  CompositeImage: 'Composite Image',
+  OtherFile: 'Other File',
   OPV: 'X-Ray OPG',
   LeteralCeloform: 'X-Ray CEPH',
   MaxillaryScan: 'STL-1',
@@ -91,6 +115,9 @@ export const caseOrderMessages = {
   parentInvalid: 'Parent case is not valid',
   together: 'Parent case and order type go together',
   parentDoctor: "An order is for the parent case's doctor",
+  progressScanInvalid: 'Progress scan is not valid',
+  progressScanRefinement: 'A progress scan goes with a refinement of its case',
+  progressScanTwice: "The progress scan's scans are this order's: send no other here",
 } as const;
 
 /** Both the parent and the order type, or neither. */
@@ -191,6 +218,20 @@ export const caseSubmission = z
       .optional()
       .meta({ description: 'Refinement, Retainer or Replacement; sent together with parentCaseId, or neither' }),
     uploads: caseUploadNames,
+    progressScanId: z
+      .preprocess(
+        (value) => (isBlank(value) ? undefined : Number(value)),
+        z
+          .number({ error: caseOrderMessages.progressScanInvalid })
+          .int(caseOrderMessages.progressScanInvalid)
+          .min(1, caseOrderMessages.progressScanInvalid)
+          .max(2_147_483_647, caseOrderMessages.progressScanInvalid)
+          .optional(),
+      )
+      .meta({
+        description:
+          "A refinement from a progress scan of the parent case (docs/decisions/progress-scans.md): that scan's upper and lower files become the order's maxillary and mandibular scans",
+      }),
     /** The draft this case was written in: deleted with the case's creation (docs/decisions/case-form.md § Drafts). */
     draftId: z.preprocess(
       (value) => (isBlank(value) ? undefined : Number(value)),
@@ -224,29 +265,10 @@ export const caseRow = z.object({
   /** The lab's technician on the case (docs/decisions/cases.md § Assignment and internal notes), or null. */
   AssigneeUserId: z.number().nullable(),
   AssigneeName: z.string().nullable(),
+  /** The case's latest done progress scan has a tooth off track (docs/decisions/progress-scans.md § Off track on the lists). */
+  OffTrack: z.boolean().meta({ description: "The case's latest done progress scan has a tooth off track" }),
 });
 export type CaseRow = z.infer<typeof caseRow>;
-
-/** Columns a list may be sorted by: `sort=TrackingNo` ascending, `sort=-CreatedAt` descending. */
-export const caseSortColumns = [
-  'CaseId',
-  'TrackingNo',
-  ...sortableCaseFields,
-  'doctorname',
-  'Status',
-  'CreatedAt',
-] as const satisfies readonly (keyof CaseRow)[];
-export type CaseSortColumn = (typeof caseSortColumns)[number];
-
-/**
- * The case list and the audit log always answer one page (docs/decisions/lists-and-search.md § Paging): the
- * spec's tables show 10 rows by default and offer at most 30 (spec.md section 9).
- */
-export const defaultPageSize = 10;
-export const maxPageSize = 30;
-
-export const caseAssigneeFilters = ['mine', 'unassigned'] as const;
-export type CaseAssigneeFilter = (typeof caseAssigneeFilters)[number];
 
 export const caseListQuery = z.object({
   page: z.coerce
@@ -274,6 +296,10 @@ export const caseListQuery = z.object({
   assignee: z.enum(caseAssigneeFilters, { error: 'Assignee must be mine or unassigned' }).optional(),
   /** Only cases past their status's turnaround target (TURNAROUND_DAYS). */
   overdue: z.enum(['true'], { error: 'Overdue must be true' }).optional(),
+  offTrack: z
+    .enum(['true'], { error: 'Off track must be true' })
+    .optional()
+    .meta({ description: 'Only cases whose latest done progress scan has a tooth off track' }),
   /** Only cases submitted on or after this day (UTC), YYYY-MM-DD. */
   from: z.iso.date({ error: 'From must be a date, YYYY-MM-DD' }).optional(),
   /** Only cases submitted on or before this day (UTC), YYYY-MM-DD. */
@@ -324,11 +350,19 @@ export type CaseAttachment = z.infer<typeof caseAttachment>;
 /** The order a case goes through; moving forward may skip steps, going back needs a reason. */
 export const caseStatusOrder: Record<CaseStatus, number> = { new: 0, inprogress: 1, dispatched: 2, delivered: 3 };
 export const isBackwardMove = (from: CaseStatus, to: CaseStatus) => caseStatusOrder[to] < caseStatusOrder[from];
+/**
+ * A case leaves the lab (New or In Progress to Dispatched or Delivered) only with the doctor's
+ * approved plan: nothing is made or handed over before (docs/decisions/cases.md § Case status
+ * workflow). Dispatched to Delivered and moves back were checked when the case left.
+ */
+export const needsApprovedPlan = (from: CaseStatus, to: CaseStatus) =>
+  caseStatusOrder[from] < caseStatusOrder.dispatched && caseStatusOrder[to] >= caseStatusOrder.dispatched;
 
 export const caseStatusMessages = {
   reasonRequired: 'A reason is required to move a case back',
   courierRequired: 'Courier is required for a dispatched case',
   trackingNumberRequired: 'Tracking number is required for a dispatched case',
+  deliveryNeedsApproval: 'The treatment plan must be approved by the doctor before the case is delivered',
 } as const;
 
 const optionalText = (label: string, max: number) =>
@@ -451,6 +485,19 @@ export const caseTimelineEntry = z.discriminatedUnion('kind', [
     assigneeName: z.string().nullable(),
   }),
   z.object({
+    kind: z.literal('progress_scan'),
+    at: z.string(),
+    ...timelineActor,
+    progressScanId: z.number(),
+    /** The aligner worn. */
+    stage: z.number(),
+    state: z.enum(['queued', 'running', 'done', 'failed']),
+    /** Once done: "4 of 28 teeth off track: 2, 3, 13, 21; the rest on track", its teeth in the case's numbering. */
+    sentence: z.string().nullable(),
+    /** Once failed: why. */
+    reason: z.string().nullable(),
+  }),
+  z.object({
     kind: z.literal('plan_decision'),
     at: z.string(),
     ...timelineActor,
@@ -479,7 +526,8 @@ export const caseForm = caseSubmission.safeExtend({ picksDoctor: z.boolean(), ma
     if (form.picksDoctor && !form.userId) {
       ctx.addIssue({ code: 'custom', path: ['userId'], message: requiredMessage('Doctor') });
     }
-    if (form.impressionType === 'Digital Impression' && !form.maxillaryScan) {
+    // A refinement from a progress scan takes the scan's files (the server says if it has no upper).
+    if (form.impressionType === 'Digital Impression' && !form.maxillaryScan && form.progressScanId === undefined) {
       ctx.addIssue({ code: 'custom', path: ['maxillaryScan'], message: caseFileMessages.maxillaryScanRequired });
     }
   },

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import { buildPath, isJsonAnswer, type Endpoint, type EndpointAnswer, type EndpointInput } from './endpoint.ts';
 import type { EndpointName, Endpoints } from './endpoints/index.ts';
 import type { ErrorResponse } from './errors.ts';
+import type { ServerMessageParams } from './server-messages.ts';
 
 /**
  * A row of the endpoint table named by its method and path, 'GET /api/role/get_roles_list':
@@ -29,12 +30,23 @@ export class ApiError extends Error {
   readonly status: number;
   readonly fieldErrors: Record<string, string>;
   readonly headers?: Headers;
+  /** A refusal the server put together: its code in `serverMessages` and the values it names. */
+  readonly code?: string;
+  readonly params?: ServerMessageParams;
 
-  constructor(status: number, message: string, fieldErrors: Record<string, string> = {}, headers?: Headers) {
+  constructor(
+    status: number,
+    message: string,
+    fieldErrors: Record<string, string> = {},
+    headers?: Headers,
+    coded?: { code?: string; params?: ServerMessageParams },
+  ) {
     super(message);
     this.status = status;
     this.fieldErrors = fieldErrors;
     this.headers = headers;
+    this.code = coded?.code;
+    this.params = coded?.params;
     this.name = 'ApiError';
   }
 }
@@ -114,7 +126,10 @@ function requestBody(body: unknown): { body?: RequestInit['body']; headers: Reco
 
 async function toApiError(response: Response): Promise<ApiError> {
   const body = (await response.json().catch(() => null)) as Partial<ErrorResponse> | null;
-  return new ApiError(response.status, body?.message ?? response.statusText, body?.fieldErrors, response.headers);
+  return new ApiError(response.status, body?.message ?? response.statusText, body?.fieldErrors, response.headers, {
+    code: typeof body?.code === 'string' ? body.code : undefined,
+    params: body?.params && typeof body.params === 'object' ? body.params : undefined,
+  });
 }
 
 async function readJson(response: Response): Promise<unknown> {

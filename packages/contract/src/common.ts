@@ -5,6 +5,9 @@ export const successResponse = z.object({ success: z.boolean(), message: z.strin
 export const errorResponse = z.object({
   message: z.string(),
   fieldErrors: z.record(z.string(), z.string()).optional(),
+  // A refusal put together at run time: its code in `serverMessages` and the values it names.
+  code: z.string().optional(),
+  params: z.record(z.string(), z.union([z.string(), z.number()])).optional(),
 });
 
 /** Path ids arrive as strings; -1 is a real role id, so negatives are allowed. */

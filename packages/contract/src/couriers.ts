@@ -1,19 +1,25 @@
-/**
- * Tracking pages of the couriers labs ship aligners with, by the courier's name as staff type
- * it ("DHL Express", "FedEx", "ups"). Another courier's number stays plain text.
- */
-const trackingPages: { name: RegExp; url: (trackingNumber: string) => string }[] = [
-  {
-    name: /\bdhl\b/i,
-    url: (n) => `https://www.dhl.com/global-en/home/tracking/tracking-express.html?submit=1&tracking-id=${n}`,
-  },
-  { name: /\bups\b/i, url: (n) => `https://www.ups.com/track?tracknum=${n}` },
-  { name: /\bfed\s?ex\b/i, url: (n) => `https://www.fedex.com/fedextrack/?trknbr=${n}` },
-  { name: /\busps\b/i, url: (n) => `https://tools.usps.com/go/TrackConfirmAction?tLabels=${n}` },
-];
+import { trackingNumberPlaceholder, type Courier } from './lab-settings.ts';
 
-/** The courier's tracking page for a shipment, or undefined for a courier it does not know. */
-export function courierTrackingUrl(courier: string, trackingNumber: string): string | undefined {
-  const page = trackingPages.find((known) => known.name.test(courier));
-  return page && trackingNumber.trim() ? page.url(encodeURIComponent(trackingNumber.trim())) : undefined;
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * The lab's courier a dispatch names, by its name as staff type it: "DHL Express" is the lab's
+ * "DHL", "ups" its "UPS"; a name only inside a word ("Groups Logistics") is not.
+ */
+export function findCourier(couriers: readonly Courier[], courier: string): Courier | undefined {
+  return couriers.find((known) =>
+    new RegExp(`(^|[^\\p{L}\\p{N}])${escapeRegExp(known.name.trim())}($|[^\\p{L}\\p{N}])`, 'iu').test(courier),
+  );
+}
+
+/** The courier's tracking page for a shipment (the lab's couriers, a Settings list), or undefined for a courier it does not list. */
+export function courierTrackingUrl(
+  couriers: readonly Courier[],
+  courier: string,
+  trackingNumber: string,
+): string | undefined {
+  const known = findCourier(couriers, courier);
+  return known && trackingNumber.trim()
+    ? known.trackingUrl.replaceAll(trackingNumberPlaceholder, encodeURIComponent(trackingNumber.trim()))
+    : undefined;
 }

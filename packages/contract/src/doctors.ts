@@ -16,6 +16,7 @@ import {
   userType,
   username,
 } from './fields.ts';
+import { locale } from './locale-schema.ts';
 import { DOCTOR_ROLE_ID } from './roles.ts';
 
 const doctorFields = {
@@ -45,6 +46,8 @@ export const doctorAddRequest = z.object({
   isActive: doctorFields.isActive.default(false),
   password,
   userType: z.literal('Doctor').default('Doctor'),
+  /** The new doctor's language; without it, a registration's Accept-Language decides, staff adding one give `en` (docs/decisions/languages.md § The user's language on the server). */
+  locale: locale.optional(),
 });
 export type DoctorAddRequest = z.infer<typeof doctorAddRequest>;
 

@@ -46,6 +46,10 @@ export const recordKinds = {
   casePlanShare: { params: ['caseId', 'planId', 'shareId'], reach: 'caseDoctor' },
   /** A plan version of a case, to read: the case's doctor and staff. */
   planVersion: { params: ['caseId', 'planId'], reach: 'ownIfDoctor' },
+  /** A comment pinned to a plan version, for what both sides do with it (a reply): the case's doctor, their assistants, staff. */
+  planComment: { params: ['caseId', 'planId', 'commentId'], reach: 'ownIfDoctor' },
+  /** A progress scan of a case, to read: the case's doctor (their assistants) and staff. */
+  progressScan: { params: ['caseId', 'progressScanId'], reach: 'ownIfDoctor' },
   /** Whose cases a list or the stats read: a UserId, 0 for all doctors (staff). */
   caseOwner: { params: ['userId'], reach: 'ownScope' },
   /** A case's stored files: an attachment, a message's file, a plan stage. */

@@ -46,11 +46,22 @@ export const caseAssigneeEvent = z.object({
   at: z.string(),
 });
 
+/** A progress scan of a case was sent (queued) or its fit ended (done, failed); clients refetch the case's progress scans. */
+export const caseProgressScanEvent = z.object({
+  caseId: z.number().int().positive(),
+  progressScanId: z.number().int().positive(),
+  state: z.enum(['queued', 'running', 'done', 'failed']),
+  /** When the change committed, ISO 8601. */
+  at: z.string(),
+});
+export type CaseProgressScanEvent = z.infer<typeof caseProgressScanEvent>;
+
 export const liveEvent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('case.status'), data: caseStatusEvent }),
   z.object({ type: z.literal('case.message'), data: caseMessageEvent }),
   z.object({ type: z.literal('case.plan'), data: casePlanEvent }),
   z.object({ type: z.literal('case.assignee'), data: caseAssigneeEvent }),
+  z.object({ type: z.literal('case.progressScan'), data: caseProgressScanEvent }),
 ]);
 export type LiveEvent = z.infer<typeof liveEvent>;
 

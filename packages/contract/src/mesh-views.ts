@@ -20,3 +20,10 @@ export const meshViewMesh = {
     description: 'The viewing copy, once ready (409 while it is being made, or when none could be)',
   },
 } as const satisfies FileAnswer;
+
+/**
+ * A progress scan's viewing copy in its plan's frame (progressScanView) holds per vertex
+ * `_DISTANCE`: its distance to the planned teeth at the worn stage over this many millimetres
+ * (0-1); a vertex at 1 is this far or farther (the gum, what the plan has not).
+ */
+export const progressViewDistanceCapMm = 2;

@@ -1,6 +1,10 @@
 import { z } from 'zod';
+import { email } from './fields.ts';
 import { meshViewAnswer } from './mesh-views.ts';
+import { planFinding, planFindingsCheck } from './plan-findings.ts';
 import { planStates } from './plan-states.ts';
+
+export * from './plan-findings.ts';
 
 /**
  * Treatment plans (docs/decisions/plans.md § Treatment plans): versions the lab uploads, each a
@@ -92,6 +96,12 @@ export const planSummary = z
       .max(32, 'At most 32 attachment stages')
       .default([]),
     notes: z.string({ error: 'Notes must be text' }).max(5000, 'Notes are at most 5000 characters').default(''),
+    /** The lab's reason for sending a version the check finds against the prescription; the doctor reads it. */
+    findingsReason: z
+      .string({ error: 'The reason must be text' })
+      .trim()
+      .max(2000, 'The reason is at most 2000 characters')
+      .default(''),
   })
   .superRefine((summary, ctx) => {
     if (summary.upperStages === 0 && summary.lowerStages === 0) {
@@ -126,7 +136,8 @@ export const attachmentStage = (summary: { attachmentStages: { tooth: number; st
 /** The multipart form's text part: `summary` as JSON text. */
 export const planUploadForm = z.object({
   summary: z.string().meta({
-    description: 'The plan summary as JSON: upperStages, lowerStages, ipr, attachmentTeeth, attachmentStages, notes',
+    description:
+      'The plan summary as JSON: upperStages, lowerStages, ipr, attachmentTeeth, attachmentStages, notes, findingsReason',
   }),
 });
 
@@ -182,6 +193,11 @@ export function parseStageFileName(fileName: string): { arch: PlanArch; stage: n
   return { arch, stage };
 }
 
+/** Patient links a doctor may have mailed in 24 hours: as many as assistant invitations (a bound on mail sent in the portal's name). */
+export const planShareMailsPerDay = 20;
+/** Replies on one pinned comment: a short thread, not a conversation (the case's messages are that). */
+export const maxRepliesPerComment = 20;
+
 export const planMessages = {
   summaryRequired: 'The plan summary is required',
   summaryNotJson: 'The plan summary must be JSON',
@@ -197,7 +213,17 @@ export const planMessages = {
   shareDays: 'Days must be a whole number from 1 to 30',
   tooManyShares: 'This version already has 10 patient links open: revoke one first',
   shareNotFound: 'This link is not valid: it may have expired or been revoked',
+  shareNotCurrent:
+    "Patient links are made for the case's current plan version: this one was replaced by a newer version",
+  tooManyShareMails: (at: string) =>
+    `You have mailed ${planShareMailsPerDay} patient links in the last 24 hours; you can mail one again after ${at}`,
+  repliesOnSent: 'Replies start once the comment has been sent to the lab',
+  tooManyReplies: `A pinned comment holds at most ${maxRepliesPerComment} replies`,
   dispatchNeedsApproval: 'The treatment plan must be approved by the doctor before the case is dispatched',
+  checkPending:
+    'This version is still being checked against the prescription (its tooth movements are being measured): approve it when the check is done, in a minute or two',
+  findingsNotAcknowledged:
+    'This version departs from the prescription or the limits: acknowledge the findings to approve it',
 } as const;
 
 export const planStageFile = z.object({
@@ -225,6 +251,8 @@ export const planVersion = z.object({
     /** Empty for versions uploaded before attachments had a stage: all at stage 0. */
     attachmentStages: z.array(z.object({ tooth: z.number(), stage: z.number() })),
     notes: z.string(),
+    /** The lab's reason for sending it despite its findings ('' for none; the server always sends it). */
+    findingsReason: z.string().optional(),
   }),
   uploadedBy: z.number(),
   uploadedByName: z.string(),
@@ -236,6 +264,11 @@ export const planVersion = z.object({
   reviewedIn3d: z.boolean().nullable(),
   comment: z.string().nullable(),
   stages: z.array(planStageFile),
+  /** The version checked against the case's prescription and the lab's limits: [] when it keeps to them. */
+  findings: z.array(planFinding),
+  findingsCheck: planFindingsCheck,
+  /** The approving doctor acknowledged the findings (null before approval, and when there were none to acknowledge). */
+  findingsAcknowledged: z.boolean().nullable(),
 });
 export type PlanVersion = z.infer<typeof planVersion>;
 
@@ -313,6 +346,26 @@ export const planCommentInput = z.object({
 });
 export type PlanCommentInput = z.infer<typeof planCommentInput>;
 
+export const planCommentReplyInput = z.object({
+  text: z
+    .string({ error: 'A reply is required' })
+    .trim()
+    .min(1, 'A reply is required')
+    .max(1000, 'A reply is at most 1000 characters'),
+});
+export type PlanCommentReplyInput = z.infer<typeof planCommentReplyInput>;
+
+/** One reply on a pinned comment: by the lab or the doctor's side, with its author and time. */
+export const planCommentReply = z.object({
+  replyId: z.number(),
+  text: z.string(),
+  author: z.string(),
+  /** Which side wrote it: the lab's staff, or the case's doctor or their assistant. */
+  side: z.enum(['lab', 'doctor']),
+  createdAt: z.string(),
+});
+export type PlanCommentReply = z.infer<typeof planCommentReply>;
+
 export const planComment = z.object({
   commentId: z.number(),
   planId: z.number(),
@@ -330,6 +383,8 @@ export const planComment = z.object({
   sentAt: z.string().nullable(),
   resolvedAt: z.string().nullable(),
   resolvedBy: z.string().nullable(),
+  /** Replies on the comment once sent, oldest first. */
+  replies: planCommentReply.array(),
 });
 export type PlanComment = z.infer<typeof planComment>;
 
@@ -344,10 +399,20 @@ export const planShareInput = z.object({
     .min(1, planMessages.shareDays)
     .max(30, planMessages.shareDays)
     .default(14),
+  /** Also mails the link to this address (the patient's, typed by the doctor); bounded per doctor per day. */
+  email: email.max(254, 'Email must be at most 254 characters').optional(),
 });
 export type PlanShareInput = z.input<typeof planShareInput>;
 
-export const planShareCreated = z.object({ shareId: z.number(), url: z.string(), expiresAt: z.string() });
+export const planShareCreated = z.object({
+  shareId: z.number(),
+  url: z.string(),
+  expiresAt: z.string(),
+  /** The address the link was mailed to, or null. */
+  emailedTo: z.string().nullable(),
+  /** The link as a QR code (SVG), for the patient to scan in the chair: shown once, like the link. */
+  qrCodeSvg: z.string(),
+});
 
 export const planShare = z.object({
   shareId: z.number(),
@@ -355,17 +420,23 @@ export const planShare = z.object({
   expiresAt: z.string(),
   lastUsedAt: z.string().nullable(),
   revokedAt: z.string().nullable(),
-  /** Neither expired nor revoked. */
+  /** The address the link was mailed to, or null for a link only copied. */
+  emailedTo: z.string().nullable(),
+  /** Neither expired nor revoked, and its version not replaced by a newer one. */
   isOpen: z.boolean(),
 });
 export type PlanShare = z.infer<typeof planShare>;
 
-/** What a patient link shows: the first name's initial, the version and its stages, the arches' 3D copies. */
+/**
+ * What a patient link shows: the first name's initial, the version and its stages, the arches' 3D copies,
+ * and the clinic to contact (the case's clinic: its name and phone, nothing of the doctor's own).
+ */
 export const sharedPlan = z.object({
   initial: z.string(),
   version: z.number(),
   upperStages: z.number(),
   lowerStages: z.number(),
+  clinic: z.object({ name: z.string(), phone: z.string().nullable() }),
   views: planViewAnswer,
 });
 export type SharedPlan = z.infer<typeof sharedPlan>;
@@ -376,6 +447,8 @@ export const shareToken = z.string().regex(/^[A-Za-z0-9_-]{43}$/, planMessages.s
 /** Approving: the doctor's tick that they reviewed the version in the 3D viewer, recorded with the approval. */
 export const planApproval = z.object({
   reviewedIn3d: z.literal(true, { error: planMessages.reviewRequired }),
+  /** Required (true) when the version has findings or could not be checked in full. */
+  findingsAcknowledged: z.boolean({ error: 'findingsAcknowledged must be true or false' }).optional(),
 });
 export type PlanApproval = z.infer<typeof planApproval>;
 

@@ -38,11 +38,6 @@ export function fdiToUniversal(fdi: number): number | undefined {
   return byQuadrant[quadrant];
 }
 
-/** Words a screen reader can say: 'Upper right 8 (tooth 1)'. */
-export function toothDescription(universal: number): string {
-  const { quadrant, position } = toothPosition(universal);
-  return `${quadrant[0]!.toUpperCase()}${quadrant.slice(1)} ${position} (tooth ${universal})`;
-}
 
 /** '3, 14' or 'N/A' in Universal, shown as '16, 26' in FDI. */
 export function formatToothList(stored: string | null | undefined, system: NumberingSystem): string {

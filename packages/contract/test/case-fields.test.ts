@@ -6,6 +6,8 @@ import {
   caseRow,
   caseSortColumns,
   caseSubmission,
+  sortableCaseFieldColumns,
+  sortableCaseFields,
   stepOfCaseField,
   type CaseFieldDetail,
 } from '../src/index.ts';
@@ -37,6 +39,7 @@ describe('the case field table', () => {
       'parentCaseId',
       'orderType',
       'uploads',
+      'progressScanId',
       'draftId',
     ]);
     expect(Object.keys(caseRow.shape).sort()).toEqual(
@@ -51,8 +54,13 @@ describe('the case field table', () => {
         'StatusChangedAt',
         'AssigneeUserId',
         'AssigneeName',
+        'OffTrack',
       ].sort(),
     );
     expect(caseSortColumns).toEqual(expect.arrayContaining(['FirstName', 'DOB', 'ImpressionType', 'CreatedAt']));
+  });
+
+  it('sorts the list by exactly the fields the table marks sortable (case-list.ts keeps them without zod)', () => {
+    expect([...sortableCaseFieldColumns].sort()).toEqual([...sortableCaseFields].sort());
   });
 });

@@ -55,6 +55,7 @@ describe('plan summary', () => {
       attachmentTeeth: [],
       attachmentStages: [],
       notes: '',
+      findingsReason: '',
     });
     expect(planSummary.safeParse({ upperStages: 4, lowerStages: 0, attachmentTeeth: [13, 13] }).success).toBe(false);
   });

@@ -6,6 +6,7 @@ import {
   doctorForm,
   loginRequest,
   resetPasswordForm,
+  resetPasswordRequest,
   roleRequest,
   toFieldErrors,
   userAddRequest,
@@ -68,9 +69,16 @@ describe('shared field rules', () => {
     expect(errorsOf(userAddRequest, { ...validUser, email: 'a@b.co' }).email).toBeUndefined();
   });
 
-  it('password: required, then at least 12 characters', () => {
-    expect(errorsOf(userAddRequest, { ...validUser, password: '' }).password).toBe('Password is required');
-    expect(errorsOf(userAddRequest, { ...validUser, password: '      ' }).password).toBe('Password is required');
+  it('password: required, then at least 12 characters; on Add User it may be left out (an invitation sets it)', () => {
+    const reset = { token: 'link', newPassword: '' };
+    expect(errorsOf(resetPasswordRequest, reset).newPassword).toBe('Password is required');
+    expect(errorsOf(resetPasswordRequest, { ...reset, newPassword: '      ' }).newPassword).toBe(
+      'Password is required',
+    );
+    expect(errorsOf(resetPasswordRequest, { ...reset, newPassword: '12345' }).newPassword).toBe(
+      'Password must be at least 12 characters',
+    );
+    expect(errorsOf(userAddRequest, { ...validUser, password: '' }).password).toBeUndefined();
     expect(errorsOf(userAddRequest, { ...validUser, password: '12345' }).password).toBe(
       'Password must be at least 12 characters',
     );
@@ -98,8 +106,9 @@ describe('user form', () => {
       email: 'Email is required',
       mobileNo: 'Mobile No is required',
       roleId: 'Role is required',
-      password: 'Password is required',
     });
+    // Without a password the new user is invited to set their own.
+    expect(errorsOf(userAddRequest, {}).password).toBeUndefined();
   });
 
   it('confirm password must match', () => {

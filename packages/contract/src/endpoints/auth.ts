@@ -8,6 +8,7 @@ import {
   webauthnOptions,
 } from '../second-factor.ts';
 import { messageResponse } from '../common.ts';
+import { forgotPasswordRequest } from '../password-reset.ts';
 import { defineEndpoint } from '../endpoint.ts';
 
 const tag = 'auth';
@@ -89,6 +90,18 @@ export const authEndpoints = {
     body: passkeyLoginRequest,
     answer: loginResponse,
     errors: [401, 403, 429],
+  }),
+  forgotPassword: defineEndpoint({
+    method: 'POST',
+    path: '/api/auth/forgot_password',
+    operationId: 'forgotPassword',
+    summary:
+      'Forgot password: mails a link to set a new password to the account with this username or e-mail address; the answer is the same when none has it',
+    tag,
+    access: 'public',
+    body: forgotPasswordRequest,
+    answer: messageResponse,
+    errors: [429],
   }),
   logout: defineEndpoint({
     method: 'POST',

@@ -141,7 +141,7 @@ export const caseEndpoints = {
     record: 'case',
     operationId: 'caseStatusChange',
     summary:
-      'Move a case to another status (back only with a reason; dispatched with courier and tracking number); the doctor is e-mailed',
+      "Move a case to another status (back only with a reason; dispatched with courier and tracking number; from new or inprogress to dispatched or delivered only with the doctor's approved plan, 409 otherwise); the doctor is e-mailed",
     tag,
     access: { pages: ['/dashboard'] },
     params: caseIdParams,

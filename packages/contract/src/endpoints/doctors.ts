@@ -1,7 +1,7 @@
 import { errorResponse, idParams, messageResponse, successResponse } from '../common.ts';
 import { doctor, doctorAddRequest, doctorEditRequest, doctorListQuery } from '../doctors.ts';
 import { defineEndpoint } from '../endpoint.ts';
-import { resetPasswordRequest, tokenParams } from '../password-reset.ts';
+import { resetPasswordRequest, resetTokenCheck, tokenParams } from '../password-reset.ts';
 import { pictureRemoval, profilePicFile, totalCountHeader } from './common.ts';
 
 const tag = 'doctors';
@@ -100,11 +100,11 @@ export const doctorEndpoints = {
     method: 'GET',
     path: '/api/doctor/verify_token/:token',
     operationId: 'doctorVerifyResetToken',
-    summary: 'Whether a password reset link is still good',
+    summary: 'Whether a password reset or invitation link is still good (an invitation names who invited)',
     tag,
     access: 'public',
     params: tokenParams,
-    answer: successResponse,
+    answer: resetTokenCheck,
   }),
   doctorResetPassword: defineEndpoint({
     method: 'POST',

@@ -19,6 +19,8 @@ import { secondFactorEndpoints } from './second-factor.ts';
 import { sessionEndpoints } from './sessions.ts';
 import { inboxEndpoints } from './inbox.ts';
 import { assistantEndpoints } from './assistants.ts';
+import { settingsEndpoints } from './settings.ts';
+import { progressScanEndpoints } from './progress-scans.ts';
 
 export { pictureRemoval } from './common.ts';
 
@@ -49,6 +51,8 @@ export const endpoints = {
   ...caseDraftEndpoints,
   ...secondFactorEndpoints,
   ...inboxEndpoints,
+  ...settingsEndpoints,
+  ...progressScanEndpoints,
 };
 export type Endpoints = typeof endpoints;
 export type EndpointName = keyof Endpoints;
@@ -79,4 +83,8 @@ export const endpointTags = [
   { name: 'events', description: 'Live updates as Server-Sent Events' },
   { name: 'plans', description: "Treatment plan versions and the doctor's approval" },
   { name: 'inbox', description: 'What waits for the caller across cases, and their e-mail preferences' },
+  {
+    name: 'settings',
+    description: "The lab's settings (the administrator's Settings screen) and each user's time zone",
+  },
 ] as const;

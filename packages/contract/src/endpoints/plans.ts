@@ -8,6 +8,7 @@ import {
   planChangeRequest,
   planComment,
   planCommentInput,
+  planCommentReplyInput,
   planShare,
   planShareCreated,
   planShareInput,
@@ -144,13 +145,13 @@ export const planEndpoints = {
     record: 'casePlan',
     operationId: 'planShareCreate',
     summary:
-      "The case's doctor makes a read-only link for the patient to this version's 3D stages, open 1 to 30 days (14 unless said)",
+      "The case's doctor makes a read-only link for the patient to this version's 3D stages, open 1 to 30 days (14 unless said), mailed to the patient when an address is given (at most 20 mailed a day); only the case's current version (409 for a replaced one)",
     tag,
     access: dashboard,
     params: decisionParams,
     body: planShareInput,
     answer: planShareCreated,
-    errors: [404, 409],
+    errors: [404, 409, 429],
   }),
   planShareList: defineEndpoint({
     method: 'GET',
@@ -182,7 +183,7 @@ export const planEndpoints = {
     path: '/api/shared/:token',
     operationId: 'sharedPlanGet',
     summary:
-      "A patient link's plan version: the first name's initial, the version, its stage counts and whether its 3D copies are ready (404 when unknown, expired or revoked)",
+      "A patient link's plan version: the first name's initial, the version, its stage counts and whether its 3D copies are ready (404 when unknown, expired, revoked, or its version replaced by a newer one)",
     tag,
     access: 'public',
     params: z.object({ token: z.string().max(100) }),
@@ -250,6 +251,20 @@ export const planEndpoints = {
     params: decisionParams.extend({ commentId: idParam }),
     answer: planComment,
     errors: [404],
+  }),
+  planCommentReply: defineEndpoint({
+    method: 'POST',
+    path: '/api/case/:caseId/plans/:planId/comments/:commentId/replies',
+    record: 'planComment',
+    operationId: 'planCommentReply',
+    summary:
+      "The lab or the doctor's side replies on a pinned comment sent to the lab (a short thread: at most 20 replies of 1000 characters); answers the comment with its replies",
+    tag,
+    access: dashboard,
+    params: decisionParams.extend({ commentId: idParam }),
+    body: planCommentReplyInput,
+    answer: planComment,
+    errors: [404, 409],
   }),
   planMovements: defineEndpoint({
     method: 'GET',

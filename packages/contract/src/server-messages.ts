@@ -1,0 +1,75 @@
+/**
+ * The server's refusals whose words it puts together at run time (issue 43): each has a stable
+ * code, a key of `serverMessages`, whose value is its ICU template in the spec's English with
+ * named placeholders. An error answer carries `code` and `params` beside its `message`, which
+ * stays the English text, the template filled in (`renderServerMessage`). The web app's
+ * catalogs hold each template under the id `server.<code>` (lingui/contract-messages.ts takes
+ * them from here, braces and all), so it shows the refusal in the language shown.
+ * No zod here: the web app imports this with the client.
+ */
+export const serverMessages = {
+  notFound: '{what} not found',
+  fieldNameNotAllowed: 'Field name "{field}" is not allowed',
+  fieldTooLong: '{field} is too long',
+  unexpectedFileField: 'Unexpected file field "{field}"',
+  caseAlreadyInStatus: 'The case is already {status}',
+  versionHasNoArchStages: 'This version has no {arch} stages',
+  stageOutOfRange: 'Stage must be from 0 to {stages}',
+  zipTooManyEntries: 'The ZIP has {entries} entries; at most {maxEntries} are allowed',
+  zipEntryEncrypted: '{file}: encrypted ZIP entries are not accepted',
+  scanNotStl: 'The {arch} scan is not an STL mesh',
+  sendOneScan: 'Send one {arch} scan',
+  meshTimeLimit: 'This mesh took longer than {seconds} s to convert.',
+  meshMemoryLimit: 'This mesh needed more than the {megabytes} MB a fit may take.',
+  // No privilege raising (docs/decisions/access.md § Roles): `pages` lists the missing pages' paths.
+  grantPagesNotHeld: 'You can only grant pages you have yourself (missing: {pages})',
+  roleWithPagesNotHeld: 'You can only give a user a role with pages you have yourself (missing: {pages})',
+  editUserWithPagesNotHeld: 'You can only edit users whose role has pages you have yourself (missing: {pages})',
+  endSessionsWithPagesNotHeld:
+    'You can only end the sessions of users whose role has pages you have yourself (missing: {pages})',
+} as const;
+
+export type ServerMessageCode = keyof typeof serverMessages;
+export type ServerMessageParams = Record<string, string | number>;
+
+/**
+ * What a "not found" refusal names: a fixed list of words, so that each is in the catalogs and
+ * the web app shows it translated in `{what} not found`.
+ */
+export const notFoundSubjects = [
+  'Assistant',
+  'Authenticator app',
+  'Case',
+  'Comment',
+  'Country',
+  'Doctor',
+  'Draft',
+  'File',
+  'Link',
+  'Page',
+  'Passkey',
+  'Picture',
+  'Plan',
+  'Progress scan',
+  'Role',
+  'Session',
+  'Upload',
+  'User',
+  'Viewing copy',
+] as const;
+export type NotFoundSubject = (typeof notFoundSubjects)[number];
+
+/**
+ * The arches as a refusal names them (`The {arch} scan is not an STL mesh`): the words the
+ * server sends as parameters, kept in the catalogs so that they show translated. Read by
+ * lingui/contract-messages.ts, not imported.
+ * @public
+ */
+export const serverMessageArchWords = { upper: 'upper', lower: 'lower' } as const;
+
+/** A template filled in with its parameters, as plain text: the English `message` of an answer. */
+export function renderServerMessage(code: ServerMessageCode, params: ServerMessageParams = {}): string {
+  return serverMessages[code].replace(/\{(\w+)\}/g, (placeholder, name: string) =>
+    Object.hasOwn(params, name) ? String(params[name]) : placeholder,
+  );
+}
