@@ -10,7 +10,10 @@ import { JobQueue, jobQueueOptions } from './jobs/job-queue.ts';
 import { createDerivativePool } from './meshes/derivative-pool.ts';
 import { handleMeshViewJobs } from './services/mesh-views.ts';
 import { handlePlanViewJobs } from './services/plans/plan-views.ts';
+import { handleProgressFitJobs } from './services/plans/progress-scans.ts';
+import { progressPublisher } from './routes/plans/progress-scans.ts';
 import { serializeError, serializeRequest } from './lib/logging.ts';
+import { loadServerCatalogs } from './i18n/index.ts';
 import { Mailer } from './mail/mailer.ts';
 import { MailOutbox } from './mail/outbox.ts';
 import { auditPlugin, type AuditOptions } from './plugins/audit.ts';
@@ -97,6 +100,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.decorate('db', options.database.db);
   app.decorate('storage', options.storage ?? (await createStorage(config)));
   app.decorate('passwords', new PasswordHasher(config.passwordHashing));
+  loadServerCatalogs();
   const mailer = new Mailer(
     { smtpUrl: config.smtpUrl, from: config.mailFrom, outboxDir: path.join(config.dataDir, 'outbox') },
     app.log,
@@ -123,6 +127,15 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const meshes = createDerivativePool({ threads: config.jobConcurrency });
   handleMeshViewJobs({ db: app.db, storage: app.storage, jobs: app.jobs, convert: (stl) => meshes.convert(stl) });
   handlePlanViewJobs({ db: app.db, storage: app.storage, jobs: app.jobs, meshes });
+  handleProgressFitJobs({
+    db: app.db,
+    storage: app.storage,
+    jobs: app.jobs,
+    meshes,
+    publish: progressPublisher(app),
+    outbox: app.outbox,
+    publicUrl: config.publicUrl,
+  });
   app.addHook('onClose', async () => {
     await app.jobs.stop();
     await meshes.close();

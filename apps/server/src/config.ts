@@ -1,7 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { caseStatuses, maxPasswordLength, minPasswordLength, password, type TurnaroundTargets } from '@portal/contract';
+import {
+  caseStatuses,
+  defaultLabSettings,
+  email,
+  maxPasswordLength,
+  minPasswordLength,
+  password,
+  type LabSettings,
+  type TurnaroundTargets,
+} from '@portal/contract';
 import { z } from 'zod';
 import { isCommonPassword } from './auth/common-passwords.ts';
 import {
@@ -170,6 +179,14 @@ export const variables = z.object({
       shown: 'length',
     },
   ),
+  ADMIN_EMAIL: variable((value) => (email.safeParse(value).success ? value.trim() : undefined), {
+    doc: {
+      default: 'asked at first sign-in',
+      meaning:
+        "the seeded administrator's e-mail address (new-case mails go there); unset, the administrator is asked for a real one when they sign in",
+    },
+    accepts: 'must be an e-mail address',
+  }),
   // Its default follows PORT (the transform below).
   PUBLIC_URL: variable(
     (value) => {
@@ -268,12 +285,13 @@ export const variables = z.object({
     accepts: 'must be a whole number of seconds, at least 3',
     fallback: 120,
   }),
+  // The lab's settings from here on are the Settings screen's (docs/decisions/settings.md): these four set only their first values.
   // The lab's limit on one tooth's move from one stage to the next: a tooth over it is flagged in the plan's movement table.
   PLAN_STEP_LIMIT_MM: variable((value) => readDecimal(value, 0.01, 5), {
     doc: {
       default: '0.25',
       meaning:
-        "the lab's limit on one tooth's move from one plan stage to the next: a tooth whose centre moves more in a stage is flagged in the plan's movement table; millimetres, 0.01 to 5",
+        "the lab's limit on one tooth's move from one plan stage to the next: a tooth whose centre moves more in a stage is flagged in the plan's movement table; millimetres, 0.01 to 5. Read at the first start only: from then on the administrator sets it on the Settings screen, as the three below",
     },
     accepts: 'must be a number of millimetres from 0.01 to 5, such as 0.25',
     fallback: 0.25,
@@ -283,7 +301,7 @@ export const variables = z.object({
     doc: {
       default: '7',
       meaning:
-        'the hour, in UTC, of the daily digest: the one mail that lists the case mails each user chose to get as a digest (their e-mail preferences); a whole hour from 0 to 23',
+        'the hour, in UTC, of the daily digest: the one mail that lists the case mails each user chose to get as a digest (their e-mail preferences); a whole hour from 0 to 23. First start only (Settings screen)',
     },
     accepts: 'must be a whole hour from 0 to 23 (UTC)',
     fallback: 7,
@@ -293,13 +311,17 @@ export const variables = z.object({
     doc: {
       default: 'new=2,inprogress=10,dispatched=7',
       meaning:
-        "the lab's turnaround targets: days a case may stay in each status before it is overdue (its due date on the list and the case page, the Overdue filter), as `status=days` pairs; a status not named has no target; days 1 to 365",
+        "the lab's turnaround targets: days a case may stay in each status before it is overdue (its due date on the list and the case page, the Overdue filter), as `status=days` pairs; a status not named has no target; days 1 to 365. First start only (Settings screen)",
     },
     accepts: 'must be status=days pairs separated by commas, days from 1 to 365, such as new=2,inprogress=10',
     fallback: { new: 2, inprogress: 10, dispatched: 7 },
   }),
   PLAN_STEP_LIMIT_DEGREES: variable((value) => readDecimal(value, 0.1, 45), {
-    doc: { default: '2', meaning: "the same limit on a tooth's rotation in one stage; degrees, 0.1 to 45" },
+    doc: {
+      default: '2',
+      meaning:
+        "the same limit on a tooth's rotation in one stage; degrees, 0.1 to 45. First start only (Settings screen)",
+    },
     accepts: 'must be a number of degrees from 0.1 to 45, such as 2',
     fallback: 2,
   }),
@@ -553,11 +575,10 @@ export const environmentSchema = variables
       tokenTtl: env.TOKEN_TTL,
       adminUsername: env.ADMIN_USERNAME,
       adminPassword: env.ADMIN_PASSWORD,
+      adminEmail: env.ADMIN_EMAIL,
       publicUrl: env.PUBLIC_URL ?? `http://localhost:${env.PORT}`,
       smtpUrl: env.SMTP_URL,
       mailFrom: env.MAIL_FROM,
-      /** The hour (UTC) of the daily digest of case mails. */
-      mailDigestHour: env.MAIL_DIGEST_HOUR,
       logLevel: env.LOG_LEVEL,
       loginAttemptsPerAddress: env.LOGIN_ATTEMPTS_PER_ADDRESS,
       loginAttemptsPerAccountAndAddress: env.LOGIN_ATTEMPTS_PER_ACCOUNT_AND_ADDRESS,
@@ -579,10 +600,16 @@ export const environmentSchema = variables
       uploadsPerUser: env.UPLOADS_PER_USER,
       jobConcurrency: env.JOB_CONCURRENCY,
       jobLeaseSeconds: env.JOB_LEASE_SECONDS,
-      /** A tooth moving more in one stage is flagged (docs/decisions/plans.md § Tooth movements). */
-      planStepLimits: { stepMm: env.PLAN_STEP_LIMIT_MM, stepDeg: env.PLAN_STEP_LIMIT_DEGREES },
-      /** Days a case may stay in each status (docs/decisions/cases.md § Turnaround). */
-      turnaroundDays: env.TURNAROUND_DAYS as TurnaroundTargets,
+      /**
+       * The lab's settings the first start writes (docs/decisions/settings.md); the running portal
+       * reads them from the database (services/lab-settings.ts), where the Settings screen changes them.
+       */
+      firstStartSettings: {
+        ...defaultLabSettings,
+        planStepLimits: { stepMm: env.PLAN_STEP_LIMIT_MM, stepDeg: env.PLAN_STEP_LIMIT_DEGREES },
+        turnaroundDays: env.TURNAROUND_DAYS as TurnaroundTargets,
+        digestHourUtc: env.MAIL_DIGEST_HOUR,
+      } satisfies LabSettings,
       // Room for a second submission's files while the first one's are still held.
       uploadBytesPerUser: env.UPLOAD_BYTES_PER_USER ?? 2 * env.MAX_UPLOAD_BYTES,
       orphanFileGraceSeconds: env.ORPHAN_FILE_GRACE,

@@ -34,7 +34,13 @@ if (othersEntries.length > 0) {
   );
 }
 await prepareDatabase(database, app.log, {
-  admin: { username: config.adminUsername, password: config.adminPassword, passwords: app.passwords },
+  admin: {
+    username: config.adminUsername,
+    password: config.adminPassword,
+    email: config.adminEmail,
+    passwords: app.passwords,
+  },
+  labSettings: config.firstStartSettings,
 });
 // What uploads cut short by a killed process left (files, S3 parts, expired resumable uploads):
 // swept at start, then every SWEEP_INTERVAL by one process at a time. Housekeeping only: a
@@ -46,11 +52,8 @@ const housekeeping = startHousekeeping(
 await housekeeping.firstSweep;
 app.outbox.start();
 app.jobs.start();
-// The daily digest of the case mails users chose to get so (MAIL_DIGEST_HOUR).
-const digests = startMailDigests(
-  { db: app.db, outbox: app.outbox, publicUrl: config.publicUrl, log: app.log },
-  { hourUtc: config.mailDigestHour },
-);
+// The daily digest of the case mails users chose to get so, at the lab's digest hour (its Settings).
+const digests = startMailDigests({ db: app.db, outbox: app.outbox, publicUrl: config.publicUrl, log: app.log });
 // PGlite is this process's own: `npm run backup` asks it for the database (backup/backup-socket.ts).
 const backups =
   database.driver === 'pglite'

@@ -1,7 +1,14 @@
-import { assistantInvitePauseMinutes, assistantMessages, maxAssistantsPerDoctor, messages } from '@portal/contract';
+import {
+  assistantInvitePauseMinutes,
+  assistantMessages,
+  maxAssistantsPerDoctor,
+  messages,
+  resetMessages,
+} from '@portal/contract';
+import { createHash } from 'node:crypto';
 import { count, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { caseDrafts, doctorAssistants, users } from '../src/db/schema.ts';
+import { caseDrafts, doctorAssistants, passwordResetTokens, users } from '../src/db/schema.ts';
 import { binaryStl, caseFields, caseForm, createCaseDoctor, submitCase } from './helpers/case-factories.ts';
 import {
   createAssistant,
@@ -130,6 +137,61 @@ describe('POST /api/doctor/assistants', () => {
     expect((await get(doctorB.token, '/api/doctor/assistants')).json()).not.toContainEqual(
       expect.objectContaining({ email }),
     );
+  });
+
+  it('sends an invitation link that lasts 7 days and names the doctor and clinic; one to an assistant with a password is an hour-long reset', async () => {
+    const email = `${uniqueName('week')}@example.com`;
+    expect((await invite(doctorA.token, { email, firstName: 'Wendy', lastName: 'Week' })).statusCode).toBe(200);
+    const token = await latestResetTokenTo(t, email);
+    const mails = (await outboxMessages(t)).filter((raw) => raw.includes(`To: ${email}`));
+    expect(readableMail(mails.at(-1)!)).toMatch(/valid for 7 days/);
+    const hashOf = (value: string) => createHash('sha256').update(value).digest('hex');
+    const lifetimeOf = async (value: string) =>
+      (
+        await t.app.db
+          .select({ seconds: sql<number>`extract(epoch from expires_at - created_at)::int` })
+          .from(passwordResetTokens)
+          .where(eq(passwordResetTokens.tokenHash, hashOf(value)))
+      )[0]!.seconds;
+    const age = (value: string, interval: string) =>
+      t.app.db
+        .update(passwordResetTokens)
+        .set({
+          createdAt: sql`created_at - ${interval}::interval`,
+          expiresAt: sql`expires_at - ${interval}::interval`,
+        })
+        .where(eq(passwordResetTokens.tokenHash, hashOf(value)));
+    const verify = (value: string) => t.app.inject({ method: 'GET', url: `/api/doctor/verify_token/${value}` });
+    const setPassword = (value: string, newPassword: string) =>
+      t.app.inject({ method: 'POST', url: '/api/doctor/reset_password', payload: { token: value, newPassword } });
+    expect(await lifetimeOf(token)).toBe(7 * 86_400);
+    const [doctorRow] = await t.app.db
+      .select({ firstName: users.firstName, lastName: users.lastName })
+      .from(users)
+      .where(eq(users.userId, doctorA.userId));
+    const invitation = {
+      success: true,
+      message: resetMessages.invitationValid,
+      invitation: { invitedBy: `${doctorRow!.firstName} ${doctorRow!.lastName}`, clinic: 'Smile Clinic' },
+    };
+    expect((await verify(token)).json()).toEqual(invitation);
+    // Two days in an inbox: still an invitation, and it sets the first password.
+    await age(token, '2 days');
+    expect((await verify(token)).json()).toEqual(invitation);
+    expect((await setPassword(token, 'wendy-passphrase')).statusCode).toBe(200);
+
+    // The assistant now has a password: B's link to them is an ordinary reset, an hour long.
+    expect((await invite(doctorB.token, { email, firstName: 'W', lastName: 'W' })).json()).toEqual({
+      message: assistantMessages.linked,
+    });
+    const reset = await latestResetTokenTo(t, email);
+    const resetMails = (await outboxMessages(t)).filter((raw) => raw.includes(`To: ${email}`));
+    expect(readableMail(resetMails.at(-1)!)).toMatch(/valid for one hour/);
+    expect(await lifetimeOf(reset)).toBe(3600);
+    expect((await verify(reset)).json()).toEqual({ success: true, message: resetMessages.linkValid });
+    await age(reset, '2 hours');
+    expect((await verify(reset)).json()).toEqual({ success: false, message: resetMessages.linkInvalid });
+    expect((await setPassword(reset, 'other-passphrase')).statusCode).toBe(400);
   });
 
   it('sends a new link when an assistant who never set a password is invited again, and the old one still works', async () => {

@@ -1,4 +1,5 @@
-import { endpoints, pages, recordKinds, type Endpoint, type PageUrl } from '@portal/contract';
+import { endpoints, pages, recordKinds, type Endpoint, type PageUrl, defaultLabSettings } from '@portal/contract';
+import { eq } from 'drizzle-orm';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { binaryStl, caseFields, caseForm, createCaseDoctor, submitCase } from './helpers/case-factories.ts';
@@ -13,8 +14,9 @@ import {
   makeImage,
   uniqueName,
 } from './helpers/factories.ts';
+import { progressScans } from '../src/db/schema.ts';
 import { startSession } from '../src/services/sessions.ts';
-import { planForm, planSummaryOf, stageFiles, uploadPlan } from './helpers/plan-factories.ts';
+import { approvedPlan, planForm, planSummaryOf, stageFiles, uploadPlan } from './helpers/plan-factories.ts';
 import { createTestApp, testAdmin, type TestApp } from './helpers/test-app.ts';
 
 /**
@@ -327,6 +329,59 @@ async function newPlanOfA(caseId?: number): Promise<{ caseId: number; planId: nu
   return { caseId: id, planId, stageUrl: plans[0]!.stages[0]!.url };
 }
 
+/** A progress scan's form: the stage worn and an upper STL. */
+function progressScanForm(): FormData {
+  const form = new FormData();
+  form.append('stage', '1');
+  form.append('upper', new Blob([new Uint8Array(binaryStl(2))]), 'upper.stl');
+  return form;
+}
+
+let progressCase: Promise<{ caseId: number; progressScanId: number }> | undefined;
+/** A case of doctor A with an approved plan and one progress scan (made once). */
+function progressCaseOfA() {
+  progressCase ??= (async () => {
+    const caseId = await newCaseOfA();
+    await approvedPlan(t, admin, tokens.get('doctorA')!, caseId);
+    const sent = await t.as(tokens.get('doctorA')!, {
+      method: 'POST',
+      url: `/api/case/${caseId}/progress-scans`,
+      payload: progressScanForm(),
+    });
+    if (sent.statusCode !== 202) throw new Error(`setup failed: ${sent.statusCode} ${sent.body}`);
+    return { caseId, progressScanId: sent.json<{ progressScanId: number }>().progressScanId };
+  })();
+  return progressCase;
+}
+
+let progressView: Promise<{ caseId: number; progressScanId: number }> | undefined;
+/**
+ * Doctor A's progress scan of its own, recorded done with a viewing copy: access is what is
+ * checked here (progress-scans.test.ts fits a real scan and reads its copy).
+ */
+function progressViewOfA() {
+  progressView ??= (async () => {
+    const caseId = await newCaseOfA();
+    await approvedPlan(t, admin, tokens.get('doctorA')!, caseId);
+    const sent = await t.as(tokens.get('doctorA')!, {
+      method: 'POST',
+      url: `/api/case/${caseId}/progress-scans`,
+      payload: progressScanForm(),
+    });
+    if (sent.statusCode !== 202) throw new Error(`setup failed: ${sent.statusCode} ${sent.body}`);
+    const progressScanId = sent.json<{ progressScanId: number }>().progressScanId;
+    const viewKey = `progress/matrix/${progressScanId}.view.glb`;
+    const glb = Buffer.from('glTF');
+    await t.app.storage.put(viewKey, glb, 'model/gltf-binary');
+    await t.app.db
+      .update(progressScans)
+      .set({ state: 'done', arches: [], upperViewKey: viewKey, upperViewBytes: glb.byteLength })
+      .where(eq(progressScans.progressScanId, progressScanId));
+    return { caseId, progressScanId };
+  })();
+  return progressView;
+}
+
 /** A comment doctor A pinned to a new plan of theirs: left a draft, or sent with a change request. */
 async function newCommentOfA(sent: boolean): Promise<{ caseId: number; planId: number; commentId: number }> {
   const plan = await newPlanOfA();
@@ -379,6 +434,11 @@ const requests: Record<string, Build> = {
   'GET /api/health': () => ({ url: '/api/health' }),
   'GET /api/ready': () => ({ url: '/api/ready' }),
   'POST /api/auth/login': () => ({ url: '/api/auth/login', payload: testAdmin }),
+  // A name of its own per actor: one name is answered three times an hour.
+  'POST /api/auth/forgot_password': () => ({
+    url: '/api/auth/forgot_password',
+    payload: { username: uniqueName('forgetful') },
+  }),
   'GET /api/country/get_countries_list': () => ({ url: '/api/country/get_countries_list' }),
   'GET /api/city/get_cities_list/:id': () => ({ url: '/api/city/get_cities_list/1' }),
   'POST /api/doctor/add': () => ({ url: '/api/doctor/add', payload: formData(registration()) }),
@@ -516,6 +576,21 @@ const requests: Record<string, Build> = {
     payload: planForm(planSummaryOf(1, 0), stageFiles(1, 0)),
   }),
   'GET /api/case/:caseId/plans': (_actor, owner) => ({ url: `/api/case/${owner.caseId}/plans` }),
+  'POST /api/case/:caseId/progress-scans': async () => ({
+    url: `/api/case/${(await progressCaseOfA()).caseId}/progress-scans`,
+    payload: progressScanForm(),
+  }),
+  'GET /api/case/:caseId/progress-scans': async () => ({
+    url: `/api/case/${(await progressCaseOfA()).caseId}/progress-scans`,
+  }),
+  'GET /api/case/:caseId/progress-scans/:progressScanId': async () => {
+    const { caseId, progressScanId } = await progressCaseOfA();
+    return { url: `/api/case/${caseId}/progress-scans/${progressScanId}` };
+  },
+  'GET /api/case/:caseId/progress-scans/:progressScanId/view/:arch': async () => {
+    const { caseId, progressScanId } = await progressViewOfA();
+    return { url: `/api/case/${caseId}/progress-scans/${progressScanId}/view/upper` };
+  },
   'POST /api/auth/second-factor/totp': () => ({
     url: '/api/auth/second-factor/totp',
     payload: { interimToken: madeUpInterim, code: '123456' },
@@ -559,7 +634,12 @@ const requests: Record<string, Build> = {
   }),
   'POST /api/case/:caseId/plans/:planId/approve': async () => {
     const plan = await newPlanOfA();
-    return { url: `/api/case/${plan.caseId}/plans/${plan.planId}/approve`, payload: { reviewedIn3d: true } };
+    // Checked against the prescription first (the movements measured), or the approval is 409.
+    await t.app.jobs.runDue();
+    return {
+      url: `/api/case/${plan.caseId}/plans/${plan.planId}/approve`,
+      payload: { reviewedIn3d: true, findingsAcknowledged: true },
+    };
   },
   'POST /api/case/:caseId/plans/:planId/request_changes': async () => {
     const plan = await newPlanOfA();
@@ -584,6 +664,10 @@ const requests: Record<string, Build> = {
   'POST /api/case/:caseId/plans/:planId/comments/:commentId/resolve': async () => {
     const { caseId, planId, commentId } = await newCommentOfA(true);
     return { url: `/api/case/${caseId}/plans/${planId}/comments/${commentId}/resolve` };
+  },
+  'POST /api/case/:caseId/plans/:planId/comments/:commentId/replies': async () => {
+    const { caseId, planId, commentId } = await newCommentOfA(true);
+    return { url: `/api/case/${caseId}/plans/${planId}/comments/${commentId}/replies`, payload: { text: 'Done' } };
   },
   'POST /api/case/:caseId/plans/:planId/shares': async () => {
     const plan = await newPlanOfA();
@@ -618,6 +702,18 @@ const requests: Record<string, Build> = {
   'PUT /api/account/mail-preferences': () => ({
     url: '/api/account/mail-preferences',
     payload: { messages: 'digest', plans: 'immediate', status: 'off' },
+  }),
+  'GET /api/settings': () => ({ url: '/api/settings' }),
+  'PUT /api/settings': () => ({ url: '/api/settings', payload: defaultLabSettings }),
+  'GET /api/settings/couriers': () => ({ url: '/api/settings/couriers' }),
+  'GET /api/account/time-zone': () => ({ url: '/api/account/time-zone' }),
+  'PUT /api/account/time-zone': () => ({ url: '/api/account/time-zone', payload: { timeZone: 'Europe/Berlin' } }),
+  'GET /api/account/locale': () => ({ url: '/api/account/locale' }),
+  'PUT /api/account/locale': () => ({ url: '/api/account/locale', payload: { locale: 'de' } }),
+  'GET /api/account/tooth-notation': () => ({ url: '/api/account/tooth-notation' }),
+  'PUT /api/account/tooth-notation': () => ({
+    url: '/api/account/tooth-notation',
+    payload: { toothNotation: 'Palmer' },
   }),
   'GET /api/doctor/assistants': () => ({ url: '/api/doctor/assistants' }),
   'POST /api/doctor/assistants': () => ({

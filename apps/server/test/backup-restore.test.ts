@@ -147,6 +147,14 @@ async function undoLatestMigration(): Promise<string[]> {
       ([, name]) => definedBefore(name!) ?? `drop function "${name}" cascade`,
     ),
     ...[...migration.matchAll(/CREATE TABLE "([^"]+)"/g)].map(([, table]) => `drop table "${table}" cascade`),
+    // An index it replaces gets its earlier definition back.
+    ...[...migration.matchAll(/DROP INDEX (?:IF EXISTS )?"([^"]+)"/g)].flatMap(([, index]) => {
+      const created = earlier
+        .flatMap((sql) => [...sql.matchAll(/CREATE (?:UNIQUE )?INDEX (?:IF NOT EXISTS )?"([^"]+)"[^;]*;/g)])
+        .filter(([, name]) => name === index)
+        .at(-1)?.[0];
+      return created ? [created.replace(/;$/, '')] : [];
+    }),
   ];
   expect(undo, `no index, column or table of ${tag} to drop: take back what it adds here`).not.toHaveLength(0);
   return undo;

@@ -16,6 +16,8 @@ const workflowColumns = {
   orderType: 'order_type',
   assigneeUserId: 'assignee_user_id',
   statusChangedAt: 'status_changed_at',
+  // The latest done progress scan has a tooth off track (docs/decisions/progress-scans.md).
+  offTrack: 'off_track',
   termsAcceptedAt: 'terms_accepted_at',
   patientNameFolded: 'patient_name_folded',
   createdAt: 'created_at',

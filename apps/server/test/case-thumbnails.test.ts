@@ -138,7 +138,7 @@ describe('GET /api/case/file-thumbnails/{attachmentId}', () => {
   it("is 404 for another doctor's photo, as the photo is", async () => {
     const response = await thumbnail(otherDoctor.token, 'smile.jpg');
     expect(response.statusCode).toBe(404);
-    expect(response.json()).toEqual({ message: 'File not found' });
+    expect(response.json()).toEqual({ message: 'File not found', code: 'notFound', params: { what: 'File' } });
   });
 
   it('is 415 for a file that is no photo, saying so', async () => {

@@ -183,11 +183,14 @@ describe('GET /case/{caseId}/timeline and the status rules', () => {
 
   it('lets a case skip forward, keeps the 409 for the same status, and ignores shipping fields off dispatch', async () => {
     const { CaseId } = await newCase();
+    // Leaving the lab needs the doctor's approved plan (cases-status.test.ts).
+    await approvedPlan(t, staff.token, doctor.token, CaseId);
     const skipped = await setStatus(staff.token, CaseId, { status: 'delivered', courier: 'UPS', trackingNumber: 'X' });
     expect(skipped.statusCode, skipped.body).toBe(200);
     const same = await setStatus(staff.token, CaseId, { status: 'delivered' });
     expect(same.statusCode).toBe(409);
-    const [, , change] = (await get(doctor.token, `/api/case/${CaseId}/timeline`)).json<Record<string, unknown>[]>();
+    const timeline = (await get(doctor.token, `/api/case/${CaseId}/timeline`)).json<Record<string, unknown>[]>();
+    const change = timeline.find((entry) => entry.kind === 'status');
     expect(change).toMatchObject({ from: 'new', to: 'delivered', courier: null, trackingNumber: null, reason: null });
     const tooLong = await setStatus(staff.token, CaseId, { status: 'new', reason: 'x'.repeat(1001) });
     expect(tooLong.json().fieldErrors).toEqual({ reason: 'Reason is at most 1000 characters' });

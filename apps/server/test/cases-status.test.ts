@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { caseFields, caseForm, createCaseDoctor, submitCase } from './helpers/case-factories.ts';
 import { createStaff, outboxMessages } from './helpers/factories.ts';
-import { approvedPlan } from './helpers/plan-factories.ts';
+import { approvedPlan, planForm, planSummaryOf, stageFiles, uploadPlan } from './helpers/plan-factories.ts';
 import { createTestApp, type TestApp } from './helpers/test-app.ts';
 
 let t: TestApp;
@@ -103,5 +103,64 @@ describe('PUT /case/status/{caseId}', () => {
     expect((await setStatus(staff.token, 'delivered', 999_999)).statusCode).toBe(404);
     const status = await t.as(staff.token, { method: 'GET', url: `/api/case/get_cases_by_status/all/0` });
     expect(status.json<{ Status: string }[]>()[0]!.Status).toBe('dispatched');
+  });
+});
+
+describe('leaving the lab needs the approved plan, for Dispatched and Delivered alike', () => {
+  const historyOf = async (id: number) =>
+    (await t.as(staff.token, { method: 'GET', url: `/api/case/get_case_history/${id}` })).json<unknown[]>();
+  const statusOf = async (id: number) =>
+    (await t.as(staff.token, { method: 'GET', url: `/api/case/${id}` })).json<{ Status: string }>().Status;
+  const newCase = async () =>
+    (await submitCase(t, doctor.token, caseForm(caseFields(doctor.clinicId)))).json<{ CaseId: number }>().CaseId;
+  const move = (id: number, payload: Record<string, unknown>) =>
+    t.as(staff.token, { method: 'PUT', url: `/api/case/status/${id}`, payload });
+
+  it('refuses New or In Progress to Delivered without an approved plan, leaving no row and no mail', async () => {
+    const id = await newCase();
+    const mailBefore = (await queuedMail()).length;
+    const refused = await move(id, { status: 'delivered' });
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().message).toBe(
+      'The treatment plan must be approved by the doctor before the case is delivered',
+    );
+    expect(await historyOf(id)).toHaveLength(1);
+    expect(await queuedMail()).toHaveLength(mailBefore);
+    expect(await statusOf(id)).toBe('new');
+
+    expect((await move(id, { status: 'inprogress' })).statusCode).toBe(200);
+    // A plan awaiting approval is not enough either.
+    expect((await uploadPlan(t, staff.token, id, planForm(planSummaryOf(1, 0), stageFiles(1, 0)))).statusCode).toBe(
+      200,
+    );
+    expect((await move(id, { status: 'delivered' })).statusCode).toBe(409);
+    expect(await statusOf(id)).toBe('inprogress');
+  });
+
+  it('lets an approved case skip to Delivered, and does not ask again once the case has left', async () => {
+    const id = await newCase();
+    await approvedPlan(t, staff.token, doctor.token, id);
+    const delivered = await move(id, { status: 'delivered' });
+    expect(delivered.statusCode, delivered.body).toBe(200);
+    // A newer version uploaded afterwards (awaiting approval) does not hold back what was already made.
+    expect((await uploadPlan(t, staff.token, id, planForm(planSummaryOf(1, 0), stageFiles(1, 0)))).statusCode).toBe(
+      200,
+    );
+    const back = await move(id, {
+      status: 'dispatched',
+      reason: 'Courier lost it',
+      courier: 'DHL',
+      trackingNumber: 'JD1',
+    });
+    expect(back.statusCode, back.body).toBe(200);
+    expect((await move(id, { status: 'delivered' })).statusCode).toBe(200);
+    // Back in the lab, it needs the new version approved before it leaves again.
+    expect((await move(id, { status: 'inprogress', reason: 'Remade' })).statusCode).toBe(200);
+    const again = await move(id, { status: 'dispatched', courier: 'DHL', trackingNumber: 'JD2' });
+    expect(again.statusCode).toBe(409);
+    expect(again.json().message).toBe(
+      'The treatment plan must be approved by the doctor before the case is dispatched',
+    );
+    expect(await statusOf(id)).toBe('inprogress');
   });
 });

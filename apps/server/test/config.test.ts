@@ -212,10 +212,27 @@ describe('loadConfig', () => {
   });
 
   it('gives cases 2, 10 and 7 days in new, in progress and dispatched unless TURNAROUND_DAYS says otherwise', () => {
-    expect(loadConfig({ JWT_SECRET: secret }).turnaroundDays).toEqual({ new: 2, inprogress: 10, dispatched: 7 });
-    expect(loadConfig({ JWT_SECRET: secret, TURNAROUND_DAYS: ' new = 1, delivered=30 ' }).turnaroundDays).toEqual({
-      new: 1,
-      delivered: 30,
+    expect(loadConfig({ JWT_SECRET: secret }).firstStartSettings.turnaroundDays).toEqual({
+      new: 2,
+      inprogress: 10,
+      dispatched: 7,
+    });
+    expect(
+      loadConfig({ JWT_SECRET: secret, TURNAROUND_DAYS: ' new = 1, delivered=30 ' }).firstStartSettings.turnaroundDays,
+    ).toEqual({ new: 1, delivered: 30 });
+  });
+
+  it("makes the lab's first settings from PLAN_STEP_LIMIT_MM, PLAN_STEP_LIMIT_DEGREES and MAIL_DIGEST_HOUR", () => {
+    const env = {
+      JWT_SECRET: secret,
+      PLAN_STEP_LIMIT_MM: '0.3',
+      PLAN_STEP_LIMIT_DEGREES: '1.5',
+      MAIL_DIGEST_HOUR: '22',
+    };
+    expect(loadConfig(env).firstStartSettings).toMatchObject({
+      planStepLimits: { stepMm: 0.3, stepDeg: 1.5 },
+      digestHourUtc: 22,
+      offTrackThresholds: { offsetMm: 0.5, angleDeg: 2 },
     });
   });
 });

@@ -1,59 +1,11 @@
 import { createServer, type AddressInfo } from 'node:net';
 import { and, eq, isNull, sql } from 'drizzle-orm';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mailOutbox } from '../src/db/schema.ts';
 import { createDoctor, createStaff, doctorEditFields, formData, type CreatedDoctor } from './helpers/factories.ts';
-import { readableMail, resetTokensIn } from './helpers/mail.ts';
+import { resetTokensIn } from './helpers/mail.ts';
+import { startSmtp, type SmtpPeer } from './helpers/smtp-peer.ts';
 import { createTestApp, type TestApp } from './helpers/test-app.ts';
-
-interface ReceivedMail {
-  from: string;
-  to: string[];
-  /** The message as sent, and as a reader sees it (quoted-printable undone). */
-  raw: string;
-  text: string;
-}
-
-interface SmtpPeer {
-  port: number;
-  received: ReceivedMail[];
-  close(): Promise<void>;
-}
-
-/** A real SMTP server on 127.0.0.1 that keeps what it receives. */
-async function startSmtp(port = 0): Promise<SmtpPeer> {
-  const received: ReceivedMail[] = [];
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    logger: false,
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-      stream.on('end', () => {
-        const from = session.envelope.mailFrom;
-        const raw = Buffer.concat(chunks).toString('utf8');
-        received.push({
-          from: from ? from.address : '',
-          to: session.envelope.rcptTo.map((rcpt) => rcpt.address),
-          raw,
-          text: readableMail(raw),
-        });
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, '127.0.0.1', () => resolve());
-  });
-  return {
-    port: (server.server.address() as AddressInfo).port,
-    received,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
 
 /** A port nothing listens on (taken, then released). */
 async function closedPort(): Promise<number> {

@@ -46,6 +46,7 @@ describe('the endpoint table (packages/contract/src/endpoints)', () => {
     expect(multipart.map((row) => `${row.method} ${row.path}`).sort()).toEqual([
       'POST /api/case/:caseId/messages',
       'POST /api/case/:caseId/plans',
+      'POST /api/case/:caseId/progress-scans',
       'POST /api/case/add',
       'POST /api/doctor/add',
       'POST /api/user/add',

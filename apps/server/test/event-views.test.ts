@@ -1,10 +1,17 @@
-import { caseAssigneeEvent, caseMessageEvent, casePlanEvent, caseStatusEvent, type CaseRow } from '@portal/contract';
+import {
+  caseAssigneeEvent,
+  caseMessageEvent,
+  casePlanEvent,
+  caseProgressScanEvent,
+  caseStatusEvent,
+  type CaseRow,
+} from '@portal/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scaled } from '../../../e2e/helpers/test-time.ts';
 import { caseFields, caseForm, createCaseDoctor, submitCase } from './helpers/case-factories.ts';
 import { openEventStream, type EventStreamReader, type StreamedEvent } from './helpers/event-stream.ts';
 import { createAssistant, createStaff, formData } from './helpers/factories.ts';
-import { planForm, planSummaryOf, stageFiles, uploadPlan } from './helpers/plan-factories.ts';
+import { approvedPlan, planForm, planSummaryOf, stageFiles, uploadPlan } from './helpers/plan-factories.ts';
 import { createTestApp, type TestApp } from './helpers/test-app.ts';
 
 /**
@@ -45,6 +52,7 @@ const schemaKeys: Record<string, string[]> = {
   'case.message': Object.keys(caseMessageEvent.shape),
   'case.plan': Object.keys(casePlanEvent.shape),
   'case.assignee': Object.keys(caseAssigneeEvent.shape),
+  'case.progressScan': Object.keys(caseProgressScanEvent.shape),
 };
 
 /** What `token`'s REST answers say about the thing `event` names, in the event's own terms. */
@@ -71,6 +79,14 @@ async function restViewOf(token: string, event: StreamedEvent): Promise<Record<s
       );
       const plan = plans.find((one) => one.planId === data.planId);
       return { caseId: row.CaseId, planId: plan?.planId, version: plan?.version, state: plan?.state, at: data.at };
+    }
+    case 'case.progressScan': {
+      const scans = await get<{ progressScanId: number; state: string }[]>(
+        token,
+        `/api/case/${data.caseId}/progress-scans`,
+      );
+      const scan = scans.find((one) => one.progressScanId === (data as { progressScanId?: number }).progressScanId);
+      return { caseId: row.CaseId, progressScanId: scan?.progressScanId, state: scan?.state, at: data.at };
     }
     default:
       throw new Error(`an event kind this test does not know yet: ${event.type}; add its REST view here`);
@@ -115,11 +131,26 @@ describe('live events follow the REST view of the user whose stream carries them
       const response = await change();
       expect(response.statusCode, response.body).toBe(200);
     }
+    // A progress scan, sent against an approved version (of a case of its own: the plan events above stay as they were).
+    const progressCase = await submitCase(t, doctor.token, caseForm(caseFields(doctor.clinicId)));
+    const ProgressCaseId = progressCase.json<{ CaseId: number }>().CaseId;
+    await approvedPlan(t, staff.token, doctor.token, ProgressCaseId);
+    const scan = new FormData();
+    scan.append('stage', '1');
+    scan.append('upper', new Blob([new Uint8Array(stageFiles(1, 1)[1]!.data)]), 'upper.stl');
+    const sent = await t.as(staff.token, {
+      method: 'POST',
+      url: `/api/case/${ProgressCaseId}/progress-scans`,
+      payload: scan,
+    });
+    expect(sent.statusCode, sent.body).toBe(202);
 
     for (const { name, token, stream } of opened) {
       for (const type of Object.keys(schemaKeys)) {
         const event = await stream.waitFor(
-          (heard) => heard.type === type && (heard.data as { caseId: number }).caseId === CaseId,
+          (heard) =>
+            heard.type === type &&
+            (heard.data as { caseId: number }).caseId === (type === 'case.progressScan' ? ProgressCaseId : CaseId),
         );
         expect(Object.keys(event.data as object).sort(), `${name} ${type}`).toEqual([...schemaKeys[type]!].sort());
         expect(event.data, `${name} ${type}`).toEqual(await restViewOf(token, event));

@@ -156,7 +156,7 @@ describe('the sweep aborts the multipart uploads killed processes left in S3', (
         { database: t.app.database, storage, log: silentLogger },
         { graceSeconds: 3600 },
       );
-      expect(counts).toEqual({ caseFiles: 0, planFiles: 0, expiredUploads: 0, unfinishedWrites: 4, deadSessions: 0 });
+      expect(counts).toEqual({ caseFiles: 0, planFiles: 0, progressFiles: 0, expiredUploads: 0, unfinishedWrites: 4, deadSessions: 0 });
       expect(pending).toEqual([resumable]);
     } finally {
       storage.close();

@@ -1,3 +1,4 @@
+import { defaultLabSettings } from '@portal/contract';
 import { spawnSync } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
@@ -272,6 +273,7 @@ export async function downloadPart(): Promise<Blob | undefined> {
     await call('POST', '/api/doctor/activate/{id}', { params: { path: { id: DoctorId } } });
     await call('POST', '/api/doctor/request_password_reset/{id}', { params: { path: { id: DoctorId } } });
     await call('GET', '/api/doctor/verify_token/{token}', { params: { path: { token: 'not-a-reset-token' } } });
+    await call('POST', '/api/auth/forgot_password', { body: { username: registration.email } });
     await call(
       'POST',
       '/api/doctor/reset_password',
@@ -436,6 +438,10 @@ export async function downloadPart(): Promise<Blob | undefined> {
     await call('POST', '/api/case/{caseId}/plans/{planId}/comments/{commentId}/resolve', {
       params: { path: { ...v1Path.path, commentId: comments[0]!.commentId } },
     });
+    await call('POST', '/api/case/{caseId}/plans/{planId}/comments/{commentId}/replies', {
+      params: { path: { ...v1Path.path, commentId: comments[0]!.commentId } },
+      body: { text: 'Answered in version 2' },
+    });
     const v2 = json<{ planId: number }>(
       await call('POST', '/api/case/{caseId}/plans', { ...planCase, body: planBody(), ...multipart }),
     );
@@ -444,11 +450,40 @@ export async function downloadPart(): Promise<Blob | undefined> {
         body: { username: registration.username, password: registration.password },
       }),
     ).token;
+    // The approval waits for the check against the prescription (the movements measured).
+    await t.app.jobs.runDue();
     await call('POST', '/api/case/{caseId}/plans/{planId}/approve', {
       params: { path: { caseId: CaseId, planId: v2.planId } },
-      body: { reviewedIn3d: true },
+      body: { reviewedIn3d: true, findingsAcknowledged: true },
     });
     token = staffToken;
+    // A progress scan the lab sends on the doctor's behalf: accepted, listed, read (progress-scans.test.ts fits one).
+    const progress = json<{ progressScanId: number }>(
+      await call(
+        'POST',
+        '/api/case/{caseId}/progress-scans',
+        {
+          ...planCase,
+          body: { stage: '1', upper: file(stageFiles(1, 0)[1]!.data, 'upper.stl', 'application/octet-stream') },
+          ...multipart,
+        },
+        202,
+      ),
+    );
+    await call('GET', '/api/case/{caseId}/progress-scans', planCase);
+    await call('GET', '/api/case/{caseId}/progress-scans/{progressScanId}', {
+      params: { path: { caseId: CaseId, progressScanId: progress.progressScanId } },
+    });
+    // Still queued here: its viewing copy is made when the fit ends.
+    await call(
+      'GET',
+      '/api/case/{caseId}/progress-scans/{progressScanId}/view/{arch}',
+      {
+        params: { path: { caseId: CaseId, progressScanId: progress.progressScanId, arch: 'upper' } },
+        parseAs: 'arrayBuffer',
+      },
+      409,
+    );
     // The event stream, opened before the change it then carries; read up to that event and closed.
     const events = await call('GET', '/api/events', { parseAs: 'stream' });
     expect(events.response.headers.get('content-type')).toMatch(/^text\/event-stream/);
@@ -631,6 +666,23 @@ export async function downloadPart(): Promise<Blob | undefined> {
     await call('GET', '/api/case/message-file-views/{fileId}/mesh.glb', { ...messageScan, parseAs: 'arrayBuffer' });
 
     const audit = await call('GET', '/api/audit', { params: { query: { page: 1, pageSize: 5 } } });
+    // The lab's settings (docs/decisions/settings.md), read and saved as they are.
+    const settings = await call('GET', '/api/settings', {});
+    expect(settings.data).toEqual(defaultLabSettings);
+    await call('PUT', '/api/settings', { body: defaultLabSettings });
+    expect((await call('GET', '/api/settings/couriers', {})).data).toEqual({ couriers: defaultLabSettings.couriers });
+    await call('PUT', '/api/account/time-zone', { body: { timeZone: 'Europe/Berlin' } });
+    expect((await call('GET', '/api/account/time-zone', {})).data).toEqual({
+      timeZone: 'Europe/Berlin',
+      labTimeZone: 'UTC',
+    });
+    expect((await call('PUT', '/api/account/locale', { body: { locale: 'pt-BR' } })).data).toEqual({ locale: 'pt-BR' });
+    expect((await call('GET', '/api/account/locale', {})).data).toEqual({ locale: 'pt-BR' });
+    expect((await call('GET', '/api/account/tooth-notation', {})).data).toEqual({ toothNotation: 'FDI' });
+    expect((await call('PUT', '/api/account/tooth-notation', { body: { toothNotation: 'Palmer' } })).data).toEqual({
+      toothNotation: 'Palmer',
+    });
+    expect((await call('GET', '/api/account/tooth-notation', {})).data).toEqual({ toothNotation: 'Palmer' });
     expect(Number(audit.response.headers.get('x-total-count'))).toBeGreaterThan(5);
 
     // Signed-in devices: another sign-in of the administrator's, listed and ended, then the others; a Web user's.

@@ -92,7 +92,7 @@ describe('GET /city/get_cities_list/{countryId}', () => {
     expect(empty.json()).toEqual([]);
     const unknown = await cities(99_999);
     expect(unknown.statusCode).toBe(404);
-    expect(unknown.json()).toEqual({ message: 'Country not found' });
+    expect(unknown.json()).toEqual({ message: 'Country not found', code: 'notFound', params: { what: 'Country' } });
   });
 
   it('answers 400 for an id that is not a whole number', async () => {

@@ -85,7 +85,14 @@ describe('GET /api/inbox', () => {
     // Read in any tab: the messages leave; approved: the plan leaves.
     expect((await markRead(doctor.token, caseId)).statusCode).toBe(200);
     expect(itemsOf(await inbox(doctor.token), caseId).map((item) => item.kind)).toEqual(['plan']);
-    const approved = await decide(doctor.token, caseId, plan.planId, { reviewedIn3d: true }, 'approve');
+    await t.app.jobs.runDue();
+    const approved = await decide(
+      doctor.token,
+      caseId,
+      plan.planId,
+      { reviewedIn3d: true, findingsAcknowledged: true },
+      'approve',
+    );
     expect(approved.statusCode, approved.body).toBe(200);
     expect(itemsOf(await inbox(doctor.token), caseId)).toEqual([]);
   });

@@ -1,4 +1,4 @@
-import type { MailPreferences } from '@portal/contract';
+import type { MailChoices, MailPreferences } from '@portal/contract';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sendDueDigests } from '../src/mail/digest.ts';
@@ -26,10 +26,11 @@ const url = '/api/account/mail-preferences';
 const save = (token: string | null, payload: unknown) =>
   t.as(token, { method: 'PUT', url, payload: payload as object });
 const read = (token: string | null) => t.as(token, { method: 'GET', url });
-const everyKind = (delivery: MailPreferences['messages']): MailPreferences => ({
+const everyKind = (delivery: MailPreferences['messages']): MailChoices => ({
   messages: delivery,
   plans: delivery,
   status: delivery,
+  progress: delivery,
 });
 
 async function rows<T>(query: ReturnType<typeof sql>): Promise<T[]> {
@@ -82,6 +83,7 @@ describe('GET and PUT /api/account/mail-preferences', () => {
       messages: 'digest',
       plans: 'off',
       status: 'immediate',
+      progress: 'immediate',
       digestHourUtc: 7,
     });
     // Each user's own: another user's stay as they were.
@@ -104,6 +106,18 @@ describe('GET and PUT /api/account/mail-preferences', () => {
     const missing = await save(doctor.token, { messages: 'off', plans: 'off' });
     expect(missing.statusCode).toBe(400);
     expect((await read(doctor.token)).json()).toMatchObject(everyKind('digest'));
+  });
+
+  it('keeps the progress kind as it was when a client that knows the first three leaves it out', async () => {
+    const lab = await createStaff(t, [1]);
+    expect((await save(lab.token, { messages: 'off', plans: 'off', status: 'off' })).statusCode).toBe(200);
+    expect((await read(lab.token)).json()).toMatchObject({ ...everyKind('off'), progress: 'immediate' });
+    expect((await save(lab.token, everyKind('digest'))).statusCode).toBe(200);
+    expect((await save(lab.token, { messages: 'off', plans: 'off', status: 'off' })).statusCode).toBe(200);
+    expect((await read(lab.token)).json()).toMatchObject({ ...everyKind('off'), progress: 'digest' });
+    const unknown = await save(lab.token, { ...everyKind('off'), progress: 'weekly' });
+    expect(unknown.statusCode).toBe(400);
+    expect(unknown.json<{ message: string }>().message).toContain('Progress scans must be immediate, digest or off');
   });
 
   it('is for the signed-in only (401), and any signed-in user sets their own', async () => {

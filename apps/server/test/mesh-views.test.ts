@@ -131,7 +131,11 @@ describe('viewing copies of a case STL', () => {
     }
     const photo = await state(doctor.token, photoId);
     expect(photo.statusCode).toBe(404);
-    expect(photo.json()).toEqual({ message: 'Viewing copy not found' });
+    expect(photo.json()).toEqual({
+      message: 'Viewing copy not found',
+      code: 'notFound',
+      params: { what: 'Viewing copy' },
+    });
     expect((await state(doctor.token, 99_999_999)).statusCode).toBe(404);
   });
 
@@ -222,7 +226,11 @@ describe('viewing copies of a message STL', () => {
     ).toBe(404);
     const photo = await messageState(doctor.token, messagePhotoId);
     expect(photo.statusCode).toBe(404);
-    expect(photo.json()).toEqual({ message: 'Viewing copy not found' });
+    expect(photo.json()).toEqual({
+      message: 'Viewing copy not found',
+      code: 'notFound',
+      params: { what: 'Viewing copy' },
+    });
     expect((await messageState(doctor.token, 99_999_999)).statusCode).toBe(404);
   });
 

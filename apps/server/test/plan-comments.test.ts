@@ -120,7 +120,7 @@ describe('comments pinned to a plan version', () => {
     expect((await add(lab.token, payload)).statusCode).toBe(403);
     const refused = await add(other.token, payload);
     expect(refused.statusCode).toBe(404);
-    expect(refused.json()).toEqual({ message: 'Case not found' });
+    expect(refused.json()).toEqual({ message: 'Case not found', code: 'notFound', params: { what: 'Case' } });
     expect((await list(other.token)).statusCode).toBe(404);
     expect((await list(lab.token)).json()).toEqual([]);
   });
@@ -134,7 +134,11 @@ describe('comments pinned to a plan version', () => {
     expect((await t.as(lab.token, { method: 'POST', url: `${url}/resolve` })).statusCode).toBe(404);
     const removed = await t.as(doctor.token, { method: 'DELETE', url });
     expect(removed.statusCode, removed.body).toBe(200);
-    expect((await t.as(doctor.token, { method: 'DELETE', url })).json()).toEqual({ message: 'Comment not found' });
+    expect((await t.as(doctor.token, { method: 'DELETE', url })).json()).toEqual({
+      message: 'Comment not found',
+      code: 'notFound',
+      params: { what: 'Comment' },
+    });
     expect((await list(doctor.token)).json<PlanComment[]>()).toHaveLength(drafts.length - 1);
   });
 

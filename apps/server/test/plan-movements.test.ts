@@ -1,4 +1,4 @@
-import type { PlanMovementsAnswer, ToothMovement } from '@portal/contract';
+import type { LabSettings, PlanMovementsAnswer, ToothMovement } from '@portal/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { caseFields, caseForm, createCaseDoctor, submitCase, type UploadFile } from './helpers/case-factories.ts';
 import { planArchStages, planArchTeeth, type GeneratedTooth } from './helpers/dental-meshes.ts';
@@ -36,6 +36,13 @@ async function upload(onCase: number, files: UploadFile[], upper: number, lower 
   const response = await uploadPlan(t, admin, onCase, planForm(planSummaryOf(upper, lower), files));
   expect(response.statusCode, response.body).toBe(200);
   return response.json<{ planId: number }>().planId;
+}
+
+/** The lab's limits, as the administrator sets them on the Settings screen. */
+async function setStepLimits(planStepLimits: typeof limits) {
+  const settings = (await t.as(admin, { method: 'GET', url: '/api/settings' })).json<LabSettings>();
+  const saved = await t.as(admin, { method: 'PUT', url: '/api/settings', payload: { ...settings, planStepLimits } });
+  expect(saved.statusCode, saved.body).toBe(200);
 }
 
 const movements = (token: string, onCase = caseId, plan = planId) =>
@@ -94,8 +101,9 @@ function expectedMovement(tooth: GeneratedTooth) {
 }
 
 beforeAll(async () => {
-  t = await createTestApp({ planStepLimits: limits });
+  t = await createTestApp();
   admin = await t.adminToken();
+  await setStepLimits(limits);
   doctor = await createCaseDoctor(t);
   caseId = await newCase();
   const files = [
@@ -160,13 +168,29 @@ describe("a plan version's tooth movements", () => {
     expect(overLimit).toBeLessThan(28);
   });
 
+  it("flag teeth by the lab's limits of the moment: loosened on the Settings screen, none is over", async () => {
+    const loose = { stepMm: 5, stepDeg: 45 };
+    await setStepLimits(loose);
+    const answer = (await movements(doctor.token)).json<PlanMovementsAnswer>();
+    expect(answer.limits).toEqual(loose);
+    expect(answer.teeth.filter((tooth) => tooth.overLimit)).toEqual([]);
+    await setStepLimits(limits);
+    expect((await movements(doctor.token)).json<PlanMovementsAnswer>().teeth.some((tooth) => tooth.overLimit)).toBe(
+      true,
+    );
+  });
+
   it('answer 404 to another doctor and to a plan of another case; Dashboard staff read them', async () => {
     const other = await createCaseDoctor(t);
     const refused = await movements(other.token);
     expect(refused.statusCode).toBe(404);
-    expect(refused.json()).toEqual({ message: 'Case not found' });
+    expect(refused.json()).toEqual({ message: 'Case not found', code: 'notFound', params: { what: 'Case' } });
     const otherCase = await newCase();
-    expect((await movements(doctor.token, otherCase, planId)).json()).toEqual({ message: 'Plan not found' });
+    expect((await movements(doctor.token, otherCase, planId)).json()).toEqual({
+      message: 'Plan not found',
+      code: 'notFound',
+      params: { what: 'Plan' },
+    });
     const staff = await createStaff(t, [1]);
     expect((await movements(staff.token)).json<PlanMovementsAnswer>().teeth).toHaveLength(28);
   });

@@ -2,7 +2,7 @@ import type { PlanShare, SharedPlan } from '@portal/contract';
 import { createHash } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { planShares } from '../src/db/schema.ts';
+import { clinics, planShares, users } from '../src/db/schema.ts';
 import { loggablePath } from '../src/lib/logging.ts';
 import { caseFields, caseForm, createCaseDoctor, submitCase } from './helpers/case-factories.ts';
 import { createStaff } from './helpers/factories.ts';
@@ -63,7 +63,7 @@ describe('patient links to a plan version', () => {
     }
   });
 
-  it("show the stages, the version and the first name's initial: no name, birth date, clinic, file or message", async () => {
+  it("show the stages, the version, the first name's initial and the clinic to contact: no name, birth date, doctor, file or message", async () => {
     const { url } = (await makeShare(doctor.token, { days: 2 })).json<{ url: string }>();
     const answer = await visit(apiPathOf(url));
     expect(answer.statusCode, answer.body).toBe(200);
@@ -75,6 +75,7 @@ describe('patient links to a plan version', () => {
       version: 1,
       upperStages: 2,
       lowerStages: 1,
+      clinic: { name: 'Smile Clinic', phone: '123456' },
       views: {
         upper: expect.objectContaining({ state: 'ready' }),
         lower: expect.objectContaining({ state: 'ready' }),
@@ -83,8 +84,28 @@ describe('patient links to a plan version', () => {
     const detail = (await t.as(doctor.token, { method: 'GET', url: `/api/case/${caseId}` })).json<
       Record<string, unknown>
     >();
-    for (const value of [detail.lastName, detail.firstName, detail.dateOfBirth, detail.TrackingNo]) {
+    // Nothing of the doctor: the patient calls the clinic, not the doctor's own address or phone.
+    const [doctorRow] = await t.app.db
+      .select({ email: users.email, firstName: users.firstName, lastName: users.lastName, mobileNo: users.mobileNo })
+      .from(users)
+      .where(eq(users.userId, doctor.userId));
+    const [clinicRow] = await t.app.db.select().from(clinics).where(eq(clinics.clinicId, doctor.clinicId));
+    for (const value of [
+      detail.lastName,
+      detail.firstName,
+      detail.dateOfBirth,
+      detail.TrackingNo,
+      ...Object.values(doctorRow!),
+      clinicRow!.address,
+    ]) {
       if (typeof value === 'string' && value.length > 1) expect(answer.body).not.toContain(value);
+    }
+    // A clinic without a phone says so with null rather than an empty number.
+    await t.app.db.update(clinics).set({ contactNo: ' ' }).where(eq(clinics.clinicId, doctor.clinicId));
+    try {
+      expect((await visit(apiPathOf(url))).json<SharedPlan>().clinic).toEqual({ name: 'Smile Clinic', phone: null });
+    } finally {
+      await t.app.db.update(clinics).set({ contactNo: '123456' }).where(eq(clinics.clinicId, doctor.clinicId));
     }
     const mesh = await visit(`${apiPathOf(url)}/views/upper/mesh.glb`);
     expect(mesh.statusCode).toBe(200);

@@ -127,10 +127,14 @@ describe("a plan version's copy for the viewer", () => {
   it('answers 404 to another doctor, for a plan of another case and for an arch without stages; staff read it', async () => {
     for (const response of [await views(other.token), await mesh(other.token, 'upper')]) {
       expect(response.statusCode).toBe(404);
-      expect(response.json()).toEqual({ message: 'Case not found' });
+      expect(response.json()).toEqual({ message: 'Case not found', code: 'notFound', params: { what: 'Case' } });
     }
     const otherCase = await newCase();
-    expect((await views(doctor.token, otherCase, planId)).json()).toEqual({ message: 'Plan not found' });
+    expect((await views(doctor.token, otherCase, planId)).json()).toEqual({
+      message: 'Plan not found',
+      code: 'notFound',
+      params: { what: 'Plan' },
+    });
     const upperOnly = await upload(otherCase, stls.upper.slice(0, 2));
     expect((await views(doctor.token, otherCase, upperOnly)).json()).toMatchObject({ lower: null });
     expect((await mesh(doctor.token, 'lower', otherCase, upperOnly)).statusCode).toBe(404);

@@ -169,6 +169,8 @@ describe('a user with only the Role Permissions page cannot grant itself or othe
     });
     expect(refused.statusCode).toBe(403);
     expect(refused.json().message).toBe('You can only grant pages you have yourself (missing: /dashboard)');
+    // A coded refusal (issue 43): the web app shows it in the reader's language.
+    expect(refused.json()).toMatchObject({ code: 'grantPagesNotHeld', params: { pages: '/dashboard' } });
     const granted = await t.as(permissionsStaff.token, {
       method: 'POST',
       url: `/api/permission/add/${emptyRoleId}/${page.rolePermissions}`,

@@ -65,7 +65,7 @@ describe('POST /auth/login with a second factor', () => {
     const response = await login(staff.username);
     expect(response.statusCode).toBe(200);
     expect(Object.keys(response.json()).sort()).toEqual(
-      ['createdAt', 'message', 'profilePic', 'roleId', 'token', 'userId', 'userName', 'userType'].sort(),
+      ['createdAt', 'locale', 'message', 'profilePic', 'roleId', 'token', 'userId', 'userName', 'userType'].sort(),
     );
   });
 

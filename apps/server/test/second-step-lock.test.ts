@@ -187,3 +187,19 @@ describe('what the count of wrong codes holds', () => {
     expect(response.statusCode).toBe(200);
   });
 });
+
+describe("the lock's mail tells the time in the owner's time zone", () => {
+  it('names the end of the lock in the zone the owner chose (docs/decisions/settings.md § Time zones)', async () => {
+    const owner = await staffWithApp();
+    await t.app.db.update(users).set({ timeZone: 'Asia/Tokyo' }).where(eq(users.userId, owner.userId));
+    await guess(owner, 10);
+    const [mail] = await lockMails(owner);
+    const [lock] = await t.app.db
+      .select({ lockedUntil: secondStepLocks.lockedUntil })
+      .from(secondStepLocks)
+      .where(eq(secondStepLocks.userId, owner.userId));
+    // Tokyo is 9 hours ahead of UTC all year.
+    const tokyo = new Date(lock!.lockedUntil.getTime() + 9 * 3_600_000).toISOString();
+    expect(mail!.variables.lockedUntil).toBe(`${tokyo.slice(0, 10)} ${tokyo.slice(11, 16)} Asia/Tokyo`);
+  });
+});

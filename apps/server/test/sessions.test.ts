@@ -148,7 +148,7 @@ describe('DELETE /api/auth/sessions/:sessionId', () => {
     for (const token of [staff.token, await t.adminToken()]) {
       const response = await t.as(token, { method: 'DELETE', url: `/api/auth/sessions/${id}` });
       expect(response.statusCode).toBe(404);
-      expect(response.json()).toEqual({ message: 'Session not found' });
+      expect(response.json()).toEqual({ message: 'Session not found', code: 'notFound', params: { what: 'Session' } });
     }
     expect(await statusWith(doctorsPhone)).toBe(200);
   });
@@ -342,7 +342,7 @@ describe("a user's sessions (the Users page)", () => {
     for (const userId of [doctor.userId, gone.userId, 999_999]) {
       const response = await t.as(admin, { method: 'DELETE', url: `/api/user/${userId}/sessions` });
       expect(response.statusCode, String(userId)).toBe(404);
-      expect(response.json()).toEqual({ message: 'User not found' });
+      expect(response.json()).toEqual({ message: 'User not found', code: 'notFound', params: { what: 'User' } });
     }
     expect(await statusWith(await signIn(doctor))).toBe(200);
   });

@@ -100,19 +100,24 @@ const listPlans = async (token: string, caseId: number) => {
   return response.json<ListedPlan[]>();
 };
 
-const decide = (
+const decide = async (
   token: string | null,
   caseId: number,
   planId: number,
   action: 'approve' | 'request_changes',
   comment?: string,
-) =>
-  t.as(token, {
+) => {
+  // An approval waits for the check against the prescription (plan-findings.test.ts): the movements measured.
+  if (action === 'approve') await t.app.jobs.runDue();
+  return t.as(token, {
     method: 'POST',
     url: `/api/case/${caseId}/plans/${planId}/${action}`,
-    // Approving carries the doctor's tick that they reviewed the version in 3D.
-    ...(comment !== undefined ? { payload: { comment } } : action === 'approve' && { payload: { reviewedIn3d: true } }),
+    // Approving carries the doctor's tick that they reviewed the version in 3D, and that they read its findings.
+    ...(comment !== undefined
+      ? { payload: { comment } }
+      : action === 'approve' && { payload: { reviewedIn3d: true, findingsAcknowledged: true } }),
   });
+};
 
 describe('POST /api/case/{caseId}/plans', () => {
   it('takes loose STLs named as planning software names them and lists them with their URLs', async () => {

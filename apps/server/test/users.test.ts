@@ -1,5 +1,17 @@
+import { userMessages } from '@portal/contract';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { allRows, type CreatedDoctor, createDoctor, createStaff, formData, uniqueName } from './helpers/factories.ts';
+import { passwordResetTokens } from '../src/db/schema.ts';
+import {
+  allRows,
+  type CreatedDoctor,
+  createDoctor,
+  createStaff,
+  formData,
+  outboxMessages,
+  uniqueName,
+} from './helpers/factories.ts';
+import { readableMail, resetTokensIn } from './helpers/mail.ts';
 import { createTestApp, testAdmin, type TestApp } from './helpers/test-app.ts';
 
 interface UserRow {
@@ -128,6 +140,42 @@ describe('POST /user/add', () => {
     expect(await loginStatus(fields.username, fields.password)).toBe(200);
   });
 
+  it('without a password, invites the user by e-mail to set their own: a 7-day invitation link that works once', async () => {
+    const { password: _none, ...fields } = userFields();
+    const response = await addUser(usersStaff.token, fields);
+    expect(response.statusCode).toBe(200);
+    expect(response.json().message).toBe(userMessages.invited);
+    await t.app.outbox.deliverDue();
+    const mails = (await outboxMessages(t)).map(readableMail).filter((raw) => raw.includes(`To: ${fields.email}`));
+    expect(mails).toHaveLength(1);
+    expect(mails[0]).toContain('Subject: You are invited to Aligner Portal');
+    expect(mails[0]).toContain(`Your username is ${fields.username}.`);
+    expect(mails[0]).toContain('valid for 7 days');
+    const [token] = resetTokensIn(mails[0]!);
+    const verified = await t.app.inject({ method: 'GET', url: `/api/doctor/verify_token/${token}` });
+    expect(verified.json()).toMatchObject({ success: true, invitation: { invitedBy: 'Sam Staff' } });
+    const [link] = await t.app.db
+      .select({ days: sql<number>`round(extract(epoch from ${passwordResetTokens.expiresAt} - now()) / 86400)::int` })
+      .from(passwordResetTokens)
+      .where(eq(passwordResetTokens.userId, response.json().UserId));
+    expect(link!.days).toBe(7);
+    // Nobody knows the account's password until the link sets one.
+    expect(await loginStatus(fields.username, 'first-passphrase')).toBe(401);
+    const chosen = 'my-own-staff-passphrase';
+    const reset = (newPassword: string) =>
+      t.app.inject({ method: 'POST', url: '/api/doctor/reset_password', payload: { token, newPassword } });
+    expect((await reset(chosen)).statusCode).toBe(200);
+    expect((await reset('another-staff-passphrase')).statusCode).toBe(400);
+    expect(await loginStatus(fields.username, chosen)).toBe(200);
+  });
+
+  it('mails nothing and invites nobody when the user is refused', async () => {
+    const { password: _none, ...fields } = userFields({ roleId: 999_999 });
+    expect((await addUser(admin, fields)).statusCode).toBe(400);
+    await t.app.outbox.deliverDue();
+    expect((await outboxMessages(t)).filter((raw) => raw.includes(`To: ${fields.email}`))).toEqual([]);
+  });
+
   it('gives every required field its message when the form is empty', async () => {
     const before = await listUsers();
     const response = await addUser(admin, { userType: 'Web' });
@@ -139,7 +187,6 @@ describe('POST /user/add', () => {
       email: 'Email is required',
       mobileNo: 'Mobile No is required',
       roleId: 'Role is required',
-      password: 'Password is required',
     });
     expect(await listUsers()).toEqual(before);
   });

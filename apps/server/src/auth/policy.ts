@@ -1,5 +1,5 @@
-import { ADMIN_ROLE_ID, type Access, type PageUrl, type UserType } from '@portal/contract';
-import { forbidden, notFound } from '../lib/errors.ts';
+import { ADMIN_ROLE_ID, type Access, type PageUrl, type UserType, type NotFoundSubject } from '@portal/contract';
+import { coded, forbidden, notFound } from '../lib/errors.ts';
 
 /**
  * Who may do what, in one place: the routes' declared access (checked before any handler
@@ -72,12 +72,14 @@ export function assertMayTouchAdministrator(user: SignedInUser | null, roleIds: 
  * No privilege raising (docs/decisions/access.md § Roles): a user other than the administrator
  * hands out, to a user they add or edit or to a role, only pages their own role has.
  */
-export function assertHoldsPages(user: SignedInUser, pageUrls: readonly string[], what: string): void {
+export function assertHoldsPages(
+  user: SignedInUser,
+  pageUrls: readonly string[],
+  refusal: 'grantPagesNotHeld' | 'roleWithPagesNotHeld' | 'editUserWithPagesNotHeld' | 'endSessionsWithPagesNotHeld',
+): void {
   if (isAdministrator(user)) return;
   const missing = pageUrls.filter((page) => !user.pages.has(page));
-  if (missing.length > 0) {
-    throw forbidden(`You can only ${what} pages you have yourself (missing: ${missing.join(', ')})`);
-  }
+  if (missing.length > 0) throw coded(403, refusal, { pages: missing.join(', ') });
 }
 
 /** Nobody but the administrator changes their own role or their own role's pages. */
@@ -96,7 +98,7 @@ export const canManageDoctors = (user: SignedInUser | null) => user !== null && 
 export function assertOwnRecordIfDoctor(
   user: SignedInUser,
   owner: { userId: number } | { doctorId: number },
-  what = 'Doctor',
+  what: NotFoundSubject = 'Doctor',
 ): void {
   if (!isDoctorSide(user)) return;
   const isOwn =

@@ -229,8 +229,11 @@ async function prepareRestored(config: Config, database: DatabaseConnection, key
     admin: {
       username: config.adminUsername,
       password: config.adminPassword,
+      email: config.adminEmail,
       passwords: new PasswordHasher(config.passwordHashing),
     },
+    // An archive from before the lab's settings were kept in the database takes this start's.
+    labSettings: config.firstStartSettings,
   });
   return (await readSchemaVersion(database.db)).migrations - before;
 }

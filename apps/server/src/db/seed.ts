@@ -1,7 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { ADMIN_ROLE_ID, DOCTOR_ROLE_ID, pages as pageList } from '@portal/contract';
+import {
+  ADMIN_ROLE_ID,
+  DOCTOR_ROLE_ID,
+  defaultLabSettings,
+  pages as pageList,
+  unsetAdminEmail,
+  type LabSettings,
+} from '@portal/contract';
+import { seedLabSettings } from '../services/lab-settings.ts';
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { PasswordHasher } from '../auth/passwords.ts';
 import type { Database } from './client.ts';
@@ -89,15 +97,17 @@ async function seedGeography(db: Database, geography: () => Promise<GeographyRow
   });
 }
 
-/** ADMIN_USERNAME and ADMIN_PASSWORD, and how the password is hashed (the configured cost). */
+/** ADMIN_USERNAME, ADMIN_PASSWORD and ADMIN_EMAIL, and how the password is hashed (the configured cost). */
 export interface Administrator {
   username?: string;
   password?: string;
+  /** Unset: `unsetAdminEmail`, and the administrator is asked for a real address when signed in. */
+  email?: string;
   passwords: PasswordHasher;
 }
 
-/** The administrator from ADMIN_USERNAME/ADMIN_PASSWORD, or a generated password shown once. */
-async function seedAdministrator(db: Database, log: SeedLog, { username, password, passwords }: Administrator) {
+/** The administrator from ADMIN_USERNAME/ADMIN_PASSWORD/ADMIN_EMAIL, or a generated password shown once. */
+async function seedAdministrator(db: Database, log: SeedLog, { username, password, email, passwords }: Administrator) {
   const [existing] = await db
     .select({ userId: users.userId })
     .from(users)
@@ -109,7 +119,7 @@ async function seedAdministrator(db: Database, log: SeedLog, { username, passwor
     userName: name,
     firstName: 'Portal',
     lastName: 'Administrator',
-    email: 'admin@localhost',
+    email: email ?? unsetAdminEmail,
     roleId: ADMIN_ROLE_ID,
     userType: 'Web',
     passwordHash: await passwords.hash(secret),
@@ -132,6 +142,8 @@ export interface SeedOptions {
    * copy of the database 70 MB.
    */
   geography?: () => Promise<GeographyRows>;
+  /** The lab's settings a database without them starts with (the environment's: config.firstStartSettings); the defaults when not given. */
+  labSettings?: LabSettings;
 }
 
 export async function seedDatabase(db: Database, log: SeedLog, options: SeedOptions): Promise<void> {
@@ -148,4 +160,5 @@ export async function seedDatabase(db: Database, log: SeedLog, options: SeedOpti
     .onConflictDoNothing();
   await seedGeography(db, options.geography ?? geographyRows);
   await seedAdministrator(db, log, options.admin);
+  await seedLabSettings(db, options.labSettings ?? defaultLabSettings);
 }

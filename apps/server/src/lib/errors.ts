@@ -1,7 +1,16 @@
+import {
+  renderServerMessage,
+  type NotFoundSubject,
+  type ServerMessageCode,
+  type ServerMessageParams,
+} from '@portal/contract';
 /** The one error type services throw; the error handler maps `status` to the answer. */
 export class AppError extends Error {
   readonly status: 400 | 401 | 403 | 404 | 409 | 413 | 415 | 429 | 503;
   readonly fieldErrors?: Record<string, string>;
+  /** A refusal put together at run time: its code in the contract's `serverMessages`, and its values. */
+  code?: ServerMessageCode;
+  params?: ServerMessageParams;
   /** A 429's Retry-After, in seconds: when the caller may try again. */
   retryAfterSeconds?: number;
 
@@ -21,11 +30,24 @@ export const badRequest = (message: string, fieldErrors?: Record<string, string>
   new AppError(400, message, fieldErrors);
 export const unauthorized = (message = 'Please sign in again.') => new AppError(401, message);
 export const forbidden = (message = 'You do not have permission to do this.') => new AppError(403, message);
-export const notFound = (what: string) => new AppError(404, `${what} not found`);
+export const notFound = (what: NotFoundSubject) => coded(404, 'notFound', { what });
 export const conflict = (message: string, fieldErrors?: Record<string, string>) =>
   new AppError(409, message, fieldErrors);
 export const tooManyRequests = (message: string, retryAfterSeconds?: number) =>
   Object.assign(new AppError(429, message), retryAfterSeconds === undefined ? {} : { retryAfterSeconds });
+
+/**
+ * A refusal by its code (issue 43): the answer's `message` is the English template filled in,
+ * as the text always read, with `code` and `params` beside it for the reader's language.
+ */
+export function coded(
+  status: AppError['status'],
+  code: ServerMessageCode,
+  params: ServerMessageParams,
+  fieldErrors?: Record<string, string>,
+): AppError {
+  return Object.assign(new AppError(status, renderServerMessage(code, params), fieldErrors), { code, params });
+}
 
 /** PostgreSQL's unique_violation, raised by both drivers. */
 export function isUniqueViolation(error: unknown, constraint?: string): boolean {

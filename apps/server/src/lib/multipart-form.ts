@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 import type { z } from 'zod';
 import { toFieldErrors } from '@portal/contract';
-import { AppError, badRequest } from './errors.ts';
+import { AppError, badRequest, coded } from './errors.ts';
 import { assertNoNul } from './nul-text.ts';
 
 const forbiddenNames = new Set(['__proto__', 'constructor', 'prototype']);
@@ -67,11 +67,11 @@ export async function readSmallMultipart(
   let textBytes = 0;
   try {
     for await (const part of parts) {
-      if (isForbiddenFieldName(part.fieldname)) throw badRequest(`Field name "${part.fieldname}" is not allowed`);
+      if (isForbiddenFieldName(part.fieldname)) throw coded(400, 'fieldNameNotAllowed', { field: part.fieldname });
       if (part.type === 'file') {
         if (!fileFields.includes(part.fieldname)) {
           part.file.resume();
-          throw badRequest(`Unexpected file field "${part.fieldname}"`);
+          throw coded(400, 'unexpectedFileField', { field: part.fieldname });
         }
         const data = await part.toBuffer();
         if (data.length > 0) {

@@ -15,6 +15,8 @@ const caseMailKinds = {
   planReady: 'plans',
   caseStatus: 'status',
   caseSubmitted: 'status',
+  progressScanDone: 'progress',
+  progressScanFailed: 'progress',
 } as const satisfies Partial<Record<EmailTemplateName, MailKind>>;
 export type CaseMailTemplate = keyof typeof caseMailKinds;
 
@@ -48,5 +50,9 @@ export async function enqueueCaseMail(
     });
     return;
   }
-  await outbox.enqueue(tx, { to: mail.to, template: mail.template, variables: mail.variables }, options);
+  await outbox.enqueue(
+    tx,
+    { to: mail.to, userId: mail.userId, template: mail.template, variables: mail.variables },
+    options,
+  );
 }

@@ -4,6 +4,7 @@ import { isAllowed, type SignedInUser } from '../auth/policy.ts';
 import type { Database, Transaction } from '../db/client.ts';
 import { caseMessageReads, caseMessages, cases, doctors, mailDigestItems, users } from '../db/schema.ts';
 import { visibleCasesCondition } from '../services/cases/case-access.ts';
+import { readLabSettings } from '../services/lab-settings.ts';
 import { readMarkOf, unreadBy } from '../services/messages/unread-messages.ts';
 import type { EmailTemplateName } from './mailer.ts';
 import type { MailOutbox } from './outbox.ts';
@@ -37,6 +38,7 @@ async function findRecipient(tx: Transaction, userId: number) {
       email: users.email,
       firstName: users.firstName,
       lastName: users.lastName,
+      locale: users.locale,
       pages: pagesOfUser,
     })
     .from(users)
@@ -44,7 +46,7 @@ async function findRecipient(tx: Transaction, userId: number) {
     .where(and(eq(users.userId, userId), eq(users.isActive, true), isNull(users.deletedAt)));
   if (!row) return undefined;
   const actor: SignedInUser = { ...row, pages: new Set(row.pages), jti: '', exp: 0 };
-  return { actor, email: row.email, name: `${row.firstName} ${row.lastName}` };
+  return { actor, email: row.email, name: `${row.firstName} ${row.lastName}`, locale: row.locale };
 }
 
 /** Of these cases, those the user still reaches (the lists' reach; staff only with the Dashboard). */
@@ -97,14 +99,19 @@ async function sendDigestOf(deps: DigestDeps, userId: number, cutoff: Date): Pro
     const kept = items
       .filter((item) => reachable.has(item.caseId) && (item.kind !== 'messages' || unread.has(item.caseId)))
       .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.itemId - b.itemId);
-    // Each item is told in its own mail's subject; the same words twice (two messages on a case) once.
+    // Each item is told in its own mail's subject, in the reader's language; the same words twice (two messages on a case) once.
     const lines = [
-      ...new Set(kept.map((item) => renderTemplate(item.template as EmailTemplateName, item.variables).subject)),
+      ...new Set(
+        kept.map(
+          (item) => renderTemplate(item.template as EmailTemplateName, item.variables, recipient.locale).subject,
+        ),
+      ),
     ];
     if (lines.length === 0) return false;
     const shown = lines.slice(0, maxDigestLines);
     await deps.outbox.enqueue(tx, {
       to: recipient.email,
+      locale: recipient.locale,
       template: 'digest',
       variables: {
         name: recipient.name,
@@ -140,14 +147,20 @@ export async function sendDueDigests(deps: DigestDeps, options: { now: Date; hou
   return queued;
 }
 
-/** Checks for due digests at start and every few minutes, in each process (the deletes keep them single). */
-export function startMailDigests(
-  deps: DigestDeps & { log: FastifyBaseLogger },
-  options: { hourUtc: number },
-): { stop(): void } {
+/** The digests due at `now` by the hour the lab's settings give at that moment (the Settings screen's digest hour). */
+export async function sendDigestsDueAtLabHour(deps: DigestDeps, now: Date): Promise<number> {
+  const { digestHourUtc } = await readLabSettings(deps.db);
+  return sendDueDigests(deps, { now, hourUtc: digestHourUtc });
+}
+
+/**
+ * Checks for due digests at start and every few minutes, in each process (the deletes keep them
+ * single); each check reads the digest hour anew, so a change on the Settings screen holds from the next.
+ */
+export function startMailDigests(deps: DigestDeps & { log: FastifyBaseLogger }): { stop(): void } {
   let running: Promise<void> | undefined;
   const check = () => {
-    running ??= sendDueDigests(deps, { now: new Date(), hourUtc: options.hourUtc })
+    running ??= sendDigestsDueAtLabHour(deps, new Date())
       .then(
         (queued) => {
           if (queued > 0) deps.log.info({ queued }, 'mail digests queued');

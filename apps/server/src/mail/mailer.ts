@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { defaultLocale, type Locale } from '@portal/contract';
 import type { Transporter } from 'nodemailer';
 import type { FastifyBaseLogger } from 'fastify';
 import { ownerOnlyFile, ownerOnlyFolder } from '../lib/owner-only.ts';
@@ -13,20 +14,29 @@ export type EmailTemplateName =
   | 'caseSubmitted'
   | 'caseMessage'
   | 'planReady'
+  | 'progressScanDone'
+  | 'progressScanFailed'
   | 'digest'
   | 'accountChanged'
   | 'secondStepLocked'
   | 'passwordReset'
+  | 'passwordForgotten'
+  | 'staffInvitation'
   | 'registrationReceived'
   | 'registrationNotCompleted'
   | 'usernameRegistrationAttempt'
   | 'secondFactorChanged'
-  | 'secondFactorReset';
+  | 'secondFactorReset'
+  | 'planShareLink';
 
 export interface MailMessage {
   to: string;
   template: EmailTemplateName;
   variables: Record<string, string>;
+  /** The reader's language, when the sender knows it (a registration's chosen language); see outbox.ts readerLocale. */
+  locale?: Locale;
+  /** The account the mail is for, when the sender knows it: its language is the mail's. */
+  userId?: number;
 }
 
 /**
@@ -55,9 +65,12 @@ export class Mailer {
   }
 
   async send(message: MailMessage): Promise<void> {
-    const rendered = renderTemplate(message.template, message.variables);
+    const locale = message.locale ?? defaultLocale;
+    const rendered = renderTemplate(message.template, message.variables, locale);
     const transport = await this.connect();
-    const info = await transport.sendMail({ from: this.options.from, to: message.to, ...rendered });
+    // The reader's language in a header of its own (issue 43), on every mail.
+    const headers = { 'Content-Language': locale };
+    const info = await transport.sendMail({ from: this.options.from, to: message.to, headers, ...rendered });
     if (!this.options.smtpUrl) {
       // Owner-only: the mails carry password-reset links (lib/owner-only.ts).
       await mkdir(this.options.outboxDir, { recursive: true, mode: ownerOnlyFolder });

@@ -1,12 +1,14 @@
-import { and, asc, eq, isNull, lte, sql } from 'drizzle-orm';
+import { defaultLocale, type Locale } from '@portal/contract';
+import { and, asc, desc, eq, isNull, lte, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../db/client.ts';
-import { mailOutbox } from '../db/schema.ts';
+import { mailOutbox, users } from '../db/schema.ts';
+import { serverLocale } from '../i18n/index.ts';
 import { isMessageMailWanted } from '../services/messages/message-mail.ts';
 import type { EmailTemplateName, MailMessage, Mailer } from './mailer.ts';
 
-/** Anything that can run an insert: the database or an open transaction. */
-type Writer = Pick<Database, 'insert'>;
+/** Anything that can run a query: the database or an open transaction. */
+type Writer = Pick<Database, 'insert' | 'select'>;
 
 const maxAttempts = 10;
 const retryDelaySeconds = (attempts: number) => Math.min(3600, 30 * 2 ** (attempts - 1));
@@ -17,6 +19,27 @@ const retryDelaySeconds = (attempts: number) => Math.min(3600, 30 * 2 ** (attemp
  */
 type StillWanted = (db: Database, variables: Record<string, string>) => Promise<boolean>;
 const checksBeforeSending: Partial<Record<EmailTemplateName, StillWanted>> = { caseMessage: isMessageMailWanted };
+
+/**
+ * The language a mail is written in: its reader's (docs/decisions/languages.md § Mails and the
+ * server's messages). The language the sender gave (`locale`), else the account the mail is
+ * for (`userId`), else the account at the recipient address (active first, then the oldest, as
+ * an address may hold several); English for an address no account has (a patient's).
+ */
+export async function readerLocale(writer: Writer, message: MailMessage): Promise<Locale> {
+  if (message.locale) return message.locale;
+  const [reader] = await writer
+    .select({ locale: users.locale })
+    .from(users)
+    .where(
+      message.userId !== undefined
+        ? eq(users.userId, message.userId)
+        : and(sql`lower(${users.email}) = lower(${message.to})`, isNull(users.deletedAt)),
+    )
+    .orderBy(desc(users.isActive), asc(users.userId))
+    .limit(1);
+  return reader ? serverLocale(reader.locale) : defaultLocale;
+}
 
 export class MailOutbox {
   private timer: NodeJS.Timeout | undefined;
@@ -42,6 +65,7 @@ export class MailOutbox {
         recipient: message.to,
         template: message.template,
         variables: message.variables,
+        locale: await readerLocale(writer, message),
         ...(sendAfterSeconds ? { nextAttemptAt: sql`now() + make_interval(secs => ${sendAfterSeconds})` } : {}),
       })
       .returning({ mailId: mailOutbox.mailId });
@@ -107,6 +131,7 @@ export class MailOutbox {
             to: mail.recipient,
             template: mail.template as MailMessage['template'],
             variables: mail.variables,
+            locale: serverLocale(mail.locale),
           });
           await this.db
             .update(mailOutbox)

@@ -1,8 +1,10 @@
 import path from 'node:path';
 import { Piscina } from 'piscina';
-import { AppError, badRequest } from '../lib/errors.ts';
+import { AppError, badRequest, coded } from '../lib/errors.ts';
 import type { ViewingDerivative } from './derivative.ts';
 import { notOnePlanMessage, type PlanBase, type PlanView, type StageMotion } from './plan-view.ts';
+import type { ArchProgress, PlanArchForFit, ProgressFitOptions } from './progress-fit.ts';
+import type { ProgressPlacement, ProgressView } from './progress-view.ts';
 import { invalidStlMessage } from './stl.ts';
 
 export interface DerivativePoolOptions {
@@ -16,6 +18,8 @@ export interface DerivativePoolOptions {
    * must not hold every later copy back.
    */
   timeLimitMs?: number;
+  /** The JavaScript heap a progress fit's thread may take before it is ended and the scan refused (default 512 MB). */
+  fitHeapMb?: number;
 }
 
 export interface DerivativePool {
@@ -31,6 +35,24 @@ export interface DerivativePool {
   planStageMotion(stl: Uint8Array, base: PlanBase): Promise<StageMotion>;
   /** The arch's GLB from stage 0 and each later stage's motions. */
   makePlanView(base: PlanBase, stageMotions: Float64Array[]): Promise<PlanView>;
+  /**
+   * A progress scan's arch fitted to its plan (progress-fit.ts), in a thread of its own pool
+   * whose heap is bounded (`fitHeapMb`); a scan over `maxTriangles` is refused unread.
+   */
+  fitProgress(
+    plan: PlanArchForFit,
+    stl: Uint8Array,
+    options: ProgressFitOptions,
+    maxTriangles: number,
+  ): Promise<ArchProgress>;
+  /** A fitted scan's viewing copy in the plan's frame (progress-view.ts), in the fits' pool, within their bounds. */
+  progressView(
+    plan: PlanArchForFit,
+    stl: Uint8Array,
+    toPlan: ProgressPlacement,
+    options: ProgressFitOptions,
+    maxTriangles: number,
+  ): Promise<ProgressView | { refused: string }>;
   /** Conversions running in a thread now, and waiting for one. */
   readonly converting: number;
   readonly waiting: number;
@@ -61,12 +83,21 @@ export function createDerivativePool({
   threads = 1,
   queue = 16,
   timeLimitMs = 5 * 60_000,
+  fitHeapMb = 512,
 }: DerivativePoolOptions = {}): DerivativePool {
   const piscina = new Piscina({
     filename: workerFile,
     minThreads: 0,
     maxThreads: threads,
     idleTimeout: idleThreadMs,
+  });
+  // Fits alone have a heap bound: a conversion of a 1.5M-triangle scan needs more than a fit may take.
+  const fits = new Piscina({
+    filename: workerFile,
+    minThreads: 0,
+    maxThreads: threads,
+    idleTimeout: idleThreadMs,
+    resourceLimits: { maxOldGenerationSizeMb: fitHeapMb, maxYoungGenerationSizeMb: 64 },
   });
   let converting = 0;
   const waiting: (() => void)[] = [];
@@ -88,15 +119,18 @@ export function createDerivativePool({
   }
 
   /** Runs the worker's export `name` on `task` once a thread is free; `moved` buffers go to the thread rather than being copied. */
-  async function run<T>(name: string, task: unknown, moved: ArrayBuffer[] = []): Promise<T> {
+  async function run<T>(name: string, task: unknown, moved: ArrayBuffer[] = [], pool = piscina): Promise<T> {
     await takeThread();
     const deadline = AbortSignal.timeout(timeLimitMs);
     try {
       // piscina ends the thread of a task aborted while it runs, and starts another.
-      return (await piscina.run(task, { name, transferList: moved, signal: deadline })) as T;
+      return (await pool.run(task, { name, transferList: moved, signal: deadline })) as T;
     } catch (error) {
       if (deadline.aborted) {
-        throw badRequest(`This mesh took longer than ${timeLimitMs / 1000} s to convert.`);
+        throw coded(400, 'meshTimeLimit', { seconds: timeLimitMs / 1000 });
+      }
+      if ((error as { code?: string }).code === 'ERR_WORKER_OUT_OF_MEMORY') {
+        throw coded(400, 'meshMemoryLimit', { megabytes: fitHeapMb });
       }
       // The worker's errors arrive as plain Errors with their message.
       const isRefusal =
@@ -130,12 +164,22 @@ export function createDerivativePool({
     makePlanView(base, stageMotions) {
       return run('makePlanViewTask', { base, stageMotions });
     },
+    fitProgress(plan, stl, options, maxTriangles) {
+      const owned = movable(stl);
+      return run('fitProgressTask', { plan, stl: owned, options, maxTriangles }, [owned.buffer], fits);
+    },
+    progressView(plan, stl, toPlan, options, maxTriangles) {
+      const owned = movable(stl);
+      return run('progressViewTask', { plan, stl: owned, toPlan, options, maxTriangles }, [owned.buffer], fits);
+    },
     get converting() {
       return converting;
     },
     get waiting() {
       return waiting.length;
     },
-    close: () => piscina.close(),
+    close: async () => {
+      await Promise.all([piscina.close(), fits.close()]);
+    },
   };
 }

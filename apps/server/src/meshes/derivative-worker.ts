@@ -7,6 +7,10 @@ import { setPriority } from 'node:os';
 import { move, transferableSymbol, valueSymbol } from 'piscina';
 import { makeViewingDerivative } from './derivative.ts';
 import { makePlanView, planBase as readPlanBase, planStageMotion as fitStage, type PlanBase } from './plan-view.ts';
+import { fitProgressScan, type ArchProgress, type PlanArchForFit, type ProgressFitOptions } from './progress-fit.ts';
+import { makeProgressView, type ProgressPlacement } from './progress-view.ts';
+import { invalidStlMessage, readStl } from './stl.ts';
+import { weldVertices, type IndexedMesh } from './weld.ts';
 
 // This thread alone runs below normal priority (Linux sets it per thread): requests and
 // uploads on the event loop come first. Not the lowest (19): on a machine kept busy a
@@ -37,5 +41,49 @@ export function planStageMotion({ stl, base }: { stl: Uint8Array; base: PlanBase
 export async function makePlanViewTask(task: { base: PlanBase; stageMotions: Float64Array[] }): Promise<Moved> {
   const { base, stageMotions } = task;
   const view = await makePlanView(base, stageMotions);
+  return moving(view, [view.glb.buffer]);
+}
+
+interface FitTask {
+  plan: PlanArchForFit;
+  stl: Uint8Array;
+  options: ProgressFitOptions;
+  maxTriangles: number;
+}
+
+/** The scan's mesh, or why it is refused: above `maxTriangles` before any fitting. */
+function scanOfTask(task: FitTask): IndexedMesh | { refused: string } {
+  const tooMany = (triangles: number) => ({
+    refused: `the scan has ${triangles} triangles, more than the ${task.maxTriangles} a progress scan may have`,
+  });
+  // A binary STL says its count in its header: refused before its triangles are read.
+  const { stl } = task;
+  const declared = stl.byteLength >= 84 ? new DataView(stl.buffer, stl.byteOffset + 80, 4).getUint32(0, true) : 0;
+  if (stl.byteLength === 84 + 50 * declared && declared > task.maxTriangles) return tooMany(declared);
+  const { positions } = readStl(stl);
+  const triangles = positions.length / 9;
+  if (triangles === 0) throw new Error(`${invalidStlMessage}: it has no triangles`);
+  if (triangles > task.maxTriangles) return tooMany(triangles);
+  if (!positions.every(Number.isFinite)) throw new Error(`${invalidStlMessage}: a coordinate is not a finite number`);
+  return weldVertices(positions);
+}
+
+/** A progress scan's arch fitted to its plan (progress-fit.ts); refused above `maxTriangles` before any fitting. */
+export function fitProgressTask(task: FitTask): ArchProgress {
+  const scan = scanOfTask(task);
+  return 'refused' in scan ? scan : fitProgressScan(task.plan, scan, task.options);
+}
+
+/**
+ * A fitted scan's viewing copy in the plan's frame (progress-view.ts), in the fit's pool and
+ * within its bounds, once the fit's answer is stored: the scan is read again (a fraction of the
+ * fit's time) rather than the answer waiting for the copy.
+ */
+export async function progressViewTask(
+  task: FitTask & { toPlan: ProgressPlacement },
+): Promise<Moved | { refused: string }> {
+  const scan = scanOfTask(task);
+  if ('refused' in scan) return scan;
+  const view = await makeProgressView(task.plan, scan, task.toPlan, task.options);
   return moving(view, [view.glb.buffer]);
 }

@@ -11,27 +11,60 @@ export const overviewErrorMm = 0.05;
 /** The overview keeps at most this share of the triangles (fewer when the error allows no more). */
 const overviewShare = 1 / 8;
 
+/** A per-vertex value the overview must keep meaningful, and how much it weighs against the shape (mm of error per unit). */
+export interface OverviewAttribute {
+  values: Float32Array;
+  weight: number;
+}
+
 /**
  * A simplified copy of `mesh` (meshoptimizer's simplifier, within `overviewErrorMm`, on
  * vertices of the mesh), with only the vertices it uses: what the viewer draws while the
  * whole model is in view, where the full mesh's triangles are smaller than a pixel. Drawing
  * is then several times faster, which a browser without a GPU needs (docs/benchmarks.md §
  * Viewer on real-sized meshes); zoomed in, the viewer draws the full mesh.
+ *
+ * With `attribute` (a progress scan's distances), its interpolation error counts as the
+ * shape's does (`weight` mm a unit), so an edge is not collapsed where the values change
+ * across it; the overview's vertices are vertices of the mesh, so each kept vertex carries
+ * its own value, exactly (`values`).
  */
-export async function overviewOf(mesh: IndexedMesh): Promise<IndexedMesh> {
+export async function overviewOf(mesh: IndexedMesh): Promise<IndexedMesh>;
+export async function overviewOf(
+  mesh: IndexedMesh,
+  attribute: OverviewAttribute,
+): Promise<IndexedMesh & { values: Float32Array<ArrayBuffer> }>;
+export async function overviewOf(
+  mesh: IndexedMesh,
+  attribute?: OverviewAttribute,
+): Promise<IndexedMesh & { values?: Float32Array<ArrayBuffer> }> {
   await MeshoptSimplifier.ready;
   const target = Math.max(3, Math.floor((mesh.indices.length * overviewShare) / 3) * 3);
-  const [indices] = MeshoptSimplifier.simplify(mesh.indices, mesh.positions, 3, target, overviewErrorMm, [
-    'ErrorAbsolute',
-  ]);
+  const [indices] = attribute
+    ? MeshoptSimplifier.simplifyWithAttributes(
+        mesh.indices,
+        mesh.positions,
+        3,
+        attribute.values,
+        1,
+        [attribute.weight],
+        null,
+        target,
+        overviewErrorMm,
+        ['ErrorAbsolute'],
+      )
+    : MeshoptSimplifier.simplify(mesh.indices, mesh.positions, 3, target, overviewErrorMm, ['ErrorAbsolute']);
   // Renumbers the indices in place to the vertices they use, in order of first use.
   const [remap, vertices] = MeshoptSimplifier.compactMesh(indices);
   const positions = new Float32Array(vertices * 3);
+  const values = attribute && new Float32Array(vertices);
   for (let vertex = 0; vertex < remap.length; vertex++) {
     const to = remap[vertex]!;
-    if (to !== 0xffffffff) positions.set(mesh.positions.subarray(vertex * 3, vertex * 3 + 3), to * 3);
+    if (to === 0xffffffff) continue;
+    positions.set(mesh.positions.subarray(vertex * 3, vertex * 3 + 3), to * 3);
+    if (values) values[to] = attribute.values[vertex]!;
   }
-  return { positions, indices: indices as Uint32Array<ArrayBuffer> };
+  return { positions, indices: indices as Uint32Array<ArrayBuffer>, ...(values && { values }) };
 }
 
 /** Smooth vertex normals (each the area-weighted sum of its triangles' normals, unit length), as the viewer would compute them. */

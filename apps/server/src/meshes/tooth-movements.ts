@@ -26,7 +26,12 @@ import type { PlanBase } from './plan-view.ts';
  * against the limit then; `centres` (x, y, z per stage from 0, to 0.01 mm) place a pinned
  * comment's nearest tooth and are not answered.
  */
-export type MeasuredMovement = Omit<ToothMovement, 'overLimit'> & { centres: number[] };
+export type MeasuredMovement = Omit<ToothMovement, 'overLimit'> & {
+  centres: number[];
+  /** The most it is away from stage 0 at any stage (the prescription's check); absent in rows measured before. */
+  furthestMm?: number;
+  furthestDeg?: number;
+};
 
 export type ArchMovements = { teeth: MeasuredMovement[] } | { unavailable: string };
 
@@ -67,9 +72,13 @@ export function toothMovements(arch: PlanArch, base: PlanBase, stageMotions: Flo
     const centreAt = placed.map(({ translation, rotation }) => add(rotate(rotation, centre), translation));
     let maxStepMm = 0;
     let maxStepDeg = 0;
+    let furthestMm = 0;
+    let furthestDeg = 0;
     for (let stage = 1; stage < placed.length; stage++) {
       maxStepMm = Math.max(maxStepMm, Math.hypot(...subtract(centreAt[stage]!, centreAt[stage - 1]!)));
       maxStepDeg = Math.max(maxStepDeg, degrees(angleBetween(placed[stage]!.rotation, placed[stage - 1]!.rotation)));
+      furthestMm = Math.max(furthestMm, Math.hypot(...subtract(centreAt[stage]!, centre)));
+      furthestDeg = Math.max(furthestDeg, degrees(angleBetween(placed[stage]!.rotation, identity.rotation)));
     }
     const moved = subtract(centreAt.at(-1)!, centre);
     // The rotation as a vector (axis times angle, small enough here to split by components).
@@ -92,6 +101,8 @@ export function toothMovements(arch: PlanArch, base: PlanBase, stageMotions: Flo
       },
       maxStepMm: round(maxStepMm, 3),
       maxStepDeg: round(maxStepDeg, 2),
+      furthestMm: round(furthestMm, 3),
+      furthestDeg: round(furthestDeg, 2),
       centres: centreAt.flatMap((at) => at.map((value) => round(value, 2))),
     };
   });
@@ -135,7 +146,7 @@ function rotationVector(q: Motion['rotation']): Vec3 {
 }
 
 /** Each shell's centre at stage 0: the mean of its vertices, the point plan-view.ts fits its motion about. */
-function shellCentres({ positions, shellOf, shells }: PlanBase): Vec3[] {
+function shellCentres({ positions, shellOf, shells }: Pick<PlanBase, 'positions' | 'shellOf' | 'shells'>): Vec3[] {
   const sums = new Float64Array(shells * 4);
   for (let vertex = 0; vertex < shellOf.length; vertex++) {
     const at = shellOf[vertex]! * 4;
@@ -264,4 +275,23 @@ function toothAxes(arch: PlanArch, centre: Vec3, shape: ArchShape, curve: ArchCu
   const buccal = unit(add(scale(across, -slope), shape.forward));
   const vertical = arch === 'lower' ? shape.up : scale(shape.up, -1);
   return { mesial, buccal, vertical };
+}
+
+/** Each shell's Universal number and axes at stage 0, as the movement table measures them (progress-fit.ts fits by them). */
+export function toothAxesOf(
+  arch: PlanArch,
+  base: Pick<PlanBase, 'positions' | 'shellOf' | 'shells'>,
+): { shell: number; tooth: number; mesial: Vec3; buccal: Vec3; vertical: Vec3 }[] | { unavailable: string } {
+  if (base.shells === 1 || base.shells > 16)
+    return { unavailable: "the plan's teeth are not each a shell of their own" };
+  const centres = shellCentres(base);
+  const shape = archShape(centres);
+  const universal = universalNumbers(arch, centres, shape);
+  if (typeof universal === 'string') return { unavailable: universal };
+  const curve = archCurve(centres, shape);
+  return centres.map((centre, shell) => ({
+    shell,
+    tooth: universal[shell]!,
+    ...toothAxes(arch, centre, shape, curve),
+  }));
 }

@@ -18,6 +18,8 @@ interface AuditDetail {
   target?: string;
   actorUserId?: number;
   action?: AuditAction;
+  /** What a change changed: each setting's before and after (the lab's settings). */
+  changes?: Record<string, { before: unknown; after: unknown }>;
 }
 
 declare module 'fastify' {
@@ -71,6 +73,8 @@ function auditRecordFor(request: FastifyRequest, statusCode: number): AuditRecor
     statusCode,
     address: request.ip,
     requestId: request.id,
+    // Only what the change did: a refused or failed save changed nothing.
+    ...(detail.changes && statusCode < 400 ? { changes: detail.changes } : {}),
   };
 }
 

@@ -32,7 +32,7 @@ function isMalformedMultipart(error: { message?: string }): boolean {
 }
 
 /**
- * One place turns every failure into `{ message, fieldErrors? }`: AppError keeps its status,
+ * One place turns every failure into `{ message, fieldErrors?, code?, params? }`: AppError keeps its status,
  * schema failures are 400 with the contract's messages, Fastify's own 4xx keep their text,
  * and anything else is logged and answered without its details.
  */
@@ -41,7 +41,9 @@ export const errorHandlerPlugin = fp(async (app: FastifyInstance) => {
     const error = failure as FastifyError;
     if (error instanceof AppError) {
       if (error.retryAfterSeconds !== undefined) reply.header('retry-after', error.retryAfterSeconds);
-      return reply.status(error.status).send({ message: error.message, fieldErrors: error.fieldErrors });
+      return reply
+        .status(error.status)
+        .send({ message: error.message, fieldErrors: error.fieldErrors, code: error.code, params: error.params });
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
       const fieldErrors: Record<string, string> = {};

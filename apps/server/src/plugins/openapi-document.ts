@@ -215,7 +215,7 @@ export function buildOpenApiDocument() {
       title: 'Aligner Portal API',
       version: '1.0.0',
       description:
-        'Cases, doctors and administration of the Aligner Portal. Every error answers `{ message, fieldErrors? }`.',
+        'Cases, doctors and administration of the Aligner Portal. Every error answers `{ message, fieldErrors?, code?, params? }`.',
       license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
     },
     servers: [{ url: '/', description: 'The portal that serves this document' }],

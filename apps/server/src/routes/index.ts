@@ -12,6 +12,7 @@ import { healthRoutes } from './health/index.ts';
 import { messageRoutes } from './messages/index.ts';
 import { permissionRoutes } from './permissions/index.ts';
 import { planRoutes } from './plans/index.ts';
+import { progressScanRoutes } from './plans/progress-scans.ts';
 import { roleRoutes } from './roles/index.ts';
 import { uploadRoutes } from './uploads/index.ts';
 import { userRoutes } from './users/index.ts';
@@ -22,6 +23,7 @@ import { secondFactorRoutes } from './second-factor/index.ts';
 import { sessionRoutes } from './sessions/index.ts';
 import { sharedPlanRoutes } from './shared/index.ts';
 import { inboxRoutes } from './inbox/index.ts';
+import { settingsRoutes } from './settings/index.ts';
 
 /** Every API area; each route's full path comes from its row in the contract's endpoint table. */
 export async function apiRoutes(app: FastifyInstance) {
@@ -45,12 +47,14 @@ export async function apiRoutes(app: FastifyInstance) {
     eventRoutes,
     messageRoutes,
     planRoutes,
+    progressScanRoutes,
     sharedPlanRoutes,
     doctorPreferenceRoutes,
     prescriptionRoutes,
     caseDraftRoutes,
     secondFactorRoutes,
     inboxRoutes,
+    settingsRoutes,
   ]) {
     await app.register(areaRoutes);
   }

@@ -1,4 +1,4 @@
-import { recordKinds, type Endpoint, type RecordKind } from '@portal/contract';
+import { recordKinds, type Endpoint, type RecordKind, type NotFoundSubject } from '@portal/contract';
 import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance, preHandlerAsyncHookHandler } from 'fastify';
 import {
@@ -9,7 +9,15 @@ import {
   isDoctorSide,
   type SignedInUser,
 } from '../auth/policy.ts';
-import { caseDrafts, passkeys, planComments, planShares, sessions, treatmentPlans } from '../db/schema.ts';
+import {
+  caseDrafts,
+  passkeys,
+  planComments,
+  planShares,
+  progressScans,
+  sessions,
+  treatmentPlans,
+} from '../db/schema.ts';
 import { notFound } from '../lib/errors.ts';
 import { findOwnAssistant } from '../services/assistants.ts';
 import { findVisibleCase, type VisibleCase } from '../services/cases/case-access.ts';
@@ -27,6 +35,8 @@ export interface RecordTypes {
   /** The case, its doctor the caller; the plan version itself is read with the decision. */
   casePlan: VisibleCase & { planId: number };
   planVersion: VisibleCase & { planId: number };
+  planComment: VisibleCase & { planId: number; commentId: number };
+  progressScan: VisibleCase & { progressScanId: number };
   casePlanComment: VisibleCase & { planId: number; commentId: number };
   casePlanShare: VisibleCase & { planId: number; shareId: number };
   caseOwner: { doctorUserIds: readonly number[] | null };
@@ -61,7 +71,7 @@ async function ownCasePlanRow<Row extends { planId: number }>(
   app: FastifyInstance,
   user: SignedInUser,
   params: Params,
-  what: string,
+  what: NotFoundSubject,
   findRow: (caseId: number) => Promise<Row[]>,
 ): Promise<VisibleCase & Row> {
   const found = await findVisibleCase(app.db, user, id(params, 'caseId'));
@@ -70,6 +80,20 @@ async function ownCasePlanRow<Row extends { planId: number }>(
   if (!row) throw notFound(what);
   return { ...found, ...row };
 }
+
+/** The comment `:commentId` on version `:planId` of the case, if it is there (none of another case's). */
+const commentOnCase = (app: FastifyInstance, params: Params, caseId: number) =>
+  app.db
+    .select({ planId: planComments.planId, commentId: planComments.commentId })
+    .from(planComments)
+    .innerJoin(treatmentPlans, eq(treatmentPlans.planId, planComments.planId))
+    .where(
+      and(
+        eq(planComments.commentId, id(params, 'commentId')),
+        eq(planComments.planId, id(params, 'planId')),
+        eq(treatmentPlans.caseId, caseId),
+      ),
+    );
 
 const resolvers: { [K in RecordKind]: Resolver<K> } = {
   case: (app, user, params) => findVisibleCase(app.db, user, id(params, 'caseId')),
@@ -84,19 +108,7 @@ const resolvers: { [K in RecordKind]: Resolver<K> } = {
     return { ...found, planId: id(params, 'planId') };
   },
   casePlanComment: (app, user, params) =>
-    ownCasePlanRow(app, user, params, 'Comment', (caseId) =>
-      app.db
-        .select({ planId: planComments.planId, commentId: planComments.commentId })
-        .from(planComments)
-        .innerJoin(treatmentPlans, eq(treatmentPlans.planId, planComments.planId))
-        .where(
-          and(
-            eq(planComments.commentId, id(params, 'commentId')),
-            eq(planComments.planId, id(params, 'planId')),
-            eq(treatmentPlans.caseId, caseId),
-          ),
-        ),
-    ),
+    ownCasePlanRow(app, user, params, 'Comment', (caseId) => commentOnCase(app, params, caseId)),
   casePlanShare: (app, user, params) =>
     ownCasePlanRow(app, user, params, 'Link', (caseId) =>
       app.db
@@ -119,6 +131,23 @@ const resolvers: { [K in RecordKind]: Resolver<K> } = {
       .where(and(eq(treatmentPlans.planId, id(params, 'planId')), eq(treatmentPlans.caseId, found.caseId)));
     if (!plan) throw notFound('Plan');
     return { ...found, planId: plan.planId };
+  },
+  async progressScan(app, user, params) {
+    const found = await findVisibleCase(app.db, user, id(params, 'caseId'));
+    const [scan] = await app.db
+      .select({ progressScanId: progressScans.progressScanId })
+      .from(progressScans)
+      .where(
+        and(eq(progressScans.progressScanId, id(params, 'progressScanId')), eq(progressScans.caseId, found.caseId)),
+      );
+    if (!scan) throw notFound('Progress scan');
+    return { ...found, progressScanId: scan.progressScanId };
+  },
+  async planComment(app, user, params) {
+    const found = await findVisibleCase(app.db, user, id(params, 'caseId'));
+    const [comment] = await commentOnCase(app, params, found.caseId);
+    if (!comment) throw notFound('Comment');
+    return { ...found, ...comment };
   },
   caseOwner: (_app, user, params) => ({ doctorUserIds: caseOwnerScope(user, id(params, 'userId')) }),
   caseFile: (app, user, params) => findCaseFile(app, user, 'attachment', id(params, 'attachmentId')),

@@ -104,12 +104,15 @@ export interface ChangeNotice {
   /** The person's name, which the mail greets. */
   name: string;
   changed: 'password' | 'e-mail address' | 'password and e-mail address';
+  /** The account: the mail is in its language. */
+  userId: number;
 }
 
 export const sameEmail = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
 
 /** The notice for a change of the account as it is now; null when neither changes. */
 function noticeOf(
+  userId: number,
   current: { email: string; firstName: string; lastName: string },
   input: { password: string; email: string },
 ): ChangeNotice | null {
@@ -118,7 +121,7 @@ function noticeOf(
   if (!passwordChanged && !emailChanged) return null;
   const changed =
     passwordChanged && emailChanged ? 'password and e-mail address' : passwordChanged ? 'password' : 'e-mail address';
-  return { to: current.email, name: personName(current), changed };
+  return { to: current.email, name: personName(current), changed, userId };
 }
 
 /**
@@ -142,7 +145,7 @@ export async function checkOwnAccountChange(
     .from(users)
     .where(and(eq(users.userId, userId), isNull(users.deletedAt)));
   if (!current) throw notFound('User');
-  const notice = noticeOf(current, input);
+  const notice = noticeOf(userId, current, input);
   if (!notice) return null;
   if (input.currentPassword === '') {
     throw badRequest(ownChangeMessages.currentPasswordRequired, {
@@ -170,7 +173,7 @@ export async function staffChangeNotice(
     .select({ email: users.email, firstName: users.firstName, lastName: users.lastName })
     .from(users)
     .where(eq(users.userId, userId));
-  return current ? noticeOf(current, input) : null;
+  return current ? noticeOf(userId, current, input) : null;
 }
 
 /** Queues the notice to the old address in the change's own transaction. */
@@ -182,6 +185,7 @@ export async function enqueueChangeNotice(
   if (!notice) return;
   await outbox.enqueue(tx, {
     to: notice.to,
+    userId: notice.userId,
     template: 'accountChanged',
     variables: { name: notice.name, changed: notice.changed },
   });

@@ -18,7 +18,7 @@ import { assistantInvitations, doctorAssistants, doctors, passwordResetTokens, u
 import { conflict, notFound, tooManyRequests } from '../lib/errors.ts';
 import type { MailOutbox } from '../mail/outbox.ts';
 import { findUsernameOwner, personName } from './accounts.ts';
-import { createResetLink } from './password-reset.ts';
+import { createResetLink, linkLifetimeWords } from './password-reset.ts';
 import { fullNameOf } from '../db/user-names.ts';
 
 /**
@@ -127,11 +127,24 @@ export async function inviteAssistant(
       .select({ firstName: users.firstName, lastName: users.lastName, email: users.email })
       .from(users)
       .where(eq(users.userId, assistantUserId));
-    const resetUrl = await createResetLink(tx, assistantUserId, deps.publicUrl);
+    // Until the account has a password the link is an invitation, good for days; an assistant
+    // who already has one gets an ordinary hour-long reset link (docs/decisions/accounts.md § Invitation links).
+    const isInvitation = !(await hasSetPassword(tx, assistantUserId));
+    const resetUrl = await createResetLink(
+      tx,
+      assistantUserId,
+      deps.publicUrl,
+      isInvitation ? { invitedBy: doctor.userId } : undefined,
+    );
     await deps.outbox.enqueue(tx, {
       to: assistant!.email,
       template: 'assistantInvitation',
-      variables: { name: personName(assistant!), doctorName: personName(doctorName!), resetUrl },
+      variables: {
+        name: personName(assistant!),
+        doctorName: personName(doctorName!),
+        resetUrl,
+        validFor: linkLifetimeWords[isInvitation ? 'invitation' : 'reset'],
+      },
     });
     await tx.insert(assistantInvitations).values({ doctorUserId: doctor.userId, assistantUserId });
     const message = isNew ? assistantMessages.invited : isResent ? assistantMessages.resent : assistantMessages.linked;

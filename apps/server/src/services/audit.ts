@@ -15,6 +15,7 @@ export interface AuditRecord {
   statusCode: number;
   address: string;
   requestId: string;
+  changes?: Record<string, { before: unknown; after: unknown }>;
 }
 
 /** One row; the actor's username is read in the same statement, as it is at this moment. */
@@ -36,6 +37,7 @@ const entryColumns = {
   StatusCode: auditLog.statusCode,
   Address: auditLog.address,
   RequestId: auditLog.requestId,
+  Changes: auditLog.changes,
 };
 
 /** One page of the log, newest first, each target with its label, with the count of every matching entry. */
@@ -65,5 +67,12 @@ export async function findAuditEntries(
     db,
     rows.map((row) => row.Target),
   );
-  return { rows: rows.map((row, index) => ({ ...row, TargetLabel: labels[index]! })), total: counted!.total };
+  return {
+    rows: rows.map(({ Changes, ...row }, index) => ({
+      ...row,
+      TargetLabel: labels[index]!,
+      ...(Changes ? { Changes } : {}),
+    })),
+    total: counted!.total,
+  };
 }

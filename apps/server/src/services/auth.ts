@@ -1,6 +1,7 @@
 import {
   messages,
   secondFactorMessages,
+  type Locale,
   type LoginRequest,
   type LoginResponse,
   type SecondFactorMethod,
@@ -28,6 +29,7 @@ export interface SignInUser {
   userName: string;
   createdAt: Date;
   profilePic: string | null;
+  locale: Locale;
 }
 
 /** Where a sign-in comes from, for the session it starts. */
@@ -60,6 +62,7 @@ export async function completeSignIn(
     profilePicKey: user.profilePic,
     roleId: user.roleId,
     message: messages.loginSucceeded,
+    locale: user.locale,
   };
 }
 

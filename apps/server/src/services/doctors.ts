@@ -135,6 +135,7 @@ async function insertDoctor(
       email: input.email,
       mobileNo: input.mobileNo,
       userType: 'Doctor',
+      locale: input.locale,
       ...account,
     })
     .returning({ userId: users.userId });
@@ -215,11 +216,13 @@ export async function registerDoctor(
 
 async function queueRegistrationMails(tx: Transaction, outbox: MailOutbox, input: DoctorAddRequest, isTaken: boolean) {
   const variables = { name: `${input.firstname} ${input.lastname}`, username: input.username };
+  // In the language the registration chose (or its browser's): no account may hold it yet, or another's does.
+  const locale = input.locale;
   if (!isTaken) {
-    await outbox.enqueue(tx, { to: input.email, template: 'registrationReceived', variables });
+    await outbox.enqueue(tx, { to: input.email, locale, template: 'registrationReceived', variables });
     return;
   }
-  await outbox.enqueue(tx, { to: input.email, template: 'registrationNotCompleted', variables });
+  await outbox.enqueue(tx, { to: input.email, locale, template: 'registrationNotCompleted', variables });
   const owner = await findUsernameOwner(tx, input.username);
   if (owner && !sameEmail(owner.email, input.email)) {
     await outbox.enqueue(tx, {

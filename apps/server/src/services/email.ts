@@ -32,6 +32,7 @@ export async function sendTemplateMail(
       ids.push(
         await deps.outbox.enqueue(tx, {
           to: recipient.email,
+          userId: recipient.userId,
           template: input.templateName,
           variables: { name: personName(recipient), resetUrl },
         }),

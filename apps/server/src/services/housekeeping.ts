@@ -4,6 +4,7 @@ import { LocalStorage } from '../storage/local-storage.ts';
 import type { Storage } from '../storage/storage.ts';
 import { sweepOrphanedCaseFiles } from './cases/sweep-orphaned-files.ts';
 import { sweepOrphanedPlanFiles } from './plans/sweep-orphaned-plan-files.ts';
+import { sweepOrphanedProgressFiles } from './plans/sweep-orphaned-progress-files.ts';
 import { deleteDeadSessions } from './sessions.ts';
 import { uploadsFolder } from './uploads/upload-store.ts';
 import { sweepExpiredUploads, uploadLifetimeSeconds } from './uploads/uploads.ts';
@@ -12,13 +13,14 @@ import { sweepExpiredUploads, uploadLifetimeSeconds } from './uploads/uploads.ts
 export interface SweepCounts {
   caseFiles: number | null;
   planFiles: number | null;
+  progressFiles: number | null;
   expiredUploads: number | null;
   unfinishedWrites: number | null;
   deadSessions: number | null;
 }
 
 /** Folders whose files are committed after their bytes: a killed upload leaves files, or S3 parts, there. */
-const orphanFolders = ['cases', 'messages', 'plans'];
+const orphanFolders = ['cases', 'messages', 'plans', 'progress'];
 
 interface HousekeepingDeps {
   database: DatabaseConnection;
@@ -51,6 +53,9 @@ export async function sweepLeftovers(deps: HousekeepingDeps, options: { graceSec
     ),
     planFiles: await attempt('orphaned plan stage files', () =>
       sweepOrphanedPlanFiles({ db, storage: deps.storage }, options),
+    ),
+    progressFiles: await attempt('orphaned progress scan files', () =>
+      sweepOrphanedProgressFiles({ db, storage: deps.storage }, options),
     ),
     expiredUploads: await attempt('expired uploads', () => sweepExpiredUploads({ db, storage: deps.storage })),
     unfinishedWrites: await attempt('unfinished multipart uploads', async () => {

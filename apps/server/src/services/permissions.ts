@@ -65,7 +65,7 @@ async function assertRoleAndPage(db: Pick<Database, 'select'>, actor: SignedInUs
 export async function grantPage(db: Database, actor: SignedInUser, roleId: number, pageId: number): Promise<void> {
   await db.transaction(async (tx) => {
     const page = await assertRoleAndPage(tx, actor, roleId, pageId);
-    assertHoldsPages(actor, [page.pageUrl], 'grant');
+    assertHoldsPages(actor, [page.pageUrl], 'grantPagesNotHeld');
     await tx.insert(rolePermissions).values({ roleId, pageId }).onConflictDoNothing();
   });
 }

@@ -2,7 +2,9 @@ import { and, eq, gt, lte, sql } from 'drizzle-orm';
 import type { Database } from '../db/client.ts';
 import { passkeys, secondStepFailures, secondStepLocks, totpFactors, users } from '../db/schema.ts';
 import type { MailOutbox } from '../mail/outbox.ts';
+import { zonedTimeText } from '../lib/zoned-time.ts';
 import { personName } from './accounts.ts';
+import { readLabSettings } from './lab-settings.ts';
 
 /**
  * The second step's bound per account, whatever the addresses (docs/decisions/second-step-lock-and-enrolment.md):
@@ -73,17 +75,23 @@ export async function countSecondStepFailure(
     // The lock took these: after it the count starts again.
     await tx.delete(secondStepFailures).where(eq(secondStepFailures.userId, userId));
     const [owner] = await tx
-      .select({ email: users.email, firstName: users.firstName, lastName: users.lastName })
+      .select({ email: users.email, firstName: users.firstName, lastName: users.lastName, timeZone: users.timeZone })
       .from(users)
       .where(eq(users.userId, userId));
     if (owner?.email) {
+      // In the owner's time zone, or the lab's when they have chosen none.
+      const timeZone = owner.timeZone ?? (await readLabSettings(tx)).timeZone;
       await deps.outbox.enqueue(tx, {
         to: owner.email,
+        userId,
         template: 'secondStepLocked',
         variables: {
           name: personName(owner),
           failures: String(secondStepLockPolicy.failures),
-          lockedUntil: lockEndText(locked.lockedUntil),
+          lockedUntil: zonedTimeText(locked.lockedUntil, timeZone),
+          // The instant and its zone, which another language writes its own way (mail/templates.ts).
+          lockedUntilAt: locked.lockedUntil.toISOString(),
+          timeZone,
         },
       });
     }

@@ -126,7 +126,7 @@ export async function findManagedUser(db: Database, actor: SignedInUser, userId:
   if (!target) throw notFound('User');
   assertMayTouchAdministrator(actor, [target.roleId]);
   if (target.roleId !== ADMIN_ROLE_ID) {
-    assertHoldsPages(actor, await rolePageUrls(db, target.roleId), 'end the sessions of users whose role has');
+    assertHoldsPages(actor, await rolePageUrls(db, target.roleId), 'endSessionsWithPagesNotHeld');
   }
 }
 

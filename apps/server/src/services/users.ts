@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import {
   ADMIN_ROLE_ID,
   DOCTOR_ROLE_ID,
@@ -22,11 +23,12 @@ import {
   checkOwnAccountChange,
   enqueueChangeNotice,
   inAccountTransaction,
+  personName,
   replacePicture,
   staffChangeNotice,
 } from './accounts.ts';
 import { accountOrder, accountPage, accountSearch } from './account-list.ts';
-import { useUpResetLinks } from './password-reset.ts';
+import { createResetLink, linkLifetimeWords, useUpResetLinks } from './password-reset.ts';
 import { rolePageUrls } from './permissions.ts';
 import { roleExists } from './roles.ts';
 
@@ -76,7 +78,7 @@ async function assertWebRole(tx: Transaction, roleId: number) {
 /** Only a role whose pages the caller has can be given (docs/decisions/access.md § Roles). */
 async function assertMayHandOutRole(tx: Transaction, actor: SignedInUser, roleId: number) {
   if (isAdministrator(actor)) return;
-  assertHoldsPages(actor, await rolePageUrls(tx, roleId), 'give a user a role with');
+  assertHoldsPages(actor, await rolePageUrls(tx, roleId), 'roleWithPagesNotHeld');
 }
 
 async function findWebUser(tx: Transaction, userId: number) {
@@ -88,15 +90,29 @@ async function findWebUser(tx: Transaction, userId: number) {
   return row;
 }
 
+/**
+ * Adds a Web user. Without a password (the Users screen sends none) the account starts with a
+ * password nobody knows and the user is mailed an invitation link, made in the same
+ * transaction, to set their own (docs/decisions/accounts.md § Lab staff invited by e-mail).
+ */
 export async function createWebUser(
-  deps: { db: Database; storage: Storage; passwords: PasswordHasher },
+  deps: {
+    db: Database;
+    storage: Storage;
+    outbox: MailOutbox;
+    passwords: PasswordHasher;
+    config: { publicUrl: string };
+  },
   actor: SignedInUser,
   input: UserAddRequest,
   picture?: SmallFile,
-): Promise<number> {
+): Promise<{ userId: number; isInvited: boolean }> {
   assertMayTouchAdministrator(actor, [input.roleId]);
   const { db, storage } = deps;
-  const passwordHash = await deps.passwords.hashNew(input.password);
+  const isInvited = input.password === '';
+  const passwordHash = isInvited
+    ? await deps.passwords.hash(randomBytes(32).toString('base64url'))
+    : await deps.passwords.hashNew(input.password);
   const { result } = await inAccountTransaction(db, storage, async (tx, written) => {
     await assertWebRole(tx, input.roleId);
     await assertMayHandOutRole(tx, actor, input.roleId);
@@ -110,13 +126,33 @@ export async function createWebUser(
         mobileNo: input.mobileNo,
         roleId: input.roleId,
         userType: 'Web',
+        locale: input.locale,
         passwordHash,
       })
       .returning({ userId: users.userId });
     await replacePicture(tx, storage, created!.userId, { picture }, written);
+    if (isInvited) {
+      const resetUrl = await createResetLink(tx, created!.userId, deps.config.publicUrl, { invitedBy: actor.userId });
+      const [inviter] = await tx
+        .select({ firstName: users.firstName, lastName: users.lastName })
+        .from(users)
+        .where(eq(users.userId, actor.userId));
+      await deps.outbox.enqueue(tx, {
+        to: input.email,
+        template: 'staffInvitation',
+        variables: {
+          name: personName({ firstName: input.firstname, lastName: input.lastname }),
+          inviterName: inviter ? personName(inviter) : 'The lab',
+          username: input.username,
+          resetUrl,
+          validFor: linkLifetimeWords.invitation,
+        },
+      });
+    }
     return created!.userId;
   });
-  return result;
+  if (isInvited) deps.outbox.kick();
+  return { userId: result, isInvited };
 }
 
 export async function updateWebUser(
@@ -137,7 +173,7 @@ export async function updateWebUser(
     }
     // Neither a stronger account's password nor a stronger role: both would raise the caller.
     if (!isAdministrator(actor)) {
-      assertHoldsPages(actor, await rolePageUrls(tx, current.roleId), 'edit users whose role has');
+      assertHoldsPages(actor, await rolePageUrls(tx, current.roleId), 'editUserWithPagesNotHeld');
     }
     await assertMayHandOutRole(tx, actor, input.roleId);
     if (current.roleId === ADMIN_ROLE_ID && input.roleId !== ADMIN_ROLE_ID) {

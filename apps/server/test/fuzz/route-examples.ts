@@ -1,4 +1,4 @@
-import { otherFilesField, photoFileTypes, scanFileTypes } from '@portal/contract';
+import { otherFilesField, photoFileTypes, scanFileTypes, defaultLabSettings } from '@portal/contract';
 import { binaryStl, caseFields, caseForm, createCaseDoctor, submitCase } from '../helpers/case-factories.ts';
 import {
   createAssistant,
@@ -10,7 +10,7 @@ import {
   mailedResetToken,
   makeImage,
 } from '../helpers/factories.ts';
-import { planForm, planSummaryOf, stageFiles, uploadPlan } from '../helpers/plan-factories.ts';
+import { approvedPlan, planForm, planSummaryOf, stageFiles, uploadPlan } from '../helpers/plan-factories.ts';
 import { testAdmin, type TestApp } from '../helpers/test-app.ts';
 import type { Part } from './bodies.ts';
 
@@ -44,6 +44,9 @@ export interface Fixture {
   draftId: number;
   /** A session of the administrator's other than the one the fuzzer asks with. */
   sessionId: string;
+  /** A case of the doctor's with an approved plan, and a progress scan of it. */
+  progressCaseId: number;
+  progressScanId: number;
 }
 
 /** Ids of existing records of every kind, for path params: the fixture's, the Doctor and administrator roles, pages 1 and 6. */
@@ -60,6 +63,8 @@ export const existingIds = (fixture: Fixture): string[] =>
     fixture.cityId,
     fixture.planId,
     fixture.draftId,
+    fixture.progressCaseId,
+    fixture.progressScanId,
     19,
     -1,
     1,
@@ -121,6 +126,18 @@ export async function createFixture(t: TestApp): Promise<Fixture> {
   const resetToken = await mailedResetToken(t, doctor);
   const otherDevice = await t.login(testAdmin.username, testAdmin.password);
   const assistant = await createAssistant(t, doctor.token);
+  const progressCase = await submitCase(t, doctor.token, caseForm(caseFields(doctor.clinicId)));
+  const progressCaseId = progressCase.json<{ CaseId: number }>().CaseId;
+  await approvedPlan(t, admin, doctor.token, progressCaseId);
+  const progressScan = new FormData();
+  progressScan.append('stage', '1');
+  progressScan.append('upper', new Blob([new Uint8Array(binaryStl(10))]), 'upper.stl');
+  const sent = await t.as(doctor.token, {
+    method: 'POST',
+    url: `/api/case/${progressCaseId}/progress-scans`,
+    payload: progressScan,
+  });
+  if (sent.statusCode !== 202) throw new Error(`progress scan: ${sent.statusCode} ${sent.body}`);
   return {
     adminUserId: Number((await t.app.tokens.verify(admin))!.sub),
     doctor,
@@ -137,6 +154,8 @@ export async function createFixture(t: TestApp): Promise<Fixture> {
     planFilePath: listed!.stages[0]!.url,
     draftId: draft.json<{ draftId: number }>().draftId,
     sessionId: (await t.app.tokens.verify(otherDevice))!.jti,
+    progressCaseId,
+    progressScanId: sent.json<{ progressScanId: number }>().progressScanId,
   };
 }
 
@@ -175,6 +194,7 @@ export const examples: Record<string, (fixture: Fixture) => Example> = {
   'GET /api/health': () => ({ url: '/api/health' }),
   'GET /api/ready': () => ({ url: '/api/ready' }),
   'POST /api/auth/login': () => ({ url: '/api/auth/login', json: { ...testAdmin } }),
+  'POST /api/auth/forgot_password': () => ({ url: '/api/auth/forgot_password', json: { username: 'nobody-here' } }),
   'POST /api/auth/logout': () => ({ url: '/api/auth/logout' }),
   'GET /api/auth/sessions': () => ({ url: '/api/auth/sessions' }),
   'DELETE /api/auth/sessions/:sessionId': (f) => ({ url: `/api/auth/sessions/${f.sessionId}` }),
@@ -241,7 +261,7 @@ export const examples: Record<string, (fixture: Fixture) => Example> = {
   'GET /api/user/get_users_list': () => ({ url: '/api/user/get_users_list' }),
   'POST /api/user/add': (f) => ({
     url: '/api/user/add',
-    form: [...textParts(webUserFields(f)), picture(f)],
+    form: [...textParts({ ...webUserFields(f), locale: 'fr' }), picture(f)],
     fileFields: ['profilePic'],
   }),
   'PUT /api/user/edit/:id': (f) => ({
@@ -257,7 +277,10 @@ export const examples: Record<string, (fixture: Fixture) => Example> = {
   }),
   'POST /api/doctor/add': (f) => ({
     url: '/api/doctor/add',
-    form: [...textParts(doctorFields({ username: 'fuzzdoctor', clinicList: clinicList(f) })), picture(f)],
+    form: [
+      ...textParts(doctorFields({ username: 'fuzzdoctor', clinicList: clinicList(f), locale: 'pt-BR' })),
+      picture(f),
+    ],
     fileFields: ['profilePic'],
   }),
   'PUT /api/doctor/edit/:id': (f) => {
@@ -370,9 +393,24 @@ export const examples: Record<string, (fixture: Fixture) => Example> = {
     fileFields: ['stages'],
   }),
   'GET /api/case/:caseId/plans': (f) => ({ url: `/api/case/${f.caseId}/plans` }),
+  'POST /api/case/:caseId/progress-scans': (f) => ({
+    url: `/api/case/${f.progressCaseId}/progress-scans`,
+    form: [
+      { name: 'stage', value: '1' },
+      { name: 'upper', value: binaryStl(10), fileName: 'upper.stl', type: 'application/octet-stream' },
+    ],
+    fileFields: ['upper', 'lower'],
+  }),
+  'GET /api/case/:caseId/progress-scans': (f) => ({ url: `/api/case/${f.progressCaseId}/progress-scans` }),
+  'GET /api/case/:caseId/progress-scans/:progressScanId': (f) => ({
+    url: `/api/case/${f.progressCaseId}/progress-scans/${f.progressScanId}`,
+  }),
+  'GET /api/case/:caseId/progress-scans/:progressScanId/view/:arch': (f) => ({
+    url: `/api/case/${f.progressCaseId}/progress-scans/${f.progressScanId}/view/upper`,
+  }),
   'POST /api/case/:caseId/plans/:planId/approve': (f) => ({
     url: `/api/case/${f.caseId}/plans/${f.planId}/approve`,
-    payload: { reviewedIn3d: true },
+    payload: { reviewedIn3d: true, findingsAcknowledged: true },
   }),
   'POST /api/case/:caseId/plans/:planId/request_changes': (f) => ({
     url: `/api/case/${f.caseId}/plans/${f.planId}/request_changes`,
@@ -388,12 +426,16 @@ export const examples: Record<string, (fixture: Fixture) => Example> = {
   'DELETE /api/case/:caseId/plans/:planId/comments/:commentId': (f) => ({
     url: `/api/case/${f.caseId}/plans/${f.planId}/comments/1`,
   }),
+  'POST /api/case/:caseId/plans/:planId/comments/:commentId/replies': (f) => ({
+    url: `/api/case/${f.caseId}/plans/${f.planId}/comments/1/replies`,
+    payload: { text: 'Reduced in the next version' },
+  }),
   'POST /api/case/:caseId/plans/:planId/comments/:commentId/resolve': (f) => ({
     url: `/api/case/${f.caseId}/plans/${f.planId}/comments/1/resolve`,
   }),
   'POST /api/case/:caseId/plans/:planId/shares': (f) => ({
     url: `/api/case/${f.caseId}/plans/${f.planId}/shares`,
-    payload: { days: 7 },
+    payload: { days: 7, email: 'patient@example.com' },
   }),
   'GET /api/case/:caseId/plans/:planId/shares': (f) => ({ url: `/api/case/${f.caseId}/plans/${f.planId}/shares` }),
   'DELETE /api/case/:caseId/plans/:planId/shares/:shareId': (f) => ({
@@ -425,6 +467,15 @@ export const examples: Record<string, (fixture: Fixture) => Example> = {
     url: '/api/account/mail-preferences',
     json: { messages: 'digest', plans: 'immediate', status: 'off' },
   }),
+  'GET /api/settings': () => ({ url: '/api/settings' }),
+  'PUT /api/settings': () => ({ url: '/api/settings', json: defaultLabSettings }),
+  'GET /api/settings/couriers': () => ({ url: '/api/settings/couriers' }),
+  'GET /api/account/time-zone': () => ({ url: '/api/account/time-zone' }),
+  'PUT /api/account/time-zone': () => ({ url: '/api/account/time-zone', json: { timeZone: 'Europe/Berlin' } }),
+  'GET /api/account/locale': () => ({ url: '/api/account/locale' }),
+  'PUT /api/account/locale': () => ({ url: '/api/account/locale', json: { locale: 'de' } }),
+  'GET /api/account/tooth-notation': () => ({ url: '/api/account/tooth-notation' }),
+  'PUT /api/account/tooth-notation': () => ({ url: '/api/account/tooth-notation', json: { toothNotation: 'Palmer' } }),
   'GET /api/doctor/assistants': () => ({ url: '/api/doctor/assistants' }),
   'POST /api/doctor/assistants': () => ({
     url: '/api/doctor/assistants',

@@ -26,6 +26,12 @@ export interface PlanOptions {
   stages?: number;
   /** About this many triangles per tooth (default 10,600: 14 teeth make about 150k). */
   trianglesPerTooth?: number;
+  /** The arch and its teeth this many times the usual size (default 1): another patient's mouth. */
+  scale?: number;
+  /** Teeth (Universal numbers) that stay where they are at every stage. */
+  held?: number[];
+  /** Each step's size times this (default 1): above 1, steps may go past `planStepLimits`. */
+  stepScale?: number;
 }
 
 /** The most a tooth moves from one stage to the next: its centroid's translation, and its rotation about that centroid. */
@@ -63,10 +69,19 @@ export interface GeneratedTooth {
 }
 
 export function planArchTeeth(arch: Arch, options: PlanOptions = {}): GeneratedTooth[] {
-  const teeth: GeneratedTooth[] = [];
+  return planArchSurfaces(arch, options);
+}
+
+/** A tooth of `planArchStages` with the same arguments: its surface, and its place at each stage (row-major rotation from its own axes, and centroid). */
+export interface GeneratedToothSurface extends GeneratedTooth {
+  surface: ToothSurface;
+}
+
+export function planArchSurfaces(arch: Arch, options: PlanOptions = {}): GeneratedToothSurface[] {
+  const teeth: GeneratedToothSurface[] = [];
   for (const { placed } of planArchSequence(arch, options)) {
     for (const [index, tooth] of placed.entries()) {
-      teeth[index] ??= { ...tooth.truth, centroids: [], rotations: [] };
+      teeth[index] ??= { ...tooth.truth, surface: tooth.surface, centroids: [], rotations: [] };
       teeth[index].centroids.push(tooth.centroid);
       teeth[index].rotations.push(tooth.rotation);
     }
@@ -76,13 +91,24 @@ export function planArchTeeth(arch: Arch, options: PlanOptions = {}): GeneratedT
 
 /** The teeth of one arch at each stage in turn, from the seed: what planArchStages writes and planArchTeeth reports. */
 function* planArchSequence(arch: Arch, options: PlanOptions) {
-  const { seed = 1, teeth = 14, stages = 30, trianglesPerTooth = 10_600 } = options;
+  const {
+    seed = 1,
+    teeth = 14,
+    stages = 30,
+    trianglesPerTooth = 10_600,
+    scale = 1,
+    held = [],
+    stepScale = 1,
+  } = options;
   const random = seededRandom(seed * 2 + (arch === 'upper' ? 1 : 0));
   const { segments, rings } = sphereGridFor(trianglesPerTooth);
   const indices = sphereIndices(segments, rings);
-  const placed = Array.from({ length: teeth }, (_, tooth) => placeTooth(arch, tooth, segments, rings, random));
+  const placed = Array.from({ length: teeth }, (_, tooth) => placeTooth(arch, tooth, segments, rings, random, scale));
   for (let stage = 0; stage <= stages; stage++) {
-    if (stage > 0) for (const tooth of placed) moveTooth(tooth, random);
+    if (stage > 0) {
+      // A held tooth draws its step too, so that the other teeth move as they would without it.
+      for (const tooth of placed) moveTooth(tooth, random, held.includes(tooth.truth.universal) ? 0 : stepScale);
+    }
     yield { placed, indices };
   }
 }
@@ -141,7 +167,7 @@ export function scanStl(triangles: number, seed = 1): Uint8Array {
 const jitter = (random: () => number) => (random() - 0.5) * 0.04;
 
 /** A seeded generator of numbers in [0, 1) (mulberry32): the same seed, the same meshes. */
-function seededRandom(seed: number): () => number {
+export function seededRandom(seed: number): () => number {
   let state = seed >>> 0;
   return () => {
     state = (state + 0x6d2b79f5) | 0;
@@ -158,19 +184,19 @@ function seededRandom(seed: number): () => number {
 const archRadius = 11;
 
 /** The arch curve's point at arc length `s` from the midline (negative: the left side), and its buccal normal. */
-function archFrame(s: number): { point: Vec3; outward: Vec3 } {
+export function archFrame(s: number, radius = archRadius): { point: Vec3; outward: Vec3 } {
   // A catenary's arc length from its vertex is a sinh(x / a); its slope there, sinh(x / a).
-  const slope = s / archRadius;
+  const slope = s / radius;
   const length = Math.hypot(slope, 1);
   return {
-    point: [archRadius * Math.asinh(slope), archRadius * (length - 1), 0],
+    point: [radius * Math.asinh(slope), radius * (length - 1), 0],
     outward: [slope / length, -1 / length, 0],
   };
 }
 
 // ---- Teeth: a UV sphere (poles single vertices, so the shell is closed) shaped into a crown.
 
-type ToothKind = 'incisor' | 'canine' | 'premolar' | 'molar';
+export type ToothKind = 'incisor' | 'canine' | 'premolar' | 'molar';
 
 /** From the midline back: central and lateral incisor, canine, two premolars, three molars. */
 const kinds: ToothKind[] = ['incisor', 'incisor', 'canine', 'premolar', 'premolar', 'molar', 'molar', 'molar'];
@@ -226,13 +252,14 @@ const gapMm = 0.2;
 interface PlacedTooth {
   /** Vertices about the tooth's own centroid, in its own axes (x mesiodistal, y buccal, z to the crown). */
   shape: Float64Array;
+  surface: ToothSurface;
   rotation: Matrix3;
   centroid: Vec3;
   truth: Pick<GeneratedTooth, 'universal' | 'mesial' | 'buccal' | 'crown'>;
 }
 
 /** A sphere grid of about `triangles` triangles (2 x segments x (rings - 1)), half as many rings as segments. */
-function sphereGridFor(triangles: number) {
+export function sphereGridFor(triangles: number) {
   const segments = Math.max(8, 2 * Math.round(Math.sqrt(triangles) / 2));
   return { segments, rings: Math.max(3, Math.round(triangles / (2 * segments)) + 1) };
 }
@@ -260,9 +287,38 @@ function sphereIndices(segments: number, rings: number): Uint32Array {
 }
 
 function toothShape(kind: ToothKind, width: number, segments: number, rings: number, random: () => number) {
+  const phases = [random(), random()].map((phase) => phase * 2 * Math.PI) as [number, number];
+  const { shape } = toothSurface({ kind, width, phases }, segments, rings);
+  const centroid = [0, 1, 2].map((axis) => {
+    let sum = 0;
+    for (let vertex = axis; vertex < shape.length; vertex += 3) sum += shape[vertex]!;
+    return sum / (shape.length / 3);
+  }) as Vec3;
+  for (let i = 0; i < shape.length; i++) shape[i]! -= centroid[i % 3]!;
+  return { shape, centroidHeight: centroid[2], surface: { kind, width, phases, centroid } };
+}
+
+/** What a tooth's surface is made from: the same numbers give the same surface at any tessellation. */
+export interface ToothSurface {
+  kind: ToothKind;
+  width: number;
+  phases: [number, number];
+  /** The plan's shell is the surface less this (its vertices' mean), so that its centroid is its origin. */
+  centroid?: Vec3;
+}
+
+/**
+ * The tooth's surface as a sphere grid of `segments` x `rings` (vertex 0 the crown's pole,
+ * the last the root's), in its own axes (x mesiodistal, y buccal, z to the crown), less its
+ * `centroid` where it has one: another tessellation of the very surface of the plan's shell.
+ */
+export function toothSurface(
+  { kind, width, phases, centroid = [0, 0, 0] }: ToothSurface,
+  segments: number,
+  rings: number,
+): { shape: Float64Array; indices: Uint32Array } {
   const { depth, height, cusps, cuspMm, lingualTaper } = toothShapes[kind];
   const [a, b] = [width / 2, depth / 2];
-  const phases = [random(), random()].map((phase) => phase * 2 * Math.PI);
   const vertexCount = 2 + (rings - 1) * segments;
   const shape = new Float64Array(vertexCount * 3);
   const put = (vertex: number, theta: number, phi: number) => {
@@ -278,7 +334,10 @@ function toothShape(kind: ToothKind, width: number, segments: number, rings: num
       const bumps = cusps.reduce((sum, [cu, cv]) => sum + Math.exp(-((u - cu) ** 2 + (v - cv) ** 2) / 0.12), 0);
       z += cuspMm * bumps * Math.sqrt(ct);
     }
-    shape.set([a * u * (1 - lingualTaper * Math.max(0, -v)), b * v, z], vertex * 3);
+    shape.set(
+      [a * u * (1 - lingualTaper * Math.max(0, -v)) - centroid[0], b * v - centroid[1], z - centroid[2]],
+      vertex * 3,
+    );
   };
   put(0, 0, 0);
   for (let ring = 1; ring < rings; ring++) {
@@ -286,25 +345,26 @@ function toothShape(kind: ToothKind, width: number, segments: number, rings: num
       put(1 + (ring - 1) * segments + j, (Math.PI * ring) / rings, (2 * Math.PI * j) / segments);
   }
   put(vertexCount - 1, Math.PI, 0);
-  const centroid = [0, 1, 2].map((axis) => {
-    let sum = 0;
-    for (let vertex = axis; vertex < shape.length; vertex += 3) sum += shape[vertex]!;
-    return sum / vertexCount;
-  });
-  for (let i = 0; i < shape.length; i++) shape[i]! -= centroid[i % 3]!;
-  return { shape, centroidHeight: centroid[2]! };
+  return { shape, indices: sphereIndices(segments, rings) };
 }
 
 /** Tooth `tooth` of the arch (even: +x of the midline, the patient's left; odd: the right), in its starting position. */
-function placeTooth(arch: Arch, tooth: number, segments: number, rings: number, random: () => number): PlacedTooth {
+function placeTooth(
+  arch: Arch,
+  tooth: number,
+  segments: number,
+  rings: number,
+  random: () => number,
+  scale = 1,
+): PlacedTooth {
   const fromMidline = Math.floor(tooth / 2);
   const kind = kinds[fromMidline];
   if (!kind) throw new Error(`at most ${2 * kinds.length} teeth in an arch`);
-  const archWidths = widths[arch];
+  const archWidths = widths[arch].map((width) => width * scale);
   const width = archWidths[fromMidline]!;
   const s = archWidths.slice(0, fromMidline).reduce((sum, w) => sum + w + gapMm, gapMm / 2) + width / 2;
-  const { point, outward } = archFrame(tooth % 2 === 0 ? s : -s);
-  const { shape, centroidHeight } = toothShape(kind, width, segments, rings, random);
+  const { point, outward } = archFrame(tooth % 2 === 0 ? s : -s, archRadius * scale);
+  const { shape, centroidHeight, surface } = toothShape(kind, width, segments, rings, random);
   // Lower crowns point up from z = 0, upper crowns down from z = 23 towards them.
   const crownAxis: Vec3 = arch === 'lower' ? [0, 0, 1] : [0, 0, -1];
   const mesiodistal = cross(outward, crownAxis);
@@ -317,6 +377,7 @@ function placeTooth(arch: Arch, tooth: number, segments: number, rings: number, 
   return {
     truth: { universal, mesial, buccal: outward, crown: crownAxis },
     shape,
+    surface,
     // Columns: the tooth's x, y and z axes in the arch.
     rotation: [0, 1, 2].flatMap((row) => [mesiodistal[row]!, outward[row]!, crownAxis[row]!]),
     centroid: [point[0], point[1], base + crownAxis[2] * centroidHeight],
@@ -324,17 +385,17 @@ function placeTooth(arch: Arch, tooth: number, segments: number, rings: number, 
 }
 
 /** One stage's step: a translation and a rotation about the centroid, each of random direction and size within the limits. */
-function moveTooth(tooth: PlacedTooth, random: () => number) {
-  const step = randomDirection(random).map((component) => component * planStepLimits.translationMm * random());
+function moveTooth(tooth: PlacedTooth, random: () => number, scale: number) {
+  const step = randomDirection(random).map((component) => component * planStepLimits.translationMm * scale * random());
   tooth.centroid = tooth.centroid.map((value, axis) => value + step[axis]!) as Vec3;
-  const angle = ((planStepLimits.rotationDegrees * Math.PI) / 180) * random();
+  const angle = ((planStepLimits.rotationDegrees * scale * Math.PI) / 180) * random();
   tooth.rotation = multiply(axisAngle(randomDirection(random), angle), tooth.rotation);
 }
 
 // ---- The scan's tube.
 
 /** Rings 0..along of `around` vertices each, joined into quads, each end closed by a fan to its cap vertex; outward-facing. */
-function tubeIndices(around: number, along: number, firstCap: number, lastCap: number): number[] {
+export function tubeIndices(around: number, along: number, firstCap: number, lastCap: number): number[] {
   const indices: number[] = [];
   const at = (ring: number, j: number) => ring * around + (j % around);
   for (let j = 0; j < around; j++) {

@@ -15,7 +15,9 @@ import { testGeography } from './test-geography.ts';
 
 /** The tests' database: the test administrator, hashed cheaply, and the tests' few cities. */
 export const testSeedOptions: SeedOptions = {
-  admin: { ...testAdmin, passwords: new PasswordHasher(testPasswordHashing) },
+  // A real-looking address, as ADMIN_EMAIL gives: the web app asks an administrator still at
+  // the placeholder for one on every page (admin-email-banner.tsx).
+  admin: { ...testAdmin, email: 'admin@portal.test', passwords: new PasswordHasher(testPasswordHashing) },
   geography: testGeography,
 };
 

@@ -114,22 +114,26 @@ export function uploadPlan(
 }
 
 /**
- * Gives a case an approved plan through the API: staff upload a one-stage version, the
- * case's doctor approves it (the rule before dispatch, docs/decisions/plans.md § Treatment plans).
+ * Gives a case an approved plan through the API: staff upload a version (`form`, a one-stage
+ * plan unless given), the case's doctor approves it once it is checked, acknowledging what the
+ * check found (the rule before dispatch, docs/decisions/plans.md § Treatment plans).
  */
 export async function approvedPlan(
   t: TestApp,
   staffToken: string,
   doctorToken: string,
   caseId: number,
+  form = planForm(planSummaryOf(1, 1), stageFiles(1, 1)),
 ): Promise<{ planId: number; version: number }> {
-  const uploaded = await uploadPlan(t, staffToken, caseId, planForm(planSummaryOf(1, 1), stageFiles(1, 1)));
+  const uploaded = await uploadPlan(t, staffToken, caseId, form);
   if (uploaded.statusCode !== 200) throw new Error(`plan upload failed: ${uploaded.statusCode} ${uploaded.body}`);
   const plan = uploaded.json<{ planId: number; version: number }>();
+  // The approval waits for the check against the prescription: the movements measured (plan-findings.ts).
+  await t.app.jobs.runDue();
   const approved = await t.as(doctorToken, {
     method: 'POST',
     url: `/api/case/${caseId}/plans/${plan.planId}/approve`,
-    payload: { reviewedIn3d: true },
+    payload: { reviewedIn3d: true, findingsAcknowledged: true },
   });
   if (approved.statusCode !== 200) throw new Error(`plan approval failed: ${approved.statusCode} ${approved.body}`);
   return plan;

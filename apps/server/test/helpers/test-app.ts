@@ -6,6 +6,7 @@ import path from 'node:path';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
 import { inject } from 'vitest';
+import { defaultLabSettings } from '@portal/contract';
 import { buildApp, type AppOptions } from '../../src/app.ts';
 import { defaultMaxUploadBytes, defaultUploadsPerUser, type Config } from '../../src/config.ts';
 import { connectDatabase, type DatabaseConnection } from '../../src/db/client.ts';
@@ -79,6 +80,7 @@ export async function createTestApp(
     databaseUrl: undefined,
     adminUsername: undefined,
     adminPassword: undefined,
+    adminEmail: undefined,
     smtpUrl: undefined,
     redisUrl: undefined,
     backupKey: undefined,
@@ -88,7 +90,6 @@ export async function createTestApp(
     tokenTtl: 3600,
     publicUrl: 'http://portal.test',
     mailFrom: 'Portal <portal@test>',
-    mailDigestHour: 7,
     logLevel: 'silent',
     loginAttemptsPerAddress: 1000,
     loginAttemptsPerAccount: 1000,
@@ -107,8 +108,7 @@ export async function createTestApp(
     uploadsPerUser: defaultUploadsPerUser,
     jobConcurrency: 1,
     jobLeaseSeconds: 120,
-    planStepLimits: { stepMm: 0.25, stepDeg: 2 },
-    turnaroundDays: { new: 2, inprogress: 10, dispatched: 7 },
+    firstStartSettings: defaultLabSettings,
     uploadBytesPerUser: 2 * (configOverrides.maxUploadBytes ?? defaultMaxUploadBytes),
     ...configOverrides,
   };

@@ -5,6 +5,7 @@ import { TOKEN_COOKIE } from '../../plugins/auth.ts';
 import { login } from '../../services/auth.ts';
 import { endCurrentSession } from '../../services/sessions.ts';
 import { route } from '../define-route.ts';
+import { forgotPasswordRoutes } from './forgot-password.ts';
 import { secondStepRoutes } from './second-step.ts';
 import { answerSession, cookiePath, signInClient } from './session-answer.ts';
 import { signInThrottle } from './throttle.ts';
@@ -53,6 +54,8 @@ export async function authRoutes(app: FastifyInstance) {
   );
 
   await secondStepRoutes(app);
+  // Its own context: its onResponse hook is for its route alone.
+  await app.register(forgotPasswordRoutes);
 
   route(app, endpoints.logout, { audit: { action: 'auth.logout' } }, async (request, reply) => {
     await app.events.endSessions(await endCurrentSession(app.db, request.user));

@@ -9,6 +9,7 @@ import { createThumbnailMaker } from '../../services/cases/case-thumbnails.ts';
 import { addCaseNote, listCaseNotes } from '../../services/cases/case-notes.ts';
 import { createdRange, overdueCutoffs } from '../../services/cases/case-rows.ts';
 import { tooManyRequests } from '../../lib/errors.ts';
+import { turnaroundTargets } from '../../services/lab-settings.ts';
 import { getCaseTimeline } from '../../services/cases/case-timeline.ts';
 import { findCases, getCaseStats } from '../../services/cases/list-cases.ts';
 import { getCase, listCaseAttachments } from '../../services/cases/read-case.ts';
@@ -49,8 +50,9 @@ export async function caseRoutes(app: FastifyInstance) {
       status: request.params.status,
       // `mine`: the caller's cases as the lab's technician (a doctor is no one's: none).
       ...(assignee && { assigneeUserId: assignee === 'mine' ? request.user.userId : null }),
-      ...(request.query.overdue && { overdue: overdueCutoffs(app.config.turnaroundDays) }),
+      ...(request.query.overdue && { overdue: overdueCutoffs(await turnaroundTargets(app.db)) }),
       ...createdRange(request.query),
+      ...(request.query.offTrack && { offTrack: true }),
     };
     const { rows, total } = await findCases(app.db, scope, request.query);
     reply.header('x-total-count', total);
@@ -93,7 +95,7 @@ export async function caseRoutes(app: FastifyInstance) {
     },
   );
 
-  route(app, endpoints.caseTurnaround, {}, () => ({ targets: app.config.turnaroundDays }));
+  route(app, endpoints.caseTurnaround, {}, async () => ({ targets: await turnaroundTargets(app.db) }));
 
   route(app, endpoints.caseDoctorOptions, {}, (request) => findDoctorOptions(app.db, request.query));
 

@@ -1,4 +1,4 @@
-import { endpoints, registrationSucceeded, resetLinkMailed, resetMessages } from '@portal/contract';
+import { defaultLocale, endpoints, registrationSucceeded, resetLinkMailed, resetMessages } from '@portal/contract';
 import type { FastifyInstance } from 'fastify';
 import { canManageDoctors } from '../../auth/policy.ts';
 import { paramTarget } from '../../plugins/audit.ts';
@@ -13,7 +13,8 @@ import {
   requestDoctorPasswordReset,
   updateDoctor,
 } from '../../services/doctors.ts';
-import { isResetTokenValid, resetPassword } from '../../services/password-reset.ts';
+import { checkResetToken, resetPassword } from '../../services/password-reset.ts';
+import { localeOfAcceptLanguage } from '../../services/user-locale.ts';
 import { readProfileForm } from '../profile-form.ts';
 import { route } from '../define-route.ts';
 import { withPictureUrl } from '../urls.ts';
@@ -57,13 +58,20 @@ export async function doctorRoutes(app: FastifyInstance) {
     { audit: { action: 'doctor.create' }, onRequest: throttleHashing },
     async (request) => {
       const form = await readProfileForm(request, endpoints.doctorCreate.body);
+      // Staff's browser says nothing of the new doctor's language; a registering doctor's does
+      // (docs/decisions/languages.md § The user's language on the server).
       if (canManageDoctors(request.user)) {
-        const doctorId = await addDoctor(app, form.input, form.picture);
+        const input = { ...form.input, locale: form.input.locale ?? defaultLocale };
+        const doctorId = await addDoctor(app, input, form.picture);
         request.auditDetail = { target: `doctor:${doctorId}` };
         return { message: 'Doctor added successfully', DoctorId: doctorId };
       }
+      const input = {
+        ...form.input,
+        locale: form.input.locale ?? localeOfAcceptLanguage(request.headers['accept-language']),
+      };
       // The same answer whether the username was free or taken (issue 20): no DoctorId.
-      const { doctorId } = await registerDoctor(app, form.input, form.picture);
+      const { doctorId } = await registerDoctor(app, input, form.picture);
       if (doctorId !== null) request.auditDetail = { target: `doctor:${doctorId}` };
       return { message: registrationSucceeded };
     },
@@ -116,11 +124,16 @@ export async function doctorRoutes(app: FastifyInstance) {
     },
   );
 
-  route(app, endpoints.doctorVerifyResetToken, {}, async (request) =>
-    (await isResetTokenValid(app.db, request.params.token))
-      ? { success: true, message: resetMessages.linkValid }
-      : { success: false, message: resetMessages.linkInvalid },
-  );
+  route(app, endpoints.doctorVerifyResetToken, {}, async (request) => {
+    const link = await checkResetToken(app.db, request.params.token);
+    if (!link) return { success: false, message: resetMessages.linkInvalid };
+    if (link.kind === 'reset') return { success: true, message: resetMessages.linkValid };
+    return {
+      success: true,
+      message: resetMessages.invitationValid,
+      invitation: { invitedBy: link.invitedBy, clinic: link.clinic },
+    };
+  });
 
   route(
     app,

@@ -1,6 +1,7 @@
 import { endpoints } from '@portal/contract';
 import type { FastifyInstance } from 'fastify';
 import { getInbox } from '../../services/inbox.ts';
+import { readLabSettings } from '../../services/lab-settings.ts';
 import { getMailPreferences, saveMailPreferences } from '../../services/mail-preferences.ts';
 import { route } from '../define-route.ts';
 
@@ -10,7 +11,7 @@ export async function inboxRoutes(app: FastifyInstance) {
 
   route(app, endpoints.mailPreferencesGet, {}, async (request) => ({
     ...(await getMailPreferences(app.db, request.user.userId)),
-    digestHourUtc: app.config.mailDigestHour,
+    digestHourUtc: (await readLabSettings(app.db)).digestHourUtc,
   }));
 
   route(

@@ -8,8 +8,10 @@ import {
   addPlanComment,
   deletePlanComment,
   readPlanComments,
+  replyToPlanComment,
   resolvePlanComment,
 } from '../../services/plans/plan-comments.ts';
+import { planStepLimits } from '../../services/lab-settings.ts';
 import { readPlanMovements } from '../../services/plans/plan-movements.ts';
 import { createPlanShare, listPlanShares, revokePlanShare } from '../../services/plans/plan-shares.ts';
 import { findPlanViews, planViewSource } from '../../services/plans/plan-views.ts';
@@ -36,6 +38,8 @@ export async function planRoutes(app: FastifyInstance) {
   /** After the commit: a stream never hears of a change that was rolled back. */
   const publish = ({ doctorUserId, ...data }: PlanChange) =>
     app.events.publish({ type: 'case.plan', data }, { doctorUserId });
+  /** The lab's per-stage limits: the one place the plan routes read them (the movements, the findings, an approval). */
+  const stepLimits = () => planStepLimits(app.db);
 
   // Plans are large: their upload keeps only the stall rule (plugins/body-stall.ts).
   const uploadOptions: RouteOptions = { audit: { action: 'plan.upload', target: caseTarget }, isStreamedUpload: true };
@@ -66,7 +70,7 @@ export async function planRoutes(app: FastifyInstance) {
   });
 
   route(app, endpoints.planList, {}, async (request) =>
-    (await listPlans(app.db, request.record)).map((plan) => ({
+    (await listPlans(app.db, request.record, await stepLimits())).map((plan) => ({
       ...plan,
       stages: plan.stages.map((file) => ({ ...file, url: planFileUrl(file.stageFileId, file.fileName) })),
     })),
@@ -76,6 +80,8 @@ export async function planRoutes(app: FastifyInstance) {
     const decided = await decidePlan(app.db, request.user, request.record, {
       decision: 'approved',
       reviewedIn3d: request.body.reviewedIn3d,
+      findingsAcknowledged: request.body.findingsAcknowledged === true,
+      limits: await stepLimits(),
     });
     await publish(decided);
     return { message: `Plan version ${decided.version} approved` };
@@ -167,12 +173,39 @@ export async function planRoutes(app: FastifyInstance) {
     },
   );
 
+  route(
+    app,
+    endpoints.planCommentReply,
+    { audit: { action: 'plan.comment_reply', target: commentTarget } },
+    async (request) => {
+      const { comment, replyId } = await replyToPlanComment(
+        app.db,
+        request.user,
+        request.record,
+        request.record.commentId,
+        request.body.text,
+      );
+      request.auditDetail = {
+        target: `case:${request.record.caseId}/plan:${request.record.planId}/comment:${comment.commentId}/reply:${replyId}`,
+      };
+      await publishComments(request.record);
+      return comment;
+    },
+  );
+
   const shareTarget = paramTarget({ case: 'caseId', plan: 'planId', share: 'shareId' });
 
   route(app, endpoints.planShareCreate, { audit: { action: 'plan.share', target: planTarget } }, async (request) => {
-    const created = await createPlanShare(app.db, request.user, request.record, request.body, app.config.publicUrl);
+    const created = await createPlanShare(
+      { db: app.db, outbox: app.outbox, publicUrl: app.config.publicUrl },
+      request.user,
+      request.record,
+      request.body,
+    );
     request.auditDetail = {
       target: `case:${request.record.caseId}/plan:${request.record.planId}/share:${created.shareId}`,
+      // A link mailed in the portal's name is its own action in the log.
+      ...(created.emailedTo === null ? {} : { action: 'plan.share_email' as const }),
     };
     return created;
   });
@@ -189,8 +222,8 @@ export async function planRoutes(app: FastifyInstance) {
     },
   );
 
-  route(app, endpoints.planMovements, {}, (request) =>
-    readPlanMovements(app.db, request.record.planId, app.config.planStepLimits),
+  route(app, endpoints.planMovements, {}, async (request) =>
+    readPlanMovements(app.db, request.record.planId, await stepLimits()),
   );
 
   // A stage's own copy, made when the plan's stages are not the same teeth moved (services/plans/plan-views.ts).

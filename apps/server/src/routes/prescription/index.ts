@@ -1,10 +1,13 @@
 import { endpoints } from '@portal/contract';
 import type { FastifyInstance } from 'fastify';
 import { paramTarget } from '../../plugins/audit.ts';
-import { findPrescription } from '../../services/prescription/find-prescription.ts';
+import { findPrescription, readerLocale } from '../../services/prescription/find-prescription.ts';
 import { route } from '../define-route.ts';
 
-/** The printable prescription (docs/decisions/case-form.md § Printable prescription). */
+/**
+ * The printable prescription (docs/decisions/case-form.md § Printable prescription), in its
+ * reader's language (docs/decisions/languages.md § The prescription PDF in every script).
+ */
 export async function prescriptionRoutes(app: FastifyInstance) {
   route(
     app,
@@ -12,6 +15,8 @@ export async function prescriptionRoutes(app: FastifyInstance) {
     { audit: { action: 'case.print', target: paramTarget({ case: 'caseId' }) } },
     async (request, reply) => {
       const prescription = await findPrescription(app.db, request.user, request.record);
+      // The reader's language, or the one asked for (a lab printing for a doctor abroad); rendered per request.
+      const locale = request.query.locale ?? (await readerLocale(app.db, request.user.userId));
       const fileName = `prescription-${prescription.caseRow.TrackingNo.replace(/[^A-Za-z0-9-]/g, '_')}.pdf`;
       reply
         .header('content-type', 'application/pdf')
@@ -20,7 +25,7 @@ export async function prescriptionRoutes(app: FastifyInstance) {
       if (request.method === 'HEAD') return reply.send('');
       // pdfkit and its fonts are loaded with the first prescription, not by every start.
       const { renderPrescription } = await import('../../services/prescription/render-prescription.ts');
-      return reply.send(renderPrescription(prescription));
+      return reply.send(renderPrescription(prescription, locale));
     },
   );
 }

@@ -1,4 +1,4 @@
-import { endpoints } from '@portal/contract';
+import { endpoints, userMessages } from '@portal/contract';
 import type { FastifyInstance } from 'fastify';
 import { paramTarget } from '../../plugins/audit.ts';
 import { createWebUser, deleteWebUser, listWebUsers, updateWebUser } from '../../services/users.ts';
@@ -17,9 +17,9 @@ export async function userRoutes(app: FastifyInstance) {
 
   route(app, endpoints.userCreate, { audit: { action: 'user.create' } }, async (request) => {
     const form = await readProfileForm(request, endpoints.userCreate.body);
-    const userId = await createWebUser(app, request.user, form.input, form.picture);
+    const { userId, isInvited } = await createWebUser(app, request.user, form.input, form.picture);
     request.auditDetail = { target: `user:${userId}` };
-    return { message: 'User added successfully', UserId: userId };
+    return { message: isInvited ? userMessages.invited : userMessages.added, UserId: userId };
   });
 
   route(app, endpoints.userUpdate, { audit: { action: 'user.update', target: byId } }, async (request) => {

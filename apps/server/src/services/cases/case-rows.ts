@@ -35,6 +35,8 @@ export interface CaseListScope {
   /** Only cases submitted from the start of `from` to the end of `to` (UTC days, ISO). */
   createdFrom?: string;
   createdBefore?: string;
+  /** Only cases whose latest done progress scan has a tooth off track (cases.off_track). */
+  offTrack?: boolean;
 }
 
 /** A submission date range's bounds: from the start of `from`, before the day after `to` (UTC). */
@@ -80,6 +82,7 @@ export interface FilterShape {
   isOverdue: boolean;
   hasFrom: boolean;
   hasTo: boolean;
+  isOffTrack: boolean;
 }
 
 export const filterShape = (scope: CaseListScope, query: CaseListQuery): FilterShape => ({
@@ -90,6 +93,7 @@ export const filterShape = (scope: CaseListScope, query: CaseListQuery): FilterS
   isOverdue: scope.overdue !== undefined,
   hasFrom: scope.createdFrom !== undefined,
   hasTo: scope.createdBefore !== undefined,
+  isOffTrack: scope.offTrack === true,
 });
 
 /** The filter flags in statement-name order. */
@@ -101,6 +105,7 @@ export const filterFlags = (shape: FilterShape) => [
   shape.isOverdue,
   shape.hasFrom,
   shape.hasTo,
+  shape.isOffTrack,
 ];
 
 /** A list's or search's filter values: bound as they are, or placeholders of a prepared statement. */
@@ -114,6 +119,12 @@ export interface CaseFilterValues {
   /** The submission date range's bounds (createdRange). */
   createdFrom?: string | Placeholder;
   createdBefore?: string | Placeholder;
+  /**
+   * Only the cases marked off track (a flag: no value to bind): through their partial index
+   * (`index`, a list's pages and counts), or checked on the rows found otherwise (`rows`, a
+   * search: its few matches, where the planner would AND the whole index's bitmap with them).
+   */
+  offTrack?: 'index' | 'rows';
 }
 
 /** The filters of a list or a search, each left out when its value is absent. */
@@ -124,6 +135,7 @@ export const caseFilters = ({
   overdue,
   createdFrom,
   createdBefore,
+  offTrack,
 }: CaseFilterValues) => [
   status === undefined ? undefined : eq(cases.status, status),
   planState === undefined ? undefined : eq(cases.planState, planState),
@@ -135,6 +147,8 @@ export const caseFilters = ({
   overdue === undefined ? undefined : overdueFilter(overdue),
   createdFrom === undefined ? undefined : sql`${cases.createdAt} >= ${createdFrom}::timestamptz`,
   createdBefore === undefined ? undefined : sql`${cases.createdAt} < ${createdBefore}::timestamptz`,
+  // `index`: written as the partial index's predicate (cases_off_track_idx), so the planner can use it.
+  offTrack === undefined ? undefined : offTrack === 'index' ? sql`${cases.offTrack}` : sql`${cases.offTrack} is true`,
 ];
 
 /** A shape's filters as the placeholders of its prepared statement (the values bound by the same names). */
@@ -145,6 +159,7 @@ export const filterPlaceholders = (shape: FilterShape): CaseFilterValues => ({
   overdue: shape.isOverdue ? overduePlaceholders : undefined,
   createdFrom: shape.hasFrom ? sql.placeholder('createdFrom') : undefined,
   createdBefore: shape.hasTo ? sql.placeholder('createdBefore') : undefined,
+  offTrack: shape.isOffTrack ? 'index' : undefined,
 });
 
 /** Per status, the ISO time a case that entered it before is overdue; null for a status without a target. */
@@ -196,12 +211,14 @@ export const caseColumns = {
   StatusChangedAt: isoTimestamp(cases.statusChangedAt),
   AssigneeUserId: cases.assigneeUserId,
   AssigneeName: fullNameById(cases.assigneeUserId),
+  OffTrack: cases.offTrack,
 };
 
 const caseRowKeys = Object.keys(caseColumns);
-// caseRowsOf takes the drivers' values as they come: no column may need drizzle's decoding.
+// caseRowsOf takes the drivers' values as they come: no column may need drizzle's decoding
+// (a boolean needs none: pg and PGlite both answer it as one).
 for (const [key, field] of Object.entries(caseColumns) as [string, unknown][]) {
-  if (is(field, Column) && field.dataType !== 'string' && field.dataType !== 'number')
+  if (is(field, Column) && !['string', 'number', 'boolean'].includes(field.dataType))
     throw new Error(`caseColumns.${key}: a ${field.dataType} column needs decoding; select it as text`);
 }
 

@@ -2,6 +2,7 @@ import {
   caseStatusLabels,
   caseStatusMessages,
   isBackwardMove,
+  needsApprovedPlan,
   planMessages,
   type CaseHistoryEntry,
   type CaseStatusRequest,
@@ -11,7 +12,7 @@ import type { SignedInUser } from '../../auth/policy.ts';
 import type { Database } from '../../db/client.ts';
 import { isoTimestamp } from '../../db/iso-timestamp.ts';
 import { cases, caseStatusHistory, users } from '../../db/schema.ts';
-import { badRequest, conflict, notFound } from '../../lib/errors.ts';
+import { badRequest, coded, conflict, notFound } from '../../lib/errors.ts';
 import { enqueueCaseMail } from '../../mail/case-mail.ts';
 import type { MailOutbox } from '../../mail/outbox.ts';
 import type { VisibleCase } from './case-access.ts';
@@ -27,7 +28,7 @@ const textOrNull = (value: string | undefined) => (value?.trim() ? value.trim() 
  */
 function checkStatusMove(from: CaseStatusRequest['status'], change: CaseStatusRequest): void {
   const { status } = change;
-  if (from === status) throw conflict(`The case is already ${caseStatusLabels[status]}`, { status: 'Unchanged' });
+  if (from === status) throw coded(409, 'caseAlreadyInStatus', { status: caseStatusLabels[status] }, { status: 'Unchanged' });
   if (isBackwardMove(from, status) && !textOrNull(change.reason)) {
     throw badRequest(caseStatusMessages.reasonRequired, { reason: caseStatusMessages.reasonRequired });
   }
@@ -67,8 +68,10 @@ export async function changeCaseStatus(
     if (!current) throw notFound('Case');
     checkStatusMove(current.status, change);
     // docs/decisions/plans.md § Treatment plans: nothing is made before the doctor approves the plan.
-    if (status === 'dispatched' && current.planState !== 'approved') {
-      throw conflict(planMessages.dispatchNeedsApproval, { status: planMessages.dispatchNeedsApproval });
+    if (needsApprovedPlan(current.status, status) && current.planState !== 'approved') {
+      const message =
+        status === 'dispatched' ? planMessages.dispatchNeedsApproval : caseStatusMessages.deliveryNeedsApproval;
+      throw conflict(message, { status: message });
     }
     const isDispatch = status === 'dispatched';
     const courier = isDispatch ? textOrNull(change.courier) : null;

@@ -1,10 +1,18 @@
-import type { CaseAttachment, CaseTimelineEntry } from '@portal/contract';
+import { progressScanArch, summarizeProgress, type CaseAttachment, type CaseTimelineEntry } from '@portal/contract';
 import { asc, eq, sql } from 'drizzle-orm';
 import type { SignedInUser } from '../../auth/policy.ts';
 import type { Database } from '../../db/client.ts';
 import { isoTimestamp } from '../../db/iso-timestamp.ts';
-import { caseAssignments, caseAttachments, caseStatusHistory, treatmentPlans, users } from '../../db/schema.ts';
+import {
+  caseAssignments,
+  caseAttachments,
+  caseStatusHistory,
+  progressScans,
+  treatmentPlans,
+  users,
+} from '../../db/schema.ts';
 import { listMessagesOfCase, type CaseMessageRow } from '../messages/case-messages.ts';
+import { readUserToothNotation } from '../user-tooth-notation.ts';
 import { findOrderParent, listCaseOrders } from './case-orders.ts';
 import type { VisibleCase } from './case-access.ts';
 import { fullNameOf, fullNameById } from '../../db/user-names.ts';
@@ -24,7 +32,7 @@ export async function getCaseTimeline(
   found: VisibleCase,
 ): Promise<CaseTimelineEntry[]> {
   const { caseId } = found;
-  const [history, files, messages, plans, parent, orders, assignments] = await Promise.all([
+  const [history, files, messages, plans, parent, orders, assignments, scans, notation] = await Promise.all([
     db
       .select({
         from: caseStatusHistory.fromStatus,
@@ -89,6 +97,22 @@ export async function getCaseTimeline(
       .innerJoin(users, eq(users.userId, caseAssignments.assignedBy))
       .where(eq(caseAssignments.caseId, caseId))
       .orderBy(asc(caseAssignments.assignmentId)),
+    db
+      .select({
+        progressScanId: progressScans.progressScanId,
+        at: isoTimestamp(progressScans.createdAt),
+        by: progressScans.uploadedBy,
+        byName: fullNameOf(),
+        stage: progressScans.stage,
+        state: progressScans.state,
+        reason: progressScans.reason,
+        arches: progressScans.arches,
+      })
+      .from(progressScans)
+      .innerJoin(users, eq(users.userId, progressScans.uploadedBy))
+      .where(eq(progressScans.caseId, caseId))
+      .orderBy(asc(progressScans.createdAt), asc(progressScans.progressScanId)),
+    readUserToothNotation(db, actor.userId),
   ]);
 
   const timeline: CaseTimelineEntry[] = [];
@@ -111,7 +135,20 @@ export async function getCaseTimeline(
     at: createdAt,
     ...order,
   }));
-  return [messages.map(messageEntry), planEntries(plans), orderEntries, assignments].reduce(mergeByTime, timeline);
+  // A progress scan where it was sent, with its result as it stands now (docs/decisions/progress-scans.md).
+  // The sentence's teeth in the reader's notation, as the case page names every tooth (docs/decisions/tooth-notation.md).
+  const scanEntries = scans.map(({ arches, state, reason, ...scan }): CaseTimelineEntry => ({
+    kind: 'progress_scan',
+    ...scan,
+    state,
+    sentence:
+      state === 'done' ? summarizeProgress(progressScanArch.array().parse(arches ?? []), notation).sentence : null,
+    reason: state === 'failed' ? reason : null,
+  }));
+  return [messages.map(messageEntry), planEntries(plans), orderEntries, assignments, scanEntries].reduce(
+    mergeByTime,
+    timeline,
+  );
 }
 
 const messageEntry = (message: CaseMessageRow): CaseTimelineEntry => ({

@@ -26,6 +26,7 @@ import { claimUploads, resolveNamedUploads } from '../uploads/uploads.ts';
 import { assertNoNul } from '../../lib/nul-text.ts';
 import { assertOrderParent } from './case-orders.ts';
 import { deleteDraft } from './case-drafts.ts';
+import { withProgressScanFiles } from './order-from-scan.ts';
 import type { ReceivedCaseUpload, StoredCaseFile } from './receive-case-upload.ts';
 import { makeTrackingNo } from './tracking-number.ts';
 
@@ -215,10 +216,13 @@ export async function createCase(
   upload: ReceivedCaseUpload,
 ): Promise<{ caseId: number; trackingNo: string }> {
   const nextTrackingNo = deps.makeTrackingNo ?? (() => makeTrackingNo());
+  // This request's files, and then a progress scan's copied as the order's scans: deleted alike on a refusal.
+  let received = upload;
   try {
-    const uploaded = await withNamedUploads(deps.db, actor, upload);
+    received = await withProgressScanFiles(deps, actor, upload);
+    const uploaded = await withNamedUploads(deps.db, actor, received);
     const input = validateSubmission(uploaded.all);
-    const files = { received: upload.files, uploaded: uploaded.files };
+    const files = { received: received.files, uploaded: uploaded.files };
     for (let attempt = 1; ; attempt++) {
       try {
         const created = await insertCase(deps, actor, input, files, nextTrackingNo());
@@ -233,7 +237,7 @@ export async function createCase(
   } catch (error) {
     await deleteKeys(
       deps.storage,
-      upload.files.map((file) => file.storageKey),
+      received.files.map((file) => file.storageKey),
     );
     throw error;
   }

@@ -82,7 +82,7 @@ function preparePage(db: Database, shape: ListShape, name: string) {
   return arrayRowStatement(db, name, query, caseRowsOf);
 }
 
-/** How many cases a list has: a plan-state or assignee filter's rows counted, otherwise read from the counters. */
+/** How many cases a list has: a plan-state, assignee, overdue, date or off-track filter's rows counted, otherwise read from the counters. */
 function countQuery(db: Database, shape: ListShape, where: SQL | undefined) {
   if (
     shape.hasPlanState ||
@@ -90,7 +90,8 @@ function countQuery(db: Database, shape: ListShape, where: SQL | undefined) {
     shape.isUnassigned ||
     shape.isOverdue ||
     shape.hasFrom ||
-    shape.hasTo
+    shape.hasTo ||
+    shape.isOffTrack
   ) {
     return db
       .select({ total: sql<number>`count(*)::int` })

@@ -1,9 +1,10 @@
 import { caseFileMessages, maxOtherFiles, photoFileTypes, scanFileTypes, type CaseFileType } from '@portal/contract';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { AppError, badRequest } from '../../lib/errors.ts';
+import { AppError, coded } from '../../lib/errors.ts';
 import { isForbiddenFieldName, type FormLimits, type FormPart } from '../../lib/multipart-form.ts';
 import { deleteKeys } from '../../storage/delete-keys.ts';
 import type { Storage } from '../../storage/storage.ts';
+import { drainStream } from '../uploads/store-counted.ts';
 import {
   contentTypeOf,
   displayFileName,
@@ -62,13 +63,7 @@ export const caseUploadLimits = (maxUploadBytes: number): FormLimits => ({
 });
 
 /** Reads a part to its end without keeping it. */
-export function drain(part: FilePart): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (part.file.readableEnded) return resolve();
-    part.file.once('end', resolve).once('error', reject);
-    part.file.resume();
-  });
-}
+export const drain = (part: FilePart): Promise<void> => drainStream(part.file);
 
 /**
  * Streams the case form's files (parts parsed with `caseUploadLimits`) into storage as they
@@ -90,9 +85,9 @@ export async function receiveCaseUpload(
   let textBytes = 0;
   try {
     for await (const part of parts) {
-      if (isForbiddenFieldName(part.fieldname)) throw badRequest(`Field name "${part.fieldname}" is not allowed`);
+      if (isForbiddenFieldName(part.fieldname)) throw coded(400, 'fieldNameNotAllowed', { field: part.fieldname });
       if (part.type === 'field') {
-        if (part.valueTruncated) throw badRequest(`${part.fieldname} is too long`, { [part.fieldname]: 'Too long' });
+        if (part.valueTruncated) throw coded(400, 'fieldTooLong', { field: part.fieldname }, { [part.fieldname]: 'Too long' });
         const value = String(part.value);
         textBytes += Buffer.byteLength(value);
         if (textBytes > maxCaseTextBytes) throw new AppError(413, caseTextTooLarge);
@@ -102,7 +97,7 @@ export async function receiveCaseUpload(
       const slot = fileSlotOf(part.fieldname);
       if (!slot) {
         await drain(part);
-        throw badRequest(`Unexpected file field "${part.fieldname}"`, { [part.fieldname]: 'Unexpected file' });
+        throw coded(400, 'unexpectedFileField', { field: part.fieldname }, { [part.fieldname]: 'Unexpected file' });
       }
       // A file input left empty still sends a part without a name.
       if (!part.filename) {

@@ -337,6 +337,7 @@ function prepareSearch(db: Database, shape: SearchShape, name: string) {
     doctorUserId: shape.isOwned && !shape.isShared ? placeholder('doctorUserId') : undefined,
     doctorUserIds: shape.isShared ? placeholder('doctorUserIds') : undefined,
     ...filterPlaceholders(shape),
+    offTrack: shape.isOffTrack ? 'rows' : undefined,
     isAcrossNames: shape.isAcrossNames,
     terms: shape.isOwned
       ? undefined
@@ -398,6 +399,7 @@ export async function searchCases(
     overdue: scope.overdue,
     createdFrom: scope.createdFrom,
     createdBefore: scope.createdBefore,
+    offTrack: scope.offTrack ? 'rows' : undefined,
     isAcrossNames: shape.isAcrossNames,
   };
   const pageSize = query.pageSize ?? defaultPageSize;

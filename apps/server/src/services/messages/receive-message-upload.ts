@@ -1,6 +1,6 @@
 import { maxMessageFiles, messageFilesField, messageMessages } from '@portal/contract';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { badRequest } from '../../lib/errors.ts';
+import { badRequest, coded } from '../../lib/errors.ts';
 import { isForbiddenFieldName, type FormLimits, type FormPart } from '../../lib/multipart-form.ts';
 import { deleteKeys } from '../../storage/delete-keys.ts';
 import type { Storage } from '../../storage/storage.ts';
@@ -43,7 +43,7 @@ export async function receiveMessageUpload(
   let fileCount = 0;
   try {
     for await (const part of parts) {
-      if (isForbiddenFieldName(part.fieldname)) throw badRequest(`Field name "${part.fieldname}" is not allowed`);
+      if (isForbiddenFieldName(part.fieldname)) throw coded(400, 'fieldNameNotAllowed', { field: part.fieldname });
       if (part.type === 'field') {
         if (part.valueTruncated) throw badRequest(messageMessages.tooLong, { [part.fieldname]: 'Too long' });
         received.fields[part.fieldname] = String(part.value);
@@ -51,7 +51,7 @@ export async function receiveMessageUpload(
       }
       if (part.fieldname !== messageFilesField) {
         await drain(part);
-        throw badRequest(`Unexpected file field "${part.fieldname}"`, { [part.fieldname]: 'Unexpected file' });
+        throw coded(400, 'unexpectedFileField', { field: part.fieldname }, { [part.fieldname]: 'Unexpected file' });
       }
       // A file input left empty still sends a part without a name.
       if (!part.filename) {

@@ -1,11 +1,18 @@
-import { planMessages, type PlanComment, type PlanCommentInput, type PlanVersion } from '@portal/contract';
-import { and, asc, count, eq, isNotNull, isNull, sql, type SQL } from 'drizzle-orm';
+import {
+  maxRepliesPerComment,
+  planMessages,
+  type PlanComment,
+  type PlanCommentInput,
+  type PlanCommentReply,
+  type PlanVersion,
+} from '@portal/contract';
+import { and, asc, count, eq, inArray, isNotNull, isNull, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
-import type { SignedInUser } from '../../auth/policy.ts';
+import { isDoctorSide, type SignedInUser } from '../../auth/policy.ts';
 import type { Database } from '../../db/client.ts';
 import { isoTimestamp } from '../../db/iso-timestamp.ts';
-import { planComments, treatmentPlans, users } from '../../db/schema.ts';
-import { badRequest, conflict, notFound } from '../../lib/errors.ts';
+import { planCommentReplies, planComments, treatmentPlans, users } from '../../db/schema.ts';
+import { coded, conflict, notFound } from '../../lib/errors.ts';
 import type { VisibleCase } from '../cases/case-access.ts';
 import { nearestTooth } from './plan-movements.ts';
 import { fullNameOf } from '../../db/user-names.ts';
@@ -46,8 +53,38 @@ async function listComments(db: Database, planId: number, onlySent = false): Pro
     .leftJoin(resolver, eq(resolver.userId, planComments.resolvedBy))
     .where(eq(planComments.planId, planId))
     .orderBy(asc(planComments.commentId));
-  const numbered = rows.map((row, index) => ({ ...row, number: index + 1, point: row.point as number[] }));
+  const replies = await listReplies(
+    db,
+    rows.filter((row) => row.sentAt !== null).map((row) => row.commentId),
+  );
+  const numbered = rows.map((row, index) => ({
+    ...row,
+    number: index + 1,
+    point: row.point as number[],
+    replies: replies.get(row.commentId) ?? [],
+  }));
   return onlySent ? numbered.filter((row) => row.sentAt !== null) : numbered;
+}
+
+/** The replies on these comments, each comment's oldest first. */
+async function listReplies(db: Database, commentIds: number[]): Promise<Map<number, PlanCommentReply[]>> {
+  const byComment = new Map<number, PlanCommentReply[]>();
+  if (commentIds.length === 0) return byComment;
+  const rows = await db
+    .select({
+      commentId: planCommentReplies.commentId,
+      replyId: planCommentReplies.replyId,
+      text: planCommentReplies.text,
+      author: fullNameOf(users),
+      side: sql<PlanCommentReply['side']>`case when ${users.userType} = 'Web' then 'lab' else 'doctor' end`,
+      createdAt: isoTimestamp(planCommentReplies.createdAt),
+    })
+    .from(planCommentReplies)
+    .innerJoin(users, eq(users.userId, planCommentReplies.authorId))
+    .where(inArray(planCommentReplies.commentId, commentIds))
+    .orderBy(asc(planCommentReplies.replyId));
+  for (const { commentId, ...reply } of rows) byComment.set(commentId, [...(byComment.get(commentId) ?? []), reply]);
+  return byComment;
 }
 
 /** A version's comments for the caller: the case's doctor sees their drafts too, the lab only those sent. */
@@ -76,9 +113,9 @@ export async function addPlanComment(
   const plan = await findPlan(db, record);
   if (plan.state !== 'awaiting_approval') throw conflict(planMessages.commentsOnAwaiting);
   const stages = input.arch === 'upper' ? plan.summary.upperStages : plan.summary.lowerStages;
-  if (stages === 0) throw badRequest(`This version has no ${input.arch} stages`, { arch: 'This arch has no stages' });
+  if (stages === 0) throw coded(400, 'versionHasNoArchStages', { arch: input.arch }, { arch: 'This arch has no stages' });
   if (input.stage > stages) {
-    throw badRequest(`Stage must be from 0 to ${stages}`, { stage: `Stage must be from 0 to ${stages}` });
+    throw coded(400, 'stageOutOfRange', { stages }, { stage: `Stage must be from 0 to ${stages}` });
   }
   const [written] = await db
     .select({ count: count() })
@@ -138,4 +175,40 @@ export async function sendPlanComments(tx: Pick<Database, 'update'>, planId: num
     .update(planComments)
     .set({ sentAt: sql`now()` })
     .where(and(eq(planComments.planId, planId), isNull(planComments.sentAt)));
+}
+
+/**
+ * The lab or the doctor's side replies on a comment sent to the lab (the route resolved the
+ * version within the caller's reach). A draft is the doctor's alone: 404 to the lab, 409 to the
+ * doctor's side. The comment's row is locked while its replies are counted, so two replies at
+ * once cannot both take the last place.
+ */
+export async function replyToPlanComment(
+  db: Database,
+  actor: SignedInUser,
+  record: PlanRecord,
+  commentId: number,
+  text: string,
+): Promise<{ comment: PlanComment; replyId: number }> {
+  const replyId = await db.transaction(async (tx) => {
+    const [comment] = await tx
+      .select({ sentAt: planComments.sentAt })
+      .from(planComments)
+      .where(and(eq(planComments.commentId, commentId), eq(planComments.planId, record.planId)))
+      .for('update');
+    if (!comment || (!comment.sentAt && !isDoctorSide(actor))) throw notFound('Comment');
+    if (!comment.sentAt) throw conflict(planMessages.repliesOnSent);
+    const [written] = await tx
+      .select({ count: count() })
+      .from(planCommentReplies)
+      .where(eq(planCommentReplies.commentId, commentId));
+    if ((written?.count ?? 0) >= maxRepliesPerComment) throw conflict(planMessages.tooManyReplies);
+    const [created] = await tx
+      .insert(planCommentReplies)
+      .values({ commentId, authorId: actor.userId, text })
+      .returning({ replyId: planCommentReplies.replyId });
+    return created!.replyId;
+  });
+  const comment = (await listComments(db, record.planId)).find((found) => found.commentId === commentId)!;
+  return { comment, replyId };
 }

@@ -53,7 +53,9 @@ export async function readPlanMovements(
     if (!view) continue;
     const row = rows.find((found) => found.arch === arch);
     if (row && !row.unavailable) {
-      for (const { centres: _centres, ...tooth } of row.teeth as MeasuredMovement[]) {
+      // Kept for pins and the prescription's check, not answered.
+      const measured = row.teeth as MeasuredMovement[];
+      for (const { centres: _centres, furthestMm: _mm, furthestDeg: _deg, ...tooth } of measured) {
         teeth.push({ ...tooth, overLimit: tooth.maxStepMm > limits.stepMm || tooth.maxStepDeg > limits.stepDeg });
       }
     } else if (row?.unavailable) {

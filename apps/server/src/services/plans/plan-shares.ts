@@ -1,11 +1,20 @@
-import { planMessages, type PlanShare, type PlanShareInput, type SharedPlan } from '@portal/contract';
-import { and, count, desc, eq, gt, isNull, sql, type SQL } from 'drizzle-orm';
+import {
+  planMessages,
+  planShareMailsPerDay,
+  type PlanShare,
+  type PlanShareInput,
+  type SharedPlan,
+} from '@portal/contract';
+import { and, count, desc, eq, gt, isNotNull, isNull, ne, sql, type SQL } from 'drizzle-orm';
 import { createHash, randomBytes } from 'node:crypto';
+import QRCode from 'qrcode';
 import type { SignedInUser } from '../../auth/policy.ts';
 import type { Database } from '../../db/client.ts';
 import { isoTimestamp } from '../../db/iso-timestamp.ts';
-import { cases, planShares, treatmentPlans } from '../../db/schema.ts';
-import { AppError, conflict, notFound } from '../../lib/errors.ts';
+import { cases, clinics, planShares, treatmentPlans, users } from '../../db/schema.ts';
+import type { MailOutbox } from '../../mail/outbox.ts';
+import { fullNameOf } from '../../db/user-names.ts';
+import { AppError, conflict, notFound, tooManyRequests } from '../../lib/errors.ts';
 import type { VisibleCase } from '../cases/case-access.ts';
 import { findPlanViews } from './plan-views.ts';
 
@@ -13,7 +22,9 @@ import { findPlanViews } from './plan-views.ts';
  * Read-only links for the patient to one plan version (docs/decisions/plans.md § Patient links).
  * The token is 32 random bytes (base64url), shown once in the link; only its SHA-256 is
  * stored, so a copy of the database opens no link. An unknown, expired or revoked token is
- * the same 404; each refused token counts against the caller's address.
+ * the same 404; each refused token counts against the caller's address. A link shows the
+ * case's current version only: none is made for a replaced version, and a version's links end
+ * when a newer one replaces it (docs/decisions/plans.md § Patient links of a replaced version).
  */
 
 const tokenBytes = 32;
@@ -23,29 +34,85 @@ const maxOpenShares = 10;
 type PlanRecord = VisibleCase & { planId: number };
 
 const hashOf = (token: string) => createHash('sha256').update(token).digest('hex');
-const isOpen = and(isNull(planShares.revokedAt), gt(planShares.expiresAt, sql`now()`));
+/** Neither revoked nor expired, and its version not replaced (joined with treatment_plans). */
+const isOpen = and(
+  isNull(planShares.revokedAt),
+  gt(planShares.expiresAt, sql`now()`),
+  ne(treatmentPlans.state, 'superseded'),
+);
 
-/** The case's doctor makes a link (the route resolved the case with its doctor the caller). */
+/** The version is the case's newest and not superseded: the one a patient may be shown. */
+const isCurrentVersion = (caseId: number) =>
+  and(
+    ne(treatmentPlans.state, 'superseded'),
+    sql`${treatmentPlans.version} = (select max(p.version) from ${treatmentPlans} p where p.case_id = ${caseId})`,
+  );
+
+interface ShareDeps {
+  db: Database;
+  outbox: MailOutbox;
+  publicUrl: string;
+}
+
+/**
+ * The case's doctor makes a link (the route resolved the case with its doctor the caller), for
+ * the case's current version only (409 otherwise); with an address, the link is mailed too
+ * (through the outbox, in the same transaction), at most `planShareMailsPerDay` in 24 hours.
+ */
 export async function createPlanShare(
-  db: Database,
+  deps: ShareDeps,
   actor: SignedInUser,
   record: PlanRecord,
-  input: Required<PlanShareInput>,
-  publicUrl: string,
-): Promise<{ shareId: number; url: string; expiresAt: string }> {
+  input: PlanShareInput & { days: number },
+): Promise<{ shareId: number; url: string; expiresAt: string; emailedTo: string | null; qrCodeSvg: string }> {
   const token = randomBytes(tokenBytes).toString('base64url');
-  return db.transaction(async (tx) => {
+  const emailedTo = input.email ?? null;
+  const made = await deps.db.transaction(async (tx) => {
     const [plan] = await tx
-      .select({ planId: treatmentPlans.planId })
+      .select({ planId: treatmentPlans.planId, isCurrent: sql<boolean>`(${isCurrentVersion(record.caseId)})` })
       .from(treatmentPlans)
       .where(and(eq(treatmentPlans.planId, record.planId), eq(treatmentPlans.caseId, record.caseId)))
       .for('update');
     if (!plan) throw notFound('Plan');
+    if (!plan.isCurrent) throw conflict(planMessages.shareNotCurrent);
     const [open] = await tx
       .select({ count: count() })
       .from(planShares)
+      .innerJoin(treatmentPlans, eq(treatmentPlans.planId, planShares.planId))
       .where(and(eq(planShares.planId, record.planId), isOpen));
     if ((open?.count ?? 0) >= maxOpenShares) throw conflict(planMessages.tooManyShares);
+    if (emailedTo !== null) {
+      // The doctor's row locked: two mailed links at once cannot both take the last place of the day.
+      const [doctor] = await tx
+        .select({ name: fullNameOf(users) })
+        .from(users)
+        .where(eq(users.userId, actor.userId))
+        .for('update');
+      const [mailed] = await tx
+        .select({
+          n: count(),
+          freeAt: sql<
+            string | null
+          >`to_char((min(${planShares.createdAt}) + interval '24 hours 1 minute') at time zone 'UTC', 'YYYY-MM-DD HH24:MI "UTC"')`,
+          waitSeconds: sql<number>`ceil(extract(epoch from min(${planShares.createdAt}) + interval '24 hours' - now()))::int`,
+        })
+        .from(planShares)
+        .where(
+          and(
+            eq(planShares.createdBy, actor.userId),
+            isNotNull(planShares.emailedTo),
+            sql`${planShares.createdAt} > now() - interval '24 hours'`,
+          ),
+        );
+      if (mailed && mailed.n >= planShareMailsPerDay) {
+        throw tooManyRequests(planMessages.tooManyShareMails(mailed.freeAt!), Math.max(1, mailed.waitSeconds));
+      }
+      await deps.outbox.enqueue(tx, {
+        to: emailedTo,
+        template: 'planShareLink',
+        variables: { doctorName: doctor!.name, url: `${deps.publicUrl}/p/${token}`, days: String(input.days) },
+      });
+    }
     const [created] = await tx
       .insert(planShares)
       .values({
@@ -53,10 +120,14 @@ export async function createPlanShare(
         createdBy: actor.userId,
         tokenHash: hashOf(token),
         expiresAt: sql`now() + make_interval(days => ${input.days})`,
+        emailedTo,
       })
       .returning({ shareId: planShares.shareId, expiresAt: isoTimestamp(planShares.expiresAt) as SQL<string> });
-    return { shareId: created!.shareId, url: `${publicUrl}/p/${token}`, expiresAt: created!.expiresAt };
+    return { shareId: created!.shareId, url: `${deps.publicUrl}/p/${token}`, expiresAt: created!.expiresAt, emailedTo };
   });
+  if (emailedTo !== null) deps.outbox.kick();
+  const qrCodeSvg = await QRCode.toString(made.url, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 });
+  return { ...made, qrCodeSvg };
 }
 
 export async function listPlanShares(db: Database, record: PlanRecord): Promise<PlanShare[]> {
@@ -67,9 +138,11 @@ export async function listPlanShares(db: Database, record: PlanRecord): Promise<
       expiresAt: isoTimestamp(planShares.expiresAt),
       lastUsedAt: isoTimestamp(planShares.lastUsedAt) as SQL<string | null>,
       revokedAt: isoTimestamp(planShares.revokedAt) as SQL<string | null>,
+      emailedTo: planShares.emailedTo,
       isOpen: sql<boolean>`(${isOpen})`,
     })
     .from(planShares)
+    .innerJoin(treatmentPlans, eq(treatmentPlans.planId, planShares.planId))
     .where(eq(planShares.planId, record.planId))
     .orderBy(desc(planShares.shareId));
 }
@@ -92,10 +165,14 @@ export async function findSharedPlan(db: Database, token: string) {
       version: treatmentPlans.version,
       summary: treatmentPlans.summary,
       firstName: cases.firstName,
+      clinicName: clinics.clinicName,
+      clinicPhone: clinics.contactNo,
     })
     .from(planShares)
     .innerJoin(treatmentPlans, eq(treatmentPlans.planId, planShares.planId))
     .innerJoin(cases, eq(cases.caseId, treatmentPlans.caseId))
+    // The case's own clinic, a dropped one too: it is where the patient was treated.
+    .innerJoin(clinics, eq(clinics.clinicId, cases.clinicId))
     .where(and(eq(planShares.tokenHash, hashOf(token)), isOpen));
   if (!found) throw new AppError(404, planMessages.shareNotFound);
   return found;
@@ -115,6 +192,7 @@ export async function readSharedPlan(db: Database, shared: Awaited<ReturnType<ty
     version: shared.version,
     upperStages: summary.upperStages,
     lowerStages: summary.lowerStages,
+    clinic: { name: shared.clinicName, phone: shared.clinicPhone.trim() || null },
   };
   return { ...answer, views };
 }

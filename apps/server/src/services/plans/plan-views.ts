@@ -15,6 +15,7 @@ import {
   recordMeshViewFailed,
   storeMeshView,
 } from '../mesh-views.ts';
+import { storePlanFitData } from './plan-fit-data.ts';
 import { savePlanMovements } from './plan-movements.ts';
 
 /**
@@ -98,6 +99,8 @@ export function handlePlanViewJobs(deps: {
         }
         // A few milliseconds for 16 teeth and 40 stages: here on the job's own turn, not a thread's.
         await savePlanMovements(db, planId, arch, toothMovements(arch, base, motions));
+        // What a progress fit reads of the arch, so that it need not read every stage again (plan-fit-data.ts).
+        await storePlanFitData(storage, planId, arch, base, motions);
         const view = await meshes.makePlanView(base, motions);
         await storeMeshView(deps, sourceKey, viewKeyOf(planId, arch), view);
       } catch (error) {

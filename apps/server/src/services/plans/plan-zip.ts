@@ -1,7 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { Transform, type Readable, type TransformCallback } from 'node:stream';
 import type yauzl from 'yauzl';
-import { AppError, badRequest } from '../../lib/errors.ts';
+import { AppError, badRequest, coded } from '../../lib/errors.ts';
 import { planFileName } from './plan-files.ts';
 
 /**
@@ -81,7 +81,7 @@ export async function readPlanZip(zipPath: string, each: (entry: ZipStageEntry) 
   try {
     const archive: ArchiveMeter = { unpacked: 0, ceiling: unpackCeiling((await stat(zipPath)).size) };
     if (zip.entryCount > planZipLimits.maxEntries) {
-      throw badRequest(`The ZIP has ${zip.entryCount} entries; at most ${planZipLimits.maxEntries} are allowed`);
+      throw coded(400, 'zipTooManyEntries', { entries: zip.entryCount, maxEntries: planZipLimits.maxEntries });
     }
     for (;;) {
       const entry = await nextEntry(zip).catch((error: unknown) => {
@@ -92,7 +92,7 @@ export async function readPlanZip(zipPath: string, each: (entry: ZipStageEntry) 
       const path = zipReader.getFileNameLowLevel(entry.generalPurposeBitFlag, raw, entry.extraFields, false);
       const fileName = planFileName(path);
       if (isIgnored(path, path.split('/').pop() ?? '')) continue;
-      if (entry.isEncrypted()) throw badRequest(`${fileName}: encrypted ZIP entries are not accepted`);
+      if (entry.isEncrypted()) throw coded(400, 'zipEntryEncrypted', { file: fileName });
       await each({
         fileName,
         open: async () => {

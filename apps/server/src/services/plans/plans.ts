@@ -4,12 +4,14 @@ import type { SignedInUser } from '../../auth/policy.ts';
 import type { Database } from '../../db/client.ts';
 import { isoTimestamp } from '../../db/iso-timestamp.ts';
 import { cases, planArches, planStageFiles, treatmentPlans, users } from '../../db/schema.ts';
-import { conflict, notFound } from '../../lib/errors.ts';
+import { badRequest, conflict, notFound } from '../../lib/errors.ts';
 import type { JobQueue } from '../../jobs/job-queue.ts';
 import { enqueueCaseMail } from '../../mail/case-mail.ts';
 import type { MailOutbox } from '../../mail/outbox.ts';
 import type { VisibleCase } from '../cases/case-access.ts';
 import { sendPlanComments } from './plan-comments.ts';
+import { checkPlanVersions, type CheckedPlan } from './plan-findings.ts';
+import type { StepLimits } from './plan-movements.ts';
 import { queuePlanViews } from './plan-views.ts';
 import type { ReceivedPlanUpload } from './receive-plan-upload.ts';
 import { fullNameOf, fullNameById } from '../../db/user-names.ts';
@@ -120,14 +122,17 @@ export async function createPlanVersion(
 }
 
 export type PlanDecision =
-  { decision: 'approved'; reviewedIn3d: true } | { decision: 'changes_requested'; comment: string };
+  | { decision: 'approved'; reviewedIn3d: true; findingsAcknowledged: boolean; limits: StepLimits }
+  | { decision: 'changes_requested'; comment: string };
 
 /**
  * The case's doctor decides on the version awaiting approval (the route resolved the case
  * with its doctor the caller: routes/records.ts, casePlan): the plan row and
  * `cases.plan_state` change together, with the case row locked first (as an upload locks
  * it) so a decision and a new version never cross. A superseded or already decided version
- * is 409.
+ * is 409. An approval is checked against the prescription first (plan-findings.ts): 409 while
+ * the movements are being measured, 400 unless the doctor acknowledges the findings (or that
+ * the check could not be completed).
  */
 export async function decidePlan(
   db: Database,
@@ -139,13 +144,28 @@ export async function decidePlan(
   return db.transaction(async (tx) => {
     await tx.select({ caseId: cases.caseId }).from(cases).where(eq(cases.caseId, caseId)).for('update');
     const [plan] = await tx
-      .select({ state: treatmentPlans.state, version: treatmentPlans.version })
+      .select({ state: treatmentPlans.state, version: treatmentPlans.version, summary: treatmentPlans.summary })
       .from(treatmentPlans)
       .where(and(eq(treatmentPlans.planId, planId), eq(treatmentPlans.caseId, caseId)))
       .for('update');
     if (!plan) throw notFound('Plan');
     if (plan.state === 'superseded') throw conflict(planMessages.superseded);
     if (plan.state !== 'awaiting_approval') throw conflict(planMessages.alreadyDecided);
+    let findingsAcknowledged: boolean | null = null;
+    if (decision.decision === 'approved') {
+      const checked = (await checkPlanVersions(tx, caseId, [{ planId, summary: plan.summary }], decision.limits)).get(
+        planId,
+      )!;
+      if (checked.findingsCheck.state === 'pending') throw conflict(planMessages.checkPending);
+      if (checked.findings.length > 0 || checked.findingsCheck.state === 'partial') {
+        if (!decision.findingsAcknowledged) {
+          throw badRequest(planMessages.findingsNotAcknowledged, {
+            findingsAcknowledged: planMessages.findingsNotAcknowledged,
+          });
+        }
+        findingsAcknowledged = true;
+      }
+    }
     const [decided] = await tx
       .update(treatmentPlans)
       .set({
@@ -154,6 +174,7 @@ export async function decidePlan(
         decidedAt: sql`now()`,
         decision: decision.decision,
         reviewedIn3d: decision.decision === 'approved' ? decision.reviewedIn3d : null,
+        findingsAcknowledged,
         comment: decision.decision === 'changes_requested' ? decision.comment : null,
       })
       .where(eq(treatmentPlans.planId, planId))
@@ -187,8 +208,11 @@ export async function findPlanState(db: Database, planId: number) {
   return plan;
 }
 
-/** Every version of a case's plan, newest first, each with its stage files (upper then lower, by stage). */
-export async function listPlans(db: Database, { caseId }: VisibleCase): Promise<PlanVersionRow[]> {
+/**
+ * Every version of a case's plan, newest first, each with its stage files (upper then lower,
+ * by stage) and its findings against the prescription and `limits`.
+ */
+export async function listPlans(db: Database, { caseId }: VisibleCase, limits: StepLimits): Promise<PlanVersionRow[]> {
   const plans = await db
     .select({
       planId: treatmentPlans.planId,
@@ -203,6 +227,7 @@ export async function listPlans(db: Database, { caseId }: VisibleCase): Promise<
       decidedByName: fullNameById(treatmentPlans.decidedBy),
       decidedAt: isoTimestamp(treatmentPlans.decidedAt) as SQL<string | null>,
       reviewedIn3d: treatmentPlans.reviewedIn3d,
+      findingsAcknowledged: treatmentPlans.findingsAcknowledged,
       comment: treatmentPlans.comment,
     })
     .from(treatmentPlans)
@@ -228,10 +253,16 @@ export async function listPlans(db: Database, { caseId }: VisibleCase): Promise<
       ),
     )
     .orderBy(desc(planStageFiles.arch), asc(planStageFiles.stage));
+  const checked = await checkPlanVersions(db, caseId, plans, limits);
   return plans.map((plan) => ({
     ...plan,
-    // Versions uploaded before attachments had a stage have none: all at stage 0.
-    summary: { attachmentStages: [], ...(plan.summary as Omit<PlanVersion['summary'], 'attachmentStages'>) },
+    // Versions uploaded before attachments had a stage (or a reason for findings) have none.
+    summary: {
+      attachmentStages: [],
+      findingsReason: '',
+      ...(plan.summary as Omit<PlanVersion['summary'], 'attachmentStages' | 'findingsReason'>),
+    },
+    ...(checked.get(plan.planId) as CheckedPlan),
     stages: files.filter((file) => file.planId === plan.planId).map(({ planId: _planId, ...file }) => file),
   }));
 }

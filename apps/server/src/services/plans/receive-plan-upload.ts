@@ -14,11 +14,12 @@ import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { AppError, badRequest } from '../../lib/errors.ts';
+import { AppError, badRequest, coded } from '../../lib/errors.ts';
 import { isForbiddenFieldName, type FormLimits, type FormPart } from '../../lib/multipart-form.ts';
 import { deleteKeys } from '../../storage/delete-keys.ts';
 import type { Storage } from '../../storage/storage.ts';
-import { extensionOf, FileInspector, isStlModel } from '../cases/file-checks.ts';
+import { extensionOf, isStlModel } from '../cases/file-checks.ts';
+import { drainStream, storeCounted } from '../uploads/store-counted.ts';
 import { ownerOnlyFolder } from '../../lib/owner-only.ts';
 import { planFileName } from './plan-files.ts';
 import { planZipLimits, readPlanZip } from './plan-zip.ts';
@@ -50,14 +51,6 @@ export const planUploadLimits = (maxUploadBytes: number): FormLimits => ({
 
 const tooLarge = () => new AppError(413, 'The plan is larger than the server allows');
 
-/** Reads a stream to its end without keeping it. */
-function drainStream(stream: Readable): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (stream.readableEnded) return resolve();
-    stream.once('end', resolve).once('error', reject);
-    stream.resume();
-  });
-}
 const drain = (part: FilePart) => drainStream(part.file);
 
 /**
@@ -89,31 +82,7 @@ export async function receivePlanUpload(
       return false;
     }
     const storageKey = `plans/${uploadId}/${randomBytes(12).toString('hex')}`;
-    let failure: unknown;
-    let isOverBudget = false;
-    const inspector = new FileInspector((_meter, chunkBytes) => {
-      budget.remaining -= chunkBytes;
-      if (budget.remaining < 0) {
-        isOverBudget = true;
-        throw new Error('upload stopped: too large');
-      }
-    });
-    source.once('error', (error) => {
-      failure = error;
-      inspector.destroy(error);
-    });
-    inspector.on('error', () => {});
-    source.pipe(inspector);
-    try {
-      await storage.put(storageKey, inspector, 'application/octet-stream');
-    } catch (error) {
-      if (isOverBudget) throw tooLarge();
-      throw failure ?? error;
-    }
-    if ((source as Partial<FilePart['file']>).truncated) {
-      await storage.delete(storageKey);
-      throw tooLarge();
-    }
+    const inspector = await storeCounted(storage, storageKey, source, budget, tooLarge);
     if (!isStlModel(inspector.head, inspector.bytes)) {
       await storage.delete(storageKey);
       problems.push(`${fileName}: not an STL model`);
@@ -131,15 +100,15 @@ export async function receivePlanUpload(
 
   try {
     for await (const part of parts) {
-      if (isForbiddenFieldName(part.fieldname)) throw badRequest(`Field name "${part.fieldname}" is not allowed`);
+      if (isForbiddenFieldName(part.fieldname)) throw coded(400, 'fieldNameNotAllowed', { field: part.fieldname });
       if (part.type === 'field') {
-        if (part.valueTruncated) throw badRequest(`${part.fieldname} is too long`, { [part.fieldname]: 'Too long' });
+        if (part.valueTruncated) throw coded(400, 'fieldTooLong', { field: part.fieldname }, { [part.fieldname]: 'Too long' });
         if (part.fieldname === 'summary') summaryText = String(part.value);
         continue;
       }
       if (part.fieldname !== planStagesField) {
         await drain(part);
-        throw badRequest(`Unexpected file field "${part.fieldname}"`, { [part.fieldname]: 'Unexpected file' });
+        throw coded(400, 'unexpectedFileField', { field: part.fieldname }, { [part.fieldname]: 'Unexpected file' });
       }
       if (!part.filename) {
         await drain(part);

@@ -1,6 +1,7 @@
 import type { CaseDetailItem } from '@portal/contract';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import type { PdfText } from './pdf-script.ts';
 
 export const colors = {
   ink: '#1f2933',
@@ -29,6 +30,28 @@ export const fonts = {
   bold: path.join(fontDirectory, 'DejaVuSans-Bold.ttf'),
 } as const;
 
+const resolve = createRequire(import.meta.url).resolve;
+// @embedpdf/fonts-arabic exports only its list of files (dist/index.cjs); the fonts are beside dist/.
+const naskh = path.join(path.dirname(resolve('@embedpdf/fonts-arabic')), '../fonts');
+const notoSansSc = path.dirname(resolve('@expo-google-fonts/noto-sans-sc/package.json'));
+
+/**
+ * The fonts of the scripts DejaVu Sans does not set well (pdf-script.ts): Noto Naskh Arabic,
+ * whose every joining form is a glyph of its own (so each maps back to its letter through the
+ * PDF's ToUnicode map; Noto Sans Arabic draws dots as marks shared by several letters), and
+ * Noto Sans SC, a TrueType font of which pdfkit embeds only the glyphs used.
+ */
+export const scriptFonts = {
+  arabic: {
+    regular: path.join(naskh, 'NotoNaskhArabic-Regular.ttf'),
+    bold: path.join(naskh, 'NotoNaskhArabic-Bold.ttf'),
+  },
+  han: {
+    regular: path.join(notoSansSc, '400Regular/NotoSansSC_400Regular.ttf'),
+    bold: path.join(notoSansSc, '700Bold/NotoSansSC_700Bold.ttf'),
+  },
+} as const;
+
 /**
  * Text as pdfkit should set it: every kind of line break a real one (a form sends CRLF, and
  * pdfkit printed each CR as an empty box), tabs as spaces.
@@ -43,12 +66,16 @@ export function ensureSpace(doc: PDFKit.PDFDocument, y: number, height: number):
 }
 
 /** A section title with a rule under it; the y below it. */
-export function sectionHeading(doc: PDFKit.PDFDocument, y: number, title: string): number {
+export function sectionHeading(text: PdfText, y: number, title: string): number {
+  const { doc } = text;
   const top = ensureSpace(doc, y, 44);
-  doc.font(fonts.bold).fontSize(10.5).fillColor(colors.band).text(title.toUpperCase(), page.margin, top, {
-    characterSpacing: 0.6,
-    lineBreak: false,
-  });
+  text.text(
+    text.upper(title),
+    page.margin,
+    top,
+    { weight: 'bold', size: 10.5, color: colors.band, characterSpacing: 0.6 },
+    { lineBreak: false },
+  );
   doc
     .moveTo(page.margin, top + 15)
     .lineTo(page.margin + contentWidth, top + 15)
@@ -60,40 +87,32 @@ export function sectionHeading(doc: PDFKit.PDFDocument, y: number, title: string
 
 const labelWidth = 118;
 const gutter = 14;
+const labelStyle = { weight: 'bold', size: 8, color: colors.muted } as const;
+const valueStyle = { weight: 'regular', size: 8.5, color: colors.ink } as const;
 
-function rowHeight(doc: PDFKit.PDFDocument, item: CaseDetailItem, width: number): number {
-  doc.font(fonts.regular).fontSize(8.5);
-  const valueHeight = doc.heightOfString(printable(item.value), { width: width - labelWidth - 8 });
-  doc.font(fonts.bold).fontSize(8);
-  const labelHeight = doc.heightOfString(item.label, { width: labelWidth - 6 });
+function rowHeight(text: PdfText, item: CaseDetailItem, width: number): number {
+  const valueHeight = text.height(printable(item.value), valueStyle, width - labelWidth - 8);
+  const labelHeight = text.height(item.label, labelStyle, labelWidth - 6);
   return Math.max(valueHeight, labelHeight) + 5;
 }
 
-function drawRow(doc: PDFKit.PDFDocument, item: CaseDetailItem, x: number, y: number, width: number, height: number) {
-  doc.rect(x, y, width, height).fillColor(colors.zebra).fill();
-  doc
-    .font(fonts.bold)
-    .fontSize(8)
-    .fillColor(colors.muted)
-    .text(item.label, x + 5, y + 3, { width: labelWidth - 6 });
-  doc
-    .font(fonts.regular)
-    .fontSize(8.5)
-    .fillColor(colors.ink)
-    .text(printable(item.value), x + labelWidth, y + 2.5, { width: width - labelWidth - 8 });
+function drawRow(text: PdfText, item: CaseDetailItem, x: number, y: number, width: number, height: number) {
+  text.doc.rect(text.x(x, width), y, width, height).fillColor(colors.zebra).fill();
+  text.text(item.label, x + 5, y + 3, labelStyle, { width: labelWidth - 6 });
+  text.text(printable(item.value), x + labelWidth, y + 2.5, valueStyle, { width: width - labelWidth - 8 });
 }
 
 /** Label and value pairs in two columns, wide ones across both; the y below them. */
-export function itemGrid(doc: PDFKit.PDFDocument, y: number, items: CaseDetailItem[]): number {
+export function itemGrid(text: PdfText, y: number, items: CaseDetailItem[]): number {
   const half = (contentWidth - gutter) / 2;
   let top = y;
   for (let index = 0; index < items.length;) {
     const item = items[index]!;
     const pair = item.isWide ? [item] : [item, items[index + 1]].filter((next) => next && !next.isWide);
     const width = pair.length === 1 && item.isWide ? contentWidth : half;
-    const height = Math.max(...pair.map((entry) => rowHeight(doc, entry!, width)));
-    top = ensureSpace(doc, top, height);
-    pair.forEach((entry, column) => drawRow(doc, entry!, page.margin + column * (half + gutter), top, width, height));
+    const height = Math.max(...pair.map((entry) => rowHeight(text, entry!, width)));
+    top = ensureSpace(text.doc, top, height);
+    pair.forEach((entry, column) => drawRow(text, entry!, page.margin + column * (half + gutter), top, width, height));
     top += height + 2;
     index += pair.length;
   }

@@ -1,177 +1,164 @@
-import {
-  caseFieldItems,
-  caseFileTypeLabel,
-  caseStatusLabels,
-  orNotAvailable,
-  type CaseDetailItem,
-} from '@portal/contract';
+import { defaultLocale, type CaseDetailItem, type Locale } from '@portal/contract';
 import PDFDocument from 'pdfkit';
 import type { Prescription } from './find-prescription.ts';
 import { colors, contentWidth, ensureSpace, fonts, itemGrid, page, printable, sectionHeading } from './pdf-layout.ts';
+import { PdfText } from './pdf-script.ts';
+import { pdfWords, type PdfWords } from './pdf-words.ts';
 import { drawToothChart } from './tooth-chart.ts';
 
-const months = [
-  'January',
-  'February',
-  'March',
-  'April',
-  'May',
-  'June',
-  'July',
-  'August',
-  'September',
-  'October',
-  'November',
-  'December',
-];
+/** The portal's name, a brand: the same in every language. */
+// eslint-disable-next-line lingui/no-unlocalized-strings -- a name, not a word to translate
+const brand = 'Aligner Portal';
 
-/** 'March 5, 2001' from '2001-03-05' or an ISO timestamp, read as the calendar date it names (UTC). */
-function formatDate(value: string): string {
-  const match = /^(\d{4})-(\d{2})-(\d{2})/.exec(value);
-  return match ? `${months[Number(match[2]) - 1]} ${Number(match[3])}, ${match[1]}` : orNotAvailable(value);
+/** What each part of the page draws with: the document's text in its language, and that language's words. */
+export interface Pen {
+  text: PdfText;
+  words: PdfWords;
 }
 
-const fileSize = (bytes: number) =>
-  bytes >= 1_000_000 ? `${(bytes / 1_000_000).toFixed(1)} MB` : `${Math.max(1, Math.round(bytes / 1000))} KB`;
-
-function drawHeader(doc: PDFKit.PDFDocument, { caseRow, printedAt }: Prescription): number {
+function drawHeader({ text, words }: Pen, { caseRow, printedAt }: Prescription): number {
+  const { doc } = text;
   doc.rect(0, 0, page.width, 72).fillColor(colors.band).fill();
-  doc.font(fonts.bold).fontSize(8.5).fillColor('#b9d7e6').text('ALIGNER PORTAL', page.margin, 16, {
-    characterSpacing: 1.2,
-    lineBreak: false,
-  });
-  doc.font(fonts.bold).fontSize(18).fillColor('#ffffff').text('Aligner Treatment Prescription', page.margin, 28, {
-    lineBreak: false,
-  });
-  doc
-    .font(fonts.regular)
-    .fontSize(8)
-    .fillColor('#d6e9f2')
-    .text(
-      `Submitted ${formatDate(caseRow.CreatedAt)}   |   Status: ${caseStatusLabels[caseRow.Status]}   |   Printed ${formatDate(printedAt.toISOString())}`,
-      page.margin,
-      52,
-      { lineBreak: false },
-    );
+  text.text(
+    brand.toUpperCase(),
+    page.margin,
+    16,
+    { weight: 'bold', size: 8.5, color: '#b9d7e6', characterSpacing: 1.2 },
+    { lineBreak: false },
+  );
+  text.text(
+    words.t('prescription.title'),
+    page.margin,
+    28,
+    { weight: 'bold', size: 18, color: '#ffffff' },
+    { lineBreak: false },
+  );
+  text.text(
+    [
+      words.t('prescription.submitted', { date: words.formatDate(caseRow.CreatedAt) }),
+      words.t('prescription.status', { status: words.status(caseRow.Status) }),
+      words.t('prescription.printed', { date: words.formatDate(printedAt.toISOString()) }),
+    ].join('   |   '),
+    page.margin,
+    52,
+    { weight: 'regular', size: 8, color: '#d6e9f2' },
+    { lineBreak: false },
+  );
   const boxX = page.width - page.margin - 170;
-  doc
-    .font(fonts.regular)
-    .fontSize(8)
-    .fillColor('#b9d7e6')
-    .text('TRACKING NO', boxX, 18, { width: 170, align: 'right' });
-  doc.font(fonts.bold).fontSize(14).fillColor('#ffffff').text(caseRow.TrackingNo, boxX, 30, {
-    width: 170,
-    align: 'right',
-  });
+  text.text(
+    words.t('prescription.trackingNo'),
+    boxX,
+    18,
+    { weight: 'regular', size: 8, color: '#b9d7e6' },
+    { width: 170, align: 'right' },
+  );
+  text.text(
+    caseRow.TrackingNo,
+    boxX,
+    30,
+    { weight: 'bold', size: 14, color: '#ffffff' },
+    { width: 170, align: 'right' },
+  );
   return 86;
 }
 
 /** Patient, doctor and clinic side by side, each value in full (a long address wraps), the cards as tall as the tallest. */
-function drawParties(doc: PDFKit.PDFDocument, y: number, { caseRow, doctor, clinic }: Prescription): number {
-  const details = caseFieldItems(caseRow, 'details', formatDate);
-  const pick = (label: string) => details.find((item) => item.label === label)?.value ?? 'N/A';
+function drawParties({ text, words }: Pen, y: number, { caseRow, doctor, clinic }: Prescription): number {
+  const { doc } = text;
+  const details = words.items(caseRow, 'details');
+  const pick = (key: string) => details.find((item) => item.key === key)?.value ?? words.t('notAvailable');
+  const given = (value: string | null | undefined) => (value?.trim() ? value : words.t('notAvailable'));
   const cards: { title: string; lines: [string, string][] }[] = [
     {
-      title: 'Patient',
+      title: words.t('party.patient'),
       lines: [
-        ['Name', pick('Name')],
-        ['Date of Birth', pick('Date of Birth')],
-        ['Gender', pick('Gender')],
+        [words.t('party.name'), pick('firstName')],
+        [words.t('party.dateOfBirth'), pick('dob')],
+        [words.t('party.gender'), pick('gender')],
       ],
     },
     {
-      title: 'Doctor',
+      title: words.t('party.doctor'),
       lines: [
-        ['Name', orNotAvailable(doctor.name)],
-        ['E-mail', orNotAvailable(doctor.email)],
-        ['Phone', orNotAvailable(doctor.mobileNo)],
+        [words.t('party.name'), given(doctor.name)],
+        [words.t('party.email'), given(doctor.email)],
+        [words.t('party.phone'), given(doctor.mobileNo)],
       ],
     },
     {
-      title: 'Clinic',
+      title: words.t('party.clinic'),
       lines: [
-        ['Name', orNotAvailable(clinic?.name)],
-        ['Address', orNotAvailable([clinic?.address, clinic?.city, clinic?.country].filter(Boolean).join(', '))],
-        ['Phone', orNotAvailable(clinic?.contactNo)],
+        [words.t('party.name'), given(clinic?.name)],
+        [words.t('party.address'), given([clinic?.address, clinic?.city, clinic?.country].filter(Boolean).join(', '))],
+        [words.t('party.phone'), given(clinic?.contactNo)],
       ],
     },
   ];
   const gap = 10;
   const width = (contentWidth - 2 * gap) / 3;
   const valueWidth = width - 16;
-  doc.font(fonts.bold).fontSize(8.5);
+  const valueStyle = { weight: 'bold', size: 8.5, color: colors.ink } as const;
   // A label 8 pt above its value; a one-line value takes 10.5 pt.
   const lineHeights = cards.map(({ lines }) =>
-    lines.map(([, value]) => 8 + Math.max(10.5, doc.heightOfString(printable(value), { width: valueWidth }))),
+    lines.map(([, value]) => 8 + Math.max(10.5, text.height(printable(value), valueStyle, valueWidth))),
   );
   const height = Math.max(80, ...lineHeights.map((heights) => 24.5 + heights.reduce((sum, next) => sum + next, 0)));
   cards.forEach(({ title, lines }, index) => {
     const x = page.margin + index * (width + gap);
-    doc.roundedRect(x, y, width, height, 4).lineWidth(0.8).strokeColor(colors.rule).stroke();
-    doc.rect(x, y, width, 17).fillColor(colors.tint).fill();
-    doc
-      .font(fonts.bold)
-      .fontSize(8.5)
-      .fillColor(colors.band)
-      .text(title.toUpperCase(), x + 8, y + 5, {
-        characterSpacing: 0.5,
-        lineBreak: false,
-      });
+    doc.roundedRect(text.x(x, width), y, width, height, 4).lineWidth(0.8).strokeColor(colors.rule).stroke();
+    doc.rect(text.x(x, width), y, width, 17).fillColor(colors.tint).fill();
+    text.text(
+      text.upper(title),
+      x + 8,
+      y + 5,
+      { weight: 'bold', size: 8.5, color: colors.band, characterSpacing: 0.5 },
+      { lineBreak: false },
+    );
     let lineY = y + 21;
     lines.forEach(([label, value], line) => {
-      doc
-        .font(fonts.regular)
-        .fontSize(7)
-        .fillColor(colors.muted)
-        .text(label, x + 8, lineY, { lineBreak: false });
-      doc
-        .font(fonts.bold)
-        .fontSize(8.5)
-        .fillColor(colors.ink)
-        .text(printable(value), x + 8, lineY + 8, { width: valueWidth });
+      text.text(label, x + 8, lineY, { weight: 'regular', size: 7, color: colors.muted }, { lineBreak: false });
+      text.text(printable(value), x + 8, lineY + 8, valueStyle, { width: valueWidth });
       lineY += lineHeights[index]![line]!;
     });
   });
   return y + height + 10;
 }
 
-function drawAttachments(doc: PDFKit.PDFDocument, y: number, { attachments }: Prescription): number {
+function drawAttachments({ text, words }: Pen, y: number, { attachments }: Prescription): number {
   if (attachments.length === 0) {
-    doc.font(fonts.regular).fontSize(9).fillColor(colors.muted).text('No files attached.', page.margin, y);
+    text.text(words.t('attachments.none'), page.margin, y, { weight: 'regular', size: 9, color: colors.muted });
     return y + 16;
   }
   const items: CaseDetailItem[] = attachments.map((file) => ({
-    label: caseFileTypeLabel(file.FileType),
-    value: `${file.FileName} (${fileSize(file.FileSize)})`,
+    label: words.fileType(file.FileType),
+    value: `${file.FileName} (${words.fileSize(file.FileSize)})`,
   }));
-  return itemGrid(doc, y, items);
+  return itemGrid(text, y, items);
 }
 
-function drawSignature(doc: PDFKit.PDFDocument, y: number): void {
+function drawSignature({ text, words }: Pen, y: number): void {
+  const { doc } = text;
   const top = ensureSpace(doc, y + 6, 36);
   const lineY = top + 24;
-  for (const [label, x] of [
-    ["Doctor's signature", page.margin],
-    ['Date', page.margin + contentWidth - 160],
+  for (const [label, x, width] of [
+    [words.t('signature.doctor'), page.margin, 240],
+    [words.t('signature.date'), page.margin + contentWidth - 160, 160],
   ] as const) {
-    const width = label === 'Date' ? 160 : 240;
     doc
-      .moveTo(x, lineY)
-      .lineTo(x + width, lineY)
+      .moveTo(text.x(x, width), lineY)
+      .lineTo(text.x(x, width) + width, lineY)
       .lineWidth(0.6)
       .strokeColor(colors.muted)
       .stroke();
-    doc
-      .font(fonts.regular)
-      .fontSize(7.5)
-      .fillColor(colors.muted)
-      .text(label, x, lineY + 4, { lineBreak: false });
+    text.text(label, x, lineY + 4, { weight: 'regular', size: 7.5, color: colors.muted }, { lineBreak: false });
   }
 }
 
 /** Every page's foot: the case and the page number (drawn last, once the page count is known). */
-function drawFooters(doc: PDFKit.PDFDocument, { caseRow }: Prescription): void {
+function drawFooters({ text, words }: Pen, { caseRow }: Prescription): void {
+  const { doc } = text;
   const { start, count } = doc.bufferedPageRange();
+  const style = { weight: 'regular', size: 7.5, color: colors.muted } as const;
   for (let index = start; index < start + count; index++) {
     doc.switchToPage(index);
     const bottom = doc.page.margins.bottom;
@@ -183,18 +170,16 @@ function drawFooters(doc: PDFKit.PDFDocument, { caseRow }: Prescription): void {
       .lineWidth(0.5)
       .strokeColor(colors.rule)
       .stroke();
-    doc
-      .font(fonts.regular)
-      .fontSize(7.5)
-      .fillColor(colors.muted)
-      .text(`Prescription ${caseRow.TrackingNo}  -  confidential patient information`, page.margin, y, {
-        lineBreak: false,
-      })
-      .text(`Page ${index - start + 1} of ${count}`, page.margin + contentWidth - 100, y, {
-        width: 100,
-        align: 'right',
-        lineBreak: false,
-      });
+    text.text(words.t('footer.confidential', { trackingNo: caseRow.TrackingNo }), page.margin, y, style, {
+      lineBreak: false,
+    });
+    text.text(
+      words.t('footer.page', { page: index - start + 1, count }),
+      page.margin + contentWidth - 100,
+      y,
+      { weight: style.weight, size: style.size },
+      { width: 100, align: 'right', lineBreak: false },
+    );
     doc.page.margins.bottom = bottom;
   }
 }
@@ -202,33 +187,37 @@ function drawFooters(doc: PDFKit.PDFDocument, { caseRow }: Prescription): void {
 /**
  * The prescription as an A4 PDF (docs/decisions/case-form.md § Printable prescription): patient,
  * doctor and clinic, every field of the case field table as the detail view shows it, the
- * tooth chart and the files. Answered as a stream; nothing is stored.
+ * tooth chart and the files, in the reader's language (docs/decisions/languages.md § The
+ * prescription PDF in every script). Answered as a stream; nothing is stored.
  */
-export function renderPrescription(prescription: Prescription): PDFKit.PDFDocument {
+export function renderPrescription(prescription: Prescription, locale: Locale = defaultLocale): PDFKit.PDFDocument {
   const { caseRow } = prescription;
+  const words = pdfWords(locale);
   const doc = new PDFDocument({
     size: 'A4',
     margin: page.margin,
     font: fonts.regular,
     bufferPages: true,
-    info: { Title: `Prescription ${caseRow.TrackingNo}`, Author: 'Aligner Portal' },
+    // English as before (no /Lang); another language names itself for readers and screen readers.
+    ...(locale === defaultLocale ? {} : { lang: locale }),
+    info: {
+      Title: words.t('prescription.documentTitle', { trackingNo: caseRow.TrackingNo }),
+      Author: brand,
+    },
   });
-  let y = drawHeader(doc, prescription);
-  y = drawParties(doc, y, prescription);
-  const details = caseFieldItems(caseRow, 'details', formatDate).filter(
-    (item) => !['Name', 'Date of Birth', 'Gender'].includes(item.label),
-  );
-  y = itemGrid(doc, sectionHeading(doc, y, 'Case Details'), details);
-  y = itemGrid(
-    doc,
-    sectionHeading(doc, y + 6, 'Treatment Instructions'),
-    caseFieldItems(caseRow, 'treatment', formatDate),
-  );
-  y = drawToothChart(doc, sectionHeading(doc, y + 6, 'Tooth Chart'), caseRow);
-  y = itemGrid(doc, sectionHeading(doc, y + 4, "Patient's Records"), caseFieldItems(caseRow, 'records', formatDate));
-  y = drawAttachments(doc, y, prescription);
-  drawSignature(doc, y);
-  drawFooters(doc, prescription);
+  const pen: Pen = { text: new PdfText(doc, locale), words };
+  const { text } = pen;
+  let y = drawHeader(pen, prescription);
+  y = drawParties(pen, y, prescription);
+  const details = words.items(caseRow, 'details').filter((item) => !['firstName', 'dob', 'gender'].includes(item.key));
+  y = itemGrid(text, sectionHeading(text, y, words.t('section.caseDetails')), details);
+  y = itemGrid(text, sectionHeading(text, y + 6, words.t('section.treatment')), words.items(caseRow, 'treatment'));
+  y = drawToothChart(pen, sectionHeading(text, y + 6, words.t('section.toothChart')), caseRow);
+  y = itemGrid(text, sectionHeading(text, y + 4, words.t('section.records')), words.items(caseRow, 'records'));
+  y = drawAttachments(pen, y, prescription);
+  drawSignature(pen, y);
+  drawFooters(pen, prescription);
+  text.finish();
   doc.end();
   return doc;
 }

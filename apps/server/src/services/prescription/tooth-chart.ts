@@ -7,7 +7,9 @@ import {
   toothPosition,
   type CaseRow,
 } from '@portal/contract';
-import { colors, contentWidth, ensureSpace, fonts, page } from './pdf-layout.ts';
+import { colors, contentWidth, ensureSpace, page } from './pdf-layout.ts';
+import type { PdfMessageKey } from './pdf-messages.ts';
+import type { Pen } from './render-prescription.ts';
 
 const toothLists = fieldsOfKind('teeth') as (ReturnType<typeof fieldsOfKind<'teeth'>>[number] & {
   key: ToothListKey;
@@ -65,8 +67,13 @@ function drawTooth(doc: PDFKit.PDFDocument, x: number, y: number, marked: ToothL
   }
 }
 
-/** The 32 teeth in two arches, as the dentist faces the patient, labelled in the case's system; the y below it. */
-export function drawToothChart(doc: PDFKit.PDFDocument, y: number, caseRow: CaseRow): number {
+/**
+ * The 32 teeth in two arches, as the dentist faces the patient, labelled in the case's system;
+ * the y below it. The chart is a picture of the mouth: a right-to-left document does not mirror
+ * it, and its words are set where they stand in every language.
+ */
+export function drawToothChart({ text, words }: Pen, y: number, caseRow: CaseRow): number {
+  const { doc } = text;
   const system = caseNumberingSystem(caseRow[caseFields.toothNumbering.read]);
   const marks = toothLists.map(({ key }) => ({ key, teeth: teethOf(caseRow, key) }));
   const top = ensureSpace(doc, y, 130);
@@ -75,11 +82,34 @@ export function drawToothChart(doc: PDFKit.PDFDocument, y: number, caseRow: Case
   const upperY = top + 24;
   const lowerY = upperY + tooth.height + 12;
 
-  doc.font(fonts.bold).fontSize(8).fillColor(colors.muted);
-  doc.text('UPPER', left - 40, upperY + 9, { width: 34, align: 'right', lineBreak: false });
-  doc.text('LOWER', left - 40, lowerY + 9, { width: 34, align: 'right', lineBreak: false });
-  doc.text("Patient's right", left, top, { lineBreak: false });
-  doc.text("Patient's left", left + chartWidth - 80, top, { width: 80, align: 'right', lineBreak: false });
+  // One colour set for the four words around the chart.
+  const side = { weight: 'bold', size: 8 } as const;
+  const fixed = { fixed: true } as const;
+  text.text(
+    words.t('chart.upper'),
+    left - 40,
+    upperY + 9,
+    { ...side, color: colors.muted },
+    {
+      ...fixed,
+      width: 34,
+      align: 'right',
+      lineBreak: false,
+    },
+  );
+  text.text(words.t('chart.lower'), left - 40, lowerY + 9, side, {
+    ...fixed,
+    width: 34,
+    align: 'right',
+    lineBreak: false,
+  });
+  text.text(words.t('chart.patientRight'), left, top, side, { ...fixed, lineBreak: false });
+  text.text(words.t('chart.patientLeft'), left + chartWidth - 80, top, side, {
+    ...fixed,
+    width: 80,
+    align: 'right',
+    lineBreak: false,
+  });
 
   for (const [row, teeth] of [
     ['upper', toothChartRows.upper],
@@ -90,15 +120,17 @@ export function drawToothChart(doc: PDFKit.PDFDocument, y: number, caseRow: Case
       const x = xOf(index);
       const marked = marks.filter(({ teeth: listed }) => listed.has(universal)).map(({ key }) => key);
       drawTooth(doc, x, toothY, marked);
-      doc
-        .font(marked.length > 0 ? fonts.bold : fonts.regular)
-        .fontSize(8)
-        .fillColor(marked.length > 0 ? colors.ink : colors.muted)
-        .text(chartLabel(universal, system), x - 4, row === 'upper' ? toothY - 10 : toothY + tooth.height + 3, {
-          width: tooth.width + 8,
-          align: 'center',
-          lineBreak: false,
-        });
+      text.text(
+        chartLabel(universal, system),
+        x - 4,
+        row === 'upper' ? toothY - 10 : toothY + tooth.height + 3,
+        {
+          weight: marked.length > 0 ? 'bold' : 'regular',
+          size: 8,
+          color: marked.length > 0 ? colors.ink : colors.muted,
+        },
+        { ...fixed, width: tooth.width + 8, align: 'center', lineBreak: false },
+      );
     });
   }
   // The midline and the occlusal plane: Palmer's grid, and a guide for the other systems.
@@ -114,16 +146,21 @@ export function drawToothChart(doc: PDFKit.PDFDocument, y: number, caseRow: Case
 
   let legendX = page.margin;
   const legendY = lowerY + tooth.height + 22;
-  doc.font(fonts.regular).fontSize(8).fillColor(colors.ink);
-  doc.text(`Numbering: ${system}`, legendX, legendY, { lineBreak: false });
-  legendX += 100;
+  const legend = { weight: 'regular', size: 8, color: colors.ink } as const;
+  const numbering = words.t('chart.numbering', {
+    system: system === 'Universal' ? words.t('option.universal') : system,
+  });
+  text.text(numbering, legendX, legendY, legend, { ...fixed, lineBreak: false });
+  // 100 pt as before, more for a language's longer words.
+  legendX += Math.max(100, text.width(numbering, legend) + 10);
   for (const { key, label } of toothLists) {
+    const shown = words.locale === 'en' ? label : words.t(`field.${key}` as PdfMessageKey);
     doc
       .circle(legendX + 3, legendY + 3.5, 3)
       .fillColor(markColors[key])
       .fill();
-    doc.fillColor(colors.ink).text(label, legendX + 10, legendY, { lineBreak: false });
-    legendX += 20 + doc.widthOfString(label);
+    text.text(shown, legendX + 10, legendY, legend, { ...fixed, lineBreak: false });
+    legendX += 20 + text.width(shown, legend);
   }
   doc
     .moveTo(legendX, legendY)
@@ -133,6 +170,6 @@ export function drawToothChart(doc: PDFKit.PDFDocument, y: number, caseRow: Case
     .lineWidth(1.2)
     .strokeColor(markColors.extractTooth)
     .stroke();
-  doc.fillColor(colors.ink).text('crossed out: extract', legendX + 11, legendY, { lineBreak: false });
+  text.text(words.t('chart.extract'), legendX + 11, legendY, legend, { ...fixed, lineBreak: false });
   return legendY + 18;
 }

@@ -35,13 +35,19 @@ export async function mailFactorChange(
     .from(users)
     .where(eq(users.userId, userId));
   if (!owner) return;
+  const at = new Date();
+  // The change's key and the instant too: another language says both its own way (mail/templates.ts).
+  const changeKey = Object.entries(factorChanges).find(([, words]) => words === change)?.[0];
   await outbox.enqueue(db, {
     to: owner.email,
+    userId,
     template: 'secondFactorChanged',
     variables: {
       name: personName(owner),
       change,
-      when: mailTime(new Date()),
+      ...(changeKey ? { changeKey } : {}),
+      when: mailTime(at),
+      at: at.toISOString(),
       device: deviceLabel(client.userAgent ?? ''),
       address: client.ip,
     },
@@ -62,6 +68,16 @@ export function describeFactors(state: SecondFactorState): string {
   return `Second factors on your account now: ${listed}.`;
 }
 
-/** The user's factors as the password-reset mail lists them. */
-export const remainingFactorsOf = async (db: Database | Transaction, userId: number) =>
-  describeFactors(await secondFactorState(db, userId));
+/**
+ * The user's factors as the password-reset mail lists them: the English sentence, and the
+ * counts another language writes its own sentence from (mail/templates.ts).
+ */
+export async function remainingFactorsOf(db: Database | Transaction, userId: number) {
+  const state = await secondFactorState(db, userId);
+  return {
+    factors: describeFactors(state),
+    factorTotp: state.hasTotp ? 'yes' : 'no',
+    factorPasskeys: String(state.passkeys),
+    factorRecoveryCodes: String(state.recoveryCodesLeft),
+  };
+}

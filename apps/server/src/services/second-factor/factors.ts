@@ -1,4 +1,4 @@
-import { secondFactorMessages, type MySecondFactors } from '@portal/contract';
+import { secondFactorMessages, type MySecondFactors, type NotFoundSubject } from '@portal/contract';
 import { and, asc, eq, isNotNull, sql } from 'drizzle-orm';
 import type { Database, Transaction } from '../../db/client.ts';
 import { passkeys, recoveryCodes, roles, totpFactors, users } from '../../db/schema.ts';
@@ -57,7 +57,7 @@ async function removeFactor(
   db: Database,
   userId: number,
   remove: (tx: Transaction) => Promise<boolean>,
-  what: string,
+  what: NotFoundSubject,
 ): Promise<void> {
   await db.transaction(async (tx) => {
     await tx.select({ userId: users.userId }).from(users).where(eq(users.userId, userId)).for('update');
