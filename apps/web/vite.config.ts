@@ -1,11 +1,15 @@
 import path from 'node:path';
 import { constants } from 'node:zlib';
 import react from '@vitejs/plugin-react';
+import { linguiVitePlugins } from '../../lingui/inline-english.ts';
 import { defineConfig } from 'vite';
 import { compression, defineAlgorithm } from 'vite-plugin-compression2';
 
 export default defineConfig({
   plugins: [
+    // Lingui's macros (t, Trans, Plural) become message lookups before React's transform; the
+    // catalogs (PO files) compile as they are imported (docs/decisions/languages.md).
+    ...linguiVitePlugins(),
     react(),
     // Every text file gets .br and .gz twins at build, served by Accept-Encoding
     // (apps/server/src/plugins/web-app.ts): brotli at its best quality, paid once here.
@@ -18,6 +22,11 @@ export default defineConfig({
       ],
     }),
   ],
+  resolve: {
+    alias: {
+      'use-sync-external-store/shim': path.resolve(import.meta.dirname, 'src/lib/use-sync-external-store-shim.ts'),
+    },
+  },
   server: {
     proxy: { '/api': 'http://localhost:3000' },
   },

@@ -26,15 +26,22 @@ import { startTransition, StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { AppProvider } from './app/provider.tsx';
 import { AppRouter } from './app/router.tsx';
+import { initialLocale, showLocale } from './lib/i18n.ts';
 
 // A transition: React renders the first page in slices that yield to the browser, not in
 // one long task (Lighthouse: total blocking time); the light shell stays until it is done.
-startTransition(() =>
-  createRoot(document.getElementById('root')!).render(
-    <StrictMode>
-      <AppProvider>
-        <AppRouter />
-      </AppProvider>
-    </StrictMode>,
-  ),
-);
+// The language's messages come first: nothing is drawn in the wrong language. Should its
+// catalog not arrive (the network), the page is drawn in English, which needs none.
+void showLocale(initialLocale())
+  .catch(() => showLocale('en'))
+  .then(() =>
+    startTransition(() =>
+      createRoot(document.getElementById('root')!).render(
+        <StrictMode>
+          <AppProvider>
+            <AppRouter />
+          </AppProvider>
+        </StrictMode>,
+      ),
+    ),
+  );

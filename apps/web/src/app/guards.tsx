@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Alert } from '@mantine/core';
 import type { PageUrl } from '@portal/contract';
 import type { ReactNode } from 'react';
@@ -30,26 +31,28 @@ export function ProtectedLayout() {
  * answer that is not what a page expects fails here, with a message, not on a blank page.
  */
 export function PageError() {
+  const { t } = useLingui();
   const error = useRouteError();
   console.error('Could not show the page', error);
   return (
-    <Alert color="red" title="Something went wrong" role="alert">
-      This page could not be shown. Reload the page to try again.
+    <Alert color="red" title={t`Something went wrong`} role="alert">
+      <Trans>This page could not be shown. Reload the page to try again.</Trans>
     </Alert>
   );
 }
 
 function Refused() {
+  const { t } = useLingui();
   return (
-    <Alert color="red" title="No access" role="alert">
-      You do not have access to this page.
+    <Alert color="red" title={t`No access`} role="alert">
+      <Trans>You do not have access to this page.</Trans>
     </Alert>
   );
 }
 
 /**
- * A page only for users whose menu has it (doctors and their assistants: only `allowDoctor` pages; the audit log: only
- * the administrator, whose menu alone lists it). The server refuses
+ * A page only for users whose menu has it (doctors and their assistants: only `allowDoctor` pages; the audit log and
+ * the lab's settings: only the administrator, whose menu alone lists them). The server refuses
  * the page's calls anyway; this only spares the user a screen of errors.
  */
 export function RequirePage({
@@ -57,7 +60,7 @@ export function RequirePage({
   allowDoctor = false,
   children,
 }: {
-  page: PageUrl | '/audit';
+  page: PageUrl | '/audit' | '/settings';
   allowDoctor?: boolean;
   children: ReactNode;
 }) {

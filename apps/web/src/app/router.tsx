@@ -1,3 +1,4 @@
+import { Trans } from '@lingui/react/macro';
 import { createBrowserRouter, RouterProvider } from 'react-router';
 import { paths } from '../config/paths.ts';
 import { PublicOnly } from './public-only.tsx';
@@ -19,7 +20,7 @@ function LightShell() {
         color: '#087f5b',
       }}
     >
-      Aligner Portal
+      <Trans>Aligner Portal</Trans>
     </p>
   );
 }
@@ -66,6 +67,7 @@ const router = createBrowserRouter([
               { path: paths.assistants, lazy: () => import('./routes/assistants.tsx') },
               { path: paths.security, lazy: () => import('./routes/security.tsx') },
               { path: paths.audit, lazy: () => import('./routes/audit.tsx') },
+              { path: paths.settings, lazy: () => import('./routes/settings.tsx') },
             ],
           },
         ],

@@ -1,3 +1,4 @@
+import { t } from '@lingui/core/macro';
 import { createTheme, darken, type CSSVariablesResolver } from '@mantine/core';
 
 /**
@@ -9,13 +10,26 @@ export const theme = createTheme({
   // People who ask their system for less motion get no transitions (and so do the browser tests).
   respectReducedMotion: true,
   primaryShade: { light: 9, dark: 7 },
+  // eslint-disable-next-line lingui/no-unlocalized-strings -- a CSS font stack
   fontFamily: 'system-ui, -apple-system, "Segoe UI", Roboto, sans-serif',
   defaultRadius: 'md',
   components: {
     Anchor: { defaultProps: { c: 'teal.9' } },
-    // Icon-only close buttons need a name for screen readers (axe: button-name).
-    Modal: { defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } },
-    Notification: { defaultProps: { closeButtonProps: { 'aria-label': 'Close notification' } } },
+    // Icon-only close buttons need a name for screen readers (axe: button-name); in the language
+    // shown when each is drawn (Mantine calls a function of default props at every render).
+    Modal: { defaultProps: () => ({ closeButtonProps: { 'aria-label': t`Close` } }) },
+    Notification: { defaultProps: () => ({ closeButtonProps: { 'aria-label': t`Close notification` } }) },
+    // A label longer than its button (German, the pseudo-locale) wraps rather than being cut.
+    Button: {
+      styles: {
+        root: { height: 'auto', minHeight: 'var(--button-height)' },
+        label: { whiteSpace: 'normal', textAlign: 'center', paddingBlock: 4 },
+      },
+    },
+    // Mantine's own label for the eye button is English.
+    PasswordInput: {
+      defaultProps: () => ({ visibilityToggleButtonProps: { 'aria-label': t`Show or hide the password` } }),
+    },
     // Picking the selected option again keeps it (Mantine would clear it, and a required select
     // then says it is required); a select that may be emptied says so with `clearable`.
     Select: { defaultProps: { allowDeselect: false } },

@@ -1,3 +1,4 @@
+import { useLingui } from '@lingui/react/macro';
 import { Select } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../lib/api-client.ts';
@@ -28,6 +29,7 @@ export function AssigneeSelect({
   size?: 'xs' | 'sm';
   withLabel?: boolean;
 }) {
+  const { t } = useLingui();
   const queryClient = useQueryClient();
   const assignees = useQuery({
     queryKey: caseKeys.assignees(),
@@ -45,10 +47,10 @@ export function AssigneeSelect({
         queryClient.invalidateQueries({ queryKey: caseKeys.timeline(caseId) }),
       ]);
     },
-    onError: (error) => notifyError(errorMessage(error, 'The case could not be assigned')),
+    onError: (error) => notifyError(errorMessage(error, t`The case could not be assigned`)),
   });
   const data = [
-    { value: unassigned, label: 'Unassigned' },
+    { value: unassigned, label: t`Unassigned` },
     ...(assignees.data ?? []).map((user, _, all) => ({
       value: String(user.userId),
       // Two people of one name are told apart by their usernames.
@@ -56,13 +58,13 @@ export function AssigneeSelect({
     })),
   ];
   if (assigneeUserId !== null && !data.some((option) => option.value === String(assigneeUserId))) {
-    data.push({ value: String(assigneeUserId), label: assigneeName ?? `User ${assigneeUserId}` });
+    data.push({ value: String(assigneeUserId), label: assigneeName ?? t`User ${assigneeUserId}` });
   }
   return (
     <Select
       size={size}
-      label={withLabel ? 'Technician' : undefined}
-      aria-label={withLabel ? undefined : `Technician of case ${trackingNo}`}
+      label={withLabel ? t`Technician` : undefined}
+      aria-label={withLabel ? undefined : t`Technician of case ${trackingNo}`}
       data={data}
       value={assigneeUserId === null ? unassigned : String(assigneeUserId)}
       allowDeselect={false}

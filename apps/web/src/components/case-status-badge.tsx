@@ -1,5 +1,6 @@
 import { Badge } from '@mantine/core';
-import { caseStatusLabels, type CaseStatus } from '@portal/contract';
+import { caseStatusLabels, type CaseStatus } from '@portal/contract/case-statuses';
+import { serverText } from '../lib/server-text.ts';
 
 // Shades with at least 4.5:1 contrast to white text (orange.9 and green.9 fall short).
 const statusColors: Record<CaseStatus, string> = {
@@ -9,10 +10,13 @@ const statusColors: Record<CaseStatus, string> = {
   delivered: 'teal.9',
 };
 
+// Whole, never cut to "DISPATC...": the badge keeps its width in a narrow column (issue 41).
+const wholeLabel = { root: { flexShrink: 0, maxWidth: 'none', overflow: 'visible' }, label: { overflow: 'visible' } };
+
 export function CaseStatusBadge({ status }: { status: CaseStatus }) {
   return (
-    <Badge color={statusColors[status]} variant="filled" radius="sm">
-      {caseStatusLabels[status]}
+    <Badge color={statusColors[status]} variant="filled" radius="sm" styles={wholeLabel}>
+      {serverText(caseStatusLabels[status])}
     </Badge>
   );
 }

@@ -1,3 +1,4 @@
+import { t } from '@lingui/core/macro';
 import { Text } from '@mantine/core';
 import { modals } from '@mantine/modals';
 import { whenModalsReady } from './modals-on-demand.tsx';
@@ -15,7 +16,7 @@ export async function confirmAction({
   await whenModalsReady();
   return new Promise<boolean>((resolve) => {
     modals.openConfirmModal({
-      title: 'Please confirm',
+      title: t`Please confirm`,
       children: (
         <>
           <Text size="sm">{message}</Text>
@@ -26,7 +27,7 @@ export async function confirmAction({
           )}
         </>
       ),
-      labels: { confirm: confirmLabel, cancel: 'Cancel' },
+      labels: { confirm: confirmLabel, cancel: t`Cancel` },
       confirmProps: { color: 'red' },
       onConfirm: () => resolve(true),
       onCancel: () => resolve(false),
@@ -41,4 +42,4 @@ export async function confirmAction({
  * clicked. Resolves true only on Delete.
  */
 export const confirmDelete = (subject: string) =>
-  confirmAction({ message: 'Are you sure you want to delete?', subject, confirmLabel: 'Delete' });
+  confirmAction({ message: t`Are you sure you want to delete?`, subject, confirmLabel: t`Delete` });

@@ -1,7 +1,10 @@
+import { msg } from '@lingui/core/macro';
+import { useLingui } from '@lingui/react/macro';
 import { TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconSearch } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
+import { i18n } from '../lib/i18n.ts';
 import { usePhoneColumns } from './phone-columns.tsx';
 import { PortalTable } from './portal-table.tsx';
 import type { SortStatus, TableColumn } from './table-column.ts';
@@ -36,7 +39,7 @@ export function LocalTable<T extends Record<string, unknown>>({
   idAccessor,
   isLoading,
   searchKeys,
-  searchLabel = 'Search',
+  searchLabel,
   defaultSort,
   emptyText,
   pinLastColumn,
@@ -58,6 +61,7 @@ export function LocalTable<T extends Record<string, unknown>>({
   phoneColumns?: string[];
   view?: LocalTableView;
 }) {
+  const { t } = useLingui();
   const phone = usePhoneColumns(columns, idAccessor, phoneColumns);
   const ownView = useLocalTableView(defaultSort);
   const { search, setSearch, page, setPage, pageSize, setPageSize, setSortStatus } = view ?? ownView;
@@ -86,8 +90,8 @@ export function LocalTable<T extends Record<string, unknown>>({
     <>
       {searchKeys && (
         <TextInput
-          label={searchLabel}
-          placeholder="Search..."
+          label={searchLabel ?? t`Search`}
+          placeholder={t`Search...`}
           leftSection={<IconSearch size={16} aria-hidden />}
           value={search}
           onChange={(event) => {
@@ -228,10 +232,11 @@ export function ListSearch({
   value: string;
   onChange: (value: string) => void;
 }) {
+  const { t } = useLingui();
   return (
     <TextInput
       label={label}
-      placeholder="Search..."
+      placeholder={t`Search...`}
       leftSection={<IconSearch size={16} aria-hidden />}
       value={value}
       onChange={(event) => onChange(event.currentTarget.value)}
@@ -241,10 +246,12 @@ export function ListSearch({
   );
 }
 
+const serialNumberTitle = msg`S.No`;
+
 /** The 'S.No' column of a server-paged list: the row's position in the whole list. */
 export const pagedSerialNumberColumn = <T,>(page: number, pageSize: number): TableColumn<T> => ({
   accessor: '__serial',
-  title: 'S.No',
+  title: i18n._(serialNumberTitle),
   width: 70,
   render: (_, index) => (page - 1) * pageSize + index + 1,
 });
@@ -252,7 +259,7 @@ export const pagedSerialNumberColumn = <T,>(page: number, pageSize: number): Tab
 /** The 'S.No' column: the row's position in the whole list. */
 export const serialNumberColumn = <T,>(records: T[] | undefined): TableColumn<T> => ({
   accessor: '__serial',
-  title: 'S.No',
+  title: i18n._(serialNumberTitle),
   width: 70,
   render: (record) => (records ?? []).indexOf(record) + 1,
 });

@@ -1,3 +1,4 @@
+import { useLingui } from '@lingui/react/macro';
 import { ActionIcon, Group, Text } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { IconChevronDown, IconChevronRight } from '@tabler/icons-react';
@@ -6,6 +7,7 @@ import type { RowDetail } from './portal-table.tsx';
 import { cellContent, fieldText, type TableColumn } from './table-column.ts';
 
 /** Below the sidebar's breakpoint a list keeps only the columns that matter (docs/decisions/accounts.md § Phones). */
+// eslint-disable-next-line lingui/no-unlocalized-strings -- a CSS media query
 export const phoneMediaQuery = '(max-width: 48em)';
 
 /**
@@ -18,6 +20,7 @@ export function usePhoneColumns<T>(
   idAccessor: keyof T & string,
   phoneColumns: string[] | undefined,
 ): { columns: TableColumn<T>[]; rowDetail?: RowDetail<T>; horizontalSpacing?: number } {
+  const { t } = useLingui();
   const isPhone = useMediaQuery(phoneMediaQuery) ?? false;
   const [expandedIds, setExpandedIds] = useState<unknown[]>([]);
   if (!isPhone || !phoneColumns) return { columns };
@@ -27,6 +30,10 @@ export function usePhoneColumns<T>(
   const [first] = phoneColumns;
   const idOf = (record: T) => record[idAccessor];
   const isOpen = (record: T) => expandedIds.includes(idOf(record));
+  const detailsOf = (record: T, accessor: string) => {
+    const name = fieldText(record, accessor);
+    return t`Details of ${name}`;
+  };
   const toggle = (record: T) =>
     setExpandedIds((ids) =>
       ids.includes(idOf(record)) ? ids.filter((id) => id !== idOf(record)) : [...ids, idOf(record)],
@@ -50,7 +57,7 @@ export function usePhoneColumns<T>(
                     variant="subtle"
                     size="lg"
                     aria-expanded={isOpen(record)}
-                    aria-label={`Details of ${fieldText(record, column.accessor)}`}
+                    aria-label={detailsOf(record, column.accessor)}
                     onClick={() => toggle(record)}
                   >
                     {isOpen(record) ? (

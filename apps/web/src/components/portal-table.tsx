@@ -1,11 +1,10 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Loader, Table, Text, UnstyledButton } from '@mantine/core';
 import { IconArrowDown, IconArrowUp, IconDatabaseOff, IconSelector } from '@tabler/icons-react';
 import { Fragment, type ReactNode } from 'react';
 import classes from './portal-table.module.css';
 import { TableFooter, type TablePaging } from './table-footer.tsx';
 import { cellContent, nextSortStatus, type SortStatus, type TableColumn } from './table-column.ts';
-
-const noRecordsText = 'There are no records to display';
 
 /** A record's detail, drawn in a row of its own under the record's row while open. */
 export interface RowDetail<T> {
@@ -33,7 +32,9 @@ export interface PortalTableProps<T> {
  * one), the spec's empty and 'Loading...' states, and a footer with the page and page size.
  */
 export function PortalTable<T>(props: PortalTableProps<T>) {
-  const { records, idAccessor, isFetching = false, emptyText = noRecordsText, rowDetail, paging } = props;
+  const { t } = useLingui();
+  const { records, idAccessor, isFetching = false, rowDetail, paging } = props;
+  const emptyText = props.emptyText ?? t`There are no records to display`;
   const columns = props.columns.filter((column) => !column.hidden);
   const pinnedAccessor = props.pinLastColumn ? columns.at(-1)?.accessor : undefined;
   const pinnedClass = (column: TableColumn<T>) => (column.accessor === pinnedAccessor ? classes.pinned : undefined);
@@ -106,7 +107,7 @@ export function PortalTable<T>(props: PortalTableProps<T>) {
         <div className={classes.loader} role="status">
           <Loader size="md" aria-hidden />
           <Text size="sm" c="dimmed">
-            Loading...
+            <Trans>Loading...</Trans>
           </Text>
         </div>
       )}

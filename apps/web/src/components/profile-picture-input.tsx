@@ -1,8 +1,10 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Button, FileInput, Group, Image, Stack } from '@mantine/core';
 import { caseFileMessages } from '@portal/contract';
 import { IconPhoto } from '@tabler/icons-react';
 import { useEffect, useMemo, useState } from 'react';
 import { fileUrl } from '../lib/api-client.ts';
+import { serverText } from '../lib/server-text.ts';
 
 const allowedTypes = ['image/jpeg', 'image/png'];
 
@@ -24,6 +26,7 @@ export function ProfilePictureInput({
   onChange: (file: File | null) => void;
   onRemove: () => void;
 }) {
+  const { t } = useLingui();
   const [error, setError] = useState<string | null>(null);
   const chosenUrl = useMemo(() => (value ? URL.createObjectURL(value) : null), [value]);
   useEffect(() => () => (chosenUrl ? URL.revokeObjectURL(chosenUrl) : undefined), [chosenUrl]);
@@ -32,23 +35,23 @@ export function ProfilePictureInput({
   return (
     <Stack gap="xs">
       <FileInput
-        label="Profile Picture"
-        placeholder="Choose a JPG or PNG picture"
+        label={t`Profile Picture`}
+        placeholder={t`Choose a JPG or PNG picture`}
         accept={allowedTypes.join(',')}
         leftSection={<IconPhoto size={16} aria-hidden />}
         clearable
-        clearButtonProps={{ 'aria-label': 'Clear profile picture' }}
+        clearButtonProps={{ 'aria-label': t`Clear profile picture` }}
         value={value}
         error={error}
         onChange={(file) => {
           const isAllowed = file === null || allowedTypes.includes(file.type);
-          setError(isAllowed ? null : caseFileMessages.photoType);
+          setError(isAllowed ? null : serverText(caseFileMessages.photoType));
           onChange(isAllowed ? file : null);
         }}
       />
       {previewUrl && (
         <Group gap="sm" align="end">
-          <Image src={previewUrl} w={100} h={100} fit="cover" radius="sm" alt="Profile picture preview" />
+          <Image src={previewUrl} w={100} h={100} fit="cover" radius="sm" alt={t`Profile picture preview`} />
           <Button
             variant="default"
             size="xs"
@@ -58,7 +61,7 @@ export function ProfilePictureInput({
               onRemove();
             }}
           >
-            Remove Picture
+            <Trans>Remove Picture</Trans>
           </Button>
         </Group>
       )}

@@ -1,6 +1,8 @@
+import { useLingui } from '@lingui/react/macro';
 import { ActionIcon, Button, Group } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { IconPencil, IconTrash, type Icon } from '@tabler/icons-react';
+import { phoneMediaQuery } from './phone-columns.tsx';
 
 /** A row's action besides Edit and Delete: its label, icon and colour. */
 export interface RowAction {
@@ -25,17 +27,20 @@ export function RowActions({
   onDelete: () => void;
   extra?: readonly RowAction[];
 }) {
-  const isNarrow = useMediaQuery('(max-width: 48em)') ?? false;
-  const actions: readonly RowAction[] = [
-    ...extra,
-    { label: 'Edit', icon: IconPencil, onClick: onEdit },
-    { label: 'Delete', icon: IconTrash, color: 'red', onClick: onDelete },
+  const { t } = useLingui();
+  const isNarrow = useMediaQuery(phoneMediaQuery) ?? false;
+  // Each button's name says what it acts on: 'Edit Role 1' (an extra action's label comes translated from its caller).
+  const actions: readonly (RowAction & { ariaLabel: string })[] = [
+    ...extra.map((action) => ({ ...action, ariaLabel: `${action.label} ${name}` })),
+    { label: t`Edit`, ariaLabel: t`Edit ${name}`, icon: IconPencil, onClick: onEdit },
+    { label: t`Delete`, ariaLabel: t`Delete ${name}`, icon: IconTrash, color: 'red', onClick: onDelete },
   ];
   return (
-    <Group gap="xs" wrap="nowrap">
-      {actions.map(({ label, icon: Icon, color, onClick }) =>
+    // Longer words (German, the pseudo-locale) take a second line rather than being cut.
+    <Group gap="xs">
+      {actions.map(({ label, ariaLabel, icon: Icon, color, onClick }) =>
         isNarrow ? (
-          <ActionIcon key={label} variant="light" color={color} aria-label={`${label} ${name}`} onClick={onClick}>
+          <ActionIcon key={label} variant="light" color={color} aria-label={ariaLabel} onClick={onClick}>
             <Icon size={16} aria-hidden />
           </ActionIcon>
         ) : (
@@ -45,7 +50,7 @@ export function RowActions({
             variant="light"
             color={color}
             leftSection={<Icon size={14} aria-hidden />}
-            aria-label={`${label} ${name}`}
+            aria-label={ariaLabel}
             onClick={onClick}
           >
             {label}

@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Button, Group, Menu, Pagination, Text } from '@mantine/core';
 import { IconSelector } from '@tabler/icons-react';
 import classes from './portal-table.module.css';
@@ -16,6 +17,7 @@ export interface TablePaging {
 
 /** Under a table with records: 'from - to / total', the records per page (5/10/20) and the pages. */
 export function TableFooter({ paging, shownCount }: { paging: TablePaging; shownCount: number }) {
+  const { t } = useLingui();
   const { page, pageSize, total, onPageChange, onPageSizeChange } = paging;
   const from = (page - 1) * pageSize + 1;
   return (
@@ -25,7 +27,7 @@ export function TableFooter({ paging, shownCount }: { paging: TablePaging; shown
       </Text>
       <Group gap="xs">
         <Text component="div" size="sm">
-          Records per page
+          <Trans>Records per page</Trans>
         </Text>
         <Menu withArrow offset={2}>
           <Menu.Target>
@@ -34,7 +36,7 @@ export function TableFooter({ paging, shownCount }: { paging: TablePaging; shown
               variant="default"
               fw="normal"
               rightSection={<IconSelector size={14} aria-hidden />}
-              aria-label={`Records per page: ${pageSize}`}
+              aria-label={t`Records per page: ${pageSize}`}
             >
               {pageSize}
             </Button>
@@ -61,12 +63,12 @@ export function TableFooter({ paging, shownCount }: { paging: TablePaging; shown
         total={Math.max(1, Math.ceil(total / pageSize))}
         getControlProps={(control) =>
           control === 'previous'
-            ? { 'aria-label': 'Previous page' }
+            ? { 'aria-label': t`Previous page` }
             : control === 'next'
-              ? { 'aria-label': 'Next page' }
+              ? { 'aria-label': t`Next page` }
               : {}
         }
-        getItemProps={(item) => ({ 'aria-label': `Page ${item}` })}
+        getItemProps={(item) => ({ 'aria-label': t`Page ${item}` })}
       />
     </div>
   );

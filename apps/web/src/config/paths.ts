@@ -22,6 +22,7 @@ export const paths = {
   /** A patient's link to one plan version: public, no sign-in. */
   sharedPlan: '/p/:token',
   audit: '/audit',
+  settings: '/settings',
 } as const;
 
 /** The address of one case's page: shared, linked from lists and e-mailed to its doctor. */
@@ -32,3 +33,10 @@ export const caseSectionPath = (caseId: number, section: 'messages' | 'plan') =>
 
 /** The case form with one of the caller's drafts open (docs/decisions/case-form.md § Drafts). */
 export const caseDraftPath = (draftId: number) => `/cases?draft=${draftId}`;
+
+/**
+ * A refinement ordered from a progress scan: the case form as an order from the case, prefilled
+ * with the scan's off-track teeth and its files as the order's scans (docs/decisions/progress-scans.md).
+ */
+export const refinementFromScanPath = (caseId: number, progressScanId: number) =>
+  `/cases?${new URLSearchParams({ from: String(caseId), order: 'Refinement', progressScan: String(progressScanId) }).toString()}`;

@@ -10,5 +10,3 @@ export type CaseViewer = 'doctor' | 'assistant' | 'lab';
 export const caseViewerOf = (session: Session): CaseViewer =>
   isDoctor(session) ? 'doctor' : isAssistant(session) ? 'assistant' : 'lab';
 
-/** Whose approval a plan waits for, as the viewer reads it. */
-export const approvalFor = (viewer: CaseViewer) => (viewer === 'assistant' ? "the doctor's approval" : 'your approval');

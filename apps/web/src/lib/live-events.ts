@@ -44,6 +44,19 @@ function onCasePlan(queryClient: QueryClient, data: string) {
   void queryClient.invalidateQueries({ queryKey: messageKeys.inbox() });
 }
 
+/**
+ * What a progress scan sent or fitted makes stale: that case's scans (list and results) and its
+ * timeline, and the lists and the case, whose Off track mark a fit may change.
+ */
+function onCaseProgressScan(queryClient: QueryClient, data: string) {
+  const caseId = caseIdOf(data);
+  if (caseId === undefined) return;
+  void queryClient.invalidateQueries({ queryKey: caseKeys.progressScans(caseId) });
+  void queryClient.invalidateQueries({ queryKey: caseKeys.timeline(caseId) });
+  void queryClient.invalidateQueries({ queryKey: caseKeys.lists() });
+  void queryClient.invalidateQueries({ queryKey: caseKeys.detail(caseId) });
+}
+
 /** What a new technician makes stale: the lists (Mine, Unassigned), the case and its timeline. */
 function onCaseAssignee(queryClient: QueryClient, data: string) {
   const caseId = caseIdOf(data);
@@ -79,6 +92,9 @@ export function useLiveEvents(token: string | undefined) {
       onCaseMessage(queryClient, (event as MessageEvent<string>).data),
     );
     source.addEventListener('case.plan', (event) => onCasePlan(queryClient, (event as MessageEvent<string>).data));
+    source.addEventListener('case.progressScan', (event) =>
+      onCaseProgressScan(queryClient, (event as MessageEvent<string>).data),
+    );
     source.addEventListener('case.assignee', (event) =>
       onCaseAssignee(queryClient, (event as MessageEvent<string>).data),
     );

@@ -1,6 +1,9 @@
+import { msg } from '@lingui/core/macro';
 import { meshViewAnswer } from '@portal/contract';
 import { Box3, BufferAttribute, BufferGeometry, Matrix4, Sphere, Vector3 } from 'three';
+import { i18n } from './i18n.ts';
 import { loadStl } from './load-stl.ts';
+import { meshFailureText } from './mesh-failure.ts';
 import type { MeshStream, MeshViewPart, MeshViewWorkerAnswer } from './mesh-view-worker.ts';
 
 /** A mesh to show: its geometry and where it sits (a viewing copy's positions are quantized, and its matrix maps them back to millimetres). */
@@ -11,6 +14,8 @@ export interface LoadedMesh {
   fallback?: string;
   /** The copy's simplified mesh, drawn while the whole model is in view (lighter to draw, the same to the eye there). */
   overview?: { geometry: BufferGeometry; matrix: Matrix4 };
+  /** Its node's glTF extras, when it has any (a progress scan's copy: the off-track distance it was measured with). */
+  extras?: Record<string, unknown>;
 }
 
 /**
@@ -61,8 +66,18 @@ export async function loadMeshView(
       matrix: new Matrix4(),
       fallback:
         state?.state === 'pending'
-          ? 'its lighter viewing copy is still being made'
-          : 'no lighter viewing copy could be made of it',
+          ? i18n._(
+              msg({
+                message: 'its lighter viewing copy is still being made',
+                comment: "Why the original STL is shown, ending a viewer's sentence",
+              }),
+            )
+          : i18n._(
+              msg({
+                message: 'no lighter viewing copy could be made of it',
+                comment: "Why the original STL is shown, ending a viewer's sentence",
+              }),
+            ),
     };
   }
   return readCopyInWorker(`${file.viewPath}/mesh.glb`, signal, onProgress);
@@ -75,6 +90,7 @@ function geometryOf(part: MeshViewPart): { geometry: BufferGeometry; matrix: Mat
     .setAttribute('position', attribute(part.position))
     .setAttribute('normal', attribute(part.normal));
   if (part.index) geometry.setIndex(attribute(part.index));
+  if (part.distance) geometry.setAttribute('distance', attribute(part.distance));
   geometry.boundingBox = new Box3(new Vector3(...part.box.min), new Vector3(...part.box.max));
   geometry.boundingSphere = new Sphere(new Vector3(...part.sphere.center), part.sphere.radius);
   return { geometry, matrix: new Matrix4().fromArray(part.matrix) };
@@ -84,7 +100,11 @@ function geometryOf(part: MeshViewPart): { geometry: BufferGeometry; matrix: Mat
  * Downloads and decodes a viewing copy in a Web Worker (mesh-view-worker.ts): the page only
  * wraps the streams it sends back. Aborting ends the worker, and its download with it.
  */
-function readCopyInWorker(url: string, signal: AbortSignal, onProgress: (share: number) => void): Promise<LoadedMesh> {
+export function readCopyInWorker(
+  url: string,
+  signal: AbortSignal,
+  onProgress: (share: number) => void,
+): Promise<LoadedMesh> {
   return new Promise((resolve, reject) => {
     if (signal.aborted) return reject(signal.reason as Error);
     const worker = new Worker(new URL('./mesh-view-worker.ts', import.meta.url), { type: 'module' });
@@ -101,13 +121,17 @@ function readCopyInWorker(url: string, signal: AbortSignal, onProgress: (share: 
       const answer = event.data;
       if ('progress' in answer) return onProgress(answer.progress);
       end();
-      if ('error' in answer) return reject(new Error(answer.error));
+      if ('error' in answer) return reject(new Error(meshFailureText(answer)));
       onProgress(1);
-      resolve({ ...geometryOf(answer.detail), ...(answer.overview && { overview: geometryOf(answer.overview) }) });
+      resolve({
+        ...geometryOf(answer.detail),
+        ...(answer.overview && { overview: geometryOf(answer.overview) }),
+        ...(answer.detail.extras && { extras: answer.detail.extras }),
+      });
     };
     worker.onerror = () => {
       end();
-      reject(new Error('its viewing copy could not be read'));
+      reject(new Error(meshFailureText({ error: 'copy-unreadable' })));
     };
     // A resolved absolute address: the worker's base is its own script's.
     worker.postMessage({ url: new URL(url, location.href).href });

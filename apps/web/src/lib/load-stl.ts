@@ -1,4 +1,5 @@
 import { BufferAttribute, BufferGeometry } from 'three';
+import { meshFailureText } from './mesh-failure.ts';
 import type { StlWorkerAnswer } from './stl-worker.ts';
 
 /**
@@ -22,14 +23,14 @@ export function loadStl(url: string, signal: AbortSignal): Promise<BufferGeometr
     worker.onmessage = (event: MessageEvent<StlWorkerAnswer>) => {
       end();
       const answer = event.data;
-      if ('error' in answer) return reject(new Error(answer.error));
+      if ('error' in answer) return reject(new Error(meshFailureText(answer)));
       const geometry = new BufferGeometry().setAttribute('position', new BufferAttribute(answer.positions, 3));
       if (answer.normals) geometry.setAttribute('normal', new BufferAttribute(answer.normals, 3));
       resolve(geometry);
     };
     worker.onerror = () => {
       end();
-      reject(new Error('it could not be read'));
+      reject(new Error(meshFailureText({ error: 'unreadable' })));
     };
     // A resolved absolute address: the worker's base is its own script's.
     worker.postMessage({ url: new URL(url, location.href).href });

@@ -9,6 +9,7 @@
 import { MeshoptDecoder } from 'meshoptimizer/decoder';
 import { Box3, BufferAttribute, InterleavedBufferAttribute, Mesh, Sphere, type BufferGeometry } from 'three';
 import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js';
+import type { MeshFailure } from './mesh-failure.ts';
 
 /** A vertex or index stream as the page rebuilds it into a BufferAttribute. */
 export interface MeshStream {
@@ -30,10 +31,13 @@ export interface MeshViewPart {
   matrix: number[];
   box: { min: number[]; max: number[] };
   sphere: { center: number[]; radius: number };
+  /** A progress scan's copy: each vertex's distance to the planned stage over the cap (`_DISTANCE`), and its node's extras. */
+  distance?: MeshStream;
+  extras?: Record<string, unknown>;
 }
 
 export type MeshViewWorkerAnswer =
-  { progress: number } | { detail: MeshViewPart; overview: MeshViewPart | null } | { error: string };
+  { progress: number } | { detail: MeshViewPart; overview: MeshViewPart | null } | MeshFailure;
 
 const post = (answer: MeshViewWorkerAnswer, transfer: Transferable[] = []) =>
   (self as unknown as Worker).postMessage(answer, transfer);
@@ -74,6 +78,8 @@ function partOf(mesh: Mesh): MeshViewPart {
     matrix: mesh.matrixWorld.toArray(),
     box: { min: box.min.toArray(), max: box.max.toArray() },
     sphere: { center: sphere.center.toArray(), radius: sphere.radius },
+    ...(geometry.getAttribute('_distance') && { distance: streamOf(geometry.getAttribute('_distance')) }),
+    ...(Object.keys(mesh.userData).length > 0 && { extras: { ...mesh.userData } }),
   };
 }
 
@@ -98,10 +104,10 @@ self.onmessage = async (event: MessageEvent<{ url: string }>) => {
   let data: ArrayBuffer;
   try {
     const response = await fetch(event.data.url, { credentials: 'include' });
-    if (!response.ok) return post({ error: `the server answered ${response.status}` });
+    if (!response.ok) return post({ error: 'status', status: response.status });
     data = await read(response);
   } catch {
-    return post({ error: 'it could not be downloaded' });
+    return post({ error: 'not-downloaded' });
   }
   try {
     await MeshoptDecoder.ready;
@@ -114,14 +120,16 @@ self.onmessage = async (event: MessageEvent<{ url: string }>) => {
     // The copy's full mesh (`detail`) and its simplified `overview`; a copy made before
     // overviews existed has its one mesh.
     const detail = meshes.find((mesh) => mesh.name === 'detail') ?? meshes[0];
-    if (!detail) return post({ error: 'its viewing copy holds no mesh' });
+    if (!detail) return post({ error: 'no-mesh' });
     const overview = meshes.find((mesh) => mesh.name === 'overview');
     const parts = { detail: partOf(detail), overview: overview ? partOf(overview) : null };
     const buffers = [parts.detail, ...(parts.overview ? [parts.overview] : [])].flatMap((part) =>
-      [part.position, part.normal, ...(part.index ? [part.index] : [])].map((stream) => stream.array.buffer),
+      [part.position, part.normal, ...(part.index ? [part.index] : []), ...(part.distance ? [part.distance] : [])].map(
+        (stream) => stream.array.buffer,
+      ),
     );
     post(parts, [...new Set(buffers)]);
   } catch {
-    post({ error: 'its viewing copy could not be read' });
+    post({ error: 'copy-unreadable' });
   }
 };

@@ -1,11 +1,13 @@
 import {
   Box3,
+  type BufferGeometry,
   Color,
   DirectionalLight,
   Group,
   HemisphereLight,
   LOD,
   type Material,
+  type Matrix4,
   MathUtils,
   Mesh,
   MeshBasicMaterial,
@@ -23,6 +25,7 @@ import {
   WebGLRenderTarget,
 } from 'three';
 import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
+import { framePoints, type Framing } from './arch-frame.ts';
 import type { WebGlProbeAnswer } from './webgl-probe-worker.ts';
 
 const fieldOfView = 40;
@@ -233,6 +236,23 @@ export function withOverview(detail: Object3D, overview: Object3D): LOD {
   return lod;
 }
 
+/**
+ * A viewing copy (load-mesh-view.ts) as drawn, in `material`: its mesh placed by its matrix (the
+ * positions are quantized; the matrix maps them back to millimetres), with its overview when it
+ * has one (`withOverview`).
+ */
+export function meshOfCopy(
+  copy: { geometry: BufferGeometry; matrix?: Matrix4; overview?: { geometry: BufferGeometry; matrix: Matrix4 } },
+  material: Material,
+): Object3D {
+  const meshOf = (part: { geometry: BufferGeometry; matrix?: Matrix4 }) => {
+    const mesh = new Mesh(part.geometry, material);
+    part.matrix?.decompose(mesh.position, mesh.quaternion, mesh.scale);
+    return mesh;
+  };
+  return copy.overview ? withOverview(meshOf(copy), meshOf(copy.overview)) : meshOf(copy);
+}
+
 export interface ModelCanvasOptions {
   ariaLabel: string;
   background: string;
@@ -317,11 +337,21 @@ export function createModelCanvas(container: HTMLElement, options: ModelCanvasOp
 
   let radius = 0;
   let hasFitted = false;
+  /** What `fit` frames: a sample of the model's points, when the caller gave one (lib/arch-frame.ts). */
+  let framed: { points: Float32Array; framing?: Framing } | undefined;
   const placeCamera = () => {
     if (!radius || !container.clientWidth || !container.clientHeight) return;
-    const vertical = MathUtils.degToRad(fieldOfView);
-    const horizontal = 2 * Math.atan(Math.tan(vertical / 2) * camera.aspect);
-    const distance = (radius / Math.sin(Math.min(vertical, horizontal) / 2)) * 1.1;
+    let distance: number;
+    if (framed?.framing) {
+      // The model's sample fills the view: its target at the centre of the orbit.
+      const placed = framed.framing.at(camera.aspect);
+      model.position.copy(placed.target).negate();
+      distance = placed.distance;
+    } else {
+      const vertical = MathUtils.degToRad(fieldOfView);
+      const horizontal = 2 * Math.atan(Math.tan(vertical / 2) * camera.aspect);
+      distance = (radius / Math.sin(Math.min(vertical, horizontal) / 2)) * 1.1;
+    }
     camera.near = radius / 100;
     camera.far = radius * 100;
     camera.position.copy(options.viewDirection).multiplyScalar(distance);
@@ -363,13 +393,23 @@ export function createModelCanvas(container: HTMLElement, options: ModelCanvasOp
     setLabel(ariaLabel: string) {
       canvas.setAttribute('aria-label', ariaLabel);
     },
-    /** Centres the model (false while it is still empty) and fits the camera to it. */
-    fit(): boolean {
+    /**
+     * Centres the model (false while it is still empty) and fits the camera to it, as it is turned
+     * now: to `points` (a sample of it in its own coordinates, kept for the next fits) so that they
+     * fill the view, or without a sample, to its bounding sphere.
+     */
+    fit(points?: Float32Array): boolean {
+      if (points) framed = { points };
       model.position.set(0, 0, 0);
-      const bounds = new Box3().setFromObject(model);
-      if (bounds.isEmpty()) return false;
-      model.position.sub(bounds.getCenter(new Vector3()));
-      radius = Math.max(bounds.getBoundingSphere(new Sphere()).radius, 1e-3);
+      if (framed && framed.points.length >= 3) {
+        framed.framing = framePoints(framed.points, model.quaternion, options.viewDirection, fieldOfView);
+        radius = framed.framing.radius;
+      } else {
+        const bounds = new Box3().setFromObject(model);
+        if (bounds.isEmpty()) return false;
+        model.position.sub(bounds.getCenter(new Vector3()));
+        radius = Math.max(bounds.getBoundingSphere(new Sphere()).radius, 1e-3);
+      }
       hasFitted = false;
       // Drawn now, the frame would wait for every shader to compile and link (getProgramParameter):
       // most of a second in software, on the page's main thread.

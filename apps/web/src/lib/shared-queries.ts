@@ -1,4 +1,5 @@
-import { maxPageSize, type DoctorListQuery } from '@portal/contract';
+import type { DoctorListQuery } from '@portal/contract';
+import { maxPageSize } from '@portal/contract/case-list';
 import { infiniteQueryOptions, keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { api } from './api-client.ts';
 
@@ -20,6 +21,8 @@ export const caseKeys = {
   timeline: (caseId: number) => [...caseKeys.all, 'timeline', caseId] as const,
   /** A case's treatment plan versions (the plans feature); live plan events refresh them. */
   plans: (caseId: number) => [...caseKeys.all, 'plans', caseId] as const,
+  /** A case's progress scans (the progress feature); live `case.progressScan` events refresh them. */
+  progressScans: (caseId: number) => [...caseKeys.all, 'progress-scans', caseId] as const,
   /** Who cases can be assigned to (the case page and the dashboard's list). */
   assignees: () => [...caseKeys.all, 'assignees'] as const,
   /** The lab's turnaround targets (staff: the list's and the case page's due dates). */
@@ -28,11 +31,29 @@ export const caseKeys = {
   doctorOptions: () => [...caseKeys.all, 'doctor-options'] as const,
 };
 
-/** The lab's turnaround targets, read once a session: they change only with the server's configuration. */
+/** The lab's turnaround targets, read once a session: only the administrator's Settings change them, and that refreshes them. */
 export const turnaroundQueryOptions = () =>
   queryOptions({
     queryKey: caseKeys.turnaround(),
     queryFn: () => api.call('GET /api/case/turnaround', {}),
+    staleTime: Infinity,
+  });
+
+/** The lab's settings (the administrator's Settings screen) and what staff and doctors read of them. */
+export const settingsKeys = {
+  all: ['settings'] as const,
+  lab: () => [...settingsKeys.all, 'lab'] as const,
+  couriers: () => [...settingsKeys.all, 'couriers'] as const,
+  timeZone: () => [...settingsKeys.all, 'time-zone'] as const,
+  locale: () => [...settingsKeys.all, 'locale'] as const,
+  toothNotation: () => [...settingsKeys.all, 'tooth-notation'] as const,
+};
+
+/** The lab's couriers and their tracking links (the dispatch dialog, tracking numbers): they change only on the Settings screen. */
+export const couriersQueryOptions = () =>
+  queryOptions({
+    queryKey: settingsKeys.couriers(),
+    queryFn: () => api.call('GET /api/settings/couriers', {}),
     staleTime: Infinity,
   });
 

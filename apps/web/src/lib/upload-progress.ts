@@ -1,5 +1,7 @@
+import { msg } from '@lingui/core/macro';
 import { ApiError } from '@portal/contract/client';
 import { activity } from './activity.ts';
+import { i18n } from './i18n.ts';
 
 /** Statuses whose Response must have no body. */
 const emptyStatuses = new Set([204, 205, 304]);
@@ -33,8 +35,9 @@ export function fetchWithUploadProgress(input: RequestInfo | URL, init: RequestI
       const headers = parseHeaders(request.getAllResponseHeaders());
       resolve(new Response(body, { status: request.status, statusText: request.statusText, headers }));
     };
-    request.onerror = () => reject(new ApiError(0, 'The upload failed. Check your connection and try again.'));
-    request.onabort = () => reject(new ApiError(0, 'The upload was cancelled.'));
+    request.onerror = () =>
+      reject(new ApiError(0, i18n._(msg`The upload failed. Check your connection and try again.`)));
+    request.onabort = () => reject(new ApiError(0, i18n._(msg`The upload was cancelled.`)));
     init.signal?.addEventListener('abort', () => request.abort());
     request.send(init.body as XMLHttpRequestBodyInit | null | undefined);
   });

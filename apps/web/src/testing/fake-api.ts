@@ -6,13 +6,14 @@ export interface SentRequest {
   body: unknown;
 }
 
-type Answer = unknown | ((request: SentRequest) => Response | unknown);
+type Answer = unknown | ((request: SentRequest) => Response | unknown | Promise<Response | unknown>);
 
 /**
  * Stands in for the server behind `fetch`: each `'METHOD /api/path'` (query left out) gets
  * the answer given, as JSON with status 200 unless the function returns a Response. Every
  * request is recorded, so a test can tell what the form sent, or that it sent nothing; one
- * with no answer is a 404, as the real server says for a route it does not have.
+ * with no answer is a 404, as the real server says for a route it does not have. A function may
+ * answer later (a promise), as a slow network does.
  */
 export function fakeApi(answers: Record<string, Answer> = {}) {
   const sent: SentRequest[] = [];
@@ -24,7 +25,7 @@ export function fakeApi(answers: Record<string, Answer> = {}) {
     const key = `${method} ${url.pathname}`;
     if (!(key in answers)) return json({ message: 'Not found' }, 404);
     const answer = answers[key];
-    const result = typeof answer === 'function' ? (answer as (request: SentRequest) => unknown)(request) : answer;
+    const result = typeof answer === 'function' ? await (answer as (request: SentRequest) => unknown)(request) : answer;
     return result instanceof Response ? result : json(result);
   });
   vi.stubGlobal('fetch', fetchStub);

@@ -1,3 +1,4 @@
+import { I18nProvider } from '@lingui/react';
 import { MantineProvider } from '@mantine/core';
 import { Notifications } from '@mantine/notifications';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
@@ -6,6 +7,10 @@ import { userEvent, type UserEvent } from '@testing-library/user-event';
 import type { ReactElement } from 'react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { cssVariablesResolver, theme } from '../app/theme.ts';
+import { i18n } from '../lib/i18n.ts';
+
+// English, the spec's words: the messages as written in the code (the catalogs are the build's).
+i18n.loadAndActivate({ locale: 'en', messages: {} });
 
 /**
  * Renders one screen or form as the app does: Mantine with the app's theme, toasts, a fresh
@@ -24,12 +29,14 @@ export function renderWithApp(
   const user = userEvent.setup({ applyAccept: false, delay: null });
   const result = render(
     // env="test": no transitions and no portals, so a dropdown's options are there at once.
-    <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} env="test">
-      <Notifications />
-      <QueryClientProvider client={queryClient}>
-        <RouterProvider router={router} />
-      </QueryClientProvider>
-    </MantineProvider>,
+    <I18nProvider i18n={i18n}>
+      <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} env="test">
+        <Notifications />
+        <QueryClientProvider client={queryClient}>
+          <RouterProvider router={router} />
+        </QueryClientProvider>
+      </MantineProvider>
+    </I18nProvider>,
   );
   return { ...result, user };
 }

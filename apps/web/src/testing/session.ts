@@ -11,7 +11,14 @@ const base64url = (value: object) => btoa(JSON.stringify(value)).replace(/=+$/, 
  */
 export function signInAs(account: Pick<LoginResponse, 'userId' | 'userName' | 'userType' | 'roleId'>) {
   const token = `${base64url({ alg: 'HS256' })}.${base64url({ exp: Math.floor(Date.now() / 1000) + 3600 })}.signature`;
-  sessionStore.start({ ...account, token, createdAt: '2026-01-05T10:00:00.000Z', profilePic: null, message: '' });
+  sessionStore.start({
+    ...account,
+    token,
+    createdAt: '2026-01-05T10:00:00.000Z',
+    profilePic: null,
+    message: '',
+    locale: 'en',
+  });
 }
 
 afterEach(() => {

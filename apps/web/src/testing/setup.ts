@@ -5,6 +5,7 @@
  */
 import { cleanup, configure } from '@testing-library/react';
 import { afterEach, inject } from 'vitest';
+import { i18n } from '../lib/i18n.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -12,6 +13,10 @@ declare module 'vitest' {
     testTimeFactor: number;
   }
 }
+
+// English, the spec's words, in every test file whatever ran before it in the worker (one module
+// graph per worker): messages as written in the code (the build's catalogs are for other languages).
+i18n.loadAndActivate({ locale: 'en', messages: {} });
 
 // waitFor and findBy* wait for an outcome, not a pace: their default 1 s failed a login-form
 // test on a loaded CI machine. A bound, times the run's factor, as the test's own timeout is.

@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Alert, Box, Button, Container, Group, Stack, Title } from '@mantine/core';
 // Plain texts only (no zod): the message the server refuses such a session with.
 import { messages } from '@portal/contract/session';
@@ -6,6 +7,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense } from 'react';
 import { useNavigate } from 'react-router';
 import { paths } from '../../config/paths.ts';
+import { serverText } from '../../lib/server-text.ts';
 import { useLogout } from '../../features/auth/api/logout.ts';
 import { useMySecondFactors } from '../../features/auth/api/my-second-factors.ts';
 import { sessionStore } from '../../lib/session.ts';
@@ -21,6 +23,7 @@ const SecurityScreen = lazy(async () => ({
  * up they go on to the page they asked for, after they have noted their recovery codes.
  */
 export function EnrolmentLayout() {
+  const { t } = useLingui();
   const navigate = useNavigate();
   const logout = useLogout();
   const queryClient = useQueryClient();
@@ -41,22 +44,25 @@ export function EnrolmentLayout() {
             <Group gap="xs">
               <IconDental size={32} aria-hidden />
               <Title order={1} size="h3">
-                Aligner Portal
+                <Trans>Aligner Portal</Trans>
               </Title>
             </Group>
             <Button
               variant="default"
               onClick={() => void logout().then(() => navigate(paths.login, { replace: true }))}
             >
-              Sign out
+              <Trans>Sign out</Trans>
             </Button>
           </Group>
-          <Alert color="teal" title="Set up a second factor to continue" role="status">
-            {messages.enrolmentRequired} The rest of the portal opens once an authenticator app or a passkey is set up.
+          <Alert color="teal" title={t`Set up a second factor to continue`} role="status">
+            {serverText(messages.enrolmentRequired)}{' '}
+            <Trans>The rest of the portal opens once an authenticator app or a passkey is set up.</Trans>
           </Alert>
           {hasFactor && (
             <Group>
-              <Button onClick={() => void carryOn()}>Continue to the portal</Button>
+              <Button onClick={() => void carryOn()}>
+                <Trans>Continue to the portal</Trans>
+              </Button>
             </Group>
           )}
           <Suspense>

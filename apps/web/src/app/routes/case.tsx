@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Alert, Button, Skeleton, Stack, Text } from '@mantine/core';
 import type { NumberingSystem } from '@portal/contract';
 import { useEffect } from 'react';
@@ -8,7 +9,10 @@ import { useCase } from '../../features/cases/api/get-case.ts';
 import { CaseDetail } from '../../features/cases/components/case-detail/case-detail.tsx';
 import { useMenu } from '../../features/menu/api/get-menu.ts';
 import { CaseConversation } from '../../features/messages/components/case-conversation.tsx';
+import { usePlans } from '../../features/plans/api/get-plans.ts';
 import { PlanPanel } from '../../features/plans/components/plan-panel.tsx';
+import { ViewOnPlanButton } from '../../features/plans/components/progress-overlay.tsx';
+import { ProgressPanel } from '../../features/progress/components/progress-panel.tsx';
 import { isDoctor, isDoctorSide, useSession, type Session } from '../../lib/session.ts';
 import { caseViewerOf } from '../../lib/case-viewer.ts';
 
@@ -22,9 +26,12 @@ const numberingOf = (chosen: string | null | undefined): NumberingSystem =>
  * when the portal brought the user here, to the dashboard otherwise.
  */
 function CasePage({ caseId }: { caseId: number }) {
+  const { t } = useLingui();
   const session = useSession() as Session;
   const navigate = useNavigate();
   const found = useCase(caseId);
+  const plans = usePlans(caseId);
+  const approvedPlan = plans.data?.find((plan) => plan.state === 'approved');
   const menu = useMenu(session);
   // Orders from a case: its doctor or their assistant (who see only their doctors' cases), or staff with the Add Case page.
   const canOrder = isDoctorSide(session) || menu.items.some((item) => item.url === paths.cases);
@@ -44,11 +51,11 @@ function CasePage({ caseId }: { caseId: number }) {
   if (found.isError) {
     return (
       <Stack align="flex-start">
-        <Alert color="red" title="Case not found" role="alert">
-          This case does not exist or is not yours to see.
+        <Alert color="red" title={t`Case not found`} role="alert">
+          <Trans>This case does not exist or is not yours to see.</Trans>
         </Alert>
         <Button variant="default" onClick={() => void navigate(paths.dashboard)}>
-          Go to the dashboard
+          <Trans>Go to the dashboard</Trans>
         </Button>
       </Stack>
     );
@@ -56,8 +63,10 @@ function CasePage({ caseId }: { caseId: number }) {
   if (!found.data) {
     // The case is on its way: its pane's shape, in place (no full-screen overlay for reads).
     return (
-      <Stack gap="md" role="status" aria-label="Loading the case">
-        <Text c="dimmed">Loading...</Text>
+      <Stack gap="md" role="status" aria-label={t`Loading the case`}>
+        <Text c="dimmed">
+          <Trans>Loading...</Trans>
+        </Text>
         <Skeleton height={34} width="40%" />
         <Skeleton height={160} />
         <Skeleton height={120} />
@@ -79,6 +88,32 @@ function CasePage({ caseId }: { caseId: number }) {
         caseId={caseId}
         viewer={caseViewerOf(session)}
         numbering={numberingOf(found.data.ToothNumberingSystem)}
+        prescription={{
+          moveTooth: found.data.MoveTooth,
+          extractTooth: found.data.ExtractTooth,
+          noAttachment: found.data.NoAttachment,
+          ipr: found.data.IPRStage,
+          iprPrescription: found.data.IPRPrescription,
+          toothNumbering: found.data.ToothNumberingSystem,
+        }}
+      />
+      <ProgressPanel
+        key={`progress-${caseId}`}
+        caseId={caseId}
+        numbering={numberingOf(found.data.ToothNumberingSystem)}
+        approved={
+          approvedPlan
+            ? {
+                version: approvedPlan.version,
+                upperStages: approvedPlan.summary.upperStages,
+                lowerStages: approvedPlan.summary.lowerStages,
+              }
+            : null
+        }
+        canOrder={canOrder}
+        resultActions={(scan) => (
+          <ViewOnPlanButton caseId={caseId} scan={scan} numbering={numberingOf(found.data.ToothNumberingSystem)} />
+        )}
       />
       <CaseConversation key={`messages-${caseId}`} caseId={caseId} />
     </Stack>
@@ -86,6 +121,7 @@ function CasePage({ caseId }: { caseId: number }) {
 }
 
 export function Component() {
+  const { t } = useLingui();
   const { caseId } = useParams();
   const id = Number(caseId);
   return (
@@ -93,8 +129,8 @@ export function Component() {
       {Number.isSafeInteger(id) && id > 0 ? (
         <CasePage caseId={id} />
       ) : (
-        <Alert color="red" title="Case not found" role="alert">
-          This is not the address of a case.
+        <Alert color="red" title={t`Case not found`} role="alert">
+          <Trans>This is not the address of a case.</Trans>
         </Alert>
       )}
     </RequirePage>

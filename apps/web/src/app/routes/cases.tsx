@@ -1,5 +1,6 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Alert, Text } from '@mantine/core';
-import { caseOrderType } from '@portal/contract';
+import { caseOrderType, type NumberingSystem } from '@portal/contract';
 import { useState } from 'react';
 import { flushSync } from 'react-dom';
 import { useNavigate, useSearchParams } from 'react-router';
@@ -8,6 +9,9 @@ import { casePath, paths } from '../../config/paths.ts';
 import { useCase } from '../../features/cases/api/get-case.ts';
 import { CaseForm, type CaseOrderStart } from '../../features/cases/components/case-form/case-form.tsx';
 import { useMenu } from '../../features/menu/api/get-menu.ts';
+import { useProgressScan } from '../../features/progress/api/get-progress-scans.ts';
+import { refinementInstructions } from '../../features/progress/lib/progress-words.ts';
+import { formatDateOnly } from '../../lib/format-date.ts';
 import { isDoctorSide, useSession, type Session } from '../../lib/session.ts';
 
 const draftIdOf = (value: string | null) => (value && /^\d{1,10}$/.test(value) ? Number(value) : null);
@@ -48,7 +52,14 @@ function CasesPage() {
     : undefined;
   const from = searchParams.get('from');
   if (from !== null) {
-    return <OrderForm parentCaseId={Number(from)} order={searchParams.get('order')} onSubmitted={onSubmitted} />;
+    return (
+      <OrderForm
+        parentCaseId={Number(from)}
+        order={searchParams.get('order')}
+        progressScan={searchParams.get('progressScan')}
+        onSubmitted={onSubmitted}
+      />
+    );
   }
   return (
     <CaseForm
@@ -64,29 +75,71 @@ function CasesPage() {
   );
 }
 
+const isId = (value: number) => Number.isSafeInteger(value) && value > 0;
+
 function OrderForm({
   parentCaseId,
   order,
+  progressScan,
   onSubmitted,
 }: {
   parentCaseId: number;
   order: string | null;
+  /** `&progressScan=<id>`: a refinement from that progress scan of the parent (docs/decisions/progress-scans.md). */
+  progressScan: string | null;
   onSubmitted?: (created: { CaseId: number }) => void;
 }) {
-  const isValidId = Number.isSafeInteger(parentCaseId) && parentCaseId > 0;
+  const { t } = useLingui();
+  const isValidId = isId(parentCaseId);
   const parent = useCase(isValidId ? parentCaseId : 0, { enabled: isValidId });
   const orderType = caseOrderType.safeParse(order);
-  if (!isValidId || !orderType.success || parent.isError) {
+  const progressScanId = progressScan === null ? null : Number(progressScan);
+  const isFromScan = progressScanId !== null && isId(progressScanId) && isValidId;
+  const scan = useProgressScan(parentCaseId, isFromScan ? progressScanId : 0, { enabled: isFromScan });
+  if (
+    !isValidId ||
+    !orderType.success ||
+    parent.isError ||
+    (progressScanId !== null && (!isFromScan || orderType.data !== 'Refinement' || scan.isError))
+  ) {
     return (
-      <Alert color="red" title="This order cannot be made" role="alert">
-        The case to order from was not found, or the order type is not Refinement, Retainer or Replacement.
+      <Alert color="red" title={t`This order cannot be made`} role="alert">
+        <Trans>
+          The case to order from or its progress scan was not found, or the order type is not Refinement, Retainer or
+          Replacement.
+        </Trans>
       </Alert>
     );
   }
-  if (!parent.data) return <Text c="dimmed">Loading...</Text>;
+  if (!parent.data || (isFromScan && !scan.data))
+    return (
+      <Text c="dimmed">
+        <Trans>Loading...</Trans>
+      </Text>
+    );
   const start: CaseOrderStart = { parent: parent.data, orderType: orderType.data };
-  return <CaseForm key={`${parentCaseId}-${orderType.data}`} order={start} onSubmitted={onSubmitted} />;
+  if (isFromScan && scan.data) {
+    const date = formatDateOnly(scan.data.createdAt);
+    const stage = scan.data.stage;
+    start.fromScan = {
+      progressScanId: scan.data.progressScanId,
+      arches: scan.data.sent,
+      instructions: refinementInstructions(scan.data, numberingOf(parent.data.ToothNumberingSystem), date),
+      label: t`progress scan of ${date} at aligner ${stage}`,
+    };
+  }
+  return (
+    <CaseForm
+      key={`${parentCaseId}-${orderType.data}-${progressScanId ?? ''}`}
+      order={start}
+      onSubmitted={onSubmitted}
+    />
+  );
 }
+
+/** The case's tooth numbering; Universal when it chose none (the form's default). */
+const numberingOf = (chosen: string | null | undefined): NumberingSystem =>
+  chosen === 'FDI' || chosen === 'Palmer' ? chosen : 'Universal';
 
 export function Component() {
   return (

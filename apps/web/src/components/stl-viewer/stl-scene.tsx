@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Alert, Box, Checkbox, Group, Progress, Text } from '@mantine/core';
 import { useEffect, useRef, useState } from 'react';
 import { loadMeshView } from '../../lib/load-mesh-view.ts';
@@ -17,7 +18,13 @@ type ViewerState =
 /** A scan's colour, beside its name. */
 function Swatch({ color }: { color: string }) {
   return (
-    <Box w={14} h={14} bg={color} bd="1px solid var(--mantine-color-gray-6)" style={{ borderRadius: 3 }} aria-hidden />
+    <Box
+      w={14}
+      h={14}
+      bg={color}
+      style={{ border: '1px solid var(--mantine-color-gray-6)', borderRadius: 3 }}
+      aria-hidden
+    />
   );
 }
 
@@ -26,6 +33,7 @@ function Swatch({ color }: { color: string }) {
  * Several scans each get a toggle; the view presets turn them to a side (an occlusal view shows its arch alone).
  */
 export default function StlScene({ scans }: { scans: ViewableScan[] }) {
+  const { t } = useLingui();
   const containerRef = useRef<HTMLDivElement>(null);
   const viewerRef = useRef<ScanViewer>(undefined);
   const [state, setState] = useState<ViewerState>({ kind: 'loading' });
@@ -89,27 +97,35 @@ export default function StlScene({ scans }: { scans: ViewableScan[] }) {
       const disposeLoaded = () =>
         loaded.forEach(({ geometry, overview }) => [geometry, overview?.geometry].forEach((part) => part?.dispose()));
       if (controller.signal.aborted) return disposeLoaded();
-      const notes = loaded.flatMap(({ scan, fallback }) =>
-        fallback ? [`Showing the original ${scan.fileName}: ${fallback}.`] : [],
+      const notes = loaded.flatMap(({ scan: { fileName }, fallback }) =>
+        fallback ? [t`Showing the original ${fileName}: ${fallback}.`] : [],
       );
-      const failures = results.flatMap((result, index) =>
-        result.status === 'rejected'
-          ? [`Could not read ${scans[index]!.fileName}: ${(result.reason as Error).message}.`]
-          : [],
-      );
+      const failures = results.flatMap((result, index) => {
+        if (result.status === 'fulfilled') return [];
+        const fileName = scans[index]!.fileName;
+        const reason = (result.reason as Error).message;
+        return [t`Could not read ${fileName}: ${reason}.`];
+      });
       if (loaded.length === 0) {
         setState({ kind: 'failed', failures });
         return;
       }
       if (cannotDraw || !viewer) {
         disposeLoaded();
-        setState({ kind: 'failed', failures: ['This browser cannot show 3D graphics (WebGL is not available).'] });
+        setState({ kind: 'failed', failures: [t`This browser cannot show 3D graphics (WebGL is not available).`] });
         return;
       }
       const shown = loaded.map(({ scan }) => scan);
+      const names = listed(shown.map((scan) => scan.label.toLowerCase()));
       viewer.show(
-        loaded.map(({ scan, geometry, matrix, overview }) => ({ geometry, matrix, overview, color: scan.color })),
-        `3D view of the ${listed(shown.map((scan) => scan.label.toLowerCase()))} scan`,
+        loaded.map(({ scan, geometry, matrix, overview }) => ({
+          geometry,
+          matrix,
+          overview,
+          color: scan.color,
+          arch: scan.arch,
+        })),
+        t`3D view of the ${names} scan`,
       );
       setState({ kind: 'ready', shown, failures, notes });
     });
@@ -135,7 +151,7 @@ export default function StlScene({ scans }: { scans: ViewableScan[] }) {
           </Alert>
         ))}
       {state.kind === 'ready' && (
-        <Group gap="lg" mb="xs" {...(state.shown.length > 1 && { role: 'group', 'aria-label': 'Scans shown' })}>
+        <Group gap="lg" mb="xs" {...(state.shown.length > 1 && { role: 'group', 'aria-label': t`Scans shown` })}>
           {state.shown.map((scan) =>
             state.shown.length > 1 ? (
               <Checkbox
@@ -170,15 +186,14 @@ export default function StlScene({ scans }: { scans: ViewableScan[] }) {
       <Box pos="relative" display={state.kind === 'failed' ? 'none' : 'block'}>
         <Box
           ref={containerRef}
-          h="min(60vh, 560px)"
           mih={280}
           aria-hidden={state.kind !== 'ready'}
-          style={{ borderRadius: 'var(--mantine-radius-md)', overflow: 'hidden' }}
+          style={{ height: 'min(60vh, 560px)', borderRadius: 'var(--mantine-radius-md)', overflow: 'hidden' }}
         />
         {state.kind === 'loading' && (
           <Box pos="absolute" inset={0} bg="var(--mantine-color-body)">
             <ViewerLoading />
-            <Progress value={percent} aria-label={`Loading the scans: ${percent}%`} mt="xs" />
+            <Progress value={percent} aria-label={t`Loading the scans: ${percent}%`} mt="xs" />
             <Text size="sm" c="dimmed" ta="center" mt={4}>
               {percent}%
             </Text>
@@ -188,8 +203,10 @@ export default function StlScene({ scans }: { scans: ViewableScan[] }) {
       {state.kind === 'ready' && <ViewPresetButtons onView={showPreset} />}
       {state.kind === 'ready' && (
         <Text size="sm" c="dimmed" mt="xs">
-          Drag to rotate, scroll or pinch to zoom, right-drag to pan. With the view focused, arrow keys pan and Shift +
-          arrow keys rotate.
+          <Trans>
+            Drag to rotate, scroll or pinch to zoom, right-drag to pan. With the view focused, arrow keys pan and Shift
+            + arrow keys rotate.
+          </Trans>
         </Text>
       )}
     </>

@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Button } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { IconCube } from '@tabler/icons-react';
@@ -37,6 +38,7 @@ export function ViewIn3d({
   isCompact?: boolean;
   ariaLabel?: string;
 }) {
+  const { t } = useLingui();
   const [isOpen, { open, close }] = useDisclosure(false);
   if (scans.length === 0) return null;
 
@@ -49,9 +51,9 @@ export function ViewIn3d({
         aria-label={ariaLabel}
         onClick={open}
       >
-        View in 3D
+        <Trans>View in 3D</Trans>
       </Button>
-      <ViewerModal opened={isOpen} onClose={close} title="3D scan viewer" size="xl">
+      <ViewerModal opened={isOpen} onClose={close} title={t`3D scan viewer`} size="xl">
         <Suspense fallback={<ViewerLoading />}>
           <StlScene scans={scans} />
         </Suspense>

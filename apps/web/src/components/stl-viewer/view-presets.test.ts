@@ -1,6 +1,8 @@
 import { Vector3 } from 'three';
 import { describe, expect, it } from 'vitest';
-import { archHiddenBy, presetOrientation, viewPresets } from './view-presets.ts';
+import { findArchFrame } from '../../lib/arch-frame.ts';
+import { orientations, placedAxis, planSamples, scanSample } from '../../testing/generated-arches.ts';
+import { archHiddenBy, presetOrientation, presetPoints, viewPresets } from './view-presets.ts';
 
 const camera = new Vector3(0.35, 0.35, 1).normalize();
 const screenUp = new Vector3(0, 1, 0).projectOnPlane(camera).normalize();
@@ -27,5 +29,44 @@ describe('presetOrientation', () => {
     const screenRight = screenUp.clone().cross(camera);
     expect(seenFrom('front', [1, 0, 0]).dot(screenRight)).toBeCloseTo(1);
     expect(viewPresets.map(archHiddenBy)).toEqual([undefined, 'lower', 'upper', undefined, undefined]);
+  });
+});
+
+describe('presetOrientation on an arch found in the mesh', () => {
+  const degrees = (a: Vector3, b: Vector3) => (a.angleTo(b) * 180) / Math.PI;
+  for (const [name, placed] of Object.entries(orientations)) {
+    it(`looks at each side of the arch the preset names, ${name}`, () => {
+      const frame = findArchFrame(planSamples(['upper', 'lower'], placed));
+      const [front, up, left] = [placedAxis('front', placed), placedAxis('up', placed), placedAxis('left', placed)];
+      const minus = (v: Vector3) => v.clone().negate();
+      // Where the camera is, seen from the arch, and which way of the arch is up on screen.
+      const expected = {
+        front: { camera: front, screenUp: up }, // in front of the incisors, the upper arch on top
+        upperOcclusal: { camera: minus(up), screenUp: front }, // under the upper arch: its biting surface
+        lowerOcclusal: { camera: up, screenUp: minus(front) }, // above the lower arch: its biting surface
+        left: { camera: left, screenUp: up }, // at the patient's left
+        right: { camera: minus(left), screenUp: up },
+      };
+      for (const preset of viewPresets) {
+        const fromArch = presetOrientation(preset, camera, frame).invert();
+        expect(degrees(camera.clone().applyQuaternion(fromArch), expected[preset].camera), preset).toBeLessThan(5);
+        expect(degrees(screenUp.clone().applyQuaternion(fromArch), expected[preset].screenUp), preset).toBeLessThan(5);
+      }
+      // From the front, the patient's left is on the right of the screen.
+      const screenRight = screenUp.clone().cross(camera);
+      expect(
+        left
+          .clone()
+          .applyQuaternion(presetOrientation('front', camera, frame))
+          .dot(screenRight),
+      ).toBeGreaterThan(0.99);
+    });
+  }
+
+  it("frames an occlusal view on its own arch's points, the others on all", () => {
+    const samples = [...planSamples(['upper'], orientations['+y up']!), scanSample(orientations['+y up']!, 'lower')];
+    expect(presetPoints('upperOcclusal', samples)).toEqual(samples[0]!.points);
+    expect(presetPoints('lowerOcclusal', samples)).toEqual(samples[1]!.points);
+    expect(presetPoints('front', samples).length).toBe(samples[0]!.points.length + samples[1]!.points.length);
   });
 });

@@ -1,3 +1,4 @@
+import { useLingui } from '@lingui/react/macro';
 import { Modal } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import type { ReactNode } from 'react';
@@ -19,6 +20,8 @@ export function ViewerModal({
   size: string;
   children: ReactNode;
 }) {
+  const { t } = useLingui();
+  // eslint-disable-next-line lingui/no-unlocalized-strings -- a CSS media query
   const isNarrow = useMediaQuery('(max-width: 767px)') ?? false;
   return (
     <Modal.Root opened={opened} onClose={onClose} size={size} fullScreen={isNarrow}>
@@ -26,7 +29,7 @@ export function ViewerModal({
       <Modal.Content>
         <Modal.Header component="div">
           <Modal.Title>{title}</Modal.Title>
-          <Modal.CloseButton aria-label="Close 3D viewer" />
+          <Modal.CloseButton aria-label={t`Close 3D viewer`} />
         </Modal.Header>
         <Modal.Body>{children}</Modal.Body>
       </Modal.Content>

@@ -1,3 +1,4 @@
+import { Trans } from '@lingui/react/macro';
 import { Center, Loader, Stack, Text } from '@mantine/core';
 
 /** What the viewer shows while three.js and the scans load. */
@@ -6,7 +7,9 @@ export function ViewerLoading() {
     <Center h={320}>
       <Stack align="center" gap="xs" role="status">
         <Loader aria-hidden />
-        <Text>Loading 3D scans…</Text>
+        <Text>
+          <Trans>Loading 3D scans…</Trans>
+        </Text>
       </Stack>
     </Center>
   );

@@ -1,3 +1,6 @@
+import { msg } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
+import type { MessageDescriptor } from '@lingui/core';
 import { Alert, Badge, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { assistantInvitePauseMinutes, maxAssistantsPerDoctor, type AssistantRow } from '@portal/contract';
 import { IconMailForward, IconUserMinus } from '@tabler/icons-react';
@@ -10,9 +13,9 @@ import { useRevokeAssistant } from '../api/revoke-assistant.ts';
 
 const nameOf = (assistant: AssistantRow) => `${assistant.firstName} ${assistant.lastName}`;
 
-const stateLabels: Record<AssistantRow['state'], { label: string; color: string }> = {
-  invited: { label: 'Invited', color: 'indigo.9' },
-  active: { label: 'Active', color: 'teal.9' },
+const stateLabels: Record<AssistantRow['state'], { label: MessageDescriptor; color: string }> = {
+  invited: { label: msg`Invited`, color: 'indigo.9' },
+  active: { label: msg`Active`, color: 'teal.9' },
 };
 
 interface AssistantItemProps {
@@ -23,7 +26,10 @@ interface AssistantItemProps {
 }
 
 function AssistantItem({ assistant, onRevoke, onSendAgain, isSending }: AssistantItemProps) {
+  const { t, i18n } = useLingui();
   const state = stateLabels[assistant.state];
+  const name = nameOf(assistant);
+  const invitedAt = formatDateTime(assistant.invitedAt);
   return (
     <Paper component="li" withBorder p="sm" aria-label={nameOf(assistant)} style={{ listStyle: 'none' }}>
       <Group justify="space-between" align="flex-start" gap="xs" wrap="wrap">
@@ -34,19 +40,21 @@ function AssistantItem({ assistant, onRevoke, onSendAgain, isSending }: Assistan
               {nameOf(assistant)}
             </Text>
             <Badge color={state.color} variant="filled">
-              {state.label}
+              {i18n._(state.label)}
             </Badge>
           </Group>
           <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
             {assistant.email}
           </Text>
           <Text size="sm" c="dimmed">
-            Invited {formatDateTime(assistant.invitedAt)}
+            <Trans>Invited {invitedAt}</Trans>
           </Text>
           {assistant.state === 'invited' && (
             <Text size="sm" c="dimmed">
-              Has not set a password yet. The link in the mail works for an hour; Send again mails a new one, at most
-              once every {assistantInvitePauseMinutes} minutes.
+              <Trans>
+                Has not set a password yet. The link in the mail works for an hour; Send again mails a new one, at most
+                once every {assistantInvitePauseMinutes} minutes.
+              </Trans>
             </Text>
           )}
         </Stack>
@@ -57,9 +65,9 @@ function AssistantItem({ assistant, onRevoke, onSendAgain, isSending }: Assistan
               leftSection={<IconMailForward size={16} aria-hidden />}
               onClick={onSendAgain}
               loading={isSending}
-              aria-label={`Send the invitation to ${nameOf(assistant)} again`}
+              aria-label={t`Send the invitation to ${name} again`}
             >
-              Send again
+              <Trans>Send again</Trans>
             </Button>
           )}
           <Button
@@ -67,9 +75,9 @@ function AssistantItem({ assistant, onRevoke, onSendAgain, isSending }: Assistan
             color="red.9"
             leftSection={<IconUserMinus size={16} aria-hidden />}
             onClick={onRevoke}
-            aria-label={`Revoke ${nameOf(assistant)}`}
+            aria-label={t`Revoke ${name}`}
           >
-            Revoke
+            <Trans>Revoke</Trans>
           </Button>
         </Group>
       </Group>
@@ -79,15 +87,17 @@ function AssistantItem({ assistant, onRevoke, onSendAgain, isSending }: Assistan
 
 /** The doctor's assistants; Revoke asks first, naming the assistant, and takes effect at their next request. */
 export function AssistantList() {
+  const { t } = useLingui();
   const assistants = useAssistants();
   const revoke = useRevokeAssistant();
   const invite = useInviteAssistant();
+  const count = assistants.data?.length ?? 0;
 
   const confirmRevoke = async (assistant: AssistantRow) => {
     const isConfirmed = await confirmAction({
-      message: 'Revoke this assistant? From their next page they no longer see or add your cases.',
+      message: t`Revoke this assistant? From their next page they no longer see or add your cases.`,
       subject: `${nameOf(assistant)} (${assistant.email})`,
-      confirmLabel: 'Revoke',
+      confirmLabel: t`Revoke`,
     });
     if (isConfirmed) await notifyOutcome(revoke.mutateAsync(assistant.userId));
   };
@@ -98,20 +108,26 @@ export function AssistantList() {
   return (
     <Stack gap="xs" component="section" aria-labelledby="assistant-list">
       <Title order={3} size="h4" id="assistant-list">
-        Your assistants
+        <Trans>Your assistants</Trans>
       </Title>
       {assistants.isError && (
         <Alert color="red" role="alert">
-          Your assistants could not be loaded.
+          <Trans>Your assistants could not be loaded.</Trans>
         </Alert>
       )}
       {assistants.data === undefined ? (
-        !assistants.isError && <Text c="dimmed">Loading...</Text>
+        !assistants.isError && (
+          <Text c="dimmed">
+            <Trans>Loading...</Trans>
+          </Text>
+        )
       ) : assistants.data.length === 0 ? (
-        <Text c="dimmed">You have no assistants yet.</Text>
+        <Text c="dimmed">
+          <Trans>You have no assistants yet.</Trans>
+        </Text>
       ) : (
         <>
-          <Stack component="ul" gap="xs" p={0} m={0} aria-label="Your assistants">
+          <Stack component="ul" gap="xs" p={0} m={0} aria-label={t`Your assistants`}>
             {assistants.data.map((assistant) => (
               <AssistantItem
                 key={assistant.userId}
@@ -123,7 +139,9 @@ export function AssistantList() {
             ))}
           </Stack>
           <Text size="sm" c="dimmed">
-            {assistants.data.length} of at most {maxAssistantsPerDoctor}
+            <Trans>
+              {count} of at most {maxAssistantsPerDoctor}
+            </Trans>
           </Text>
         </>
       )}

@@ -1,7 +1,9 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Button, Group, Paper, SimpleGrid, Stack, TextInput, Title } from '@mantine/core';
-import { schemaResolver, useForm } from '@mantine/form';
+import { useForm } from '@mantine/form';
 import { assistantInviteRequest } from '@portal/contract';
 import { IconMailForward } from '@tabler/icons-react';
+import { localizedResolver } from '../../../lib/localized-resolver.ts';
 import { notifyOutcome } from '../../../lib/notify.ts';
 import { useInviteAssistant } from '../api/invite-assistant.ts';
 
@@ -12,11 +14,12 @@ const empty = { email: '', firstName: '', lastName: '' };
  * already assists another doctor is told by mail (the server's message says which).
  */
 export function InviteAssistantForm() {
+  const { t } = useLingui();
   const invite = useInviteAssistant();
   const form = useForm({
     mode: 'controlled',
     initialValues: empty,
-    validate: schemaResolver(assistantInviteRequest, { sync: true }),
+    validate: localizedResolver(assistantInviteRequest),
     validateInputOnChange: true,
   });
 
@@ -27,18 +30,18 @@ export function InviteAssistantForm() {
   return (
     <Paper withBorder p="md" component="section" aria-labelledby="invite-assistant">
       <Title order={3} size="h4" mb="sm" id="invite-assistant">
-        Invite an assistant
+        <Trans>Invite an assistant</Trans>
       </Title>
       <form onSubmit={submit} noValidate>
         <Stack>
-          <TextInput label="Email" type="email" withAsterisk autoComplete="off" {...form.getInputProps('email')} />
+          <TextInput label={t`Email`} type="email" withAsterisk autoComplete="off" {...form.getInputProps('email')} />
           <SimpleGrid cols={{ base: 1, sm: 2 }}>
-            <TextInput label="First Name" withAsterisk autoComplete="off" {...form.getInputProps('firstName')} />
-            <TextInput label="Last Name" withAsterisk autoComplete="off" {...form.getInputProps('lastName')} />
+            <TextInput label={t`First Name`} withAsterisk autoComplete="off" {...form.getInputProps('firstName')} />
+            <TextInput label={t`Last Name`} withAsterisk autoComplete="off" {...form.getInputProps('lastName')} />
           </SimpleGrid>
           <Group justify="flex-end">
             <Button type="submit" loading={invite.isPending} leftSection={<IconMailForward size={16} aria-hidden />}>
-              Send invitation
+              <Trans>Send invitation</Trans>
             </Button>
           </Group>
         </Stack>

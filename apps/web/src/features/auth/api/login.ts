@@ -1,5 +1,6 @@
 import type { LoginRequest, LoginResponse } from '@portal/contract/auth';
 import { api } from '../../../lib/api-client.ts';
+import { chooseLocale } from '../../../lib/i18n.ts';
 import { sessionStore } from '../../../lib/session.ts';
 
 /**
@@ -14,13 +15,15 @@ export async function login(input: LoginRequest) {
 }
 
 /**
- * Stores the seven session values of a finished sign-in. The sign-in page has no query cache
+ * Stores the seven session values of a finished sign-in, and shows the user's language. The sign-in page has no query cache
  * of its own (app/with-queries.tsx); the app's one is emptied of anything an earlier user read.
  */
 export async function startSession(answer: LoginResponse) {
   const { queryClient } = await import('../../../lib/query-client.ts');
   queryClient.clear();
   sessionStore.start(answer);
+  // The account's language from now on, on this device too (the pages before sign-in).
+  await chooseLocale(answer.locale);
 }
 
 /** Signs in: the session, or what the second step needs when a password is not enough. */

@@ -1,10 +1,14 @@
+import { msg } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Anchor, Button, Group, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
 import { modals } from '@mantine/modals';
 import { secondFactorMessages } from '@portal/contract';
 import { useState, type FormEvent } from 'react';
 import { whenModalsReady } from '../../../components/modals-on-demand.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
+import { i18n } from '../../../lib/i18n.ts';
 import { errorMessage } from '../../../lib/notify.ts';
+import { serverText } from '../../../lib/server-text.ts';
 import {
   canUsePasskeys,
   reauthenticateWithCode,
@@ -15,7 +19,7 @@ import {
 /** The person closed the dialog: nothing was changed, and nothing more needs saying. */
 export class ProofCancelled extends Error {
   constructor() {
-    super('Nothing was changed.');
+    super(i18n._(msg`Nothing was changed.`));
     this.name = 'ProofCancelled';
   }
 }
@@ -43,7 +47,7 @@ async function askForProof(): Promise<boolean> {
   await whenModalsReady();
   return new Promise<boolean>((resolve) => {
     const modalId = modals.open({
-      title: 'Confirm it’s you',
+      title: i18n._(msg`Confirm it’s you`),
       children: (
         <ProofForm
           onProved={() => {
@@ -59,6 +63,7 @@ async function askForProof(): Promise<boolean> {
 }
 
 function ProofForm({ onProved, onCancel }: { onProved: () => void; onCancel: () => void }) {
+  const { t } = useLingui();
   const [kind, setKind] = useState<'password' | 'code'>('password');
   const [value, setValue] = useState('');
   const [error, setError] = useState<string>();
@@ -71,7 +76,8 @@ function ProofForm({ onProved, onCancel }: { onProved: () => void; onCancel: () 
       onProved();
     } catch (failure) {
       const fields = failure instanceof ApiError ? failure.fieldErrors : {};
-      setError(fields.password ?? fields.code ?? errorMessage(failure, 'That did not work. Try again.'));
+      const fieldError = fields.password ?? fields.code;
+      setError(fieldError ? serverText(fieldError) : errorMessage(failure, t`That did not work. Try again.`));
     } finally {
       setBusy(false);
     }
@@ -79,7 +85,7 @@ function ProofForm({ onProved, onCancel }: { onProved: () => void; onCancel: () 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     if (!value.trim()) {
-      setError(kind === 'password' ? 'Enter your password' : 'Enter the 6-digit code');
+      setError(kind === 'password' ? t`Enter your password` : t`Enter the 6-digit code`);
       return;
     }
     void prove(() => (kind === 'password' ? reauthenticateWithPassword(value) : reauthenticateWithCode(value)));
@@ -94,12 +100,14 @@ function ProofForm({ onProved, onCancel }: { onProved: () => void; onCancel: () 
     <form onSubmit={submit} noValidate>
       <Stack>
         <Text size="sm">
-          Changing your second factor needs your password (or a code from your authenticator app). It counts for 5
-          minutes.
+          <Trans>
+            Changing your second factor needs your password (or a code from your authenticator app). It counts for 5
+            minutes.
+          </Trans>
         </Text>
         {kind === 'password' ? (
           <PasswordInput
-            label="Your password"
+            label={t`Your password`}
             autoComplete="current-password"
             data-autofocus
             value={value}
@@ -111,7 +119,7 @@ function ProofForm({ onProved, onCancel }: { onProved: () => void; onCancel: () 
           />
         ) : (
           <TextInput
-            label="Code from your authenticator app"
+            label={t`Code from your authenticator app`}
             inputMode="numeric"
             autoComplete="one-time-code"
             maxLength={7}
@@ -131,20 +139,20 @@ function ProofForm({ onProved, onCancel }: { onProved: () => void; onCancel: () 
             size="sm"
             onClick={() => switchTo(kind === 'password' ? 'code' : 'password')}
           >
-            {kind === 'password' ? 'Use a code from your app instead' : 'Use your password instead'}
+            {kind === 'password' ? t`Use a code from your app instead` : t`Use your password instead`}
           </Anchor>
           {canUsePasskeys() && (
             <Anchor component="button" type="button" size="sm" onClick={() => void prove(reauthenticateWithPasskey)}>
-              Use a passkey
+              <Trans>Use a passkey</Trans>
             </Anchor>
           )}
         </Group>
         <Group justify="flex-end" wrap="wrap">
           <Button variant="default" onClick={onCancel}>
-            Cancel
+            <Trans>Cancel</Trans>
           </Button>
           <Button type="submit" loading={isBusy}>
-            Confirm
+            <Trans>Confirm</Trans>
           </Button>
         </Group>
       </Stack>

@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Button, Center, Group, Paper, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
 import type { LoginResponse, SecondFactorRequired } from '@portal/contract/auth';
 // Plain texts only: the auth schemas (and zod) load on first use (api/login.ts).
@@ -12,6 +13,12 @@ import { canUsePasskeys, signInWithPasskey } from '../api/second-factor.ts';
 
 // Only those with a second factor need it: not part of the sign-in page's first load.
 const SecondStep = lazy(() => import('./second-step.tsx'));
+// The language picker comes a moment after the form: not part of the first paint's code.
+const LanguagePicker = lazy(async () => ({
+  default: (await import('../../../components/language-picker.tsx')).LanguagePicker,
+}));
+// Likewise "Forgot password?", for the few who need it.
+const ForgotPassword = lazy(() => import('./forgot-password.tsx'));
 
 type LoginValues = { username: string; password: string };
 type Field = keyof LoginValues;
@@ -32,6 +39,7 @@ function fieldErrors(schema: LoginSchema, values: LoginValues): Partial<Record<F
  * contract's schema, which loads when a field is first focused (or on submit).
  */
 export function LoginForm({ returnTo = paths.dashboard }: { returnTo?: string }) {
+  const { t } = useLingui();
   const navigate = useNavigate();
   const login = useLogin();
   const [values, setValues] = useState<LoginValues>({ username: '', password: '' });
@@ -39,6 +47,7 @@ export function LoginForm({ returnTo = paths.dashboard }: { returnTo?: string })
   const [checked, setChecked] = useState<ReadonlySet<Field>>(new Set());
   const [schema, setSchema] = useState<LoginSchema>();
   const [challenge, setChallenge] = useState<SecondFactorRequired>();
+  const [isForgotten, setForgotten] = useState(false);
 
   // Loaded on first use (focus, change or submit), not with the page; a failed load shows on
   // submit, which loads again.
@@ -74,7 +83,7 @@ export function LoginForm({ returnTo = paths.dashboard }: { returnTo?: string })
       if ('secondFactor' in answer) setChallenge(answer);
       else await signedIn(answer);
     } catch (error) {
-      notifyError(errorMessage(error, 'Login failed'), toastMs.login);
+      notifyError(errorMessage(error, t`Login failed`), toastMs.login);
     }
   };
 
@@ -90,21 +99,33 @@ export function LoginForm({ returnTo = paths.dashboard }: { returnTo?: string })
     try {
       await finishSecondStep(await signInWithPasskey());
     } catch (error) {
-      notifyError(errorMessage(error, 'Signing in with a passkey did not work.'), toastMs.login);
+      notifyError(errorMessage(error, t`Signing in with a passkey did not work.`), toastMs.login);
     }
   };
 
   return (
     <Center mih="100vh" p="md" bg="gray.0">
       <Paper component="main" withBorder shadow="sm" p="xl" w="100%" maw={420}>
+        {/* The picker's height is kept while it loads: nothing moves when it arrives. */}
+        <Group justify="flex-end" mb="xs" mih={30}>
+          <Suspense>
+            <LanguagePicker />
+          </Suspense>
+        </Group>
         <Stack align="center" gap="xs" mb="lg">
-          <IconDental size={48} aria-label="Aligner Portal logo" role="img" />
-          <Title order={1} size="h2">
-            Aligner Portal
+          <IconDental size={48} aria-label={t`Aligner Portal logo`} role="img" />
+          <Title order={1} size="h2" ta="center">
+            <Trans>Aligner Portal</Trans>
           </Title>
-          <Text>Sign in to start your session</Text>
+          <Text ta="center">
+            <Trans>Sign in to start your session</Trans>
+          </Text>
         </Stack>
-        {challenge ? (
+        {isForgotten ? (
+          <Suspense>
+            <ForgotPassword username={values.username} onBack={() => setForgotten(false)} />
+          </Suspense>
+        ) : challenge ? (
           <Suspense>
             <SecondStep
               challenge={challenge}
@@ -118,18 +139,23 @@ export function LoginForm({ returnTo = paths.dashboard }: { returnTo?: string })
         ) : (
           <form onSubmit={(event) => void submit(event)} noValidate>
             <Stack>
-              <TextInput label="Username" autoComplete="username" withAsterisk {...inputProps('username')} />
+              <TextInput label={t`Username`} autoComplete="username" withAsterisk {...inputProps('username')} />
               <PasswordInput
-                label="Password"
+                label={t`Password`}
                 autoComplete="current-password"
                 withAsterisk
                 {...inputProps('password')}
               />
+              <Button variant="subtle" size="compact-sm" ml="auto" onClick={() => setForgotten(true)}>
+                <Trans>Forgot password?</Trans>
+              </Button>
               <Group justify="space-between" mt="sm">
                 <Button variant="default" onClick={() => void navigate(paths.register)}>
-                  Register
+                  <Trans>Register</Trans>
                 </Button>
-                <Button type="submit">Sign In</Button>
+                <Button type="submit">
+                  <Trans>Sign In</Trans>
+                </Button>
               </Group>
               {canUsePasskeys() && (
                 <Button
@@ -137,7 +163,7 @@ export function LoginForm({ returnTo = paths.dashboard }: { returnTo?: string })
                   leftSection={<IconKey size={16} aria-hidden />}
                   onClick={() => void passkeyAlone()}
                 >
-                  Continue with a passkey
+                  <Trans>Continue with a passkey</Trans>
                 </Button>
               )}
             </Stack>

@@ -1,12 +1,15 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Alert, Button, Group, SimpleGrid, Stack, Text } from '@mantine/core';
 import { notifySuccess } from '../../../lib/notify.ts';
 
 /** Recovery codes, shown once: copy or download them, then go on. */
 export function RecoveryCodesPanel({ codes, onDone }: { codes: string[]; onDone: () => void }) {
-  const text = `Aligner Portal recovery codes (each works once)\n\n${codes.join('\n')}\n`;
+  const { t } = useLingui();
+  const heading = t`Aligner Portal recovery codes (each works once)`;
+  const text = `${heading}\n\n${codes.join('\n')}\n`;
   const copy = async () => {
     await navigator.clipboard.writeText(text);
-    notifySuccess('Recovery codes copied');
+    notifySuccess(t`Recovery codes copied`);
   };
   const download = () => {
     const link = document.createElement('a');
@@ -17,14 +20,16 @@ export function RecoveryCodesPanel({ codes, onDone }: { codes: string[]; onDone:
   };
   return (
     <Stack>
-      <Alert color="teal" title="Save your recovery codes">
-        Each code signs you in once if you lose your authenticator app or passkey. They are shown only now.
+      <Alert color="teal" title={t`Save your recovery codes`}>
+        <Trans>
+          Each code signs you in once if you lose your authenticator app or passkey. They are shown only now.
+        </Trans>
       </Alert>
       <SimpleGrid
         cols={{ base: 1, xs: 2 }}
         spacing="xs"
         component="ul"
-        aria-label="Recovery codes"
+        aria-label={t`Recovery codes`}
         p={0}
         m={0}
         style={{ listStyle: 'none' }}
@@ -37,13 +42,15 @@ export function RecoveryCodesPanel({ codes, onDone }: { codes: string[]; onDone:
       </SimpleGrid>
       <Group>
         <Button variant="default" onClick={() => void copy().catch(() => undefined)}>
-          Copy
+          <Trans>Copy</Trans>
         </Button>
         <Button variant="default" onClick={download}>
-          Download
+          <Trans>Download</Trans>
         </Button>
       </Group>
-      <Button onClick={onDone}>I saved my codes</Button>
+      <Button onClick={onDone}>
+        <Trans>I saved my codes</Trans>
+      </Button>
     </Stack>
   );
 }

@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Anchor, Button, Group, Stack, Text, TextInput, Title } from '@mantine/core';
 // The sign-in page loads only its own part of Mantine's stylesheet (main.tsx); these are the
 // parts the second step and enrolment add, loaded with this chunk.
@@ -10,6 +11,7 @@ import type { ReactNode } from 'react';
 import type { EnrolmentResponse, LoginResponse, SecondFactorRequired } from '@portal/contract';
 import { useState, type FormEvent } from 'react';
 import { errorMessage, notifyError } from '../../../lib/notify.ts';
+import { serverText } from '../../../lib/server-text.ts';
 import {
   canUsePasskeys,
   registerPasskey,
@@ -38,6 +40,7 @@ export default function SecondStep(props: StepProps) {
 }
 
 function VerifyStep({ challenge, onSignedIn, onCancel }: StepProps) {
+  const { t } = useLingui();
   const { interimToken, methods } = challenge;
   const [mode, setMode] = useState<'totp' | 'recovery'>(methods.includes('totp') ? 'totp' : 'recovery');
   const [code, setCode] = useState('');
@@ -46,7 +49,7 @@ function VerifyStep({ challenge, onSignedIn, onCancel }: StepProps) {
     try {
       await onSignedIn(await signIn());
     } catch (error) {
-      notifyError(errorMessage(error, 'That did not work. Please try again.'));
+      notifyError(errorMessage(error, t`That did not work. Please try again.`));
     }
   };
   const submit = (event: FormEvent<HTMLFormElement>) => {
@@ -62,13 +65,13 @@ function VerifyStep({ challenge, onSignedIn, onCancel }: StepProps) {
   return (
     <Stack>
       <Title order={2} size="h3">
-        Two-step verification
+        <Trans>Two-step verification</Trans>
       </Title>
       <form onSubmit={submit} noValidate>
         <Stack>
           {mode === 'totp' ? (
             <TextInput
-              label="Code from your authenticator app"
+              label={t`Code from your authenticator app`}
               inputMode="numeric"
               autoComplete="one-time-code"
               maxLength={7}
@@ -79,33 +82,44 @@ function VerifyStep({ challenge, onSignedIn, onCancel }: StepProps) {
             />
           ) : (
             <TextInput
-              label="Recovery code"
+              label={t`Recovery code`}
               autoComplete="off"
               value={code}
               onChange={(event) => setCode(event.currentTarget.value)}
               withAsterisk
             />
           )}
-          <Button type="submit">Verify</Button>
+          <Button type="submit">
+            <Trans>Verify</Trans>
+          </Button>
         </Stack>
       </form>
       <Stack gap={4} align="flex-start">
         {mode === 'totp' && methods.includes('recovery') && (
-          <TextButton onClick={() => switchTo('recovery')}>Use a recovery code</TextButton>
+          <TextButton onClick={() => switchTo('recovery')}>
+            <Trans>Use a recovery code</Trans>
+          </TextButton>
         )}
         {mode === 'recovery' && methods.includes('totp') && (
-          <TextButton onClick={() => switchTo('totp')}>Use a code from your app</TextButton>
+          <TextButton onClick={() => switchTo('totp')}>
+            <Trans>Use a code from your app</Trans>
+          </TextButton>
         )}
         {methods.includes('passkey') && canUsePasskeys() && (
-          <TextButton onClick={() => void finish(() => verifyPasskeyStep(interimToken))}>Use a passkey</TextButton>
+          <TextButton onClick={() => void finish(() => verifyPasskeyStep(interimToken))}>
+            <Trans>Use a passkey</Trans>
+          </TextButton>
         )}
-        <TextButton onClick={onCancel}>Back to sign in</TextButton>
+        <TextButton onClick={onCancel}>
+          <Trans>Back to sign in</Trans>
+        </TextButton>
       </Stack>
     </Stack>
   );
 }
 
 function EnrolAtSignIn({ challenge, onSignedIn, onCancel }: StepProps) {
+  const { t } = useLingui();
   const token = challenge.interimToken;
   const [method, setMethod] = useState<'choose' | 'totp'>('choose');
   const [enrolled, setEnrolled] = useState<EnrolmentResponse>();
@@ -118,7 +132,7 @@ function EnrolAtSignIn({ challenge, onSignedIn, onCancel }: StepProps) {
     try {
       done(await registerPasskey(undefined, token));
     } catch (error) {
-      notifyError(errorMessage(error, 'The passkey was not added.'));
+      notifyError(errorMessage(error, t`The passkey was not added.`));
     }
   };
 
@@ -133,22 +147,26 @@ function EnrolAtSignIn({ challenge, onSignedIn, onCancel }: StepProps) {
   return (
     <Stack>
       <Title order={2} size="h3">
-        Set up a second factor
+        <Trans>Set up a second factor</Trans>
       </Title>
-      <Text>{challenge.message}</Text>
+      <Text>{serverText(challenge.message)}</Text>
       {method === 'totp' ? (
         <TotpEnrolment token={token} onEnrolled={done} />
       ) : (
         <Group grow>
-          <Button onClick={() => setMethod('totp')}>Authenticator app</Button>
+          <Button onClick={() => setMethod('totp')}>
+            <Trans>Authenticator app</Trans>
+          </Button>
           {canUsePasskeys() && (
             <Button variant="default" onClick={() => void addPasskey()}>
-              Passkey
+              <Trans>Passkey</Trans>
             </Button>
           )}
         </Group>
       )}
-      <TextButton onClick={onCancel}>Back to sign in</TextButton>
+      <TextButton onClick={onCancel}>
+        <Trans>Back to sign in</Trans>
+      </TextButton>
     </Stack>
   );
 }

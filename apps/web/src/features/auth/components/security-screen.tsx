@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Alert, Badge, Button, Card, Group, Stack, Text, TextInput, Title } from '@mantine/core';
 import type { EnrolmentResponse } from '@portal/contract';
 import { useState } from 'react';
@@ -5,6 +6,7 @@ import { confirmDelete } from '../../../components/confirm-delete.tsx';
 import { PageTitle } from '../../../components/page-title.tsx';
 import { formatDateOnly } from '../../../lib/format-date.ts';
 import { errorMessage, notifyDeleteError, notifyError, notifySuccess } from '../../../lib/notify.ts';
+import { serverText } from '../../../lib/server-text.ts';
 import {
   useMySecondFactors,
   useNewRecoveryCodes,
@@ -23,6 +25,7 @@ import { TotpEnrolment } from './totp-enrolment.tsx';
  * (withFreshProof); closing that dialog changes nothing and says nothing.
  */
 export function SecurityScreen() {
+  const { t } = useLingui();
   const factors = useMySecondFactors();
   const refresh = useRefreshSecondFactors();
   const removeTotp = useRemoveTotp();
@@ -34,7 +37,7 @@ export function SecurityScreen() {
 
   const enrolled = (answer: EnrolmentResponse) => {
     setSettingUpApp(false);
-    notifySuccess(answer.message);
+    notifySuccess(serverText(answer.message));
     if (answer.recoveryCodes) setShownCodes(answer.recoveryCodes);
     void refresh();
   };
@@ -42,7 +45,7 @@ export function SecurityScreen() {
     if (!(await confirmDelete(subject))) return;
     try {
       await withFreshProof(removal);
-      notifySuccess('Second factor removed');
+      notifySuccess(t`Second factor removed`);
     } catch (error) {
       if (!(error instanceof ProofCancelled)) notifyDeleteError(error);
     }
@@ -52,62 +55,84 @@ export function SecurityScreen() {
       enrolled(await withFreshProof(() => registerPasskey(passkeyName.trim() || undefined)));
       setPasskeyName('');
     } catch (error) {
-      if (!(error instanceof ProofCancelled)) notifyError(errorMessage(error, 'The passkey was not added.'));
+      if (!(error instanceof ProofCancelled)) notifyError(errorMessage(error, t`The passkey was not added.`));
     }
   };
   const renewCodes = async () => {
     try {
       setShownCodes((await withFreshProof(() => newCodes.mutateAsync(undefined))).recoveryCodes);
     } catch (error) {
-      if (!(error instanceof ProofCancelled)) notifyError(errorMessage(error, 'No new codes were made.'));
+      if (!(error instanceof ProofCancelled)) notifyError(errorMessage(error, t`No new codes were made.`));
     }
   };
 
+  const removePasskeyLabel = (name: string) => t`Remove passkey ${name}`;
+  const passkeySubject = (name: string) => t`Passkey ''${name}''`;
+  const passkeyDates = ({ createdAt, lastUsedAt }: { createdAt: string; lastUsedAt: string | null }) => {
+    const added = formatDateOnly(createdAt);
+    if (!lastUsedAt) return t`Added ${added}`;
+    const lastUsed = formatDateOnly(lastUsedAt);
+    return t`Added ${added}, last used ${lastUsed}`;
+  };
+
   const mine = factors.data;
-  if (!mine) return <PageTitle title="Security" />;
+  if (!mine) return <PageTitle title={t`Security`} />;
   const hasFactor = mine.hasTotp || mine.passkeys.length > 0;
+  const codesLeft = mine.recoveryCodesLeft;
   return (
     <Stack maw={720}>
-      <PageTitle title="Security" />
+      <PageTitle title={t`Security`} />
       <Title order={3} size="h4">
-        Second factor
+        <Trans>Second factor</Trans>
       </Title>
       {mine.isRequired && !hasFactor && (
-        <Alert color="teal">Your role requires a second factor. Set one up below.</Alert>
+        <Alert color="teal">
+          <Trans>Your role requires a second factor. Set one up below.</Trans>
+        </Alert>
       )}
       {mine.isRequired && hasFactor && (
-        <Text size="sm">Your role requires a second factor: the last one cannot be removed.</Text>
+        <Text size="sm">
+          <Trans>Your role requires a second factor: the last one cannot be removed.</Trans>
+        </Text>
       )}
       {shownCodes && <RecoveryCodesPanel codes={shownCodes} onDone={() => setShownCodes(undefined)} />}
 
       <Card withBorder>
         <Group justify="space-between" wrap="wrap">
           <Stack gap={2}>
-            <Text fw={600}>Authenticator app</Text>
+            <Text fw={600}>
+              <Trans>Authenticator app</Trans>
+            </Text>
             <Text size="sm" c="dimmed">
-              Six-digit codes from an app on your phone.
+              <Trans>Six-digit codes from an app on your phone.</Trans>
             </Text>
           </Stack>
           {mine.hasTotp ? (
             <Group>
-              <Badge color="green">On</Badge>
+              <Badge color="green">
+                <Trans>On</Trans>
+              </Badge>
               <Button
                 variant="default"
                 color="red"
-                onClick={() => void remove('Authenticator app', () => removeTotp.mutateAsync(undefined))}
+                onClick={() => void remove(t`Authenticator app`, () => removeTotp.mutateAsync(undefined))}
               >
-                Remove
+                <Trans>Remove</Trans>
               </Button>
             </Group>
           ) : (
-            !isSettingUpApp && <Button onClick={() => setSettingUpApp(true)}>Set up</Button>
+            !isSettingUpApp && (
+              <Button onClick={() => setSettingUpApp(true)}>
+                <Trans>Set up</Trans>
+              </Button>
+            )
           )}
         </Group>
         {isSettingUpApp && (
           <Stack mt="md">
             <TotpEnrolment onEnrolled={enrolled} onCancel={() => setSettingUpApp(false)} />
             <Button variant="subtle" onClick={() => setSettingUpApp(false)}>
-              Cancel
+              <Trans>Cancel</Trans>
             </Button>
           </Stack>
         )}
@@ -116,14 +141,16 @@ export function SecurityScreen() {
       <Card withBorder>
         <Group justify="space-between" wrap="wrap">
           <Stack gap={2}>
-            <Text fw={600}>Recovery codes</Text>
+            <Text fw={600}>
+              <Trans>Recovery codes</Trans>
+            </Text>
             <Text size="sm" c="dimmed">
-              {hasFactor ? `${mine.recoveryCodesLeft} of 10 left.` : 'Made when you add your first factor.'}
+              {hasFactor ? t`${codesLeft} of 10 left.` : t`Made when you add your first factor.`}
             </Text>
           </Stack>
           {hasFactor && (
             <Button variant="default" onClick={() => void renewCodes()}>
-              New codes
+              <Trans>New codes</Trans>
             </Button>
           )}
         </Group>
@@ -132,9 +159,11 @@ export function SecurityScreen() {
       <Card withBorder>
         <Stack>
           <Stack gap={2}>
-            <Text fw={600}>Passkeys</Text>
+            <Text fw={600}>
+              <Trans>Passkeys</Trans>
+            </Text>
             <Text size="sm" c="dimmed">
-              Sign in with your device's fingerprint, face or PIN, after your password or on its own.
+              <Trans>Sign in with your device's fingerprint, face or PIN, after your password or on its own.</Trans>
             </Text>
           </Stack>
           {mine.passkeys.map((passkey) => (
@@ -142,29 +171,30 @@ export function SecurityScreen() {
               <Stack gap={0}>
                 <Text>{passkey.name}</Text>
                 <Text size="xs" c="dimmed">
-                  Added {formatDateOnly(passkey.createdAt)}
-                  {passkey.lastUsedAt && `, last used ${formatDateOnly(passkey.lastUsedAt)}`}
+                  {passkeyDates(passkey)}
                 </Text>
               </Stack>
               <Button
                 variant="default"
-                aria-label={`Remove passkey ${passkey.name}`}
-                onClick={() => void remove(`Passkey '${passkey.name}'`, () => removePasskey.mutateAsync(passkey.id))}
+                aria-label={removePasskeyLabel(passkey.name)}
+                onClick={() => void remove(passkeySubject(passkey.name), () => removePasskey.mutateAsync(passkey.id))}
               >
-                Remove
+                <Trans>Remove</Trans>
               </Button>
             </Group>
           ))}
           {canUsePasskeys() && (
             <Group align="flex-end" wrap="wrap">
               <TextInput
-                label="Passkey name"
-                placeholder="e.g. Work laptop"
+                label={t`Passkey name`}
+                placeholder={t`e.g. Work laptop`}
                 maxLength={60}
                 value={passkeyName}
                 onChange={(event) => setPasskeyName(event.currentTarget.value)}
               />
-              <Button onClick={() => void addPasskey()}>Add a passkey</Button>
+              <Button onClick={() => void addPasskey()}>
+                <Trans>Add a passkey</Trans>
+              </Button>
             </Group>
           )}
         </Stack>

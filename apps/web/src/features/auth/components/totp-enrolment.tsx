@@ -1,8 +1,10 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Button, Code, Image, Stack, Text, TextInput } from '@mantine/core';
 import type { EnrolmentResponse } from '@portal/contract';
 import { useEffect, useState, type FormEvent } from 'react';
 import { ApiError } from '../../../lib/api-client.ts';
 import { errorMessage, notifyError } from '../../../lib/notify.ts';
+import { serverText } from '../../../lib/server-text.ts';
 import { confirmTotpEnrolment, startTotpEnrolment } from '../api/second-factor.ts';
 import { ProofCancelled, withFreshProof } from './fresh-proof.tsx';
 
@@ -21,6 +23,7 @@ export function TotpEnrolment({
   onEnrolled: (answer: EnrolmentResponse) => void;
   onCancel?: () => void;
 }) {
+  const { t } = useLingui();
   const [setup, setSetup] = useState<Setup>();
   const [code, setCode] = useState('');
   const [error, setError] = useState<string>();
@@ -30,7 +33,7 @@ export function TotpEnrolment({
       .then(setSetup)
       .catch((failure: unknown) => {
         if (failure instanceof ProofCancelled) onCancel?.();
-        else notifyError(errorMessage(failure, 'Could not start setting up the app'));
+        else notifyError(errorMessage(failure, t`Could not start setting up the app`));
       });
     // Started once per token: a new onCancel each render must not start it again.
   }, [token]);
@@ -42,30 +45,41 @@ export function TotpEnrolment({
     } catch (failure) {
       if (failure instanceof ProofCancelled) return;
       const fieldError = failure instanceof ApiError ? failure.fieldErrors.code : undefined;
-      if (fieldError) setError(fieldError);
-      else notifyError(errorMessage(failure, 'Could not confirm the code'));
+      if (fieldError) setError(serverText(fieldError));
+      else notifyError(errorMessage(failure, t`Could not confirm the code`));
     }
   };
 
-  if (!setup) return <Text>Preparing your QR code…</Text>;
+  if (!setup) {
+    return (
+      <Text>
+        <Trans>Preparing your QR code…</Trans>
+      </Text>
+    );
+  }
+  const secret = setup.secret;
   return (
     <form onSubmit={(event) => void submit(event)} noValidate>
       <Stack>
         <Text>
-          Scan this QR code with your authenticator app (Google Authenticator, Microsoft Authenticator, 1Password…).
+          <Trans>
+            Scan this QR code with your authenticator app (Google Authenticator, Microsoft Authenticator, 1Password…).
+          </Trans>
         </Text>
         <Image
           src={`data:image/svg+xml;base64,${btoa(setup.qrCodeSvg)}`}
-          alt="QR code for your authenticator app"
+          alt={t`QR code for your authenticator app`}
           w={200}
           h={200}
           mx="auto"
         />
         <Text size="sm">
-          Or type this key: <Code style={{ wordBreak: 'break-all' }}>{setup.secret}</Code>
+          <Trans>
+            Or type this key: <Code style={{ wordBreak: 'break-all' }}>{secret}</Code>
+          </Trans>
         </Text>
         <TextInput
-          label="Code from the app"
+          label={t`Code from the app`}
           inputMode="numeric"
           autoComplete="one-time-code"
           maxLength={7}
@@ -77,7 +91,9 @@ export function TotpEnrolment({
           }}
           withAsterisk
         />
-        <Button type="submit">Confirm</Button>
+        <Button type="submit">
+          <Trans>Confirm</Trans>
+        </Button>
       </Stack>
     </form>
   );

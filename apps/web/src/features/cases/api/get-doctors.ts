@@ -3,6 +3,7 @@ import { doctorListQueryOptions } from '../../../lib/shared-queries.ts';
 
 /** The active doctors matching a search, a page of them, that a case can be submitted for. */
 export function useActiveDoctors(search: string) {
+  // eslint-disable-next-line lingui/no-unlocalized-strings -- the API's sort column, not words
   return useQuery(doctorListQueryOptions({ active: 'true', search, pageSize: 20, sort: 'FirstName' }));
 }
 

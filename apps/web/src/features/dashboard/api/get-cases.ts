@@ -17,6 +17,8 @@ export interface CaseListParams {
   assignee?: CaseAssigneeFilter;
   /** Staff: only the cases past their status's turnaround target. */
   isOverdue?: boolean;
+  /** Only cases whose latest progress scan has a tooth off track. */
+  isOffTrack?: boolean;
   /** Submitted from and to these days, YYYY-MM-DD. */
   from?: string;
   to?: string;
@@ -36,6 +38,7 @@ export async function getCases(params: CaseListParams, signal?: AbortSignal) {
         planState: params.planState,
         assignee: params.assignee,
         overdue: params.isOverdue ? 'true' : undefined,
+        offTrack: params.isOffTrack ? 'true' : undefined,
         from: params.from,
         to: params.to,
       },

@@ -1,5 +1,9 @@
+import type { MessageDescriptor } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
+import { useLingui } from '@lingui/react/macro';
 import { Group, SimpleGrid, Skeleton, Text, ThemeIcon, UnstyledButton } from '@mantine/core';
-import { caseStatusLabels, type CaseStats, type CaseStatusFilter, type PlanState } from '@portal/contract';
+import type { CaseStats, CaseStatusFilter, PlanState } from '@portal/contract';
+import { caseStatusLabels } from '@portal/contract/case-statuses';
 import {
   IconCircleCheck,
   IconClipboardList,
@@ -10,7 +14,9 @@ import {
   IconTruckDelivery,
 } from '@tabler/icons-react';
 import type { ComponentType } from 'react';
-import { approvalFor, type CaseViewer } from '../../../lib/case-viewer.ts';
+import type { CaseViewer } from '../../../lib/case-viewer.ts';
+import { i18n } from '../../../lib/i18n.ts';
+import { serverText } from '../../../lib/server-text.ts';
 
 /** What the list shows: a status, or (a plan tile) the cases whose newest plan version is in a state. */
 export interface CaseFilter {
@@ -19,7 +25,7 @@ export interface CaseFilter {
 }
 
 interface Tile extends CaseFilter {
-  label: string | ((viewer: CaseViewer) => string);
+  label: MessageDescriptor | ((viewer: CaseViewer) => MessageDescriptor);
   count: (stats: CaseStats) => number;
   icon: ComponentType<{ size?: number }>;
   isStaffOnly?: boolean;
@@ -27,15 +33,16 @@ interface Tile extends CaseFilter {
 }
 
 const tiles: Tile[] = [
-  { status: 'all', label: 'Total Cases', count: (stats) => stats.total, icon: IconClipboardList },
-  { status: 'new', label: 'New Cases', count: (stats) => stats.newcases, icon: IconSparkles, isStaffOnly: true },
-  { status: 'inprogress', label: 'In Progress', count: (stats) => stats.inprogress, icon: IconProgress },
-  { status: 'dispatched', label: 'Dispatched', count: (stats) => stats.dispatched, icon: IconTruckDelivery },
-  { status: 'delivered', label: 'Delivered', count: (stats) => stats.delivered, icon: IconCircleCheck },
+  { status: 'all', label: msg`Total Cases`, count: (stats) => stats.total, icon: IconClipboardList },
+  { status: 'new', label: msg`New Cases`, count: (stats) => stats.newcases, icon: IconSparkles, isStaffOnly: true },
+  { status: 'inprogress', label: msg`In Progress`, count: (stats) => stats.inprogress, icon: IconProgress },
+  { status: 'dispatched', label: msg`Dispatched`, count: (stats) => stats.dispatched, icon: IconTruckDelivery },
+  { status: 'delivered', label: msg`Delivered`, count: (stats) => stats.delivered, icon: IconCircleCheck },
   {
     status: 'all',
     planState: 'awaiting_approval',
-    label: (viewer) => `Awaiting ${approvalFor(viewer)}`,
+    // Whose approval, as the viewer reads it: their assistant waits for the doctor's.
+    label: (viewer) => (viewer === 'assistant' ? msg`Awaiting the doctor's approval` : msg`Awaiting your approval`),
     count: (stats) => stats.awaitingApproval,
     icon: IconThumbUp,
     isDoctorOnly: true,
@@ -43,24 +50,32 @@ const tiles: Tile[] = [
   {
     status: 'all',
     planState: 'changes_requested',
-    label: 'Changes requested',
+    label: msg`Changes requested`,
     count: (stats) => stats.changesRequested,
     icon: IconMessageReport,
     isStaffOnly: true,
   },
 ];
 
-const planFilterLabels: Partial<Record<PlanState, (viewer: CaseViewer) => string>> = {
-  awaiting_approval: (viewer) => `Cases awaiting ${approvalFor(viewer)}`,
-  changes_requested: () => 'Cases with changes requested',
+const planFilterLabels: Partial<Record<PlanState, (viewer: CaseViewer) => MessageDescriptor>> = {
+  awaiting_approval: (viewer) =>
+    viewer === 'assistant' ? msg`Cases awaiting the doctor's approval` : msg`Cases awaiting your approval`,
+  changes_requested: () => msg`Cases with changes requested`,
 };
 
-export const statusFilterLabel = ({ status, planState }: CaseFilter, viewer: CaseViewer) =>
-  planState
-    ? (planFilterLabels[planState]?.(viewer) ?? 'Cases')
-    : status === 'all'
-      ? 'All cases'
-      : `${caseStatusLabels[status]} cases`;
+/** The list's heading, in the language shown. */
+export function statusFilterLabel({ status, planState }: CaseFilter, viewer: CaseViewer): string {
+  if (planState) {
+    const label = planFilterLabels[planState];
+    return i18n._(label ? label(viewer) : msg`Cases`);
+  }
+  if (status === 'all') return i18n._(msg`All cases`);
+  const statusLabel = serverText(caseStatusLabels[status]);
+  return i18n._(msg`${statusLabel} cases`);
+}
+
+/** A tile's width, gap included, below which its longest word and its icon no longer fit side by side. */
+const minTileWidth = 165;
 
 const isSameFilter = (a: CaseFilter, b: CaseFilter) => a.status === b.status && a.planState === b.planState;
 
@@ -76,15 +91,20 @@ export function StatTiles({
   onSelect: (filter: CaseFilter) => void;
   viewer: CaseViewer;
 }) {
+  const { t } = useLingui();
   const isStaff = viewer === 'lab';
   const visible = tiles.filter((tile) => (isStaff ? !tile.isDoctorOnly : !tile.isStaffOnly));
   return (
+    // Columns by the room the tiles have (a container query), not the window's: all in one row
+    // only where each tile is wide enough for "Dispatched" beside its icon (issue 41: at 1280 px
+    // with the menu open, six tiles of 158 px and wide padding ran the label under the icon).
     <SimpleGrid
-      cols={{ base: 2, sm: 3, lg: visible.length }}
+      type="container"
+      cols={{ base: 2, [`${minTileWidth * 3}px`]: 3, [`${minTileWidth * visible.length}px`]: visible.length }}
       spacing="sm"
       mb="lg"
       role="group"
-      aria-label="Filter cases by status"
+      aria-label={t`Filter cases by status`}
     >
       {visible.map((tile) => {
         const isSelected = isSameFilter(tile, selected);
@@ -94,19 +114,22 @@ export function StatTiles({
             key={`${tile.status}-${tile.planState ?? ''}`}
             aria-pressed={isSelected}
             onClick={() => onSelect({ status: tile.status, planState: tile.planState })}
-            p="md"
+            p="sm"
             bg={isSelected ? 'teal.0' : 'white'}
-            bd={isSelected ? '2px solid var(--mantine-color-teal-9)' : '2px solid var(--mantine-color-gray-3)'}
-            style={{ borderRadius: 'var(--mantine-radius-md)' }}
+            style={{
+              border: `2px solid var(--mantine-color-${isSelected ? 'teal-9' : 'gray-3'})`,
+              borderRadius: 'var(--mantine-radius-md)',
+            }}
           >
             {/* The count on a line of its own, the tile's whole width: a lab's 250000 beside
                 the icon ran out of a tile a sixth of the screen wide. */}
             <Group justify="space-between" wrap="nowrap" align="flex-start" gap="xs">
-              <Text size="sm" fw={600} c={isSelected ? 'teal.9' : 'gray.8'} miw={0}>
-                {typeof tile.label === 'string' ? tile.label : tile.label(viewer)}
+              {/* No shrinking below its longest word: it wraps between words, never under the icon. */}
+              <Text size="sm" fw={600} c={isSelected ? 'teal.9' : 'gray.8'}>
+                {i18n._(typeof tile.label === 'function' ? tile.label(viewer) : tile.label)}
               </Text>
-              <ThemeIcon variant={isSelected ? 'filled' : 'light'} size="lg" radius="md" aria-hidden>
-                <Icon size={20} />
+              <ThemeIcon variant={isSelected ? 'filled' : 'light'} size="md" radius="md" aria-hidden>
+                <Icon size={18} />
               </ThemeIcon>
             </Group>
             {stats ? (
@@ -115,7 +138,7 @@ export function StatTiles({
               </Text>
             ) : (
               // The count is on its way: a placeholder of its size, no overlay.
-              <Skeleton height={28} width={48} mt={3} mb={3} aria-label="Loading count" />
+              <Skeleton height={28} width={48} mt={3} mb={3} aria-label={t`Loading count`} />
             )}
           </UnstyledButton>
         );

@@ -1,9 +1,11 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Button, Fieldset, Group, SimpleGrid, Table, Text, TextInput } from '@mantine/core';
-import { schemaResolver, useForm } from '@mantine/form';
+import { useForm } from '@mantine/form';
 import { clinicEntry } from '@portal/contract';
 import { IconPlus } from '@tabler/icons-react';
 import { useState } from 'react';
 import { confirmDelete } from '../../../components/confirm-delete.tsx';
+import { localizedResolver } from '../../../lib/localized-resolver.ts';
 import type { ClinicRow } from './doctor-form-values.ts';
 import { CityName, CitySelect, CountrySelect } from './location-selects.tsx';
 
@@ -32,7 +34,7 @@ export function useClinicDraft(doctorCountryId: string | null) {
   const draft = useForm<ClinicDraft>({
     mode: 'controlled',
     initialValues: { ...emptyDraft, countryId: doctorCountryId },
-    validate: schemaResolver(clinicEntry, { sync: true }),
+    validate: localizedResolver(clinicEntry),
     validateInputOnChange: true,
   });
   const [followedCountryId, setFollowedCountryId] = useState(doctorCountryId);
@@ -86,8 +88,11 @@ export function ClinicInformationSection({
   error?: string;
   onChange: (clinics: ClinicRow[]) => void;
 }) {
+  const { t } = useLingui();
   const draft = clinicDraft.form;
   const countryId = draft.values.countryId === null ? null : Number(draft.values.countryId);
+
+  const deleteLabel = (clinicName: string) => t`Delete ${clinicName}`;
 
   const addClinic = () => {
     const clinic = clinicDraft.take();
@@ -95,37 +100,47 @@ export function ClinicInformationSection({
   };
 
   const deleteClinic = async (index: number, name: string) => {
-    if (await confirmDelete(`Clinic '${name}'`)) onChange(clinics.filter((_, position) => position !== index));
+    if (await confirmDelete(t`Clinic ''${name}''`)) onChange(clinics.filter((_, position) => position !== index));
   };
 
   return (
-    <Fieldset legend="Clinic Information">
+    <Fieldset legend={t`Clinic Information`}>
       <SimpleGrid cols={{ base: 1, sm: 2 }}>
-        <TextInput label="Clinic Name" withAsterisk {...draft.getInputProps('clinicName')} />
-        <TextInput label="Contact No" {...draft.getInputProps('contactNo')} />
+        <TextInput label={t`Clinic Name`} withAsterisk {...draft.getInputProps('clinicName')} />
+        <TextInput label={t`Contact No`} {...draft.getInputProps('contactNo')} />
         <CountrySelect
-          label="Country"
-          placeholder="Search a country"
+          label={t`Country`}
+          placeholder={t`Search a country`}
           value={draft.values.countryId}
           onChange={(value) => draft.setValues({ countryId: value, cityId: null })}
         />
-        <CitySelect label="City" withAsterisk countryId={countryId} {...draft.getInputProps('cityId')} />
+        <CitySelect label={t`City`} withAsterisk countryId={countryId} {...draft.getInputProps('cityId')} />
       </SimpleGrid>
-      <TextInput label="Address" mt="sm" {...draft.getInputProps('address')} />
+      <TextInput label={t`Address`} mt="sm" {...draft.getInputProps('address')} />
       <Group justify="flex-end" mt="sm">
         <Button variant="default" leftSection={<IconPlus size={16} aria-hidden />} onClick={addClinic}>
-          Add Clinic
+          <Trans>Add Clinic</Trans>
         </Button>
       </Group>
 
-      <Table striped withTableBorder aria-label="Clinics" mt="md">
+      <Table striped withTableBorder aria-label={t`Clinics`} mt="md">
         <Table.Thead>
           <Table.Tr>
-            <Table.Th>Clinic Name</Table.Th>
-            <Table.Th visibleFrom="sm">City</Table.Th>
-            <Table.Th visibleFrom="sm">Contact No</Table.Th>
-            <Table.Th visibleFrom="sm">Address</Table.Th>
-            <Table.Th>Action</Table.Th>
+            <Table.Th>
+              <Trans>Clinic Name</Trans>
+            </Table.Th>
+            <Table.Th visibleFrom="sm">
+              <Trans>City</Trans>
+            </Table.Th>
+            <Table.Th visibleFrom="sm">
+              <Trans>Contact No</Trans>
+            </Table.Th>
+            <Table.Th visibleFrom="sm">
+              <Trans>Address</Trans>
+            </Table.Th>
+            <Table.Th>
+              <Trans>Action</Trans>
+            </Table.Th>
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>
@@ -133,7 +148,7 @@ export function ClinicInformationSection({
             <Table.Tr>
               <Table.Td colSpan={5}>
                 <Text size="sm" c="dimmed">
-                  No clinic added yet
+                  <Trans>No clinic added yet</Trans>
                 </Text>
               </Table.Td>
             </Table.Tr>
@@ -161,10 +176,10 @@ export function ClinicInformationSection({
                 <Button
                   variant="default"
                   size="xs"
-                  aria-label={`Delete ${clinic.clinicName}`}
+                  aria-label={deleteLabel(clinic.clinicName)}
                   onClick={() => void deleteClinic(index, clinic.clinicName)}
                 >
-                  Delete
+                  <Trans>Delete</Trans>
                 </Button>
               </Table.Td>
             </Table.Tr>

@@ -1,4 +1,5 @@
-import { DOCTOR_ROLE_ID, type Clinic, type Doctor } from '@portal/contract';
+import { msg } from '@lingui/core/macro';
+import { DOCTOR_ROLE_ID, type Clinic, type Doctor, type UserType } from '@portal/contract';
 
 /** A clinic row of the form: what the server takes, plus nothing else. */
 export interface ClinicRow {
@@ -39,10 +40,10 @@ export interface DoctorFormValues {
   removeProfilePic: boolean;
 }
 
-export const statusOptions = [
-  { value: '1', label: 'Active' },
-  { value: '0', label: 'Inactive' },
-];
+export const statusOptions = ['1', '0'] as const;
+
+/** The words of the status select's values. */
+export const statusLabels = { '1': msg`Active`, '0': msg`Inactive` } as const;
 
 const toClinicRow = (clinic: Clinic): ClinicRow => ({
   clinicId: clinic.ClinicId,
@@ -102,7 +103,8 @@ export function toDoctorFormData(values: DoctorFormValues, isNew: boolean): Form
   };
   for (const [name, value] of Object.entries(fields)) form.append(name, value);
   if (values.currentPassword !== '') form.append('currentPassword', values.currentPassword);
-  if (isNew) form.append('userType', 'Doctor');
+  const doctorType: UserType = 'Doctor';
+  if (isNew) form.append('userType', doctorType);
   if (values.profilePic) form.append('profilePic', values.profilePic);
   else if (values.removeProfilePic) form.append('removeProfilePic', 'true');
   return form;

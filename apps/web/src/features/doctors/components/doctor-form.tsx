@@ -1,8 +1,13 @@
+import { Trans } from '@lingui/react/macro';
 import { Button, Group, Stack } from '@mantine/core';
 import { type FormEvent, useRef } from 'react';
-import { schemaResolver, useForm, type FormErrors } from '@mantine/form';
+import { useForm, type FormErrors } from '@mantine/form';
 import { clinicListMessage, clinicNotAddedMessage, doctorForm, type Clinic, type Doctor } from '@portal/contract';
+import { isSupportedLocale } from '@portal/contract/locales';
 import { ApiError } from '../../../lib/api-client.ts';
+import { i18n } from '../../../lib/i18n.ts';
+import { localizedResolver } from '../../../lib/localized-resolver.ts';
+import { serverText } from '../../../lib/server-text.ts';
 import { isAdministrator, useSession } from '../../../lib/session.ts';
 import { errorMessage, fallbackMessages, notifyError, toastMs } from '../../../lib/notify.ts';
 import { useAddDoctor } from '../api/add-doctor.ts';
@@ -23,7 +28,7 @@ const toastFor = { register: toastMs.registration, profile: toastMs.profile, sta
 function toFormErrors(fieldErrors: Record<string, string>): FormErrors {
   const errors: FormErrors = {};
   for (const [key, message] of Object.entries(fieldErrors)) {
-    errors[key.startsWith('clinicList.') ? 'clinicList' : key] ??= message;
+    errors[key.startsWith('clinicList.') ? 'clinicList' : key] ??= serverText(message);
   }
   return errors;
 }
@@ -55,17 +60,19 @@ export function DoctorForm({
   const form = useForm<DoctorFormValues>({
     mode: 'controlled',
     initialValues: initialDoctorValues(mode, doctor, clinics),
-    validate: schemaResolver(doctorForm, { sync: true }),
+    validate: localizedResolver(doctorForm),
     validateInputOnChange: true,
   });
 
   const save = async (values: DoctorFormValues) => {
     const body = toDoctorFormData(values, doctor === undefined);
+    // A doctor registering keeps the language they read the form in (the picker, or their browser's).
+    if (mode === 'register' && isSupportedLocale(i18n.locale)) body.append('locale', i18n.locale);
     try {
       const answer = doctor
         ? await editDoctor.mutateAsync({ doctorId: doctor.DoctorId, form: body })
         : await addDoctor.mutateAsync(body);
-      await onSaved(answer.message, { hasNewPassword: values.password !== '' });
+      await onSaved(serverText(answer.message), { hasNewPassword: values.password !== '' });
     } catch (error) {
       if (error instanceof ApiError) form.setErrors(toFormErrors(error.fieldErrors));
       notifyError(errorMessage(error, fallbackMessages.saveFailed), toast);
@@ -90,14 +97,14 @@ export function DoctorForm({
       const clinic = clinicDraft.take();
       if (!clinic) {
         form.validate();
-        notifyError(clinicNotAddedMessage, toast);
+        notifyError(serverText(clinicNotAddedMessage), toast);
         showFirstError();
         return;
       }
       form.setFieldValue('clinicList', [...form.getValues().clinicList, clinic]);
     }
     form.onSubmit(save, (errors) => {
-      if (errors.clinicList) notifyError(clinicListMessage, toast);
+      if (errors.clinicList) notifyError(serverText(clinicListMessage), toast);
       showFirstError();
     })(event);
   };
@@ -124,10 +131,10 @@ export function DoctorForm({
         />
         <Group justify="flex-end">
           <Button variant="default" onClick={onCancel}>
-            Cancel
+            <Trans>Cancel</Trans>
           </Button>
           <Button type="submit" loading={addDoctor.isPending || editDoctor.isPending}>
-            Submit
+            <Trans>Submit</Trans>
           </Button>
         </Group>
       </Stack>

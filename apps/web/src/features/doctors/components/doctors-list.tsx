@@ -1,3 +1,4 @@
+import { useLingui } from '@lingui/react/macro';
 import type { Doctor, DoctorListQuery } from '@portal/contract';
 import { confirmDelete } from '../../../components/confirm-delete.tsx';
 import {
@@ -9,15 +10,20 @@ import {
 import type { TableColumn } from '../../../components/table-column.ts';
 import { RowActions } from '../../../components/row-actions.tsx';
 import { errorMessage, fallbackMessages, notifyError, notifySuccess } from '../../../lib/notify.ts';
+import { serverText } from '../../../lib/server-text.ts';
 import { useDeleteDoctor } from '../api/delete-doctor.ts';
 import { useDoctors } from '../api/get-doctors.ts';
+
+/** The columns a phone shows. */
+const phoneColumns: (keyof Doctor | 'actions')[] = ['UserName', 'IsActive', 'actions'];
 
 /**
  * The doctors table, paged, sorted and searched by the server (names, e-mail and mobile);
  * Status; Edit and Delete.
  */
 export function DoctorsList({ onEdit }: { onEdit: (doctor: Doctor) => void }) {
-  const list = useServerListState({ columnAccessor: 'UserId', direction: 'asc' });
+  const { t } = useLingui();
+  const list = useServerListState({ columnAccessor: 'UserId' satisfies keyof Doctor, direction: 'asc' });
   const doctors = useDoctors({
     page: list.page,
     pageSize: list.pageSize,
@@ -27,10 +33,11 @@ export function DoctorsList({ onEdit }: { onEdit: (doctor: Doctor) => void }) {
   const deleteDoctor = useDeleteDoctor();
 
   const remove = async (doctor: Doctor) => {
-    if (!(await confirmDelete(`Doctor '${doctor.FirstName} ${doctor.LastName}'`))) return;
+    const name = `${doctor.FirstName} ${doctor.LastName}`;
+    if (!(await confirmDelete(t`Doctor ''${name}''`))) return;
     try {
       const answer = await deleteDoctor.mutateAsync(doctor.DoctorId);
-      notifySuccess(answer.message || fallbackMessages.deleted);
+      notifySuccess(serverText(answer.message) || fallbackMessages.deleted);
     } catch (error) {
       notifyError(errorMessage(error, fallbackMessages.deleteFailed));
     }
@@ -38,20 +45,20 @@ export function DoctorsList({ onEdit }: { onEdit: (doctor: Doctor) => void }) {
 
   const columns: TableColumn<Doctor>[] = [
     pagedSerialNumberColumn<Doctor>(list.page, list.pageSize),
-    { accessor: 'UserName', title: 'User Name', sortable: true },
-    { accessor: 'FirstName', title: 'First Name', sortable: true },
-    { accessor: 'LastName', title: 'Last Name', sortable: true },
-    { accessor: 'Email', title: 'Email', sortable: true },
-    { accessor: 'MobileNo', title: 'Mobile No', sortable: true },
+    { accessor: 'UserName', title: t`User Name`, sortable: true },
+    { accessor: 'FirstName', title: t`First Name`, sortable: true },
+    { accessor: 'LastName', title: t`Last Name`, sortable: true },
+    { accessor: 'Email', title: t`Email`, sortable: true },
+    { accessor: 'MobileNo', title: t`Mobile No`, sortable: true },
     {
       accessor: 'IsActive',
-      title: 'Status',
+      title: t`Status`,
       sortable: true,
-      render: (doctor) => (doctor.IsActive ? 'Active' : 'Inactive'),
+      render: (doctor) => (doctor.IsActive ? t`Active` : t`Inactive`),
     },
     {
       accessor: 'actions',
-      title: 'Actions',
+      title: t`Actions`,
       render: (doctor) => (
         <RowActions name={doctor.UserName} onEdit={() => onEdit(doctor)} onDelete={() => void remove(doctor)} />
       ),
@@ -60,12 +67,12 @@ export function DoctorsList({ onEdit }: { onEdit: (doctor: Doctor) => void }) {
 
   return (
     <>
-      <ListSearch label="Search doctors" value={list.search} onChange={list.setSearch} />
+      <ListSearch label={t`Search doctors`} value={list.search} onChange={list.setSearch} />
       <ServerTable<Doctor>
         records={doctors.data?.rows}
         total={doctors.data?.total}
         columns={columns}
-        phoneColumns={['UserName', 'IsActive', 'actions']}
+        phoneColumns={phoneColumns}
         idAccessor="DoctorId"
         isFetching={doctors.isFetching}
         page={list.page}

@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Button } from '@mantine/core';
 import type { Doctor } from '@portal/contract';
 import { IconPlus } from '@tabler/icons-react';
@@ -14,6 +15,7 @@ type View = null | 'new' | Doctor;
 
 /** Doctor management: the list and the form switch in place. */
 export function DoctorsScreen() {
+  const { t } = useLingui();
   const [view, setView] = useState<View>(null);
   const backToList = () => setView(null);
   const saved = (fallback: string) => (message: string) => {
@@ -25,10 +27,10 @@ export function DoctorsScreen() {
     return (
       <>
         <PageTitle
-          title="Doctors"
+          title={t`Doctors`}
           actions={
             <Button leftSection={<IconPlus size={16} aria-hidden />} onClick={() => setView('new')}>
-              Add New
+              <Trans>Add New</Trans>
             </Button>
           }
         />
@@ -39,7 +41,7 @@ export function DoctorsScreen() {
   }
   return (
     <>
-      <PageTitle title={view === 'new' ? 'Add Doctor' : 'Edit Doctor'} />
+      <PageTitle title={view === 'new' ? t`Add Doctor` : t`Edit Doctor`} />
       {view === 'new' ? (
         <DoctorForm mode="staff" onSaved={saved(fallbackMessages.saved)} onCancel={backToList} />
       ) : (

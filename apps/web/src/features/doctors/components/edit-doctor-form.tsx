@@ -1,3 +1,4 @@
+import { Trans } from '@lingui/react/macro';
 import { Alert } from '@mantine/core';
 import type { Doctor } from '@portal/contract';
 import { useClinics } from '../api/get-clinics.ts';
@@ -20,7 +21,7 @@ export function EditDoctorForm({
   if (clinics.isError) {
     return (
       <Alert color="red" role="alert">
-        The clinics of this doctor could not be loaded.
+        <Trans>The clinics of this doctor could not be loaded.</Trans>
       </Alert>
     );
   }

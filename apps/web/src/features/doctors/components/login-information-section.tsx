@@ -1,13 +1,13 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Anchor, Fieldset, PasswordInput, Select, SimpleGrid, Text, TextInput } from '@mantine/core';
 import type { UseFormReturnType } from '@mantine/form';
 import { ADMIN_ROLE_ID } from '@portal/contract';
 import { useMemo } from 'react';
 import { errorMessage, fallbackMessages, notifyError, notifySuccess } from '../../../lib/notify.ts';
+import { serverText } from '../../../lib/server-text.ts';
 import { useRoles } from '../api/get-roles.ts';
 import { useRequestPasswordReset } from '../api/request-password-reset.ts';
-import { statusOptions, type DoctorFormMode, type DoctorFormValues } from './doctor-form-values.ts';
-
-const toggleLabel = { 'aria-label': 'Show or hide password' };
+import { statusLabels, statusOptions, type DoctorFormMode, type DoctorFormValues } from './doctor-form-values.ts';
 
 /**
  * Login Information: username, password pair (locked behind 'Change Password' when
@@ -26,6 +26,8 @@ export function LoginInformationSection({
   /** Staff other than the administrator: the doctor's id, to e-mail them a reset link instead. */
   resetLinkFor?: number;
 }) {
+  const { t, i18n } = useLingui();
+  const toggleLabel = { 'aria-label': t`Show or hide password` };
   const isStaff = mode === 'staff';
   const roles = useRoles(isStaff);
   const roleOptions = useMemo(
@@ -42,10 +44,10 @@ export function LoginInformationSection({
   const asksCurrentPassword = mode === 'profile' && (!isPasswordLocked || isEmailChanged);
 
   return (
-    <Fieldset legend="Login Information">
+    <Fieldset legend={t`Login Information`}>
       <SimpleGrid cols={{ base: 1, sm: 2 }}>
         <TextInput
-          label="Username"
+          label={t`Username`}
           withAsterisk
           autoComplete="username"
           disabled={mode === 'profile'}
@@ -53,15 +55,15 @@ export function LoginInformationSection({
         />
         {isStaff && (
           <Select
-            label="Role"
-            placeholder="Choose a role"
+            label={t`Role`}
+            placeholder={t`Choose a role`}
             withAsterisk
             data={roleOptions}
             {...form.getInputProps('roleId')}
           />
         )}
         <PasswordInput
-          label="Password"
+          label={t`Password`}
           withAsterisk={!isPasswordLocked}
           autoComplete="new-password"
           disabled={isPasswordLocked}
@@ -70,7 +72,7 @@ export function LoginInformationSection({
           {...form.getInputProps('password')}
         />
         <PasswordInput
-          label="Confirm Password"
+          label={t`Confirm Password`}
           withAsterisk={!isPasswordLocked}
           autoComplete="new-password"
           disabled={isPasswordLocked}
@@ -80,19 +82,26 @@ export function LoginInformationSection({
         />
         {asksCurrentPassword && (
           <PasswordInput
-            label="Current Password"
-            description="Needed to change your password or e-mail"
+            label={t`Current Password`}
+            description={t`Needed to change your password or e-mail`}
             withAsterisk
             autoComplete="current-password"
             visibilityToggleButtonProps={toggleLabel}
             {...form.getInputProps('currentPassword')}
           />
         )}
-        {isStaff && <Select label="Status" withAsterisk data={statusOptions} {...form.getInputProps('isActive')} />}
+        {isStaff && (
+          <Select
+            label={t`Status`}
+            withAsterisk
+            data={statusOptions.map((value) => ({ value, label: i18n._(statusLabels[value]) }))}
+            {...form.getInputProps('isActive')}
+          />
+        )}
       </SimpleGrid>
       {isEditing && isPasswordLocked && resetLinkFor === undefined && (
         <Anchor component="button" type="button" size="sm" mt="xs" onClick={() => form.setFieldValue('isEdit', false)}>
-          Change Password
+          <Trans>Change Password</Trans>
         </Anchor>
       )}
       {resetLinkFor !== undefined && <SendResetLink doctorId={resetLinkFor} />}
@@ -105,15 +114,17 @@ function SendResetLink({ doctorId }: { doctorId: number }) {
   const request = useRequestPasswordReset();
   const send = () =>
     request.mutate(doctorId, {
-      onSuccess: (answer) => notifySuccess(answer.message),
+      onSuccess: (answer) => notifySuccess(serverText(answer.message)),
       onError: (error) => notifyError(errorMessage(error, fallbackMessages.saveFailed)),
     });
   return (
     <Text size="sm" mt="xs">
-      Only the administrator can set a doctor&apos;s password.{' '}
-      <Anchor component="button" type="button" size="sm" onClick={send} disabled={request.isPending}>
-        E-mail the doctor a reset link
-      </Anchor>
+      <Trans>
+        Only the administrator can set a doctor&apos;s password.{' '}
+        <Anchor component="button" type="button" size="sm" onClick={send} disabled={request.isPending}>
+          E-mail the doctor a reset link
+        </Anchor>
+      </Trans>
     </Text>
   );
 }

@@ -1,8 +1,10 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Button, Card, Group, Stack, Text, Title } from '@mantine/core';
 import type { Doctor } from '@portal/contract';
 import { IconCheck } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { errorMessage, fallbackMessages, notifyError, notifySuccess } from '../../../lib/notify.ts';
+import { serverText } from '../../../lib/server-text.ts';
 import { pendingDoctorsQueryOptions } from '../../../lib/shared-queries.ts';
 import { useActivateDoctor } from '../api/activate-doctor.ts';
 
@@ -12,6 +14,7 @@ import { useActivateDoctor } from '../api/activate-doctor.ts';
  * 30 newest show (the largest page), the title counts them all.
  */
 export function PendingDoctors() {
+  const { t } = useLingui();
   const pending = useQuery(pendingDoctorsQueryOptions());
   const activate = useActivateDoctor();
   const doctors = pending.data?.rows ?? [];
@@ -20,16 +23,22 @@ export function PendingDoctors() {
   const activateOne = async (doctor: Doctor) => {
     try {
       const answer = await activate.mutateAsync(doctor.DoctorId);
-      notifySuccess(answer.message || fallbackMessages.updated);
+      notifySuccess(serverText(answer.message) || fallbackMessages.updated);
     } catch (error) {
       notifyError(errorMessage(error, fallbackMessages.saveFailed));
     }
   };
 
+  const total = pending.data?.total;
+  const activateLabel = (doctor: Doctor) => {
+    const name = `${doctor.FirstName} ${doctor.LastName} (${doctor.UserName})`;
+    return t`Activate ${name}`;
+  };
+
   return (
     <Card withBorder mb="lg" component="section" aria-labelledby="pending-doctors-title">
       <Title order={2} size="h4" id="pending-doctors-title" mb="sm">
-        Waiting for activation ({pending.data?.total})
+        <Trans>Waiting for activation ({total})</Trans>
       </Title>
       <Stack gap="xs" component="ul" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
         {doctors.map((doctor) => (
@@ -46,11 +55,11 @@ export function PendingDoctors() {
             <Button
               size="sm"
               leftSection={<IconCheck size={16} aria-hidden />}
-              aria-label={`Activate ${doctor.FirstName} ${doctor.LastName} (${doctor.UserName})`}
+              aria-label={activateLabel(doctor)}
               loading={activate.isPending && activate.variables === doctor.DoctorId}
               onClick={() => void activateOne(doctor)}
             >
-              Activate
+              <Trans>Activate</Trans>
             </Button>
           </Group>
         ))}

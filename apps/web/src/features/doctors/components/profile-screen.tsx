@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Alert } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
@@ -10,6 +11,7 @@ import { EditDoctorForm } from './edit-doctor-form.tsx';
 
 /** The signed-in doctor's own record in the doctor form. */
 export function ProfileScreen() {
+  const { t } = useLingui();
   const session = useSession() as Session;
   const navigate = useNavigate();
   const queryClient = useQueryClient();
@@ -19,7 +21,7 @@ export function ProfileScreen() {
   // session of the account, this one included, so the doctor signs in again with it.
   const saved = async (message: string, change: { hasNewPassword: boolean }) => {
     if (change.hasNewPassword) {
-      notifySuccess('Password changed. Please sign in with your new password.', toastMs.profile);
+      notifySuccess(t`Password changed. Please sign in with your new password.`, toastMs.profile);
       sessionStore.clear();
       await navigate(paths.login, { replace: true });
       return;
@@ -31,10 +33,10 @@ export function ProfileScreen() {
 
   return (
     <>
-      <PageTitle title="Profile" />
+      <PageTitle title={t`Profile`} />
       {doctor.isError && (
         <Alert color="red" role="alert">
-          Your profile could not be loaded.
+          <Trans>Your profile could not be loaded.</Trans>
         </Alert>
       )}
       {doctor.data && (

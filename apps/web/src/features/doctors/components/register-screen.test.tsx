@@ -108,6 +108,42 @@ describe('Register screen', () => {
     expect(api.changes()).toEqual([]);
   });
 
+  it('picks the match on Enter in a location picker, and never submits the form from it', async () => {
+    const api = fakeApi(geography);
+    const { user } = renderWithApp(<RegisterScreen />);
+    const location = field('Location') as HTMLInputElement;
+    // Nothing matches: Enter does nothing (before issue 41 it submitted the form, every field turned red).
+    await user.type(location, 'Zz{Enter}');
+    expect(fieldDescription(field('First Name'))).not.toContain('First Name is required');
+    await user.clear(location);
+    await user.type(location, 'germ{Enter}');
+    await waitFor(() => expect(location.value).toBe('Germany'));
+    await waitFor(() => expect((field('Country') as HTMLInputElement).value).toBe('Germany'));
+    expect(fieldDescription(field('First Name'))).not.toContain('First Name is required');
+    // The country's cities, by keyboard too, and the typed name stays after the field is left.
+    const city = field('City') as HTMLInputElement;
+    await waitFor(() => expect(city.hasAttribute('disabled')).toBe(false));
+    await user.type(city, 'ham{Enter}');
+    await waitFor(() => expect(city.value).toBe('Hamburg'));
+    await user.tab();
+    expect(city.value).toBe('Hamburg');
+    expect(api.changes()).toEqual([]);
+  });
+
+  it('picks the first match on Enter when the countries arrived after the text was typed', async () => {
+    let answerCountries = () => {};
+    const countriesAnswered = new Promise<void>((resolve) => (answerCountries = resolve));
+    fakeApi({ ...geography, 'GET /api/country/get_countries_list': () => countriesAnswered.then(() => countries) });
+    const { user } = renderWithApp(<RegisterScreen />);
+    const location = field('Location') as HTMLInputElement;
+    await user.type(location, 'germ');
+    answerCountries();
+    await screen.findByRole('option', { name: 'Germany' });
+    await user.keyboard('{Enter}');
+    await waitFor(() => expect(location.value).toBe('Germany'));
+    expect(fieldDescription(field('First Name'))).not.toContain('First Name is required');
+  });
+
   it('refuses a profile picture that is not JPEG or PNG and shows no preview', async () => {
     fakeApi(geography);
     const { user } = renderWithApp(<RegisterScreen />);

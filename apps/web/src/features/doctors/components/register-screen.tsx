@@ -1,26 +1,36 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Alert, Button, Container, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { registrationSucceeded } from '@portal/contract';
 import { IconCircleCheck, IconDental } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
+import { LanguagePicker } from '../../../components/language-picker.tsx';
 import { paths } from '../../../config/paths.ts';
 import { notifySuccess, toastMs } from '../../../lib/notify.ts';
+import { serverText } from '../../../lib/server-text.ts';
 import { DoctorForm } from './doctor-form.tsx';
 
 /** Doctor self-registration: the doctor form on a card; afterwards the green notice. */
 export function RegisterScreen() {
+  const { t } = useLingui();
   const navigate = useNavigate();
   const [notice, setNotice] = useState<string | null>(null);
 
   return (
     <Container component="main" size="lg" py="xl" px={{ base: 'xs', sm: 'md' }}>
       <Paper withBorder shadow="sm" p={{ base: 'md', sm: 'xl' }}>
+        {/* The language chosen here is the new account's (sent with the registration). */}
+        <Group justify="flex-end">
+          <LanguagePicker />
+        </Group>
         <Stack align="center" gap={4} mb="lg">
           <IconDental size={40} aria-hidden />
           <Title order={1} size="h2">
-            Doctor Registration
+            <Trans>Doctor Registration</Trans>
           </Title>
-          <Text ta="center">Create your account; it is activated after review.</Text>
+          <Text ta="center">
+            <Trans>Create your account; it is activated after review.</Trans>
+          </Text>
         </Stack>
         {notice ? (
           <Stack>
@@ -28,7 +38,7 @@ export function RegisterScreen() {
             <Alert
               color="green"
               variant="light"
-              title="Registration received"
+              title={t`Registration received`}
               icon={<IconCircleCheck aria-hidden />}
               role="status"
               styles={{
@@ -39,14 +49,16 @@ export function RegisterScreen() {
               {notice}
             </Alert>
             <Group justify="center">
-              <Button onClick={() => void navigate(paths.login)}>Go to Sign In</Button>
+              <Button onClick={() => void navigate(paths.login)}>
+                <Trans>Go to Sign In</Trans>
+              </Button>
             </Group>
           </Stack>
         ) : (
           <DoctorForm
             mode="register"
             onSaved={(message) => {
-              const text = message || registrationSucceeded;
+              const text = message || serverText(registrationSucceeded);
               notifySuccess(text, toastMs.registration);
               setNotice(text);
               window.scrollTo({ top: 0 });

@@ -1,35 +1,43 @@
+import { msg, plural } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Alert, Anchor, Badge, Button, Group, Paper, Stack, Text } from '@mantine/core';
 import type { InboxItem } from '@portal/contract';
 import { Link } from 'react-router';
 import { PageTitle } from '../../../components/page-title.tsx';
 import { caseSectionPath } from '../../../config/paths.ts';
 import { formatDateTime } from '../../../lib/format-date.ts';
-import { approvalFor, type CaseViewer } from '../../../lib/case-viewer.ts';
+import type { CaseViewer } from '../../../lib/case-viewer.ts';
+import { i18n } from '../../../lib/i18n.ts';
 import { useInbox } from '../api/get-inbox.ts';
 
 /** What an item asks of the caller, by side (docs/decisions/messages.md § Inbox). */
 function itemTitle(item: InboxItem, viewer: CaseViewer): string {
-  if (item.kind === 'message') return 'Unread message';
-  return viewer === 'lab'
-    ? `Changes requested on plan version ${item.version}`
-    : `Plan version ${item.version} awaits ${approvalFor(viewer)}`;
+  if (item.kind === 'message') return i18n._(msg`Unread message`);
+  const version = String(item.version);
+  if (viewer === 'lab') return i18n._(msg`Changes requested on plan version ${version}`);
+  // Whose approval, as the viewer reads it: their assistant waits for the doctor's.
+  return viewer === 'assistant'
+    ? i18n._(msg`Plan version ${version} awaits the doctor's approval`)
+    : i18n._(msg`Plan version ${version} awaits your approval`);
 }
 
 function excerptOf(item: InboxItem): string {
   if (item.excerpt) return item.excerpt;
-  return item.kind === 'message' ? 'Files attached' : '';
+  return item.kind === 'message' ? i18n._(msg`Files attached`) : '';
 }
 
 function InboxRow({ item, viewer }: { item: InboxItem; viewer: CaseViewer }) {
+  const { t } = useLingui();
   const title = itemTitle(item, viewer);
   const excerpt = excerptOf(item);
+  const { trackingNo, patientName } = item;
   return (
-    <Paper component="li" withBorder p="sm" aria-label={`${title}, case ${item.trackingNo}`}>
+    <Paper component="li" withBorder p="sm" aria-label={t`${title}, case ${trackingNo}`}>
       <Group justify="space-between" align="flex-start" gap="xs" wrap="wrap">
         <Stack gap={2} style={{ minWidth: 0, flex: '1 1 16rem' }}>
           <Group gap="xs" wrap="wrap">
             <Badge color={item.kind === 'message' ? 'red.9' : 'blue.9'} variant="filled">
-              {item.kind === 'message' ? 'Message' : 'Plan'}
+              {item.kind === 'message' ? <Trans>Message</Trans> : <Trans>Plan</Trans>}
             </Badge>
             <Anchor
               component={Link}
@@ -40,7 +48,9 @@ function InboxRow({ item, viewer }: { item: InboxItem; viewer: CaseViewer }) {
             </Anchor>
           </Group>
           <Text size="sm">
-            Case {item.trackingNo} · {item.patientName}
+            <Trans>
+              Case {trackingNo} · {patientName}
+            </Trans>
           </Text>
           {excerpt && (
             <Text size="sm" c="dimmed" lineClamp={2} style={{ overflowWrap: 'anywhere' }}>
@@ -61,28 +71,48 @@ function InboxRow({ item, viewer }: { item: InboxItem; viewer: CaseViewer }) {
  * page at a time. It follows changes live; an item leaves once read or decided, here or in
  * another tab.
  */
+/** 'n unread messages, m plans …' above the list: what waits, as the viewer's side reads it. */
+function waitingSummary(unreadMessages: number, plansAwaiting: number, viewer: CaseViewer): string {
+  if (viewer === 'lab') {
+    return i18n._(
+      msg`${plural(unreadMessages, { one: '# unread message', other: '# unread messages' })}, ${plural(plansAwaiting, { one: '# plan', other: '# plans' })} with changes requested`,
+    );
+  }
+  if (viewer === 'assistant') {
+    return i18n._(
+      msg`${plural(unreadMessages, { one: '# unread message', other: '# unread messages' })}, ${plural(plansAwaiting, { one: '# plan', other: '# plans' })} awaiting the doctor's approval`,
+    );
+  }
+  return i18n._(
+    msg`${plural(unreadMessages, { one: '# unread message', other: '# unread messages' })}, ${plural(plansAwaiting, { one: '# plan', other: '# plans' })} awaiting your approval`,
+  );
+}
+
 export function InboxList({ viewer }: { viewer: CaseViewer }) {
+  const { t } = useLingui();
   const inbox = useInbox();
   const first = inbox.data?.pages[0];
   const items = inbox.data?.pages.flatMap((page) => page.items) ?? [];
   return (
     <>
-      <PageTitle title="Inbox" />
+      <PageTitle title={t`Inbox`} />
       {inbox.isError && (
         <Alert color="red" role="alert">
-          Your inbox could not be loaded.
+          <Trans>Your inbox could not be loaded.</Trans>
         </Alert>
       )}
       {first && (
         <Text size="sm" mb="sm" role="status">
-          {first.unreadMessages} unread {first.unreadMessages === 1 ? 'message' : 'messages'}, {first.plansAwaiting}{' '}
-          {first.plansAwaiting === 1 ? 'plan' : 'plans'}{' '}
-          {viewer === 'lab' ? 'with changes requested' : `awaiting ${approvalFor(viewer)}`}
+          {waitingSummary(first.unreadMessages, first.plansAwaiting, viewer)}
         </Text>
       )}
-      {first && items.length === 0 && <Text c="dimmed">Nothing is waiting for you.</Text>}
+      {first && items.length === 0 && (
+        <Text c="dimmed">
+          <Trans>Nothing is waiting for you.</Trans>
+        </Text>
+      )}
       {items.length > 0 && (
-        <Stack component="ul" gap="xs" p={0} m={0} style={{ listStyle: 'none' }} aria-label="Waiting for you">
+        <Stack component="ul" gap="xs" p={0} m={0} style={{ listStyle: 'none' }} aria-label={t`Waiting for you`}>
           {items.map((item) => (
             <InboxRow key={`${item.kind}-${item.itemId}`} item={item} viewer={viewer} />
           ))}
@@ -91,7 +121,7 @@ export function InboxList({ viewer }: { viewer: CaseViewer }) {
       {inbox.hasNextPage && (
         <Group justify="center" mt="sm">
           <Button variant="outline" onClick={() => void inbox.fetchNextPage()} loading={inbox.isFetchingNextPage}>
-            Show more
+            <Trans>Show more</Trans>
           </Button>
         </Group>
       )}

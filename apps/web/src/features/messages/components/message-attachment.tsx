@@ -1,3 +1,4 @@
+import { useLingui } from '@lingui/react/macro';
 import { Anchor, Group, Text } from '@mantine/core';
 import type { MessageAttachment } from '@portal/contract';
 import { routePath } from '@portal/contract/client';
@@ -18,7 +19,9 @@ function viewableScans(file: MessageAttachment): ViewableScan[] {
 
 /** One file of a message: its download, and 'View in 3D' for an STL. */
 export function MessageAttachmentItem({ file }: { file: MessageAttachment }) {
+  const { t } = useLingui();
   const scans = useMemo(() => viewableScans(file), [file]);
+  const fileName = file.fileName;
   return (
     <Group gap="xs" wrap="wrap">
       <Anchor href={fileUrl(file.url)} size="sm" target="_blank" rel="noopener">
@@ -30,7 +33,7 @@ export function MessageAttachmentItem({ file }: { file: MessageAttachment }) {
           </Text>
         </Group>
       </Anchor>
-      <ViewIn3d scans={scans} isCompact ariaLabel={`View in 3D: ${file.fileName}`} />
+      <ViewIn3d scans={scans} isCompact ariaLabel={t`View in 3D: ${fileName}`} />
     </Group>
   );
 }

@@ -1,9 +1,11 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Button, FileInput, Group, Stack, Textarea } from '@mantine/core';
 import { maxMessageFiles, maxMessageLength, messageFileExtensions, messageMessages } from '@portal/contract';
 import { IconPaperclip, IconSend } from '@tabler/icons-react';
 import { useState, type FormEvent } from 'react';
 import { ApiError } from '../../../lib/api-client.ts';
 import { errorMessage } from '../../../lib/notify.ts';
+import { serverText } from '../../../lib/server-text.ts';
 import { useSendCaseMessage } from '../api/send-case-message.ts';
 
 const acceptedEndings = messageFileExtensions.map((extension) => `.${extension}`);
@@ -13,6 +15,7 @@ const isAcceptedFile = (file: File) => acceptedEndings.some((ending) => file.nam
 
 /** Writes a message: text, files, Send; a refusal is shown under the field it concerns. */
 export function MessageComposer({ caseId }: { caseId: number }) {
+  const { t } = useLingui();
   const [text, setText] = useState('');
   const [files, setFiles] = useState<File[]>([]);
   const [errors, setErrors] = useState<{ text?: string; files?: string }>({});
@@ -23,14 +26,16 @@ export function MessageComposer({ caseId }: { caseId: number }) {
   const pick = (picked: File[]) => {
     const refused = picked.filter((file) => !isAcceptedFile(file)).map((file) => file.name);
     setFiles(picked.filter(isAcceptedFile));
-    setErrors({ files: refused.length > 0 ? `${refused.join(', ')}: ${messageMessages.fileType}` : undefined });
+    const names = refused.join(', ');
+    const reason = serverText(messageMessages.fileType);
+    setErrors({ files: refused.length > 0 ? t`${names}: ${reason}` : undefined });
   };
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    if (!text.trim() && files.length === 0) return setErrors({ text: messageMessages.blank });
-    if (text.length > maxMessageLength) return setErrors({ text: messageMessages.tooLong });
-    if (files.length > maxMessageFiles) return setErrors({ files: messageMessages.tooManyFiles });
+    if (!text.trim() && files.length === 0) return setErrors({ text: serverText(messageMessages.blank) });
+    if (text.length > maxMessageLength) return setErrors({ text: serverText(messageMessages.tooLong) });
+    if (files.length > maxMessageFiles) return setErrors({ files: serverText(messageMessages.tooManyFiles) });
     setErrors({});
     send.mutate(
       { caseId, text, files },
@@ -41,19 +46,23 @@ export function MessageComposer({ caseId }: { caseId: number }) {
         },
         onError: (error) => {
           const fieldErrors = error instanceof ApiError ? error.fieldErrors : {};
-          const message = errorMessage(error, 'The message could not be sent');
-          setErrors(fieldErrors.files ? { files: fieldErrors.files } : { text: fieldErrors.text ?? message });
+          const message = errorMessage(error, t`The message could not be sent`);
+          setErrors(
+            fieldErrors.files
+              ? { files: serverText(fieldErrors.files) }
+              : { text: fieldErrors.text ? serverText(fieldErrors.text) : message },
+          );
         },
       },
     );
   };
 
   return (
-    <form onSubmit={submit} noValidate aria-label="Write a message">
+    <form onSubmit={submit} noValidate aria-label={t`Write a message`}>
       <Stack gap="xs">
         <Textarea
-          label="Message"
-          placeholder="Write to the other side about this case"
+          label={t`Message`}
+          placeholder={t`Write to the other side about this case`}
           autosize
           minRows={2}
           maxRows={8}
@@ -63,9 +72,9 @@ export function MessageComposer({ caseId }: { caseId: number }) {
         />
         <Group align="flex-end" justify="space-between" wrap="wrap">
           <FileInput
-            label="Attach files"
-            description={`JPEG, PNG, PDF or STL, at most ${maxMessageFiles}`}
-            placeholder="Choose files"
+            label={t`Attach files`}
+            description={t`JPEG, PNG, PDF or STL, at most ${maxMessageFiles}`}
+            placeholder={t`Choose files`}
             multiple
             clearable
             accept={accept}
@@ -76,7 +85,7 @@ export function MessageComposer({ caseId }: { caseId: number }) {
             style={{ flex: 1, minWidth: 220 }}
           />
           <Button type="submit" loading={send.isPending} leftSection={<IconSend size={16} aria-hidden />}>
-            Send
+            <Trans>Send</Trans>
           </Button>
         </Group>
       </Stack>

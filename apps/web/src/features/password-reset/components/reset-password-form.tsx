@@ -1,22 +1,25 @@
+import { useLingui } from '@lingui/react/macro';
 import { Button, PasswordInput, Stack } from '@mantine/core';
-import { schemaResolver, useForm } from '@mantine/form';
+import { useForm } from '@mantine/form';
 import { resetMessages, resetPasswordForm } from '@portal/contract';
 import { useNavigate } from 'react-router';
 import { paths } from '../../../config/paths.ts';
 import { ApiError } from '../../../lib/api-client.ts';
+import { localizedResolver } from '../../../lib/localized-resolver.ts';
 import { notifyError, notifySuccess } from '../../../lib/notify.ts';
+import { serverText } from '../../../lib/server-text.ts';
 import { useResetPassword } from '../api/reset-password.ts';
 
-const toggleLabel = { 'aria-label': 'Show or hide password' };
-
-/** New Password and Confirm Password for a verified link; success goes to sign in. */
-export function ResetPasswordForm({ token }: { token: string }) {
+/** New Password and Confirm Password for a verified link; success goes to sign in. An invitation's sets a first password. */
+export function ResetPasswordForm({ token, isInvitation = false }: { token: string; isInvitation?: boolean }) {
+  const { t } = useLingui();
+  const toggleLabel = { 'aria-label': t`Show or hide password` };
   const navigate = useNavigate();
   const reset = useResetPassword();
   const form = useForm({
     mode: 'controlled',
     initialValues: { newPassword: '', confirmPassword: '' },
-    validate: schemaResolver(resetPasswordForm, { sync: true }),
+    validate: localizedResolver(resetPasswordForm),
     validateInputOnChange: true,
   });
 
@@ -24,19 +27,27 @@ export function ResetPasswordForm({ token }: { token: string }) {
     try {
       const answer = await reset.mutateAsync({ token, newPassword });
       if (!answer.success) {
-        notifyError('Unable to reset password');
+        notifyError(isInvitation ? t`Unable to set your password` : t`Unable to reset password`);
         return;
       }
-      notifySuccess(resetMessages.resetSucceeded);
+      notifySuccess(
+        isInvitation ? t`Your password is set. You can now sign in.` : serverText(resetMessages.resetSucceeded),
+      );
       void navigate(paths.login, { replace: true });
     } catch (error) {
       // A password the server refuses (a common one) is shown under its field.
       if (error instanceof ApiError && error.fieldErrors.newPassword) {
-        form.setErrors({ newPassword: error.fieldErrors.newPassword });
+        form.setErrors({ newPassword: serverText(error.fieldErrors.newPassword) });
         return;
       }
       // The server answers a used or expired token with success false (as a 400).
-      notifyError(error instanceof ApiError ? 'Unable to reset password' : 'Something went wrong');
+      notifyError(
+        error instanceof ApiError
+          ? isInvitation
+            ? t`Unable to set your password`
+            : t`Unable to reset password`
+          : t`Something went wrong`,
+      );
     }
   });
 
@@ -44,21 +55,21 @@ export function ResetPasswordForm({ token }: { token: string }) {
     <form onSubmit={submit} noValidate>
       <Stack>
         <PasswordInput
-          label="New Password"
+          label={isInvitation ? t`Password` : t`New Password`}
           withAsterisk
           autoComplete="new-password"
           visibilityToggleButtonProps={toggleLabel}
           {...form.getInputProps('newPassword')}
         />
         <PasswordInput
-          label="Confirm Password"
+          label={t`Confirm Password`}
           withAsterisk
           autoComplete="new-password"
           visibilityToggleButtonProps={toggleLabel}
           {...form.getInputProps('confirmPassword')}
         />
         <Button type="submit" loading={reset.isPending} mt="sm">
-          Reset Password
+          {isInvitation ? t`Set Password` : t`Reset Password`}
         </Button>
       </Stack>
     </form>

@@ -6,6 +6,12 @@ import { planKeys } from './query-keys.ts';
 export const getPlans = (caseId: number) => api.call('GET /api/case/:caseId/plans', { params: { caseId } });
 
 export const plansQueryOptions = (caseId: number) =>
-  queryOptions({ queryKey: planKeys.ofCase(caseId), queryFn: () => getPlans(caseId) });
+  queryOptions({
+    queryKey: planKeys.ofCase(caseId),
+    queryFn: () => getPlans(caseId),
+    // A version being checked against the prescription: read again until its movements are measured.
+    refetchInterval: (query) =>
+      query.state.data?.some((plan) => plan.findingsCheck.state === 'pending') ? 3000 : false,
+  });
 
 export const usePlans = (caseId: number) => useQuery(plansQueryOptions(caseId));

@@ -33,7 +33,8 @@ export function useUploadPlan(caseId: number) {
 
 /**
  * The case's doctor approves the version awaiting approval, with their tick that they
- * reviewed it in 3D (the server refuses an approval without it), or requests changes with a comment.
+ * reviewed it in 3D (the server refuses an approval without it) and, when it has findings
+ * against the prescription, that they acknowledge them, or requests changes with a comment.
  */
 export function useDecidePlan(caseId: number) {
   const queryClient = useQueryClient();
@@ -46,7 +47,12 @@ export function useDecidePlan(caseId: number) {
           })
         : api.call('POST /api/case/:caseId/plans/:planId/approve', {
             params: { caseId, planId: decision.planId },
-            body: { reviewedIn3d: decision.reviewedIn3d },
+            body: {
+              reviewedIn3d: decision.reviewedIn3d,
+              ...(decision.findingsAcknowledged !== undefined && {
+                findingsAcknowledged: decision.findingsAcknowledged,
+              }),
+            },
           }),
     onSuccess: () => refreshCase(queryClient, caseId),
   });

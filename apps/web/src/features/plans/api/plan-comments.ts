@@ -37,5 +37,13 @@ export function usePlanCommentChanges(caseId: number, planId: number) {
         }),
       onSuccess: refresh,
     }),
+    reply: useMutation({
+      mutationFn: ({ commentId, text }: { commentId: number; text: string }) =>
+        api.call('POST /api/case/:caseId/plans/:planId/comments/:commentId/replies', {
+          params: { ...params, commentId },
+          body: { text },
+        }),
+      onSuccess: refresh,
+    }),
   };
 }

@@ -14,8 +14,8 @@ export function usePlanShareChanges(caseId: number, planId: number) {
   const refresh = () => queryClient.invalidateQueries({ queryKey: planKeys.shares(caseId, planId) });
   return {
     create: useMutation({
-      mutationFn: (days: number) =>
-        api.call('POST /api/case/:caseId/plans/:planId/shares', { params: { caseId, planId }, body: { days } }),
+      mutationFn: (body: { days: number; email?: string }) =>
+        api.call('POST /api/case/:caseId/plans/:planId/shares', { params: { caseId, planId }, body }),
       onSuccess: refresh,
     }),
     revoke: useMutation({

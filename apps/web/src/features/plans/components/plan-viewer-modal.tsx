@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Box, Button, Checkbox, Grid, Group, List, Select, Stack, Text } from '@mantine/core';
 import { toothLabel, type NumberingSystem, type PlanComment, type PlanVersion } from '@portal/contract';
 import { IconRuler } from '@tabler/icons-react';
@@ -6,6 +7,7 @@ import { ViewerModal } from '../../../components/stl-viewer/viewer-modal.tsx';
 import { useMovements } from '../api/get-movements.ts';
 import { usePlanComments } from '../api/plan-comments.ts';
 import { compareVersions } from '../lib/compare-versions.ts';
+import { formatDecimal } from '../../../lib/format-number.ts';
 import { toothMarkers } from '../lib/tooth-markers.ts';
 import { MovementTable } from './movement-table.tsx';
 import type { CaseViewer } from '../../../lib/case-viewer.ts';
@@ -13,6 +15,7 @@ import { PlanComments } from './plan-comments.tsx';
 import { PlanSummaryView } from './plan-summary.tsx';
 import type { Pin } from './stage-viewer/create-stage-viewer.ts';
 import type { PickedPoint } from './stage-viewer/plan-view-scene.tsx';
+import { useToothNotation } from '../../../lib/tooth-notation.ts';
 
 // three.js is large: it loads only when someone opens the viewer.
 const StageScene = lazy(() => import('./stage-viewer/stage-scene.tsx'));
@@ -21,8 +24,11 @@ type Tool = 'none' | 'pin' | 'measure';
 
 const pinsOf = (comments: PlanComment[] | undefined, isEarlier: boolean): Pin[] =>
   (comments ?? []).map((comment) => ({
+    commentId: comment.commentId,
     number: comment.number,
     point: comment.point,
+    arch: comment.arch,
+    stage: comment.stage,
     kind: comment.resolvedAt !== null ? 'resolved' : isEarlier ? 'earlier' : 'open',
   }));
 
@@ -45,6 +51,8 @@ const distance = ([a, b]: number[][]) => Math.hypot(a![0]! - b![0]!, a![1]! - b!
 
 /** What changed from the overlaid version to this one (lib/compare-versions.ts), its teeth drawn see-through in violet. */
 function VersionChanges({ from, to, system }: { from: PlanVersion; to: PlanVersion; system: NumberingSystem }) {
+  const { t } = useLingui();
+  const fromVersion = from.version;
   const fromMovements = useMovements(from.caseId, from.planId);
   const toMovements = useMovements(to.caseId, to.planId);
   const changes = compareVersions(
@@ -53,9 +61,11 @@ function VersionChanges({ from, to, system }: { from: PlanVersion; to: PlanVersi
     (universal) => toothLabel(universal, system),
   );
   return (
-    <Stack gap={4} component="section" aria-label={`Changes from version ${from.version}`}>
+    <Stack gap={4} component="section" aria-label={t`Changes from version ${fromVersion}`}>
       <Text size="sm" fw={600}>
-        Version {from.version} overlaid in violet. Changes from version {from.version}:
+        <Trans>
+          Version {fromVersion} overlaid in violet. Changes from version {fromVersion}:
+        </Trans>
       </Text>
       <List size="sm" spacing={2}>
         {changes.map((change) => (
@@ -68,9 +78,12 @@ function VersionChanges({ from, to, system }: { from: PlanVersion; to: PlanVersi
 
 /** The movement map's scale: blue for points that stay, red for the one that moves most. */
 function MapLegend({ largestMm }: { largestMm: number }) {
+  const { t } = useLingui();
+  const largest = formatDecimal(largestMm, 2);
+  const zero = formatDecimal(0, 0);
   return (
-    <Group gap={6} role="img" aria-label={`Colour scale: blue 0 mm to red ${largestMm.toFixed(2)} mm`}>
-      <Text size="xs">0 mm</Text>
+    <Group gap={6} role="img" aria-label={t`Colour scale: blue ${zero} mm to red ${largest} mm`}>
+      <Text size="xs">{t`${zero} mm`}</Text>
       <Box
         w={120}
         h={10}
@@ -79,7 +92,7 @@ function MapLegend({ largestMm }: { largestMm: number }) {
           background: 'linear-gradient(to right, hsl(238 85% 50%), hsl(119 85% 50%), hsl(60 85% 50%), hsl(0 85% 50%))',
         }}
       />
-      <Text size="xs">{largestMm.toFixed(2)} mm</Text>
+      <Text size="xs">{t`${largest} mm`}</Text>
     </Group>
   );
 }
@@ -92,7 +105,7 @@ function MapLegend({ largestMm }: { largestMm: number }) {
 export function PlanViewerModal({
   plan,
   versions,
-  numbering,
+  numbering: caseNumbering,
   viewer,
   onClose,
 }: {
@@ -103,6 +116,10 @@ export function PlanViewerModal({
   viewer: CaseViewer;
   onClose: () => void;
 }) {
+  // Teeth in the reader's notation (docs/decisions/tooth-notation.md); the case's until it is known.
+  const numbering = useToothNotation(caseNumbering);
+  const { t } = useLingui();
+  const version = plan.version;
   // Mantine returns focus when a modal's `opened` turns false; this one is unmounted instead,
   // so it gives focus back to what had it when it opened (the version's View in 3D button).
   const [opener] = useState(() => document.activeElement);
@@ -123,6 +140,8 @@ export function PlanViewerModal({
   const [measured, setMeasured] = useState<number[][]>([]);
   const [requestedStage, setRequestedStage] = useState<{ stage: number }>();
   const [shownStage, setShownStage] = useState(0);
+  const [selectedPin, setSelectedPin] = useState<number>();
+  const lastStage = Math.max(plan.summary.upperStages, plan.summary.lowerStages);
   const [isMapOn, setIsMapOn] = useState(false);
   const [mapLargestMm, setMapLargestMm] = useState<number>();
   const movements = useMovements(plan.caseId, plan.planId);
@@ -143,22 +162,36 @@ export function PlanViewerModal({
         ? ({ point }: PickedPoint) => setMeasured((before) => (before.length === 1 ? [before[0]!, point] : [point]))
         : undefined;
   const showStage = (stage: number) => setRequestedStage({ stage });
+  /** A comment chosen in the list: its pin selected, and its stage shown when this version has it. */
+  const selectComment = (comment: PlanComment) => {
+    setSelectedPin(comment.commentId);
+    if (comment.stage <= lastStage) showStage(comment.stage);
+  };
   const isSecondStep = useSecondStep();
+  const measuredMm = measured.length === 2 ? formatDecimal(distance(measured), 2) : '';
+  const previousVersion = previous?.version;
   return (
-    <ViewerModal onClose={onClose} title={`Treatment plan version ${plan.version}`} size="90rem">
+    <ViewerModal onClose={onClose} title={t`Treatment plan version ${version}`} size="90rem">
       <Grid gap="lg">
         <Grid.Col span={{ base: 12, md: 8 }}>
           <Stack gap="xs">
             <Suspense
               fallback={
                 <Text role="status" py="xl" ta="center">
-                  Loading the 3D viewer…
+                  <Trans>Loading the 3D viewer…</Trans>
                 </Text>
               }
             >
               <StageScene
                 plan={plan}
                 pins={pins}
+                selectedPin={selectedPin}
+                onSelectPin={(commentId) => {
+                  const comment = [...(comments.data ?? []), ...(earlierComments.data ?? [])].find(
+                    (found) => found.commentId === commentId,
+                  );
+                  if (comment) selectComment(comment);
+                }}
                 onPick={onPick}
                 requestedStage={requestedStage}
                 measured={measured}
@@ -177,28 +210,28 @@ export function PlanViewerModal({
                 aria-pressed={tool === 'measure'}
                 onClick={() => choose(tool === 'measure' ? 'none' : 'measure')}
               >
-                {tool === 'measure' ? 'Stop measuring' : 'Measure'}
+                {tool === 'measure' ? t`Stop measuring` : t`Measure`}
               </Button>
               {tool === 'measure' && (
                 <Text size="sm" role="status">
                   {measured.length === 0
-                    ? 'Click two points on the teeth.'
+                    ? t`Click two points on the teeth.`
                     : measured.length === 1
-                      ? 'Click the second point.'
-                      : `Distance: ${distance(measured).toFixed(2)} mm`}
+                      ? t`Click the second point.`
+                      : t`Distance: ${measuredMm} mm`}
                 </Text>
               )}
               {/* Its dropdown is placed (floating-ui) when it mounts: a second-step part. */}
               {isSecondStep && others.length > 0 && (
                 <Select
                   size="xs"
-                  aria-label="Compare with another version"
-                  placeholder="Compare with…"
+                  aria-label={t`Compare with another version`}
+                  placeholder={t`Compare with…`}
                   clearable
-                  data={others.map((version) => ({
-                    value: String(version.planId),
-                    label: `Version ${version.version}`,
-                  }))}
+                  data={others.map((other) => {
+                    const otherVersion = other.version;
+                    return { value: String(other.planId), label: t`Version ${otherVersion}` };
+                  })}
                   value={compareId === undefined ? null : String(compareId)}
                   onChange={(value) => setCompareId(value === null ? undefined : Number(value))}
                 />
@@ -206,7 +239,7 @@ export function PlanViewerModal({
             </Group>
             <Group gap="sm">
               <Checkbox
-                label="Movement map (the last stage, coloured by how far each point moved)"
+                label={t`Movement map (the last stage, coloured by how far each point moved)`}
                 checked={isMapOn}
                 onChange={(event) => setIsMapOn(event.currentTarget.checked)}
               />
@@ -228,17 +261,21 @@ export function PlanViewerModal({
                 onPinning={(isPinning) => choose(isPinning ? 'pin' : 'none')}
                 picked={picked}
                 onPicked={setPicked}
-                onShowStage={showStage}
+                lastStage={lastStage}
+                selected={selectedPin}
+                onSelect={selectComment}
               />
               {previous && (earlierComments.data?.length ?? 0) > 0 && (
                 <PlanComments
-                  title={`Comments on version ${previous.version}`}
+                  title={t`Comments on version ${previousVersion}`}
                   caseId={plan.caseId}
                   plan={previous}
                   comments={earlierComments.data}
                   viewer={viewer}
                   system={numbering}
-                  onShowStage={showStage}
+                  lastStage={lastStage}
+                  selected={selectedPin}
+                  onSelect={selectComment}
                 />
               )}
               <PlanSummaryView summary={plan.summary} stage={shownStage} />
@@ -246,7 +283,9 @@ export function PlanViewerModal({
           )}
         </Grid.Col>
         <Grid.Col span={12}>
-          {isSecondStep && <MovementTable caseId={plan.caseId} planId={plan.planId} system={numbering} />}
+          {isSecondStep && (
+            <MovementTable caseId={plan.caseId} planId={plan.planId} system={numbering} findings={plan.findings} />
+          )}
         </Grid.Col>
       </Grid>
     </ViewerModal>

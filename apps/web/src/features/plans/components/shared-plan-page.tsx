@@ -1,4 +1,5 @@
-import { Alert, Container, Stack, Text, Title } from '@mantine/core';
+import { Trans, useLingui } from '@lingui/react/macro';
+import { Alert, Anchor, Container, Paper, Stack, Text, Title } from '@mantine/core';
 import { endpoints, type SharedPlan } from '@portal/contract';
 import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense } from 'react';
@@ -9,20 +10,58 @@ const PlanViewScene = lazy(async () => ({
   default: (await import('./stage-viewer/plan-view-scene.tsx')).PlanViewScene,
 }));
 
-function stagesLine(plan: SharedPlan) {
-  const arches = [
-    plan.upperStages > 0 ? `${plan.upperStages} upper` : undefined,
-    plan.lowerStages > 0 ? `${plan.lowerStages} lower` : undefined,
-  ].filter(Boolean);
-  return `${arches.join(' and ')} aligner stages`;
+function useStagesLine(plan: SharedPlan) {
+  const { t } = useLingui();
+  const { upperStages: upper, lowerStages: lower } = plan;
+  if (upper > 0 && lower > 0) return t`${upper} upper and ${lower} lower aligner stages`;
+  if (upper > 0) return t`${upper} upper aligner stages`;
+  if (lower > 0) return t`${lower} lower aligner stages`;
+  return ` ${t`aligner stages`}`;
+}
+
+/** The plan's one line: whose, which version, its stages, and what to do with the viewer. */
+function PlanLine({ plan }: { plan: SharedPlan }) {
+  const stages = useStagesLine(plan);
+  const { initial, version } = plan;
+  return (
+    <Text>
+      <Trans>
+        Plan for {initial} · version {version} · {stages}. Play the stages to see how your teeth move, one aligner after
+        another.
+      </Trans>
+    </Text>
+  );
+}
+
+/** Whom the patient asks about the plan: their clinic, by name and phone when it has one. */
+function ClinicContact({ clinic }: { clinic: SharedPlan['clinic'] }) {
+  const { t } = useLingui();
+  const { name, phone } = clinic;
+  return (
+    <Paper withBorder p="sm" radius="md" component="section" aria-label={t`Your clinic`}>
+      <Text>
+        {phone ? (
+          <Trans>
+            Questions about your plan? Contact <strong>{name}</strong> at{' '}
+            <Anchor href={`tel:${phone.replace(/[^\d+]/g, '')}`}>{phone}</Anchor>.
+          </Trans>
+        ) : (
+          <Trans>
+            Questions about your plan? Contact <strong>{name}</strong>.
+          </Trans>
+        )}
+      </Text>
+    </Paper>
+  );
 }
 
 /**
  * /p/{token}: the patient's read-only view of one plan version
- * (docs/decisions/plans.md § Patient links): the 3D stages and their count under the first name's initial, nothing else of the
- * case. No sign-in; kept out of search engines, and no address of it goes out as a referrer.
+ * (docs/decisions/plans.md § Patient links): the 3D stages and their count under the first name's initial, and the
+ * clinic to contact, nothing else of the case. No sign-in; kept out of search engines, and no address of it goes out as a referrer.
  */
 export function SharedPlanPage({ token }: { token: string }) {
+  const { t } = useLingui();
   const shared = useQuery({
     queryKey: ['shared-plan', token],
     queryFn: () => api.call('GET /api/shared/:token', { params: { token } }),
@@ -34,31 +73,37 @@ export function SharedPlanPage({ token }: { token: string }) {
     <Container size="lg" py="md">
       <meta name="robots" content="noindex, nofollow" />
       <meta name="referrer" content="no-referrer" />
-      <title>Your treatment plan</title>
+      <title>{t`Your treatment plan`}</title>
       <Stack gap="md">
         <Title order={1} size="h2">
-          Your treatment plan
+          <Trans>Your treatment plan</Trans>
         </Title>
         {shared.isError ? (
-          <Alert color="red" role="alert" title="This link cannot be opened">
+          <Alert color="red" role="alert" title={t`This link cannot be opened`}>
             {shared.error instanceof ApiError && shared.error.status === 429
-              ? 'Too many links were tried from this connection. Try again later.'
-              : 'It may have expired or been revoked. Ask your doctor for a new link.'}
+              ? t`Too many links were tried from this connection. Try again later.`
+              : t`It may have expired or been revoked. Ask your doctor for a new link.`}
           </Alert>
         ) : !shared.data ? (
-          <Text role="status">Loading your plan…</Text>
+          <Text role="status">
+            <Trans>Loading your plan…</Trans>
+          </Text>
         ) : (
           <>
-            <Text>
-              Plan for {shared.data.initial} · version {shared.data.version} · {stagesLine(shared.data)}. Play the
-              stages to see how your teeth move, one aligner after another.
-            </Text>
+            <PlanLine plan={shared.data} />
+            <ClinicContact clinic={shared.data.clinic} />
             {shared.data.views.upper?.state !== 'ready' && shared.data.views.lower?.state !== 'ready' ? (
               <Alert color="blue" role="status">
-                The 3D view of this plan is still being prepared. Open the link again in a few minutes.
+                <Trans>The 3D view of this plan is still being prepared. Open the link again in a few minutes.</Trans>
               </Alert>
             ) : (
-              <Suspense fallback={<Text role="status">Loading the 3D viewer…</Text>}>
+              <Suspense
+                fallback={
+                  <Text role="status">
+                    <Trans>Loading the 3D viewer…</Trans>
+                  </Text>
+                }
+              >
                 <PlanViewScene
                   plan={{
                     caseId: 0,
@@ -68,6 +113,7 @@ export function SharedPlanPage({ token }: { token: string }) {
                   }}
                   meshUrl={meshUrl}
                   onUnavailable={() => undefined}
+                  forPatient
                 />
               </Suspense>
             )}

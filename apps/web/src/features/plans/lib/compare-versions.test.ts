@@ -1,6 +1,10 @@
+import { i18n } from '@lingui/core';
 import type { PlanMovementsAnswer, ToothMovement } from '@portal/contract';
 import { describe, expect, it } from 'vitest';
 import { compareVersions } from './compare-versions.ts';
+
+// The messages in English, as the code writes them (the words these tests check).
+i18n.loadAndActivate({ locale: 'en', messages: {} });
 
 const summary = (upper: number, ipr: [string, number][], attachments: number[], later: [number, number][] = []) => ({
   upperStages: upper,

@@ -1,7 +1,10 @@
+import { t } from '@lingui/core/macro';
 import { attachmentStage, type PlanMovementsAnswer, type PlanVersion } from '@portal/contract';
 
 /** A tooth's final position differs between two versions by more than this (millimetres) to be named. */
 export const movedApartMm = 0.1;
+
+import { formatDecimal, formatFigure } from '../../../lib/format-number.ts';
 
 type Summary = PlanVersion['summary'];
 
@@ -19,12 +22,13 @@ export function compareVersions(
   toothName: (universal: number) => string,
 ): string[] {
   const changes: string[] = [];
-  for (const [arch, key] of [
-    ['Upper', 'upperStages'],
-    ['Lower', 'lowerStages'],
-  ] as const) {
-    if (from.summary[key] !== to.summary[key]) {
-      changes.push(`${arch} stages: ${from.summary[key]} → ${to.summary[key]}`);
+  // In the language shown when called (while rendering).
+  for (const key of ['upperStages', 'lowerStages'] as const) {
+    const [before, after] = [from.summary[key], to.summary[key]];
+    if (before !== after) {
+      changes.push(
+        key === 'upperStages' ? t`Upper stages: ${before} → ${after}` : t`Lower stages: ${before} → ${after}`,
+      );
     }
   }
   const iprOf = (summary: Summary) => new Map(summary.ipr.map((row) => [row.contact, row.amountMm]));
@@ -33,22 +37,29 @@ export function compareVersions(
     (contact) => iprFrom.get(contact) !== iprTo.get(contact),
   );
   if (contacts.length > 0) {
-    const total = (summary: Summary) => sum(summary.ipr.map((row) => row.amountMm)).toFixed(2);
-    const each = contacts.map(
-      (contact) => `${contact} ${(iprFrom.get(contact) ?? 0).toFixed(2)} → ${(iprTo.get(contact) ?? 0).toFixed(2)} mm`,
-    );
-    changes.push(`IPR: ${total(from.summary)} → ${total(to.summary)} mm in all (${each.join(', ')})`);
+    const total = (summary: Summary) => formatDecimal(sum(summary.ipr.map((row) => row.amountMm)), 2);
+    const each = contacts
+      .map((contact) => {
+        const before = formatDecimal(iprFrom.get(contact) ?? 0, 2);
+        const after = formatDecimal(iprTo.get(contact) ?? 0, 2);
+        return t`${contact} ${before} → ${after} mm`;
+      })
+      .join(', ');
+    const [totalBefore, totalAfter] = [total(from.summary), total(to.summary)];
+    changes.push(t`IPR: ${totalBefore} → ${totalAfter} mm in all (${each})`);
   }
   const added = to.summary.attachmentTeeth.filter((tooth) => !from.summary.attachmentTeeth.includes(tooth));
   const removed = from.summary.attachmentTeeth.filter((tooth) => !to.summary.attachmentTeeth.includes(tooth));
-  if (added.length > 0) changes.push(`Attachments added on ${added.join(', ')}`);
-  if (removed.length > 0) changes.push(`Attachments removed from ${removed.join(', ')}`);
+  const [addedTeeth, removedTeeth] = [added.join(', '), removed.join(', ')];
+  if (added.length > 0) changes.push(t`Attachments added on ${addedTeeth}`);
+  if (removed.length > 0) changes.push(t`Attachments removed from ${removedTeeth}`);
   const moved = to.summary.attachmentTeeth.flatMap((tooth) => {
     if (!from.summary.attachmentTeeth.includes(tooth)) return [];
     const [before, after] = [attachmentStage(from.summary, tooth), attachmentStage(to.summary, tooth)];
-    return before === after ? [] : [`${tooth} stage ${before} → ${after}`];
+    return before === after ? [] : [t`${tooth} stage ${before} → ${after}`];
   });
-  if (moved.length > 0) changes.push(`Attachments placed at another stage: ${moved.join(', ')}`);
+  const movedTeeth = moved.join(', ');
+  if (moved.length > 0) changes.push(t`Attachments placed at another stage: ${movedTeeth}`);
   if (from.movements?.available && to.movements?.available) {
     const moved = to.movements.teeth.flatMap((tooth) => {
       const before = from.movements!.teeth.find((other) => other.tooth === tooth.tooth);
@@ -58,15 +69,20 @@ export function compareVersions(
         tooth.translationMm.buccolingual - before.translationMm.buccolingual,
         tooth.translationMm.vertical - before.translationMm.vertical,
       );
-      return apart > movedApartMm ? [`${toothName(tooth.tooth)} (${apart.toFixed(2)} mm)`] : [];
+      const name = toothName(tooth.tooth);
+      const apartMm = formatDecimal(apart, 2);
+      return apart > movedApartMm ? [t`${name} (${apartMm} mm)`] : [];
     });
+    const limit = formatFigure(movedApartMm);
+    const fromVersion = from.version;
+    const movedTeeth = moved.join(', ');
     changes.push(
       moved.length === 0
-        ? `No tooth ends more than ${movedApartMm} mm from where version ${from.version} put it`
-        : `Final position moved more than ${movedApartMm} mm: ${moved.join(', ')}`,
+        ? t`No tooth ends more than ${limit} mm from where version ${fromVersion} put it`
+        : t`Final position moved more than ${limit} mm: ${movedTeeth}`,
     );
   } else {
-    changes.push('The final positions cannot be compared: the tooth movements of both versions are needed');
+    changes.push(t`The final positions cannot be compared: the tooth movements of both versions are needed`);
   }
   return changes;
 }

@@ -1,3 +1,4 @@
+import { t } from '@lingui/core/macro';
 import { endpoints, planViewAnswer, type PlanArch, type PlanVersion, type PlanViewAnswer } from '@portal/contract';
 import { Mesh, type Group, type Object3D } from 'three';
 import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js';
@@ -51,11 +52,13 @@ export async function loadPlanArchView(
 ): Promise<PlanArchView> {
   const url = meshUrl ?? withIds(endpoints.planViewMesh.path, plan).replace(':arch', arch);
   const response = await fetch(url, { credentials: 'include', signal });
-  if (!response.ok) throw new Error(`the server answered ${response.status}`);
+  // Its words are shown to people, in the reason the plan's copy could not be loaded.
+  const status = response.status;
+  if (!response.ok) throw new Error(t`the server answered ${status}`);
   const data = await readWithProgress(response, onProgress);
   const gltf = await new GLTFLoader().setMeshoptDecoder(await meshoptDecoder()).parseAsync(data, '');
   const clip = gltf.animations.find((animation) => animation.name === 'stages');
-  if (!clip) throw new Error('its copy holds no stages');
+  if (!clip) throw new Error(t`its copy holds no stages`);
   const shells = new Map<string, Partial<PlanShell>>();
   for (const track of clip.tracks) {
     const dot = track.name.lastIndexOf('.');

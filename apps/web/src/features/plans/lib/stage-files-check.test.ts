@@ -19,19 +19,17 @@ describe('checkStageFiles', () => {
         { arch: 'lower', found: [0, 1, 2], missing: [], duplicates: [], beyondLast: [] },
       ],
       unreadable: [],
-      zips: [],
     });
   });
 
-  it('sets apart names it cannot read and ZIPs, and leaves out an arch with neither stages nor files', () => {
-    const check = checkStageFiles(['upper_00.stl', 'scan.stl', 'upper_lower_1.stl', 'plan.ZIP'], {
+  it('sets apart names it cannot read (a ZIP within a ZIP too), and leaves out an arch with neither stages nor files', () => {
+    const check = checkStageFiles(['upper_00.stl', 'scan.stl', 'upper_lower_1.stl', 'plan/inner.ZIP'], {
       upper: undefined,
       lower: 0,
     });
     expect(check).toEqual({
       arches: [{ arch: 'upper', found: [0], missing: undefined, duplicates: [], beyondLast: [] }],
-      unreadable: ['scan.stl', 'upper_lower_1.stl'],
-      zips: ['plan.ZIP'],
+      unreadable: ['scan.stl', 'upper_lower_1.stl', 'plan/inner.ZIP'],
     });
   });
 

@@ -14,26 +14,20 @@ export interface ArchStages {
 
 export interface StageFilesCheck {
   arches: ArchStages[];
-  /** STL files whose names say no arch and stage. */
+  /** Names that say no arch and stage. */
   unreadable: string[];
-  /** ZIPs, whose contents are checked on upload. */
-  zips: string[];
 }
 
 /**
- * What the dropped files hold per arch, read from their names with the contract's parser (the
- * server's), against the stage counts typed (`undefined` while not typed): the stages found,
- * missing, given twice or past the last. An arch without counts or files is left out.
+ * What the chosen files hold per arch, read from their names (loose STLs and a ZIP's entries,
+ * stage-file-listing.ts) with the contract's parser (the server's), against the stage counts
+ * (`undefined` while not typed): the stages found, missing, given twice or past the last. An
+ * arch without counts or files is left out.
  */
 export function checkStageFiles(fileNames: string[], counts: Record<PlanArch, number | undefined>): StageFilesCheck {
   const unreadable: string[] = [];
-  const zips: string[] = [];
   const files: Record<PlanArch, Map<number, number>> = { upper: new Map(), lower: new Map() };
   for (const name of fileNames) {
-    if (/\.zip$/i.test(name)) {
-      zips.push(name);
-      continue;
-    }
     const parsed = parseStageFileName(name);
     if (!parsed) unreadable.push(name);
     else files[parsed.arch].set(parsed.stage, (files[parsed.arch].get(parsed.stage) ?? 0) + 1);
@@ -52,7 +46,7 @@ export function checkStageFiles(fileNames: string[], counts: Record<PlanArch, nu
       },
     ];
   });
-  return { arches, unreadable, zips };
+  return { arches, unreadable };
 }
 
 /** Stage numbers as short runs: [0, 1, 2, 3, 5, 7, 8] is "0–3, 5, 7–8". */

@@ -1,5 +1,9 @@
+import { i18n } from '@lingui/core';
 import { describe, expect, it } from 'vitest';
-import { attachmentsText, parseAttachments } from './teeth.ts';
+import { attachmentsInput, attachmentsText, parseAttachments } from './teeth.ts';
+
+// The messages in English, as the code writes them (the words these tests check).
+i18n.loadAndActivate({ locale: 'en', messages: {} });
 
 describe('parseAttachments', () => {
   it('reads FDI numbers separated by commas, spaces or semicolons, each with an optional stage', () => {
@@ -26,5 +30,14 @@ describe('attachmentsText', () => {
       '13, 33 (stage 5)',
     );
     expect(attachmentsText({ attachmentTeeth: [], attachmentStages: [] })).toBe('None');
+  });
+});
+
+describe('attachmentsInput', () => {
+  it('writes the teeth as the form reads them back', () => {
+    const summary = { attachmentTeeth: [13, 23, 33], attachmentStages: [{ tooth: 33, stage: 5 }] };
+    expect(attachmentsInput(summary)).toBe('13, 23, 33:5');
+    expect(parseAttachments(attachmentsInput(summary))).toEqual(summary);
+    expect(attachmentsInput({ attachmentTeeth: [], attachmentStages: [] })).toBe('');
   });
 });

@@ -1,3 +1,4 @@
+import { t } from '@lingui/core/macro';
 import { attachmentStage, type PlanSummary } from '@portal/contract';
 
 type Attachments = Pick<PlanSummary, 'attachmentTeeth' | 'attachmentStages'>;
@@ -21,11 +22,21 @@ export function parseAttachments(text: string): Attachments | undefined {
 
 /** The attachment teeth as the summary shows them: "13, 23, 33 (stage 5)", or "None". */
 export function attachmentsText(summary: Attachments): string {
-  if (summary.attachmentTeeth.length === 0) return 'None';
+  if (summary.attachmentTeeth.length === 0) return t`None`;
   return summary.attachmentTeeth
     .map((tooth) => {
       const stage = attachmentStage(summary, tooth);
-      return stage === 0 ? String(tooth) : `${tooth} (stage ${stage})`;
+      return stage === 0 ? String(tooth) : t`${tooth} (stage ${stage})`;
+    })
+    .join(', ');
+}
+
+/** The attachment teeth as the form types them, parseAttachments' inverse: "13, 23, 33:5". */
+export function attachmentsInput(summary: Attachments): string {
+  return summary.attachmentTeeth
+    .map((tooth) => {
+      const stage = attachmentStage(summary, tooth);
+      return stage === 0 ? String(tooth) : `${tooth}:${stage}`;
     })
     .join(', ');
 }

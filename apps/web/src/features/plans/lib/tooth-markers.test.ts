@@ -1,6 +1,10 @@
+import { i18n } from '@lingui/core';
 import type { PlanMovementsAnswer, ToothMovement } from '@portal/contract';
 import { describe, expect, it } from 'vitest';
 import { toothMarkers } from './tooth-markers.ts';
+
+// The messages in English, as the code writes them (the words these tests check).
+i18n.loadAndActivate({ locale: 'en', messages: {} });
 
 const tooth = (universal: number, shell: number): ToothMovement => ({
   tooth: universal,
@@ -26,7 +30,7 @@ describe('toothMarkers', () => {
       upperStages: 10,
       lowerStages: 10,
       ipr: [
-        { contact: '11-21', amountMm: 0.2, stage: 3 },
+        { contact: '11-21', amountMm: 0.25, stage: 3 },
         { contact: '12-11', amountMm: 0.3 },
       ],
       attachmentTeeth: [13, 33, 44],
@@ -34,7 +38,8 @@ describe('toothMarkers', () => {
       notes: '',
     };
     expect(toothMarkers(summary, movements)).toEqual([
-      { kind: 'ipr', arch: 'upper', shells: [3, 4], text: '0.2', fromStage: 3 },
+      // To the hundredth: 0.25 mm is not shown as 0.3.
+      { kind: 'ipr', arch: 'upper', shells: [3, 4], text: '0.25', fromStage: 3 },
       // 12 is not in the table: no marker for that contact; 44 neither.
       { kind: 'attachment', arch: 'upper', shells: [1], text: 'A', fromStage: 0 },
       { kind: 'attachment', arch: 'lower', shells: [7], text: 'A', fromStage: 4 },

@@ -1,3 +1,4 @@
+import { t } from '@lingui/core/macro';
 import { attachmentStage, fdiToUniversal, type PlanMovementsAnswer, type PlanVersion } from '@portal/contract';
 import type { ToothMarker } from '../components/stage-viewer/create-stage-viewer.ts';
 
@@ -26,7 +27,8 @@ export function toothMarkers(
       kind: 'ipr',
       arch: a.arch,
       shells: [a.shell, b.shell],
-      text: row.amountMm.toFixed(1),
+      // As the lab typed it, to the hundredth: 0.25 mm is a common amount, and 0.3 would misstate it.
+      text: String(Number(row.amountMm.toFixed(2))),
       fromStage: row.stage ?? 0,
     });
   }
@@ -37,7 +39,8 @@ export function toothMarkers(
         kind: 'attachment',
         arch: on.arch,
         shells: [on.shell],
-        text: 'A',
+        // In the language shown when the markers are made (the viewer's).
+        text: t({ message: 'A', comment: "An attachment's marker on its tooth in the 3D view: one letter" }),
         fromStage: attachmentStage(summary, fdi),
       });
     }

@@ -1,3 +1,4 @@
+import { useLingui } from '@lingui/react/macro';
 import { Checkbox, Paper, Select } from '@mantine/core';
 import type { Role, RolePermission } from '@portal/contract';
 import { useState } from 'react';
@@ -9,6 +10,7 @@ import { useRevokePageAccess } from '../api/revoke-page-access.ts';
 
 /** Picks a role and grants or revokes each page for it; failures are only logged (spec section 8). */
 export function RolePermissionsScreen({ roles }: { roles: Role[] }) {
+  const { t } = useLingui();
   const [roleId, setRoleId] = useState<string | null>(null);
   const selectedRoleId = roleId === null ? null : Number(roleId);
   const permissions = useRolePermissions(selectedRoleId);
@@ -16,6 +18,8 @@ export function RolePermissionsScreen({ roles }: { roles: Role[] }) {
   const revoke = useRevokePageAccess();
   /** The page whose box has a call in flight: that box waits for its answer, the others do not. */
   const savingPageId = grant.isPending ? grant.variables.pageId : revoke.isPending ? revoke.variables.pageId : null;
+
+  const accessLabel = (pageName: string) => t`Has access to ${pageName}`;
 
   const setAccess = (row: RolePermission, hasAccess: boolean) => {
     if (selectedRoleId === null) return;
@@ -27,13 +31,13 @@ export function RolePermissionsScreen({ roles }: { roles: Role[] }) {
 
   return (
     <>
-      <PageTitle title="Role Permissions" />
+      <PageTitle title={t`Role Permissions`} />
       <Paper withBorder p="md" mb="md" maw={420}>
         <Select
-          label="Role"
-          placeholder="Select a role"
+          label={t`Role`}
+          placeholder={t`Select a role`}
           searchable
-          nothingFoundMessage="No role found"
+          nothingFoundMessage={t`No role found`}
           data={roles.map((role) => ({ value: String(role.RoleId), label: role.RoleName }))}
           value={roleId}
           onChange={setRoleId}
@@ -43,16 +47,16 @@ export function RolePermissionsScreen({ roles }: { roles: Role[] }) {
         records={permissions.data}
         isLoading={permissions.isLoading}
         idAccessor="PageId"
-        emptyText="No record found"
+        emptyText={t`No record found`}
         columns={[
-          { ...serialNumberColumn(permissions.data), title: 'S.#' },
-          { accessor: 'PageName', title: 'Page Name', sortable: true },
+          { ...serialNumberColumn(permissions.data), title: t`S.#` },
+          { accessor: 'PageName', title: t`Page Name`, sortable: true },
           {
             accessor: 'HasAccess',
-            title: 'Has Access',
+            title: t`Has Access`,
             render: (row) => (
               <Checkbox
-                aria-label={`Has access to ${row.PageName}`}
+                aria-label={accessLabel(row.PageName)}
                 checked={row.HasAccess}
                 disabled={row.PageId === savingPageId}
                 onChange={(event) => setAccess(row, event.currentTarget.checked)}

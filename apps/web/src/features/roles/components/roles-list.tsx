@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Button, Switch } from '@mantine/core';
 import type { Role } from '@portal/contract';
 import { confirmDelete } from '../../../components/confirm-delete.tsx';
@@ -5,10 +6,14 @@ import { LocalTable, serialNumberColumn, type LocalTableView } from '../../../co
 import { PageTitle } from '../../../components/page-title.tsx';
 import { RowActions } from '../../../components/row-actions.tsx';
 import { errorMessage, fallbackMessages, notifyDeleteError, notifyError, notifySuccess } from '../../../lib/notify.ts';
+import { serverText } from '../../../lib/server-text.ts';
 import { isAdministrator, useSession, type Session } from '../../../lib/session.ts';
 import { useDeleteRole } from '../api/delete-role.ts';
 import { useRoles } from '../api/get-roles.ts';
 import { useSetRoleSecondFactor } from '../api/set-role-second-factor.ts';
+
+/** The columns a phone shows. */
+const phoneColumns: (keyof Role | 'actions')[] = ['RoleName', 'actions'];
 
 export function RolesList({
   view,
@@ -19,6 +24,7 @@ export function RolesList({
   onAdd: () => void;
   onEdit: (role: Role) => void;
 }) {
+  const { t } = useLingui();
   const roles = useRoles();
   const deleteRole = useDeleteRole();
   const setSecondFactor = useSetRoleSecondFactor();
@@ -27,17 +33,20 @@ export function RolesList({
 
   const toggleSecondFactor = async (role: Role, required: boolean) => {
     try {
-      notifySuccess((await setSecondFactor.mutateAsync({ roleId: role.RoleId, required })).message);
+      notifySuccess(serverText((await setSecondFactor.mutateAsync({ roleId: role.RoleId, required })).message));
     } catch (error) {
       notifyError(errorMessage(error, fallbackMessages.saveFailed));
     }
   };
 
+  const secondFactorLabel = (roleName: string) => t`Require a second factor for ${roleName}`;
+
   const remove = async (role: Role) => {
-    if (!(await confirmDelete(`Role '${role.RoleName}'`))) return;
+    const roleName = role.RoleName;
+    if (!(await confirmDelete(t`Role ''${roleName}''`))) return;
     try {
       const answer = await deleteRole.mutateAsync(role.RoleId);
-      notifySuccess(answer.message || fallbackMessages.deleted);
+      notifySuccess(serverText(answer.message) || fallbackMessages.deleted);
     } catch (error) {
       notifyDeleteError(error);
     }
@@ -45,28 +54,35 @@ export function RolesList({
 
   return (
     <>
-      <PageTitle title="Roles" actions={<Button onClick={onAdd}>+ Add New</Button>} />
+      <PageTitle
+        title={t`Roles`}
+        actions={
+          <Button onClick={onAdd}>
+            <Trans>+ Add New</Trans>
+          </Button>
+        }
+      />
       <LocalTable<Role>
         records={roles.data}
         view={view}
         isLoading={roles.isLoading}
         idAccessor="RoleId"
-        phoneColumns={['RoleName', 'actions']}
+        phoneColumns={phoneColumns}
         pinLastColumn
         searchKeys={['RoleName', 'Description']}
-        searchLabel="Search by role name or description"
+        searchLabel={t`Search by role name or description`}
         columns={[
           serialNumberColumn(roles.data),
-          { accessor: 'RoleName', title: 'Role Name', sortable: true },
-          { accessor: 'Description', sortable: true },
+          { accessor: 'RoleName', title: t`Role Name`, sortable: true },
+          { accessor: 'Description', title: t`Description`, sortable: true },
           ...(isAdmin
             ? [
                 {
                   accessor: 'RequiresSecondFactor' as const,
-                  title: 'Second factor',
+                  title: t`Second factor`,
                   render: (role: Role) => (
                     <Switch
-                      aria-label={`Require a second factor for ${role.RoleName}`}
+                      aria-label={secondFactorLabel(role.RoleName)}
                       checked={role.RequiresSecondFactor}
                       onChange={(event) => void toggleSecondFactor(role, event.currentTarget.checked)}
                     />
@@ -76,7 +92,7 @@ export function RolesList({
             : []),
           {
             accessor: 'actions',
-            title: 'Actions',
+            title: t`Actions`,
             render: (role) => (
               <RowActions name={role.RoleName} onEdit={() => onEdit(role)} onDelete={() => void remove(role)} />
             ),

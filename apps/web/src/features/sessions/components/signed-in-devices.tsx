@@ -1,13 +1,19 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Alert, Badge, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import type { SignedInSession } from '@portal/contract';
 import { IconDevices, IconLogout } from '@tabler/icons-react';
 import { confirmAction } from '../../../components/confirm-delete.tsx';
 import { formatDateTime } from '../../../lib/format-date.ts';
 import { errorMessage, notifyError, notifySuccess } from '../../../lib/notify.ts';
+import { serverText } from '../../../lib/server-text.ts';
 import { useEndSessions } from '../api/end-sessions.ts';
 import { useMySessions } from '../api/get-my-sessions.ts';
 
 function DeviceRow({ session, onEnd }: { session: SignedInSession; onEnd: () => void }) {
+  const { t } = useLingui();
+  const { device, address } = session;
+  const signedInAt = formatDateTime(session.createdAt);
+  const lastSeenAt = formatDateTime(session.lastSeenAt);
   return (
     <Paper component="li" withBorder p="sm" aria-label={session.device}>
       <Group justify="space-between" wrap="wrap" gap="xs">
@@ -16,15 +22,17 @@ function DeviceRow({ session, onEnd }: { session: SignedInSession; onEnd: () => 
             <Text fw={600}>{session.device}</Text>
             {session.isCurrent && (
               <Badge color="teal.9" variant="filled">
-                This device
+                <Trans>This device</Trans>
               </Badge>
             )}
           </Group>
           <Text size="sm" c="dimmed" title={session.userAgent}>
-            Signed in {formatDateTime(session.createdAt)}
+            <Trans>Signed in {signedInAt}</Trans>
           </Text>
           <Text size="sm" c="dimmed">
-            Last seen {formatDateTime(session.lastSeenAt)} from {session.address}
+            <Trans>
+              Last seen {lastSeenAt} from {address}
+            </Trans>
           </Text>
         </Stack>
         {!session.isCurrent && (
@@ -33,10 +41,10 @@ function DeviceRow({ session, onEnd }: { session: SignedInSession; onEnd: () => 
             variant="light"
             color="red"
             leftSection={<IconLogout size={14} aria-hidden />}
-            aria-label={`End ${session.device}, last seen ${formatDateTime(session.lastSeenAt)}`}
+            aria-label={t`End ${device}, last seen ${lastSeenAt}`}
             onClick={onEnd}
           >
-            End
+            <Trans>End</Trans>
           </Button>
         )}
       </Group>
@@ -50,22 +58,25 @@ function DeviceRow({ session, onEnd }: { session: SignedInSession; onEnd: () => 
  * device's next request is refused and it lands on the sign-in screen.
  */
 export function SignedInDevices() {
+  const { t } = useLingui();
   const sessions = useMySessions();
   const endSessions = useEndSessions();
   const current = sessions.data?.filter((session) => session.isCurrent) ?? [];
   const others = sessions.data?.filter((session) => !session.isCurrent) ?? [];
 
   const end = async (session?: SignedInSession) => {
+    const device = session?.device;
+    const address = session?.address;
     const isConfirmed = await confirmAction(
       session
-        ? { message: `Sign out ${session.device} (${session.address})?`, confirmLabel: 'End' }
-        : { message: 'Sign out every other device?', confirmLabel: 'Sign out all' },
+        ? { message: t`Sign out ${device} (${address})?`, confirmLabel: t`End` }
+        : { message: t`Sign out every other device?`, confirmLabel: t`Sign out all` },
     );
     if (!isConfirmed) return;
     try {
-      notifySuccess((await endSessions.mutateAsync(session?.sessionId)).message);
+      notifySuccess(serverText((await endSessions.mutateAsync(session?.sessionId)).message));
     } catch (error) {
-      notifyError(errorMessage(error, 'Something went wrong...'));
+      notifyError(errorMessage(error, t`Something went wrong...`));
     }
   };
 
@@ -75,23 +86,27 @@ export function SignedInDevices() {
         <Title order={3} size="h4" id="signed-in-devices-title">
           <Group gap="xs" component="span">
             <IconDevices size={20} aria-hidden />
-            Signed-in devices
+            <Trans>Signed-in devices</Trans>
           </Group>
         </Title>
         {others.length > 0 && (
           <Button variant="light" color="red" size="compact-sm" onClick={() => void end()}>
-            Sign out all other devices
+            <Trans>Sign out all other devices</Trans>
           </Button>
         )}
       </Group>
       {sessions.isError && (
         <Alert color="red" role="alert">
-          Your signed-in devices could not be loaded.
+          <Trans>Your signed-in devices could not be loaded.</Trans>
         </Alert>
       )}
-      {sessions.isLoading && <Text c="dimmed">Loading...</Text>}
+      {sessions.isLoading && (
+        <Text c="dimmed">
+          <Trans>Loading...</Trans>
+        </Text>
+      )}
       {sessions.data && (
-        <Stack component="ul" gap="xs" p={0} m={0} style={{ listStyle: 'none' }} aria-label="Signed-in devices">
+        <Stack component="ul" gap="xs" p={0} m={0} style={{ listStyle: 'none' }} aria-label={t`Signed-in devices`}>
           {[...current, ...others].map((session) => (
             <DeviceRow key={session.sessionId} session={session} onEnd={() => void end(session)} />
           ))}
@@ -99,7 +114,7 @@ export function SignedInDevices() {
       )}
       {sessions.data && others.length === 0 && (
         <Text size="sm" c="dimmed" mt="xs">
-          No other device is signed in.
+          <Trans>No other device is signed in.</Trans>
         </Text>
       )}
     </Paper>

@@ -42,7 +42,9 @@ describe('User form', () => {
     for (const [label, message] of Object.entries(required)) {
       await waitFor(() => expect(fieldDescription(textbox(label))).toBe(message));
     }
-    expect(fieldDescription(passwordInput('Password'))).toBe('Password is required');
+    // A new user sets their own password from the invitation: no password to type.
+    expect(screen.queryByLabelText(labelled('Password'))).toBeNull();
+    expect(screen.getByText(/An e-mail invites the new user to set their own password/)).toBeTruthy();
     expect(fieldDescription(roleSelect())).toBe('Role is required');
     expect(api.sent).toEqual([]);
   });
@@ -54,16 +56,6 @@ describe('User form', () => {
     await waitFor(() => expect(fieldDescription(textbox('Username'))).toBe('Username must be at least 3 characters'));
     await fill(user, textbox('Email'), 'someone@clinic');
     await waitFor(() => expect(fieldDescription(textbox('Email'))).toBe('Email is not valid'));
-    await fill(user, passwordInput('Password'), 'abc');
-    await waitFor(() =>
-      expect(fieldDescription(passwordInput('Password'))).toBe('Password must be at least 12 characters'),
-    );
-    await fill(user, passwordInput('Confirm Password'), 'abd');
-    await waitFor(() => expect(fieldDescription(passwordInput('Confirm Password'))).toBe('Passwords do not match'));
-    await fill(user, passwordInput('Password'), 'abcdefghijkl');
-    await fill(user, passwordInput('Confirm Password'), 'abcdefghijkl');
-    await waitFor(() => expect(fieldDescription(passwordInput('Confirm Password'))).toBe(''));
-    expect(fieldDescription(passwordInput('Password'))).toBe('');
     await fill(user, textbox('Mobile No'), 'call me');
     await waitFor(() => expect(fieldDescription(textbox('Mobile No'))).toBe('Mobile No is not valid'));
 
@@ -76,7 +68,38 @@ describe('User form', () => {
     expect(api.changes()).toEqual([]);
   });
 
-  it('offers every role but Doctor, shows a typed password on request, and sends what was filled in', async () => {
+  it('checks a changed password in an edit, message by message, and shows it on request', async () => {
+    fakeApi();
+    const existing = {
+      UserId: 41,
+      UserName: 'clerk0',
+      FirstName: 'Ada',
+      LastName: 'Lovelace',
+      Email: 'clerk0@lab.test',
+      MobileNo: '5550100',
+      RoleId: 7,
+      RoleName: 'Front desk',
+      ProfilePic: null,
+      createdAt: '2026-01-01T00:00:00.000Z',
+      userType: 'Web' as const,
+    };
+    const { user } = renderWithApp(<UserForm user={existing} roles={roles} onClose={() => {}} />);
+    await fill(user, passwordInput('Password'), 'abc');
+    await waitFor(() =>
+      expect(fieldDescription(passwordInput('Password'))).toContain('Password must be at least 12 characters'),
+    );
+    await fill(user, passwordInput('Confirm Password'), 'abd');
+    await waitFor(() => expect(fieldDescription(passwordInput('Confirm Password'))).toBe('Passwords do not match'));
+    await fill(user, passwordInput('Password'), 'abcdefghijkl');
+    await fill(user, passwordInput('Confirm Password'), 'abcdefghijkl');
+    await waitFor(() => expect(fieldDescription(passwordInput('Confirm Password'))).toBe(''));
+    expect(fieldDescription(passwordInput('Password'))).toBe('Leave empty to keep the current password');
+    expect(passwordInput('Password').getAttribute('type')).toBe('password');
+    await user.click(screen.getAllByRole('button', { name: 'Show or hide password' })[0]!);
+    expect(passwordInput('Password').getAttribute('type')).toBe('text');
+  });
+
+  it('offers every role but Doctor and sends what was filled in, with no password (the user is invited)', async () => {
     const api = fakeApi({ 'POST /api/user/add': { message: 'User added successfully' } });
     const onClose = vi.fn();
     const { user } = renderWithApp(<UserForm roles={roles} onClose={onClose} />);
@@ -89,11 +112,6 @@ describe('User form', () => {
     await user.click(screen.getByRole('option', { name: 'Front desk' }));
     await fill(user, textbox('First Name'), 'Grace');
     await fill(user, textbox('Last Name'), 'Hopper');
-    await fill(user, passwordInput('Password'), 'clerk-passphrase');
-    await fill(user, passwordInput('Confirm Password'), 'clerk-passphrase');
-    expect(passwordInput('Password').getAttribute('type')).toBe('password');
-    await user.click(screen.getAllByRole('button', { name: 'Show or hide password' })[0]!);
-    expect(passwordInput('Password').getAttribute('type')).toBe('text');
     await fill(user, textbox('Email'), 'clerk1@lab.test');
     await fill(user, textbox('Mobile No'), '+1 555 0100');
     await user.upload(
@@ -108,7 +126,7 @@ describe('User form', () => {
         roleId: '7',
         firstname: 'Grace',
         lastname: 'Hopper',
-        password: 'clerk-passphrase',
+        password: '',
         email: 'clerk1@lab.test',
         mobileNo: '+1 555 0100',
         userType: 'Web',

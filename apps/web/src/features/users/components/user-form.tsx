@@ -1,18 +1,24 @@
-import { Button, Group, Paper, PasswordInput, Select, SimpleGrid, Stack, TextInput } from '@mantine/core';
-import { schemaResolver, useForm } from '@mantine/form';
+import { Trans, useLingui } from '@lingui/react/macro';
+import { Button, Group, Paper, PasswordInput, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
+import { useForm } from '@mantine/form';
 import { DOCTOR_ROLE_ID, userForm, type Role, type User } from '@portal/contract';
 import { useState } from 'react';
 import { PageTitle } from '../../../components/page-title.tsx';
 import { ProfilePictureInput } from '../../../components/profile-picture-input.tsx';
+import { localizedResolver } from '../../../lib/localized-resolver.ts';
 import { fallbackMessages, notifySaveError, notifySuccess } from '../../../lib/notify.ts';
+import { serverText } from '../../../lib/server-text.ts';
 import { useSession } from '../../../lib/session.ts';
 import { useCreateUser } from '../api/create-user.ts';
 import { useUpdateUser } from '../api/update-user.ts';
 
-const toggleLabel = { 'aria-label': 'Show or hide password' };
-
-/** Adds a Web user, or edits the one given (an empty password then keeps the current one). */
+/**
+ * Adds a Web user, who is e-mailed an invitation to set their own password, or edits the one
+ * given (an empty password then keeps the current one).
+ */
 export function UserForm({ user, roles, onClose }: { user?: User; roles: Role[]; onClose: () => void }) {
+  const { t } = useLingui();
+  const toggleLabel = { 'aria-label': t`Show or hide password` };
   const session = useSession();
   const createUser = useCreateUser();
   const updateUser = useUpdateUser();
@@ -32,7 +38,7 @@ export function UserForm({ user, roles, onClose }: { user?: User; roles: Role[];
       mobileNo: user?.MobileNo ?? '',
       isEdit: user !== undefined,
     },
-    validate: schemaResolver(userForm, { sync: true }),
+    validate: localizedResolver(userForm),
     validateInputOnChange: true,
   });
   // Doctors get their role on the Doctors screen; the server refuses it here.
@@ -57,7 +63,7 @@ export function UserForm({ user, roles, onClose }: { user?: User; roles: Role[];
               removeProfilePic: isStoredPictureRemoved && !profilePic,
             })
           : await createUser.mutateAsync(input);
-        notifySuccess(answer.message || (user ? fallbackMessages.updated : fallbackMessages.saved));
+        notifySuccess(serverText(answer.message) || (user ? fallbackMessages.updated : fallbackMessages.saved));
         onClose();
       } catch (error) {
         notifySaveError(error, form.setErrors);
@@ -67,41 +73,49 @@ export function UserForm({ user, roles, onClose }: { user?: User; roles: Role[];
 
   return (
     <>
-      <PageTitle title={user ? 'Edit User' : 'Add User'} />
+      <PageTitle title={user ? t`Edit User` : t`Add User`} />
       <Paper withBorder p="md" maw={900}>
         <form onSubmit={submit} noValidate>
           <Stack>
             <SimpleGrid cols={{ base: 1, sm: 2 }}>
-              <TextInput label="Username" withAsterisk autoComplete="off" {...form.getInputProps('username')} />
+              <TextInput label={t`Username`} withAsterisk autoComplete="off" {...form.getInputProps('username')} />
               <Select
-                label="Role"
-                placeholder="Choose a role"
+                label={t`Role`}
+                placeholder={t`Choose a role`}
                 withAsterisk
                 data={roleOptions}
                 {...form.getInputProps('roleId')}
               />
-              <TextInput label="First Name" withAsterisk {...form.getInputProps('firstname')} />
-              <TextInput label="Last Name" withAsterisk {...form.getInputProps('lastname')} />
-              <PasswordInput
-                label="Password"
-                withAsterisk={!user}
-                autoComplete="new-password"
-                description={user ? 'Leave empty to keep the current password' : undefined}
-                visibilityToggleButtonProps={toggleLabel}
-                {...form.getInputProps('password')}
+              <TextInput label={t`First Name`} withAsterisk {...form.getInputProps('firstname')} />
+              <TextInput label={t`Last Name`} withAsterisk {...form.getInputProps('lastname')} />
+              {user && (
+                <>
+                  <PasswordInput
+                    label={t`Password`}
+                    autoComplete="new-password"
+                    description={t`Leave empty to keep the current password`}
+                    visibilityToggleButtonProps={toggleLabel}
+                    {...form.getInputProps('password')}
+                  />
+                  <PasswordInput
+                    label={t`Confirm Password`}
+                    autoComplete="new-password"
+                    visibilityToggleButtonProps={toggleLabel}
+                    {...form.getInputProps('confirmPassword')}
+                  />
+                </>
+              )}
+              <TextInput
+                label={t`Email`}
+                type="email"
+                withAsterisk
+                autoComplete="off"
+                {...form.getInputProps('email')}
               />
-              <PasswordInput
-                label="Confirm Password"
-                withAsterisk={!user}
-                autoComplete="new-password"
-                visibilityToggleButtonProps={toggleLabel}
-                {...form.getInputProps('confirmPassword')}
-              />
-              <TextInput label="Email" type="email" withAsterisk autoComplete="off" {...form.getInputProps('email')} />
               {asksCurrentPassword && (
                 <PasswordInput
-                  label="Current Password"
-                  description="Needed to change your own password or e-mail"
+                  label={t`Current Password`}
+                  description={t`Needed to change your own password or e-mail`}
                   withAsterisk
                   autoComplete="current-password"
                   visibilityToggleButtonProps={toggleLabel}
@@ -109,13 +123,18 @@ export function UserForm({ user, roles, onClose }: { user?: User; roles: Role[];
                 />
               )}
               <TextInput
-                label="Mobile No"
+                label={t`Mobile No`}
                 type="tel"
                 withAsterisk
                 autoComplete="off"
                 {...form.getInputProps('mobileNo')}
               />
             </SimpleGrid>
+            {!user && (
+              <Text size="sm" c="dimmed">
+                <Trans>An e-mail invites the new user to set their own password (the link lasts 7 days).</Trans>
+              </Text>
+            )}
             <ProfilePictureInput
               value={profilePic}
               storedPicture={user?.ProfilePic ?? null}
@@ -125,9 +144,11 @@ export function UserForm({ user, roles, onClose }: { user?: User; roles: Role[];
             />
             <Group justify="flex-end">
               <Button variant="default" onClick={onClose}>
-                Cancel
+                <Trans>Cancel</Trans>
               </Button>
-              <Button type="submit">Submit</Button>
+              <Button type="submit">
+                <Trans>Submit</Trans>
+              </Button>
             </Group>
           </Stack>
         </form>

@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Button } from '@mantine/core';
 import type { AccountListQuery, User } from '@portal/contract';
 import { IconLogout, IconShieldOff } from '@tabler/icons-react';
@@ -15,10 +16,15 @@ import { useDeleteUser } from '../api/delete-user.ts';
 import { useEndUserSessions } from '../api/end-user-sessions.ts';
 import { useResetSecondFactor } from '../api/reset-second-factor.ts';
 import { useUsers } from '../api/get-users.ts';
+import { serverText } from '../../../lib/server-text.ts';
+
+/** The columns a phone shows. */
+const phoneColumns: (keyof User | 'actions')[] = ['UserName', 'actions'];
 
 export function UsersList({ onAdd, onEdit }: { onAdd: () => void; onEdit: (user: User) => void }) {
+  const { t } = useLingui();
   // Paged, sorted and searched by the server (docs/decisions/lists-and-search.md § Paging).
-  const list = useServerListState({ columnAccessor: 'UserId', direction: 'asc' });
+  const list = useServerListState({ columnAccessor: 'UserId' satisfies keyof User, direction: 'asc' });
   const users = useUsers({
     page: list.page,
     pageSize: list.pageSize,
@@ -30,10 +36,11 @@ export function UsersList({ onAdd, onEdit }: { onAdd: () => void; onEdit: (user:
   const resetFactor = useResetSecondFactor();
 
   const remove = async (user: User) => {
-    if (!(await confirmDelete(`User '${user.UserName}'`))) return;
+    const userName = user.UserName;
+    if (!(await confirmDelete(t`User ''${userName}''`))) return;
     try {
       const answer = await deleteUser.mutateAsync(user.UserId);
-      notifySuccess(answer.message || fallbackMessages.deleted);
+      notifySuccess(serverText(answer.message) || fallbackMessages.deleted);
     } catch (error) {
       notifyDeleteError(error);
     }
@@ -41,10 +48,11 @@ export function UsersList({ onAdd, onEdit }: { onAdd: () => void; onEdit: (user:
 
   /** Signs the user out on every device (docs/decisions/sign-in-and-sessions.md § Sessions). */
   const endSessionsOf = async (user: User) => {
-    const message = `Sign ${user.UserName} out on every device?`;
-    if (!(await confirmAction({ message, confirmLabel: 'End sessions' }))) return;
+    const userName = user.UserName;
+    const message = t`Sign ${userName} out on every device?`;
+    if (!(await confirmAction({ message, confirmLabel: t`End sessions` }))) return;
     try {
-      notifySuccess((await endSessions.mutateAsync(user.UserId)).message);
+      notifySuccess(serverText((await endSessions.mutateAsync(user.UserId)).message));
     } catch (error) {
       notifyError(errorMessage(error, fallbackMessages.saveFailed));
     }
@@ -52,10 +60,11 @@ export function UsersList({ onAdd, onEdit }: { onAdd: () => void; onEdit: (user:
 
   /** Removes the user's second factors, after a confirmation (docs/decisions/second-factor-changes.md). */
   const resetSecondFactorOf = async (user: User) => {
-    const message = `Reset the second factor of ${user.UserName}? Their authenticator app, passkeys and recovery codes are removed and they are signed out everywhere; a role that requires a second factor has them set one up at their next sign-in.`;
-    if (!(await confirmAction({ message, confirmLabel: 'Reset second factor' }))) return;
+    const userName = user.UserName;
+    const message = t`Reset the second factor of ${userName}? Their authenticator app, passkeys and recovery codes are removed and they are signed out everywhere; a role that requires a second factor has them set one up at their next sign-in.`;
+    if (!(await confirmAction({ message, confirmLabel: t`Reset second factor` }))) return;
     try {
-      notifySuccess((await resetFactor.mutateAsync(user.UserId)).message);
+      notifySuccess(serverText((await resetFactor.mutateAsync(user.UserId)).message));
     } catch (error) {
       notifyError(errorMessage(error, fallbackMessages.saveFailed));
     }
@@ -63,14 +72,21 @@ export function UsersList({ onAdd, onEdit }: { onAdd: () => void; onEdit: (user:
 
   return (
     <>
-      <PageTitle title="Users" actions={<Button onClick={onAdd}>+ Add New</Button>} />
-      <ListSearch label="Search by user name or first name" value={list.search} onChange={list.setSearch} />
+      <PageTitle
+        title={t`Users`}
+        actions={
+          <Button onClick={onAdd}>
+            <Trans>+ Add New</Trans>
+          </Button>
+        }
+      />
+      <ListSearch label={t`Search by user name or first name`} value={list.search} onChange={list.setSearch} />
       <ServerTable<User>
         records={users.data?.rows}
         total={users.data?.total}
         isFetching={users.isFetching}
         idAccessor="UserId"
-        phoneColumns={['UserName', 'actions']}
+        phoneColumns={phoneColumns}
         pinLastColumn
         page={list.page}
         onPageChange={list.setPage}
@@ -80,23 +96,23 @@ export function UsersList({ onAdd, onEdit }: { onAdd: () => void; onEdit: (user:
         onSortStatusChange={list.setSortStatus}
         columns={[
           pagedSerialNumberColumn<User>(list.page, list.pageSize),
-          { accessor: 'UserName', title: 'User Name', sortable: true },
-          { accessor: 'FirstName', title: 'First Name', sortable: true },
-          { accessor: 'LastName', title: 'Last Name', sortable: true },
-          { accessor: 'Email', sortable: true },
-          { accessor: 'MobileNo', title: 'Mobile No', sortable: true },
+          { accessor: 'UserName', title: t`User Name`, sortable: true },
+          { accessor: 'FirstName', title: t`First Name`, sortable: true },
+          { accessor: 'LastName', title: t`Last Name`, sortable: true },
+          { accessor: 'Email', title: t`Email`, sortable: true },
+          { accessor: 'MobileNo', title: t`Mobile No`, sortable: true },
           {
             accessor: 'actions',
-            title: 'Actions',
+            title: t`Actions`,
             render: (user) => (
               <RowActions
                 name={user.UserName}
                 onEdit={() => onEdit(user)}
                 onDelete={() => void remove(user)}
                 extra={[
-                  { label: 'End sessions', icon: IconLogout, onClick: () => void endSessionsOf(user) },
+                  { label: t`End sessions`, icon: IconLogout, onClick: () => void endSessionsOf(user) },
                   {
-                    label: 'Reset second factor',
+                    label: t`Reset second factor`,
                     icon: IconShieldOff,
                     onClick: () => void resetSecondFactorOf(user),
                   },

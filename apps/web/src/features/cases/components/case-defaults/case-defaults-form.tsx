@@ -1,5 +1,5 @@
+import { Trans } from '@lingui/react/macro';
 import { Button, Group, Paper, SimpleGrid, Text, Title } from '@mantine/core';
-import { schemaResolver } from '@mantine/form';
 import {
   caseFieldList,
   doctorPreferenceKeys,
@@ -7,6 +7,7 @@ import {
   type DoctorPreferenceName,
   type DoctorPreferences,
 } from '@portal/contract';
+import { localizedResolver } from '../../../../lib/localized-resolver.ts';
 import { notifyOutcome } from '../../../../lib/notify.ts';
 import { useSaveDoctorPreferences } from '../../api/doctor-preferences.ts';
 import { CaseFieldInput } from '../case-form/case-field-input.tsx';
@@ -28,7 +29,7 @@ const preferencesOf = (values: CaseFormValues): DoctorPreferences =>
     preferenceFields.map(({ sent }) => [sent, values[sent as DoctorPreferenceName & keyof CaseFormValues] ?? '']),
   ) as DoctorPreferences;
 
-const validatePreferences = schemaResolver(doctorPreferences, { sync: true });
+const validatePreferences = localizedResolver(doctorPreferences);
 
 /**
  * The doctor's case defaults on the profile page (docs/decisions/case-form.md § Doctor defaults), with
@@ -50,10 +51,10 @@ export function CaseDefaultsForm({ doctorUserId, saved }: { doctorUserId: number
   return (
     <Paper component="section" aria-labelledby="case-defaults-title" withBorder p={{ base: 'sm', sm: 'lg' }} mt="xl">
       <Title order={2} size="h3" id="case-defaults-title">
-        Case defaults
+        <Trans>Case defaults</Trans>
       </Title>
       <Text c="dimmed" size="sm" mb="md">
-        A new case starts with these choices; you can still change them on each case.
+        <Trans>A new case starts with these choices; you can still change them on each case.</Trans>
       </Text>
       <CaseFormProvider form={form}>
         <form onSubmit={submit} noValidate>
@@ -64,7 +65,7 @@ export function CaseDefaultsForm({ doctorUserId, saved }: { doctorUserId: number
           </SimpleGrid>
           <Group justify="flex-end" mt="lg">
             <Button type="submit" loading={save.isPending}>
-              Save case defaults
+              <Trans>Save case defaults</Trans>
             </Button>
           </Group>
         </form>

@@ -1,3 +1,4 @@
+import { Trans } from '@lingui/react/macro';
 import { Alert } from '@mantine/core';
 import { useDoctorPreferences } from '../../api/doctor-preferences.ts';
 import { CaseDefaultsForm } from './case-defaults-form.tsx';
@@ -8,7 +9,7 @@ export function CaseDefaultsSection({ doctorUserId }: { doctorUserId: number }) 
   if (saved.isError) {
     return (
       <Alert color="red" role="alert" mt="xl">
-        Your case defaults could not be loaded.
+        <Trans>Your case defaults could not be loaded.</Trans>
       </Alert>
     );
   }

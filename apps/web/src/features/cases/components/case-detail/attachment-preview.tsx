@@ -1,3 +1,4 @@
+import { Trans } from '@lingui/react/macro';
 import { Anchor, Image, Text } from '@mantine/core';
 import { imageExtensions, scanExtensions, type CaseAttachment } from '@portal/contract';
 import { routePath } from '@portal/contract/client';
@@ -56,7 +57,7 @@ export function AttachmentPreview({
           h={120}
           fit="cover"
           radius="sm"
-          bd="1px solid var(--mantine-color-gray-3)"
+          style={{ border: '1px solid var(--mantine-color-gray-3)' }}
         />
       </Anchor>
     );
@@ -73,5 +74,10 @@ export function AttachmentPreview({
       </Anchor>
     );
   }
-  return <Text size="sm">Unsupported file: {extension.toUpperCase() || attachment.FileName}</Text>;
+  const unsupported = extension.toUpperCase() || attachment.FileName;
+  return (
+    <Text size="sm">
+      <Trans>Unsupported file: {unsupported}</Trans>
+    </Text>
+  );
 }

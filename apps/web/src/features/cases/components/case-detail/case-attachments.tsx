@@ -1,14 +1,24 @@
+import { useLingui } from '@lingui/react/macro';
 import { Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
-import { caseFileTypeLabel, type CaseAttachment } from '@portal/contract';
+import { caseFileTypeLabel, type CaseAttachment, type CaseFileType } from '@portal/contract';
 import { useRef, useState } from 'react';
+import { serverText } from '../../../../lib/server-text.ts';
 import { AttachmentPreview, isPhoto } from './attachment-preview.tsx';
 import { PhotoGallery } from './photo-gallery.tsx';
 
 /** The named groups of docs/spec.md section 3 (Case attachment); every other FileType is 'other'. */
-const namedGroups = (
-  ['OPV', 'LeteralCeloform', 'MaxillaryScan', 'MandibularScan', 'RightBiteScan', 'LeftBiteScan'] as const
-).map((fileType) => ({ fileType, label: caseFileTypeLabel(fileType) }));
-const namedTypes = new Set<string>(namedGroups.map((group) => group.fileType));
+const namedGroups: readonly CaseFileType[] = [
+  'OPV',
+  'LeteralCeloform',
+  'MaxillaryScan',
+  'MandibularScan',
+  'RightBiteScan',
+  'LeftBiteScan',
+];
+const namedTypes = new Set<string>(namedGroups);
+
+/** A file type as the contract names it, in the language shown. */
+const fileTypeLabel = (fileType: string) => serverText(caseFileTypeLabel(fileType));
 
 /** How a group's photos open the gallery and get focus back from it, by FilePath. */
 interface PhotoLinks {
@@ -50,7 +60,7 @@ function AttachmentGroup({
                   else photoLinks.refs.delete(attachment.FilePath);
                 }}
               />
-              {isCaptioned && <Text size="xs">{caseFileTypeLabel(attachment.FileType)}</Text>}
+              {isCaptioned && <Text size="xs">{fileTypeLabel(attachment.FileType)}</Text>}
             </Stack>
           ))}
         </Group>
@@ -60,10 +70,12 @@ function AttachmentGroup({
 }
 
 export function CaseAttachments({ attachments }: { attachments: CaseAttachment[] }) {
+  const { t } = useLingui();
   const others = attachments.filter((attachment) => !namedTypes.has(attachment.FileType));
-  const groups = namedGroups.map((group) => ({
-    ...group,
-    attachments: attachments.filter((attachment) => attachment.FileType === group.fileType),
+  const groups = namedGroups.map((fileType) => ({
+    fileType,
+    label: fileTypeLabel(fileType),
+    attachments: attachments.filter((attachment) => attachment.FileType === fileType),
   }));
   // The gallery goes through the photos in the order the page shows them.
   const photos = [...groups.flatMap((group) => group.attachments), ...others].filter(isPhoto);
@@ -77,18 +89,18 @@ export function CaseAttachments({ attachments }: { attachments: CaseAttachment[]
   return (
     <>
       <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
-        {groups.map((group) => (
+        {groups.map(({ fileType, label, attachments: groupAttachments }) => (
           <AttachmentGroup
-            key={group.fileType}
-            title={group.label}
-            emptyText={`No ${group.label} attachments`}
-            attachments={group.attachments}
+            key={fileType}
+            title={label}
+            emptyText={t`No ${label} attachments`}
+            attachments={groupAttachments}
             photoLinks={photoLinks}
           />
         ))}
         <AttachmentGroup
-          title="Other files"
-          emptyText="No other attachments"
+          title={t`Other files`}
+          emptyText={t`No other attachments`}
           attachments={others}
           photoLinks={photoLinks}
           isCaptioned
@@ -98,7 +110,7 @@ export function CaseAttachments({ attachments }: { attachments: CaseAttachment[]
         photos={photos.map((photo) => ({
           fileName: photo.FileName,
           url: photo.FilePath,
-          label: caseFileTypeLabel(photo.FileType),
+          label: fileTypeLabel(photo.FileType),
         }))}
         index={shown}
         onIndexChange={setShown}

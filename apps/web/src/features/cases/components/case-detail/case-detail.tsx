@@ -1,5 +1,6 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
-import type { CaseDetail as CaseDetailAnswer } from '@portal/contract';
+import { caseNumberingSystem, type CaseDetail as CaseDetailAnswer } from '@portal/contract';
 import { routePath } from '@portal/contract/client';
 import { IconArrowLeft, IconFileZip, IconPrinter } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
@@ -13,6 +14,7 @@ import { CaseAttachments } from './case-attachments.tsx';
 import { CaseLabPanel } from './case-lab-panel.tsx';
 import { CaseOrderList, CaseParentLink, OrderFromCaseMenu } from './case-orders.tsx';
 import { caseDetailItems, caseFieldItems } from './case-fields.ts';
+import { useToothNotation } from '../../../../lib/tooth-notation.ts';
 import { ChangeStatusControl, ShippingDetails } from './case-status-panel.tsx';
 import { CaseTimeline } from './case-timeline.tsx';
 import { DetailList } from './detail-list.tsx';
@@ -47,10 +49,14 @@ export function CaseDetail({
   canOrder: boolean;
   onBack: () => void;
 }) {
+  const { t } = useLingui();
   const headingRef = useRef<HTMLHeadingElement>(null);
   const attachments = useCaseAttachments(caseRow.CaseId);
   const timeline = useCaseTimeline(caseRow.CaseId);
+  // Teeth in the reader's notation (docs/decisions/tooth-notation.md); the case's until it is known.
+  const notation = useToothNotation(caseNumberingSystem(caseRow.ToothNumberingSystem));
   const currentStatus = caseRow.Status;
+  const trackingNo = caseRow.TrackingNo;
   // Staff (who may change the status) have the lab's targets: the due date.
   const turnaround = useQuery({ ...turnaroundQueryOptions(), enabled: canChangeStatus });
 
@@ -66,7 +72,7 @@ export function CaseDetail({
         <Stack gap={2}>
           <Group gap="sm">
             <Title order={2} ref={headingRef} tabIndex={-1}>
-              Case {caseRow.TrackingNo}
+              <Trans>Case {trackingNo}</Trans>
             </Title>
             <CaseStatusBadge status={currentStatus} />
           </Group>
@@ -82,22 +88,22 @@ export function CaseDetail({
             variant="default"
             leftSection={<IconPrinter size={16} aria-hidden />}
           >
-            Print
+            <Trans>Print</Trans>
           </Button>
           <Button variant="default" leftSection={<IconArrowLeft size={16} aria-hidden />} onClick={onBack}>
-            Back to list
+            <Trans>Back to list</Trans>
           </Button>
         </Group>
       </Group>
-      <Section title="Case Details">
-        <DetailList items={caseDetailItems(caseRow, showDoctor)} />
+      <Section title={t`Case Details`}>
+        <DetailList items={caseDetailItems(caseRow, showDoctor, notation)} />
       </Section>
       {caseRow.orders.length > 0 && (
-        <Section title="Orders from this case">
+        <Section title={t`Orders from this case`}>
           <CaseOrderList orders={caseRow.orders} />
         </Section>
       )}
-      <Section title="Status">
+      <Section title={t`Status`}>
         {canChangeStatus && (
           <ChangeStatusControl
             key={currentStatus}
@@ -109,33 +115,26 @@ export function CaseDetail({
         <TimeInStatus status={currentStatus} since={caseRow.StatusChangedAt} targets={turnaround.data?.targets} />
         {timeline.data && <ShippingDetails timeline={timeline.data} current={currentStatus} />}
         <Title order={4} size="h5" mt="md" mb="sm">
-          Timeline
+          <Trans>Timeline</Trans>
         </Title>
         {timeline.data ? (
-          <CaseTimeline
-            entries={timeline.data}
-            system={
-              caseRow.ToothNumberingSystem === 'FDI' || caseRow.ToothNumberingSystem === 'Palmer'
-                ? caseRow.ToothNumberingSystem
-                : 'Universal'
-            }
-          />
+          <CaseTimeline entries={timeline.data} system={notation} />
         ) : (
           <Text size="sm" c="dimmed">
-            {timeline.isError ? 'The timeline could not be loaded.' : 'Loading...'}
+            {timeline.isError ? <Trans>The timeline could not be loaded.</Trans> : <Trans>Loading...</Trans>}
           </Text>
         )}
       </Section>
       {canChangeStatus && (
-        <Section title="Lab">
+        <Section title={t`Lab`}>
           <CaseLabPanel caseRow={caseRow} />
         </Section>
       )}
-      <Section title="Treatment Instructions">
-        <DetailList items={caseFieldItems(caseRow, 'treatment')} />
+      <Section title={t`Treatment Instructions`}>
+        <DetailList items={caseFieldItems(caseRow, 'treatment', notation)} />
       </Section>
       <Section
-        title="Patient's Records"
+        title={t`Patient's Records`}
         actions={
           <Group gap="sm">
             {attachments.data && <ViewScansIn3d attachments={attachments.data} />}
@@ -146,20 +145,20 @@ export function CaseDetail({
               variant="default"
               leftSection={<IconFileZip size={16} aria-hidden />}
             >
-              All files (ZIP)
+              <Trans>All files (ZIP)</Trans>
             </Button>
           </Group>
         }
       >
-        <DetailList items={caseFieldItems(caseRow, 'records')} />
+        <DetailList items={caseFieldItems(caseRow, 'records', notation)} />
         <Title order={4} size="h5" mt="md" mb="xs">
-          Attachments
+          <Trans>Attachments</Trans>
         </Title>
         {attachments.data ? (
           <CaseAttachments attachments={attachments.data} />
         ) : (
           <Text size="sm" c="dimmed">
-            {attachments.isError ? 'The attachments could not be loaded.' : 'Loading...'}
+            {attachments.isError ? <Trans>The attachments could not be loaded.</Trans> : <Trans>Loading...</Trans>}
           </Text>
         )}
       </Section>

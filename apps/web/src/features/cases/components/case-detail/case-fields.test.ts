@@ -1,6 +1,10 @@
 import type { CaseRow } from '@portal/contract';
 import { describe, expect, it } from 'vitest';
+import { i18n } from '../../../../lib/i18n.ts';
 import { caseDetailItems, caseFieldItems } from './case-fields.ts';
+
+// English, the spec's words, as the app's tests show them (testing/render.tsx).
+i18n.loadAndActivate({ locale: 'en', messages: {} });
 
 const caseRow = {
   CaseId: 1,

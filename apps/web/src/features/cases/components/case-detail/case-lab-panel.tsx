@@ -1,9 +1,11 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Button, Group, Stack, Text, Textarea } from '@mantine/core';
 import { caseNoteRequest, maxNoteLength, type CaseDetail } from '@portal/contract';
 import { useState, type FormEvent } from 'react';
 import { AssigneeSelect } from '../../../../components/assignee-select.tsx';
 import { formatDateTime } from '../../../../lib/format-date.ts';
 import { errorMessage, notifyError } from '../../../../lib/notify.ts';
+import { serverText } from '../../../../lib/server-text.ts';
 import { useAddCaseNote, useCaseNotes } from '../../api/case-notes.ts';
 
 /**
@@ -12,6 +14,7 @@ import { useAddCaseNote, useCaseNotes } from '../../api/case-notes.ts';
  * its technician, and internal notes no doctor ever reads.
  */
 export function CaseLabPanel({ caseRow }: { caseRow: CaseDetail }) {
+  const { t } = useLingui();
   const notes = useCaseNotes(caseRow.CaseId);
   const addNote = useAddCaseNote(caseRow.CaseId);
   const [text, setText] = useState('');
@@ -21,13 +24,14 @@ export function CaseLabPanel({ caseRow }: { caseRow: CaseDetail }) {
     event.preventDefault();
     const parsed = caseNoteRequest.safeParse({ text });
     if (!parsed.success) {
-      setError(parsed.error.issues[0]?.message);
+      const message = parsed.error.issues[0]?.message;
+      setError(message && serverText(message));
       return;
     }
     setError(undefined);
     addNote.mutate(parsed.data.text, {
       onSuccess: () => setText(''),
-      onError: (failed) => notifyError(errorMessage(failed, 'The note could not be added')),
+      onError: (failed) => notifyError(errorMessage(failed, t`The note could not be added`)),
     });
   };
 
@@ -40,22 +44,27 @@ export function CaseLabPanel({ caseRow }: { caseRow: CaseDetail }) {
         assigneeName={caseRow.AssigneeName}
       />
       <Text fw={600} size="sm" mt="xs">
-        Internal notes
+        <Trans>Internal notes</Trans>
       </Text>
       <Text size="xs" c="dimmed">
-        Seen by the lab only, never by the doctor.
+        <Trans>Seen by the lab only, never by the doctor.</Trans>
       </Text>
       {notes.data?.length === 0 && (
         <Text size="sm" c="dimmed">
-          No notes yet.
+          <Trans>No notes yet.</Trans>
         </Text>
       )}
       {notes.isError && (
         <Text size="sm" c="red">
-          The notes could not be loaded.
+          <Trans>The notes could not be loaded.</Trans>
         </Text>
       )}
-      <Stack gap="xs" component="ul" style={{ listStyle: 'none', padding: 0, margin: 0 }} aria-label="Internal notes">
+      <Stack
+        gap="xs"
+        component="ul"
+        style={{ listStyle: 'none', padding: 0, margin: 0 }}
+        aria-label={t`Internal notes`}
+      >
         {notes.data?.map((note) => (
           <li key={note.noteId}>
             <Text size="sm" style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
@@ -67,9 +76,9 @@ export function CaseLabPanel({ caseRow }: { caseRow: CaseDetail }) {
           </li>
         ))}
       </Stack>
-      <form onSubmit={submit} aria-label="Add an internal note" noValidate>
+      <form onSubmit={submit} aria-label={t`Add an internal note`} noValidate>
         <Textarea
-          label="New note"
+          label={t`New note`}
           autosize
           minRows={2}
           maxLength={maxNoteLength}
@@ -79,7 +88,7 @@ export function CaseLabPanel({ caseRow }: { caseRow: CaseDetail }) {
         />
         <Group justify="flex-end" mt="xs">
           <Button type="submit" size="compact-md" loading={addNote.isPending}>
-            Add note
+            <Trans>Add note</Trans>
           </Button>
         </Group>
       </form>

@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Anchor, Button, Group, Modal, Select, Stack, Text, Textarea, TextInput } from '@mantine/core';
 import {
   caseStatuses,
@@ -5,18 +6,23 @@ import {
   caseStatusMessages,
   courierTrackingUrl,
   isBackwardMove,
+  needsApprovedPlan,
   type CaseStatus,
   type PlanState,
   type CaseTimelineEntry,
 } from '@portal/contract';
+import { useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { ApiError } from '../../../../lib/api-client.ts';
 import { errorMessage, notifyError, notifySuccess } from '../../../../lib/notify.ts';
+import { serverFieldErrors, serverText } from '../../../../lib/server-text.ts';
+import { couriersQueryOptions } from '../../../../lib/shared-queries.ts';
 import { useUpdateCaseStatus } from '../../api/update-case-status.ts';
+import { notAvailable } from './case-fields.ts';
 import { DetailList } from './detail-list.tsx';
 
-const statusOptions = caseStatuses.map((status) => ({ value: status, label: caseStatusLabels[status] }));
-const dispatchWaits = 'Dispatched once the doctor approves a treatment plan';
+/** A status as the contract names it, in the language shown. */
+const statusLabel = (status: CaseStatus) => serverText(caseStatusLabels[status]);
 const dispatchWaitsId = 'case-status-dispatch-waits';
 
 interface ChangeFields {
@@ -43,6 +49,7 @@ function ConfirmStatusModal({
   to: CaseStatus;
   onClose: () => void;
 }) {
+  const { t } = useLingui();
   const update = useUpdateCaseStatus();
   const [fields, setFields] = useState<ChangeFields>(noFields);
   const [errors, setErrors] = useState<Partial<Record<keyof ChangeFields, string>>>({});
@@ -64,9 +71,10 @@ function ConfirmStatusModal({
     // The modal sits in a portal, but React still bubbles its submit to the page's forms.
     event.stopPropagation();
     const missing: typeof errors = {};
-    if (isBack && !fields.reason.trim()) missing.reason = caseStatusMessages.reasonRequired;
-    if (isDispatch && !fields.courier.trim()) missing.courier = caseStatusMessages.courierRequired;
-    if (isDispatch && !fields.trackingNumber.trim()) missing.trackingNumber = caseStatusMessages.trackingNumberRequired;
+    if (isBack && !fields.reason.trim()) missing.reason = serverText(caseStatusMessages.reasonRequired);
+    if (isDispatch && !fields.courier.trim()) missing.courier = serverText(caseStatusMessages.courierRequired);
+    if (isDispatch && !fields.trackingNumber.trim())
+      missing.trackingNumber = serverText(caseStatusMessages.trackingNumberRequired);
     if (Object.keys(missing).length > 0) {
       setErrors(missing);
       return;
@@ -81,26 +89,32 @@ function ConfirmStatusModal({
     // before they end, and TanStack Query then never calls them (the toast was lost).
     update.mutateAsync({ caseId, ...body }).then(
       (answer) => {
-        notifySuccess(answer.message || 'Updated successfully');
+        notifySuccess(answer.message ? serverText(answer.message) : t`Updated successfully`);
         onClose();
       },
       (error: unknown) => {
-        notifyError(errorMessage(error, 'Something went wrong...'));
-        if (error instanceof ApiError) setErrors(error.fieldErrors);
+        notifyError(errorMessage(error, t`Something went wrong...`));
+        if (error instanceof ApiError) {
+          setErrors(serverFieldErrors(error.fieldErrors));
+        }
       },
     );
   };
 
+  const fromLabel = statusLabel(from);
+  const toLabel = statusLabel(to);
   return (
-    <Modal opened onClose={onClose} title="Change the case status" centered>
+    <Modal opened onClose={onClose} title={t`Change the case status`} centered>
       <Stack component="form" gap="sm" onSubmit={submit}>
         <Text size="sm">
-          Move this case from {caseStatusLabels[from]} to <b>{caseStatusLabels[to]}</b>? The doctor is e-mailed.
+          <Trans>
+            Move this case from {fromLabel} to <b>{toLabel}</b>? The doctor is e-mailed.
+          </Trans>
         </Text>
         {isBack && (
           <Textarea
-            label="Reason"
-            description="Why the case goes back"
+            label={t`Reason`}
+            description={t`Why the case goes back. The doctor reads it on the case's timeline.`}
             withAsterisk
             autosize
             minRows={2}
@@ -109,17 +123,28 @@ function ConfirmStatusModal({
         )}
         {isDispatch && (
           <>
-            <TextInput label="Courier" withAsterisk {...input('courier')} />
-            <TextInput label="Tracking number" withAsterisk {...input('trackingNumber')} />
+            <CourierInput
+              value={fields.courier}
+              error={errors.courier}
+              onChange={(value) => input('courier').onChange({ currentTarget: { value } })}
+            />
+            <TextInput label={t`Tracking number`} withAsterisk {...input('trackingNumber')} />
           </>
         )}
-        <Textarea label="Note" autosize minRows={2} {...input('note')} />
+        {/* The lab's own notes are the Internal notes beside: this one reaches the doctor. */}
+        <Textarea
+          label={t`Note`}
+          description={t`For the doctor: shown on the case's timeline.`}
+          autosize
+          minRows={2}
+          {...input('note')}
+        />
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose}>
-            Cancel
+            <Trans>Cancel</Trans>
           </Button>
           <Button type="submit" loading={update.isPending}>
-            Confirm
+            <Trans>Confirm</Trans>
           </Button>
         </Group>
       </Stack>
@@ -128,8 +153,9 @@ function ConfirmStatusModal({
 }
 
 /**
- * Staff pick the next status; the change is confirmed in a modal. Dispatched is offered only
- * once the doctor has approved a plan (the server's rule), and the reason shows in place.
+ * Staff pick the next status; the change is confirmed in a modal. Dispatched and Delivered are
+ * offered from New or In Progress only once the doctor has approved a plan (the server's rule,
+ * needsApprovedPlan), and the reason shows in place.
  */
 export function ChangeStatusControl({
   caseId,
@@ -140,12 +166,15 @@ export function ChangeStatusControl({
   current: CaseStatus;
   planState: PlanState | null;
 }) {
+  const { t } = useLingui();
   const [status, setStatus] = useState<CaseStatus>(current);
   const [confirming, setConfirming] = useState(false);
-  const canDispatch = current === 'dispatched' || planState === 'approved';
-  const options = statusOptions.map((option) =>
-    option.value === 'dispatched' && !canDispatch ? { ...option, disabled: true } : option,
-  );
+  const canLeave = planState === 'approved' || !needsApprovedPlan(current, 'dispatched');
+  const options = caseStatuses.map((value) => ({
+    value,
+    label: statusLabel(value),
+    disabled: !canLeave && needsApprovedPlan(current, value),
+  }));
   return (
     <>
       <Group
@@ -158,21 +187,21 @@ export function ChangeStatusControl({
         }}
       >
         <Select
-          label="Case status"
+          label={t`Case status`}
           data={options}
           value={status}
           onChange={(value) => value && setStatus(value as CaseStatus)}
           allowDeselect={false}
           w={220}
-          aria-describedby={canDispatch ? undefined : dispatchWaitsId}
+          aria-describedby={canLeave ? undefined : dispatchWaitsId}
         />
         <Button type="submit" disabled={status === current}>
-          Update Status
+          <Trans>Update Status</Trans>
         </Button>
       </Group>
-      {!canDispatch && (
+      {!canLeave && (
         <Text id={dispatchWaitsId} size="xs" c="dimmed" mt={-8} mb="md">
-          {dispatchWaits}
+          <Trans>Dispatched or Delivered once the doctor approves a treatment plan</Trans>
         </Text>
       )}
       {confirming && (
@@ -187,15 +216,16 @@ export function ChangeStatusControl({
  * needs to follow it. Nothing once the case has gone back before dispatch.
  */
 export function ShippingDetails({ timeline, current }: { timeline: CaseTimelineEntry[]; current: CaseStatus }) {
+  const { t } = useLingui();
   if (current !== 'dispatched' && current !== 'delivered') return null;
   const dispatch = timeline.findLast((entry) => entry.kind === 'status' && entry.to === 'dispatched');
   if (dispatch?.kind !== 'status') return null;
   return (
     <DetailList
       items={[
-        { label: 'Courier', value: dispatch.courier ?? 'N/A' },
+        { label: t`Courier`, value: dispatch.courier ?? notAvailable() },
         {
-          label: 'Courier tracking number',
+          label: t`Courier tracking number`,
           value: <TrackingNumber courier={dispatch.courier} trackingNumber={dispatch.trackingNumber} />,
         },
       ]}
@@ -203,10 +233,41 @@ export function ShippingDetails({ timeline, current }: { timeline: CaseTimelineE
   );
 }
 
-/** A tracking number, a link to the courier's tracking page when the courier is a known one. */
+/**
+ * The courier of a dispatch: any name may be typed; the lab's couriers (its Settings) are offered
+ * as buttons that fill it in, so the field stays a plain text box.
+ */
+function CourierInput(props: { value: string; error: string | undefined; onChange: (value: string) => void }) {
+  const { t } = useLingui();
+  const couriers = useQuery(couriersQueryOptions());
+  const names = (couriers.data?.couriers ?? []).map((courier) => courier.name);
+  return (
+    <Stack gap={4}>
+      <TextInput
+        label={t`Courier`}
+        withAsterisk
+        value={props.value}
+        error={props.error}
+        onChange={(event) => props.onChange(event.currentTarget.value)}
+      />
+      {names.length > 0 && (
+        <Group gap={6} aria-label={t`The lab's couriers`} role="group">
+          {names.map((name) => (
+            <Button key={name} size="compact-xs" variant="light" onClick={() => props.onChange(name)}>
+              {name}
+            </Button>
+          ))}
+        </Group>
+      )}
+    </Stack>
+  );
+}
+
+/** A tracking number, a link to the courier's tracking page when the courier is one of the lab's (its Settings). */
 export function TrackingNumber({ courier, trackingNumber }: { courier: string | null; trackingNumber: string | null }) {
-  if (trackingNumber === null) return 'N/A';
-  const url = courier === null ? undefined : courierTrackingUrl(courier, trackingNumber);
+  const couriers = useQuery({ ...couriersQueryOptions(), enabled: trackingNumber !== null && courier !== null });
+  if (trackingNumber === null) return notAvailable();
+  const url = courier === null ? undefined : courierTrackingUrl(couriers.data?.couriers ?? [], courier, trackingNumber);
   return url ? (
     <Anchor href={url} target="_blank" rel="noopener noreferrer">
       {trackingNumber}

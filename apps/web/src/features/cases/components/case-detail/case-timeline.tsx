@@ -1,8 +1,11 @@
+import { plural, t } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Anchor, Switch, Text, Timeline } from '@mantine/core';
 import {
   caseFileTypeLabel,
   caseStatusLabels,
   toothLabel,
+  type CaseStatus,
   type CaseTimelineEntry,
   type NumberingSystem,
 } from '@portal/contract';
@@ -23,7 +26,9 @@ import { useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { casePath } from '../../../../config/paths.ts';
 import { formatDateTime } from '../../../../lib/format-date.ts';
+import { serverText } from '../../../../lib/server-text.ts';
 import { TrackingNumber } from './case-status-panel.tsx';
+import { useToothNotation } from '../../../../lib/tooth-notation.ts';
 
 function Line({ children }: { children: ReactNode }) {
   return <Text size="sm">{children}</Text>;
@@ -37,48 +42,67 @@ function CaseLink({ caseId, trackingNo }: { caseId: number; trackingNo: string }
   );
 }
 
+/** A status as the contract names it, in the language shown. */
+const statusLabel = (status: CaseStatus) => serverText(caseStatusLabels[status]);
+
+/** Who made an entry: "by Grace Hopper". */
+const byLine = (byName: string) => t`by ${byName}`;
+
 /** One entry: its title, icon and lines, by kind; the cases an order links are links. */
 function describe(
   entry: CaseTimelineEntry,
   system: NumberingSystem,
 ): { title: string; icon: ReactNode; lines: ReactNode[] } {
   switch (entry.kind) {
-    case 'created':
+    case 'created': {
+      const trackingNo = entry.trackingNo;
+      const parent = entry.parent;
+      const parentOrder = parent && serverText(parent.orderType);
       return {
-        title: 'Case submitted',
+        title: t`Case submitted`,
         icon: <IconPlus size={12} aria-hidden />,
         lines: [
-          `Tracking No ${entry.trackingNo}`,
-          ...(entry.parent
+          t`Tracking No ${trackingNo}`,
+          ...(parent
             ? [
-                <>
-                  {entry.parent.orderType} of <CaseLink {...entry.parent} />
-                </>,
+                <Trans key="parent">
+                  {parentOrder} of <CaseLink {...parent} />
+                </Trans>,
               ]
             : []),
-          `by ${entry.byName}`,
+          byLine(entry.byName),
         ],
       };
-    case 'order':
+    }
+    case 'order': {
+      const orderType = serverText(entry.orderType);
       return {
-        title: `${entry.orderType} ordered`,
+        title: t`${orderType} ordered`,
         icon: <IconGitBranch size={12} aria-hidden />,
         lines: [
-          <>
+          <Trans key="order">
             New case <CaseLink caseId={entry.caseId} trackingNo={entry.trackingNo} />
-          </>,
-          `by ${entry.byName}`,
+          </Trans>,
+          byLine(entry.byName),
         ],
       };
-    case 'files':
+    }
+    case 'files': {
+      const count = entry.files.length;
       return {
-        title: `${entry.files.length} ${entry.files.length === 1 ? 'file' : 'files'} added`,
+        title: t`${plural(count, { one: '# file added', other: '# files added' })}`,
         icon: <IconFiles size={12} aria-hidden />,
-        lines: [entry.files.map((file) => `${file.FileName} (${caseFileTypeLabel(file.FileType)})`).join(', ')],
+        lines: [
+          entry.files.map((file) => `${file.FileName} (${serverText(caseFileTypeLabel(file.FileType))})`).join(', '),
+        ],
       };
-    case 'status':
+    }
+    case 'status': {
+      const courier = entry.courier;
+      const reason = entry.reason;
+      const note = entry.note;
       return {
-        title: `${caseStatusLabels[entry.from]} → ${caseStatusLabels[entry.to]}`,
+        title: `${statusLabel(entry.from)} → ${statusLabel(entry.to)}`,
         icon:
           entry.reason !== null ? (
             <IconArrowBackUp size={12} aria-hidden />
@@ -88,49 +112,73 @@ function describe(
             <IconProgress size={12} aria-hidden />
           ),
         lines: [
-          `by ${entry.byName}`,
-          ...(entry.courier !== null
+          byLine(entry.byName),
+          ...(courier !== null
             ? [
-                <>
-                  Courier: {entry.courier}, tracking number{' '}
-                  <TrackingNumber courier={entry.courier} trackingNumber={entry.trackingNumber} />
-                </>,
+                <Trans key="courier">
+                  Courier: {courier}, tracking number{' '}
+                  <TrackingNumber courier={courier} trackingNumber={entry.trackingNumber} />
+                </Trans>,
               ]
             : []),
-          ...(entry.reason !== null ? [`Reason: ${entry.reason}`] : []),
-          ...(entry.note !== null ? [`Note: ${entry.note}`] : []),
+          ...(reason !== null ? [t`Reason: ${reason}`] : []),
+          ...(note !== null ? [t`Note: ${note}`] : []),
         ],
       };
-    case 'message':
+    }
+    case 'message': {
+      const text = entry.text.length > 200 ? `${entry.text.slice(0, 200)}…` : entry.text;
+      const fileNames = entry.attachments.map((file) => file.fileName).join(', ');
       return {
-        title: `Message from the ${entry.side === 'lab' ? 'lab' : 'doctor'}`,
+        title: entry.side === 'lab' ? t`Message from the lab` : t`Message from the doctor`,
         icon: <IconMessage size={12} aria-hidden />,
         lines: [
-          `by ${entry.byName}`,
-          ...(entry.text ? [entry.text.length > 200 ? `${entry.text.slice(0, 200)}…` : entry.text] : []),
-          ...(entry.attachments.length > 0
-            ? [`Files: ${entry.attachments.map((file) => file.fileName).join(', ')}`]
-            : []),
+          byLine(entry.byName),
+          ...(text ? [text] : []),
+          ...(entry.attachments.length > 0 ? [t`Files: ${fileNames}`] : []),
         ],
       };
-    case 'assignment':
+    }
+    case 'assignment': {
+      const assigneeName = entry.assigneeName;
       return {
-        title: entry.assigneeName === null ? 'Unassigned' : `Assigned to ${entry.assigneeName}`,
+        title: assigneeName === null ? t`Unassigned` : t`Assigned to ${assigneeName}`,
         icon: <IconUserCheck size={12} aria-hidden />,
-        lines: [`by ${entry.byName}`],
+        lines: [byLine(entry.byName)],
       };
-    case 'plan':
+    }
+    case 'plan': {
+      const version = entry.version;
       return {
-        title: `Treatment plan version ${entry.version} uploaded`,
+        title: t`Treatment plan version ${version} uploaded`,
         icon: <IconCube size={12} aria-hidden />,
-        lines: [`by ${entry.byName}`],
+        lines: [byLine(entry.byName)],
       };
-    case 'plan_decision':
+    }
+    case 'progress_scan': {
+      const stage = entry.stage;
+      const failure = entry.reason === null ? t`the fit failed` : serverText(entry.reason);
+      return {
+        title: t`Progress scan at aligner ${stage}`,
+        icon: <IconCube size={12} aria-hidden />,
+        lines: [
+          byLine(entry.byName),
+          entry.state === 'done'
+            ? serverText(entry.sentence ?? '')
+            : entry.state === 'failed'
+              ? t`Not measured: ${failure}`
+              : t`Being compared with the plan`,
+        ],
+      };
+    }
+    case 'plan_decision': {
+      const version = entry.version;
+      const comment = entry.comment;
       return {
         title:
           entry.decision === 'approved'
-            ? `Treatment plan version ${entry.version} approved`
-            : `Changes requested on treatment plan version ${entry.version}`,
+            ? t`Treatment plan version ${version} approved`
+            : t`Changes requested on treatment plan version ${version}`,
         icon:
           entry.decision === 'approved' ? (
             <IconCircleCheck size={12} aria-hidden />
@@ -138,14 +186,16 @@ function describe(
             <IconMessageReport size={12} aria-hidden />
           ),
         lines: [
-          `by ${entry.byName}`,
-          ...(entry.comment !== null ? [`Comment: ${entry.comment}`] : []),
-          ...entry.pinned.map(
-            (pin) =>
-              `Pin ${pin.number} (stage ${pin.stage}${pin.tooth === null ? '' : `, tooth ${toothLabel(pin.tooth, system)}`}): ${pin.text}`,
-          ),
+          byLine(entry.byName),
+          ...(comment !== null ? [t`Comment: ${comment}`] : []),
+          ...entry.pinned.map(({ number, stage, tooth, text }) => {
+            if (tooth === null) return t`Pin ${number} (stage ${stage}): ${text}`;
+            const toothName = toothLabel(tooth, system);
+            return t`Pin ${number} (stage ${stage}, tooth ${toothName}): ${text}`;
+          }),
         ],
       };
+    }
   }
 }
 
@@ -153,20 +203,26 @@ function describe(
  * The case's timeline: the server answers it oldest first; shown newest first unless the
  * reader turns that off, so the latest change is at the top of a long page.
  */
+const universal: NumberingSystem = 'Universal';
+
 export function CaseTimeline({
   entries,
-  system = 'Universal',
+  system: caseSystem = universal,
 }: {
   entries: CaseTimelineEntry[];
   /** The case's tooth numbering, for the teeth of pinned comments. */
   system?: NumberingSystem;
 }) {
+  // Teeth in the reader's notation (docs/decisions/tooth-notation.md); the case's until it is known.
+  const system = useToothNotation(caseSystem);
+  // Subscribed to the language: the entries' words (global `t`) follow it.
+  const { t } = useLingui();
   const [isNewestFirst, setNewestFirst] = useState(true);
   const shown = isNewestFirst ? entries.toReversed() : entries;
   return (
     <>
       <Switch
-        label="Newest first"
+        label={t`Newest first`}
         size="xs"
         mb="sm"
         checked={isNewestFirst}
@@ -178,7 +234,7 @@ export function CaseTimeline({
         bulletSize={22}
         lineWidth={2}
         color="teal.9"
-        aria-label="Timeline"
+        aria-label={t`Timeline`}
       >
         {shown.map((entry, index) => {
           const { title, icon, lines } = describe(entry, system);

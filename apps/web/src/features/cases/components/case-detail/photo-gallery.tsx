@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { ActionIcon, Box, Button, Group, Loader, Modal, Text } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import {
@@ -9,6 +10,7 @@ import {
   IconZoomOut,
 } from '@tabler/icons-react';
 import { useRef, useState, type KeyboardEvent } from 'react';
+import { formatPercent } from '../../../../lib/format-number.ts';
 
 export interface GalleryPhoto {
   fileName: string;
@@ -49,6 +51,7 @@ export function PhotoGallery({
   /** After the closing transition: the page puts focus back where it belongs. */
   onClosed: () => void;
 }) {
+  // eslint-disable-next-line lingui/no-unlocalized-strings -- a CSS media query, not words
   const isNarrow = useMediaQuery('(max-width: 767px)') ?? false;
   const [lastIndex, setLastIndex] = useState(index ?? 0);
   if (index !== null && index !== lastIndex) setLastIndex(index);
@@ -92,6 +95,7 @@ function GalleryContent({
   isNarrow: boolean;
   onMove: (step: -1 | 1) => void;
 }) {
+  const { t } = useLingui();
   const [zoom, setZoom] = useState<Zoom>('fit');
   const [naturalWidth, setNaturalWidth] = useState(0);
   const [fittedScale, setFittedScale] = useState(1);
@@ -134,13 +138,15 @@ function GalleryContent({
     action();
   };
   const isFit = zoom === 'fit';
+  const fileName = photo.fileName;
+  const label = photo.label;
 
   return (
     // In the capture phase: Mantine's Modal.Content does not pass onKeyDown on.
     <Modal.Content onKeyDownCapture={onKeyDown}>
       <Modal.Header component="div">
         <Modal.Title style={{ overflowWrap: 'anywhere' }}>{photo.fileName}</Modal.Title>
-        <Modal.CloseButton aria-label="Close the photo gallery" />
+        <Modal.CloseButton aria-label={t`Close the photo gallery`} />
       </Modal.Header>
       <Modal.Body>
         <Group justify="space-between" gap="xs" mb="xs">
@@ -149,7 +155,7 @@ function GalleryContent({
             <ActionIcon
               variant="default"
               size="lg"
-              aria-label="Previous photo"
+              aria-label={t`Previous photo`}
               aria-disabled={position === 1}
               data-disabled={position === 1 || undefined}
               onClick={() => onMove(-1)}
@@ -157,12 +163,14 @@ function GalleryContent({
               <IconChevronLeft size={18} aria-hidden />
             </ActionIcon>
             <Text size="sm" px={4}>
-              {position} of {count} · {photo.label}
+              <Trans>
+                {position} of {count} · {label}
+              </Trans>
             </Text>
             <ActionIcon
               variant="default"
               size="lg"
-              aria-label="Next photo"
+              aria-label={t`Next photo`}
               aria-disabled={position === count}
               data-disabled={position === count || undefined}
               onClick={() => onMove(1)}
@@ -174,7 +182,7 @@ function GalleryContent({
             <ActionIcon
               variant="default"
               size="lg"
-              aria-label="Zoom out"
+              aria-label={t`Zoom out`}
               aria-disabled={isFit}
               data-disabled={isFit || undefined}
               onClick={zoomOut}
@@ -182,12 +190,12 @@ function GalleryContent({
               <IconZoomOut size={18} aria-hidden />
             </ActionIcon>
             <Text size="sm" w="3.5rem" ta="center" aria-live="polite">
-              {Math.round((isFit ? fittedScale : zoom) * 100)}%
+              {formatPercent((isFit ? fittedScale : zoom) * 100)}
             </Text>
             <ActionIcon
               variant="default"
               size="lg"
-              aria-label="Zoom in"
+              aria-label={t`Zoom in`}
               aria-disabled={zoom === maxZoom}
               data-disabled={zoom === maxZoom || undefined}
               onClick={zoomIn}
@@ -195,7 +203,7 @@ function GalleryContent({
               <IconZoomIn size={18} aria-hidden />
             </ActionIcon>
             <Button variant="default" size="xs" h={34} onClick={() => setZoom(1)} aria-pressed={zoom === 1}>
-              100%
+              {formatPercent(100)}
             </Button>
             <Button
               variant="default"
@@ -208,7 +216,7 @@ function GalleryContent({
               }}
               aria-pressed={isFit}
             >
-              Fit
+              <Trans>Fit</Trans>
             </Button>
             <Button
               component="a"
@@ -218,7 +226,7 @@ function GalleryContent({
               h={34}
               leftSection={<IconDownload size={14} aria-hidden />}
             >
-              Download
+              <Trans>Download</Trans>
             </Button>
           </Group>
         </Group>
@@ -227,16 +235,17 @@ function GalleryContent({
           // Zoomed, it scrolls: focusable, so a keyboard pans it too.
           tabIndex={isFit ? undefined : 0}
           role={isFit ? undefined : 'group'}
-          aria-label={isFit ? undefined : `${photo.fileName} zoomed: scroll or use the arrow keys to move around`}
-          h={isNarrow ? 'calc(100dvh - 10rem)' : '75vh'}
+          aria-label={isFit ? undefined : t`${fileName} zoomed: scroll or use the arrow keys to move around`}
           pos="relative"
           bg="gray.1"
-          style={{ overflow: isFit ? 'hidden' : 'auto' }}
+          style={{ height: isNarrow ? 'calc(100dvh - 10rem)' : '75vh', overflow: isFit ? 'hidden' : 'auto' }}
         >
           {naturalWidth === 0 && (
             <Group pos="absolute" inset={0} justify="center" gap="xs" role="status">
               <Loader size="sm" aria-hidden />
-              <Text size="sm">Loading the photo...</Text>
+              <Text size="sm">
+                <Trans>Loading the photo...</Trans>
+              </Text>
             </Group>
           )}
           <img

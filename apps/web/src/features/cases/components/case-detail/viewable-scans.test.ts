@@ -1,6 +1,10 @@
 import type { CaseAttachment } from '@portal/contract';
 import { describe, expect, it } from 'vitest';
+import { i18n } from '../../../../lib/i18n.ts';
 import { viewableScans } from './viewable-scans.ts';
+
+// English, the spec's words, as the app's tests show them (testing/render.tsx).
+i18n.loadAndActivate({ locale: 'en', messages: {} });
 
 const attachment = (FileType: CaseAttachment['FileType'], id: number, FileName: string): CaseAttachment => ({
   FileName,

@@ -1,3 +1,4 @@
+import { useLingui } from '@lingui/react/macro';
 import { Select } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import type { Doctor } from '@portal/contract';
@@ -20,6 +21,7 @@ const doctorOption = (doctor: Doctor) => ({
  * thousands); picking another one clears the clinic, which belongs to the doctor.
  */
 function DoctorSelect() {
+  const { t } = useLingui();
   const form = useCaseFormContext();
   const [search, setSearch] = useState('');
   const [debouncedSearch] = useDebouncedValue(search, searchDelayMs);
@@ -35,15 +37,15 @@ function DoctorSelect() {
   const data = selected && !found.some((option) => option.value === selected.value) ? [selected, ...found] : found;
   return (
     <Select
-      label="Doctor"
+      label={t`Doctor`}
       withAsterisk
       searchable
       searchValue={search}
       onSearchChange={setSearch}
       // The server has searched already: every option it answered is shown.
       filter={({ options }) => options}
-      placeholder="Select the doctor"
-      nothingFoundMessage={doctors.isFetching ? 'Searching...' : 'No active doctor found'}
+      placeholder={t`Select the doctor`}
+      nothingFoundMessage={doctors.isFetching ? t`Searching...` : t`No active doctor found`}
       data={data}
       {...input}
       onChange={(value, option) => {
@@ -60,14 +62,15 @@ function DoctorSelect() {
  * checks the pick against their links anyway.
  */
 function ServedDoctorSelect() {
+  const { t } = useLingui();
   const form = useCaseFormContext();
   const served = useServedDoctors({ enabled: true });
   const input = form.getInputProps('userId');
   return (
     <Select
-      label="Doctor"
+      label={t`Doctor`}
       withAsterisk
-      placeholder="Select the doctor"
+      placeholder={t`Select the doctor`}
       data={(served.data ?? []).map((doctor) => ({ value: String(doctor.userId), label: doctor.name }))}
       {...input}
       onChange={(value) => {

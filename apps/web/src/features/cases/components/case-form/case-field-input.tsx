@@ -1,5 +1,6 @@
 import { Textarea, TextInput } from '@mantine/core';
 import type { CaseFieldEntry } from '@portal/contract';
+import { serverText } from '../../../../lib/server-text.ts';
 import { useCaseFormContext } from './case-form-values.ts';
 import { ChoiceRadios, ChoiceSelect } from './choice-inputs.tsx';
 import { ClinicSelect, PastDateInput } from './patient-inputs.tsx';
@@ -8,7 +9,7 @@ import { ToothListInput } from './tooth-list-input.tsx';
 
 function TextField({ field }: { field: Extract<CaseFieldEntry, { kind: 'text' }> }) {
   const form = useCaseFormContext();
-  const props = { label: field.label, withAsterisk: field.isRequired, ...form.getInputProps(field.sent) };
+  const props = { label: serverText(field.label), withAsterisk: field.isRequired, ...form.getInputProps(field.sent) };
   return field.rows ? <Textarea rows={field.rows} {...props} /> : <TextInput autoComplete="off" {...props} />;
 }
 
@@ -17,7 +18,7 @@ function ChoiceField({ field }: { field: Extract<CaseFieldEntry, { kind: 'choice
   return (
     <Choice
       field={field.sent}
-      label={field.formLabel ?? field.label}
+      label={serverText(field.formLabel ?? field.label)}
       options={field.options}
       withAsterisk={field.isRequired}
     />

@@ -45,6 +45,19 @@ describe('case form values', () => {
       otherFiles: [],
       termsAndCondition: false,
     });
+    // From a progress scan: its off-track teeth before the parent's instructions, its files as the scans.
+    const fromScan = orderFormValues(initialCaseFormValues(null), parent, 'Refinement', {
+      progressScanId: 5,
+      arches: ['upper'],
+      instructions: 'Off track: 16, 24.',
+    });
+    expect(fromScan).toMatchObject({
+      progressScanId: '5',
+      progressScanArches: ['upper'],
+      specialInstruction: 'Off track: 16, 24.\n\nGentle forces',
+      maxillaryScan: null,
+    });
+    expect(values.progressScanId).toBeNull();
   });
 
   it('starts with the spec defaults, for the doctor or for a doctor staff will pick', () => {

@@ -1,3 +1,5 @@
+import type { MessageDescriptor } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
 import {
   caseFieldList,
   photoFileTypes,
@@ -15,25 +17,26 @@ import type { CaseFilePart } from '../../api/add-case.ts';
 export type ScanField = keyof typeof scanFileTypes;
 export type PhotoField = keyof typeof photoFileTypes;
 
-export const scanLabels: Record<ScanField, string> = {
-  maxillaryScan: 'Maxillary Scan',
-  mandibularScan: 'Mandibular Scan',
-  rightBiteScan: 'Right Bite Scan',
-  leftBiteScan: 'Left Bite Scan',
+/** The file fields' labels, shown with `i18n._`. */
+export const scanLabels: Record<ScanField, MessageDescriptor> = {
+  maxillaryScan: msg`Maxillary Scan`,
+  mandibularScan: msg`Mandibular Scan`,
+  rightBiteScan: msg`Right Bite Scan`,
+  leftBiteScan: msg`Left Bite Scan`,
 };
 
-export const photoLabels: Record<PhotoField, string> = {
-  frontSmiling: 'Front Smiling',
-  facialProfile: 'Facial Profile',
-  front: 'Front',
-  upperOcclusal: 'Upper Occlusal',
-  lowerOcclusal: 'Lower Occlusal',
-  rightLateral: 'Right Lateral',
-  frontal: 'Frontal',
-  leftLateral: 'Left Lateral',
-  opv: 'OPV Image',
-  leteralCeloform: 'Lateral Cephalogram Image',
-  compositeImage: 'Composite Image',
+export const photoLabels: Record<PhotoField, MessageDescriptor> = {
+  frontSmiling: msg`Front Smiling`,
+  facialProfile: msg`Facial Profile`,
+  front: msg`Front`,
+  upperOcclusal: msg`Upper Occlusal`,
+  lowerOcclusal: msg`Lower Occlusal`,
+  rightLateral: msg`Right Lateral`,
+  frontal: msg`Frontal`,
+  leftLateral: msg`Left Lateral`,
+  opv: msg`OPV Image`,
+  leteralCeloform: msg`Lateral Cephalogram Image`,
+  compositeImage: msg`Composite Image`,
 };
 
 const individualPhotoFields = [
@@ -74,6 +77,12 @@ export type CaseFormValues = FieldValues & {
   /** The case this one is ordered from, and as what (docs/decisions/cases.md § Orders from a case). */
   parentCaseId: string | null;
   orderType: CaseOrderType | null;
+  /**
+   * A refinement from a progress scan of the parent (docs/decisions/progress-scans.md § Ordering a
+   * refinement): the server copies the scan's files as the order's scans, of these arches.
+   */
+  progressScanId: string | null;
+  progressScanArches: ('upper' | 'lower')[];
   termsAndCondition: boolean;
   otherFiles: File[];
 } & Record<ScanField | PhotoField, File | null>;
@@ -100,6 +109,8 @@ export function initialCaseFormValues(
     ...saved,
     parentCaseId: null,
     orderType: null,
+    progressScanId: null,
+    progressScanArches: [],
     termsAndCondition: false,
     otherFiles: [],
     ...noFiles,
@@ -118,18 +129,47 @@ function formValueOf(field: (typeof formFields)[number], read: unknown): unknown
  * The form of an order from a case: the patient, every prescription field and tooth list of
  * the parent, for its doctor; never its files, which are sent again.
  */
-export function orderFormValues(base: CaseFormValues, parent: CaseRow, orderType: CaseOrderType): CaseFormValues {
+export function orderFormValues(
+  base: CaseFormValues,
+  parent: CaseRow,
+  orderType: CaseOrderType,
+  fromScan?: OrderFromScan,
+): CaseFormValues {
   const copied = Object.fromEntries(
     formFields.map((field) => [field.sent, formValueOf(field, (parent as Record<string, unknown>)[field.read])]),
   );
-  return {
+  const values = {
     ...base,
     ...copied,
     userId: String(parent.DoctorUserId),
     parentCaseId: String(parent.CaseId),
     orderType,
   } as CaseFormValues;
+  if (!fromScan) return values;
+  // The off-track teeth first, then the parent's own instructions while they fit the field.
+  const earlier = values.specialInstruction.trim();
+  const combined = earlier ? `${fromScan.instructions}\n\n${earlier}` : fromScan.instructions;
+  return {
+    ...values,
+    specialInstruction: combined.length <= maxInstructions ? combined : fromScan.instructions,
+    progressScanId: String(fromScan.progressScanId),
+    progressScanArches: [...fromScan.arches],
+  };
 }
+
+/** Special Instructions' limit (the contract's text field of 5,000 characters). */
+const maxInstructions = 5000;
+
+/** A refinement ordered from a progress scan's result: the scan, its arches, and the instructions naming its off-track teeth. */
+export interface OrderFromScan {
+  progressScanId: number;
+  arches: readonly ('upper' | 'lower')[];
+  instructions: string;
+}
+
+/** The scan fields a progress scan fills in a refinement from it: its upper the maxillary, its lower the mandibular. */
+export const scanFieldsFromProgressScan = (arches: readonly ('upper' | 'lower')[]): ScanField[] =>
+  arches.map((arch) => (arch === 'upper' ? 'maxillaryScan' : 'mandibularScan'));
 
 // Server field errors use the submission's names (iprPrescription) as well as the form's.
 const stepOfName = new Map<string, number>([

@@ -230,6 +230,9 @@ describe('Case form', () => {
     await waitFor(() => expect(rankOf('Expansion')).toBe('First preference'));
     expect(rankOf('IPR')).toBe('Third preference');
     expect(rankOf('Proclination')).toBe('Second preference');
+    // Said under the choice just made, in a live region a screen reader announces.
+    const said = within(radiogroup('Expansion')).getByText('IPR moved to Third preference');
+    expect(said.getAttribute('aria-live')).toBe('polite');
 
     // A rank can be given up, then taken by another.
     await user.click(screen.getByRole('button', { name: 'Clear Proclination' }));

@@ -1,6 +1,7 @@
 import '@mantine/dates/styles.css';
+import { Plural, Trans, useLingui } from '@lingui/react/macro';
 import { Alert, Anchor, Button, Group, List, Modal, Paper, Stepper, Text, useMatches } from '@mantine/core';
-import { schemaResolver, type FormErrors } from '@mantine/form';
+import type { FormErrors } from '@mantine/form';
 import {
   caseFileMessages,
   caseForm,
@@ -26,7 +27,9 @@ import { PageTitle } from '../../../../components/page-title.tsx';
 import { casePath, paths } from '../../../../config/paths.ts';
 import { ApiError } from '../../../../lib/api-client.ts';
 import { formatSize } from '../../../../lib/format-size.ts';
+import { localizedResolver } from '../../../../lib/localized-resolver.ts';
 import { errorMessage, notifyError, notifySuccess } from '../../../../lib/notify.ts';
+import { serverFieldErrors, serverText } from '../../../../lib/server-text.ts';
 import { isAssistant, isDoctor, useSession, type Session } from '../../../../lib/session.ts';
 import { toCaseFormData, useAddCase, type CaseFilePart } from '../../api/add-case.ts';
 import { useCaseDraft } from '../../api/case-drafts.ts';
@@ -39,6 +42,7 @@ import {
   firstStepWithError,
   initialCaseFormValues,
   orderFormValues,
+  type OrderFromScan,
   stepOfField,
   submissionInput,
   useCaseForm,
@@ -54,7 +58,7 @@ import { saveStateLabels, useCaseDraftAutosave } from './use-case-draft.ts';
 const stepContents = [CaseDetailsStep, TreatmentInstructionsStep, PatientRecordsStep];
 const steps = caseFormSteps.map((step, index) => ({ label: step.label, Content: stepContents[index]! }));
 const lastStep = steps.length - 1;
-const validateCaseForm = schemaResolver(caseForm, { sync: true });
+const validateCaseForm = localizedResolver(caseForm);
 
 const hasErrorOn = (errors: FormErrors, step: number) =>
   Object.entries(errors).some(([field, message]) => message && stepOfField(field) === step);
@@ -67,6 +71,8 @@ type Submitted = (created: { CaseId: number; TrackingNo: string }) => void;
 export interface CaseOrderStart {
   parent: CaseRow;
   orderType: CaseOrderType;
+  /** A refinement from a progress scan of the parent: its off-track teeth and its files as the scans. */
+  fromScan?: OrderFromScan & { label: string };
 }
 
 /**
@@ -89,6 +95,7 @@ export function CaseForm({
   draftId?: number | null;
   onDraftCreated?: (draftId: number) => void;
 }) {
+  const { t } = useLingui();
   const session = useSession() as Session;
   const defaults = useDoctorPreferences({ enabled: isDoctor(session) });
   const draft = useCaseDraft(draftId);
@@ -99,14 +106,20 @@ export function CaseForm({
     (isAssistant(session) && served.isPending) ||
     (draftId !== null && draft.isPending)
   )
-    return <Text c="dimmed">Loading...</Text>;
+    return (
+      <Text c="dimmed">
+        <Trans>Loading...</Trans>
+      </Text>
+    );
   if (isAssistant(session) && served.data?.length === 0) {
     return (
       <>
-        <PageTitle title="Add Case" />
-        <Alert color="yellow" title="No doctor to submit for" role="alert">
-          You do not work for any doctor at the moment. A doctor who invites you as their assistant makes their cases
-          yours to add.
+        <PageTitle title={t`Add Case`} />
+        <Alert color="yellow" title={t`No doctor to submit for`} role="alert">
+          <Trans>
+            You do not work for any doctor at the moment. A doctor who invites you as their assistant makes their cases
+            yours to add.
+          </Trans>
         </Alert>
       </>
     );
@@ -121,7 +134,7 @@ export function CaseForm({
       <CaseFormSteps
         initialValues={
           order
-            ? orderFormValues(initialCaseFormValues(doctorId), order.parent, order.orderType)
+            ? orderFormValues(initialCaseFormValues(doctorId), order.parent, order.orderType, order.fromScan)
             : restoredCaseFormValues(doctorId, defaults.data ?? {}, opened)
         }
         draftId={order ? null : (opened?.draftId ?? null)}
@@ -135,20 +148,35 @@ export function CaseForm({
   );
 }
 
-function OrderNotice({ parent, orderType }: CaseOrderStart) {
+function OrderNotice({ parent, orderType, fromScan }: CaseOrderStart) {
+  const { t } = useLingui();
+  const order = serverText(orderType);
+  const trackingNo = parent.TrackingNo;
+  const scanLabel = fromScan?.label;
+  const parentLink = (
+    <Anchor component={Link} to={casePath(parent.CaseId)} c="inherit" underline="always" fw={600}>
+      {trackingNo}
+    </Anchor>
+  );
   return (
-    <Alert variant="light" icon={<IconGitBranch size={18} aria-hidden />} title={`New ${orderType}`} mb="md">
-      {orderType} of{' '}
-      <Anchor component={Link} to={casePath(parent.CaseId)} c="inherit" underline="always" fw={600}>
-        {parent.TrackingNo}
-      </Anchor>
-      : the patient and the prescription are copied from it; add the new scans and photos.
+    <Alert variant="light" icon={<IconGitBranch size={18} aria-hidden />} title={t`New ${order}`} mb="md">
+      {fromScan ? (
+        <Trans>
+          {order} of {parentLink}: the patient and the prescription are copied from it, the off-track teeth are in the
+          special instructions, and the {scanLabel} is sent as its scans; add photos if you wish.
+        </Trans>
+      ) : (
+        <Trans>
+          {order} of {parentLink}: the patient and the prescription are copied from it; add the new scans and photos.
+        </Trans>
+      )}
     </Alert>
   );
 }
 
 /** A draft's uploads that had not finished: each resumes when its file is chosen again. */
 function UnfinishedUploadsNotice({ uploads }: { uploads: CaseDraft['uploads'] }) {
+  const { t } = useLingui();
   const [isShown, setShown] = useState(uploads.length > 0);
   if (!isShown) return null;
   return (
@@ -156,15 +184,18 @@ function UnfinishedUploadsNotice({ uploads }: { uploads: CaseDraft['uploads'] })
       variant="light"
       color="yellow"
       icon={<IconUpload size={18} aria-hidden />}
-      title="Some files had not finished uploading"
+      title={t`Some files had not finished uploading`}
       withCloseButton
-      closeButtonLabel="Dismiss"
+      closeButtonLabel={t`Dismiss`}
       onClose={() => setShown(false)}
       mb="md"
     >
       <Text size="sm">
-        Choose {uploads.length === 1 ? 'this file' : 'these files'} again on the Patients's Records step; the upload
-        continues where it stopped:
+        <Plural
+          value={uploads.length}
+          one="Choose this file again on the Patients's Records step; the upload continues where it stopped:"
+          other="Choose these files again on the Patients's Records step; the upload continues where it stopped:"
+        />
       </Text>
       <List size="sm" mt={4}>
         {uploads.map((upload) => (
@@ -194,6 +225,7 @@ function CaseFormSteps({
   onDraftCreated: (draftId: number) => void;
   order?: CaseOrderStart;
 }) {
+  const { t, i18n } = useLingui();
   const navigate = useNavigate();
   const addCase = useAddCase();
   const queryClient = useQueryClient();
@@ -276,7 +308,8 @@ function CaseFormSteps({
         const submission = caseSubmission.parse({ ...submissionInput(values), uploads: files.named, draftId });
         const answer = await addCase(toCaseFormData(submission, files.sent));
         void queryClient.invalidateQueries({ queryKey: caseDraftKeys.all });
-        notifySuccess(`${answer.message || 'Saved successfully'} (${answer.TrackingNo})`);
+        const saved = answer.message ? serverText(answer.message) : t`Saved successfully`;
+        notifySuccess(`${saved} (${answer.TrackingNo})`);
         if (onSubmitted) {
           onSubmitted(answer);
           return;
@@ -288,10 +321,11 @@ function CaseFormSteps({
         void navigate(paths.cases);
       } catch (error) {
         autosave.saver.resume();
-        notifyError(errorMessage(error, 'Something went wrong...'));
+        notifyError(errorMessage(error, t`Something went wrong...`));
         if (error instanceof ApiError) {
-          form.setErrors(error.fieldErrors);
-          showFirstError(error.fieldErrors);
+          const fieldErrors = serverFieldErrors(error.fieldErrors);
+          form.setErrors(fieldErrors);
+          showFirstError(fieldErrors);
         }
       } finally {
         setWaiting(false);
@@ -300,11 +334,12 @@ function CaseFormSteps({
     (errors) => {
       const shown = showFirstError(errors) ?? 0;
       if (errors.maxillaryScan && Math.max(reached, shown) >= stepOfField('maxillaryScan'))
-        notifyError(caseFileMessages.maxillaryScanRequired);
+        notifyError(serverText(caseFileMessages.maxillaryScanRequired));
     },
   );
 
   const hasErrorOnStep = (step: number) => hasErrorOn(form.errors, step);
+  const saveState = saveStateLabels[autosave.state];
 
   // Enter in a field would submit the whole form and check steps not seen yet: before the last
   // step it is Next. A select's Enter that picks an option is already prevented by Mantine; a
@@ -319,26 +354,28 @@ function CaseFormSteps({
 
   return (
     <>
-      <PageTitle title="Add Case" />
+      <PageTitle title={t`Add Case`} />
       {order && <OrderNotice {...order} />}
       <UnfinishedUploadsNotice uploads={unfinished} />
       {!order && (
         <Text size="sm" c={autosave.state === 'failed' ? 'red.9' : 'dimmed'} ta="right" mb="xs" aria-live="polite">
-          {saveStateLabels[autosave.state]}
+          {saveState && i18n._(saveState)}
         </Text>
       )}
       <Modal
         opened={autosave.blocker.state === 'blocked'}
         onClose={() => autosave.blocker.reset?.()}
-        title="Leave the case form?"
+        title={t`Leave the case form?`}
       >
-        <Text size="sm">Your latest changes are not saved yet. If you leave now they may be lost.</Text>
+        <Text size="sm">
+          <Trans>Your latest changes are not saved yet. If you leave now they may be lost.</Trans>
+        </Text>
         <Group justify="flex-end" mt="md">
           <Button variant="default" onClick={() => autosave.blocker.reset?.()}>
-            Stay
+            <Trans>Stay</Trans>
           </Button>
           <Button color="red" onClick={() => autosave.blocker.proceed?.()}>
-            Leave
+            <Trans>Leave</Trans>
           </Button>
         </Group>
       </Modal>
@@ -358,13 +395,13 @@ function CaseFormSteps({
               return (
                 <Stepper.Step
                   key={label}
-                  label={label}
+                  label={serverText(label)}
                   color={hasError ? 'red' : isTicked ? undefined : 'gray'}
                   completedIcon={
                     hasError ? (
                       <IconExclamationMark size={18} aria-hidden />
                     ) : isTicked ? (
-                      <IconCheck size={18} role="img" aria-label="Complete" />
+                      <IconCheck size={18} role="img" aria-label={t`Complete`} />
                     ) : (
                       step + 1
                     )
@@ -372,7 +409,7 @@ function CaseFormSteps({
                   description={
                     hasError && (
                       <Text span size="xs" c="red.9">
-                        Needs attention
+                        <Trans>Needs attention</Trans>
                       </Text>
                     )
                   }
@@ -389,16 +426,16 @@ function CaseFormSteps({
               disabled={active === 0}
               onClick={() => goTo(active - 1)}
             >
-              Previous
+              <Trans>Previous</Trans>
             </Button>
             <Group gap="sm">
               {active < lastStep && (
                 <Button variant="light" rightSection={<IconArrowRight size={16} aria-hidden />} onClick={next}>
-                  Next
+                  <Trans>Next</Trans>
                 </Button>
               )}
               <Button type="submit" loading={isWaiting} leftSection={<IconSend size={16} aria-hidden />}>
-                Submit
+                <Trans>Submit</Trans>
               </Button>
             </Group>
           </Group>

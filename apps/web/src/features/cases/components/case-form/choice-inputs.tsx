@@ -1,4 +1,6 @@
+import { useLingui } from '@lingui/react/macro';
 import { Group, Radio, Select } from '@mantine/core';
+import { serverText } from '../../../../lib/server-text.ts';
 import { useCaseFormContext, type CaseFormValues } from './case-form-values.ts';
 
 type ChoiceField = {
@@ -7,7 +9,9 @@ type ChoiceField = {
 
 interface ChoiceProps {
   field: ChoiceField;
+  /** Shown as given (in the language shown). */
   label: string;
+  /** The contract's options: sent as they are, shown in the language shown. */
   options: readonly string[];
   withAsterisk?: boolean;
 }
@@ -19,7 +23,7 @@ export function ChoiceRadios({ field, label, options, withAsterisk }: ChoiceProp
     <Radio.Group label={label} withAsterisk={withAsterisk} {...form.getInputProps(field)}>
       <Group mt="xs" gap="md">
         {options.map((option) => (
-          <Radio key={option} value={option} label={option} />
+          <Radio key={option} value={option} label={serverText(option)} />
         ))}
       </Group>
     </Radio.Group>
@@ -28,15 +32,16 @@ export function ChoiceRadios({ field, label, options, withAsterisk }: ChoiceProp
 
 /** A pick from an option list of the contract, as a select; optional ones can be cleared. */
 export function ChoiceSelect({ field, label, options, withAsterisk }: ChoiceProps) {
+  const { t } = useLingui();
   const form = useCaseFormContext();
   return (
     <Select
       label={label}
       withAsterisk={withAsterisk}
-      data={options}
+      data={options.map((option) => ({ value: option, label: serverText(option) }))}
       clearable={!withAsterisk}
-      clearButtonProps={{ 'aria-label': `Clear ${label}` }}
-      placeholder="Select"
+      clearButtonProps={{ 'aria-label': t`Clear ${label}` }}
+      placeholder={t`Select`}
       {...form.getInputProps(field)}
     />
   );

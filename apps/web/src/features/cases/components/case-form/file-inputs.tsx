@@ -1,7 +1,9 @@
+import { useLingui } from '@lingui/react/macro';
 import { FileInput, Image, Stack } from '@mantine/core';
 import { caseFileMessages } from '@portal/contract';
 import { IconFile3d, IconPhoto } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
+import { serverText } from '../../../../lib/server-text.ts';
 import { isImageFileName, isPhotoFile, isScanFile } from '../../lib/file-checks.ts';
 import { photoLabels, scanLabels, useCaseFormContext, type PhotoField, type ScanField } from './case-form-values.ts';
 import { UploadProgress, useFileUploads } from './file-uploads.tsx';
@@ -23,7 +25,7 @@ function useCheckedFile(field: ScanField | PhotoField, isAllowed: (file: File) =
       if (previous && previous !== file) uploads.cancel(previous);
       if (file && !isAllowed(file)) {
         form.setFieldValue(field, null);
-        form.setFieldError(field, message);
+        form.setFieldError(field, serverText(message));
       } else {
         if (file) uploads.start(file);
         input.onChange(file);
@@ -40,17 +42,19 @@ function FieldUpload({ field }: { field: ScanField | PhotoField }) {
 }
 
 export function ScanInput({ field }: { field: ScanField }) {
+  const { t, i18n } = useLingui();
   const form = useCaseFormContext();
+  const label = i18n._(scanLabels[field]);
   const input = useCheckedFile(field, isScanFile, caseFileMessages.scanType);
   const isRequired = field === 'maxillaryScan' && form.values.impressionType === 'Digital Impression';
   return (
     <Stack gap={6}>
       <FileInput
-        label={scanLabels[field]}
-        clearButtonProps={{ 'aria-label': `Clear ${scanLabels[field]}` }}
+        label={label}
+        clearButtonProps={{ 'aria-label': t`Clear ${label}` }}
         withAsterisk={isRequired}
         accept=".stl,.zip,.rar"
-        placeholder="STL, ZIP or RAR"
+        placeholder={t`STL, ZIP or RAR`}
         clearable
         leftSection={<IconFile3d size={16} aria-hidden />}
         {...input}
@@ -76,7 +80,9 @@ function useObjectUrl(file: File | null): string | null {
 }
 
 export function PhotoInput({ field }: { field: PhotoField }) {
+  const { t, i18n } = useLingui();
   const form = useCaseFormContext();
+  const label = i18n._(photoLabels[field]);
   const input = useCheckedFile(field, isPhotoFile, caseFileMessages.photoType);
   const photo = form.values[field];
   // A draft's photo is on the server only: its name and "uploaded" show, no preview.
@@ -84,34 +90,35 @@ export function PhotoInput({ field }: { field: PhotoField }) {
   return (
     <Stack gap={6}>
       <FileInput
-        label={photoLabels[field]}
-        clearButtonProps={{ 'aria-label': `Clear ${photoLabels[field]}` }}
+        label={label}
+        clearButtonProps={{ 'aria-label': t`Clear ${label}` }}
         accept="image/jpeg,image/png"
-        placeholder="JPG or PNG"
+        placeholder={t`JPG or PNG`}
         clearable
         leftSection={<IconPhoto size={16} aria-hidden />}
         {...input}
       />
       <FieldUpload field={field} />
       <MovePhotoMenu field={field} />
-      {preview && <Image src={preview} w={150} radius="sm" alt={`${photoLabels[field]} preview`} />}
+      {preview && <Image src={preview} w={150} radius="sm" alt={t`${label} preview`} />}
     </Stack>
   );
 }
 
 /** Several JPG or PNG files; any other file is dropped with the contract's message. */
 export function OtherFilesInput() {
+  const { t } = useLingui();
   const form = useCaseFormContext();
   const uploads = useFileUploads();
   return (
     <Stack gap={6}>
       <FileInput
-        label="Other Files"
-        clearButtonProps={{ 'aria-label': 'Clear Other Files' }}
-        description="JPG or PNG images, several at once"
+        label={t`Other Files`}
+        clearButtonProps={{ 'aria-label': t`Clear Other Files` }}
+        description={t`JPG or PNG images, several at once`}
         multiple
         accept=".jpg,.jpeg,.png"
-        placeholder="JPG or PNG"
+        placeholder={t`JPG or PNG`}
         clearable
         leftSection={<IconPhoto size={16} aria-hidden />}
         value={form.values.otherFiles}
@@ -121,7 +128,7 @@ export function OtherFilesInput() {
           for (const file of form.values.otherFiles) if (!kept.includes(file)) uploads.cancel(file);
           for (const file of kept) uploads.start(file);
           form.setFieldValue('otherFiles', kept);
-          if (kept.length < files.length) form.setFieldError('otherFiles', caseFileMessages.otherFileType);
+          if (kept.length < files.length) form.setFieldError('otherFiles', serverText(caseFileMessages.otherFileType));
         }}
       />
       {form.values.otherFiles.map((file) => (

@@ -1,7 +1,9 @@
+import { useLingui } from '@lingui/react/macro';
 import { ActionIcon, Group, Progress, Text, Tooltip } from '@mantine/core';
 import { IconX } from '@tabler/icons-react';
 import { createContext, useContext, useMemo, useRef, useState, type ReactNode } from 'react';
 import { Upload } from 'tus-js-client';
+import { formatPercent } from '../../../../lib/format-number.ts';
 import { sessionStore } from '../../../../lib/session.ts';
 import { UploadedFile } from './uploaded-file.ts';
 
@@ -32,6 +34,7 @@ const FileUploadsContext = createContext<FileUploads | null>(null);
 
 const tusEndpoint = '/api/uploads/tus';
 
+// eslint-disable-next-line lingui/no-unlocalized-strings -- the HTTP authorization scheme, not words
 const bearer = () => ({ Authorization: `Bearer ${sessionStore.get()?.token ?? ''}` });
 
 /** A draft's finished upload, tracked as done from the start; cancelling it deletes it on the server. */
@@ -139,15 +142,18 @@ export function useFileUploads(): FileUploads {
 
 /** A chosen file's progress bar and its cancel button; `onCancel` also takes the file out of the form. */
 export function UploadProgress({ file, onCancel }: { file: File; onCancel: () => void }) {
+  const { t } = useLingui();
   const uploads = useFileUploads();
   const tracked = uploads.get(file);
   if (!tracked) return null;
+  const fileName = file.name;
+  const percent = tracked.percent;
   const label =
     tracked.state === 'done'
-      ? `${file.name} uploaded`
+      ? t`${fileName} uploaded`
       : tracked.state === 'failed'
-        ? `${file.name}: upload failed, it will be sent with the form`
-        : `${file.name} uploading, ${tracked.percent}%`;
+        ? t`${fileName}: upload failed, it will be sent with the form`
+        : t`${fileName} uploading, ${percent}%`;
   return (
     <Group gap="xs" wrap="nowrap">
       <Progress.Root style={{ flex: 1 }}>
@@ -158,14 +164,14 @@ export function UploadProgress({ file, onCancel }: { file: File; onCancel: () =>
         />
       </Progress.Root>
       <Text size="xs" c="dimmed" w={40} ta="right">
-        {tracked.percent}%
+        {formatPercent(percent)}
       </Text>
-      <Tooltip label={`Cancel ${file.name}`}>
+      <Tooltip label={t`Cancel ${fileName}`}>
         <ActionIcon
           variant="subtle"
           color="gray"
           size="sm"
-          aria-label={`Cancel upload of ${file.name}`}
+          aria-label={t`Cancel upload of ${fileName}`}
           onClick={() => {
             uploads.cancel(file);
             onCancel();

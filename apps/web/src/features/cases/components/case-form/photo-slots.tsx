@@ -1,21 +1,25 @@
+import { plural } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Button, FileInput, Menu } from '@mantine/core';
 import { caseFileMessages } from '@portal/contract';
 import { IconArrowsExchange, IconPhotoPlus } from '@tabler/icons-react';
+import { serverText } from '../../../../lib/server-text.ts';
 import { isPhotoFile } from '../../lib/file-checks.ts';
 import { photoLabels, useCaseFormContext, visiblePhotoFields, type PhotoField } from './case-form-values.ts';
 import { useFileUploads } from './file-uploads.tsx';
 
 /** Several photos at once: each fills the next empty photo slot, in the slots' order, and starts uploading. */
 export function PhotoBatchInput() {
+  const { t } = useLingui();
   const form = useCaseFormContext();
   const uploads = useFileUploads();
   return (
     <FileInput
-      label="Add several photos"
-      description="Each fills the next empty photo slot, in order"
+      label={t`Add several photos`}
+      description={t`Each fills the next empty photo slot, in order`}
       multiple
       accept="image/jpeg,image/png"
-      placeholder="JPG or PNG"
+      placeholder={t`JPG or PNG`}
       leftSection={<IconPhotoPlus size={16} aria-hidden />}
       value={[]}
       error={form.errors.photoBatch}
@@ -27,8 +31,15 @@ export function PhotoBatchInput() {
           form.setFieldValue(empty[index]!, file);
         });
         const left = photos.length - Math.min(photos.length, empty.length);
-        if (photos.length < files.length) form.setFieldError('photoBatch', caseFileMessages.photoType);
-        else if (left > 0) form.setFieldError('photoBatch', `${left} photo(s) did not fit: every photo slot is filled`);
+        if (photos.length < files.length) form.setFieldError('photoBatch', serverText(caseFileMessages.photoType));
+        else if (left > 0)
+          form.setFieldError(
+            'photoBatch',
+            t`${plural(left, {
+              one: '# photo(s) did not fit: every photo slot is filled',
+              other: '# photo(s) did not fit: every photo slot is filled',
+            })}`,
+          );
         else form.clearFieldError('photoBatch');
       }}
     />
@@ -37,9 +48,11 @@ export function PhotoBatchInput() {
 
 /** Moves a slot's photo to another slot; a photo already there takes this slot's place. */
 export function MovePhotoMenu({ field }: { field: PhotoField }) {
+  const { t, i18n } = useLingui();
   const form = useCaseFormContext();
   const file = form.values[field];
   if (!file) return null;
+  const label = i18n._(photoLabels[field]);
   const targets = visiblePhotoFields(form.values.imageType).filter((other) => other !== field);
   return (
     <Menu position="bottom-start" withinPortal>
@@ -49,9 +62,9 @@ export function MovePhotoMenu({ field }: { field: PhotoField }) {
           size="compact-xs"
           leftSection={<IconArrowsExchange size={14} aria-hidden />}
           style={{ alignSelf: 'flex-start' }}
-          aria-label={`Move ${photoLabels[field]} photo to another slot`}
+          aria-label={t`Move ${label} photo to another slot`}
         >
-          Move to
+          <Trans>Move to</Trans>
         </Button>
       </Menu.Target>
       <Menu.Dropdown>
@@ -63,7 +76,7 @@ export function MovePhotoMenu({ field }: { field: PhotoField }) {
               form.setFieldValue(target, file);
             }}
           >
-            {photoLabels[target]}
+            {i18n._(photoLabels[target])}
           </Menu.Item>
         ))}
       </Menu.Dropdown>

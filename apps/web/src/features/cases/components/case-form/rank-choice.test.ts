@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { chooseRank } from './rank-choice.ts';
+import { i18n } from '../../../../lib/i18n.ts';
+import { chooseRank, rankSwapNote } from './rank-choice.ts';
+
+// English, the spec's words, as the app's tests show them (testing/render.tsx).
+i18n.loadAndActivate({ locale: 'en', messages: {} });
 
 const allRanked = {
   iprPreference: 'First preference',
@@ -43,5 +47,16 @@ describe('ranked preferences', () => {
       expansion: '',
       extraction: '',
     });
+  });
+});
+
+describe('the swap, said', () => {
+  it('names the preference that moved and where to, and nothing when no other moved', () => {
+    expect(rankSwapNote(allRanked, 'expansion', 'First preference')).toBe('IPR moved to Third preference');
+    expect(rankSwapNote({ iprPreference: 'First preference' }, 'extraction', 'First preference')).toBe(
+      'IPR now has no rank',
+    );
+    expect(rankSwapNote({ iprPreference: 'First preference' }, 'extraction', 'Second preference')).toBeNull();
+    expect(rankSwapNote(allRanked, 'expansion', '')).toBeNull();
   });
 });

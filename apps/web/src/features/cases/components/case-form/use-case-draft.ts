@@ -1,3 +1,5 @@
+import type { MessageDescriptor } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
 import type { CaseDraftRequest } from '@portal/contract';
 import { useEffect, useRef, useState } from 'react';
 import { useBeforeUnload, useBlocker } from 'react-router';
@@ -6,11 +8,12 @@ import { createDraftSaver, type DraftSaveState } from '../../lib/draft-saver.ts'
 import { draftOf, type UploadIdOf } from './case-draft-values.ts';
 import type { CaseFormValues } from './case-form-values.ts';
 
-export const saveStateLabels: Record<DraftSaveState, string> = {
-  idle: '',
-  saving: 'Saving...',
-  saved: 'Saved',
-  failed: 'Not saved',
+/** What the form's indicator says; nothing while there is nothing to save. */
+export const saveStateLabels: Record<DraftSaveState, MessageDescriptor | null> = {
+  idle: null,
+  saving: msg`Saving...`,
+  saved: msg`Saved`,
+  failed: msg`Not saved`,
 };
 
 /** The same fields, files and doctor, whatever the step. */

@@ -3,10 +3,8 @@ import {
   Box3,
   BufferAttribute,
   BufferGeometry,
-  CanvasTexture,
   Color,
   DoubleSide,
-  Group,
   Line,
   LineBasicMaterial,
   LOD,
@@ -14,15 +12,24 @@ import {
   Mesh,
   MeshStandardMaterial,
   Quaternion,
-  Sprite,
-  SpriteMaterial,
   Vector3,
   type Material,
   type Object3D,
 } from 'three';
 import { showViewPreset, type ViewPreset } from '../../../../components/stl-viewer/view-presets.ts';
+import {
+  archTurn,
+  findArchFrame,
+  pointsOf,
+  sampleMesh,
+  type ArchFrame,
+  type ArchSample,
+} from '../../../../lib/arch-frame.ts';
 import { createModelCanvas } from '../../../../lib/model-canvas.ts';
 import { disposePlanArchView, type PlanArchView } from '../../lib/load-plan-view.ts';
+import { createLabels, type Pin } from './labels.ts';
+
+export type { Pin } from './labels.ts';
 
 export type ArchSlot = 'upper' | 'lower' | 'ghostUpper' | 'ghostLower' | 'compared';
 
@@ -75,6 +82,7 @@ export function createStageViewer(container: HTMLElement, ariaLabel: string) {
   }
 
   let hasFitted = false;
+  let arch: { frame: ArchFrame; samples: ArchSample[] } | undefined;
   return {
     /** Puts each slot's geometry in place (undefined hides the slot) and renders once. */
     show(slots: Partial<Record<ArchSlot, { geometry: BufferGeometry; matrix: Matrix4 } | undefined>>) {
@@ -87,10 +95,19 @@ export function createStageViewer(container: HTMLElement, ariaLabel: string) {
         // A viewing copy's quantized positions go back to millimetres through its matrix (identity for an STL).
         part.matrix.decompose(mesh.position, mesh.quaternion, mesh.scale);
       }
-      if (!hasFitted) hasFitted = view.fit();
+      if (!hasFitted) {
+        // The arch's own frame (lib/arch-frame.ts), from the arches shown first.
+        const samples = (['upper', 'lower'] as const).flatMap((slot) => {
+          const part = slots[slot];
+          return part ? [sampleMesh(part.geometry, part.matrix, slot)] : [];
+        });
+        arch = { frame: findArchFrame(samples), samples };
+        view.model.quaternion.copy(archTurn(arch.frame));
+        hasFitted = view.fit(pointsOf(samples));
+      }
       view.render();
     },
-    setView: (preset: ViewPreset) => showViewPreset(view, preset, viewDirection),
+    setView: (preset: ViewPreset) => showViewPreset(view, preset, viewDirection, arch),
     dispose() {
       view.dispose();
       for (const mesh of Object.values(meshes)) mesh.material.dispose();
@@ -142,6 +159,8 @@ export function createPlanViewer(container: HTMLElement, arches: PlanArchView[],
     view.model.add(arch.scene, ghost);
     return { ...arch, ghost };
   });
+  const archFrame = planArchFrame(arches);
+  view.model.quaternion.copy(archTurn(archFrame.frame));
 
   /**
    * The movement map: each tooth's points coloured by how far they move from stage 0 to
@@ -205,30 +224,32 @@ export function createPlanViewer(container: HTMLElement, arches: PlanArchView[],
   // The stage and arches last shown, for what is placed with them (markers, the compared version).
   let shownStage = 0;
   let shownVisible = { upper: true, lower: true, ghost: true };
-  const pins = new Group();
-  view.model.add(pins);
+  // Pins and IPR and attachment markers, kept apart on the screen before each frame (labels.ts).
+  const labels = createLabels(view.model, container);
+  const scene = view.model.parent!;
+  scene.onBeforeRender = (_renderer, _scene, camera) => labels.layout(camera);
   // IPR contacts and attachments: placed between (or on) their teeth at the stage shown.
-  const markerGroup = new Group();
-  view.model.add(markerGroup);
-  let markers: { marker: ToothMarker; sprite: Sprite }[] = [];
+  let markers: ToothMarker[] = [];
   const bounds = new Box3();
   const placeMarkers = () => {
     // Once for all markers: their teeth were just moved to the stage shown.
     view.model.updateMatrixWorld(true);
-    for (const { marker, sprite } of markers) {
+    markers.forEach((marker, index) => {
       const arch = shown.find((candidate) => candidate.arch === marker.arch);
       const nodes = marker.shells.map((shell) => arch?.scene.getObjectByName(`shell-${shell}`));
-      sprite.visible = !!arch && shownVisible[marker.arch] && shownStage >= marker.fromStage && nodes.every(Boolean);
-      if (!sprite.visible) continue;
+      if (!arch || !shownVisible[marker.arch] || shownStage < marker.fromStage || !nodes.every(Boolean)) {
+        labels.placeMarker(index, undefined);
+        return;
+      }
       const centre = new Vector3();
       for (const node of nodes) centre.add(bounds.setFromObject(node!).getCenter(new Vector3()));
-      sprite.position.copy(view.model.worldToLocal(centre.divideScalar(nodes.length)));
-    }
+      labels.placeMarker(index, view.model.worldToLocal(centre.divideScalar(nodes.length)));
+    });
+    labels.placePins(shownStage, shownVisible);
   };
   const setMarkers = (next: ToothMarker[]) => {
-    clearSprites(markerGroup);
-    markers = next.map((marker) => ({ marker, sprite: pinSprite(marker.text, marker.kind) }));
-    for (const { sprite } of markers) markerGroup.add(sprite);
+    markers = next;
+    labels.setMarkers(next);
     placeMarkers();
     if (hasFitted) view.render();
   };
@@ -253,14 +274,10 @@ export function createPlanViewer(container: HTMLElement, arches: PlanArchView[],
   };
 
   let hasFitted = false;
-  /** Comments' numbered pins at their points, in the plan's coordinates (the model group's). */
-  const setPins = (next: Pin[]) => {
-    clearSprites(pins);
-    for (const pin of next) {
-      const sprite = pinSprite(pin.number, pin.kind);
-      sprite.position.fromArray(pin.point);
-      pins.add(sprite);
-    }
+  /** Comments' numbered pins at their points, in the plan's coordinates (the model group's); one selected or none. */
+  const setPins = (next: Pin[], selected?: number) => {
+    labels.setPins(next, selected);
+    labels.placePins(shownStage, shownVisible);
     if (hasFitted) view.render();
   };
 
@@ -275,12 +292,27 @@ export function createPlanViewer(container: HTMLElement, arches: PlanArchView[],
     if (hasFitted) view.render();
   };
 
+  /** Something drawn with the teeth, in the plan's coordinates (a progress scan's copy); shown or hidden by the caller's toggles. */
+  const addOverlay = (object: Object3D) => {
+    view.model.add(object);
+    if (hasFitted) view.render();
+    return {
+      setVisible(isVisible: boolean) {
+        object.visible = isVisible;
+        if (hasFitted) view.render();
+      },
+    };
+  };
+
   return {
+    addOverlay,
     setPins,
     setMeasure,
     setCompared,
     setMarkers,
     setMovementMap,
+    /** The comment whose pin is under a click, if any. */
+    pinAt: (clientX: number, clientY: number) => labels.pinAt(clientX, clientY),
     /** The arch and the point (plan coordinates) of a tooth under a click; undefined off the teeth. */
     pick(clientX: number, clientY: number): { arch: PlanArch; point: number[] } | undefined {
       const hit = view.pick(clientX, clientY);
@@ -306,15 +338,14 @@ export function createPlanViewer(container: HTMLElement, arches: PlanArchView[],
         // Every part visible while fitting, so that the shaders of all of them (the ghost's too) compile then.
         const visibleNow = shown.map((arch) => [arch.scene.visible, arch.ghost.visible] as const);
         for (const arch of shown) arch.scene.visible = arch.ghost.visible = true;
-        hasFitted = view.fit();
+        hasFitted = view.fit(pointsOf(archFrame.samples));
         shown.forEach((arch, index) => ([arch.scene.visible, arch.ghost.visible] = visibleNow[index]!));
       }
       view.render();
     },
-    setView: (preset: ViewPreset) => showViewPreset(view, preset, viewDirection),
+    setView: (preset: ViewPreset) => showViewPreset(view, preset, viewDirection, archFrame),
     dispose() {
-      setPins([]);
-      setMarkers([]);
+      labels.dispose();
       setCompared([]);
       measure.geometry.dispose();
       measureMaterial.dispose();
@@ -327,6 +358,29 @@ export function createPlanViewer(container: HTMLElement, arches: PlanArchView[],
 
 export type PlanViewer = ReturnType<typeof createPlanViewer>;
 
+/**
+ * The plan's arch frame (lib/arch-frame.ts) from its teeth at stage 0: each tooth's overview
+ * (the same shape, fewer triangles), a share of the sample each, in the plan's coordinates.
+ */
+function planArchFrame(arches: PlanArchView[]): { frame: ArchFrame; samples: ArchSample[] } {
+  const parts: { mesh: Mesh; arch: PlanArch; matrix: Matrix4 }[] = [];
+  for (const arch of arches) {
+    arch.scene.updateMatrixWorld(true);
+    const toPlan = arch.scene.matrixWorld.clone().invert();
+    arch.scene.traverse((object) => {
+      // Of a tooth's two levels, its overview alone.
+      if (!(object instanceof Mesh) || (object.parent instanceof LOD && object.parent.levels[0]?.object === object))
+        return;
+      parts.push({ mesh: object, arch: arch.arch, matrix: toPlan.clone().multiply(object.matrixWorld) });
+    });
+  }
+  const budget = Math.max(20, 6000 / Math.max(parts.length, 1));
+  const samples = parts.map(({ mesh, arch, matrix }) =>
+    sampleMesh(mesh.geometry as BufferGeometry, matrix, arch, budget),
+  );
+  return { frame: findArchFrame(samples), samples };
+}
+
 /** Each tooth of an arch to its place at `stage` (an arch that finished earlier stays at its last). */
 function moveTo(arch: PlanArchView, stage: number) {
   const at = Math.min(stage, arch.stages);
@@ -336,55 +390,10 @@ function moveTo(arch: PlanArchView, stage: number) {
   }
 }
 
-/** A comment's pin: its number on a round marker, the same size on screen at any zoom, seen through the teeth. */
-const pinColors = {
-  open: '#c92a2a',
-  resolved: '#495057',
-  earlier: '#1864ab',
-  ipr: '#d9480f',
-  attachment: '#0b7285',
-} as const;
-
-/** A round marker with a short text (a pin's number, an IPR amount, "A"), the same size on screen at any zoom, seen through the teeth. */
-function pinSprite(text: string | number, kind: keyof typeof pinColors): Sprite {
-  const canvas = document.createElement('canvas');
-  canvas.width = canvas.height = 64;
-  const context = canvas.getContext('2d')!;
-  context.fillStyle = pinColors[kind];
-  context.beginPath();
-  context.arc(32, 32, 30, 0, 2 * Math.PI);
-  context.fill();
-  context.fillStyle = '#ffffff';
-  context.font = `bold ${String(text).length > 2 ? 24 : 34}px sans-serif`;
-  context.textAlign = 'center';
-  context.textBaseline = 'middle';
-  context.fillText(String(text), 32, 34);
-  const material = new SpriteMaterial({ map: new CanvasTexture(canvas), depthTest: false, sizeAttenuation: false });
-  const sprite = new Sprite(material);
-  sprite.scale.setScalar(0.045);
-  sprite.renderOrder = 2;
-  return sprite;
-}
-
-/** Removes a group's sprites (pins, markers) and frees their textures. */
-function clearSprites(group: Group) {
-  for (const sprite of group.children as Sprite[]) {
-    sprite.material.map?.dispose();
-    sprite.material.dispose();
-  }
-  group.clear();
-}
-
-export interface Pin {
-  number: number;
-  point: number[];
-  /** Open on this version (red), resolved (grey), or a comment on the version before (blue). */
-  kind: 'open' | 'resolved' | 'earlier';
-}
-
 /** An IPR contact between two teeth, or an attachment on one, shown from its stage on, between (or on) its shells. */
 export interface ToothMarker {
-  kind: 'ipr' | 'attachment';
+  /** An IPR contact, an attachment, or a tooth a progress scan found off track (its name). */
+  kind: 'ipr' | 'attachment' | 'offTrack';
   arch: PlanArch;
   /** The shells (the copy's `shell-<n>` nodes) it sits on: two for a contact, one for an attachment. */
   shells: number[];

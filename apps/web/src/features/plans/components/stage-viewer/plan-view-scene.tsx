@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Alert, Box, Progress, Stack, Text } from '@mantine/core';
 import { planArches, type PlanArch, type PlanVersion } from '@portal/contract';
 import { useEffect, useRef, useState } from 'react';
@@ -31,6 +32,8 @@ export function PlanViewScene({
   plan,
   onUnavailable,
   pins = noPins,
+  selectedPin,
+  onSelectPin,
   onPick,
   requestedStage,
   measured = noPoints,
@@ -40,11 +43,16 @@ export function PlanViewScene({
   onStage,
   movementMap = false,
   onMovementMap,
+  forPatient = false,
 }: {
   plan: ViewedPlan;
   onUnavailable: (why: string) => void;
   /** Comments' numbered pins shown on the model. */
   pins?: Pin[];
+  /** The comment selected (in the list or by a click on its pin): its pin drawn larger, ringed. */
+  selectedPin?: number;
+  /** A click on a pin selects its comment. */
+  onSelectPin?: (commentId: number) => void;
   /** Set while the doctor is pinning a comment: a click on a tooth (not a drag) picks its point. */
   onPick?: (picked: PickedPoint) => void;
   /** A stage to show, asked for from outside (a comment's); a new object each time it is asked. */
@@ -63,7 +71,10 @@ export function PlanViewScene({
   movementMap?: boolean;
   /** Told the most any point moves (mm) when the map is drawn: the legend's top. */
   onMovementMap?: (largestMm: number) => void;
+  /** A patient link's page: the controls in the patient's words. */
+  forPatient?: boolean;
 }) {
+  const { t } = useLingui();
   const containerRef = useRef<HTMLDivElement>(null);
   const viewerRef = useRef<PlanViewer | null>(null);
   const [percent, setPercent] = useState(0);
@@ -96,16 +107,16 @@ export function PlanViewScene({
       const failed = results.find((result) => result.status === 'rejected');
       if (failed) {
         dispose();
-        onUnavailable(
-          `Showing the stage files: the plan's lighter copy could not be loaded (${(failed.reason as Error).message}).`,
-        );
+        const reason = (failed.reason as Error).message;
+        onUnavailable(t`Showing the stage files: the plan's lighter copy could not be loaded (${reason}).`);
         return;
       }
+      const version = plan.version;
       try {
         viewerRef.current = createPlanViewer(
           containerRef.current!,
           loaded,
-          `3D view of treatment plan version ${plan.version}`,
+          t`3D view of treatment plan version ${version}`,
         );
         setIsReady(true);
       } catch {
@@ -125,8 +136,8 @@ export function PlanViewScene({
   }, [isReady, stage, showUpper, showLower, showGhost]);
 
   useEffect(() => {
-    viewerRef.current?.setPins(pins);
-  }, [isReady, pins]);
+    viewerRef.current?.setPins(pins, selectedPin);
+  }, [isReady, pins, selectedPin]);
 
   useEffect(() => {
     viewerRef.current?.setMeasure(measured);
@@ -180,7 +191,10 @@ export function PlanViewScene({
   const pointerDown = (event: React.PointerEvent) => (downAt.current = { x: event.clientX, y: event.clientY });
   const pointerUp = (event: React.PointerEvent) => {
     const start = downAt.current;
-    if (!onPick || !start || Math.hypot(event.clientX - start.x, event.clientY - start.y) > 5) return;
+    if (!start || Math.hypot(event.clientX - start.x, event.clientY - start.y) > 5) return;
+    const pin = onSelectPin && viewerRef.current?.pinAt(event.clientX, event.clientY);
+    if (pin !== undefined && pin !== null) return onSelectPin?.(pin);
+    if (!onPick) return;
     const hit = viewerRef.current?.pick(event.clientX, event.clientY);
     if (hit) onPick({ ...hit, stage });
   };
@@ -200,33 +214,38 @@ export function PlanViewScene({
     <Stack gap="sm">
       {webGlError && (
         <Alert color="red" role="alert">
-          This browser cannot show 3D graphics (WebGL is not available).
+          <Trans>This browser cannot show 3D graphics (WebGL is not available).</Trans>
         </Alert>
       )}
       {!isReady && !webGlError && (
         <Box>
-          <Progress value={percent} aria-label={`Loading the plan: ${percent}%`} />
+          <Progress value={percent} aria-label={t`Loading the plan: ${percent}%`} />
           <Text size="sm" c="dimmed" ta="center" mt={4} role="status">
-            Loading the plan… {percent}%
+            <Trans>Loading the plan… {percent}%</Trans>
           </Text>
         </Box>
       )}
       <Box
         ref={containerRef}
-        h="min(56vh, 520px)"
         mih={280}
         pos="relative"
         data-shown-stage={isReady ? stage : ''}
         onPointerDown={pointerDown}
         onPointerUp={pointerUp}
         style={{
+          height: 'min(56vh, 520px)',
           cursor: onPick ? 'crosshair' : undefined,
           borderRadius: 'var(--mantine-radius-md)',
           overflow: 'hidden',
           border: '1px solid var(--mantine-color-gray-3)',
         }}
       />
-      <StageControls controls={controls} isWaiting={!isReady} onView={(preset) => viewerRef.current?.setView(preset)} />
+      <StageControls
+        controls={controls}
+        isWaiting={!isReady}
+        onView={(preset) => viewerRef.current?.setView(preset)}
+        forPatient={forPatient}
+      />
     </Stack>
   );
 }

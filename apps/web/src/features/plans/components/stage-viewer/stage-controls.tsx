@@ -1,9 +1,12 @@
+import { useLingui as useLinguiContext } from '@lingui/react';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { ActionIcon, Checkbox, Group, Slider, Text } from '@mantine/core';
 import type { PlanArch, PlanVersion } from '@portal/contract';
 import { IconPlayerPauseFilled, IconPlayerPlayFilled } from '@tabler/icons-react';
 import { useState } from 'react';
 import { ViewPresetButtons } from '../../../../components/stl-viewer/view-preset-buttons.tsx';
 import { archHiddenBy, type ViewPreset } from '../../../../components/stl-viewer/view-presets.ts';
+import { isTouchScreen, patientGhostLabel, patientHowToMove, patientViewLabels } from './patient-words.ts';
 
 /** How long each stage shows while the plan plays. */
 export const playStepMs = 700;
@@ -42,12 +45,20 @@ export function StageControls({
   controls,
   isWaiting,
   onView,
+  forPatient = false,
 }: {
   controls: StageControlState;
   isWaiting: boolean;
   onView: (preset: ViewPreset) => void;
+  /** A patient link's page: the patient's words, and the gestures of their device. */
+  forPatient?: boolean;
 }) {
+  const { t } = useLingui();
+  const { i18n } = useLinguiContext();
   const { counts, lastStage, stage, setStage, isPlaying, setIsPlaying } = controls;
+  const viewLabels = forPatient
+    ? Object.fromEntries(Object.entries(patientViewLabels).map(([preset, label]) => [preset, i18n._(label)]))
+    : undefined;
   const showPreset = (preset: ViewPreset) => {
     const hidden = archHiddenBy(preset);
     if (hidden && counts[hidden === 'upper' ? 'lower' : 'upper'] > 0) {
@@ -62,7 +73,7 @@ export function StageControls({
         <ActionIcon
           size="lg"
           variant="filled"
-          aria-label={isPlaying ? 'Pause' : 'Play the stages'}
+          aria-label={isPlaying ? t`Pause` : t`Play the stages`}
           onClick={() => {
             if (!isPlaying && stage >= lastStage) setStage(0);
             setIsPlaying((playing) => !playing);
@@ -81,37 +92,45 @@ export function StageControls({
             setStage(value);
           }}
           marks={lastStage <= 30 ? Array.from({ length: lastStage + 1 }, (_, value) => ({ value })) : undefined}
-          label={(value) => `Stage ${value}`}
-          thumbLabel="Stage"
+          label={(value) => t`Stage ${value}`}
+          thumbLabel={t`Stage`}
         />
         <Text size="sm" fw={600} miw={110} aria-live="polite">
-          Stage {stage} of {lastStage}
-          {isWaiting ? ' (loading…)' : ''}
+          {isWaiting ? (
+            <Trans>
+              Stage {stage} of {lastStage} (loading…)
+            </Trans>
+          ) : (
+            <Trans>
+              Stage {stage} of {lastStage}
+            </Trans>
+          )}
         </Text>
       </Group>
       <Group gap="lg">
         <Checkbox
-          label="Upper arch"
+          label={t`Upper arch`}
           checked={controls.showUpper}
           disabled={counts.upper === 0}
           onChange={(event) => controls.setShowUpper(event.currentTarget.checked)}
         />
         <Checkbox
-          label="Lower arch"
+          label={t`Lower arch`}
           checked={controls.showLower}
           disabled={counts.lower === 0}
           onChange={(event) => controls.setShowLower(event.currentTarget.checked)}
         />
         <Checkbox
-          label="Show stage 0 (initial position) ghosted"
+          label={forPatient ? i18n._(patientGhostLabel) : t`Show stage 0 (initial position) ghosted`}
           checked={controls.showGhost}
           onChange={(event) => controls.setShowGhost(event.currentTarget.checked)}
         />
       </Group>
-      <ViewPresetButtons onView={showPreset} />
+      <ViewPresetButtons onView={showPreset} labels={viewLabels} />
       <Text size="sm" c="dimmed">
-        Drag to rotate, scroll or pinch to zoom, right-drag to pan. Stage 0 is the initial position; the ghost shows it
-        over the current stage.
+        {forPatient
+          ? i18n._(patientHowToMove(isTouchScreen()))
+          : t`Drag to rotate, scroll or pinch to zoom, right-drag to pan. Stage 0 is the initial position; the ghost shows it over the current stage.`}
       </Text>
     </>
   );

@@ -1,3 +1,5 @@
+import { plural } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Alert, Box, Stack } from '@mantine/core';
 import { endpoints, type PlanArch, type PlanVersion } from '@portal/contract';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
@@ -22,6 +24,7 @@ interface CacheEntry {
  * meshes. The geometries are disposed when the viewer closes.
  */
 export function StageFilesScene({ plan, note }: { plan: PlanVersion; note?: string }) {
+  const { t } = useLingui();
   const containerRef = useRef<HTMLDivElement>(null);
   const viewerRef = useRef<StageViewer | null>(null);
   const cache = useRef(new Map<string, CacheEntry>());
@@ -87,7 +90,8 @@ export function StageFilesScene({ plan, note }: { plan: PlanVersion; note?: stri
     const controller = abort.current;
     const geometries = cache.current;
     try {
-      viewerRef.current = createStageViewer(containerRef.current!, `3D view of treatment plan version ${plan.version}`);
+      const version = plan.version;
+      viewerRef.current = createStageViewer(containerRef.current!, t`3D view of treatment plan version ${version}`);
     } catch {
       setWebGlError(true);
     }
@@ -132,6 +136,8 @@ export function StageFilesScene({ plan, note }: { plan: PlanVersion; note?: stri
 
   const failures = [...cache.current.entries()].filter(([, entry]) => entry.error);
   const isWaiting = shownStage !== stage;
+  const firstError = failures[0]?.[1].error;
+  const failureCount = failures.length;
 
   return (
     <Stack gap="sm">
@@ -142,22 +148,24 @@ export function StageFilesScene({ plan, note }: { plan: PlanVersion; note?: stri
       )}
       {webGlError && (
         <Alert color="red" role="alert">
-          This browser cannot show 3D graphics (WebGL is not available).
+          <Trans>This browser cannot show 3D graphics (WebGL is not available).</Trans>
         </Alert>
       )}
       {failures.length > 0 && (
         <Alert color="red" role="alert">
-          {failures.length === 1 ? 'A stage model' : `${failures.length} stage models`} could not be loaded:{' '}
-          {failures[0]![1].error}.
+          {plural(failureCount, {
+            one: `A stage model could not be loaded: ${firstError}.`,
+            other: `# stage models could not be loaded: ${firstError}.`,
+          })}
         </Alert>
       )}
       <Box
         ref={containerRef}
-        h="min(56vh, 520px)"
         mih={280}
         pos="relative"
         data-shown-stage={shownStage ?? ''}
         style={{
+          height: 'min(56vh, 520px)',
           borderRadius: 'var(--mantine-radius-md)',
           overflow: 'hidden',
           border: '1px solid var(--mantine-color-gray-3)',

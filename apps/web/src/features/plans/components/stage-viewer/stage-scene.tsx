@@ -1,3 +1,7 @@
+import type { MessageDescriptor } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
+import { useLingui as useLinguiContext } from '@lingui/react';
+import { Trans } from '@lingui/react/macro';
 import { Text } from '@mantine/core';
 import { planArches, type PlanVersion, type PlanViewAnswer } from '@portal/contract';
 import { useEffect, useState, type ComponentProps } from 'react';
@@ -5,14 +9,14 @@ import { fetchPlanViewState } from '../../lib/load-plan-view.ts';
 import { PlanViewScene } from './plan-view-scene.tsx';
 import { StageFilesScene } from './stage-files-scene.tsx';
 
-type Source = { kind: 'checking' } | { kind: 'copy' } | { kind: 'files'; note: string };
+type Source = { kind: 'checking' } | { kind: 'copy' } | { kind: 'files'; note: MessageDescriptor | string };
 
 /** Why the stage files are shown: the copy of an arch is being made, or could not be made. */
-function filesNote(state: PlanViewAnswer | undefined): string {
+function filesNote(state: PlanViewAnswer | undefined): MessageDescriptor {
   const states = planArches.flatMap((arch) => (state?.[arch] ? [state[arch].state] : []));
   return states.includes('pending')
-    ? "Showing the stage files: the plan's lighter copy is still being made."
-    : 'Showing the stage files: no lighter copy could be made of this plan.';
+    ? msg`Showing the stage files: the plan's lighter copy is still being made.`
+    : msg`Showing the stage files: no lighter copy could be made of this plan.`;
 }
 
 /**
@@ -24,6 +28,7 @@ export default function StageScene({
   plan,
   ...viewerProps
 }: { plan: PlanVersion } & Omit<ComponentProps<typeof PlanViewScene>, 'plan' | 'onUnavailable'>) {
+  const { i18n } = useLinguiContext();
   const [source, setSource] = useState<Source>({ kind: 'checking' });
 
   useEffect(() => {
@@ -49,7 +54,7 @@ export default function StageScene({
     case 'checking':
       return (
         <Text role="status" py="xl" ta="center">
-          Loading the plan…
+          <Trans>Loading the plan…</Trans>
         </Text>
       );
     case 'copy':
@@ -57,6 +62,6 @@ export default function StageScene({
         <PlanViewScene plan={plan} {...viewerProps} onUnavailable={(note) => setSource({ kind: 'files', note })} />
       );
     case 'files':
-      return <StageFilesScene plan={plan} note={source.note} />;
+      return <StageFilesScene plan={plan} note={typeof source.note === 'string' ? source.note : i18n._(source.note)} />;
   }
 }

@@ -1,0 +1,46 @@
+// @vitest-environment happy-dom
+import { ApiError } from '@portal/contract/client';
+import { afterEach, describe, expect, it } from 'vitest';
+import { messages as german } from '../locales/de.po';
+import { i18n } from './i18n.ts';
+import { errorMessage } from './notify.ts';
+
+// A refusal the server put together (issue 43): its English text, its code and its values.
+const caseNotFound = () =>
+  new ApiError(404, 'Case not found', {}, undefined, { code: 'notFound', params: { what: 'Case' } });
+const zipTooLarge = () =>
+  new ApiError(400, 'The ZIP has 3000 entries; at most 2000 are allowed', {}, undefined, {
+    code: 'zipTooManyEntries',
+    params: { entries: 3000, maxEntries: 2000 },
+  });
+
+describe('errorMessage', () => {
+  afterEach(() => i18n.loadAndActivate({ locale: 'en', messages: {} }));
+
+  it('shows a coded refusal as the server wrote it in English', () => {
+    i18n.loadAndActivate({ locale: 'en', messages: {} });
+    expect(errorMessage(caseNotFound(), 'Failed')).toBe('Case not found');
+    expect(errorMessage(zipTooLarge(), 'Failed')).toBe('The ZIP has 3000 entries; at most 2000 are allowed');
+  });
+
+  it('shows a coded refusal in German, its words translated too', () => {
+    i18n.loadAndActivate({ locale: 'de', messages: german });
+    expect(errorMessage(caseNotFound(), 'Failed')).toBe('Fall nicht gefunden');
+    expect(errorMessage(zipTooLarge(), 'Failed')).toBe(
+      'Die ZIP-Datei enthält 3000 Einträge; zulässig sind höchstens 2000',
+    );
+    const arch = new ApiError(400, 'The upper scan is not an STL mesh', {}, undefined, {
+      code: 'scanNotStl',
+      params: { arch: 'upper' },
+    });
+    expect(errorMessage(arch, 'Failed')).toBe('Der Oberkiefer-Scan ist kein STL-Mesh');
+  });
+
+  it('keeps a refusal without a code, or with one it does not know, to its text', () => {
+    i18n.loadAndActivate({ locale: 'de', messages: german });
+    expect(errorMessage(new ApiError(409, 'Some new refusal'), 'Failed')).toBe('Some new refusal');
+    const unknown = new ApiError(400, 'Later words', {}, undefined, { code: 'laterCode', params: {} });
+    expect(errorMessage(unknown, 'Failed')).toBe('Later words');
+    expect(errorMessage(new Error('x'), 'Failed')).toBe('Failed');
+  });
+});
