@@ -1,3 +1,4 @@
+import { linguiVitePlugins } from './lingui/inline-english.ts';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
 // One factor for every timeout below and every deadline of the tests' helpers (docs/decisions/test-time-factor.md).
@@ -21,6 +22,7 @@ const databaseFreeServerTests = [
   'test/docs-links.test.ts',
   'test/configuration-doc.test.ts',
   'test/started-processes.test.ts',
+  'test/progress-fit.test.ts',
 ];
 
 // Two workers on this 2-core machine (PGlite takes 0.5-1 GB a worker), beside the browser
@@ -103,6 +105,8 @@ export default defineConfig({
         },
       },
       {
+        // Lingui's macros and catalogs as the web app's build has them (apps/web/vite.config.ts).
+        plugins: linguiVitePlugins(),
         test: {
           name: 'web',
           root: './apps/web',
