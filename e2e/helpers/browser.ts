@@ -74,12 +74,22 @@ export function useBrowser(): () => Browser {
   };
 }
 
-export async function newPage(browser: Browser, width = 1280, portalUrl = baseUrl()): Promise<Page> {
+/**
+ * A page in a context of its own. `locale`: the browser's language (navigator.languages and
+ * Accept-Language), e.g. 'ar' or the pseudo-locale 'en-XA'; Chromium's default is en-US.
+ */
+export async function newPage(
+  browser: Browser,
+  width = 1280,
+  portalUrl = baseUrl(),
+  { locale }: { locale?: string } = {},
+): Promise<Page> {
   // Reduced motion: transitions end at once, so axe never measures a toast mid-fade.
   const context = await browser.newContext({
     baseURL: portalUrl,
     viewport: { width, height: 900 },
     reducedMotion: 'reduce',
+    ...(locale ? { locale } : {}),
   });
   // Closed with its test: a page left open keeps its live-updates stream, and refetches and
   // renders on every change the later tests make.
@@ -173,7 +183,7 @@ export async function settle(page: Page): Promise<void> {
  * by scrolling (the table's pinned-column edge), which never finish: each wait on them took
  * the whole 2 s bound, minutes of the browser suite.
  */
-async function layoutSettled(page: Page): Promise<void> {
+export async function layoutSettled(page: Page): Promise<void> {
   await page.evaluate(async () => {
     await new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve())));
     const finite = document

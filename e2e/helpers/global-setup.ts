@@ -54,6 +54,8 @@ async function startE2ePortal(
     DATABASE_URL: databaseUrl ?? '',
     ADMIN_USERNAME: e2eAdmin.username,
     ADMIN_PASSWORD: e2eAdmin.password,
+    // A real-looking address: the administrator is not asked for one on every page (admin-email-banner.tsx).
+    ADMIN_EMAIL: 'lab-admin@portal.test',
     LOGIN_ATTEMPTS_PER_ADDRESS: '10000',
     LOGIN_ATTEMPTS_PER_ACCOUNT: '10000',
     LOGIN_ATTEMPTS_PER_ACCOUNT_AND_ADDRESS: '10000',

@@ -1,5 +1,6 @@
 import { crc32, deflateRawSync } from 'node:zlib';
 import { endpoints, type createApiClient } from '@portal/contract';
+import { scaled } from './test-time.ts';
 
 /** Binary STL of `triangles` (9 numbers each). */
 function binaryStl(triangles: number[][], header: string): Buffer {
@@ -149,9 +150,17 @@ export async function giveApprovedPlan(
   form.append('summary', JSON.stringify({ upperStages: 1, lowerStages: 0, ipr: [], attachmentTeeth: [], notes: '' }));
   for (const file of stageFiles(1, 0)) form.append('stages', new Blob([new Uint8Array(file.data)]), file.name);
   const { planId } = await api.call(endpoints.planUpload, { params: { caseId }, body: form }, { token: staffToken });
+  // The approval waits for the check against the prescription: the portal's job measures the movements.
+  const deadline = Date.now() + scaled(60_000);
+  for (;;) {
+    const plans = await api.call(endpoints.planList, { params: { caseId } }, { token: doctorToken });
+    if (plans.find((plan) => plan.planId === planId)?.findingsCheck.state !== 'pending') break;
+    if (Date.now() > deadline) throw new Error(`plan ${planId} was still being checked after its deadline`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
   await api.call(
     endpoints.planApprove,
-    { params: { caseId, planId }, body: { reviewedIn3d: true } },
+    { params: { caseId, planId }, body: { reviewedIn3d: true, findingsAcknowledged: true } },
     { token: doctorToken },
   );
 }

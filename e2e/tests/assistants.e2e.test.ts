@@ -97,7 +97,7 @@ describe('assistants', () => {
     const row = rowOf(doctorPage, name);
     await expect.poll(() => row.textContent()).toContain(email);
     expect(await row.textContent()).toContain('Invited');
-    // Send again (a new link; the first one lasts an hour) waits a few minutes after an
+    // Send again (a new link; the first one lasts 7 days) waits a few minutes after an
     // invitation: the doctor is told why, and the row stays invited.
     await row.getByRole('button', { name: `Send the invitation to ${name} again` }).click();
     await expectToast(doctorPage, assistantMessages.tooSoon);
@@ -105,13 +105,23 @@ describe('assistants', () => {
     await expectAccessibleOnPhoneAndDesktop(doctorPage);
     await screenshots(doctorPage, 'assistants');
 
-    // The assistant follows the mail's link, sets a password and signs in with the e-mail.
+    // The assistant follows the mail's link, which reads as an invitation naming the doctor
+    // and their clinic, sets a password and signs in with the e-mail.
     const link = await passwordLinkMailedTo(email);
     const assistantPage = await newPage(browser());
     await assistantPage.goto(link);
-    await textbox(assistantPage, 'New Password').fill(password);
+    await expect
+      .poll(() => assistantPage.getByRole('heading', { name: 'Welcome to Aligner Portal' }).isVisible())
+      .toBe(true);
+    expect(await assistantPage.getByRole('main').textContent()).toMatch(
+      /Ada Lovelace \(Smile Clinic\) invited you to Aligner Portal/,
+    );
+    expect(await assistantPage.getByText('Reset Password').count()).toBe(0);
+    await expectAccessibleOnPhoneAndDesktop(assistantPage);
+    await screenshots(assistantPage, 'assistant-invitation');
+    await textbox(assistantPage, 'Password').fill(password);
     await textbox(assistantPage, 'Confirm Password').fill(password);
-    await assistantPage.getByRole('button', { name: 'Reset Password' }).click();
+    await assistantPage.getByRole('button', { name: 'Set Password' }).click();
     await assistantPage.waitForURL((url) => url.pathname === '/');
     await signIn(assistantPage, email, password);
     await settle(assistantPage);
@@ -201,9 +211,9 @@ describe('assistants', () => {
     const link = await passwordLinkMailedTo(email);
     const assistantPage = await newPage(browser(), 375);
     await assistantPage.goto(link);
-    await textbox(assistantPage, 'New Password').fill('otto-passphrase');
+    await textbox(assistantPage, 'Password').fill('otto-passphrase');
     await textbox(assistantPage, 'Confirm Password').fill('otto-passphrase');
-    await assistantPage.getByRole('button', { name: 'Reset Password' }).click();
+    await assistantPage.getByRole('button', { name: 'Set Password' }).click();
     await assistantPage.waitForURL((url) => url.pathname === '/');
     await openSignedIn(assistantPage, email, 'otto-passphrase', '/assistants');
     await expect.poll(() => assistantPage.getByText('You do not have access to this page.').isVisible()).toBe(true);

@@ -43,6 +43,11 @@ async function draftsOf(doctor: { username: string; password: string }) {
 describe('Case drafts', () => {
   it('saves the form as it is filled in: a reload brings back every field and tooth list, on its step', async () => {
     const doctor = await createActiveDoctor();
+    // Teeth are shown in the reader's notation (docs/decisions/tooth-notation.md): Universal, as this test reads them.
+    await apiCall('PUT', '/account/tooth-notation', {
+      token: await apiLogin(doctor.username, doctor.password),
+      json: { toothNotation: 'Universal' },
+    });
     const page = await newPage(browser());
     await openSignedIn(page, doctor.username, doctor.password);
     await openNewCaseForm(page);

@@ -8,6 +8,7 @@ import {
   screenshots,
   settle,
   openSignedIn,
+  menuLink,
 } from '../helpers/browser.ts';
 import { submitCase } from '../helpers/cases.ts';
 import { chooseStatus, statusDialog } from '../helpers/case-status.ts';
@@ -26,7 +27,8 @@ vi.setConfig({ expect: { poll: { timeout: scaled(10_000) } } });
 
 beforeAll(async () => {
   doctor = await createActiveDoctor();
-  staff = await createStaff([1]);
+  // Dashboard and Add Case (/cases): both in the lab's menu, so the case page can show neither is current.
+  staff = await createStaff([1, 6]);
   const doctorToken = await apiLogin(doctor.username, doctor.password);
   submitted = await submitCase(doctorToken);
   // The status test dispatches: that needs the doctor's approved plan (docs/decisions/plans.md § Treatment plans).
@@ -36,6 +38,13 @@ beforeAll(async () => {
 const heading = (page: Page) => page.getByRole('heading', { name: `Case ${submitted.TrackingNo}` });
 const statusRegion = (page: Page) => page.getByRole('region', { name: 'Status' });
 const pathname = (page: Page) => new URL(page.url()).pathname;
+/** The menu's items marked as the current page, by their names. */
+async function currentMenuItems(page: Page): Promise<string[]> {
+  await expect.poll(() => menuLink(page, 'Dashboard').isVisible()).toBe(true);
+  const current = page.getByRole('navigation', { name: 'Main menu' }).locator('[aria-current="page"]');
+  // Without the count badges (Dashboard's unread messages).
+  return (await current.allTextContents()).map((text) => text.replace(/\d.*$/, '').trim());
+}
 
 describe('The case page', () => {
   it('opens from the list at /cases/<id>, survives a reload, and Back returns to the list', async () => {
@@ -49,6 +58,8 @@ describe('The case page', () => {
     await row.getByRole('button', { name: 'View' }).click();
     await page.waitForURL(`**/cases/${submitted.CaseId}`);
     await expect.poll(() => heading(page).isVisible()).toBe(true);
+    // A case's page is neither Dashboard nor Add Cases (/cases): no item is marked (issue 41).
+    expect(await currentMenuItems(page)).toEqual([]);
 
     await page.reload();
     await expect.poll(() => heading(page).isVisible()).toBe(true);
@@ -58,6 +69,7 @@ describe('The case page', () => {
     await page.goBack();
     await page.waitForURL((url) => url.pathname === '/dashboard' && url.searchParams.get('q') === submitted.TrackingNo);
     await expect.poll(() => page.getByRole('group', { name: 'Filter cases by status' }).isVisible()).toBe(true);
+    expect(await currentMenuItems(page)).toEqual(['Dashboard']);
     await page.goForward();
     await expect.poll(() => heading(page).isVisible()).toBe(true);
     await page.getByRole('button', { name: 'Back to list' }).click();
@@ -80,7 +92,13 @@ describe('The case page', () => {
       .toBe(true);
     await statusDialog(page).getByRole('textbox', { name: 'Courier' }).fill('DHL Express');
     await statusDialog(page).getByRole('textbox', { name: 'Tracking number' }).fill('JD0146000099');
-    await statusDialog(page).getByRole('textbox', { name: 'Note' }).fill('Two boxes');
+    const note = statusDialog(page).getByRole('textbox', { name: 'Note' });
+    // Unlike the Internal notes beside, this one reaches the doctor, and says so.
+    expect(await note.getAttribute('aria-describedby')).toBeTruthy();
+    expect(await page.locator(`#${await note.getAttribute('aria-describedby')}`).textContent()).toBe(
+      "For the doctor: shown on the case's timeline.",
+    );
+    await note.fill('Two boxes');
     await expectNoSeriousA11yViolations(page);
     await screenshots(page, 'case-page-dispatch-modal');
     await statusDialog(page).getByRole('button', { name: 'Confirm' }).click();
@@ -125,6 +143,7 @@ describe('The case page', () => {
     await settle(page);
 
     expect(await page.getByRole('button', { name: 'Update Status' }).count()).toBe(0);
+    expect(await currentMenuItems(page)).toEqual([]);
     const shipped = statusRegion(page);
     // The tracking number links to the courier's page, where it is shipped and on the timeline.
     const tracking = shipped.getByRole('link', { name: '1Z999AA10123456784' });

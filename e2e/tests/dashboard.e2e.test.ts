@@ -383,7 +383,7 @@ describe('Dashboard as staff with the Dashboard page', () => {
     await expect.poll(() => tile(page, 'Total Cases').textContent()).toMatch(/Total Cases\s*1$/);
   });
 
-  it("keeps a lab's six-digit counts inside their tiles, on a laptop's and a phone's width", async () => {
+  it("keeps a lab's six-digit counts inside their tiles and each label beside its icon; tracking numbers and badges whole", async () => {
     const page = await newPage(browser());
     // The stats as a lab with a million cases would have them.
     await page.route(/\/api\/case\/get_all_stats\//, (route: Route) =>
@@ -401,6 +401,12 @@ describe('Dashboard as staff with the Dashboard page', () => {
         ],
       }),
     );
+    // The list as it is, each case shown Dispatched: the longest status badge.
+    await page.route(/\/api\/case\/get_cases_by_status\//, async (route: Route) => {
+      const answer = await route.fetch();
+      const rows = (await answer.json()) as { Status: string }[];
+      await route.fulfill({ response: answer, json: rows.map((row) => ({ ...row, Status: 'dispatched' })) });
+    });
     await openSignedIn(page, staff.username, staff.password);
     await expect.poll(() => tile(page, 'New Cases').textContent()).toMatch(/250000$/);
     const tiles = page.getByRole('group', { name: 'Filter cases by status' }).getByRole('button');
@@ -410,9 +416,40 @@ describe('Dashboard as staff with the Dashboard page', () => {
       tiles.evaluateAll((buttons) =>
         buttons.filter((button) => button.scrollWidth > button.clientWidth).map((button) => button.textContent),
       );
+    // A label that ran into its tile's icon.
+    const labelsUnderIcons = () =>
+      tiles.evaluateAll((buttons) =>
+        buttons
+          .filter((button) => {
+            const label = button.querySelector('p')!.getBoundingClientRect();
+            const icon = button.querySelector('[aria-hidden="true"]')!.getBoundingClientRect();
+            return label.right > icon.left && label.bottom > icon.top && label.top < icon.bottom;
+          })
+          .map((button) => button.textContent),
+      );
+    const trackingNo = caseRow(page, submitted.TrackingNo).getByText(submitted.TrackingNo, { exact: true });
+    const badge = caseRow(page, submitted.TrackingNo).getByText('Dispatched', { exact: true });
+    await page.getByRole('textbox', { name: 'Search' }).fill(submitted.TrackingNo);
+    await expect.poll(() => badge.isVisible()).toBe(true);
     for (const width of [1024, 1280, 375]) {
       await page.setViewportSize({ width, height: 800 });
       await expect.poll(overflowing, { message: `tiles wider than their box at ${width} px` }).toEqual([]);
+      expect(await labelsUnderIcons(), `${width} px`).toEqual([]);
+      // One line: no taller than the line height of its text.
+      const lineHeight = await trackingNo.evaluate((element) => parseFloat(getComputedStyle(element).lineHeight));
+      expect((await trackingNo.boundingBox())!.height, `tracking number at ${width} px`).toBeLessThan(lineHeight * 1.5);
+      expect(
+        await badge.evaluate((element) => element.scrollWidth <= element.clientWidth),
+        `badge cut at ${width} px`,
+      ).toBe(true);
+      if (width > 375) continue;
+      // A phone's list fits its screen: the row's View is on it (a wide screen's table may scroll).
+      const view = (await caseRow(page, submitted.TrackingNo).getByRole('button', { name: 'View' }).boundingBox())!;
+      expect(view.x + view.width, `View off the screen at ${width} px`).toBeLessThanOrEqual(width);
     }
+    // On a phone the row names its patient without opening it.
+    expect(await caseRow(page, submitted.TrackingNo).getByText('Pat Patient', { exact: true }).isVisible()).toBe(true);
+    await expectNoSeriousA11yViolations(page);
+    await screenshots(page, 'dashboard-tiles-dispatched');
   });
 });

@@ -48,6 +48,20 @@ async function uploadPlanAsLab() {
   );
 }
 
+/**
+ * Hides or shows a tab, emulated in its page: headless Chromium reports every tab visible, so
+ * the document is told its state, with the event a real switch of tabs fires.
+ */
+const setPageVisible = (page: Page, isVisible: boolean) =>
+  page.evaluate((visible) => {
+    Object.defineProperty(document, 'visibilityState', {
+      configurable: true,
+      get: () => (visible ? 'visible' : 'hidden'),
+    });
+    Object.defineProperty(document, 'hidden', { configurable: true, get: () => !visible });
+    document.dispatchEvent(new Event('visibilitychange'));
+  }, isVisible);
+
 const waiting = (page: Page) => page.getByRole('list', { name: 'Waiting for you' }).getByRole('listitem');
 const item = (page: Page, name: string) =>
   page.getByRole('listitem', { name: `${name}, case ${submitted.TrackingNo}` });
@@ -80,6 +94,27 @@ describe('the inbox', () => {
     // The first tab drops the item and its badge without a reload.
     await expect.poll(() => message.count()).toBe(0);
     await expect.poll(() => menuLink(page, 'Inbox').textContent()).toBe('Inbox1 waiting for you');
+
+    // The case left open in a background tab: a new message shows there live but is read only
+    // once the tab is shown (issue 41); meanwhile the inbox lists it.
+    const reads: string[] = [];
+    otherTab.on('request', (request) => {
+      if (request.method() === 'POST' && request.url().endsWith('/messages/read')) reads.push(request.url());
+    });
+    await setPageVisible(otherTab, false);
+    await writeAsLab('Is the old retainer still worn?');
+    await expect
+      .poll(() =>
+        otherTab.getByRole('region', { name: 'Messages' }).getByText('Is the old retainer still worn?').count(),
+      )
+      .toBe(1);
+    await expect.poll(() => item(page, 'Unread message').textContent()).toContain('Is the old retainer still worn?');
+    await settle(otherTab);
+    expect(reads).toEqual([]);
+    expect(await item(page, 'Unread message').count()).toBe(1);
+    await setPageVisible(otherTab, true);
+    await expect.poll(() => item(page, 'Unread message').count()).toBe(0);
+    expect(reads).toHaveLength(1);
     await otherTab.close();
 
     // A new message arrives live.

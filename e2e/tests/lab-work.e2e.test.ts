@@ -49,14 +49,15 @@ describe("The lab's work on a case", () => {
       year: 'numeric',
       timeZone: 'UTC',
     });
-    await expect.poll(() => page.getByText(`In New for 0 days, due ${due}`).isVisible()).toBe(true);
+    await expect.poll(() => page.getByText(`New since today, due ${due}`).isVisible()).toBe(true);
 
-    // No plan approved yet: Dispatched is not offered, and the page says why.
+    // No plan approved yet: neither Dispatched nor Delivered is offered, and the page says why.
     await page.getByRole('combobox', { name: 'Case status' }).click();
     expect(await page.getByRole('option', { name: 'Dispatched' }).getAttribute('aria-disabled')).toBe('true');
+    expect(await page.getByRole('option', { name: 'Delivered' }).getAttribute('aria-disabled')).toBe('true');
     await page.keyboard.press('Escape');
     await expect
-      .poll(() => page.getByText('Dispatched once the doctor approves a treatment plan').isVisible())
+      .poll(() => page.getByText('Dispatched or Delivered once the doctor approves a treatment plan').isVisible())
       .toBe(true);
 
     await technician.click();
@@ -107,8 +108,15 @@ describe("The lab's work on a case", () => {
     await expect.poll(() => caseRow(page).count()).toBe(0);
     // Back from the page itself, queued after its own pushState: Playwright's goBack picks its
     // entry from the browser process's list, and once, in a CI run, did not land one step back.
+    // The entries first, so that a failure says whether the steps or the going back went wrong.
+    const entries = () =>
+      page.evaluate(() => {
+        const current = navigation.currentEntry?.index ?? -1;
+        return navigation.entries().map((entry) => `${entry.index === current ? '>' : ''}${entry.url ? new URL(entry.url).search : '?'}`);
+      });
+    expect((await entries()).slice(-2)).toEqual(['?assignee=mine', '>?assignee=unassigned']);
     await page.evaluate(() => history.back());
-    await expect.poll(() => new URL(page.url()).search).toBe('?assignee=mine');
+    await expect.poll(() => new URL(page.url()).search, { message: `entries: ${(await entries()).join(' ')}` }).toBe('?assignee=mine');
     await expect.poll(() => caseRow(page).isVisible()).toBe(true);
     // Submitted up to yesterday: not this case; the dates are in the address too.
     const filters = page.getByRole('group', { name: 'Filters' });

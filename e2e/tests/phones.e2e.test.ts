@@ -82,6 +82,14 @@ describe('Phones (375 px)', () => {
     }
 
     await page.goto('/dashboard');
+    // The lab's filters wait behind a button, so the list starts above the fold.
+    const doctorFilter = page.getByRole('combobox', { name: 'Doctor' });
+    await expect.poll(() => page.getByRole('button', { name: 'Filters' }).isVisible()).toBe(true);
+    expect(await doctorFilter.isVisible()).toBe(false);
+    await page.getByRole('button', { name: 'Filters' }).click();
+    await expect.poll(() => doctorFilter.isVisible()).toBe(true);
+    await page.getByRole('button', { name: 'Filters' }).click();
+    await expect.poll(() => doctorFilter.isVisible()).toBe(false);
     // The searched list's answer, before a row is opened: a later answer redraws the rows.
     const searched = page.waitForResponse((response) => response.url().includes(`search=${trackingNo}`));
     await page.getByRole('textbox', { name: 'Search' }).fill(trackingNo);
@@ -89,6 +97,8 @@ describe('Phones (375 px)', () => {
     const row = page.getByRole('row', { name: new RegExp(trackingNo) });
     await expect.poll(() => row.getByRole('button', { name: 'View' }).isVisible()).toBe(true);
     await expect.poll(() => row.getByText(/^new$/i).isVisible()).toBe(true);
+    // Whose case it is, without opening the row.
+    expect(await row.getByText('Pat Patient', { exact: true }).isVisible()).toBe(true);
     // The columns left out on a phone open as the row's detail.
     await row.getByRole('button', { name: `Details of ${trackingNo}` }).click();
     await expect.poll(() => page.getByRole('term').filter({ hasText: 'Doctor' }).first().isVisible()).toBe(true);
@@ -129,7 +139,7 @@ describe('Phones (375 px)', () => {
     expect(await sidewaysScrollers(admin)).toEqual([]);
   });
 
-  it('shows the sign-in toast without covering the user menu', async () => {
+  it("shows the sign-in toast without covering the user menu, or the page's title on a phone", async () => {
     for (const width of [phoneWidth, 1280]) {
       const page = await newPage(browser(), width);
       await signIn(page, doctor.username, doctor.password);
@@ -137,6 +147,12 @@ describe('Phones (375 px)', () => {
       // A trial click fails while another element would take the click (the toast lasts 5 s).
       await page.getByRole('button', { name: 'User menu' }).click({ trial: true, timeout: 2000 });
       expect(await page.getByText('Login successful!').isVisible(), `${width} px`).toBe(true);
+      if (width !== phoneWidth) continue;
+      const toast = (await page.getByText('Login successful!').boundingBox())!;
+      const title = (await page.getByRole('heading', { name: 'Dashboard', exact: true }).boundingBox())!;
+      expect(toast.y > title.y + title.height || toast.y + toast.height < title.y, 'the toast covers the title').toBe(
+        true,
+      );
     }
   });
 
@@ -159,6 +175,11 @@ describe('Phones (375 px)', () => {
       );
     expect(sizes).toHaveLength(32);
     expect(sizes.filter(([width, height]) => width! < 44 || height! < 44)).toEqual([]);
+    // The box drawn is a target of its own too: at least 24 px (WCAG 2.2, 2.5.8).
+    for (const box of await picker.getByRole('checkbox').all()) {
+      const { width, height } = (await box.boundingBox())!;
+      expect(Math.min(width, height), (await box.getAttribute('aria-label')) ?? '').toBeGreaterThanOrEqual(24);
+    }
     expect(await sidewaysScrollers(page)).toEqual([]);
     await picker.getByRole('checkbox', { name: /Upper left 6 \(tooth 14\)/ }).click();
     await expect.poll(() => picker.getByRole('checkbox', { name: /Upper left 6 \(tooth 14\)/ }).isChecked()).toBe(true);

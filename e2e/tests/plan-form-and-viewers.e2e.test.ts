@@ -36,9 +36,17 @@ beforeAll(async () => {
   const doctor = await createActiveDoctor();
   staff = await createStaff([1]);
   submitted = await submitCase(await apiLogin(doctor.username, doctor.password));
-  // Version 1, through the API: the viewer's test opens it.
+  // Version 1, through the API: the viewer's test opens it, the form's next version starts from its IPR and attachments.
   const form = new FormData();
-  form.append('summary', JSON.stringify({ upperStages: 2, lowerStages: 2, ipr: [], attachmentTeeth: [], notes: '' }));
+  const summary = {
+    upperStages: 2,
+    lowerStages: 2,
+    ipr: [{ contact: '11-21', amountMm: 0.3, stage: 1 }],
+    attachmentTeeth: [13, 23],
+    attachmentStages: [{ tooth: 23, stage: 1 }],
+    notes: '',
+  };
+  form.append('summary', JSON.stringify(summary));
   for (const file of stageFiles(2, 2)) form.append('stages', new Blob([new Uint8Array(file.data)]), file.name);
   await portalApi().call(
     endpoints.planUpload,
@@ -83,11 +91,16 @@ const asFiles = (files: { name: string; data: Buffer }[]) =>
   files.map((file) => ({ name: file.name, mimeType: 'model/stl', buffer: file.data }));
 
 describe('The plan upload form', () => {
-  it('lists per arch the stages found, missing and duplicated, the names it cannot read and a ZIP; the upload shows its progress', async () => {
+  it("starts from the last version's IPR; lists per arch the stages found, missing and duplicated, the names it cannot read and a ZIP's; the upload shows its progress", async () => {
     const page = await newPage(browser());
     await openCase(page);
     await planRegion(page).getByRole('button', { name: 'Upload a new version' }).click();
     const form = page.getByRole('form', { name: 'Upload a plan version' });
+    // Version 2 starts from version 1's IPR and attachments.
+    expect(await form.getByRole('textbox', { name: 'IPR 1 contact' }).inputValue()).toBe('11-21');
+    expect(await form.getByRole('textbox', { name: 'IPR 1 amount (mm)' }).inputValue()).toBe('0.3');
+    expect(await form.getByRole('textbox', { name: 'IPR 1 at stage' }).inputValue()).toBe('1');
+    expect(await form.getByRole('textbox', { name: 'Attachment teeth' }).inputValue()).toBe('13, 23:1');
     await form.getByRole('textbox', { name: 'Upper stages' }).fill('3');
     await form.getByRole('textbox', { name: 'Lower stages' }).fill('2');
     const files = form.getByRole('region', { name: 'Stages in the files' });
@@ -115,13 +128,17 @@ describe('The plan upload form', () => {
     await expectNoSeriousA11yViolations(page);
     await screenshots(page, 'plan-upload-stages-found');
 
+    // A ZIP's stages are listed from its directory, and fill the counts (the one typed cleared first).
+    await form.getByRole('textbox', { name: 'Upper stages' }).fill('');
     await form
       .locator('input[type=file]')
       .setInputFiles([{ name: 'plan-v2.zip', mimeType: 'application/zip', buffer: zipOf(stageFiles(2, 2)) }]);
-    await expect
-      .poll(() => files.getByText('plan-v2.zip — ZIP: its stages are checked on upload').isVisible())
-      .toBe(true);
-    await form.getByRole('textbox', { name: 'Upper stages' }).fill('2');
+    await expect.poll(() => files.getByText('plan-v2.zip: a ZIP of 6 files').isVisible()).toBe(true);
+    expect(await upperArch.textContent()).toBe('Upper arch: stages 0–2Found: 0–2');
+    expect(await form.getByRole('textbox', { name: 'Upper stages' }).inputValue()).toBe('2');
+    expect(await form.getByRole('textbox', { name: 'Lower stages' }).inputValue()).toBe('2');
+    expect(await files.getByText(/^The stage counts above are the last stages in these names/).isVisible()).toBe(true);
+    await screenshots(page, 'plan-upload-zip-listed');
     await form.getByRole('button', { name: 'Upload version' }).click();
     await expect.poll(() => overlayShown(page, /\d+% uploaded/)).toBe(true);
     await expectToast(page, 'Plan version 2 uploaded');

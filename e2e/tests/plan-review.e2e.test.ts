@@ -2,7 +2,7 @@ import type { PlanVersion } from '@portal/contract';
 import type { Locator, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { apiLogin, createActiveDoctor, createStaff } from '../helpers/api.ts';
+import { apiCall, apiLogin, createActiveDoctor, createStaff } from '../helpers/api.ts';
 import {
   expectNoSeriousA11yViolations,
   useBrowser,
@@ -36,7 +36,13 @@ beforeAll(async () => {
   doctor = await createActiveDoctor();
   staff = await createStaff([1]);
   // The submission itself is covered by case-form.e2e.test.ts; here it is the starting point.
-  submitted = await submitCase(await apiLogin(doctor.username, doctor.password));
+  // No attachment on 8: version 2's attachment there is a finding against the prescription.
+  submitted = await submitCase(await apiLogin(doctor.username, doctor.password), undefined, { noAttachment: '8' });
+  // Teeth are shown in each reader's notation (docs/decisions/tooth-notation.md): Universal, as this test reads them.
+  for (const user of [doctor, staff]) {
+    const token = await apiLogin(user.username, user.password);
+    await apiCall('PUT', '/account/tooth-notation', { token, json: { toothNotation: 'Universal' } });
+  }
 });
 
 const tile = (page: Page, label: string) =>
@@ -114,6 +120,17 @@ async function toothPoints(canvas: Locator): Promise<{ x: number; y: number }[]>
   return points.map(({ x, y }) => ({ x: ((x + 0.5) * box.width) / width, y: ((y + 0.5) * box.height) / height }));
 }
 
+/** How many pixels of the canvas show an open comment's red pin (the viewer's pin colour, #c92a2a). */
+async function redPinPixels(canvas: Locator): Promise<number> {
+  const { data, info } = await sharp(await canvas.screenshot())
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  let count = 0;
+  for (let i = 0; i < data.length; i += info.channels)
+    if (Math.abs(data[i]! - 201) < 20 && Math.abs(data[i + 1]! - 42) < 20 && Math.abs(data[i + 2]! - 42) < 20) count++;
+  return count;
+}
+
 /**
  * Clicks a tooth until `isDone` (the click's outcome), aiming where the screenshot shows one.
  * It waits for outcomes, not for a count of clicks to run out: for the viewer to take a pick
@@ -142,21 +159,30 @@ async function clickUntil(page: Page, canvas: Locator, isDone: () => Promise<boo
   }
 }
 
-/** The lab's upload form: stage counts, one IPR contact, attachment teeth (23's placed at stage 1), notes, and the files dropped. */
+/**
+ * The lab's upload form: stage counts, one IPR contact, attachment teeth (23's placed at stage 1), notes, and the files dropped;
+ * `beforeUpload` looks at the form filled in.
+ */
 async function uploadInTheForm(
   page: Page,
   upper: number,
   lower: number,
   files: { name: string; mimeType: string; buffer: Buffer }[],
   checkScreen = false,
+  {
+    attachments = '13, 23:1',
+    beforeUpload,
+  }: { attachments?: string; beforeUpload?: (form: Locator) => Promise<void> } = {},
 ) {
   await planRegion(page).getByRole('button', { name: 'Upload a new version' }).click();
   const form = page.getByRole('form', { name: 'Upload a plan version' });
   await form.getByRole('textbox', { name: 'Upper stages' }).fill(String(upper));
   await form.getByRole('textbox', { name: 'Lower stages' }).fill(String(lower));
-  await form.getByRole('button', { name: 'Add IPR contact' }).click();
-  await form.getByRole('textbox', { name: 'Contact 1' }).fill('11-21');
-  await form.getByRole('textbox', { name: 'Attachment teeth' }).fill('13, 23:1');
+  const contact = form.getByRole('textbox', { name: 'IPR 1 contact' });
+  // A later version starts from the last one's IPR: its contact is there already.
+  if ((await contact.count()) === 0) await form.getByRole('button', { name: 'Add IPR contact' }).click();
+  await contact.fill('11-21');
+  await form.getByRole('textbox', { name: 'Attachment teeth' }).fill(attachments);
   await form.getByRole('textbox', { name: 'Notes' }).fill('Attachments on the canines.');
   await form.locator('input[type=file]').setInputFiles(files);
   await expect
@@ -166,6 +192,7 @@ async function uploadInTheForm(
     await expectNoSeriousA11yViolations(page);
     await screenshots(page, 'plan-upload-form');
   }
+  await beforeUpload?.(form);
   await form.getByRole('button', { name: 'Upload version' }).click();
 }
 
@@ -216,6 +243,7 @@ describe('Treatment plan review', () => {
     const firstViewer = review.getByRole('dialog', { name: 'Treatment plan version 1' });
     const firstCanvas = firstViewer.locator('[data-shown-stage]');
     await expect.poll(() => firstCanvas.getAttribute('data-shown-stage'), { timeout: scaled(60_000) }).toBe('0');
+    expect(await redPinPixels(firstCanvas)).toBe(0);
     await firstViewer.getByRole('button', { name: 'Pin a comment' }).click();
     const newComment = firstViewer.getByRole('form', { name: 'New pinned comment' });
     await clickUntil(review, firstCanvas, () => newComment.isVisible());
@@ -225,6 +253,8 @@ describe('Treatment plan review', () => {
     await newComment.getByRole('button', { name: 'Save comment' }).click();
     const pinned = firstViewer.getByRole('list', { name: 'Pinned comments' });
     await expect.poll(() => pinned.textContent()).toMatch(/Less torque here\..*Draft: sent with your change request/);
+    // The saved comment's pin is drawn on the model, at its point on the stage shown.
+    await expect.poll(() => redPinPixels(firstCanvas)).toBeGreaterThan(100);
     // A second one at the last stage (the slider, by keyboard), numbered 2.
     const firstSlider = firstViewer.getByRole('slider', { name: 'Stage' });
     await firstSlider.focus();
@@ -268,6 +298,13 @@ describe('Treatment plan review', () => {
     await labViewer.getByRole('button', { name: 'Mark comment 1 resolved' }).click();
     await labViewer.getByRole('button', { name: 'Mark comment 2 resolved' }).click();
     await expect.poll(() => labPins.textContent()).toMatch(/Resolved by Sam Staff.*Resolved by Sam Staff/);
+    // The lab replies on pin 1: a short thread under the comment, with its author.
+    await labViewer.getByRole('button', { name: 'Reply to comment 1' }).click();
+    await labViewer.getByRole('textbox', { name: 'Reply to comment 1' }).fill('Torque reduced in version 2.');
+    await labViewer.getByRole('button', { name: 'Send reply' }).click();
+    await expect
+      .poll(() => labViewer.getByRole('list', { name: 'Replies to comment 1' }).textContent())
+      .toMatch(/Torque reduced in version 2\.Sam Staff \(lab\)/);
     await labViewer.getByRole('button', { name: 'Close 3D viewer' }).click();
 
     // The lab writes to the doctor about it; the doctor's open case page shows the message live.
@@ -286,12 +323,25 @@ describe('Treatment plan review', () => {
       )
       .toBe(1);
 
-    // The lab uploads version 2 as one ZIP, as planning software exports it.
+    // The lab uploads version 2 as one ZIP, as planning software exports it, with an attachment
+    // on 8, which the prescription leaves without: the form says so, and the lab gives a reason.
     const zip = zipOf(stageFiles(2, 2).map((file) => ({ ...file, name: `export/${file.name}` })));
-    await uploadInTheForm(lab, 2, 2, [{ name: 'plan-v2.zip', mimeType: 'application/zip', buffer: zip }]);
+    const finding = 'Attachment on 8; the prescription says no attachment on it';
+    const reason = 'The 8 needs an attachment to derotate, as agreed by phone.';
+    await uploadInTheForm(lab, 2, 2, [{ name: 'plan-v2.zip', mimeType: 'application/zip', buffer: zip }], false, {
+      attachments: '11, 13, 23:1',
+      beforeUpload: async (form) => {
+        await expect.poll(() => form.getByText(finding).isVisible()).toBe(true);
+        await form.getByRole('textbox', { name: 'Reason for departing from the prescription' }).fill(reason);
+        await expectNoSeriousA11yViolations(lab);
+        await screenshots(lab, 'plan-upload-findings');
+      },
+    });
     await expectToast(lab, 'Plan version 2 uploaded');
     await expect.poll(() => version(review, 2).textContent()).toMatch(/Awaiting approval/);
     expect(await version(review, 1).textContent()).toMatch(/Superseded/);
+    // A replaced version offers no patient links.
+    expect(await version(review, 1).getByRole('button', { name: 'Patient links' }).count()).toBe(0);
 
     // The doctor opens the 3D viewer on the plan's copy (one small file per arch, made in the
     // background after the upload): stage 0 first, the slider and play move through the stages.
@@ -332,20 +382,20 @@ describe('Treatment plan review', () => {
     expect(planRequests).toHaveLength(2);
     // Version 1's pinned comment, resolved by the lab, is listed beside version 2.
     expect(await viewer.getByRole('list', { name: 'Comments on version 1' }).textContent()).toMatch(
-      /Less torque here\..*Resolved by Sam Staff/,
+      /Less torque here\..*Resolved by Sam Staff.*Torque reduced in version 2\./,
     );
     // Measuring: two clicks on the teeth, the distance between them in millimetres.
     await viewer.getByRole('button', { name: 'Measure' }).click();
     await clickUntil(review, canvasBox, () => viewer.getByText('Click the second point.').isVisible());
     await clickUntil(review, canvasBox, () => viewer.getByText(/^Distance: \d+\.\d\d mm$/).isVisible());
     await viewer.getByRole('button', { name: 'Stop measuring' }).click();
-    // Version 1 overlaid, with what changed: the same teeth moved the same way, the same summary.
+    // Version 1 overlaid, with what changed: the same teeth moved the same way; the attachment on 11 is new.
     await viewer.getByLabel('Compare with another version').click();
     await review.getByRole('option', { name: 'Version 1' }).click();
     const changesFromV1 = viewer.getByRole('region', { name: 'Changes from version 1' });
     await expect
       .poll(() => changesFromV1.getByRole('listitem').allTextContents(), { timeout: scaled(60_000) })
-      .toEqual(['No tooth ends more than 0.1 mm from where version 1 put it']);
+      .toEqual(['Attachments added on 11', 'No tooth ends more than 0.1 mm from where version 1 put it']);
     // The movement map: the last stage, coloured, with its scale in millimetres.
     await viewer.getByRole('checkbox', { name: /^Movement map/ }).check();
     await expect.poll(() => canvasBox.getAttribute('data-shown-stage')).toBe('2');
@@ -363,18 +413,32 @@ describe('Treatment plan review', () => {
     await approve.focus();
     await review.keyboard.press('Enter');
     const confirm = review.getByRole('dialog', { name: 'Approve version 2' });
-    const facts = await confirm.getByRole('listitem').allTextContents();
-    expect(facts).toEqual([
-      'Aligners: 2 upper, 2 lower',
-      'IPR: 0.20 mm in all, at 1 contact',
-      'Attachments on 2 teeth: 13, 23 (stage 1)',
-    ]);
+    // Its facts, then its finding against the prescription with the lab's reason.
+    await expect
+      .poll(() => confirm.getByRole('listitem').allTextContents())
+      .toEqual([
+        'Aligners: 2 upper, 2 lower',
+        'IPR: 0.20 mm in all, at 1 contact',
+        'Attachments on 3 teeth: 8, 6, 11 (stage 1)',
+        `No attachment: ${finding}`,
+      ]);
+    expect(await confirm.getByText(`The lab's reason: ${reason}`).isVisible()).toBe(true);
     await confirm.getByRole('button', { name: 'Approve version 2' }).click();
     await expect.poll(() => confirm.getByText('Confirm that you have reviewed this plan in 3D').isVisible()).toBe(true);
+    const acknowledge = confirm.getByRole('checkbox', {
+      name: 'I have read the finding and approve this version despite it',
+    });
+    expect(
+      await confirm
+        .getByText('This version departs from the prescription or the limits: acknowledge the findings to approve it')
+        .isVisible(),
+    ).toBe(true);
     await review.mouse.move(0, 0);
     await expectNoSeriousA11yViolations(review);
     await screenshots(review, 'plan-approve-confirmation');
     await confirm.getByRole('checkbox', { name: 'I have reviewed this plan in 3D' }).focus();
+    await review.keyboard.press('Space');
+    await acknowledge.focus();
     await review.keyboard.press('Space');
     await confirm.getByRole('button', { name: 'Approve version 2' }).click();
     await expectToast(review, 'Plan version 2 approved');
@@ -404,6 +468,11 @@ describe('Treatment plan review', () => {
     const patientCanvas = patient.locator('[data-shown-stage]');
     await expect.poll(() => patientCanvas.getAttribute('data-shown-stage'), { timeout: scaled(60_000) }).toBe('0');
     const pageText = await patient.locator('body').textContent();
+    // The patient's words, and the clinic to ask.
+    expect(pageText).toMatch(/Questions about your plan\? Contact Smile Clinic at 123\./);
+    expect(await patient.getByRole('button', { name: 'Upper teeth from below' }).isVisible()).toBe(true);
+    expect(await patient.getByRole('checkbox', { name: 'Show your teeth today, faintly' }).isChecked()).toBe(true);
+    expect(pageText).not.toMatch(/Occlusal|ghost|right-drag/i);
     expect(pageText).not.toContain('Patient');
     expect(pageText).not.toContain(submitted.TrackingNo);
     await patient.getByRole('button', { name: 'Play the stages' }).click();

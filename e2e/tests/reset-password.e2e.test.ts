@@ -1,4 +1,4 @@
-import { passwordMessages, resetMessages } from '@portal/contract';
+import { forgotPasswordMessages, passwordMessages, resetMessages } from '@portal/contract';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { adminToken, apiCall, createActiveDoctor, passwordLinkMailedTo } from '../helpers/api.ts';
@@ -72,6 +72,31 @@ describe('Reset password screen', () => {
     const again = await newPage(browser());
     await again.goto(path);
     await expectToastAndSignInScreen(again, 'Invalid or expired link');
+  });
+
+  it('Forgot password? on the sign-in page mails a link that sets a new password; the answer names no account', async () => {
+    const doctor = await createActiveDoctor();
+    const page = await newPage(browser());
+    await page.goto('/');
+    await page.getByRole('button', { name: 'Forgot password?' }).click();
+    const name = page.getByRole('textbox', { name: 'Username or e-mail' });
+    await eventually(() => name.isVisible()).toBe(true);
+    await name.fill(`${doctor.username}@clinic.test`);
+    await page.getByRole('button', { name: 'Send link' }).click();
+    await eventually(() =>
+      page.getByRole('status').filter({ hasText: forgotPasswordMessages.mailed }).isVisible(),
+    ).toBe(true);
+    await expectNoSeriousA11yViolations(page);
+    await screenshots(page, 'forgot-password');
+
+    const url = new URL(await passwordLinkMailedTo(`${doctor.username}@clinic.test`));
+    await page.goto(`${url.pathname}${url.search}`);
+    await eventually(() => textbox(page, 'New Password').isVisible()).toBe(true);
+    await textbox(page, 'New Password').fill('remembered-at-last');
+    await textbox(page, 'Confirm Password').fill('remembered-at-last');
+    await page.getByRole('button', { name: 'Reset Password' }).click();
+    await expectToastAndSignInScreen(page, resetMessages.resetSucceeded);
+    await signIn(page, doctor.username, 'remembered-at-last');
   });
 
   it("says 'Unable to reset password' when the link was used meanwhile", async () => {

@@ -45,10 +45,10 @@ describe('signed-in devices', () => {
     const phone = await signInElsewhere(staff.username, staff.password);
     const page = await newPage(browser());
     await openSignedIn(page, staff.username, staff.password);
-    // A Web user's account page, from the user menu.
+    // The Security page, beside the second factor, from the user menu.
     await page.getByRole('button', { name: 'User menu' }).click();
-    await page.getByRole('menuitem', { name: 'Signed-in devices' }).click();
-    await page.waitForURL('**/profile');
+    await page.getByRole('menuitem', { name: 'Security' }).click();
+    await page.waitForURL('**/security');
     await page.keyboard.press('Escape');
     await eventually(() => devices(page).count()).toBe(2);
     // This device first, marked; the phone with its browser and system read from its User-Agent.

@@ -1,7 +1,8 @@
 import type { Page } from 'playwright-core';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { adminToken, apiCall, apiLogin, e2eAdmin, uniqueName } from '../helpers/api.ts';
+import { userMessages } from '@portal/contract';
+import { adminToken, apiCall, apiLogin, e2eAdmin, passwordLinkMailedTo, uniqueName } from '../helpers/api.ts';
 import {
   baseUrl,
   clickUntil,
@@ -83,10 +84,8 @@ describe('Users screen', () => {
     await selectOption(page, 'Role', roleName);
     await textbox(page, 'First Name').fill('Grace');
     await textbox(page, 'Last Name').fill('Hopper');
-    await textbox(page, 'Password').fill('clerk-passphrase');
-    await textbox(page, 'Confirm Password').fill('clerk-passphrase');
-    await page.getByRole('button', { name: 'Show or hide password' }).first().click();
-    await expect.poll(() => textbox(page, 'Password').getAttribute('type')).toBe('text');
+    // No password to type: the new user is invited to set their own.
+    expect(await page.getByLabel('Password').count()).toBe(0);
     await textbox(page, 'Email').fill(`${username}@lab.test`);
     await textbox(page, 'Mobile No').fill('+1 555 0100');
     await chooseFile(page, pictureInput(page), { name: 'grace.png', mimeType: 'image/png', buffer: await bluePng() });
@@ -99,8 +98,18 @@ describe('Users screen', () => {
     await expectNoSeriousA11yViolations(page);
     await screenshots(page, 'users-form');
     await page.getByRole('button', { name: 'Submit' }).click();
-    await expect.poll(() => isShown(page, 'User added successfully')).toBe(true);
+    await expect.poll(() => isShown(page, userMessages.invited)).toBe(true);
     await expect.poll(() => userRow(page, username).isVisible()).toBe(true);
+    // The invitation, as the new user reads it: the welcoming page sets their password.
+    const invitation = new URL(await passwordLinkMailedTo(`${username}@lab.test`));
+    const invited = await newPage(browser());
+    await invited.goto(`${invitation.pathname}${invitation.search}`);
+    await expect.poll(() => invited.getByRole('heading', { name: 'Welcome to Aligner Portal' }).isVisible()).toBe(true);
+    await textbox(invited, 'Password').fill('clerk-passphrase');
+    await textbox(invited, 'Confirm Password').fill('clerk-passphrase');
+    await invited.getByRole('button', { name: 'Set Password' }).click();
+    await invited.waitForURL((url) => url.pathname === '/');
+    await invited.close();
     expect(await userRow(page, username).textContent()).toContain('Hopper');
 
     const added = await findUser(username);
@@ -135,7 +144,7 @@ describe('Users screen', () => {
     await page.getByRole('button', { name: 'Submit' }).click();
     await expect.poll(() => isShown(page, 'User updated successfully')).toBe(true);
     await expect.poll(async () => (await userRow(page, username).textContent()) ?? '').toContain('Amazing Grace');
-    // The password was left empty, so the old one still works.
+    // The password was left empty, so the one set from the invitation still works.
     expect(await apiLogin(username, 'clerk-passphrase')).toBeTruthy();
 
     await page.getByRole('button', { name: `Delete ${username}` }).click();
@@ -154,8 +163,6 @@ describe('Users screen', () => {
     await selectOption(page, 'Role', roleName);
     await textbox(page, 'First Name').fill('Copy');
     await textbox(page, 'Last Name').fill('Cat');
-    await textbox(page, 'Password').fill('copy-passphrase');
-    await textbox(page, 'Confirm Password').fill('copy-passphrase');
     await textbox(page, 'Email').fill('copy@lab.test');
     await textbox(page, 'Mobile No').fill('5550102');
     await page.getByRole('button', { name: 'Submit' }).click();

@@ -37,10 +37,12 @@ const accessBox = (page: Page, pageName: string) =>
 describe('Waiting that people feel', () => {
   it('moving between screens shows each list loading in place and never the full-screen overlay', async () => {
     const page = await signedInPage('/dashboard');
+    await settle(page);
     // Hold the users list back, so its loading state is on screen long enough to be seen.
     let release: () => void = () => {};
     const held = new Promise<void>((resolve) => (release = resolve));
-    // The list's address carries its page and search: matched by path alone.
+    // The list's address carries its page and search: matched by path alone. Held from here on,
+    // once the dashboard has settled: the administrator's e-mail banner reads the list too.
     await page.route(
       (url) => url.pathname === '/api/user/get_users_list',
       async (route: Route) => {
@@ -48,7 +50,6 @@ describe('Waiting that people feel', () => {
         await route.continue();
       },
     );
-    await settle(page);
     const menu = page.getByRole('navigation', { name: 'Main menu' });
     await menu.getByRole('link', { name: 'Users' }).click();
     await page.waitForURL('**/users');
