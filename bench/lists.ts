@@ -236,6 +236,7 @@ const caseColumnsSql = [
   `to_char(c.status_changed_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as "StatusChangedAt"`,
   'c.assignee_user_id as "AssigneeUserId"',
   `(select a.first_name || ' ' || a.last_name from users a where a.user_id = c.assignee_user_id) as "AssigneeName"`,
+  'c.off_track as "OffTrack"',
 ].join(', ');
 /** What a staff-wide search's words name first (search-cases.ts findSearchTerms); $1 the pattern. */
 const searchTermsSql = `select array(select name from patient_names where portal_fold(name) like portal_fold($1)) as names,

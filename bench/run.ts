@@ -10,6 +10,8 @@ import { runEventsBenchmark } from './events.ts';
 import { runListBenchmark } from './lists.ts';
 import { runMemoryBenchmark } from './memory.ts';
 import { runMetricsOverheadBenchmark } from './metrics-overhead.ts';
+import { runOffTrackBenchmark } from './off-track.ts';
+import { runPrescriptionPdfBenchmark } from './prescription-pdf.ts';
 import { runMeshDerivativeBenchmark } from './mesh-derivative.ts';
 import { runStlDownloadBenchmark } from './stl-download.ts';
 import { runUploadBenchmark } from './upload.ts';
@@ -25,10 +27,16 @@ await runMemoryBenchmark();
 await runBrowserBenchmark();
 await runUploadBenchmark();
 await runListBenchmark();
+await runOffTrackBenchmark();
 await runMetricsOverheadBenchmark();
+await runPrescriptionPdfBenchmark();
 await runEventsBenchmark();
 await runMeshDerivativeBenchmark();
 await runStlDownloadBenchmark();
 await runViewerBenchmark();
 // In a process of its own: it seeds bench/lists.ts's cases at its own count (BENCH_CASES).
 execSync(`node --import tsx ${path.join(root, 'bench/backup.ts')}`, { stdio: 'inherit' });
+// In a process of its own: a script, as backup.ts is (BENCH_TRACKING_CASES).
+execSync(`node --import tsx ${path.join(root, 'bench/tracking.ts')}`, { stdio: 'inherit' });
+// In a process of its own: a script that starts portals of its own on one data folder, one after another.
+execSync(`node --import tsx ${path.join(root, 'bench/progress-job.ts')}`, { stdio: 'inherit' });

@@ -16,8 +16,6 @@
  * viewer's beside the scan viewer's as the baseline, with the load average at the time.
  *   BENCH_FIRST_OPEN_RUNS=3  BENCH_FIRST_OPEN_ONLY=1 (those rows alone: one plan version, no upload timing)
  */
-import { sessionValues } from '@portal/contract/session';
-import { loginResponse } from '@portal/contract';
 import { execSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
@@ -25,6 +23,7 @@ import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type CDPSession, type Page, type Request } from 'playwright-core';
 import { planArchStages, scanStl } from '../apps/server/test/helpers/dental-meshes.ts';
 import { fixed, mb, median, printTable } from './lib/measure.ts';
+import { longestTask, onClinicLink, signInContext } from './lib/page-measure.ts';
 import { benchCaseFields, startPortalWithDoctor } from './lib/seed-api.ts';
 
 const planStages = Number(process.env.BENCH_PLAN_STAGES ?? 30);
@@ -43,7 +42,6 @@ const chromePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 /** The viewer's own pace (stage-controls.tsx playStepMs). */
 const playStepMs = 700;
 /** A clinic's Wi-Fi: 50 Mbit/s each way, 20 ms added per round trip. */
-const clinicWifi = { offline: false, latency: 20, downloadThroughput: 50e6 / 8, uploadThroughput: 50e6 / 8 };
 
 const goals = {
   scanFirstViewS: 3,
@@ -73,30 +71,6 @@ function chromiumMemory(): number {
     }
   }
   return total;
-}
-
-/** Long tasks (over 50 ms on the page's main thread) are kept in the page as they happen. */
-const recordLongTasks = () => {
-  const tasks: { start: number; duration: number }[] = [];
-  (globalThis as unknown as { longTasks: typeof tasks }).longTasks = tasks;
-  const observer = new PerformanceObserver((list) => {
-    for (const entry of list.getEntries()) tasks.push({ start: entry.startTime, duration: entry.duration });
-  });
-  // Node's types know no 'longtask': this runs in the page.
-  observer.observe({ type: 'longtask', buffered: true } as unknown as { type: 'mark' });
-};
-
-async function longestTaskSince(page: Page, since: number): Promise<number> {
-  return page.evaluate(
-    (from) =>
-      Math.max(
-        0,
-        ...(globalThis as unknown as { longTasks: { start: number; duration: number }[] }).longTasks
-          .filter((task) => task.start + task.duration >= from)
-          .map((task) => task.duration),
-      ),
-    since,
-  );
 }
 
 /**
@@ -158,20 +132,11 @@ interface PathFigures {
 
 /** Signs in a fresh context as the doctor (its cookie and the app's stored session) on the throttled link. */
 async function signedInPage(context: BrowserContext, baseUrl: string, username: string): Promise<[Page, CDPSession]> {
-  const answer = await context.request.post(`${baseUrl}/api/auth/login`, {
-    data: { username, password: 'bench-passphrase' },
-  });
-  const stored = sessionValues(loginResponse.parse(await answer.json()));
-  await context.addInitScript((values) => {
-    for (const [key, value] of Object.entries(values)) localStorage.setItem(key, value);
-  }, stored);
-  await context.addInitScript(recordLongTasks);
+  await signInContext(context, baseUrl, username);
   const page = await context.newPage();
   page.setDefaultTimeout(600_000);
   const cdp = await context.newCDPSession(page);
-  await cdp.send('Network.enable');
-  await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
-  await cdp.send('Network.emulateNetworkConditions', clinicWifi);
+  await onClinicLink(cdp);
   return [page, cdp];
 }
 
@@ -206,7 +171,7 @@ async function measurePath(
   const scanFirstViewS = (performance.now() - started) / 1000;
   await stopProfile();
   const scanWireMb = mb(await bytesSince());
-  const scanLongestTaskMs = await longestTaskSince(page, startedAt);
+  const scanLongestTaskMs = await longestTask(page, startedAt);
   await scanDialog.getByRole('button', { name: 'Close 3D viewer' }).click();
   await scanDialog.waitFor({ state: 'detached' });
 
@@ -232,7 +197,7 @@ async function measurePath(
   await stopProfile();
   clearInterval(sampler);
   const planWireMb = mb(await bytesSince());
-  const planLongestTaskMs = await longestTaskSince(page, startedAt);
+  const planLongestTaskMs = await longestTask(page, startedAt);
   expectEqual(await shown.getAttribute('data-shown-stage'), String(planStages));
   await planDialog.getByRole('button', { name: 'Close 3D viewer' }).click();
   await context.close();
@@ -314,7 +279,7 @@ async function firstOpen(
         ),
       clickedAt,
     ),
-    fromClickMs: await longestTaskSince(page, clickedAt),
+    fromClickMs: await longestTask(page, clickedAt),
     shownS,
     load: Math.max(load, loadAverage()),
   };

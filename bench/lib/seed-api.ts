@@ -59,7 +59,8 @@ export const benchCaseFields = (clinicId: number) => ({
   termsAndCondition: 'true',
 });
 
-const benchAdmin = { username: 'admin', password: 'bench-admin-pass' };
+/** The administrator startPortalWithDoctor's portal is started with. */
+export const benchAdmin = { username: 'admin', password: 'bench-admin-pass' };
 
 /**
  * A portal process on a fresh data folder (on `DATABASE_URL` when set), its administrator
