@@ -25,6 +25,13 @@ beforeAll(async () => {
   const doctorToken = await apiLogin(doctor.username, doctor.password);
   ({ CaseId: caseId, TrackingNo: trackingNo } = await submitCase(doctorToken));
   await giveApprovedPlan(portalApi(), await adminToken(), doctorToken, caseId);
+  // Two messages the lab has not read: the administrator's dashboard shows a count beside the
+  // case's number, in a column the pseudo-locale's longer heading squeezes (it was cut once).
+  for (const text of ['Any news?', 'Still waiting.']) {
+    const form = new FormData();
+    form.append('text', text);
+    await apiCall('POST', `/case/${caseId}/messages`, { token: doctorToken, form });
+  }
 }, scaled(300_000));
 
 /** What the screens show that the tests made or the seed holds: names, numbers, files. */
@@ -33,7 +40,7 @@ const data = () => [
   ...['Pat Patient', 'Patient', 'Pat', 'Smile Clinic', '1 Main St', 'Andkhoy', 'upper.stl', 'lower.stl', 'smile.png'],
   // The case's own words (helpers/cases.ts), seeded roles and their descriptions, the API's device name.
   ...['Crowding of the lower incisors', 'Upper anteriors 0.2 mm', 'Administrator', 'Doctor', 'Portal', 'node'],
-  ...['Full access', 'Doctors who submit cases'],
+  ...['Full access', 'Doctors who submit cases', 'Any news?', 'Still waiting.'],
   // What every language keeps as it is.
   ...['Aligner Portal', 'IPR', 'FDI', 'STL-1', 'STL-2', 'BITE-1', 'BITE-2', '.stl', '.STL', '.png'],
 ];

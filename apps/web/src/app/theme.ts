@@ -26,6 +26,11 @@ export const theme = createTheme({
         label: { whiteSpace: 'normal', textAlign: 'center', paddingBlock: 4 },
       },
     },
+    // A badge's words are whole, never cut to "DISPATC..." or a count to nothing: it keeps its
+    // width in a narrow column or a nowrap row (issues 41 and 43).
+    Badge: {
+      styles: { root: { flexShrink: 0, maxWidth: 'none', overflow: 'visible' }, label: { overflow: 'visible' } },
+    },
     // Mantine's own label for the eye button is English.
     PasswordInput: {
       defaultProps: () => ({ visibilityToggleButtonProps: { 'aria-label': t`Show or hide the password` } }),

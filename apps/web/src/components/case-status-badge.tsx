@@ -10,12 +10,9 @@ const statusColors: Record<CaseStatus, string> = {
   delivered: 'teal.9',
 };
 
-// Whole, never cut to "DISPATC...": the badge keeps its width in a narrow column (issue 41).
-const wholeLabel = { root: { flexShrink: 0, maxWidth: 'none', overflow: 'visible' }, label: { overflow: 'visible' } };
-
 export function CaseStatusBadge({ status }: { status: CaseStatus }) {
   return (
-    <Badge color={statusColors[status]} variant="filled" radius="sm" styles={wholeLabel}>
+    <Badge color={statusColors[status]} variant="filled" radius="sm">
       {serverText(caseStatusLabels[status])}
     </Badge>
   );

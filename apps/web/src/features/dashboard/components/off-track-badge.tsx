@@ -16,7 +16,6 @@ export function OffTrackBadge() {
       radius="sm"
       leftSection={<IconAlertTriangle size={12} aria-hidden />}
       title={t`The latest progress scan has a tooth off track`}
-      styles={{ root: { flexShrink: 0, maxWidth: 'none', overflow: 'visible' }, label: { overflow: 'visible' } }}
     >
       <Trans>Off track</Trans>
     </Badge>
