@@ -348,6 +348,29 @@ describe('Dashboard as staff with the Dashboard page', () => {
     await expect.poll(() => search.inputValue()).toBe(submitted.TrackingNo);
   });
 
+  it('shows 5, 10 or 20 records a page from Records per page, whose menu loads at its first click', async () => {
+    const page = await signInTo(staff.username, staff.password);
+    const button = (size: number) => page.getByRole('button', { name: `Records per page: ${size}` });
+    await expect.poll(() => button(10).getAttribute('aria-expanded')).toBe('false');
+    const five = page.waitForRequest((request) => new URL(request.url()).searchParams.get('pageSize') === '5');
+    await button(10).click();
+    await expect.poll(() => page.getByRole('menuitem', { name: '20' }).isVisible()).toBe(true);
+    expect(await page.getByRole('menuitem', { name: '10' }).isDisabled()).toBe(true);
+    await page.getByRole('menuitem', { name: '5' }).click();
+    await five;
+    await expect.poll(() => button(5).isVisible()).toBe(true);
+    expect(await page.getByRole('row').filter({ has: page.getByRole('button', { name: 'View' }) }).count()).toBeLessThanOrEqual(5);
+    // From the keyboard, once loaded: Enter opens it, the arrows move, Enter picks.
+    const twenty = page.waitForRequest((request) => new URL(request.url()).searchParams.get('pageSize') === '20');
+    await button(5).focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.getByRole('menuitem', { name: '20' }).isVisible()).toBe(true);
+    await page.getByRole('menuitem', { name: '20' }).focus();
+    await page.keyboard.press('Enter');
+    await twenty;
+    await expect.poll(() => button(20).isVisible()).toBe(true);
+  });
+
   it('confirms the status change with a toast also when the history answers before the list', async () => {
     // Another doctor's case, so that the doctor's tiles checked below stay as they are.
     const other = await createActiveDoctor();

@@ -70,4 +70,20 @@ describe('Login screen', () => {
     await page.getByRole('menuitem', { name: 'Sign out' }).click();
     await page.waitForURL((url) => url.pathname === '/');
   });
+
+  it('opens the user menu from the keyboard at its first use (its code loads then), and Escape gives the focus back', async () => {
+    const page = await newPage(browser());
+    await signIn(page, e2eAdmin.username, e2eAdmin.password);
+    const button = page.getByRole('button', { name: 'User menu' });
+    expect(await button.getAttribute('aria-haspopup')).toBe('menu');
+    await button.focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.getByRole('menu').isVisible()).toBe(true);
+    await expect.poll(() => button.getAttribute('aria-expanded')).toBe('true');
+    // The focus is in the menu, whose items the arrows move through.
+    await expect.poll(() => page.evaluate(() => document.activeElement?.closest('[role="menu"]') !== null)).toBe(true);
+    await page.keyboard.press('Escape');
+    await expect.poll(() => page.getByRole('menu').count()).toBe(0);
+    await expect.poll(() => button.evaluate((element) => element === document.activeElement)).toBe(true);
+  });
 });

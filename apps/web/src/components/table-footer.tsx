@@ -1,7 +1,12 @@
 import { Trans, useLingui } from '@lingui/react/macro';
-import { Button, Group, Menu, Pagination, Text } from '@mantine/core';
+import { Button, Group, Pagination, Text } from '@mantine/core';
 import { IconSelector } from '@tabler/icons-react';
+import { lazy, type ComponentPropsWithRef } from 'react';
+import { OnFirstUse } from './on-first-use.tsx';
 import classes from './portal-table.module.css';
+
+const loadPageSizeMenu = () => import('./page-size-menu.tsx');
+const PageSizeMenu = lazy(loadPageSizeMenu);
 
 /** The page sizes a table offers (the spec's). */
 export const pageSizes = [5, 10, 20];
@@ -13,6 +18,23 @@ export interface TablePaging {
   total: number;
   onPageChange: (page: number) => void;
   onPageSizeChange: (pageSize: number) => void;
+}
+
+/** The records-per-page button, showing the page size; its menu loads on first use (page-size-menu.tsx). */
+export function PageSizeButton({ pageSize, ...props }: { pageSize: number } & ComponentPropsWithRef<'button'>) {
+  const { t } = useLingui();
+  return (
+    <Button
+      size="compact-sm"
+      variant="default"
+      fw="normal"
+      rightSection={<IconSelector size={14} aria-hidden />}
+      aria-label={t`Records per page: ${pageSize}`}
+      {...props}
+    >
+      {pageSize}
+    </Button>
+  );
 }
 
 /** Under a table with records: 'from - to / total', the records per page (5/10/20) and the pages. */
@@ -29,32 +51,9 @@ export function TableFooter({ paging, shownCount }: { paging: TablePaging; shown
         <Text component="div" size="sm">
           <Trans>Records per page</Trans>
         </Text>
-        <Menu withArrow offset={2}>
-          <Menu.Target>
-            <Button
-              size="compact-sm"
-              variant="default"
-              fw="normal"
-              rightSection={<IconSelector size={14} aria-hidden />}
-              aria-label={t`Records per page: ${pageSize}`}
-            >
-              {pageSize}
-            </Button>
-          </Menu.Target>
-          <Menu.Dropdown>
-            {pageSizes.map((size) => (
-              <Menu.Item
-                key={size}
-                className={classes.pageSizeItem}
-                disabled={size === pageSize}
-                data-active={size === pageSize || undefined}
-                onClick={() => onPageSizeChange(size)}
-              >
-                {size}
-              </Menu.Item>
-            ))}
-          </Menu.Dropdown>
-        </Menu>
+        <OnFirstUse trigger={<PageSizeButton pageSize={pageSize} />} preload={loadPageSizeMenu}>
+          <PageSizeMenu pageSize={pageSize} onPageSizeChange={onPageSizeChange} />
+        </OnFirstUse>
       </Group>
       <Pagination
         size="sm"
