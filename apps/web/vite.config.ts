@@ -2,11 +2,25 @@ import path from 'node:path';
 import { constants } from 'node:zlib';
 import react from '@vitejs/plugin-react';
 import { linguiVitePlugins } from '../../lingui/inline-english.ts';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 import { compression, defineAlgorithm } from 'vite-plugin-compression2';
+
+/** Mantine's ScrollArea gets useMergeRefs from src/lib/merge-refs.ts, not @floating-ui/react (see that file). */
+function scrollAreaWithoutFloatingUi(): Plugin {
+  const scrollArea = `${path.sep}@mantine${path.sep}core${path.sep}esm${path.sep}components${path.sep}ScrollArea${path.sep}`;
+  return {
+    name: 'scroll-area-without-floating-ui',
+    enforce: 'pre',
+    resolveId(source, importer) {
+      if (source === '@floating-ui/react' && importer?.includes(scrollArea))
+        return path.resolve(import.meta.dirname, 'src/lib/merge-refs.ts');
+    },
+  };
+}
 
 export default defineConfig({
   plugins: [
+    scrollAreaWithoutFloatingUi(),
     // Lingui's macros (t, Trans, Plural) become message lookups before React's transform; the
     // catalogs (PO files) compile as they are imported (docs/decisions/languages.md).
     ...linguiVitePlugins(),
