@@ -30,6 +30,18 @@ export const serverMessages = {
 } as const;
 
 export type ServerMessageCode = keyof typeof serverMessages;
+
+/**
+ * What the server puts under a field beside a refusal: fixed words, in the web app's catalogs
+ * as the contract's other texts are, so that they show translated under the field.
+ */
+export const serverFieldMessages = {
+  tooLong: 'Too long',
+  unexpectedFile: 'Unexpected file',
+  notStl: 'Not an STL mesh',
+  archHasNoStages: 'This arch has no stages',
+  unchanged: 'Unchanged',
+} as const;
 export type ServerMessageParams = Record<string, string | number>;
 
 /**

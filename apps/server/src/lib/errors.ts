@@ -49,6 +49,14 @@ export function coded(
   return Object.assign(new AppError(status, renderServerMessage(code, params), fieldErrors), { code, params });
 }
 
+/** A coded refusal whose text is also `field`'s message: the web app puts both together from the template. */
+export const codedOnField = (
+  status: AppError['status'],
+  code: ServerMessageCode,
+  params: ServerMessageParams,
+  field: string,
+): AppError => coded(status, code, params, { [field]: renderServerMessage(code, params) });
+
 /** PostgreSQL's unique_violation, raised by both drivers. */
 export function isUniqueViolation(error: unknown, constraint?: string): boolean {
   const cause = (error as { cause?: unknown })?.cause ?? error;

@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { messages as german } from '../locales/de.po';
 import { i18n } from './i18n.ts';
 import { errorMessage } from './notify.ts';
+import { serverFieldErrors } from './server-text.ts';
 
 // A refusal the server put together (issue 43): its English text, its code and its values.
 const caseNotFound = () =>
@@ -42,5 +43,29 @@ describe('errorMessage', () => {
     const unknown = new ApiError(400, 'Later words', {}, undefined, { code: 'laterCode', params: {} });
     expect(errorMessage(unknown, 'Failed')).toBe('Later words');
     expect(errorMessage(new Error('x'), 'Failed')).toBe('Failed');
+  });
+});
+
+describe('serverFieldErrors', () => {
+  afterEach(() => i18n.loadAndActivate({ locale: 'en', messages: {} }));
+
+  // Two scans for the upper arch: the refusal's text is also the field's; the lower's is fixed words.
+  const twoUpperScans = () =>
+    new ApiError(400, 'Send one upper scan', { upper: 'Send one upper scan', lower: 'Not an STL mesh' }, undefined, {
+      code: 'sendOneScan',
+      params: { arch: 'upper' },
+    });
+
+  it('keeps the English as the server wrote it', () => {
+    i18n.loadAndActivate({ locale: 'en', messages: {} });
+    expect(serverFieldErrors(twoUpperScans())).toEqual({ upper: 'Send one upper scan', lower: 'Not an STL mesh' });
+  });
+
+  it("puts a field's coded message together from its template, and shows fixed field words from the catalog", () => {
+    i18n.loadAndActivate({ locale: 'de', messages: german });
+    expect(serverFieldErrors(twoUpperScans())).toEqual({
+      upper: 'Senden Sie nur einen Oberkiefer-Scan',
+      lower: 'Kein STL-Mesh',
+    });
   });
 });

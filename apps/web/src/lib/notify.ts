@@ -55,7 +55,7 @@ export const fallbackMessages = {
 /** A refused save: the server's per-field messages go under their fields, its message in a toast. */
 export function notifySaveError(error: unknown, setFieldErrors?: (errors: Record<string, string>) => void) {
   if (setFieldErrors && error instanceof ApiError && Object.keys(error.fieldErrors).length > 0) {
-    setFieldErrors(serverFieldErrors(error.fieldErrors));
+    setFieldErrors(serverFieldErrors(error));
   }
   notifyError(errorMessage(error, fallbackMessages.saveFailed));
 }

@@ -1,3 +1,4 @@
+import type { ApiError } from '@portal/contract/client';
 import type { ServerMessageParams } from '@portal/contract/server-messages';
 import { i18n } from './i18n.ts';
 
@@ -14,9 +15,18 @@ export function serverText(english: string | undefined): string | undefined {
   return english ? i18n._(english, undefined, { message: [english] as unknown as string }) : english;
 }
 
-/** The server's per-field messages (an ApiError's `fieldErrors`), each in the language shown. */
-export const serverFieldErrors = (fieldErrors: Record<string, string>): Record<string, string> =>
-  Object.fromEntries(Object.entries(fieldErrors).map(([field, message]) => [field, serverText(message)]));
+/**
+ * The server's per-field messages (an ApiError's `fieldErrors`), each in the language shown. A
+ * field's message that repeats a coded refusal's (`Send one upper scan` under `upper`) is put
+ * together from its template, as the refusal is; the others are the contract's fixed texts.
+ */
+export const serverFieldErrors = ({ fieldErrors, message: refusal, code, params }: ApiError): Record<string, string> =>
+  Object.fromEntries(
+    Object.entries(fieldErrors).map(([field, message]) => [
+      field,
+      code && message === refusal ? serverRefusalText(message, code, params) : serverText(message),
+    ]),
+  );
 
 /**
  * A refusal the server put together at run time (issue 43): the catalogs hold the template of

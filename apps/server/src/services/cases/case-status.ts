@@ -4,6 +4,7 @@ import {
   isBackwardMove,
   needsApprovedPlan,
   planMessages,
+  serverFieldMessages,
   type CaseHistoryEntry,
   type CaseStatusRequest,
 } from '@portal/contract';
@@ -28,7 +29,13 @@ const textOrNull = (value: string | undefined) => (value?.trim() ? value.trim() 
  */
 function checkStatusMove(from: CaseStatusRequest['status'], change: CaseStatusRequest): void {
   const { status } = change;
-  if (from === status) throw coded(409, 'caseAlreadyInStatus', { status: caseStatusLabels[status] }, { status: 'Unchanged' });
+  if (from === status)
+    throw coded(
+      409,
+      'caseAlreadyInStatus',
+      { status: caseStatusLabels[status] },
+      { status: serverFieldMessages.unchanged },
+    );
   if (isBackwardMove(from, status) && !textOrNull(change.reason)) {
     throw badRequest(caseStatusMessages.reasonRequired, { reason: caseStatusMessages.reasonRequired });
   }

@@ -1,4 +1,11 @@
-import { caseFileMessages, maxOtherFiles, photoFileTypes, scanFileTypes, type CaseFileType } from '@portal/contract';
+import {
+  caseFileMessages,
+  maxOtherFiles,
+  photoFileTypes,
+  scanFileTypes,
+  serverFieldMessages,
+  type CaseFileType,
+} from '@portal/contract';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { AppError, coded } from '../../lib/errors.ts';
 import { isForbiddenFieldName, type FormLimits, type FormPart } from '../../lib/multipart-form.ts';
@@ -87,7 +94,13 @@ export async function receiveCaseUpload(
     for await (const part of parts) {
       if (isForbiddenFieldName(part.fieldname)) throw coded(400, 'fieldNameNotAllowed', { field: part.fieldname });
       if (part.type === 'field') {
-        if (part.valueTruncated) throw coded(400, 'fieldTooLong', { field: part.fieldname }, { [part.fieldname]: 'Too long' });
+        if (part.valueTruncated)
+          throw coded(
+            400,
+            'fieldTooLong',
+            { field: part.fieldname },
+            { [part.fieldname]: serverFieldMessages.tooLong },
+          );
         const value = String(part.value);
         textBytes += Buffer.byteLength(value);
         if (textBytes > maxCaseTextBytes) throw new AppError(413, caseTextTooLarge);
@@ -97,7 +110,12 @@ export async function receiveCaseUpload(
       const slot = fileSlotOf(part.fieldname);
       if (!slot) {
         await drain(part);
-        throw coded(400, 'unexpectedFileField', { field: part.fieldname }, { [part.fieldname]: 'Unexpected file' });
+        throw coded(
+          400,
+          'unexpectedFileField',
+          { field: part.fieldname },
+          { [part.fieldname]: serverFieldMessages.unexpectedFile },
+        );
       }
       // A file input left empty still sends a part without a name.
       if (!part.filename) {

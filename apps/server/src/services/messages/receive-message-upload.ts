@@ -1,4 +1,4 @@
-import { maxMessageFiles, messageFilesField, messageMessages } from '@portal/contract';
+import { maxMessageFiles, messageFilesField, messageMessages, serverFieldMessages } from '@portal/contract';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { badRequest, coded } from '../../lib/errors.ts';
 import { isForbiddenFieldName, type FormLimits, type FormPart } from '../../lib/multipart-form.ts';
@@ -45,13 +45,19 @@ export async function receiveMessageUpload(
     for await (const part of parts) {
       if (isForbiddenFieldName(part.fieldname)) throw coded(400, 'fieldNameNotAllowed', { field: part.fieldname });
       if (part.type === 'field') {
-        if (part.valueTruncated) throw badRequest(messageMessages.tooLong, { [part.fieldname]: 'Too long' });
+        if (part.valueTruncated)
+          throw badRequest(messageMessages.tooLong, { [part.fieldname]: serverFieldMessages.tooLong });
         received.fields[part.fieldname] = String(part.value);
         continue;
       }
       if (part.fieldname !== messageFilesField) {
         await drain(part);
-        throw coded(400, 'unexpectedFileField', { field: part.fieldname }, { [part.fieldname]: 'Unexpected file' });
+        throw coded(
+          400,
+          'unexpectedFileField',
+          { field: part.fieldname },
+          { [part.fieldname]: serverFieldMessages.unexpectedFile },
+        );
       }
       // A file input left empty still sends a part without a name.
       if (!part.filename) {

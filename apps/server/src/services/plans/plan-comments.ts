@@ -1,6 +1,7 @@
 import {
   maxRepliesPerComment,
   planMessages,
+  serverFieldMessages,
   type PlanComment,
   type PlanCommentInput,
   type PlanCommentReply,
@@ -12,7 +13,7 @@ import { isDoctorSide, type SignedInUser } from '../../auth/policy.ts';
 import type { Database } from '../../db/client.ts';
 import { isoTimestamp } from '../../db/iso-timestamp.ts';
 import { planCommentReplies, planComments, treatmentPlans, users } from '../../db/schema.ts';
-import { coded, conflict, notFound } from '../../lib/errors.ts';
+import { coded, codedOnField, conflict, notFound } from '../../lib/errors.ts';
 import type { VisibleCase } from '../cases/case-access.ts';
 import { nearestTooth } from './plan-movements.ts';
 import { fullNameOf } from '../../db/user-names.ts';
@@ -113,10 +114,9 @@ export async function addPlanComment(
   const plan = await findPlan(db, record);
   if (plan.state !== 'awaiting_approval') throw conflict(planMessages.commentsOnAwaiting);
   const stages = input.arch === 'upper' ? plan.summary.upperStages : plan.summary.lowerStages;
-  if (stages === 0) throw coded(400, 'versionHasNoArchStages', { arch: input.arch }, { arch: 'This arch has no stages' });
-  if (input.stage > stages) {
-    throw coded(400, 'stageOutOfRange', { stages }, { stage: `Stage must be from 0 to ${stages}` });
-  }
+  if (stages === 0)
+    throw coded(400, 'versionHasNoArchStages', { arch: input.arch }, { arch: serverFieldMessages.archHasNoStages });
+  if (input.stage > stages) throw codedOnField(400, 'stageOutOfRange', { stages }, 'stage');
   const [written] = await db
     .select({ count: count() })
     .from(planComments)

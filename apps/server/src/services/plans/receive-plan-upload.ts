@@ -5,6 +5,7 @@ import {
   planMessages,
   planStagesField,
   planSummary,
+  serverFieldMessages,
   type PlanArch,
   type PlanSummary,
 } from '@portal/contract';
@@ -102,13 +103,24 @@ export async function receivePlanUpload(
     for await (const part of parts) {
       if (isForbiddenFieldName(part.fieldname)) throw coded(400, 'fieldNameNotAllowed', { field: part.fieldname });
       if (part.type === 'field') {
-        if (part.valueTruncated) throw coded(400, 'fieldTooLong', { field: part.fieldname }, { [part.fieldname]: 'Too long' });
+        if (part.valueTruncated)
+          throw coded(
+            400,
+            'fieldTooLong',
+            { field: part.fieldname },
+            { [part.fieldname]: serverFieldMessages.tooLong },
+          );
         if (part.fieldname === 'summary') summaryText = String(part.value);
         continue;
       }
       if (part.fieldname !== planStagesField) {
         await drain(part);
-        throw coded(400, 'unexpectedFileField', { field: part.fieldname }, { [part.fieldname]: 'Unexpected file' });
+        throw coded(
+          400,
+          'unexpectedFileField',
+          { field: part.fieldname },
+          { [part.fieldname]: serverFieldMessages.unexpectedFile },
+        );
       }
       if (!part.filename) {
         await drain(part);

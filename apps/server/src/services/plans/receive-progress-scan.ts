@@ -1,7 +1,7 @@
-import { progressScanArchFields, type PlanArch } from '@portal/contract';
+import { progressScanArchFields, serverFieldMessages, type PlanArch } from '@portal/contract';
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
-import { AppError, badRequest, coded } from '../../lib/errors.ts';
+import { AppError, badRequest, coded, codedOnField } from '../../lib/errors.ts';
 import { isForbiddenFieldName, type FormLimits, type FormPart } from '../../lib/multipart-form.ts';
 import { deleteKeys } from '../../storage/delete-keys.ts';
 import type { Storage } from '../../storage/storage.ts';
@@ -43,7 +43,7 @@ export async function receiveProgressScan(
     stored.push({ arch, storageKey, size: inspector.bytes });
     // A binary STL's 84-byte header alone, or text that is not STL, is no mesh.
     if (!isStlModel(inspector.head, inspector.bytes) || inspector.bytes <= 84) {
-      throw coded(400, 'scanNotStl', { arch }, { [arch]: 'Not an STL mesh' });
+      throw coded(400, 'scanNotStl', { arch }, { [arch]: serverFieldMessages.notStl });
     }
   };
 
@@ -51,18 +51,29 @@ export async function receiveProgressScan(
     for await (const part of parts) {
       if (isForbiddenFieldName(part.fieldname)) throw coded(400, 'fieldNameNotAllowed', { field: part.fieldname });
       if (part.type === 'field') {
-        if (part.valueTruncated) throw coded(400, 'fieldTooLong', { field: part.fieldname }, { [part.fieldname]: 'Too long' });
+        if (part.valueTruncated)
+          throw coded(
+            400,
+            'fieldTooLong',
+            { field: part.fieldname },
+            { [part.fieldname]: serverFieldMessages.tooLong },
+          );
         if (part.fieldname === 'stage') stageText = String(part.value);
         continue;
       }
       const arch = progressScanArchFields.find((name) => name === part.fieldname);
       if (!arch) {
         await drainStream(part.file);
-        throw coded(400, 'unexpectedFileField', { field: part.fieldname }, { [part.fieldname]: 'Unexpected file' });
+        throw coded(
+          400,
+          'unexpectedFileField',
+          { field: part.fieldname },
+          { [part.fieldname]: serverFieldMessages.unexpectedFile },
+        );
       }
       if (stored.some((file) => file.arch === arch)) {
         await drainStream(part.file);
-        throw coded(400, 'sendOneScan', { arch }, { [arch]: `Send one ${arch} scan` });
+        throw codedOnField(400, 'sendOneScan', { arch }, arch);
       }
       await store(arch, part.file);
     }

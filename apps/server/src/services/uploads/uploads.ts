@@ -1,4 +1,4 @@
-import { otherFilesField, scanFileTypes } from '@portal/contract';
+import { otherFilesField, scanFileTypes, serverFieldMessages } from '@portal/contract';
 import { and, count, eq, inArray, isNull, lt, notInArray, or, sql } from 'drizzle-orm';
 import { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -213,7 +213,7 @@ export async function resolveNamedUploads(
   for (const { fieldName, uploadId } of wanted) {
     const slot = fileSlotOf(fieldName);
     const row = byId.get(uploadId);
-    if (!slot) fileErrors[fieldName] ??= 'Unexpected file';
+    if (!slot) fileErrors[fieldName] ??= serverFieldMessages.unexpectedFile;
     else if (!row) fileErrors[fieldName] ??= 'Upload not found';
     else if (!row.completedAt || !row.sha256) fileErrors[fieldName] ??= 'The upload is not finished yet';
     else if (!row.contentKind || !slot.accepts[extensionOf(row.fileName)]?.includes(row.contentKind as FileKind)) {

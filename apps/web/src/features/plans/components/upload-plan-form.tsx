@@ -99,7 +99,7 @@ export function UploadPlanForm({
       },
       (error: unknown) => {
         notifyError(errorMessage(error, t`The plan could not be uploaded`));
-        if (error instanceof ApiError) setErrors(serverFieldErrors(error.fieldErrors));
+        if (error instanceof ApiError) setErrors(serverFieldErrors(error));
       },
     );
   };

@@ -95,7 +95,7 @@ function ConfirmStatusModal({
       (error: unknown) => {
         notifyError(errorMessage(error, t`Something went wrong...`));
         if (error instanceof ApiError) {
-          setErrors(serverFieldErrors(error.fieldErrors));
+          setErrors(serverFieldErrors(error));
         }
       },
     );

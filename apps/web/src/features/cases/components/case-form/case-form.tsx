@@ -323,7 +323,7 @@ function CaseFormSteps({
         autosave.saver.resume();
         notifyError(errorMessage(error, t`Something went wrong...`));
         if (error instanceof ApiError) {
-          const fieldErrors = serverFieldErrors(error.fieldErrors);
+          const fieldErrors = serverFieldErrors(error);
           form.setErrors(fieldErrors);
           showFirstError(fieldErrors);
         }
