@@ -3,7 +3,6 @@ import { createApiClient, type ApiClientOptions } from '@portal/contract/client'
 import { messages } from '@portal/contract/session';
 import { activity } from './activity.ts';
 import { sessionStore } from './session.ts';
-import { fetchWithUploadProgress } from './upload-progress.ts';
 
 export { ApiError } from '@portal/contract/client';
 
@@ -37,8 +36,14 @@ export const api = createApiClient(options);
 /** Changes made in the background (a draft saved while the doctor types, a permission tick shown at once): no overlay. */
 export const backgroundApi = createApiClient({ ...options, onBegin: undefined, onEnd: undefined });
 
-/** The same for the large multipart uploads, whose progress the overlay shows. */
-export const uploadApi = createApiClient({ ...options, fetch: fetchWithUploadProgress });
+/**
+ * The same for the large multipart uploads, whose progress the overlay shows; its XHR-based
+ * fetch loads with the first upload, not with the sign-in page.
+ */
+export const uploadApi = createApiClient({
+  ...options,
+  fetch: async (input, init) => (await import('./upload-progress.ts')).fetchWithUploadProgress(input, init),
+});
 
 /** Files and pictures are served by the API host; relative paths are used as they are. */
 export const fileUrl = (path: string | null | undefined) => (path ? path : undefined);

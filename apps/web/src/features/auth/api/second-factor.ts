@@ -69,6 +69,3 @@ export async function reauthenticateWithPasskey() {
   const credential = await assertPasskey(await api.call('POST /api/account/reauthenticate/passkey/options'));
   return api.call('POST /api/account/reauthenticate', { body: { credential } });
 }
-
-/** Whether this browser can make and use passkeys at all. */
-export const canUsePasskeys = () => typeof window !== 'undefined' && 'PublicKeyCredential' in window;

@@ -9,12 +9,8 @@ import { ApiError } from '../../../lib/api-client.ts';
 import { i18n } from '../../../lib/i18n.ts';
 import { errorMessage } from '../../../lib/notify.ts';
 import { serverText } from '../../../lib/server-text.ts';
-import {
-  canUsePasskeys,
-  reauthenticateWithCode,
-  reauthenticateWithPasskey,
-  reauthenticateWithPassword,
-} from '../api/second-factor.ts';
+import { reauthenticateWithCode, reauthenticateWithPasskey, reauthenticateWithPassword } from '../api/second-factor.ts';
+import { canUsePasskeys } from '../api/passkey-support.ts';
 
 /** The person closed the dialog: nothing was changed, and nothing more needs saying. */
 export class ProofCancelled extends Error {

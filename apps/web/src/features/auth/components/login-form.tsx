@@ -9,7 +9,7 @@ import { useNavigate } from 'react-router';
 import { paths } from '../../../config/paths.ts';
 import { errorMessage, notifyError, notifySuccess, toastMs } from '../../../lib/notify.ts';
 import { loadAuthContract, startSession, useLogin } from '../api/login.ts';
-import { canUsePasskeys, signInWithPasskey } from '../api/second-factor.ts';
+import { canUsePasskeys } from '../api/passkey-support.ts';
 
 // Only those with a second factor need it: not part of the sign-in page's first load.
 const SecondStep = lazy(() => import('./second-step.tsx'));
@@ -97,6 +97,7 @@ export function LoginForm({ returnTo = paths.dashboard }: { returnTo?: string })
   };
   const passkeyAlone = async () => {
     try {
+      const { signInWithPasskey } = await import('../api/second-factor.ts');
       await finishSecondStep(await signInWithPasskey());
     } catch (error) {
       notifyError(errorMessage(error, t`Signing in with a passkey did not work.`), toastMs.login);

@@ -12,13 +12,8 @@ import type { EnrolmentResponse, LoginResponse, SecondFactorRequired } from '@po
 import { useState, type FormEvent } from 'react';
 import { errorMessage, notifyError } from '../../../lib/notify.ts';
 import { serverText } from '../../../lib/server-text.ts';
-import {
-  canUsePasskeys,
-  registerPasskey,
-  verifyPasskeyStep,
-  verifyRecoveryStep,
-  verifyTotpStep,
-} from '../api/second-factor.ts';
+import { registerPasskey, verifyPasskeyStep, verifyRecoveryStep, verifyTotpStep } from '../api/second-factor.ts';
+import { canUsePasskeys } from '../api/passkey-support.ts';
 import { RecoveryCodesPanel } from './recovery-codes-panel.tsx';
 import { TotpEnrolment } from './totp-enrolment.tsx';
 

@@ -14,7 +14,8 @@ import {
   useRemovePasskey,
   useRemoveTotp,
 } from '../api/my-second-factors.ts';
-import { canUsePasskeys, registerPasskey } from '../api/second-factor.ts';
+import { registerPasskey } from '../api/second-factor.ts';
+import { canUsePasskeys } from '../api/passkey-support.ts';
 import { ProofCancelled, withFreshProof } from './fresh-proof.tsx';
 import { RecoveryCodesPanel } from './recovery-codes-panel.tsx';
 import { TotpEnrolment } from './totp-enrolment.tsx';
