@@ -41,6 +41,11 @@ afterAll(() => t.close());
 
 const prescriptionUrl = (caseId: number) => `/api/case/${caseId}/prescription.pdf`;
 
+async function setNotation(token: string, toothNotation: 'FDI' | 'Universal' | 'Palmer') {
+  const saved = await t.as(token, { method: 'PUT', url: '/api/account/tooth-notation', payload: { toothNotation } });
+  expect(saved.statusCode, saved.body).toBe(200);
+}
+
 describe('GET /case/{caseId}/prescription.pdf', () => {
   it("answers the case's doctor an A4 PDF with the patient, clinic, instructions, marked teeth and files", async () => {
     const response = await t.as(doctor.token, { method: 'GET', url: prescriptionUrl(created.CaseId) });
@@ -61,7 +66,8 @@ describe('GET /case/{caseId}/prescription.pdf', () => {
     expect(text).toContain('Midline');
     expect(text).toContain('Keep the bridge on 46');
     expect(text).toContain('Class-I (if possible)');
-    // Teeth in the case's numbering: Universal 3, 14 and 30 are FDI 16, 26 and 46.
+    // Teeth in the reader's notation (the doctor's default here is FDI, their clinic being outside
+    // the US), as the case is numbered: Universal 3, 14 and 30 are FDI 16, 26 and 46.
     expect(text).toContain('16, 26');
     expect(text).toContain('46');
     expect(text).toContain('Numbering: FDI');
@@ -135,12 +141,30 @@ describe('GET /case/{caseId}/prescription.pdf', () => {
       caseForm(fields, { maxillaryScan: { data: asciiStl(), name: 'upper.stl' } }),
     );
     const { CaseId } = response.json<{ CaseId: number }>();
+    // Teeth are printed in the reader's notation: this reader reads Palmer.
+    await setNotation(doctor.token, 'Palmer');
     const printed = await t.as(doctor.token, { method: 'GET', url: prescriptionUrl(CaseId) });
+    await setNotation(doctor.token, 'FDI');
     const text = pdfText(printed.rawPayload);
     expect(printed.statusCode).toBe(200);
     expect(text).toContain('8┘, └1');
     expect(text).toContain('Zoë Ğül Łukasz Żółć');
     expect(text.join('\n')).toContain('Пациентка Αλεξάνδρα');
     expect(text.some((line) => /^Page 2 of \d$/.test(line))).toBe(true);
+  });
+
+  it("names the teeth in each reader's notation, whatever the case's numbering, chart and lists alike", async () => {
+    const staff = await createStaff(t, [1]);
+    await setNotation(staff.token, 'Universal');
+    const universal = pdfText((await t.as(staff.token, { method: 'GET', url: prescriptionUrl(created.CaseId) })).rawPayload);
+    expect(universal).toContain('Numbering: Universal');
+    expect(universal).toContain('3, 14');
+    expect(universal).not.toContain('16, 26');
+    // The case's own field still says how the doctor numbered it.
+    expect(universal).toContain('FDI');
+    await setNotation(staff.token, 'Palmer');
+    const palmer = pdfText((await t.as(staff.token, { method: 'GET', url: prescriptionUrl(created.CaseId) })).rawPayload);
+    expect(palmer).toContain('Numbering: Palmer');
+    expect(palmer).toContain('6┘, └6');
   });
 });

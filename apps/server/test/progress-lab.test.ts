@@ -108,6 +108,14 @@ beforeAll(async () => {
   };
   await choose(labDigest.token, 'digest');
   await choose(labOff.token, 'off');
+  // Each mail names the teeth in its reader's notation: one reader chose Universal, the others
+  // read FDI (staff's default), as the case is numbered.
+  const notation = await t.as(labNow.token, {
+    method: 'PUT',
+    url: '/api/account/tooth-notation',
+    payload: { toothNotation: 'Universal' },
+  });
+  expect(notation.statusCode, notation.body).toBe(200);
   scanned = await newCase({ toothNumbering: 'FDI' });
   unscanned = await newCase();
   const stages: UploadFile[] = [...planArchStages('upper', plan)].map((data, index) => ({
@@ -131,18 +139,21 @@ afterAll(async () => {
 });
 
 describe('a progress scan with a tooth off track', () => {
-  const offTrackLine = `1 of ${upperTeeth.length} teeth off track: ${toothLabel(stuckTooth, 'FDI')}; the rest on track`;
+  const offTrackLine = (notation: 'FDI' | 'Universal') =>
+    `1 of ${upperTeeth.length} teeth off track: ${toothLabel(stuckTooth, notation)}; the rest on track`;
 
-  it('is mailed to the lab as each chose: the case, its doctor, the aligner and the summary in the case’s numbering', async () => {
+  it('is mailed to the lab as each chose: the case, its doctor, the aligner and the summary in the reader’s notation', async () => {
     const stuck = progressScan({ arch: 'upper', stage, stuck: [stuckTooth], seed: 2, ...scanSize });
     expect(await sendScan(stuck.stl)).toBe('done');
 
     const [mail, ...more] = await progressMailsTo(staffEmail(labNow));
     expect(more).toEqual([]);
-    expect(mail).toContain(`Subject: Progress scan of case ${scanned.trackingNo} at aligner ${stage}: ${offTrackLine}`);
+    expect(mail).toContain(
+      `Subject: Progress scan of case ${scanned.trackingNo} at aligner ${stage}: ${offTrackLine('Universal')}`,
+    );
     expect(mail).toContain('Dear Sam Staff,');
     expect(mail).toContain(
-      `The progress scan of Grace Hopper's case ${scanned.trackingNo}, at aligner ${stage}, is compared with the plan: ${offTrackLine}.\n${t.config.publicUrl}/cases/${scanned.caseId}\n`,
+      `The progress scan of Grace Hopper's case ${scanned.trackingNo}, at aligner ${stage}, is compared with the plan: ${offTrackLine('Universal')}.\n${t.config.publicUrl}/cases/${scanned.caseId}\n`,
     );
     // No patient data, as no case mail carries any.
     expect(mail).not.toMatch(/Zebulon|Quixote/);
@@ -156,7 +167,9 @@ describe('a progress scan with a tooth off track', () => {
     await sendDueDigests({ db: t.app.db, outbox: t.app.outbox, publicUrl: t.config.publicUrl }, tomorrow);
     const [digest] = await progressMailsTo(staffEmail(labDigest));
     expect(digest).toContain('Subject: Your Aligner Portal digest');
-    expect(digest).toContain(`- Progress scan of case ${scanned.trackingNo} at aligner ${stage}: ${offTrackLine}\n`);
+    expect(digest).toContain(
+      `- Progress scan of case ${scanned.trackingNo} at aligner ${stage}: ${offTrackLine('FDI')}\n`,
+    );
   });
 
   it('marks its case Off track on the lists, and the offTrack filter finds it for the lab and its doctor only', async () => {

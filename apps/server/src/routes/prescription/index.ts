@@ -2,6 +2,7 @@ import { endpoints } from '@portal/contract';
 import type { FastifyInstance } from 'fastify';
 import { paramTarget } from '../../plugins/audit.ts';
 import { findPrescription, readerLocale } from '../../services/prescription/find-prescription.ts';
+import { readUserToothNotation } from '../../services/user-tooth-notation.ts';
 import { route } from '../define-route.ts';
 
 /**
@@ -17,6 +18,8 @@ export async function prescriptionRoutes(app: FastifyInstance) {
       const prescription = await findPrescription(app.db, request.user, request.record);
       // The reader's language, or the one asked for (a lab printing for a doctor abroad); rendered per request.
       const locale = request.query.locale ?? (await readerLocale(app.db, request.user.userId));
+      // Teeth in the reader's notation, as on their screens (docs/decisions/tooth-notation.md).
+      const notation = await readUserToothNotation(app.db, request.user.userId);
       const fileName = `prescription-${prescription.caseRow.TrackingNo.replace(/[^A-Za-z0-9-]/g, '_')}.pdf`;
       reply
         .header('content-type', 'application/pdf')
@@ -25,7 +28,7 @@ export async function prescriptionRoutes(app: FastifyInstance) {
       if (request.method === 'HEAD') return reply.send('');
       // pdfkit and its fonts are loaded with the first prescription, not by every start.
       const { renderPrescription } = await import('../../services/prescription/render-prescription.ts');
-      return reply.send(renderPrescription(prescription, locale));
+      return reply.send(renderPrescription(prescription, locale, notation));
     },
   );
 }

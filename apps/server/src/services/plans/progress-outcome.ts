@@ -1,5 +1,4 @@
 import {
-  caseNumberingSystem,
   progressScanArch,
   summarizeProgress,
   toothLabel,
@@ -13,6 +12,7 @@ import { enqueueCaseMail } from '../../mail/case-mail.ts';
 import { findLabStaff } from '../../mail/lab-staff.ts';
 import type { MailOutbox } from '../../mail/outbox.ts';
 import { personName } from '../accounts.ts';
+import { readUserToothNotation } from '../user-tooth-notation.ts';
 
 /**
  * How a progress scan's fit ends (docs/decisions/progress-scans.md): the scan's row, the case's
@@ -74,7 +74,6 @@ async function mailLab(
   const [row] = await tx
     .select({
       trackingNo: cases.trackingNo,
-      toothNumbering: cases.toothNumbering,
       firstName: users.firstName,
       lastName: users.lastName,
     })
@@ -83,13 +82,13 @@ async function mailLab(
     .where(eq(cases.caseId, scan.caseId));
   if (!row) return;
   const template = outcome.state === 'done' ? 'progressScanDone' : 'progressScanFailed';
-  // The teeth in the case's numbering, as its doctor and the lab read them on the case.
-  // The counts and the teeth beside the English sentence: another language writes its own (mail/templates.ts).
-  const told: Record<string, string> =
-    outcome.state === 'done'
-      ? summaryVariables(outcome.arches, caseNumberingSystem(row.toothNumbering ?? ''))
-      : { reason: outcome.reason };
   for (const staff of await findLabStaff(tx)) {
+    // The teeth in each reader's notation, as on their screens (docs/decisions/tooth-notation.md);
+    // the counts and the teeth beside the English sentence: another language writes its own (mail/templates.ts).
+    const told: Record<string, string> =
+      outcome.state === 'done'
+        ? summaryVariables(outcome.arches, await readUserToothNotation(tx, staff.userId))
+        : { reason: outcome.reason };
     await enqueueCaseMail(tx, deps.outbox, {
       to: staff.email,
       userId: staff.userId,

@@ -9,6 +9,7 @@ import {
   type CaseRow,
   type CaseStatus,
   type Locale,
+  type NumberingSystem,
 } from '@portal/contract';
 import { pdfMessages, type PdfMessage, type PdfMessageKey } from './pdf-messages.ts';
 import { i18nFor } from '../../i18n/index.ts';
@@ -16,10 +17,12 @@ import { i18nFor } from '../../i18n/index.ts';
 /**
  * The prescription's words in one language: its own messages (pdf-messages.ts), the case
  * fields' names and picked values, statuses, file kinds and dates. English is the spec's,
- * unchanged: the contract's labels and the portal's 'March 5, 2001'.
+ * unchanged: the contract's labels and the portal's 'March 5, 2001'. Teeth are named in the
+ * reader's notation when given (docs/decisions/tooth-notation.md), else the case's numbering.
  */
 export interface PdfWords {
   locale: Locale;
+  notation?: NumberingSystem;
   t(key: PdfMessageKey, values?: Record<string, string | number>): string;
   formatDate(value: string): string;
   fileSize(bytes: number): string;
@@ -52,7 +55,7 @@ const optionKeys = new Map(
 
 const isKey = (key: string): key is PdfMessageKey => key in pdfMessages;
 
-export function pdfWords(locale: Locale): PdfWords {
+export function pdfWords(locale: Locale, notation?: NumberingSystem): PdfWords {
   // The server's catalogs (apps/server/src/i18n): the language's words over English's.
   const i18n = i18nFor(locale);
   const t = (key: PdfMessageKey, values?: Record<string, string | number>) => i18n._({ ...pdfMessages[key], values });
@@ -84,6 +87,7 @@ export function pdfWords(locale: Locale): PdfWords {
 
   return {
     locale,
+    notation,
     t,
     formatDate,
     fileSize: (bytes) =>
@@ -96,7 +100,7 @@ export function pdfWords(locale: Locale): PdfWords {
     items(caseRow, group) {
       // caseFieldItems gives one item per field of the group, in the table's order.
       const fields = caseFieldList.filter((field) => field.detail?.group === group);
-      return caseFieldItems(caseRow, group, formatDate).map((item, index) => {
+      return caseFieldItems(caseRow, group, formatDate, notation).map((item, index) => {
         const key = `field.${fields[index]!.key}`;
         return {
           ...item,

@@ -1,4 +1,4 @@
-import { defaultLocale, type CaseDetailItem, type Locale } from '@portal/contract';
+import { defaultLocale, type CaseDetailItem, type Locale, type NumberingSystem } from '@portal/contract';
 import PDFDocument from 'pdfkit';
 import type { Prescription } from './find-prescription.ts';
 import { colors, contentWidth, ensureSpace, fonts, itemGrid, page, printable, sectionHeading } from './pdf-layout.ts';
@@ -188,11 +188,15 @@ function drawFooters({ text, words }: Pen, { caseRow }: Prescription): void {
  * The prescription as an A4 PDF (docs/decisions/case-form.md § Printable prescription): patient,
  * doctor and clinic, every field of the case field table as the detail view shows it, the
  * tooth chart and the files, in the reader's language (docs/decisions/languages.md § The
- * prescription PDF in every script). Answered as a stream; nothing is stored.
+ * prescription PDF in every script) and tooth notation. Answered as a stream; nothing is stored.
  */
-export function renderPrescription(prescription: Prescription, locale: Locale = defaultLocale): PDFKit.PDFDocument {
+export function renderPrescription(
+  prescription: Prescription,
+  locale: Locale = defaultLocale,
+  notation?: NumberingSystem,
+): PDFKit.PDFDocument {
   const { caseRow } = prescription;
-  const words = pdfWords(locale);
+  const words = pdfWords(locale, notation);
   const doc = new PDFDocument({
     size: 'A4',
     margin: page.margin,

@@ -68,13 +68,14 @@ function drawTooth(doc: PDFKit.PDFDocument, x: number, y: number, marked: ToothL
 }
 
 /**
- * The 32 teeth in two arches, as the dentist faces the patient, labelled in the case's system;
+ * The 32 teeth in two arches, as the dentist faces the patient, labelled in the reader's notation
+ * (else the case's numbering);
  * the y below it. The chart is a picture of the mouth: a right-to-left document does not mirror
  * it, and its words are set where they stand in every language.
  */
 export function drawToothChart({ text, words }: Pen, y: number, caseRow: CaseRow): number {
   const { doc } = text;
-  const system = caseNumberingSystem(caseRow[caseFields.toothNumbering.read]);
+  const system = words.notation ?? caseNumberingSystem(caseRow[caseFields.toothNumbering.read]);
   const marks = toothLists.map(({ key }) => ({ key, teeth: teethOf(caseRow, key) }));
   const top = ensureSpace(doc, y, 130);
   const left = page.margin + (contentWidth - chartWidth) / 2;
