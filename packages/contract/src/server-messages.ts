@@ -21,6 +21,26 @@ export const serverMessages = {
   sendOneScan: 'Send one {arch} scan',
   meshTimeLimit: 'This mesh took longer than {seconds} s to convert.',
   meshMemoryLimit: 'This mesh needed more than the {megabytes} MB a fit may take.',
+  zipUnreadable: 'The ZIP cannot be read: {detail}',
+  // Why a mesh is no STL (apps/server/src/meshes/stl.ts): `triangle` counts from 1, `byte` from 0.
+  stlNoTriangles: 'not a valid STL file: it has no triangles',
+  stlNoArea: 'not a valid STL file: every triangle in it has no area',
+  stlCoordinateNotNumber: 'not a valid STL file: triangle {triangle} has a coordinate that is not a number',
+  stlCoordinateNotFinite: 'not a valid STL file: a coordinate is not a finite number',
+  stlNotBinaryOrText: 'not a valid STL file: it is neither binary STL nor text starting with "solid"',
+  stlExpectedFacet: 'not a valid STL file: expected "facet" or "endsolid" at byte {byte}',
+  stlTextAfterEnd: 'not a valid STL file: unexpected text after "endsolid" at byte {byte}',
+  // `word` is an ASCII STL keyword (normal, outer, loop, vertex, endloop, endfacet), never translated.
+  stlExpectedWord: 'not a valid STL file: expected "{word}" at byte {byte}',
+  stlExpectedNumber: 'not a valid STL file: expected a number at byte {byte}',
+  // Why a plan arch's stages are not one set of teeth moved (apps/server/src/meshes/plan-view.ts).
+  planStageTriangles:
+    'the stages are not the same shells moved: a stage has {triangles} triangles, stage 0 has {stageZeroTriangles}',
+  planStageNotJoined:
+    'the stages are not the same shells moved: triangle {triangle} of a stage is not joined as in stage 0',
+  // `offMm` is text, the distance to three decimals as the English has always shown it ("0.200").
+  planShellChangesShape:
+    'the stages are not the same shells moved: a shell changes shape between stages (a vertex {offMm} mm off a rigid motion)',
   // No privilege raising (docs/decisions/access.md § Roles): `pages` lists the missing pages' paths.
   grantPagesNotHeld: 'You can only grant pages you have yourself (missing: {pages})',
   roleWithPagesNotHeld: 'You can only give a user a role with pages you have yourself (missing: {pages})',

@@ -1,5 +1,6 @@
 import {
   renderServerMessage,
+  serverMessages,
   type NotFoundSubject,
   type ServerMessageCode,
   type ServerMessageParams,
@@ -47,6 +48,23 @@ export function coded(
   fieldErrors?: Record<string, string>,
 ): AppError {
   return Object.assign(new AppError(status, renderServerMessage(code, params), fieldErrors), { code, params });
+}
+
+/**
+ * A coded refusal made in a worker thread (meshes/derivative-worker.ts): the structured clone
+ * that carries a thread's error keeps its message and cause and drops the rest, so it crosses
+ * as an Error whose cause is its status, code and values, and `codedFromThread` makes it again.
+ */
+export const codedAcrossThreads = (error: AppError): Error =>
+  new Error(error.message, { cause: { status: error.status, code: error.code, params: error.params } });
+
+/** The coded refusal an error from a worker thread carries (`codedAcrossThreads`), if it carries one. */
+export function codedFromThread(error: unknown): AppError | undefined {
+  const cause = (error as { cause?: unknown } | undefined)?.cause as
+    { status?: unknown; code?: unknown; params?: unknown } | undefined;
+  if (typeof cause?.code !== 'string' || !Object.hasOwn(serverMessages, cause.code)) return undefined;
+  const status = typeof cause.status === 'number' ? (cause.status as AppError['status']) : 400;
+  return coded(status, cause.code as ServerMessageCode, (cause.params ?? {}) as ServerMessageParams);
 }
 
 /** A coded refusal whose text is also `field`'s message: the web app puts both together from the template. */

@@ -1,11 +1,10 @@
 import path from 'node:path';
 import { Piscina } from 'piscina';
-import { AppError, badRequest, coded } from '../lib/errors.ts';
+import { AppError, coded, codedFromThread } from '../lib/errors.ts';
 import type { ViewingDerivative } from './derivative.ts';
-import { notOnePlanMessage, type PlanBase, type PlanView, type StageMotion } from './plan-view.ts';
+import type { PlanBase, PlanView, StageMotion } from './plan-view.ts';
 import type { ArchProgress, PlanArchForFit, ProgressFitOptions } from './progress-fit.ts';
 import type { ProgressPlacement, ProgressView } from './progress-view.ts';
-import { invalidStlMessage } from './stl.ts';
 
 export interface DerivativePoolOptions {
   /** Worker threads converting at once (default 1: a conversion keeps a core busy for seconds). */
@@ -132,10 +131,8 @@ export function createDerivativePool({
       if ((error as { code?: string }).code === 'ERR_WORKER_OUT_OF_MEMORY') {
         throw coded(400, 'meshMemoryLimit', { megabytes: fitHeapMb });
       }
-      // The worker's errors arrive as plain Errors with their message.
-      const isRefusal =
-        error instanceof Error && [invalidStlMessage, notOnePlanMessage].some((m) => error.message.startsWith(m));
-      throw isRefusal ? badRequest(error.message) : error;
+      // The worker's errors arrive as plain Errors; its refusals ("not a valid STL file: …") carry their code.
+      throw codedFromThread(error) ?? error;
     } finally {
       releaseThread();
     }

@@ -5,11 +5,12 @@
  */
 import { setPriority } from 'node:os';
 import { move, transferableSymbol, valueSymbol } from 'piscina';
+import { AppError, codedAcrossThreads } from '../lib/errors.ts';
 import { makeViewingDerivative } from './derivative.ts';
 import { makePlanView, planBase as readPlanBase, planStageMotion as fitStage, type PlanBase } from './plan-view.ts';
 import { fitProgressScan, type ArchProgress, type PlanArchForFit, type ProgressFitOptions } from './progress-fit.ts';
 import { makeProgressView, type ProgressPlacement } from './progress-view.ts';
-import { invalidStlMessage, readStl } from './stl.ts';
+import { invalidStl, readStl } from './stl.ts';
 import { weldVertices, type IndexedMesh } from './weld.ts';
 
 // This thread alone runs below normal priority (Linux sets it per thread): requests and
@@ -23,26 +24,46 @@ type Moved = ReturnType<typeof move>;
 const moving = (value: object, buffers: ArrayBufferLike[]): Moved =>
   move({ [transferableSymbol]: buffers, [valueSymbol]: value });
 
-export async function convertStl(stl: Uint8Array): Promise<Moved> {
+/**
+ * A task whose coded refusal ("not a valid STL file: …") crosses to the pool with its code and
+ * values (lib/errors.ts, `codedAcrossThreads`); it stays synchronous when it was.
+ */
+function coding<T, R>(task: (input: T) => R): (input: T) => R {
+  const carry = (error: unknown): never => {
+    throw error instanceof AppError && error.code ? codedAcrossThreads(error) : error;
+  };
+  return (input) => {
+    try {
+      const result = task(input);
+      return (result instanceof Promise ? result.catch(carry) : result) as R;
+    } catch (error) {
+      return carry(error);
+    }
+  };
+}
+
+export const convertStl: (stl: Uint8Array) => Promise<Moved> = coding(async (stl) => {
   const derivative = await makeViewingDerivative(stl);
   return moving(derivative, [derivative.glb.buffer]);
-}
+});
 
-export function planBase(stl: Uint8Array): Moved {
+export const planBase: (stl: Uint8Array) => Moved = coding((stl) => {
   const base = readPlanBase(stl);
   return moving(base, [base.positions.buffer, base.indices.buffer, base.firstCorner.buffer, base.shellOf.buffer]);
-}
+});
 
-export function planStageMotion({ stl, base }: { stl: Uint8Array; base: PlanBase }): Moved {
+export const planStageMotion: (task: { stl: Uint8Array; base: PlanBase }) => Moved = coding(({ stl, base }) => {
   const motion = fitStage(stl, base);
   return moving(motion, [motion.motions.buffer]);
-}
+});
 
-export async function makePlanViewTask(task: { base: PlanBase; stageMotions: Float64Array[] }): Promise<Moved> {
-  const { base, stageMotions } = task;
-  const view = await makePlanView(base, stageMotions);
-  return moving(view, [view.glb.buffer]);
-}
+export const makePlanViewTask: (task: { base: PlanBase; stageMotions: Float64Array[] }) => Promise<Moved> = coding(
+  async (task) => {
+    const { base, stageMotions } = task;
+    const view = await makePlanView(base, stageMotions);
+    return moving(view, [view.glb.buffer]);
+  },
+);
 
 interface FitTask {
   plan: PlanArchForFit;
@@ -62,28 +83,27 @@ function scanOfTask(task: FitTask): IndexedMesh | { refused: string } {
   if (stl.byteLength === 84 + 50 * declared && declared > task.maxTriangles) return tooMany(declared);
   const { positions } = readStl(stl);
   const triangles = positions.length / 9;
-  if (triangles === 0) throw new Error(`${invalidStlMessage}: it has no triangles`);
+  if (triangles === 0) throw invalidStl('stlNoTriangles');
   if (triangles > task.maxTriangles) return tooMany(triangles);
-  if (!positions.every(Number.isFinite)) throw new Error(`${invalidStlMessage}: a coordinate is not a finite number`);
+  if (!positions.every(Number.isFinite)) throw invalidStl('stlCoordinateNotFinite');
   return weldVertices(positions);
 }
 
 /** A progress scan's arch fitted to its plan (progress-fit.ts); refused above `maxTriangles` before any fitting. */
-export function fitProgressTask(task: FitTask): ArchProgress {
+export const fitProgressTask: (task: FitTask) => ArchProgress = coding((task) => {
   const scan = scanOfTask(task);
   return 'refused' in scan ? scan : fitProgressScan(task.plan, scan, task.options);
-}
+});
 
 /**
  * A fitted scan's viewing copy in the plan's frame (progress-view.ts), in the fit's pool and
  * within its bounds, once the fit's answer is stored: the scan is read again (a fraction of the
  * fit's time) rather than the answer waiting for the copy.
  */
-export async function progressViewTask(
-  task: FitTask & { toPlan: ProgressPlacement },
-): Promise<Moved | { refused: string }> {
-  const scan = scanOfTask(task);
-  if ('refused' in scan) return scan;
-  const view = await makeProgressView(task.plan, scan, task.toPlan, task.options);
-  return moving(view, [view.glb.buffer]);
-}
+export const progressViewTask: (task: FitTask & { toPlan: ProgressPlacement }) => Promise<Moved | { refused: string }> =
+  coding(async (task) => {
+    const scan = scanOfTask(task);
+    if ('refused' in scan) return scan;
+    const view = await makeProgressView(task.plan, scan, task.toPlan, task.options);
+    return moving(view, [view.glb.buffer]);
+  });

@@ -34,7 +34,7 @@ export const io = new NodeIO()
 export async function makeViewingDerivative(stl: Uint8Array): Promise<ViewingDerivative> {
   const detail = withoutDegenerateTriangles(weldVertices(readStl(stl).positions));
   const triangles = detail.indices.length / 3;
-  if (triangles === 0) throw invalidStl('every triangle in it has no area');
+  if (triangles === 0) throw invalidStl('stlNoArea');
   const overview = await overviewOf(detail);
   const document = newDocument();
   const scene = document.createScene();

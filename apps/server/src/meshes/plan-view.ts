@@ -1,5 +1,6 @@
+import type { ServerMessageCode, ServerMessageParams } from '@portal/contract';
 import { EigenvalueDecomposition, Matrix } from 'ml-matrix';
-import { badRequest } from '../lib/errors.ts';
+import { coded } from '../lib/errors.ts';
 import { compress, io, meshOf, newDocument } from './derivative.ts';
 import { overviewOf } from './overview.ts';
 import { readStl } from './stl.ts';
@@ -32,8 +33,6 @@ export interface StageMotion {
   largestMiss: number;
 }
 
-export const notOnePlanMessage = 'the stages are not the same shells moved';
-
 /**
  * A vertex may lie this far from where its shell's rigid motion puts it (millimetres): float
  * rounding in the lab's export is a thousand times less, a tooth that changed shape (not
@@ -41,7 +40,9 @@ export const notOnePlanMessage = 'the stages are not the same shells moved';
  */
 export const rigidToleranceMm = 0.005;
 
-const notOnePlan = (reason: string) => badRequest(`${notOnePlanMessage}: ${reason}`);
+/** Why the stages are not one set of shells moved: a refusal by its code ("the stages are not the same shells moved: …"). */
+const notOnePlan = (code: Extract<ServerMessageCode, `plan${string}`>, params: ServerMessageParams) =>
+  coded(400, code, params);
 
 export function planBase(stl: Uint8Array): PlanBase {
   const { positions: soup, triangles } = readStl(stl);
@@ -79,7 +80,7 @@ function shellsOf(indices: Uint32Array, vertices: number) {
 }
 
 /**
- * Where stage `stl` puts each shell of `base`: refused (400, `notOnePlanMessage`) when it
+ * Where stage `stl` puts each shell of `base`: refused (400, "the stages are not the same shells moved: …") when it
  * has other triangles, splits a vertex stage 0 shares, or bends a shell rather than moving
  * it. The motion is the least-squares rigid fit (Horn's quaternion method) of the shell's
  * stage-0 vertices onto the stage's.
@@ -87,7 +88,7 @@ function shellsOf(indices: Uint32Array, vertices: number) {
 export function planStageMotion(stl: Uint8Array, base: PlanBase): StageMotion {
   const { positions: soup, triangles } = readStl(stl);
   if (triangles !== base.triangles)
-    throw notOnePlan(`a stage has ${triangles} triangles, stage 0 has ${base.triangles}`);
+    throw notOnePlan('planStageTriangles', { triangles, stageZeroTriangles: base.triangles });
   const { indices, firstCorner, shellOf, shells } = base;
   const vertices = firstCorner.length;
   const moved = new Float64Array(vertices * 3);
@@ -101,7 +102,7 @@ export function planStageMotion(stl: Uint8Array, base: PlanBase): StageMotion {
     const vertex = indices[corner]!;
     for (let axis = 0; axis < 3; axis++) {
       if (soup[corner * 3 + axis] !== moved[vertex * 3 + axis]) {
-        throw notOnePlan(`triangle ${Math.floor(corner / 3) + 1} of a stage is not joined as in stage 0`);
+        throw notOnePlan('planStageNotJoined', { triangle: Math.floor(corner / 3) + 1 });
       }
     }
   }
@@ -151,7 +152,7 @@ export function planStageMotion(stl: Uint8Array, base: PlanBase): StageMotion {
     if (miss > largestMiss) largestMiss = miss;
   }
   if (largestMiss > rigidToleranceMm) {
-    throw notOnePlan(`a shell changes shape between stages (a vertex ${largestMiss.toFixed(3)} mm off a rigid motion)`);
+    throw notOnePlan('planShellChangesShape', { offMm: largestMiss.toFixed(3) });
   }
   return { motions, largestMiss };
 }

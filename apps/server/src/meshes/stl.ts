@@ -1,4 +1,5 @@
-import { badRequest } from '../lib/errors.ts';
+import type { ServerMessageCode, ServerMessageParams } from '@portal/contract';
+import { coded } from '../lib/errors.ts';
 
 /** A triangle soup as STL stores it: 9 floats (three x, y, z vertices) per triangle. */
 export interface StlTriangles {
@@ -6,9 +7,9 @@ export interface StlTriangles {
   triangles: number;
 }
 
-export const invalidStlMessage = 'not a valid STL file';
-
-export const invalidStl = (reason: string) => badRequest(`${invalidStlMessage}: ${reason}`);
+/** Why a mesh is no STL: a refusal by its code (`stl…` in the contract's `serverMessages`), "not a valid STL file: …". */
+export const invalidStl = (code: Extract<ServerMessageCode, `stl${string}`>, params: ServerMessageParams = {}) =>
+  coded(400, code, params);
 
 const binaryHeaderBytes = 84;
 const binaryTriangleBytes = 50;
@@ -22,7 +23,7 @@ const binaryTriangleBytes = 50;
  */
 export function readStl(stl: Uint8Array): StlTriangles {
   const read = isBinaryStl(stl) ? readBinaryStl(stl) : readAsciiStl(stl);
-  if (read.triangles === 0) throw invalidStl('it has no triangles');
+  if (read.triangles === 0) throw invalidStl('stlNoTriangles');
   return read;
 }
 
@@ -41,7 +42,7 @@ function readBinaryStl(stl: Uint8Array): StlTriangles {
     const record = binaryHeaderBytes + triangle * binaryTriangleBytes + 12;
     for (let i = 0; i < 9; i++) {
       const value = view.getFloat32(record + i * 4, true);
-      if (!Number.isFinite(value)) throw invalidStl(`triangle ${triangle + 1} has a coordinate that is not a number`);
+      if (!Number.isFinite(value)) throw invalidStl('stlCoordinateNotNumber', { triangle: triangle + 1 });
       positions[triangle * 9 + i] = value;
     }
   }
@@ -64,7 +65,7 @@ function readAsciiStl(stl: Uint8Array): StlTriangles {
   const tokens = new Tokenizer(text);
   const positions = new Float32Array(Math.floor(stl.byteLength / shortestAsciiFacetBytes) * 9);
   let triangles = 0;
-  if (tokens.next() !== 'solid') throw invalidStl('it is neither binary STL nor text starting with "solid"');
+  if (tokens.next() !== 'solid') throw invalidStl('stlNotBinaryOrText');
   for (;;) {
     // The solid's name, which may be several words or none, runs to the end of its line.
     tokens.skipLine();
@@ -83,11 +84,11 @@ function readAsciiStl(stl: Uint8Array): StlTriangles {
       triangles++;
       word = tokens.next();
     }
-    if (word !== 'endsolid') throw invalidStl(`expected "facet" or "endsolid" at byte ${tokens.wordStart}`);
+    if (word !== 'endsolid') throw invalidStl('stlExpectedFacet', { byte: tokens.wordStart });
     tokens.skipLine();
     const after = tokens.next();
     if (after === undefined) break;
-    if (after !== 'solid') throw invalidStl(`unexpected text after "endsolid" at byte ${tokens.wordStart}`);
+    if (after !== 'solid') throw invalidStl('stlTextAfterEnd', { byte: tokens.wordStart });
   }
   return { positions: positions.slice(0, triangles * 9), triangles };
 }
@@ -119,13 +120,13 @@ class Tokenizer {
   }
 
   expect(word: string) {
-    if (this.next() !== word) throw invalidStl(`expected "${word}" at byte ${this.wordStart}`);
+    if (this.next() !== word) throw invalidStl('stlExpectedWord', { word, byte: this.wordStart });
   }
 
   number(): number {
     const word = this.next();
     const value = word === undefined ? NaN : Number(word);
-    if (!Number.isFinite(value)) throw invalidStl(`expected a number at byte ${this.wordStart}`);
+    if (!Number.isFinite(value)) throw invalidStl('stlExpectedNumber', { byte: this.wordStart });
     return value;
   }
 }

@@ -37,6 +37,26 @@ describe('errorMessage', () => {
     expect(errorMessage(arch, 'Failed')).toBe('Der Oberkiefer-Scan ist kein STL-Mesh');
   });
 
+  it("shows why a file could not be read in German, numbers as numbers and a reader's own English as it is", () => {
+    i18n.loadAndActivate({ locale: 'de', messages: german });
+    const otherTriangles = new ApiError(
+      400,
+      'the stages are not the same shells moved: a stage has 170 triangles, stage 0 has 160',
+      {},
+      undefined,
+      { code: 'planStageTriangles', params: { triangles: 170, stageZeroTriangles: 160 } },
+    );
+    expect(errorMessage(otherTriangles, 'Failed')).toBe(
+      'die Stufen sind nicht dieselben Schalen, nur bewegt: eine Stufe hat 170 Dreiecke, Stufe 0 hat 160',
+    );
+    const detail = 'End of central directory record signature not found. Either not a zip file, or file is truncated.';
+    const unreadable = new ApiError(400, `The ZIP cannot be read: ${detail}`, {}, undefined, {
+      code: 'zipUnreadable',
+      params: { detail },
+    });
+    expect(errorMessage(unreadable, 'Failed')).toBe(`Die ZIP-Datei kann nicht gelesen werden: ${detail}`);
+  });
+
   it('keeps a refusal without a code, or with one it does not know, to its text', () => {
     i18n.loadAndActivate({ locale: 'de', messages: german });
     expect(errorMessage(new ApiError(409, 'Some new refusal'), 'Failed')).toBe('Some new refusal');

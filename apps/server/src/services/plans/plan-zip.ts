@@ -1,7 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { Transform, type Readable, type TransformCallback } from 'node:stream';
 import type yauzl from 'yauzl';
-import { AppError, badRequest, coded } from '../../lib/errors.ts';
+import { AppError, coded } from '../../lib/errors.ts';
 import { planFileName } from './plan-files.ts';
 
 /**
@@ -60,8 +60,9 @@ class RatioMeter extends Transform {
   }
 }
 
+/** The ZIP reader's own reason (its English, shown as it is) inside a coded refusal. */
 const zipError = (error: unknown) =>
-  error instanceof AppError ? error : badRequest(`The ZIP cannot be read: ${(error as Error).message}`);
+  error instanceof AppError ? error : coded(400, 'zipUnreadable', { detail: (error as Error).message });
 
 /**
  * Reads a spooled ZIP entry by entry (yauzl, lazyEntries, sizes validated), calling `each`
