@@ -31,6 +31,8 @@ export default defineConfig({
       include: [
         '<rootDir>/apps/server/src/mail/templates.ts',
         '<rootDir>/apps/server/src/services/prescription/pdf-messages.ts',
+        // The refusals' templates (`server.<code>`), for a mail that tells one: a failed progress scan's reason.
+        '<rootDir>/packages/contract/src/server-messages.ts',
       ],
     },
   ],

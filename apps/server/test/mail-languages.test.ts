@@ -3,10 +3,11 @@ import path from 'node:path';
 import { extractFromFileWithBabel } from '@lingui/cli/api/extractors/babel';
 import { makeConfig } from '@lingui/conf';
 import { compileMessage } from '@lingui/message-utils/compileMessage';
-import { defaultLocale, supportedLocales, type Locale } from '@portal/contract';
+import { defaultLocale, renderServerMessage, supportedLocales, type Locale } from '@portal/contract';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import linguiConfig from '../../../lingui.config.ts';
+import { contractMessages } from '../../../lingui/contract-messages.ts';
 import { mailOutbox, users } from '../src/db/schema.ts';
 import { readCatalog } from '../src/i18n/index.ts';
 import type { EmailTemplateName } from '../src/mail/mailer.ts';
@@ -124,6 +125,16 @@ async function sourceMessages(): Promise<Map<string, string>> {
   const messages = new Map<string, string>();
   for (const include of catalog!.include) {
     const file = include.replace('<rootDir>', repoRoot);
+    // The contract's refusals (server-messages.ts) through the portal's own extractor, as `lingui extract` does.
+    if (contractMessages.match(file)) {
+      await contractMessages.extract(
+        file,
+        await readFile(file, 'utf8'),
+        (message) => messages.set(message.id, message.message ?? ''),
+        { linguiConfig: config },
+      );
+      continue;
+    }
     await extractFromFileWithBabel(
       file,
       await readFile(file, 'utf8'),
@@ -168,8 +179,10 @@ describe('the server catalogs (lingui compile --strict)', () => {
       for (const [id, english] of source) {
         expect(catalog[id]?.trim(), `${locale} ${id}`).toBeTruthy();
         expect(placeholdersOf(catalog[id]!), `${locale} ${id}`).toEqual(placeholdersOf(english));
-        // Only the product's name reads the same in every language, and some of the PDF's words in some.
-        if (id !== 'mail.signature' && !sameAsEnglish[locale]?.includes(id))
+        // Only the product's name reads the same in every language, and some of the PDF's words in some;
+        // a word the refusals name ('Link', 'Doctor') may be the same word in another language.
+        const isSentence = /^(mail|pdf|server)\./.test(id);
+        if (isSentence && id !== 'mail.signature' && !sameAsEnglish[locale]?.includes(id))
           expect(catalog[id], `${locale} ${id} is still English`).not.toBe(english);
       }
     },
@@ -228,6 +241,29 @@ describe('each mail in each language', () => {
       expect(renderTemplate('secondStepLocked', variables, locale).text, locale).toContain(written);
     }
     expect(renderTemplate('secondStepLocked', variables, 'de').text).toContain('06.12.2026, 10:42 (Europe/Berlin)');
+  });
+
+  it("tells a failed progress scan's reason in the reader's language, from its code and values", () => {
+    const params = { arch: 'upper', found: 5, teeth: 14, needed: 8 };
+    const failed = {
+      ...variables,
+      reason: renderServerMessage('progressScanDoesNotFit', params),
+      reasonCode: 'progressScanDoesNotFit',
+      reasonParams: JSON.stringify(params),
+    };
+    expect(renderTemplate('progressScanFailed', failed, 'en').text).toContain(`with the plan: ${failed.reason}.`);
+    const german = renderTemplate('progressScanFailed', failed, 'de');
+    expect(german.text).toContain(
+      'Der Oberkiefer-Scan passt nicht zum Behandlungsplan: Der Scan passt nicht zum Oberkiefer dieses Plans: 5 seiner 14 Zähne',
+    );
+    expect(german.html).toContain('mindestens 8 sind nötig');
+    for (const locale of translated) {
+      expect(renderTemplate('progressScanFailed', failed, locale).text, locale).not.toContain(failed.reason);
+    }
+    // Stored before reasons had codes: the stored English, as it was.
+    expect(renderTemplate('progressScanFailed', { ...variables, reason: 'the fit failed' }, 'de').text).toContain(
+      'the fit failed',
+    );
   });
 
   it('a mail queued before the counts and keys were sent keeps their English words, and says the rest in the language', () => {

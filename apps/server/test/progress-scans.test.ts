@@ -1,6 +1,12 @@
 import { NodeIO } from '@gltf-transform/core';
 import { EXTMeshoptCompression, KHRMeshQuantization } from '@gltf-transform/extensions';
-import { progressViewDistanceCapMm, toothLabel } from '@portal/contract';
+import {
+  progressViewDistanceCapMm,
+  renderServerMessage,
+  toothLabel,
+  type ServerMessageCode,
+  type ServerMessageParams,
+} from '@portal/contract';
 import { count, eq } from 'drizzle-orm';
 import { MeshoptDecoder } from 'meshoptimizer/decoder';
 import { randomUUID } from 'node:crypto';
@@ -318,7 +324,7 @@ describe('a progress scan', () => {
     expect(await keysUnder('progress')).toEqual(named);
   });
 
-  it('a scan of the wrong arch ends failed, with the reason', async () => {
+  it('a scan of the wrong arch ends failed, with the reason, by its code for the reader too', async () => {
     const lower = progressScan({ arch: 'lower', stage, seed: 4, ...scanSize });
     const sent = await send(doctor.token, scanForm({ stage: String(stage), upper: lower.stl }));
     expect(sent.statusCode, sent.body).toBe(202);
@@ -326,10 +332,21 @@ describe('a progress scan', () => {
     const result = (await read(doctor.token, sent.json<{ progressScanId: number }>().progressScanId)).json<{
       state: string;
       reason: string;
+      reasonCode: ServerMessageCode;
+      reasonParams: ServerMessageParams;
       arches: unknown[];
     }>();
     expect(result.state).toBe('failed');
     expect(result.reason).toMatch(/^the upper scan does not fit the plan: /);
+    // The same sentence from its code and values, as the web app and the mails put it together.
+    expect(result.reasonCode).toBe('progressScanDoesNotFit');
+    expect(result.reasonParams).toEqual({
+      arch: 'upper',
+      found: expect.any(Number),
+      teeth: expect.any(Number),
+      needed: expect.any(Number),
+    });
+    expect(renderServerMessage(result.reasonCode, result.reasonParams)).toBe(result.reason);
     expect(result.arches).toEqual([]);
     const view = await t.as(doctor.token, {
       method: 'GET',
@@ -455,7 +472,7 @@ describe('a progress scan', () => {
     const stl = new Uint8Array(upperScan.stl);
     const triangles = (stl.byteLength - 84) / 50;
     expect(fitProgressTask({ plan: fitted, stl, options, maxTriangles: triangles - 1 })).toEqual({
-      refused: `the scan has ${triangles} triangles, more than the ${triangles - 1} a progress scan may have`,
+      refused: { code: 'progressScanTooManyTriangles', params: { triangles, maxTriangles: triangles - 1 } },
     });
     // A header that lies (more triangles than the file holds) is not taken at its word: the file is read, and refused.
     const lying = new Uint8Array(stl);

@@ -73,8 +73,11 @@ export const progressScan = z.object({
   planId: z.number(),
   stage: z.number().int(),
   state: z.enum(progressScanStates),
-  /** Why the scan failed: the fit's refusal, or a file that could not be read. */
+  /** Why the scan failed: the fit's refusal, or a file that could not be read (in English). */
   reason: z.string().optional(),
+  /** The reason's code in `serverMessages` and its values, for the reader's language (as a refusal's). */
+  reasonCode: z.string().optional(),
+  reasonParams: z.record(z.string(), z.union([z.string(), z.number()])).optional(),
   arches: z.array(progressScanArch),
   /** The arches sent. */
   sent: z.array(z.enum(planArches)),

@@ -41,6 +41,17 @@ export const serverMessages = {
   // `offMm` is text, the distance to three decimals as the English has always shown it ("0.200").
   planShellChangesShape:
     'the stages are not the same shells moved: a shell changes shape between stages (a vertex {offMm} mm off a rigid motion)',
+  // Why a progress scan could not be fitted (apps/server/src/services/plans/progress-scans.ts),
+  // stored with the scan: `reason` is the plan's or the job's own English, as it came.
+  progressScanTooLarge: 'the {arch} scan is larger than the {megabytes} MB a progress scan may be',
+  progressPlanHasNoStages: 'the approved plan has no {arch} stages',
+  progressPlanEndsAtStage: "the approved plan's {arch} arch ends at stage {stages}",
+  progressPlanNotMeasurable: "the plan's {arch} teeth cannot be measured: {reason}",
+  progressScanTooManyTriangles:
+    'the {arch} scan does not fit the plan: the scan has {triangles} triangles, more than the {maxTriangles} a progress scan may have',
+  progressScanDoesNotFit:
+    "the {arch} scan does not fit the plan: the scan does not fit this plan's {arch} arch: {found} of its {teeth} teeth were found in it where one placement of the plan puts them, and at least {needed} are needed. Check that it is this patient's {arch} arch, with the teeth in view",
+  progressFitNotCompleted: 'the fit could not be completed: {reason}',
   // No privilege raising (docs/decisions/access.md § Roles): `pages` lists the missing pages' paths.
   grantPagesNotHeld: 'You can only grant pages you have yourself (missing: {pages})',
   roleWithPagesNotHeld: 'You can only give a user a role with pages you have yourself (missing: {pages})',

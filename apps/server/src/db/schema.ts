@@ -116,7 +116,10 @@ export const users = pgTable(
     // Case lists sorted by doctorname: the doctors in name order, then each one's cases.
     index('users_full_name_idx').on(sql`(${table.firstName} || ' ' || ${table.lastName})`),
     check('users_live_role', sql`${table.deletedAt} is not null or ${table.roleId} is not null`),
-    check('users_locale_check', sql`${table.locale} in (${sql.raw(supportedLocales.map((value) => `'${value}'`).join(', '))})`),
+    check(
+      'users_locale_check',
+      sql`${table.locale} in (${sql.raw(supportedLocales.map((value) => `'${value}'`).join(', '))})`,
+    ),
     check(
       'users_tooth_notation_check',
       sql`${table.toothNotation} is null or ${table.toothNotation} in (${sql.raw(toothNotations.map((value) => `'${value}'`).join(', '))})`,
@@ -1106,6 +1109,9 @@ export const progressScans = pgTable(
     stage: integer('stage').notNull(),
     state: text('state', { enum: progressScanStates }).notNull().default('queued'),
     reason: text('reason'),
+    // The reason by its code and values (packages/contract/src/server-messages.ts): each reader sees it in their language.
+    reasonCode: text('reason_code'),
+    reasonParams: jsonb('reason_params').$type<Record<string, string | number>>(),
     upperKey: text('upper_key').unique(),
     upperBytes: bigint('upper_bytes', { mode: 'number' }),
     lowerKey: text('lower_key').unique(),

@@ -212,6 +212,26 @@ function summaryIn(say: Say, v: Variables): string {
   return say.t(off === total ? progressWords.allOffTrack : progressWords.someOffTrack, values);
 }
 
+/**
+ * Why a progress scan failed: English keeps the stored sentence; another language puts it
+ * together from its code's template (the contract's `serverMessages`, in the server's catalogs
+ * as `server.<code>`) and values, each word among them (an arch) translated too.
+ */
+function reasonIn(say: Say, v: Variables): string {
+  const id = `server.${v.reasonCode}`;
+  const { messages } = i18nFor(say.locale);
+  if (isEnglish(say) || !v.reasonCode || !messages[id]) return `${v.reason}`;
+  const params = JSON.parse(v.reasonParams ?? '{}') as Record<string, string | number>;
+  // A word the catalogs hold ('upper') in the reader's language; any other value as it came.
+  const words = Object.fromEntries(
+    Object.entries(params).map(([name, value]) => [
+      name,
+      typeof value === 'string' && messages[value] ? say.t({ id: value }) : value,
+    ]),
+  );
+  return say.t({ id }, words);
+}
+
 const templates: Record<EmailTemplateName, (v: Variables, say: Say) => RenderedMail> = {
   // Active first, with the password chosen at registration; the reset link only for a new one (docs/decisions/accounts.md § The activation mail).
   activation: (v, { t, h }) => {
@@ -655,7 +675,8 @@ const templates: Record<EmailTemplateName, (v: Variables, say: Say) => RenderedM
       html: `<p>${h(common.greeting, { name })}</p><p>${h(m.compared, { doctorName: v.doctorName ?? '', trackingNo: v.trackingNo ?? '', stage: v.stage === undefined ? '' : values.stage }, { summary: `<b>${escapeHtml(v.summary === undefined ? '' : summary)}</b>` })}</p><p><a href="${escapeHtml(v.caseUrl ?? '')}">${h(common.openCase)}</a></p><p>${h(common.signature)}</p>`,
     };
   },
-  progressScanFailed: (v, { t, h, n }) => {
+  progressScanFailed: (v, say) => {
+    const { t, h, n } = say;
     const m = {
       subject: /*i18n*/ {
         id: 'mail.progressScanFailed.subject',
@@ -671,13 +692,13 @@ const templates: Record<EmailTemplateName, (v: Variables, say: Say) => RenderedM
       trackingNo: `${v.trackingNo}`,
       stage: n(v.stage),
       doctorName: `${v.doctorName}`,
-      reason: `${v.reason}`,
+      reason: reasonIn(say, v),
     };
     const name = nameOf(v);
     return {
       subject: t(m.subject, values),
       text: `${t(common.greeting, { name })}\n\n${t(m.failed, values)}\n${v.caseUrl}\n\n${t(common.signature)}`,
-      html: `<p>${h(common.greeting, { name })}</p><p>${h(m.failed, { doctorName: v.doctorName ?? '', trackingNo: v.trackingNo ?? '', stage: v.stage === undefined ? '' : values.stage, reason: v.reason ?? '' })}</p><p><a href="${escapeHtml(v.caseUrl ?? '')}">${h(common.openCase)}</a></p><p>${h(common.signature)}</p>`,
+      html: `<p>${h(common.greeting, { name })}</p><p>${h(m.failed, { doctorName: v.doctorName ?? '', trackingNo: v.trackingNo ?? '', stage: v.stage === undefined ? '' : values.stage, reason: v.reason === undefined ? '' : values.reason })}</p><p><a href="${escapeHtml(v.caseUrl ?? '')}">${h(common.openCase)}</a></p><p>${h(common.signature)}</p>`,
     };
   },
 };

@@ -3,7 +3,7 @@ import { Piscina } from 'piscina';
 import { AppError, coded, codedFromThread } from '../lib/errors.ts';
 import type { ViewingDerivative } from './derivative.ts';
 import type { PlanBase, PlanView, StageMotion } from './plan-view.ts';
-import type { ArchProgress, PlanArchForFit, ProgressFitOptions } from './progress-fit.ts';
+import type { ArchProgress, FitRefusal, PlanArchForFit, ProgressFitOptions } from './progress-fit.ts';
 import type { ProgressPlacement, ProgressView } from './progress-view.ts';
 
 export interface DerivativePoolOptions {
@@ -51,7 +51,7 @@ export interface DerivativePool {
     toPlan: ProgressPlacement,
     options: ProgressFitOptions,
     maxTriangles: number,
-  ): Promise<ProgressView | { refused: string }>;
+  ): Promise<ProgressView | FitRefusal>;
   /** Conversions running in a thread now, and waiting for one. */
   readonly converting: number;
   readonly waiting: number;

@@ -8,7 +8,13 @@ import { move, transferableSymbol, valueSymbol } from 'piscina';
 import { AppError, codedAcrossThreads } from '../lib/errors.ts';
 import { makeViewingDerivative } from './derivative.ts';
 import { makePlanView, planBase as readPlanBase, planStageMotion as fitStage, type PlanBase } from './plan-view.ts';
-import { fitProgressScan, type ArchProgress, type PlanArchForFit, type ProgressFitOptions } from './progress-fit.ts';
+import {
+  fitProgressScan,
+  type ArchProgress,
+  type FitRefusal,
+  type PlanArchForFit,
+  type ProgressFitOptions,
+} from './progress-fit.ts';
 import { makeProgressView, type ProgressPlacement } from './progress-view.ts';
 import { invalidStl, readStl } from './stl.ts';
 import { weldVertices, type IndexedMesh } from './weld.ts';
@@ -73,9 +79,12 @@ interface FitTask {
 }
 
 /** The scan's mesh, or why it is refused: above `maxTriangles` before any fitting. */
-function scanOfTask(task: FitTask): IndexedMesh | { refused: string } {
+function scanOfTask(task: FitTask): IndexedMesh | FitRefusal {
   const tooMany = (triangles: number) => ({
-    refused: `the scan has ${triangles} triangles, more than the ${task.maxTriangles} a progress scan may have`,
+    refused: {
+      code: 'progressScanTooManyTriangles' as const,
+      params: { triangles, maxTriangles: task.maxTriangles },
+    },
   });
   // A binary STL says its count in its header: refused before its triangles are read.
   const { stl } = task;
@@ -100,10 +109,11 @@ export const fitProgressTask: (task: FitTask) => ArchProgress = coding((task) =>
  * within its bounds, once the fit's answer is stored: the scan is read again (a fraction of the
  * fit's time) rather than the answer waiting for the copy.
  */
-export const progressViewTask: (task: FitTask & { toPlan: ProgressPlacement }) => Promise<Moved | { refused: string }> =
-  coding(async (task) => {
+export const progressViewTask: (task: FitTask & { toPlan: ProgressPlacement }) => Promise<Moved | FitRefusal> = coding(
+  async (task) => {
     const scan = scanOfTask(task);
     if ('refused' in scan) return scan;
     const view = await makeProgressView(task.plan, scan, task.toPlan, task.options);
     return moving(view, [view.glb.buffer]);
-  });
+  },
+);

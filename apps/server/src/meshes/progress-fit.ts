@@ -1,3 +1,4 @@
+import type { ServerMessageCode, ServerMessageParams } from '@portal/contract/server-messages';
 import { EigenvalueDecomposition, Matrix, solve } from 'ml-matrix';
 import { BufferAttribute, BufferGeometry, Vector3 } from 'three';
 import { MeshBVH, type HitPointInfo } from 'three-mesh-bvh';
@@ -61,7 +62,10 @@ export type ArchProgress =
       /** The anchored arch's placement of the scan in the plan's frame: x_plan = r x_scan + t, r row-major (progress-view.ts draws the scan there). */
       toPlan: { r: number[]; t: Vec3 };
     }
-  | { refused: string };
+  | FitRefusal;
+
+/** Why a scan is not fitted: its reason's code in the contract's `serverMessages`, and its values. */
+export type FitRefusal = { refused: { code: ServerMessageCode; params: ServerMessageParams } };
 
 /** Crown points sampled per tooth for its own fit, and of those for the arch's. */
 const samplesPerTooth = 400;
@@ -163,9 +167,9 @@ export function fitProgressScan(plan: PlanArchForFit, scan: IndexedMesh, options
   if (anchors.length < Math.max(leastAnchors, Math.ceil(leastAnchorShare * inView.length))) {
     // Another patient, the other arch and a scan of a few teeth look alike from here: too few
     // of the plan's crowns fit the scan together. The message names each.
-    const archName = plan.teeth[0]!.tooth <= 16 ? 'upper' : 'lower';
+    const needed = Math.max(leastAnchors, Math.ceil(leastAnchorShare * inView.length));
     return {
-      refused: `the scan does not fit this plan's ${archName} arch: ${anchors.length} of its ${teeth.length} teeth were found in it where one placement of the plan puts them, and at least ${Math.max(leastAnchors, Math.ceil(leastAnchorShare * inView.length))} are needed. Check that it is this patient's ${archName} arch, with the teeth in view`,
+      refused: { code: 'progressScanDoesNotFit', params: { found: anchors.length, teeth: teeth.length, needed } },
     };
   }
   const fromScan = invert(arch);

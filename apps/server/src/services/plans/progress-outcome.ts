@@ -4,6 +4,8 @@ import {
   toothLabel,
   type NumberingSystem,
   type ProgressScanArch,
+  type ServerMessageCode,
+  type ServerMessageParams,
 } from '@portal/contract';
 import { and, desc, eq } from 'drizzle-orm';
 import type { Database, Transaction } from '../../db/client.ts';
@@ -31,7 +33,7 @@ type ViewColumns = 'upperViewKey' | 'upperViewBytes' | 'lowerViewKey' | 'lowerVi
 
 export type ProgressOutcome =
   | { state: 'done'; arches: ProgressScanArch[]; views?: Pick<typeof progressScans.$inferInsert, ViewColumns> }
-  | { state: 'failed'; reason: string };
+  | { state: 'failed'; reason: string; code?: ServerMessageCode; params?: ServerMessageParams };
 
 /**
  * cases.off_track from the case's latest done scan (the latest sent, not the latest fitted: a
@@ -88,7 +90,10 @@ async function mailLab(
     const told: Record<string, string> =
       outcome.state === 'done'
         ? summaryVariables(outcome.arches, await readUserToothNotation(tx, staff.userId))
-        : { reason: outcome.reason };
+        : {
+            reason: outcome.reason,
+            ...(outcome.code && { reasonCode: outcome.code, reasonParams: JSON.stringify(outcome.params ?? {}) }),
+          };
     await enqueueCaseMail(tx, deps.outbox, {
       to: staff.email,
       userId: staff.userId,
@@ -120,7 +125,13 @@ export async function finishProgressScan(
       .set(
         outcome.state === 'done'
           ? { state: 'done', arches: outcome.arches, reason: null, finishedAt: new Date(), ...outcome.views }
-          : { state: 'failed', reason: outcome.reason, finishedAt: new Date() },
+          : {
+              state: 'failed',
+              reason: outcome.reason,
+              reasonCode: outcome.code ?? null,
+              reasonParams: outcome.params ?? null,
+              finishedAt: new Date(),
+            },
       )
       .where(eq(progressScans.progressScanId, scan.progressScanId))
       .returning({ progressScanId: progressScans.progressScanId });

@@ -1,12 +1,15 @@
 import {
   maxProgressScansPerCase,
   progressScanArch,
+  renderServerMessage,
   summarizeProgress,
   type PlanArch,
   type PlanSummary,
   type ProgressScan,
   type ProgressScanArch,
   type ProgressScanListItem,
+  type ServerMessageCode,
+  type ServerMessageParams,
 } from '@portal/contract';
 import { and, asc, count, desc, eq } from 'drizzle-orm';
 import type { SignedInUser } from '../../auth/policy.ts';
@@ -130,6 +133,7 @@ function scanOf(row: ScanRow): ProgressScan {
     stage: row.stage,
     state: row.state,
     ...(row.reason !== null && { reason: row.reason }),
+    ...(row.reasonCode !== null && { reasonCode: row.reasonCode, reasonParams: row.reasonParams ?? {} }),
     arches: progressScanArch.array().parse(row.arches ?? []),
     sent: sentArches(row),
     createdAt: row.createdAt.toISOString(),
@@ -195,8 +199,20 @@ export type PublishProgress = (change: {
   state: 'queued' | 'done' | 'failed';
 }) => Promise<void>;
 
-/** Thrown by the job for a scan that cannot be fitted: trying again would change nothing. */
-class Refusal extends Error {}
+/**
+ * Thrown by the job for a scan that cannot be fitted: trying again would change nothing. Its
+ * reason by code and values, as a refusal's, so that each reader reads it in their language.
+ */
+class Refusal extends Error {
+  readonly code: ServerMessageCode;
+  readonly params: ServerMessageParams;
+
+  constructor(code: ServerMessageCode, params: ServerMessageParams) {
+    super(renderServerMessage(code, params));
+    this.code = code;
+    this.params = params;
+  }
+}
 
 /** Registers the job that fits progress scans; the meshes are read and fitted in `meshes`' worker threads. */
 export function handleProgressFitJobs(deps: {
@@ -209,8 +225,11 @@ export function handleProgressFitJobs(deps: {
   publicUrl: string;
 }): void {
   const { db, storage, jobs, meshes, publish } = deps;
-  const failed = async (row: { caseId: number; progressScanId: number; stage: number }, reason: string) => {
-    await finishProgressScan(deps, row, { state: 'failed', reason });
+  const failed = async (
+    row: { caseId: number; progressScanId: number; stage: number },
+    { message, code, params }: { message: string; code?: ServerMessageCode; params?: ServerMessageParams },
+  ) => {
+    await finishProgressScan(deps, row, { state: 'failed', reason: message, code, params });
     await publish({ caseId: row.caseId, progressScanId: row.progressScanId, state: 'failed' });
   };
 
@@ -263,7 +282,7 @@ export function handleProgressFitJobs(deps: {
       .from(planStageFiles)
       .where(and(eq(planStageFiles.planId, planId), eq(planStageFiles.arch, arch)))
       .orderBy(asc(planStageFiles.stage));
-    if (files.length < 2) throw new Refusal(`the approved plan has no ${arch} stages`);
+    if (files.length < 2) throw new Refusal('progressPlanHasNoStages', { arch });
     // As the plan's processing stored it (plan-fit-data.ts); a plan processed before has its
     // stages read here, once, and stored for the next scan.
     let base = await readPlanFitData(storage, planId, arch, files.length - 1);
@@ -278,7 +297,7 @@ export function handleProgressFitJobs(deps: {
       base = { ...read, stageMotions };
     }
     const teeth = toothAxesOf(arch, base);
-    if ('unavailable' in teeth) throw new Refusal(`the plan's ${arch} teeth cannot be measured: ${teeth.unavailable}`);
+    if ('unavailable' in teeth) throw new Refusal('progressPlanNotMeasurable', { arch, reason: teeth.unavailable });
     const plan: PlanArchForFit = {
       positions: base.positions,
       indices: base.indices,
@@ -310,7 +329,12 @@ export function handleProgressFitJobs(deps: {
       const key = (arch === 'upper' ? row.upperKey : row.lowerKey)!;
       await yieldToRequests();
       const plan = await planArch(row.planId, arch, yieldToRequests);
-      const fitted = await meshes.fitProgress(plan, await readStoredStl(storage, key), options, maxProgressScanTriangles);
+      const fitted = await meshes.fitProgress(
+        plan,
+        await readStoredStl(storage, key),
+        options,
+        maxProgressScanTriangles,
+      );
       if ('refused' in fitted) {
         await db
           .update(progressScans)
@@ -339,14 +363,12 @@ export function handleProgressFitJobs(deps: {
           const key = (arch === 'upper' ? row.upperKey : row.lowerKey)!;
           const bytes = (arch === 'upper' ? row.upperBytes : row.lowerBytes) ?? 0;
           if (bytes > maxProgressScanBytes) {
-            throw new Refusal(
-              `the ${arch} scan is larger than the ${maxProgressScanBytes / 1e6} MB a progress scan may be`,
-            );
+            throw new Refusal('progressScanTooLarge', { arch, megabytes: maxProgressScanBytes / 1e6 });
           }
           await job.yieldToRequests();
           const plan = await planArch(row.planId, arch, () => job.yieldToRequests());
           if (options.stage > plan.stageMotions.length) {
-            throw new Refusal(`the approved plan's ${arch} arch ends at stage ${plan.stageMotions.length}`);
+            throw new Refusal('progressPlanEndsAtStage', { arch, stages: plan.stageMotions.length });
           }
           await job.yieldToRequests();
           const fitted = await meshes.fitProgress(
@@ -355,16 +377,14 @@ export function handleProgressFitJobs(deps: {
             options,
             maxProgressScanTriangles,
           );
-          if ('refused' in fitted) throw new Refusal(`the ${arch} scan does not fit the plan: ${fitted.refused}`);
+          if ('refused' in fitted) throw new Refusal(fitted.refused.code, { arch, ...fitted.refused.params });
           const { toPlan, ...result } = fitted;
           arches.push({ arch, ...result });
           placed.push({ arch, key, plan, toPlan });
         }
       } catch (error) {
         // A refusal, or a file the worker could not read (400 from the pool): the scan fails with its reason.
-        if (error instanceof Refusal || (error instanceof AppError && error.status === 400)) {
-          return failed(row, error.message);
-        }
+        if (error instanceof Refusal || (error instanceof AppError && error.status === 400)) return failed(row, error);
         throw error;
       }
       // The result, the case's off-track mark and the lab's mail in one transaction
@@ -396,7 +416,12 @@ export function handleProgressFitJobs(deps: {
           .select({ caseId: progressScans.caseId, stage: progressScans.stage })
           .from(progressScans)
           .where(eq(progressScans.progressScanId, progressScanId));
-        if (row) await failed({ ...row, progressScanId }, `the fit could not be completed: ${reason}`);
+        const code = 'progressFitNotCompleted';
+        if (row)
+          await failed(
+            { ...row, progressScanId },
+            { message: renderServerMessage(code, { reason }), code, params: { reason } },
+          );
       },
     },
   );

@@ -8,7 +8,7 @@ import { useState, type ReactNode } from 'react';
 import { useNavigate } from 'react-router';
 import { refinementFromScanPath } from '../../../config/paths.ts';
 import { formatDateTime } from '../../../lib/format-date.ts';
-import { serverText } from '../../../lib/server-text.ts';
+import { serverRefusalText } from '../../../lib/server-text.ts';
 import { intlLocale } from '../../../lib/i18n.ts';
 import { isFitting, useDoneResults, useProgressScan, useProgressScans } from '../api/get-progress-scans.ts';
 import { summarySentence } from '../lib/progress-words.ts';
@@ -82,7 +82,9 @@ function ScanRow({
           )}
           {scan.state === 'failed' && (
             <Text size="sm" c="red.9">
-              {scan.reason != null ? serverText(scan.reason) : t`The scan could not be fitted.`}
+              {scan.reason != null
+                ? serverRefusalText(scan.reason, scan.reasonCode, scan.reasonParams)
+                : t`The scan could not be fitted.`}
             </Text>
           )}
         </Stack>
