@@ -40,7 +40,9 @@ export function AssigneeSelect({
     mutationFn: (userId: number | null) =>
       api.call('PUT /api/case/:caseId/assignee', { params: { caseId }, body: { userId } }),
     onSuccess: (answer) => {
-      notifySuccess(answer.message);
+      // The server's sentence, in the language shown.
+      const name = answer.assignee?.name;
+      notifySuccess(name ? t`Case assigned to ${name}` : t`Case unassigned`);
       return Promise.all([
         queryClient.invalidateQueries({ queryKey: caseKeys.lists() }),
         queryClient.invalidateQueries({ queryKey: caseKeys.detail(caseId) }),

@@ -99,8 +99,9 @@ function RequestChangesModal({ caseId, plan, onClose }: { caseId: number; plan: 
       return;
     }
     decide.mutateAsync({ planId: plan.planId, comment }).then(
-      (answer) => {
-        notifySuccess(serverText(answer.message));
+      () => {
+        // The server's sentence, in the language shown.
+        notifySuccess(t`Changes requested on plan version ${version}`);
         onClose();
       },
       (failure: unknown) => {
@@ -215,8 +216,8 @@ function ApproveModal({
         ...(needsAcknowledgement && { findingsAcknowledged: true }),
       })
       .then(
-        (answer) => {
-          notifySuccess(serverText(answer.message));
+        () => {
+          notifySuccess(t`Plan version ${version} approved`);
           onClose();
         },
         (failure: unknown) => {

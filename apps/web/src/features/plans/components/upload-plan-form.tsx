@@ -94,7 +94,9 @@ export function UploadPlanForm({
     if (!parsed.success || Object.keys(found).length > 0) return;
     upload.mutateAsync(toPlanFormData(parsed.data as PlanSummary, files)).then(
       (answer) => {
-        notifySuccess(serverText(answer.message));
+        // The server's sentence, in the language shown (the answer's words are English).
+        const version = answer.version;
+        notifySuccess(t`Plan version ${version} uploaded`);
         onDone();
       },
       (error: unknown) => {

@@ -5,9 +5,9 @@ import { IconDevices, IconLogout } from '@tabler/icons-react';
 import { confirmAction } from '../../../components/confirm-delete.tsx';
 import { formatDateTime } from '../../../lib/format-date.ts';
 import { errorMessage, notifyError, notifySuccess } from '../../../lib/notify.ts';
-import { serverText } from '../../../lib/server-text.ts';
 import { useEndSessions } from '../api/end-sessions.ts';
 import { useMySessions } from '../api/get-my-sessions.ts';
+import { sessionsEndedText } from '../../../lib/sessions-ended.ts';
 
 function DeviceRow({ session, onEnd }: { session: SignedInSession; onEnd: () => void }) {
   const { t } = useLingui();
@@ -74,7 +74,7 @@ export function SignedInDevices() {
     );
     if (!isConfirmed) return;
     try {
-      notifySuccess(serverText((await endSessions.mutateAsync(session?.sessionId)).message));
+      notifySuccess(sessionsEndedText((await endSessions.mutateAsync(session?.sessionId)).ended));
     } catch (error) {
       notifyError(errorMessage(error, t`Something went wrong...`));
     }

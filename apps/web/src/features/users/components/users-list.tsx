@@ -17,6 +17,7 @@ import { useEndUserSessions } from '../api/end-user-sessions.ts';
 import { useResetSecondFactor } from '../api/reset-second-factor.ts';
 import { useUsers } from '../api/get-users.ts';
 import { serverText } from '../../../lib/server-text.ts';
+import { sessionsEndedText } from '../../../lib/sessions-ended.ts';
 
 /** The columns a phone shows. */
 const phoneColumns: (keyof User | 'actions')[] = ['UserName', 'actions'];
@@ -52,7 +53,7 @@ export function UsersList({ onAdd, onEdit }: { onAdd: () => void; onEdit: (user:
     const message = t`Sign ${userName} out on every device?`;
     if (!(await confirmAction({ message, confirmLabel: t`End sessions` }))) return;
     try {
-      notifySuccess(serverText((await endSessions.mutateAsync(user.UserId)).message));
+      notifySuccess(sessionsEndedText((await endSessions.mutateAsync(user.UserId)).ended));
     } catch (error) {
       notifyError(errorMessage(error, fallbackMessages.saveFailed));
     }

@@ -88,8 +88,10 @@ function ConfirmStatusModal({
     // Not mutate()'s own callbacks: the refetches the change sets off can unmount this modal
     // before they end, and TanStack Query then never calls them (the toast was lost).
     update.mutateAsync({ caseId, ...body }).then(
-      (answer) => {
-        notifySuccess(answer.message ? serverText(answer.message) : t`Updated successfully`);
+      () => {
+        // The server's sentence, in the language shown.
+        const label = statusLabel(to);
+        notifySuccess(t`Case status changed to ${label}`);
         onClose();
       },
       (error: unknown) => {
