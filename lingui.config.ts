@@ -2,6 +2,7 @@ import babel from '@lingui/cli/api/extractors/babel';
 import { defineConfig } from '@lingui/conf';
 import { formatter } from '@lingui/format-po';
 import { contractMessages } from './lingui/contract-messages.ts';
+import { serverAnswersExtractor } from './lingui/server-answers.ts';
 import { supportedLocales } from './packages/contract/src/locales.ts';
 
 /**
@@ -16,13 +17,22 @@ export default defineConfig({
   fallbackLocales: { default: 'en' },
   // Each message names the files it is in, without line numbers: an edit elsewhere leaves the catalogs alone.
   format: formatter({ lineNumbers: false }),
-  extractors: [contractMessages, babel],
+  // The first that matches a file reads it: the server's answers' extractor leaves the server
+  // catalog's two files (its mails, the PDF) to babel.
+  extractors: [contractMessages, serverAnswersExtractor, babel],
   catalogs: [
     {
       path: '<rootDir>/apps/web/src/locales/{locale}',
-      // The contract's English too: the web app shows what the server sends (lingui/contract-messages.ts).
-      include: ['<rootDir>/apps/web/src', '<rootDir>/packages/contract/src'],
-      exclude: ['**/*.test.ts', '**/*.test.tsx', '**/testing/**'],
+      // The contract's English too: the web app shows what the server sends (lingui/contract-messages.ts),
+      // and the server's own fixed answers (lingui/server-answers.ts), not its own catalog's words.
+      include: ['<rootDir>/apps/web/src', '<rootDir>/packages/contract/src', '<rootDir>/apps/server/src'],
+      exclude: [
+        '**/*.test.ts',
+        '**/*.test.tsx',
+        '**/testing/**',
+        '<rootDir>/apps/server/src/mail/templates.ts',
+        '<rootDir>/apps/server/src/services/prescription/pdf-messages.ts',
+      ],
     },
     {
       // The server's: every mail's words (docs/decisions/languages.md § Mails and the server's messages)

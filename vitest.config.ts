@@ -23,6 +23,7 @@ const databaseFreeServerTests = [
   'test/configuration-doc.test.ts',
   'test/started-processes.test.ts',
   'test/progress-fit.test.ts',
+  'test/server-answers.test.ts',
 ];
 
 // Two workers on this 2-core machine (PGlite takes 0.5-1 GB a worker), beside the browser
