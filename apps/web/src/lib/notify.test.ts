@@ -57,6 +57,13 @@ describe('errorMessage', () => {
     expect(errorMessage(unreadable, 'Failed')).toBe(`Die ZIP-Datei kann nicht gelesen werden: ${detail}`);
   });
 
+  it("shows the server's own fixed refusal in German (lingui/server-answers.ts puts it in the catalogs)", () => {
+    i18n.loadAndActivate({ locale: 'de', messages: german });
+    expect(errorMessage(new ApiError(409, 'A role with this name already exists'), 'Failed')).toBe(
+      'Eine Rolle mit diesem Namen existiert bereits',
+    );
+  });
+
   it('keeps a refusal without a code, or with one it does not know, to its text', () => {
     i18n.loadAndActivate({ locale: 'de', messages: german });
     expect(errorMessage(new ApiError(409, 'Some new refusal'), 'Failed')).toBe('Some new refusal');
