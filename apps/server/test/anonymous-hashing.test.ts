@@ -4,7 +4,6 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vites
 import { hash } from '@node-rs/argon2';
 import { tooManyRequests } from '../src/routes/doctors/index.ts';
 import { createResetLink } from '../src/services/password-reset.ts';
-import { pictureTooLargeMessage } from '../src/services/profile-pictures.ts';
 import { allRows, createDoctor, doctorFields, firstCityOf, formData, makeImage } from './helpers/factories.ts';
 import { createTestApp, type TestApp } from './helpers/test-app.ts';
 
@@ -136,9 +135,12 @@ describe('a profile picture over the pixel limit is refused from its header, bef
     const elapsed = performance.now() - started;
     console.log(`[figure] 6000x6000 profile picture refused in ${elapsed.toFixed(0)} ms`);
     expect(response.statusCode).toBe(400);
+    const message = 'The picture is too large: at most 25 megapixels (such as 6000x4000).';
     expect(response.json()).toEqual({
-      message: pictureTooLargeMessage,
-      fieldErrors: { profilePic: pictureTooLargeMessage },
+      message,
+      fieldErrors: { profilePic: message },
+      code: 'pictureTooLarge',
+      params: { megapixels: 25 },
     });
     expect(hashes).not.toHaveBeenCalled();
     const list = await allRows<{ UserName: string }>(t, await t.adminToken(), '/api/doctor/get_doctors_list');

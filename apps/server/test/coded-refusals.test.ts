@@ -63,6 +63,27 @@ describe('a coded refusal', () => {
     expect(response.statusCode).toBe(403);
     expect(Object.keys(response.json())).toEqual(['message']);
   });
+
+  it('answers an address no route serves with its code and values', async () => {
+    const response = await t.as(doctor.token, { method: 'GET', url: '/api/no-such-route?x=1' });
+    expect(response.statusCode).toBe(404);
+    expect(response.json()).toEqual({
+      message: 'Route GET /api/no-such-route not found',
+      code: 'routeNotFound',
+      params: { method: 'GET', path: '/api/no-such-route' },
+    });
+  });
+
+  it('answers a role still held with its code', async () => {
+    const staff = await createStaff(t, []);
+    const refused = await t.as(await t.adminToken(), { method: 'DELETE', url: `/api/role/delete/${staff.roleId}` });
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json()).toEqual({
+      message: 'This role is assigned to 1 user and cannot be deleted',
+      code: 'roleAssignedToOneUser',
+      params: {},
+    });
+  });
 });
 
 describe('a coded refusal made while reading a file', () => {

@@ -89,6 +89,7 @@ export const caseFileMessages = {
   otherFileType: 'Only JPG, PNG files are allowed!',
   maxillaryScanRequired: 'Maxillary Scan is required',
   tooLarge: 'The upload is larger than the server allows',
+  tooManyOtherFiles: `At most ${maxOtherFiles} other files`,
   imageUnreadable: 'The image could not be read: send the photo as a JPG or PNG file',
   pdfActiveContent: 'PDFs with scripts, automatic actions or attached files are not accepted: print it to a new PDF',
   pdfUnreadable: 'The PDF could not be checked (encrypted or damaged): print it to a new PDF',

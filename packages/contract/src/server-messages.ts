@@ -52,6 +52,22 @@ export const serverMessages = {
   progressScanDoesNotFit:
     "the {arch} scan does not fit the plan: the scan does not fit this plan's {arch} arch: {found} of its {teeth} teeth were found in it where one placement of the plan puts them, and at least {needed} are needed. Check that it is this patient's {arch} arch, with the teeth in view",
   progressFitNotCompleted: 'the fit could not be completed: {reason}',
+  // A progress scan's form (apps/server/src/services/plans/receive-progress-scan.ts), under its field too.
+  progressStageOutOfRange: "Stage must be from 1 to {lastStage}, the approved plan's last stage",
+  scanArchHasNoStages: 'The approved plan has no {arch} stages',
+  scanArchEndsAtStage: "The approved plan's {arch} arch ends at stage {stages}",
+  progressScansTooMany: 'A case keeps at most {max} progress scans',
+  // `reason` is the contract's own words for why the file was refused.
+  messageFileRefused: '{file}: {reason}',
+  pictureTooLarge: 'The picture is too large: at most {megapixels} megapixels (such as 6000x4000).',
+  caseTextTooLarge: "The case form's text is at most {kilobytes} KB",
+  fieldLongerThanForm: 'Field "{field}" is longer than the form allows',
+  routeNotFound: 'Route {method} {path} not found',
+  roleAssignedToOneUser: 'This role is assigned to 1 user and cannot be deleted',
+  roleAssignedToUsers: 'This role is assigned to {count} users and cannot be deleted',
+  // `until` is "2026-12-06 10:43 UTC" (services/second-step-lock.ts).
+  secondStepLocked:
+    'Too many wrong codes: signing in to this account is locked until {until}. Try again then, or ask the administrator to reset your second factor.',
   // No privilege raising (docs/decisions/access.md § Roles): `pages` lists the missing pages' paths.
   grantPagesNotHeld: 'You can only grant pages you have yourself (missing: {pages})',
   roleWithPagesNotHeld: 'You can only give a user a role with pages you have yourself (missing: {pages})',

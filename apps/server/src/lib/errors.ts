@@ -75,6 +75,12 @@ export const codedOnField = (
   field: string,
 ): AppError => coded(status, code, params, { [field]: renderServerMessage(code, params) });
 
+/** The answer for an address no route serves, as a coded refusal's: `{ message, code, params }`. */
+export function routeNotFound(method: string, url: string) {
+  const params = { method, path: url.split('?')[0]! };
+  return { message: renderServerMessage('routeNotFound', params), code: 'routeNotFound', params };
+}
+
 /** PostgreSQL's unique_violation, raised by both drivers. */
 export function isUniqueViolation(error: unknown, constraint?: string): boolean {
   const cause = (error as { cause?: unknown })?.cause ?? error;

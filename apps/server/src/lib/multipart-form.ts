@@ -83,7 +83,7 @@ export async function readSmallMultipart(
           });
         }
       } else {
-        if (part.valueTruncated) throw new AppError(413, `Field "${part.fieldname}" is longer than the form allows`);
+        if (part.valueTruncated) throw coded(413, 'fieldLongerThanForm', { field: part.fieldname });
         const value = String(part.value);
         textBytes += Buffer.byteLength(value);
         if (textBytes > maxTextBytes) throw new AppError(413, 'The form has more text than it may have');

@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import { AppError } from '../lib/errors.ts';
+import { AppError, routeNotFound } from '../lib/errors.ts';
 
 /** Database unreachable: the driver's connection errors, from either pg or PGlite. */
 function isDatabaseUnavailable(error: { code?: string; message?: string }): boolean {
@@ -78,6 +78,6 @@ export const errorHandlerPlugin = fp(async (app: FastifyInstance) => {
   });
 
   app.setNotFoundHandler((request, reply) => {
-    reply.status(404).send({ message: `Route ${request.method} ${request.url.split('?')[0]} not found` });
+    reply.status(404).send(routeNotFound(request.method, request.url));
   });
 });

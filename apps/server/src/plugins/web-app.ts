@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { routeNotFound } from '../lib/errors.ts';
 
 /** Vite's content-hashed build output: its names change when its bytes do, so browsers keep it for a year. */
 const hashedAssetsDir = `${path.sep}assets${path.sep}`;
@@ -48,7 +49,7 @@ export const webAppPlugin = fp(async (app: FastifyInstance) => {
   }
   app.get('/*', { config: { access: 'public' }, schema: { hide: true } }, async (request, reply) => {
     if (request.url.startsWith('/api/')) {
-      return reply.status(404).send({ message: `Route ${request.method} ${request.url.split('?')[0]} not found` });
+      return reply.status(404).send(routeNotFound(request.method, request.url));
     }
     // A patient's link (docs/decisions/plans.md § Patient links): kept out of search engines.
     if (request.url.startsWith('/p/')) reply.header('x-robots-tag', 'noindex, nofollow');

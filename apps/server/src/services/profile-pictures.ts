@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Sharp } from 'sharp';
 import type { SmallFile } from '../lib/multipart-form.ts';
-import { badRequest } from '../lib/errors.ts';
+import { badRequest, codedOnField } from '../lib/errors.ts';
 import { deleteKeys } from '../storage/delete-keys.ts';
 import type { Storage } from '../storage/storage.ts';
 
@@ -26,7 +26,8 @@ const loadSharp = async () => (await import('sharp')).default;
 
 /** The most pixels a profile picture may have: 25 megapixels (6000x4000 and less) decode in well under 300 ms. */
 const maxPicturePixels = 25_000_000;
-export const pictureTooLargeMessage = `The picture is too large: at most ${maxPicturePixels / 1_000_000} megapixels (such as 6000x4000).`;
+const pictureTooLarge = () =>
+  codedOnField(400, 'pictureTooLarge', { megapixels: maxPicturePixels / 1_000_000 }, 'profilePic');
 
 /**
  * Refuses a picture over `maxPicturePixels` from its header alone (sharp's metadata does not
@@ -40,7 +41,7 @@ export async function assertPictureSize(file: SmallFile): Promise<void> {
   // Unreadable: storeProfilePicture refuses it with its own message.
   if (!metadata?.width || !metadata.height) return;
   if (metadata.width * metadata.height > maxPicturePixels) {
-    throw badRequest(pictureTooLargeMessage, { profilePic: pictureTooLargeMessage });
+    throw pictureTooLarge();
   }
 }
 

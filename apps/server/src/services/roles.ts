@@ -2,15 +2,15 @@ import { ADMIN_ROLE_ID, DOCTOR_ROLE_ID, type Role, type RoleRequest } from '@por
 import { and, asc, eq, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { Database } from '../db/client.ts';
 import { roles, users } from '../db/schema.ts';
-import { conflict, isUniqueViolation, notFound } from '../lib/errors.ts';
+import { coded, conflict, isUniqueViolation, notFound } from '../lib/errors.ts';
 
 const systemRoles = new Set([ADMIN_ROLE_ID, DOCTOR_ROLE_ID]);
 const duplicateName = () =>
   conflict('A role with this name already exists', { roleName: 'A role with this name already exists' });
 
 /** The words the portal has always used, with how many live users hold the role. */
-const roleHeldMessage = (count: number) =>
-  `This role is assigned to ${count} ${count === 1 ? 'user' : 'users'} and cannot be deleted`;
+const roleHeld = (count: number) =>
+  count === 1 ? coded(409, 'roleAssignedToOneUser', {}) : coded(409, 'roleAssignedToUsers', { count });
 
 const roleColumns = {
   RoleId: roles.roleId,
@@ -90,7 +90,7 @@ export async function deleteRole(db: Database, roleId: number): Promise<void> {
       .from(users)
       .where(and(eq(users.roleId, roleId), isNull(users.deletedAt)));
     const count = holders?.count ?? 0;
-    if (count > 0) throw conflict(roleHeldMessage(count));
+    if (count > 0) throw roleHeld(count);
     await tx
       .update(users)
       .set({ roleId: null })

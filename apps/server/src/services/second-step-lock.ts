@@ -18,10 +18,6 @@ const day = sql`make_interval(hours => ${secondStepLockPolicy.hours})`;
 /** "2026-12-06 10:43 UTC": when a lock ends, for the message and the mail. */
 export const lockEndText = (until: Date) => `${until.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 
-export const secondStepLockedMessage = (until: Date) =>
-  `Too many wrong codes: signing in to this account is locked until ${lockEndText(until)}. ` +
-  'Try again then, or ask the administrator to reset your second factor.';
-
 /**
  * When the user's second step unlocks, or null when it is not locked. A factor set up after
  * the lock began (after an administrator's reset) is not locked: the guesses were at the old one.

@@ -1,7 +1,7 @@
 import { endpoints, secondFactorMessages, type Endpoint } from '@portal/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { InterimClaims } from '../../auth/tokens.ts';
-import { AppError, unauthorized } from '../../lib/errors.ts';
+import { AppError, coded, unauthorized } from '../../lib/errors.ts';
 import { recordAudit } from '../../services/audit.ts';
 import { completeSignIn, findInterimUser, findUserToSignIn, type SignInUser } from '../../services/auth.ts';
 import {
@@ -15,7 +15,7 @@ import {
   countSecondStepFailure,
   findSecondStepLock,
   forgiveSecondStepFailures,
-  secondStepLockedMessage,
+  lockEndText,
 } from '../../services/second-step-lock.ts';
 import { route, type EndpointRequest } from '../define-route.ts';
 import { answerSession, signInClient } from './session-answer.ts';
@@ -65,7 +65,7 @@ export async function secondStepRoutes(app: FastifyInstance) {
 
   const refuseLocked = (reply: FastifyReply, lockedUntil: Date) => {
     reply.header('retry-after', Math.max(1, Math.ceil((lockedUntil.getTime() - Date.now()) / 1000)));
-    return new AppError(429, secondStepLockedMessage(lockedUntil));
+    return coded(429, 'secondStepLocked', { until: lockEndText(lockedUntil) });
   };
 
   /** A locked account's second step is refused before any check, a right answer included. */

@@ -200,7 +200,7 @@ async function withNamedUploads(
       fileErrors[file.fieldName] ??= 'Only one file may be sent here';
   }
   const otherFiles = [...upload.files, ...resolved.files].filter((file) => file.fieldName === otherFilesField);
-  if (otherFiles.length > maxOtherFiles) fileErrors[otherFilesField] ??= `At most ${maxOtherFiles} other files`;
+  if (otherFiles.length > maxOtherFiles) fileErrors[otherFilesField] ??= caseFileMessages.tooManyOtherFiles;
   return { all: { ...upload, files: [...upload.files, ...resolved.files], fileErrors }, files: resolved.files };
 }
 

@@ -56,7 +56,7 @@ const maxFieldBytes = 64 * 1024;
 const maxCaseTextBytes = 256 * 1024;
 
 const tooLarge = () => new AppError(413, caseFileMessages.tooLarge);
-const caseTextTooLarge = `The case form's text is at most ${maxCaseTextBytes / 1024} KB`;
+const caseTextTooLarge = () => coded(413, 'caseTextTooLarge', { kilobytes: maxCaseTextBytes / 1024 });
 
 type FilePart = Extract<FormPart, { type: 'file' }>;
 
@@ -103,7 +103,7 @@ export async function receiveCaseUpload(
           );
         const value = String(part.value);
         textBytes += Buffer.byteLength(value);
-        if (textBytes > maxCaseTextBytes) throw new AppError(413, caseTextTooLarge);
+        if (textBytes > maxCaseTextBytes) throw caseTextTooLarge();
         received.fields[part.fieldname] = value;
         continue;
       }
@@ -125,7 +125,7 @@ export async function receiveCaseUpload(
       if (slot.isMultiple ? ++otherFileCount > maxOtherFiles : seenSingle.has(part.fieldname)) {
         await drain(part);
         received.fileErrors[part.fieldname] ??= slot.isMultiple
-          ? `At most ${maxOtherFiles} other files`
+          ? caseFileMessages.tooManyOtherFiles
           : 'Only one file may be sent here';
         continue;
       }

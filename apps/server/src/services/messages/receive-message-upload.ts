@@ -1,6 +1,6 @@
 import { maxMessageFiles, messageFilesField, messageMessages, serverFieldMessages } from '@portal/contract';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { badRequest, coded } from '../../lib/errors.ts';
+import { badRequest, coded, codedOnField } from '../../lib/errors.ts';
 import { isForbiddenFieldName, type FormLimits, type FormPart } from '../../lib/multipart-form.ts';
 import { deleteKeys } from '../../storage/delete-keys.ts';
 import type { Storage } from '../../storage/storage.ts';
@@ -71,8 +71,8 @@ export async function receiveMessageUpload(
       const storageKey = `messages/${uploadId}/${randomBytes(12).toString('hex')}`;
       const stored = await storeFilePart(storage, part, messageFileAccepts, storageKey, budget);
       if ('refused' in stored) {
-        const message = `${part.filename}: ${stored.refused ?? messageMessages.fileType}`;
-        throw badRequest(message, { files: message });
+        const reason = stored.refused ?? messageMessages.fileType;
+        throw codedOnField(400, 'messageFileRefused', { file: part.filename, reason }, 'files');
       }
       received.files.push(stored);
     }

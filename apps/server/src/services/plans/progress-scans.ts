@@ -16,7 +16,7 @@ import type { SignedInUser } from '../../auth/policy.ts';
 import type { Database } from '../../db/client.ts';
 import { cases, planStageFiles, progressScans, treatmentPlans } from '../../db/schema.ts';
 import type { JobQueue } from '../../jobs/job-queue.ts';
-import { AppError, conflict, notFound } from '../../lib/errors.ts';
+import { AppError, coded, conflict, notFound } from '../../lib/errors.ts';
 import type { DerivativePool } from '../../meshes/derivative-pool.ts';
 import type { PlanArchForFit, ProgressFitOptions } from '../../meshes/progress-fit.ts';
 import type { ProgressPlacement } from '../../meshes/progress-view.ts';
@@ -49,7 +49,6 @@ const maxProgressScanBytes = 300e6;
 
 export const progressMessages = {
   noApprovedPlan: 'A progress scan is compared with the approved plan: this case has none yet',
-  tooMany: `A case keeps at most ${maxProgressScansPerCase} progress scans`,
 };
 
 export interface ApprovedPlan {
@@ -78,7 +77,8 @@ async function countScans(db: Pick<Database, 'select'>, caseId: number) {
 
 /** 409 when the case already keeps as many scans as it may (checked before the files are read, and again when stored). */
 export async function assertRoomForScan(db: Pick<Database, 'select'>, caseId: number) {
-  if ((await countScans(db, caseId)) >= maxProgressScansPerCase) throw conflict(progressMessages.tooMany);
+  if ((await countScans(db, caseId)) >= maxProgressScansPerCase)
+    throw coded(409, 'progressScansTooMany', { max: maxProgressScansPerCase });
 }
 
 export interface StoredScanFile {

@@ -82,18 +82,13 @@ export async function receiveProgressScan(
     if (stageText === undefined || stageText.trim() === '' || !Number.isInteger(stage)) {
       throw badRequest('Stage must be a whole number: the aligner the patient wears now', { stage: 'Required' });
     }
-    if (stage < 1 || stage > lastStage) {
-      const message = `Stage must be from 1 to ${lastStage}, the approved plan's last stage`;
-      throw badRequest(message, { stage: message });
-    }
+    if (stage < 1 || stage > lastStage) throw codedOnField(400, 'progressStageOutOfRange', { lastStage }, 'stage');
     for (const file of stored) {
       const stages = file.arch === 'upper' ? plan.upperStages : plan.lowerStages;
       if (stage > stages) {
-        const message =
-          stages === 0
-            ? `The approved plan has no ${file.arch} stages`
-            : `The approved plan's ${file.arch} arch ends at stage ${stages}`;
-        throw badRequest(message, { [file.arch]: message });
+        throw stages === 0
+          ? codedOnField(400, 'scanArchHasNoStages', { arch: file.arch }, file.arch)
+          : codedOnField(400, 'scanArchEndsAtStage', { arch: file.arch, stages }, file.arch);
       }
     }
     if (stored.length === 0) {
