@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import type { z } from 'zod';
-import { toFieldErrors } from '@portal/contract';
+import { serverFieldMessages, toFieldErrors } from '@portal/contract';
 import { AppError, badRequest, coded } from './errors.ts';
 import { assertNoNul } from './nul-text.ts';
 
@@ -36,6 +36,17 @@ export interface SmallFile {
 }
 
 export const isForbiddenFieldName = (name: string) => forbiddenNames.has(name);
+
+/**
+ * Refuses a streamed upload's part before its contents are used: a name no form may use, and a
+ * text field cut at its bound (the upload's own routes: a case, a plan, a progress scan).
+ */
+export function refuseBadPart(part: { fieldname: string; type: string; valueTruncated?: boolean }): void {
+  if (isForbiddenFieldName(part.fieldname)) throw coded(400, 'fieldNameNotAllowed', { field: part.fieldname });
+  if (part.type === 'field' && part.valueTruncated) {
+    throw coded(400, 'fieldTooLong', { field: part.fieldname }, { [part.fieldname]: serverFieldMessages.tooLong });
+  }
+}
 
 /** What a small form may hold: its file fields and the bytes of all its text together. */
 export interface SmallFormShape {

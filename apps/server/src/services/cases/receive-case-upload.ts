@@ -8,7 +8,7 @@ import {
 } from '@portal/contract';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { AppError, coded } from '../../lib/errors.ts';
-import { isForbiddenFieldName, type FormLimits, type FormPart } from '../../lib/multipart-form.ts';
+import { refuseBadPart, type FormLimits, type FormPart } from '../../lib/multipart-form.ts';
 import { deleteKeys } from '../../storage/delete-keys.ts';
 import type { Storage } from '../../storage/storage.ts';
 import { drainStream } from '../uploads/store-counted.ts';
@@ -92,15 +92,8 @@ export async function receiveCaseUpload(
   let textBytes = 0;
   try {
     for await (const part of parts) {
-      if (isForbiddenFieldName(part.fieldname)) throw coded(400, 'fieldNameNotAllowed', { field: part.fieldname });
+      refuseBadPart(part);
       if (part.type === 'field') {
-        if (part.valueTruncated)
-          throw coded(
-            400,
-            'fieldTooLong',
-            { field: part.fieldname },
-            { [part.fieldname]: serverFieldMessages.tooLong },
-          );
         const value = String(part.value);
         textBytes += Buffer.byteLength(value);
         if (textBytes > maxCaseTextBytes) throw caseTextTooLarge();

@@ -16,7 +16,7 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { AppError, badRequest, coded } from '../../lib/errors.ts';
-import { isForbiddenFieldName, type FormLimits, type FormPart } from '../../lib/multipart-form.ts';
+import { refuseBadPart, type FormLimits, type FormPart } from '../../lib/multipart-form.ts';
 import { deleteKeys } from '../../storage/delete-keys.ts';
 import type { Storage } from '../../storage/storage.ts';
 import { extensionOf, isStlModel } from '../cases/file-checks.ts';
@@ -101,15 +101,8 @@ export async function receivePlanUpload(
 
   try {
     for await (const part of parts) {
-      if (isForbiddenFieldName(part.fieldname)) throw coded(400, 'fieldNameNotAllowed', { field: part.fieldname });
+      refuseBadPart(part);
       if (part.type === 'field') {
-        if (part.valueTruncated)
-          throw coded(
-            400,
-            'fieldTooLong',
-            { field: part.fieldname },
-            { [part.fieldname]: serverFieldMessages.tooLong },
-          );
         if (part.fieldname === 'summary') summaryText = String(part.value);
         continue;
       }

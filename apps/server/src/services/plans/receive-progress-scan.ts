@@ -2,7 +2,7 @@ import { progressScanArchFields, serverFieldMessages, type PlanArch } from '@por
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { AppError, badRequest, coded, codedOnField } from '../../lib/errors.ts';
-import { isForbiddenFieldName, type FormLimits, type FormPart } from '../../lib/multipart-form.ts';
+import { refuseBadPart, type FormLimits, type FormPart } from '../../lib/multipart-form.ts';
 import { deleteKeys } from '../../storage/delete-keys.ts';
 import type { Storage } from '../../storage/storage.ts';
 import { isStlModel } from '../cases/file-checks.ts';
@@ -49,15 +49,8 @@ export async function receiveProgressScan(
 
   try {
     for await (const part of parts) {
-      if (isForbiddenFieldName(part.fieldname)) throw coded(400, 'fieldNameNotAllowed', { field: part.fieldname });
+      refuseBadPart(part);
       if (part.type === 'field') {
-        if (part.valueTruncated)
-          throw coded(
-            400,
-            'fieldTooLong',
-            { field: part.fieldname },
-            { [part.fieldname]: serverFieldMessages.tooLong },
-          );
         if (part.fieldname === 'stage') stageText = String(part.value);
         continue;
       }
