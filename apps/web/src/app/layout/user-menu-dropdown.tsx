@@ -1,14 +1,13 @@
 import { Trans, useLingui } from '@lingui/react/macro';
-import { Avatar, Menu, Stack, Text } from '@mantine/core';
+import { Menu, Stack, Text } from '@mantine/core';
 import { IconLogout, IconShieldLock, IconUser } from '@tabler/icons-react';
 import { useNavigate } from 'react-router';
 import { paths } from '../../config/paths.ts';
 import { useLogout } from '../../features/auth/api/logout.ts';
 import { isDoctor, type Session } from '../../lib/session.ts';
-import { avatarUrl } from '../../lib/avatar.ts';
 import { intlLocale } from '../../lib/i18n.ts';
 import { useOpenedAtMount } from '../../components/on-first-use.tsx';
-import { initialsColors, UserMenuButton } from './user-menu.tsx';
+import { UserAvatar, UserMenuButton } from './user-menu.tsx';
 
 /** The month and year of `date` ('December 2026' in English), or '' when it is not a date. */
 function monthAndYear(date: string): string {
@@ -40,15 +39,7 @@ export default function UserMenuDropdown({ session }: { session: Session }) {
       </Menu.Target>
       <Menu.Dropdown>
         <Stack align="center" gap={4} p="md">
-          <Avatar
-            src={avatarUrl(session.profilePic, 90)}
-            size={90}
-            radius="xl"
-            alt=""
-            name={session.username}
-            color="initials"
-            allowedInitialsColors={initialsColors}
-          />
+          <UserAvatar session={session} size={90} />
           <Text fw={600}>{session.username}</Text>
           <Text size="sm">{session.userType}</Text>
           {memberSince && (

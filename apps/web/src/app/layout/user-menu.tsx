@@ -6,10 +6,25 @@ import type { Session } from '../../lib/session.ts';
 import { avatarUrl } from '../../lib/avatar.ts';
 
 // Initials colours whose text passes AA contrast on their pale background (lime, orange and green do not).
-export const initialsColors = ['blue', 'cyan', 'grape', 'indigo', 'pink', 'red', 'teal', 'violet'];
+const initialsColors = ['blue', 'cyan', 'grape', 'indigo', 'pink', 'red', 'teal', 'violet'];
 
 const loadDropdown = () => import('./user-menu-dropdown.tsx');
 const UserMenuDropdown = lazy(loadDropdown);
+
+/** The user's picture, or their initials in a colour of their own. */
+export function UserAvatar({ session, size }: { session: Session; size: 32 | 90 }) {
+  return (
+    <Avatar
+      src={avatarUrl(session.profilePic, size)}
+      size={size}
+      radius="xl"
+      alt=""
+      name={session.username}
+      color="initials"
+      allowedInitialsColors={initialsColors}
+    />
+  );
+}
 
 /** The bar's button: avatar 32x32 and, from a tablet up, the username. */
 export function UserMenuButton({ session, ...props }: { session: Session } & ComponentPropsWithRef<'button'>) {
@@ -17,15 +32,7 @@ export function UserMenuButton({ session, ...props }: { session: Session } & Com
   return (
     <UnstyledButton aria-label={t`User menu`} {...props}>
       <Group gap="xs" wrap="nowrap">
-        <Avatar
-          src={avatarUrl(session.profilePic, 32)}
-          size={32}
-          radius="xl"
-          alt=""
-          name={session.username}
-          color="initials"
-          allowedInitialsColors={initialsColors}
-        />
+        <UserAvatar session={session} size={32} />
         <Text size="sm" fw={500} visibleFrom="sm">
           {session.username}
         </Text>
