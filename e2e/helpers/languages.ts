@@ -40,7 +40,13 @@ export async function pseudoLocaleProblems(page: Page, data: readonly string[] =
   // today's and the last hours' prefixes find every name this run made.
   const prefixes = [...new Set([0, 3].map((hours) => (Date.now() - hours * 3_600_000).toString(36).slice(0, 3)))];
   return page.evaluate(
-    ([dataWords, madeNamePrefixes]) => {
+    ([givenWords, madeNamePrefixes]) => {
+      // What the page itself marks as names (`translate="no"`) is data wherever it is repeated,
+      // as in a button's label ("Activate Ada Lovelace (ada)").
+      const pageNames = [...document.querySelectorAll('[translate="no"]')]
+        .map((element) => element.textContent?.trim() ?? '')
+        .filter((name) => name.length > 0);
+      const dataWords = [...givenWords, ...pageNames];
       const madeNames = new RegExp(`\\b\\w*(${madeNamePrefixes.join('|')})\\w*\\b`, 'g');
       const isShown = (element: Element) => {
         const box = element.getBoundingClientRect();

@@ -44,7 +44,8 @@ export function PendingDoctors() {
         {doctors.map((doctor) => (
           <Group component="li" key={doctor.DoctorId} justify="space-between" wrap="wrap" gap="xs">
             <div style={{ minWidth: 0 }}>
-              <Text fw={500} style={{ overflowWrap: 'anywhere' }}>
+              {/* A person's name, not words: no translation tool touches it. */}
+              <Text fw={500} translate="no" style={{ overflowWrap: 'anywhere' }}>
                 {doctor.FirstName} {doctor.LastName} ({doctor.UserName})
               </Text>
               <Text size="sm" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
