@@ -22,6 +22,16 @@ vi.setConfig({ testTimeout: scaled(120_000) });
  */
 const freshName = (prefix: string) => `${prefix}${randomBytes(6).toString('hex')}`;
 
+/** `promise`, or a failure naming `label` after `ms` (times the run's factor). */
+function within<T>(label: string, promise: Promise<T>, ms: number): Promise<T> {
+  return Promise.race([
+    promise,
+    new Promise<never>((_, reject) =>
+      setTimeout(() => reject(new Error(`${label}: no outcome in ${scaled(ms)} ms`)), scaled(ms)).unref(),
+    ),
+  ]);
+}
+
 async function login(portal: PortalProcess, username: string, password: string) {
   const response = await portal.api('POST', '/auth/login', { json: { username, password } });
   expect(response.status).toBe(200);
@@ -157,14 +167,20 @@ describe.runIf(process.env.DATABASE_URL).each(buses)('live events across two pro
     expect(outcome).toBe('ended');
   });
 
-  it('SIGTERM ends the streams a process holds and the process exits', { timeout: scaled(60_000) }, async () => {
-    const { token } = await login(second, admin.username, admin.password);
-    const stream = await openEventStream(`${second.baseUrl}/api/events`, { authorization: `Bearer ${token}` });
+  // Each step bounded, so that a step that never ends says which it was (one CI run under load
+  // timed out here with no word of where); the portal's own shutdown bound is 30 s.
+  it('SIGTERM ends the streams a process holds and the process exits', { timeout: scaled(150_000) }, async () => {
+    const { token } = await within('sign-in', login(second, admin.username, admin.password), 30_000);
+    const stream = await within(
+      'opening the stream',
+      openEventStream(`${second.baseUrl}/api/events`, { authorization: `Bearer ${token}` }),
+      30_000,
+    );
     streams.push(stream);
     expect(stream.status).toBe(200);
-    await expect.poll(() => stream.comments).toContain('connected');
-    await second.stop();
-    await stream.ended;
+    await expect.poll(() => stream.comments, { timeout: scaled(10_000) }).toContain('connected');
+    await within('SIGTERM until the process exits', second.stop(), 45_000);
+    await within('the stream ending', stream.ended, 10_000);
     expect(second.child.exitCode).toBe(0);
   });
 });
