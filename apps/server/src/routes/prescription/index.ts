@@ -1,7 +1,8 @@
 import { endpoints } from '@portal/contract';
 import type { FastifyInstance } from 'fastify';
 import { paramTarget } from '../../plugins/audit.ts';
-import { findPrescription, readerLocale } from '../../services/prescription/find-prescription.ts';
+import { findPrescription } from '../../services/prescription/find-prescription.ts';
+import { readUserLocale } from '../../services/user-locale.ts';
 import { readUserToothNotation } from '../../services/user-tooth-notation.ts';
 import { route } from '../define-route.ts';
 
@@ -17,7 +18,7 @@ export async function prescriptionRoutes(app: FastifyInstance) {
     async (request, reply) => {
       const prescription = await findPrescription(app.db, request.user, request.record);
       // The reader's language, or the one asked for (a lab printing for a doctor abroad); rendered per request.
-      const locale = request.query.locale ?? (await readerLocale(app.db, request.user.userId));
+      const locale = request.query.locale ?? (await readUserLocale(app.db, request.user.userId));
       // Teeth in the reader's notation, as on their screens (docs/decisions/tooth-notation.md).
       const notation = await readUserToothNotation(app.db, request.user.userId);
       const fileName = `prescription-${prescription.caseRow.TrackingNo.replace(/[^A-Za-z0-9-]/g, '_')}.pdf`;

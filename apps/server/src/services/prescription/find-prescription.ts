@@ -1,4 +1,4 @@
-import type { CaseDetail, Locale } from '@portal/contract';
+import type { CaseDetail } from '@portal/contract';
 import { eq } from 'drizzle-orm';
 import type { SignedInUser } from '../../auth/policy.ts';
 import type { Database } from '../../db/client.ts';
@@ -44,10 +44,4 @@ export async function findPrescription(db: Database, actor: SignedInUser, found:
     attachments,
     printedAt: new Date(),
   };
-}
-
-/** The language a user keeps on their account (docs/decisions/languages.md § The prescription PDF in every script). */
-export async function readerLocale(db: Database, userId: number): Promise<Locale> {
-  const [reader] = await db.select({ locale: users.locale }).from(users).where(eq(users.userId, userId));
-  return reader?.locale ?? 'en';
 }
