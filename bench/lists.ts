@@ -10,6 +10,8 @@
  *   BENCH_DATABASE=name: seed that PostgreSQL database once (if it has no cases) and keep it for the next runs
  *   BENCH_NAMES=numbered: the earlier seed's names, 'Patient<n>' 'Family<n % 977>', instead of realistic ones
  *   BENCH_BASELINE_UNPREPARED=1: the baseline sends its list queries unnamed (planned each time), as the portal does
+ *   BENCH_LIST_ROUNDS=3: each list measured on the portal and the baseline in that many interleaved rounds (medians),
+ *   with each process's CPU per request beside its requests/s
  * Metrics (issue 25): the paged lists on a second portal with METRICS_TOKEN set (and scraped every second) beside
  * the first, metrics off, in interleaved rounds; goal: on within 5% of off.
  *   BENCH_METRICS_ROUNDS=4: rounds of BENCH_SECONDS each side   BENCH_LISTS=metrics: only that comparison
@@ -44,6 +46,7 @@ const metricsRounds = Number(process.env.BENCH_METRICS_ROUNDS ?? 4);
 const isMetricsOnly = process.env.BENCH_LISTS === 'metrics';
 const foldRounds = Number(process.env.BENCH_FOLD_ROUNDS ?? 4);
 const isFoldingOnly = process.env.BENCH_LISTS === 'folding';
+const listRounds = Number(process.env.BENCH_LIST_ROUNDS ?? 3);
 // Hashed at the portal's default cost, as an installation's are: the portals started below sign in with them.
 const passwords = new PasswordHasher(environmentSchema.parse({}).passwordHashing);
 export const admin = { username: 'admin', password: 'bench-admin-pass', passwords };
@@ -443,7 +446,7 @@ async function startBaseline(
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   await new Promise((resolve) => child.stdout.once('data', resolve));
-  return { baseUrl: `http://127.0.0.1:${port}`, stop: () => child.kill() };
+  return { baseUrl: `http://127.0.0.1:${port}`, pid: child.pid!, stop: () => child.kill() };
 }
 
 async function load(url: string, token?: string, duration = seconds) {
@@ -606,8 +609,18 @@ export async function runListBenchmark() {
       return `${baseline!.baseUrl}/list/${name}${suffix}${search ? `?search=${search}` : ''}`;
     };
     if (isFoldingOnly) return await compareFolding(routes, baselineUrl, tokenOf);
-    type Figures = { rps: number; p99: number };
-    const rows: { what: string; rps: number; p99: number; baseline?: Figures; unfolded?: Figures }[] = [];
+    type Figures = { rps: number; p99: number; cpuMs?: number };
+    type Row = {
+      what: string;
+      rps: number;
+      p99: number;
+      cpuMs?: number;
+      baseline?: Figures;
+      paired?: number;
+      rounds?: string;
+      unfolded?: Figures;
+    };
+    const rows: Row[] = [];
     if (baseline) rows.push({ what: 'bare Fastify route, no database', ...(await load(`${baseline.baseUrl}/bare`)) });
     for (const name of Object.keys(routes) as (keyof typeof routes)[]) {
       const token = tokenOf(name);
@@ -617,17 +630,37 @@ export async function runListBenchmark() {
       if (baseline) await load(baselineUrl(name), token, 1);
       const hasUnfolded = baseline && unfolded[name];
       if (hasUnfolded) await load(baselineUrl(name, 'Unfolded'), token, 1);
+      if (!baseline) {
+        rows.push({
+          what: routes[name].label,
+          ...(await withCpu(portal.child.pid!, () => load(portalUrl(name), token))),
+        });
+        continue;
+      }
+      // Portal and baseline in interleaved rounds (medians): one pair of loads moves with the
+      // machine's other work by tens of percent (issue 40's runs: the doctor's list at 89% in one, 55% in another).
+      const [portalRounds, baselineRounds] = await interleaved(
+        (side) =>
+          side === 0
+            ? withCpu(portal.child.pid!, () => load(portalUrl(name), token))
+            : withCpu(baseline.pid, () => load(baselineUrl(name), token)),
+        listRounds,
+      );
       rows.push({
         what: routes[name].label,
-        ...(await load(portalUrl(name), token)),
-        baseline: baseline ? await load(baselineUrl(name), token) : undefined,
+        ...medianFigures(portalRounds),
+        baseline: medianFigures(baselineRounds),
+        paired: median(portalRounds.map((round, index) => round.rps / baselineRounds[index]!.rps)),
+        rounds: portalRounds
+          .map((round, index) => `${fixed((round.rps / baselineRounds[index]!.rps) * 100, 0)}%`)
+          .join(' '),
         unfolded: hasUnfolded ? await load(baselineUrl(name, 'Unfolded'), token) : undefined,
       });
     }
     rows.push({ what: 'stats, doctor', ...(await load(`${api}/get_all_stats/0`, doctor.token)) });
     rows.push({ what: 'stats, staff', ...(await load(`${api}/get_all_stats/0`, staff.token)) });
     printTable(
-      `Lists: ${caseCount} cases, ${doctorCount} doctors (${databaseUrl ? 'PostgreSQL' : 'PGlite'}), autocannon 10 connections x ${seconds} s; baseline: bare Fastify + pg, the portal's find_session SQL and the same queries, same JSON`,
+      `Lists: ${caseCount} cases, ${doctorCount} doctors (${databaseUrl ? 'PostgreSQL' : 'PGlite'}), autocannon 10 connections x ${seconds} s, ${listRounds} interleaved rounds with the baseline (medians); baseline: bare Fastify + pg, the portal's find_session SQL and the same queries, same JSON`,
       rows.map((row) => ({
         what: row.what,
         'requests/s': fixed(row.rps, 0),
@@ -635,9 +668,18 @@ export async function runListBenchmark() {
         'baseline req/s': row.baseline ? fixed(row.baseline.rps, 0) : '',
         'baseline p99 ms': row.baseline?.p99 ?? '',
         'of baseline': row.baseline ? `${fixed((row.rps / row.baseline.rps) * 100, 0)}%` : '',
+        'of baseline, paired': row.paired === undefined ? '' : `${fixed(row.paired * 100, 0)}%`,
+        'each round': row.rounds ?? '',
+        'CPU ms/req portal / baseline':
+          row.cpuMs === undefined
+            ? ''
+            : `${fixed(row.cpuMs, 2)} / ${row.baseline?.cpuMs === undefined ? '' : fixed(row.baseline.cpuMs, 2)}`,
         'unfolded baseline req/s': row.unfolded ? fixed(row.unfolded.rps, 0) : '',
         'unfolded p99 ms': row.unfolded?.p99 ?? '',
       })),
+    );
+    console.log(
+      "  of baseline: the ratio of the medians; paired: the median of each round's ratio (its two loads back to back). CPU ms per request: each process's own, all threads",
     );
     console.log(
       '  unfolded baseline: the same baseline with the searches comparing names as before issue 24 (not accent-blind)',
@@ -663,6 +705,22 @@ async function interleaved<T>(measure: (side: 0 | 1) => Promise<T>, rounds: numb
     for (const side of round % 2 === 0 ? ([0, 1] as const) : ([1, 0] as const)) results[side].push(await measure(side));
   }
   return results;
+}
+
+/** A load's figures with the CPU the process `pid` spent per request during it. */
+async function withCpu(pid: number, measure: () => ReturnType<typeof load>) {
+  const before = cpuSecondsOf(pid);
+  const figures = await measure();
+  return { ...figures, cpuMs: (1000 * (cpuSecondsOf(pid) - before)) / figures.requests };
+}
+
+/** The median of each figure over rounds. */
+function medianFigures(rounds: { rps: number; p99: number; cpuMs: number }[]) {
+  return {
+    rps: median(rounds.map((round) => round.rps)),
+    p99: median(rounds.map((round) => round.p99)),
+    cpuMs: median(rounds.map((round) => round.cpuMs)),
+  };
 }
 
 /** Two sides' interleaved rounds as a table row: their medians, the ratio of the medians and of each round's pair. */
