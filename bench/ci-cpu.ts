@@ -67,12 +67,16 @@ function machineBusyTicks() {
 const args = process.argv.slice(2);
 const pidIndex = args.indexOf('--pid');
 const commandIndex = args.indexOf('--');
+if (commandIndex < 0 && pidIndex < 0) {
+  console.error('usage: node --import tsx bench/ci-cpu.ts -- <command> [args] | --pid <pid>');
+  process.exit(2);
+}
 const started = Date.now();
 const busyBefore = machineBusyTicks();
 const seen = new Map<number, { kind: string; ticks: number; startTicks: number }>();
 sample(seen);
 // Processes running before the command: counted from now on only.
-for (const process of seen.values()) process.startTicks = process.ticks;
+for (const running of seen.values()) running.startTicks = running.ticks;
 const ended =
   commandIndex >= 0
     ? new Promise<number>((resolve) => {
