@@ -35,7 +35,10 @@ function kindOf(commandLine: string): string {
   return 'other';
 }
 
-function sample(seen: Map<number, { kind: string; ticks: number; startTicks: number }>) {
+/** Each process seen: what it runs, its CPU ticks at the last sample and when counting began. */
+type Seen = Map<number, { kind: string; ticks: number; startTicks: number }>;
+
+function sample(seen: Seen) {
   for (const entry of readdirSync('/proc')) {
     const pid = Number(entry);
     if (!Number.isInteger(pid) || pid === process.pid) continue;
@@ -73,7 +76,7 @@ if (commandIndex < 0 && pidIndex < 0) {
 }
 const started = Date.now();
 const busyBefore = machineBusyTicks();
-const seen = new Map<number, { kind: string; ticks: number; startTicks: number }>();
+const seen: Seen = new Map();
 sample(seen);
 // Processes running before the command: counted from now on only.
 for (const running of seen.values()) running.startTicks = running.ticks;

@@ -809,10 +809,7 @@ async function compareMetrics(off: PortalProcess, onEnv: Record<string, string>)
         const side = sides[index]!;
         const scraping = index === 1 ? setInterval(() => void scrape(), 1000) : undefined;
         try {
-          const cpuBefore = cpuSecondsOf(side.portal.child.pid!);
-          const measured = await load(urlOf(side), side[list.as]);
-          const cpuMs = (1000 * (cpuSecondsOf(side.portal.child.pid!) - cpuBefore)) / measured.requests;
-          return { ...measured, cpuMs };
+          return await withCpu(side.portal.child.pid!, () => load(urlOf(side), side[list.as]));
         } finally {
           clearInterval(scraping);
         }
